@@ -1,0 +1,1 @@
+"""Generated numeric kernels (do not edit; regenerate with `python -m fhsym.codegen`)."""

@@ -1,0 +1,350 @@
+"""The flipped Huber distribution FH(alpha, gamma^2): a scipy.stats-shaped API.
+
+Density (paper eq 8)::
+
+    g(t; alpha, gamma^2) = exp(-rho_alpha(t) / gamma^2) / kappa,
+    rho_alpha(t) = alpha |t|            if |t| <= alpha
+                 = (t^2 + alpha^2) / 2  if |t| >  alpha                      (eq 7)
+    kappa = gamma * omega * exp(-alpha^2 / (2 gamma^2))                      (Definition 7)
+    omega = 2 [sqrt(2 pi) Q(alpha/gamma) + (2 gamma/alpha) sinh(alpha^2/(2 gamma^2))]   (eq 9)
+
+alpha = 0 is the Gaussian N(0, gamma^2); as alpha/gamma -> inf the density tends
+to the Laplace density with scale gamma^2/alpha.
+
+Every method evaluates a generated kernel of :mod:`fhsym._generated.flipped_huber`
+(printed from :mod:`fhsym.symbolic.stable`, each proven equal to the paper's
+formula by ``python -m proofs``) on the piece of the piecewise formula that
+applies, under a mask, in standard units ``b = alpha/gamma``, ``s = t/gamma``.
+
+Accuracy (tested against mpmath quadrature of the definition in
+``tests/test_distribution_accuracy.py``): relative error <= 1e-12 for every
+method over alpha/gamma in {0} U [1e-6, 1e4], gamma in [1e-6, 1e6], including
+the far tails (``logpdf``/``logcdf``/``logsf`` stay finite wherever the true value
+is finite) and the points |t| = alpha.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _validation as V
+from ._generated import flipped_huber as K
+from ._random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
+
+__all__ = ["FlippedHuber"]
+
+_HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+# alpha/gamma above which omega = exp(log_omega) exceeds the float range
+_LOG_FLOAT_MAX = math.log(np.finfo(float).max)
+
+Float = Union[float, np.ndarray]
+
+
+def _scalar_or_array(a: np.ndarray) -> Float:
+    return a[()] if a.ndim == 0 else a
+
+
+class FlippedHuber:
+    """The flipped Huber distribution FH(alpha, gamma^2) (paper, Definition 7).
+
+    Parameters
+    ----------
+    alpha : float
+        Transition parameter, a finite number >= 0 (0 gives the Gaussian).
+    gamma : float
+        Scale parameter, a finite number > 0.
+
+    Methods follow ``scipy.stats`` conventions and are vectorised in their
+    argument; the parameters are scalars.  Invalid parameters or arguments raise
+    ``ValueError`` naming the parameter and its valid range.
+
+    Examples
+    --------
+    >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+    >>> float(fh.cdf(0.0))
+    0.5
+    >>> bool(fh.var() <= fh.gamma**2)       # sigma^2 <= gamma^2 (Sec III-B1)
+    True
+    >>> round(float(fh.ppf(fh.cdf(0.7))), 12)
+    0.7
+    """
+
+    def __init__(self, alpha: float, gamma: float) -> None:
+        self.alpha = V.check_scalar(alpha, V.ALPHA)
+        self.gamma = V.check_scalar(gamma, V.GAMMA)
+        b = self.alpha / self.gamma
+        if not math.isfinite(b):
+            raise ValueError(
+                f"alpha/gamma must be finite; got alpha={self.alpha!r}, gamma={self.gamma!r} (ratio overflows)"
+            )
+        self.b = b
+        b_arr = np.float64(b)
+        self._lw = float(K.log_omega_tilde(b_arr))  # log(kappa/gamma)
+        self._tail_mass = float(K.tail_mass(b_arr, self._lw))  # P(T > alpha)
+        # smallest p for which Q^{-1}(p omega / sqrt(2 pi)) is evaluated directly (argument >= 1e-290)
+        self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - self.log_omega() + _HALF_LOG_2PI, 0.0))
+
+    # ------------------------------------------------------------------ basics
+    def __repr__(self) -> str:
+        return f"FlippedHuber(alpha={self.alpha!r}, gamma={self.gamma!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FlippedHuber) and (self.alpha, self.gamma) == (other.alpha, other.gamma)
+
+    def __hash__(self) -> int:
+        return hash((FlippedHuber, self.alpha, self.gamma))
+
+    def log_omega(self) -> float:
+        """log omega (eq 9) = b^2/2 + log(kappa/gamma); finite for every valid alpha, gamma."""
+        return self._lw + 0.5 * self.b**2
+
+    def omega(self) -> float:
+        """omega of eq 9 (>= sqrt(2 pi), Proposition 1).
+
+        Raises ``OverflowError`` when omega exceeds the float range (alpha/gamma > ~37.7);
+        use :meth:`log_omega` there.
+        """
+        lo = self.log_omega()
+        if lo > _LOG_FLOAT_MAX:
+            raise OverflowError(
+                f"omega = exp({lo:.6g}) exceeds the float range for alpha/gamma = {self.b:.6g} > 37.7; use log_omega()"
+            )
+        return math.exp(lo)
+
+    def kappa(self) -> float:
+        """Normalisation constant kappa = gamma * omega * exp(-alpha^2/(2 gamma^2)) (Definition 7)."""
+        return self.gamma * math.exp(self._lw)
+
+    def log_kappa(self) -> float:
+        return math.log(self.gamma) + self._lw
+
+    def tail_mass(self) -> float:
+        """P(T > alpha), the mass of one Gaussian tail: sqrt(2 pi)/omega * Q(alpha/gamma) (eq 10)."""
+        return self._tail_mass
+
+    # ----------------------------------------------------------------- density
+    def _std(self, x: ArrayLike) -> np.ndarray:
+        x = V.check_array(x, V.Domain("x", closed_lower=True, closed_upper=True, allow_inf=True))
+        with np.errstate(over="ignore"):
+            return x / self.gamma
+
+    def logpdf(self, x: ArrayLike) -> Float:
+        """log g(x) (eq 8): -alpha|x|/gamma^2 - log kappa in the centre, -(x^2+alpha^2)/(2gamma^2) - log kappa beyond."""
+        s = np.abs(self._std(x))
+        b = self.b
+        out = np.empty_like(s)
+        centre = s <= b
+        out[centre] = K.logpdf_center(b, s[centre], self._lw)
+        with np.errstate(over="ignore"):
+            out[~centre] = K.logpdf_tail(b, s[~centre], self._lw)
+        out -= math.log(self.gamma)
+        return _scalar_or_array(out)
+
+    def pdf(self, x: ArrayLike) -> Float:
+        """Density g(x) (eq 8)."""
+        return _scalar_or_array(np.exp(np.asarray(self.logpdf(x))))
+
+    # ---------------------------------------------------------- distribution
+    def _sf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
+        """P(S > s) for s >= 0 (eq 10, each piece as a sum of positive terms)."""
+        out = np.empty_like(s)
+        centre = s <= self.b
+        out[centre] = K.sf_center(self.b, s[centre], self._lw)
+        out[~centre] = K.sf_tail(self.b, s[~centre], self._lw)
+        return out
+
+    def _logsf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
+        out = np.empty_like(s)
+        centre = s <= self.b
+        out[centre] = K.logsf_center(self.b, s[centre], self._lw)
+        with np.errstate(over="ignore"):
+            out[~centre] = K.logsf_tail(self.b, s[~centre], self._lw)
+        return out
+
+    def sf(self, x: ArrayLike) -> Float:
+        """Survival function P(T > x) (1 - eq 10); accurate in relative terms far into the right tail."""
+        s = self._std(x)
+        pos = s >= 0
+        out = np.empty_like(s)
+        out[pos] = self._sf_std_nonneg(s[pos])
+        out[~pos] = 1.0 - self._sf_std_nonneg(-s[~pos])
+        return _scalar_or_array(out)
+
+    def cdf(self, x: ArrayLike) -> Float:
+        """CDF P(T <= x) (eq 10) = sf(-x) by symmetry."""
+        return self.sf(-np.asarray(x, dtype=float))
+
+    def logsf(self, x: ArrayLike) -> Float:
+        """log P(T > x), finite for every finite x."""
+        s = self._std(x)
+        pos = s >= 0
+        out = np.empty_like(s)
+        out[pos] = self._logsf_std_nonneg(s[pos])
+        out[~pos] = np.log1p(-self._sf_std_nonneg(-s[~pos]))
+        return _scalar_or_array(out)
+
+    def logcdf(self, x: ArrayLike) -> Float:
+        """log P(T <= x) = logsf(-x)."""
+        return self.logsf(-np.asarray(x, dtype=float))
+
+    # --------------------------------------------------------------- quantile
+    def _isf_std(self, p: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """s with P(S > s) = p for p in (0, 1/2]; h = 1/2 - p (exact where p >= 1/4).
+
+        The quantile of the paper's missing Appendix B, derived by inverting eq 10
+        piece by piece (see fhsym.symbolic.definitions.ppf_center / ppf_tail_upper).
+        """
+        b, lw = self.b, self._lw
+        out = np.empty_like(p)
+        tail = p <= self._tail_mass
+        near = p >= 0.25
+        m = tail & ~near
+        if m.any():
+            pm = p[m]
+            # p * omega / sqrt(2 pi) is a normal float above this p: use ndtri directly
+            direct = pm >= self._isf_direct_min
+            res = np.empty_like(pm)
+            res[direct] = K.isf_tail_direct(b, pm[direct], lw)
+            res[~direct] = K.isf_tail(b, np.log(pm[~direct]), lw)
+            out[m] = res
+        m = tail & near
+        if m.any():
+            out[m] = K.isf_tail_near_half(b, h[m], lw)
+        m = ~tail & ~near
+        if m.any():
+            out[m] = K.isf_center(b, p[m], lw)
+        m = ~tail & near
+        if m.any():
+            hm = h[m]
+            val = np.zeros_like(hm)
+            nz = hm > 0
+            val[nz] = K.isf_center_near_half(b, hm[nz], lw)
+            out[m] = val
+        return out
+
+    def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
+        """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
+        out = np.empty_like(q)
+        low = q <= 0.5  # p = q in (0, 1/2]: the far side is computed from q itself
+        hi = ~low
+        # q <= 1/2: isf(q) = +s(q); ppf(q) = -s(q)
+        ql = q[low]
+        res = np.full_like(ql, np.inf)
+        pos = ql > 0
+        res[pos] = self._isf_std(ql[pos], 0.5 - ql[pos])
+        out[low] = res if upper else -res
+        # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
+        qh = q[hi]
+        res = np.full_like(qh, np.inf)
+        pos = qh < 1
+        res[pos] = self._isf_std(1.0 - qh[pos], qh[pos] - 0.5)
+        out[hi] = -res if upper else res
+        return out
+
+    def ppf(self, q: ArrayLike) -> Float:
+        """Quantile function (inverse CDF; Appendix B, derived): the x with P(T <= x) = q."""
+        qa = V.check_array(q, V.PROBABILITY)
+        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=False))
+
+    def isf(self, q: ArrayLike) -> Float:
+        """Inverse survival function: the x with P(T > x) = q; isf(q) = -ppf(q)."""
+        qa = V.check_array(q, V.PROBABILITY)
+        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=True))
+
+    # ---------------------------------------------------------------- sampling
+    def rvs(self, size=None, random_state: RandomState = None) -> Float:
+        """Draw samples by inversion of the CDF (Smirnov transform, Sec III-C).
+
+        64 random bits per sample: 63 give p in (0, 1/2) on a grid of step 2^-64
+        (see :func:`fhsym._random.open_half_uniform`), one gives the sign; the
+        sample is +-gamma * isf_std(p).  Never returns +-inf.  For speed, each
+        piece of the quantile is evaluated by one formula over its whole range,
+        so a sample agrees with ``isf(p)`` to a few ulp of gamma (absolute) near
+        the median and to a few ulp (relative) elsewhere.  Like every
+        floating-point sampler it is not hardened against floating-point side
+        channels (Mironov 2012).
+        """
+        shape = size_to_shape(size)
+        rng = as_generator(random_state)
+        n = int(np.prod(shape)) if shape else 1
+        p, raw = open_half_uniform(rng, n)
+        s = self._sample_std(p)
+        s *= self.gamma
+        apply_random_sign(s, raw)
+        return s.reshape(shape) if shape else s[0]
+
+    def _sample_std(self, p: np.ndarray) -> np.ndarray:
+        """isf_std(p) for p in [2^-65, 1/2): one kernel over the majority piece, the other on the rest."""
+        b, lw = self.b, self._lw
+        if self._tail_mass < 2.0**-65:  # the Gaussian tails are out of reach of the uniform grid
+            return K.isf_center(b, p, lw)
+        if b == 0.0:
+            return K.isf_tail_direct(b, p, lw)
+        tail = p <= self._tail_mass
+        n_tail = int(np.count_nonzero(tail))
+        if 2 * n_tail <= p.size:
+            out = K.isf_center(b, p, lw)  # positive argument of the log everywhere: no warnings
+            out[tail] = K.isf_tail_direct(b, p[tail], lw)
+        else:
+            centre = ~tail
+            out = K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw)
+            out[centre] = K.isf_center(b, p[centre], lw)
+        return out
+
+    # ------------------------------------------------------------------ moments
+    def mean(self) -> float:
+        """E[T] = 0 (the density is symmetric)."""
+        return 0.0
+
+    def median(self) -> float:
+        return 0.0
+
+    def var(self) -> float:
+        """Variance (eq 11), computed as a sum of positive terms; <= gamma^2."""
+        return self.gamma**2 * float(K.variance_std(np.float64(self.b), self._lw))
+
+    def std(self) -> float:
+        return math.sqrt(self.var())
+
+    def fisher_information(self) -> float:
+        """Fisher information of the location model (eq 12); >= 1/gamma^2."""
+        return float(K.fisher_std(np.float64(self.b), self._lw)) / self.gamma**2
+
+    def nfi(self) -> float:
+        """Normalised Fisher information Var(T) * I(T) (Sec II-D, Fig 2); in [1, 2]."""
+        b = np.float64(self.b)
+        return float(K.variance_std(b, self._lw)) * float(K.fisher_std(b, self._lw))
+
+    def _log_E(self, m: np.ndarray) -> np.ndarray:
+        out = np.empty_like(m)
+        pos = m >= 0
+        out[pos] = K.log_mgf_half_pos(self.b, m[pos])
+        with np.errstate(divide="ignore"):  # b = 0: log(b * exprel(b m)) = -inf is exact
+            out[~pos] = K.log_mgf_half_neg(self.b, m[~pos])
+        return out
+
+    def log_mgf(self, s: ArrayLike) -> Float:
+        """log E[exp(s T)] (Sec III-B2), finite for every finite s; <= gamma^2 s^2/2 (Lemma 2)."""
+        sa = V.check_array(s, V.MGF_ARGUMENT)
+        u = self.gamma * sa
+        if not np.all(np.isfinite(u)):
+            raise ValueError(f"s must satisfy |gamma*s| < inf; got gamma*s overflowing for gamma={self.gamma!r}")
+        out = np.logaddexp(self._log_E(self.b + u), self._log_E(self.b - u)) - self._lw
+        return _scalar_or_array(out)
+
+    def mgf(self, s: ArrayLike) -> Float:
+        """Moment generating function M(s) = E[exp(s T)] (Sec III-B2).
+
+        Raises ``OverflowError`` where M(s) exceeds the float range (|gamma s| > ~37.7); use :meth:`log_mgf`.
+        """
+        lm = np.asarray(self.log_mgf(s))
+        if np.any(lm > _LOG_FLOAT_MAX):
+            raise OverflowError("mgf(s) exceeds the float range for some s; use log_mgf(s)")
+        return _scalar_or_array(np.exp(lm))
+
+    def support(self):
+        return (-math.inf, math.inf)

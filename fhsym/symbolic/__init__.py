@@ -1,0 +1,1 @@
+"""Symbolic layer: the paper's formulas (definitions), stable forms (stable), nodes (special)."""
