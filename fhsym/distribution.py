@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _validation as V
+from . import privacy_profile as _pp
 from ._generated import flipped_huber as K
 from ._random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
 
@@ -285,9 +286,15 @@ class FlippedHuber:
         if b == 0.0:
             return K.isf_tail_direct(b, p, lw)
         tail = p <= self._tail_mass
-        n_tail = int(np.count_nonzero(tail))
-        if 2 * n_tail <= p.size:
+        frac = np.count_nonzero(tail) / max(p.size, 1)
+        if 0.15 <= frac <= 0.85:
+            # both pieces common: evaluating both kernels everywhere and merging with one masked
+            # copy is cheaper than gathering and scattering either one (p is clipped into the
+            # tail piece's range so the discarded values stay finite)
             out = K.isf_center(b, p, lw)  # positive argument of the log everywhere: no warnings
+            np.copyto(out, K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw), where=tail)
+        elif frac < 0.15:
+            out = K.isf_center(b, p, lw)
             out[tail] = K.isf_tail_direct(b, p[tail], lw)
         else:
             centre = ~tail
@@ -348,3 +355,24 @@ class FlippedHuber:
 
     def support(self):
         return (-math.inf, math.inf)
+
+    # ----------------------------------------------------------------- privacy
+    def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
+        """zeta_d(t) = psi(t + d) - psi(t) (Sec II-C1); see :func:`fhsym.privacy_loss`."""
+        return _pp.privacy_loss(t, d, self.alpha, self.gamma)
+
+    def centered_privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
+        """zeta~_d(t) = psi(t + d/2) - psi(t - d/2) (Sec II-C1); see :func:`fhsym.centered_privacy_loss`."""
+        return _pp.centered_privacy_loss(t, d, self.alpha, self.gamma)
+
+    def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """Exact 1-D privacy profile delta^(1)(eps) of the mechanism adding this noise (Theorem 3, eq 13)."""
+        return _pp.privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
+
+    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """log delta^(1)(eps), finite where delta underflows."""
+        return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
+
+    def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported)."""
+        return _pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity)

@@ -5,6 +5,8 @@
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
 """Stable kernels of the flipped Huber distribution in standard units (b = alpha/gamma, s = t/gamma)."""
 
+import functools
+
 import numpy as np
 import scipy.special as sc
 

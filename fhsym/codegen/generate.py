@@ -37,6 +37,18 @@ MODULES: Tuple[Tuple[str, str, str, str], ...] = (
         "KERNELS",
         "Stable kernels of the flipped Huber distribution in standard units (b = alpha/gamma, s = t/gamma).",
     ),
+    (
+        "privacy_profile.py",
+        "fhsym.symbolic.privacy",
+        "PROFILE_KERNELS",
+        "Stable kernels of the 1-D flipped Huber privacy profile, one per case of eq 13 (b = alpha/gamma, D = Delta/gamma).",
+    ),
+    (
+        "privacy_loss.py",
+        "fhsym.symbolic.privacy",
+        "LOSS_KERNELS",
+        "Privacy loss zeta_D(s) = rho_b(s + D) - rho_b(s) by regime of (s, s + D), in standard units.",
+    ),
 )
 
 
@@ -49,6 +61,8 @@ def _header(source: str, doc: str) -> str:
         # to the paper formula named in its docstring.  Regenerate with `{COMMAND}`;
         # `{COMMAND} --check` (run by CI) fails when this file is stale.
         """{doc}"""
+
+        import functools
 
         import numpy as np
         import scipy.special as sc

@@ -51,6 +51,18 @@ class KernelPrinter(SciPyPrinter):
     def _print_log1mexp(self, e):
         return self._call("_nx.log1mexp", *e.args)
 
+    def _print_erfcx_diff(self, e):
+        return self._call("_nx.erfcx_diff", *e.args)
+
+    def _print_gauss_profile(self, e):
+        return self._call("_nx.gauss_profile", *e.args)
+
+    def _print_log_gauss_profile(self, e):
+        return self._call("_nx.log_gauss_profile", *e.args)
+
+    def _print_sub_prod(self, e):
+        return self._call("_nx.sub_prod", *e.args)
+
     def _print_logaddexp(self, e):
         return self._call("np.logaddexp", *e.args)
 
