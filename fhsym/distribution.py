@@ -88,6 +88,9 @@ class FlippedHuber:
         self._tail_mass = float(K.tail_mass(b_arr, self._lw))  # P(T > alpha)
         # smallest p for which Q^{-1}(p omega / sqrt(2 pi)) is evaluated directly (argument >= 1e-290)
         self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - self.log_omega() + _HALF_LOG_2PI, 0.0))
+        # standardised upper quartile: below it sf is computed as 1/2 - mass([0, s])
+        self._upper_quartile = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
+        self._moments = None  # even moments m_2 .. m_20, computed on first use by log_mgf
 
     # ------------------------------------------------------------------ basics
     def __repr__(self) -> str:
@@ -151,19 +154,34 @@ class FlippedHuber:
 
     # ---------------------------------------------------------- distribution
     def _sf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
-        """P(S > s) for s >= 0 (eq 10, each piece as a sum of positive terms)."""
+        """P(S > s) for s >= 0 (eq 10): 1/2 minus the mass of [0, s] up to the upper quartile
+        (exactly 1/2 at s = 0, so the CDF is monotone through the median), beyond it a sum
+        of positive terms (accurate in relative terms far into the tail)."""
+        b, lw = self.b, self._lw
         out = np.empty_like(s)
-        centre = s <= self.b
-        out[centre] = K.sf_center(self.b, s[centre], self._lw)
-        out[~centre] = K.sf_tail(self.b, s[~centre], self._lw)
+        near = s <= self._upper_quartile
+        centre = s <= b
+        m = near & centre
+        out[m] = K.sf_center_near_median(b, s[m], lw)
+        m = near & ~centre
+        out[m] = K.sf_tail_near_median(b, s[m], lw)
+        m = ~near & centre
+        out[m] = K.sf_center(b, s[m], lw)
+        m = ~near & ~centre
+        out[m] = K.sf_tail(b, s[m], lw)
         return out
 
     def _logsf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
         out = np.empty_like(s)
+        near = s <= self._upper_quartile
+        out[near] = np.log(self._sf_std_nonneg(s[near]))
+        far = ~near
         centre = s <= self.b
-        out[centre] = K.logsf_center(self.b, s[centre], self._lw)
+        m = far & centre
+        out[m] = K.logsf_center(self.b, s[m], self._lw)
+        m = far & ~centre
         with np.errstate(over="ignore"):
-            out[~centre] = K.logsf_tail(self.b, s[~centre], self._lw)
+            out[m] = K.logsf_tail(self.b, s[m], self._lw)
         return out
 
     def sf(self, x: ArrayLike) -> Float:
@@ -334,13 +352,44 @@ class FlippedHuber:
             out[~pos] = K.log_mgf_half_neg(self.b, m[~pos])
         return out
 
+    _MGF_SERIES_TERMS = 10  # even moments m_2 .. m_20
+
+    def _even_moments(self) -> np.ndarray:
+        if self._moments is None:
+            n = np.arange(2, 2 * self._MGF_SERIES_TERMS + 1, 2)
+            self._moments = np.array([float(K.moment_std(int(k), np.float64(self.b), self._lw)) for k in n])
+        return self._moments
+
     def log_mgf(self, s: ArrayLike) -> Float:
-        """log E[exp(s T)] (Sec III-B2), finite for every finite s; <= gamma^2 s^2/2 (Lemma 2)."""
+        """log E[exp(s T)] (Sec III-B2), finite for every finite s; <= gamma^2 s^2/2 (Lemma 2).
+
+        Near s = 0 (gamma^2 s^2 Var(T)/gamma^2 <= 0.1) log M is log1p of its moment series
+        sum_k (gamma s)^{2k} E[S^{2k}]/(2k)!, k <= 10 (truncation < 1e-13 relative for every
+        b: the ratio of successive terms is <= (gamma s/b)^2 (Laplace-like) or (gamma s)^2/2k
+        (Gaussian-like)); elsewhere the closed form of the paper in log space.
+        """
         sa = V.check_array(s, V.MGF_ARGUMENT)
         u = self.gamma * sa
         if not np.all(np.isfinite(u)):
             raise ValueError(f"s must satisfy |gamma*s| < inf; got gamma*s overflowing for gamma={self.gamma!r}")
-        out = np.logaddexp(self._log_E(self.b + u), self._log_E(self.b - u)) - self._lw
+        u = np.asarray(u, dtype=float)
+        out = np.empty_like(u)
+        mom = self._even_moments()
+        small = u * u * mom[0] <= 0.1
+        if small.any():
+            u2 = u[small] ** 2
+            acc = np.zeros_like(u2)
+            fact = 1.0
+            pw = np.ones_like(u2)
+            for k in range(1, self._MGF_SERIES_TERMS + 1):
+                fact *= (2 * k - 1) * (2 * k)
+                pw = pw * u2
+                acc += pw * (mom[k - 1] / fact)
+            out[small] = np.log1p(acc)
+        big = ~small
+        if big.any():
+            ub = u[big]
+            out[big] = np.logaddexp(self._log_E(self.b + ub), self._log_E(self.b - ub)) - self._lw
         return _scalar_or_array(out)
 
     def mgf(self, s: ArrayLike) -> Float:

@@ -96,7 +96,11 @@ def test_gaussian_case_matches_balle_wang():
     """alpha = 0: the Balle-Wang closed form Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), mu = Delta/gamma, in mpmath."""
     for eps in [0.0, 0.1, 1.0, 5.0, 20.0]:
         for mu in [1e-3, 0.3, 1.0, 4.0, 30.0]:
-            with mp.workdps(60 + int(eps / mu) ** 2 // 4):
+            x = eps / mu - mu / 2
+            if x > 37.5:  # delta < 1e-300: nothing to compare in relative terms
+                continue
+            # the difference cancels ~log10(1 + eps/mu^2) digits
+            with mp.workdps(60 + 2 * int(math.log10(1 + eps / mu**2 + eps / mu))):
                 ref = mp.ncdf(-eps / mp.mpf(mu) + mp.mpf(mu) / 2) - mp.exp(eps) * mp.ncdf(-eps / mp.mpf(mu) - mp.mpf(mu) / 2)
                 if ref < 1e-300:
                     continue
@@ -156,17 +160,22 @@ def test_profile_non_decreasing_in_sensitivity(lb, lD1, lD2, eps):
 
 @given(lb=st.floats(-3, 3, **finite), lD=st.floats(-3, 2, **finite))
 def test_profile_continuous_across_case_boundaries(lb, lD):
-    """Two code paths meet at each boundary of Table I: the values on both sides agree."""
+    """Two code paths meet at each boundary of Table I; the profile is Lipschitz there.
+
+    |d delta/d eps| = e^eps G_bar(t2) <= e^eps, so |delta(e1) - delta(e2)| <= e^max(e1,e2) |e1 - e2|
+    (a relative criterion would be wrong: at eps = alpha Delta/gamma^2 delta drops linearly to ~0).
+    """
     from fhsym.privacy_profile import case_boundaries
 
     b, D = 10.0**lb, 10.0**lD
     for e in set(case_boundaries(b, D)) | {b * D}:
         if not (0 < e < 50):
             continue
-        lo, at, hi = fhsym.log_privacy_profile([e * (1 - 1e-12), e, e * (1 + 1e-12)], b, 1.0, D)
-        if at < LOG_FLOOR:
-            continue
-        assert abs(math.expm1(lo - at)) < 1e-7 and abs(math.expm1(hi - at)) < 1e-7, (b, D, e, lo, at, hi)
+        h = e * 1e-12
+        lo, at, hi = fhsym.privacy_profile([e - h, e, e + h], b, 1.0, D)
+        bound = math.exp(e + h) * h * (1 + 1e-6) + 1e-15 * at
+        assert abs(lo - at) <= bound and abs(hi - at) <= bound, (b, D, e, lo, at, hi)
+        assert lo >= at >= hi  # non-increasing across the boundary
 
 
 @given(
@@ -210,7 +219,8 @@ def test_worst_set_attains_the_profile(lb, lD, eps):
 
 # ---------------------------------------------------------------- privacy losses
 def _loss_ref(t, d, a, g):
-    return R.psi(t + d, a, g) - R.psi(t, a, g)
+    """zeta_d(t) = psi(t + d) - psi(t) = (rho(t + d) - rho(t))/gamma^2: log kappa cancels (definition, eq 7)."""
+    return (R.rho(t + d, a) - R.rho(t, a)) / g**2
 
 
 def test_privacy_loss_against_definition():

@@ -12,7 +12,7 @@ import scipy.special as sc
 
 from fhsym import _numerics as _nx
 
-__all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'log_mgf_half_pos', 'log_mgf_half_neg']
+__all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'log_mgf_half_pos', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
 
 
 def log_omega_tilde(b):
@@ -194,3 +194,37 @@ def log_mgf_half_neg(b, m):
     """
     x0 = b*m
     return -x0 + np.logaddexp(np.log(b*sc.exprel(x0)), (1/2)*m**2 + sc.log_ndtr(-m) + (1/2)*np.log(2*np.pi))
+
+
+def moment_std(n, b, lw):
+    """E[(T/gamma)^n] for even n >= 2: Laplace-centre and Gaussian-tail parts, both positive.
+    
+    Paper: moments of eq 8 (the paper gives only the variance, eq 11; derived).
+    SymPy source: (2*2**(n/2 - 1/2)*exp(-b**2/2)*uppergamma(n/2 + 1/2, b**2/2) + 2*b**(n + 1)*lowergamma_scaled(n, b**2))*exp(-lw)
+    """
+    x0 = n + 1
+    x1 = b**2
+    x2 = (1/2)*x1
+    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*_nx.lowergamma_scaled(n, x1))*np.exp(-lw)
+
+
+def sf_center_near_median(b, s, lw):
+    """P(T > gamma*s) = 1/2 - mass of [0, s] for 0 <= s <= b where the result is >= 1/4 (no
+    cancellation).
+    
+    Paper: eq 10, 0 <= t <= alpha, near the median.
+    SymPy source: -s*exp(-lw)*exprel(-b*s) + 1/2
+    """
+    return -s*np.exp(-lw)*sc.exprel(-b*s) + 1/2
+
+
+def sf_tail_near_median(b, s, lw):
+    """P(T > gamma*s) = 1/2 - centre mass - Gaussian mass of [b, s], for s >= b where the result is
+    >= 1/4.
+    
+    Paper: eq 10, t > alpha, near the median.
+    SymPy source: -b*exp(-lw)*exprel(-b**2) - sqrt(2)*sqrt(pi)*(-erf(sqrt(2)*b/2) + erf(sqrt(2)*s/2))*exp(-b**2/2 - lw)/2 + 1/2
+    """
+    x0 = b**2
+    x1 = (1/2)*np.sqrt(2)
+    return -b*np.exp(-lw)*sc.exprel(-x0) + np.sqrt(np.pi)*x1*(sc.erf(b*x1) - sc.erf(s*x1))*np.exp(-lw - 1/2*x0) + 1/2

@@ -48,6 +48,9 @@ class KernelPrinter(SciPyPrinter):
     def _print_lowergamma3_scaled(self, e):
         return self._call("_nx.lowergamma3_scaled", *e.args)
 
+    def _print_lowergamma_scaled(self, e):
+        return self._call("_nx.lowergamma_scaled", *e.args)
+
     def _print_log1mexp(self, e):
         return self._call("_nx.log1mexp", *e.args)
 

@@ -22,6 +22,7 @@ node               definition                                    printed as
 ``exprel(x)``      ``(exp(x) - 1)/x``, 1 at x = 0                ``scipy.special.exprel``
 ``lowergamma3_scaled(y)``  ``lowergamma(3, y)/y**3`` = int_0^1 u^2 e^{-yu} du, 1/3 at 0
                                                                  ``fhsym._numerics``
+``lowergamma_scaled(n,y)`` ``lowergamma(n+1, y)/y**(n+1)``         ``fhsym._numerics``
 ``log1mexp(x)``    ``log(1 - exp(-x))`` for x > 0                ``fhsym._numerics``
 ``logaddexp(x,y)`` ``log(exp(x) + exp(y))``                      ``numpy.logaddexp``
 ``erfcx_diff(y,k)`` ``erfcx(y) - erfcx(y + k)``, k >= 0           ``fhsym._numerics``
@@ -44,6 +45,7 @@ __all__ = [
     "exprel",
     "lowergamma3_scaled",
     "log1mexp",
+    "lowergamma_scaled",
     "logaddexp",
     "erfcx_diff",
     "gauss_profile",
@@ -223,6 +225,31 @@ class lowergamma3_scaled(_StableNode):
         return sp.lowergamma(3, y) / y**3
 
 
+class lowergamma_scaled(_StableNode):
+    """lowergamma(n + 1, y)/y^(n+1) = int_0^1 u^n exp(-y u) du, integer n >= 0 (1/(n + 1) at y = 0)."""
+
+    nargs = 2
+
+    def _naive(self):
+        n, y = self.args
+        return sp.lowergamma(n + 1, y) / y ** (n + 1)
+
+    def _eval_evalf(self, prec):
+        n, y = self.args
+        if y.is_zero:
+            return sp.Float(1 / (n + 1), sp.core.evalf.prec_to_dps(prec))
+        return super()._eval_evalf(prec)
+
+    def fdiff(self, argindex=2):
+        n, y = self.args
+        return -lowergamma_scaled(n + 1, y)
+
+    def _eval_rewrite_as_lowergamma(self, n, y, **kwargs):
+        return sp.lowergamma(n + 1, y) / y ** (n + 1)
+
+    _eval_rewrite_as_erfc = _eval_rewrite_as_lowergamma
+
+
 class log1mexp(_StableNode):
     """log(1 - exp(-x)) for x > 0 (Maechler's log1mexp)."""
 
@@ -346,7 +373,7 @@ class sub_prod(_StableNode):
     _eval_rewrite_as_exp = _eval_rewrite_as_erfc
 
 
-STABLE_NODES = (sub_prod, gauss_profile, log_gauss_profile, erfcx_diff, logaddexp, erfcx, log_ndtr, ndtri, ndtri_exp, exprel, lowergamma3_scaled, log1mexp)
+STABLE_NODES = (lowergamma_scaled, sub_prod, gauss_profile, log_gauss_profile, erfcx_diff, logaddexp, erfcx, log_ndtr, ndtri, ndtri_exp, exprel, lowergamma3_scaled, log1mexp)
 
 
 def rewrite_naive(expr: sp.Expr) -> sp.Expr:

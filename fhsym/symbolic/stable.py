@@ -30,7 +30,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
 from . import definitions as D
-from .special import erfcx, exprel, log_ndtr, logaddexp, lowergamma3_scaled, ndtri, ndtri_exp
+from .special import erfcx, exprel, log_ndtr, logaddexp, lowergamma3_scaled, lowergamma_scaled, ndtri, ndtri_exp
 
 __all__ = ["Kernel", "KERNELS", "lw", "m", "logp", "h", "p"]
 
@@ -250,6 +250,46 @@ FISHER = Kernel(
     domain={"b": _b_range},
 )
 
+# Even moments E[S^n] (n even), for the MGF near s = 0 where log M is a difference of O(1) logs:
+#   E[S^n] = 2 [int_0^b s^n e^{-bs} ds + e^{-b^2/2} int_b^inf s^n e^{-s^2/2} ds] e^{-lw}
+#          = 2 [b^{n+1} lowergamma_scaled(n, b^2) + e^{-b^2/2} 2^{(n-1)/2} Gamma((n+1)/2, b^2/2)] e^{-lw}
+_n = sp.Symbol("n", positive=True, integer=True)
+_sv = sp.Symbol("x", positive=True)
+MOMENT = Kernel(
+    name="moment_std",
+    args=(_n, b, lw),
+    expr=2 * (b ** (_n + 1) * lowergamma_scaled(_n, b**2) + sp.exp(-(b**2) / 2) * 2 ** ((_n - 1) / 2) * sp.uppergamma((_n + 1) / 2, b**2 / 2)) * sp.exp(-lw),
+    paper=2 * (sp.Integral(_sv**_n * sp.exp(-b * _sv), (_sv, 0, b)) + sp.Integral(_sv**_n * sp.exp(-(_sv**2 + b**2) / 2), (_sv, b, sp.oo))) * sp.exp(-lw),
+    paper_ref="moments of eq 8 (the paper gives only the variance, eq 11; derived)",
+    doc="E[(T/gamma)^n] for even n >= 2: Laplace-centre and Gaussian-tail parts, both positive.",
+    domain={"n": (2, 20), "b": (1e-3, 30.0)},
+)
+
+# Near the median the survival function is 1/2 minus the mass of [0, s], exactly 1/2 at s = 0
+# (the positive-sum forms above round to 1/2 - 1 ulp there, breaking monotonicity of the CDF).
+SF_CENTER_NEAR_MEDIAN = Kernel(
+    name="sf_center_near_median",
+    args=(b, s, lw),
+    expr=sp.Rational(1, 2) - s * exprel(-b * s) * sp.exp(-lw),
+    paper=_paper_in_b(D.sf_center).subs(sp.Abs(s), s),
+    paper_ref="eq 10, 0 <= t <= alpha, near the median",
+    doc="P(T > gamma*s) = 1/2 - mass of [0, s] for 0 <= s <= b where the result is >= 1/4 (no cancellation).",
+    domain={"b": (1e-3, 30.0), "s": (0.0, 1.0)},
+    constraint=sp.Le(s, b),
+)
+
+SF_TAIL_NEAR_MEDIAN = Kernel(
+    name="sf_tail_near_median",
+    args=(b, s, lw),
+    expr=sp.Rational(1, 2) - b * exprel(-(b**2)) * sp.exp(-lw)
+    - sp.sqrt(2 * sp.pi) * sp.exp(-(b**2) / 2 - lw) * (sp.erf(s / sp.sqrt(2)) - sp.erf(b / sp.sqrt(2))) / 2,
+    paper=_paper_in_b(D.sf_tail_upper),
+    paper_ref="eq 10, t > alpha, near the median",
+    doc="P(T > gamma*s) = 1/2 - centre mass - Gaussian mass of [b, s], for s >= b where the result is >= 1/4.",
+    domain={"b": (1e-6, 0.6), "s": (0.0, 0.7)},
+    constraint=sp.Ge(s, b),
+)
+
 # MGF: M(s) = [E(b + gamma s) + E(b - gamma s)] / e^{lw}, with
 #   E(m) = b exprel(-b m) + sqrt(pi/2) erfcx(m/sqrt2) e^{-b m}
 #        = e^{-b m} b exprel(b m) + sqrt(2 pi) Phi(-m) e^{m^2/2 - b m}.
@@ -297,4 +337,7 @@ KERNELS = (
     FISHER,
     LOG_MGF_HALF_POS,
     LOG_MGF_HALF_NEG,
+    MOMENT,
+    SF_CENTER_NEAR_MEDIAN,
+    SF_TAIL_NEAR_MEDIAN,
 )
