@@ -180,13 +180,20 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
 # privacy loss
 # ----------------------------------------------------------------------------
 def _loss_std(s: np.ndarray, D: np.ndarray, b: float) -> np.ndarray:
-    """zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0, by regime (each a generated kernel)."""
-    u = s + D
-    out = np.zeros(np.broadcast(s, D).shape)
-    s, D, u = np.broadcast_arrays(s, D, u)
-    cs, cu = np.abs(s) <= b, np.abs(u) <= b
+    """zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0, by regime (each a generated kernel).
+
+    The regime of u = s + D is decided from |s + D| - b computed from the exact sum (the
+    same quantity the mixed-regime kernels use), so the loss is accurate to a few ulp
+    however close s or u is to +-b.
+    """
+    s, D = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(D, dtype=float))
+    uh, _ = _nx.two_sum(s, D)
+    uo = _nx.abs_sum_sub(s, D, b)  # |s + D| - b from the exact sum, as the kernels use it
+    so = np.abs(s) - b  # |s| - b (one rounding; exact when |s| is near b)
+    out = np.zeros(s.shape)
+    cs, cu = so <= 0, uo <= 0
     both_c = cs & cu
-    same = both_c & (s * u >= 0)
+    same = both_c & (s * uh >= 0)
     cross = both_c & ~same
     tt = ~cs & ~cu
     ct = cs & ~cu

@@ -220,18 +220,9 @@ PRIVACY_STRESS = {
     "loss_center_same_sign": ((10.0, 1e-12, 5.0), "s = 5, D = 1e-12: b(s + D) - b s loses D to rounding of s + D"),
     "loss_center_cross": ((0.7, 0.7, -0.35 + 1e-12), "s + D/2 = 1e-12: b(s + D) - b|s| cancels (b(2s + D) does not)"),
     "loss_tail_tail": ((1.0, 3.3e-7, 1234567.891), "s = 1.2e6, D = 3.3e-7: ((s + D)^2 - s^2)/2 cancels (s^2 = 1.5e12)"),
-    "loss_center_tail": ((1.0, 0.5, 0.75), "a typical point of the piece"),
-    "loss_tail_center": ((1.0, 0.5, -1.25), "a typical point of the piece"),
+    "loss_center_tail": ((1.0, 1e-12, 1.0), "s = b = 1, D = 1e-12: ((s + D)^2 + b^2)/2 - b|s| loses ~log10(b/D) digits to the rounding of s + D"),
+    "loss_tail_center": ((1.0, 2e-12, -1.0 - 1e-12), "s = -b - 1e-12, D = 2e-12: b|s + D| - (s^2 + b^2)/2 loses ~log10(b/D) digits"),
 }
 
 #: privacy kernels whose paper form has no float64 failure distinct from the kernel's (reason)
-PRIVACY_NO_STRESS = {
-    "loss_center_tail": (
-        "the kernel is the paper's branch ((s + D)^2 + b^2)/2 - b|s| itself (no rewrite), so it fails where the paper "
-        "form fails: near s = b with small D both lose ~log10(b/D) digits (see the check `loss_kernels_float64`)"
-    ),
-    "loss_tail_center": (
-        "the kernel is the paper's branch b|s + D| - (s^2 + b^2)/2 itself (no rewrite), so it fails where the paper "
-        "form fails: near s = -b with small D both lose ~log10(b/D) digits (see the check `loss_kernels_float64`)"
-    ),
-}
+PRIVACY_NO_STRESS: dict = {}

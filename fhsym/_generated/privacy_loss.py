@@ -44,18 +44,22 @@ def loss_tail_tail(b, D, s):
 
 
 def loss_center_tail(b, D, s):
-    """((s + D)^2 + b^2)/2 - b|s|: s in [-b, b], s + D > b.
+    """((s + D)^2 + b^2)/2 - b|s| = uo (uo + 2b)/2 - b(|s| - b), uo = |s + D| - b: two terms >= 0
+    (s in [-b, b], s + D > b).
     
     Paper: Sec II-C1, zeta_d with t in the Laplace centre and t + d in the right Gaussian tail.
-    SymPy source: b**2/2 - b*Abs(s) + (D + s)**2/2
+    SymPy source: -b*(-b + Abs(s)) + (2*b + abs_sum_sub(s, D, b))*abs_sum_sub(s, D, b)/2
     """
-    return (1/2)*b**2 - b*abs(s) + (1/2)*(D + s)**2
+    x0 = _nx.abs_sum_sub(s, D, b)
+    return b*(b - abs(s)) + (1/2)*x0*(2*b + x0)
 
 
 def loss_tail_center(b, D, s):
-    """b|s + D| - (s^2 + b^2)/2: s < -b, s + D in [-b, b].
+    """b|s + D| - (s^2 + b^2)/2 = -[(|s| - b)(|s| + b)/2 - b uo], uo = |s + D| - b: two terms >= 0
+    inside (s < -b, |s + D| <= b).
     
     Paper: Sec II-C1, zeta_d with t in the left Gaussian tail and t + d in the Laplace centre.
-    SymPy source: -b**2/2 + b*Abs(D + s) - s**2/2
+    SymPy source: b*abs_sum_sub(s, D, b) - (-b + Abs(s))*(b + Abs(s))/2
     """
-    return -1/2*b**2 + b*abs(D + s) - 1/2*s**2
+    x0 = abs(s)
+    return b*_nx.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)

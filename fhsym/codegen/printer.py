@@ -66,6 +66,9 @@ class KernelPrinter(SciPyPrinter):
     def _print_sub_prod(self, e):
         return self._call("_nx.sub_prod", *e.args)
 
+    def _print_abs_sum_sub(self, e):
+        return self._call("_nx.abs_sum_sub", *e.args)
+
     def _print_logaddexp(self, e):
         return self._call("np.logaddexp", *e.args)
 

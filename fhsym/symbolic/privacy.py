@@ -37,7 +37,7 @@ from sympy.codegen.cfunctions import expm1
 
 from . import definitions as D
 from .definitions import PaperObject, rho
-from .special import Q, erfcx, erfcx_diff, exprel, gauss_profile, log_gauss_profile, logaddexp, sub_prod
+from .special import Q, abs_sum_sub, erfcx, erfcx_diff, exprel, gauss_profile, log_gauss_profile, logaddexp, sub_prod
 from .stable import LW_PAPER, Kernel, lw
 
 __all__ = [
@@ -274,23 +274,28 @@ LOSS_TAIL_TAIL = Kernel(
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-30.0, 30.0)},
     constraint=sp.And(sp.Gt(sp.Abs(s), b), sp.Gt(sp.Abs(_u), b)),
 )
+# The two mixed regimes are written in the offsets from the kink, |s| - b and uo = |s + D| - b
+# (node abs_sum_sub: the sum s + D is taken error-free): then they have no cancellation even when
+# s or s + D sits next to +-b, where the printed branch loses ~log10(b/D) digits.
+_uo = abs_sum_sub(s, Dn, b)
+_so = sp.Abs(s) - b
 LOSS_CENTER_TAIL = Kernel(
     name="loss_center_tail",
     args=(b, Dn, s),
-    expr=(_u**2 + b**2) / 2 - b * sp.Abs(s),
+    expr=_uo * (_uo + 2 * b) / 2 - b * _so,
     paper=rho(s + Dn, b) - rho(s, b),
     paper_ref="Sec II-C1, zeta_d with t in the Laplace centre and t + d in the right Gaussian tail",
-    doc="((s + D)^2 + b^2)/2 - b|s|: s in [-b, b], s + D > b.",
+    doc="((s + D)^2 + b^2)/2 - b|s| = uo (uo + 2b)/2 - b(|s| - b), uo = |s + D| - b: two terms >= 0 (s in [-b, b], s + D > b).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-10.0, 10.0)},
     constraint=sp.And(sp.Le(sp.Abs(s), b), sp.Gt(_u, b)),
 )
 LOSS_TAIL_CENTER = Kernel(
     name="loss_tail_center",
     args=(b, Dn, s),
-    expr=b * sp.Abs(_u) - (s**2 + b**2) / 2,
+    expr=-(_so * (_so + 2 * b) / 2 - b * _uo),
     paper=rho(s + Dn, b) - rho(s, b),
     paper_ref="Sec II-C1, zeta_d with t in the left Gaussian tail and t + d in the Laplace centre",
-    doc="b|s + D| - (s^2 + b^2)/2: s < -b, s + D in [-b, b].",
+    doc="b|s + D| - (s^2 + b^2)/2 = -[(|s| - b)(|s| + b)/2 - b uo], uo = |s + D| - b: two terms >= 0 inside (s < -b, |s + D| <= b).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-40.0, 0.0)},
     constraint=sp.And(sp.Lt(s, -b), sp.Le(sp.Abs(_u), b)),
 )

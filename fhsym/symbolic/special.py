@@ -29,6 +29,7 @@ node               definition                                    printed as
 ``gauss_profile(x,D)`` ``Q(x) - exp(Dx + D^2/2) Q(x + D)``        ``fhsym._numerics``
 ``log_gauss_profile(x,D)`` its log                                ``fhsym._numerics``
 ``sub_prod(e,x,y)`` ``e - x*y`` with an error-free product          ``fhsym._numerics``
+``abs_sum_sub(x,y,c)`` ``|x + y| - c`` with an error-free sum       ``fhsym._numerics``
 =================  ===========================================  ==========================
 """
 
@@ -51,6 +52,7 @@ __all__ = [
     "gauss_profile",
     "log_gauss_profile",
     "sub_prod",
+    "abs_sum_sub",
     "Q",
     "Phi",
     "STABLE_NODES",
@@ -373,7 +375,26 @@ class sub_prod(_StableNode):
     _eval_rewrite_as_exp = _eval_rewrite_as_erfc
 
 
-STABLE_NODES = (lowergamma_scaled, sub_prod, gauss_profile, log_gauss_profile, erfcx_diff, logaddexp, erfcx, log_ndtr, ndtri, ndtri_exp, exprel, lowergamma3_scaled, log1mexp)
+class abs_sum_sub(_StableNode):
+    """|x + y| - c with the sum x + y taken error-free (one rounding in all)."""
+
+    nargs = 3
+
+    def _naive(self):
+        x, y, c = self.args
+        return sp.Abs(x + y) - c
+
+    def fdiff(self, argindex=1):
+        x, y, c = self.args
+        return (sp.sign(x + y), sp.sign(x + y), -1)[argindex - 1]
+
+    def _eval_rewrite_as_erfc(self, x, y, c, **kwargs):
+        return sp.Abs(x + y) - c
+
+    _eval_rewrite_as_exp = _eval_rewrite_as_erfc
+
+
+STABLE_NODES = (abs_sum_sub, lowergamma_scaled, sub_prod, gauss_profile, log_gauss_profile, erfcx_diff, logaddexp, erfcx, log_ndtr, ndtri, ndtri_exp, exprel, lowergamma3_scaled, log1mexp)
 
 
 def rewrite_naive(expr: sp.Expr) -> sp.Expr:
