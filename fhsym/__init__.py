@@ -8,6 +8,8 @@ numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 
 from .calibration import Calibration, calibrate, gaussian_dominance
 from .certify import certified_profile, is_private
+from . import kdim, mechanisms
+from .kdim import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .distribution import FlippedHuber
 from .privacy_profile import (
     PROFILE_RTOL,
@@ -33,5 +35,10 @@ __all__ = [
     "gaussian_dominance",
     "certified_profile",
     "is_private",
+    "kdim",
+    "mechanisms",
+    "PrivacyLossDistribution",
+    "kdim_privacy_profile",
+    "zcdp_to_dp",
     "__version__",
 ]

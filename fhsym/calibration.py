@@ -154,8 +154,11 @@ def calibrate(
     are re-checked (``achieved_delta``) and never under-noise.
 
     Parameters: ``epsilon`` >= 0, ``delta`` in (0, 1), ``sensitivity`` > 0
-    (Delta, the l_inf sensitivity), ``dim`` >= 1.  ``dim > 1`` (Theorem 8 and the
-    exact K-fold profile) is not implemented yet and raises NotImplementedError.
+    (Delta, the l_inf sensitivity), ``dim`` >= 1.  For ``dim > 1`` the work is done by
+    :func:`fhsym.kdim.calibrate_kdim`: ``method="sufficient"`` uses Theorem 8 (with the
+    optional ``l2_sensitivity``/``l1_sensitivity``), ``"exact"`` the certified upper bound
+    of the exact K-fold profile (privacy-loss distributions composed by FFT), ``"auto"``
+    the smaller-variance of the two; the result is certified the same way.
 
     >>> cal = calibrate(1.0, 1e-6)
     >>> cal.achieved_delta <= 1e-6
@@ -171,7 +174,9 @@ def calibrate(
         if val is not None:
             V.check_scalar(val, V.Domain(name, 0.0, math.inf))
     if K_dim != 1:
-        raise NotImplementedError("calibrate: dim > 1 (Theorem 8 / exact K-fold profile) is not implemented yet")
+        from .kdim.calibration import calibrate_kdim  # lazy: fhsym.kdim imports Calibration from here
+
+        return calibrate_kdim(eps, dlt, K_dim, Delta, l2_sensitivity, l1_sensitivity, method)
     if method == "sufficient":
         raise ValueError("method='sufficient' applies to dim > 1; in one dimension the exact condition is used")
 

@@ -422,6 +422,16 @@ class FlippedHuber:
         """log delta^(1)(eps), finite where delta underflows."""
         return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
 
+    def zcdp(self, sensitivity: float = 1.0, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None, refine: bool = False):
+        """zCDP parameters (xi, eta) of the mechanism (talk slides, Sec VI-A).
+
+        1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;
+        K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.kdim.zcdp.zcdp`.
+        """
+        from .kdim.zcdp import zcdp
+
+        return zcdp(self, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)
+
     def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
         """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported)."""
         return _pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity)

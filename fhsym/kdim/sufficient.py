@@ -1,0 +1,197 @@
+"""The K-dimensional sufficient condition of the paper (Section IV-B: eq 18-22, Lemmas 5-7, Theorem 8).
+
+Objects (numeric, vectorised where it matters; the SymPy versions are in
+:mod:`fhsym.symbolic.kdim` and ``proofs/kdim.py`` checks them):
+
+* ``R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2``  (Lemma 5; piecewise
+  ``alpha^2`` for ``alpha < Delta`` and ``2 alpha Delta - Delta^2`` beyond)
+  and its inverse (eq 21) ``R^{-1}(nu) = sqrt(nu)`` for ``nu < Delta^2``,
+  ``(nu + Delta^2)/(2 Delta)`` beyond;
+* ``theta = gamma Q^{-1}(sqrt(pi/2)/omega)`` (eq 22, Lemma 6:
+  ``FH(alpha, gamma^2) <=_st N(theta, gamma^2)``);
+* the upper-tail bound of Lemma 5
+  ``Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R/(2 gamma Delta_2))`` and the
+  lower-tail bound of Lemma 7
+  ``Q(gamma eps/Delta_2 + Delta_2/(2 gamma) + K R/(2 gamma Delta_2) + theta Delta_1/(gamma Delta_2))``;
+* Theorem 8: the K-dimensional mechanism is (eps, delta)-DP if
+  ``R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K`` and
+  ``theorem8_lhs = Lemma5 - e^eps Lemma7 <= delta``.
+
+Status of the paper's proof (``python -m proofs --only kdim``, ``docs/kdim.md``):
+the affine bound (eq 18), Lemma 5 and Lemma 6 hold (Lemma 5's cited step --
+a Gaussian-Q tail from the sub-Gaussian MGF -- does not follow from
+sub-Gaussianity; it holds for FH by Proschan's peakedness theorem), Lemma 7 is
+false for difference vectors d below the extremes of the sensitivity set, and
+Theorem 8's conclusion is *checked numerically*, not proven, whenever
+``Delta_2 < sqrt(K) Delta`` or ``Delta_1 < K Delta``.  For the box case
+(``Delta_2 = sqrt(K) Delta``, ``Delta_1 = K Delta``) fhsym certifies every
+calibration independently with the exact K-fold profile
+(:mod:`fhsym.kdim.pld`).
+
+All quantities are computed in log space where they can underflow
+(``log_theorem8_lhs``); no function returns NaN for valid input.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Tuple
+
+import numpy as np
+from scipy import special as sc
+
+from .. import _validation as V
+from .._generated import flipped_huber as KER
+
+__all__ = [
+    "R_Delta",
+    "R_Delta_inverse",
+    "theta",
+    "theta_std",
+    "alpha_max",
+    "applicable",
+    "lemma5_bound",
+    "lemma7_bound",
+    "theorem8_lhs",
+    "log_theorem8_lhs",
+    "theorem8_holds",
+    "resolve_sensitivities",
+]
+
+_LOG_SQRT_PI_2 = 0.5 * math.log(math.pi / 2.0)
+
+
+def resolve_sensitivities(
+    dim: int, sensitivity: float, l2_sensitivity: Optional[float], l1_sensitivity: Optional[float]
+) -> Tuple[int, float, float, float]:
+    """Validate (K, Delta, Delta_2, Delta_1); defaults are the box values sqrt(K) Delta and K Delta.
+
+    A given ``l2_sensitivity``/``l1_sensitivity`` above its box value is lowered to it
+    (the box already implies ||d||_2 <= sqrt(K) Delta and ||d||_1 <= K Delta).
+    """
+    K = V.check_int(dim, "dim", 1)
+    D = V.check_scalar(sensitivity, V.SENSITIVITY)
+    D2 = math.sqrt(K) * D if l2_sensitivity is None else V.check_scalar(l2_sensitivity, V.Domain("l2_sensitivity", 0.0, math.inf))
+    D1 = K * D if l1_sensitivity is None else V.check_scalar(l1_sensitivity, V.Domain("l1_sensitivity", 0.0, math.inf))
+    D1 = min(D1, K * D)
+    D2 = min(D2, math.sqrt(K) * D, D1)  # ||d||_2 <= ||d||_1
+    D1 = min(D1, math.sqrt(K) * D2)  # ||d||_1 <= sqrt(K) ||d||_2
+    return K, D, D2, D1
+
+
+def R_Delta(alpha, sensitivity):
+    """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
+
+    Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
+    and concave in alpha, non-decreasing and concave in Delta.
+    """
+    a = np.asarray(alpha, dtype=float)
+    d = np.asarray(sensitivity, dtype=float)
+    out = np.where(a <= d, a * a, d * (2.0 * a - d))
+    return out[()] if out.ndim == 0 else out
+
+
+def R_Delta_inverse(nu, sensitivity):
+    """Inverse of R_Delta on [0, inf) (eq 21): sqrt(nu) for nu < Delta^2, (nu + Delta^2)/(2 Delta) beyond."""
+    n = np.asarray(nu, dtype=float)
+    d = np.asarray(sensitivity, dtype=float)
+    with np.errstate(invalid="ignore"):
+        out = np.where(n < d * d, np.sqrt(np.maximum(n, 0.0)), (n + d * d) / (2.0 * d))
+    out = np.where(n < 0, np.nan, out)
+    if np.any(np.isnan(out)):
+        raise ValueError(f"nu must be a finite real number in [0, inf); got {nu!r}")
+    return out[()] if out.ndim == 0 else out
+
+
+def theta_std(b: float) -> float:
+    """theta/gamma = Q^{-1}(sqrt(pi/2)/omega(b)) (eq 22), log-space (finite for every b >= 0)."""
+    lw = float(KER.log_omega_tilde(np.float64(b)))
+    log_p = _LOG_SQRT_PI_2 - (lw + 0.5 * b * b)  # log(sqrt(pi/2)/omega), omega = e^{lw + b^2/2}
+    log_p = min(log_p, math.log(0.5))  # Prop 1: omega >= sqrt(2 pi), so p <= 1/2 (rounding guard)
+    return float(-sc.ndtri_exp(log_p))
+
+
+def theta(alpha: float, gamma: float) -> float:
+    """theta = gamma Q^{-1}(sqrt(pi/2)/omega) (eq 22, Lemma 6)."""
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    return g * theta_std(a / g)
+
+
+def _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
+    return eps, a, g, K, D, D2, D1
+
+
+def alpha_max(epsilon, gamma, dim, sensitivity=1.0, l2_sensitivity=None) -> float:
+    """Largest alpha allowed by Lemma 5 / Theorem 8: R_Delta^{-1}((2 gamma^2 eps - Delta_2^2)/K); -inf if none."""
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, None)
+    nu = (2.0 * g * g * eps - D2 * D2) / K
+    if nu < 0:
+        return -math.inf
+    return float(R_Delta_inverse(nu, D))
+
+
+def applicable(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None) -> bool:
+    """The parameter restriction of Lemma 5 / Theorem 8: R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K."""
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, None)
+    return bool(K * float(R_Delta(a, D)) <= 2.0 * g * g * eps - D2 * D2)
+
+
+def _AB(eps, a, g, K, D, D2, D1):
+    KR = K * float(R_Delta(a, D))
+    A = g * eps / D2 - D2 / (2.0 * g) - KR / (2.0 * g * D2)
+    B = g * eps / D2 + D2 / (2.0 * g) + KR / (2.0 * g * D2) + g * theta_std(a / g) * D1 / (g * D2)
+    return A, B
+
+
+def lemma5_bound(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Lemma 5: P{zeta^(u)_d(T) >= eps} <= Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R_Delta(alpha)/(2 gamma Delta_2))."""
+    A, _ = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+    return float(sc.ndtr(-A))
+
+
+def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Lemma 7's claimed lower bound Q(gamma eps/D2 + D2/(2 gamma) + K R/(2 gamma D2) + theta D1/(gamma D2)).
+
+    Holds for the extreme vector of the box (||d||_2 = Delta_2, ||d||_1 = Delta_1) but not
+    for every d the sensitivities allow (see ``docs/kdim.md``).
+    """
+    _, B = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+    return float(sc.ndtr(-B))
+
+
+def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf when it is <= 0.
+
+    Stable: log Q(A) + log1p(-exp(eps + log Q(B) - log Q(A))), with log_ndtr.
+    """
+    eps, a, g, K, D, D2, D1 = _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity)
+    A, B = _AB(eps, a, g, K, D, D2, D1)
+    la = float(sc.log_ndtr(-A))
+    lb = float(sc.log_ndtr(-B))
+    r = eps + lb - la
+    if r >= 0.0:
+        return -math.inf
+    return la + math.log1p(-math.exp(r)) if r > -1.0 else la + math.log(-math.expm1(r))
+
+
+def theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Theorem 8's left-hand side Q(A) - e^eps Q(B), clipped at 0 (see :func:`log_theorem8_lhs`)."""
+    return math.exp(log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+
+
+def theorem8_holds(epsilon, delta, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None, rtol=1e-12) -> bool:
+    """Theorem 8's condition: applicable and theorem8_lhs * (1 + rtol) <= delta."""
+    dl = V.check_scalar(delta, V.DELTA)
+    if not applicable(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity):
+        return False
+    return log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity) + math.log1p(rtol) <= math.log(dl)

@@ -1,0 +1,124 @@
+"""Certified K-dimensional calibration (fhsym.kdim.calibration).
+
+Every calibration is re-checked by computations that share nothing with fhsym.kdim.pld except the
+exact 1-D profile of Theorem 3: Algorithm 2 by adaptive quadrature (K = 2), a connect-the-dots
+discretisation + numpy FFT written in this file (all K), and dp_accounting's own composition (if
+installed).  Each independent value carries its own error estimate (two resolutions).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import fhsym
+from fhsym.kdim import kdim_pld
+from fhsym.kdim.calibration import calibrate_kdim
+from fhsym.kdim.sufficient import alpha_max, theorem8_lhs
+
+EPS, DELTA = 1.0, 1e-6
+
+
+def independent_kfold_delta(eps, alpha, gamma, K, step):
+    """Connect-the-dots pmf from delta on a grid (Doroshenko et al. 2022, the dp_accounting formula), K-fold by numpy FFT."""
+    n = int(math.ceil(12.0 * max(1.0 / gamma, alpha / gamma**2) * (1 + 1.0 / gamma) / step)) + 10
+    k = np.arange(-n, n + 1)
+    e = k * step
+    dpos = fhsym.privacy_profile(np.abs(e), alpha, gamma)
+    d = np.where(e >= 0, dpos, -np.expm1(e) + np.exp(e) * dpos)
+    em1 = math.expm1(step)
+    diff = np.diff(d)  # d_{i+1} - d_i
+    p = np.empty(d.size)
+    p[0] = (1 - d[0]) + diff[0] / em1
+    p[1:-1] = (diff[1:] - math.exp(step) * diff[:-1]) / em1
+    p[-1] = diff[-1] / (math.exp(-step) - 1)
+    inf = d[-1]
+    p = np.maximum(p, 0.0)
+    N = 1 << int(math.ceil(math.log2(K * p.size)))
+    c = np.fft.irfft(np.fft.rfft(p, N) ** K, N)[: K * (p.size - 1) + 1]
+    losses = (K * (-n) + np.arange(c.size)) * step
+    m = losses > eps
+    return float(np.sum(c[m] * -np.expm1(eps - losses[m]))) + 1 - (1 - inf) ** K
+
+
+@pytest.fixture(scope="module", params=[2, 5, 20, 100])
+def cal(request):
+    return calibrate_kdim(EPS, DELTA, request.param)
+
+
+def test_calibration_is_certified(cal):
+    assert cal.dim in (2, 5, 20, 100)
+    assert cal.achieved_delta <= DELTA
+    assert isinstance(cal.mechanism, fhsym.FlippedHuber)
+    assert cal.variance == pytest.approx(cal.mechanism.var())
+    assert "||d||_inf <= 1" in cal.certificate
+
+
+def test_calibration_rechecked_independently(cal):
+    K, a, g = cal.dim, cal.alpha, cal.gamma
+    step = max(1.0 / g, a / g**2) / 300
+    v1 = independent_kfold_delta(EPS, a, g, K, step)
+    v2 = independent_kfold_delta(EPS, a, g, K, step / 2)
+    err = abs(v2 - v1)
+    assert v2 <= DELTA + 2 * err + 1e-12 * DELTA, (v1, v2)
+    if K == 2:
+        from fhsym.kdim.iterative import iterative_profile
+
+        v, e2 = iterative_profile(EPS, a, g, 2)
+        assert v[0] <= DELTA + 2 * e2[0] + 1e-10 * DELTA
+
+
+def test_calibration_rechecked_with_dp_accounting(cal):
+    pytest.importorskip("dp_accounting")
+    from fhsym.integrations.dp_accounting import flipped_huber_pld
+
+    K, a, g = cal.dim, cal.alpha, cal.gamma
+    vals = []
+    for h in (2e-4, 1e-4):
+        pld = flipped_huber_pld(a, g, 1.0, value_discretization_interval=h).self_compose(K)
+        vals.append(pld.get_delta_for_epsilon(EPS))
+    err = abs(vals[1] - vals[0])
+    assert vals[1] <= DELTA + 2 * err + 1e-9 * DELTA, vals
+
+
+def test_exact_is_never_worse_than_sufficient():
+    for K, eps, dl in [(3, 0.5, 1e-6)]:
+        ex = calibrate_kdim(eps, dl, K, method="exact")
+        su = calibrate_kdim(eps, dl, K, method="sufficient")
+        assert ex.variance <= su.variance * (1 + 1e-4)
+        assert ex.method == "exact-kdim-pld" and su.method == "sufficient-thm8"
+        assert max(ex.achieved_delta, su.achieved_delta) <= dl
+
+
+@settings(max_examples=30)
+@given(st.sampled_from([2, 3, 5, 10, 20]), st.floats(0.1, 4.0), st.floats(0.5, 30.0), st.floats(0.0, 1.0))
+def test_sufficient_delta_is_above_the_exact_delta(K, eps, gamma, frac):
+    am = alpha_max(eps, gamma, K)
+    if not am > 0:
+        return
+    alpha = am * frac
+    lhs = theorem8_lhs(eps, alpha, gamma, K)
+    lo = float(kdim_pld(alpha, gamma, K).delta_lower(eps))
+    assert lhs >= lo * (1 - 1e-12)
+
+
+def test_non_box_sensitivities_are_stated_in_the_certificate():
+    c = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="sufficient")
+    assert c.achieved_delta <= 1e-6
+    assert "proof is incomplete" in c.certificate and "||d||_2 <= 1.5" in c.certificate
+    e = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="exact")
+    assert "not used: conservative" in e.certificate
+
+
+def test_invalid_requests():
+    with pytest.raises(ValueError, match="method"):
+        calibrate_kdim(1.0, 1e-6, 3, method="best")
+    with pytest.raises(ValueError, match="epsilon"):
+        calibrate_kdim(0.0, 1e-6, 3)
+    with pytest.raises(ValueError, match="delta"):
+        calibrate_kdim(1.0, 1.5, 3)
+    with pytest.raises(ValueError, match="dim"):
+        calibrate_kdim(1.0, 1e-6, 0)
