@@ -1,0 +1,429 @@
+"""Differentially private coordinate descent, DP-CD (paper Appendix D, Algorithm 3).
+
+Problem.  ``min_theta F(theta) = (1/N) sum_n J(theta; x_n, y_n) + psi(theta)`` with
+
+* ``loss="squared"``:  J = (x^T theta - y)^2 / 2;
+* ``loss="logistic"``: J = log(1 + exp(-y x^T theta)), labels y in {-1, +1} ({0, 1} is mapped to {-1, +1});
+* ``regularizer="l2"``: psi(theta) = (lam/2) ||theta||_2^2;  ``"l1"``: lam ||theta||_1;  ``"none"``.
+
+The regulariser is separable and handled by its proximal operator (it is never clipped or
+noised: it does not depend on the data).
+
+Algorithm 3 (L passes over the K coordinates, cyclic, in place)::
+
+    for l = 1..L:  for i = 1..K:
+        nu_i = (1/N) sum_n clip(grad_i J(theta; D_n), C_i) + t_i^(l)      t ~ N(0, sigma_i^2) or FH(alpha_i, gamma_i^2)
+        theta_i <- prox_{tau_i psi_i}(theta_i - tau_i nu_i)
+
+with the coordinate-wise smoothness constants of the data term (Mangold, Bellet, Salmon &
+Tommasi, ICML 2022, Sec 5.2, for generalised linear models)::
+
+    M_i = (beta / N) sum_n x_{n,i}^2,        beta = 1 (squared loss), 1/4 (logistic loss)
+
+step sizes tau_i = tau / M_i, clipping thresholds C_i = C sqrt(M_i / sum_j M_j), and the
+per-coordinate sensitivity under replace-one neighbouring lambda_i = 2 C_i / N (each clipped
+per-sample gradient lies in [-C_i, C_i], so swapping one record moves the average by at most
+2 C_i / N, whatever theta is).  The noise is calibrated for the whole run by
+:mod:`fhsym.applications.accounting`.
+
+A privacy caveat the paper does not state.  The accounting treats M_i (hence C_i and tau_i) as
+public.  Computed from the private data itself (``smoothness=None``, the paper's choice) they
+are a function of the data that is *not* covered by the (eps, delta) guarantee.  For a rigorous
+guarantee pass ``smoothness`` computed from public data (a public split, or known feature
+bounds); :func:`dp_coordinate_descent` records which was used (``DPCDResult.smoothness_public``).
+The same holds for any data-dependent preprocessing (standardisation) and for hyperparameters
+tuned on the private data.
+
+Implementation: vectorised numpy; the per-sample gradients of one coordinate are one vector
+operation over the N records (no per-sample Python loop); the margins X theta are kept up to
+date incrementally and recomputed exactly at the start of every pass.  Several independent runs
+(``n_runs``) are vectorised together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import numpy as np
+from scipy import special as sc
+
+from .. import _validation as V
+from .._random import RandomState, as_generator
+from .accounting import (
+    ACCOUNTANTS,
+    MECHANISMS,
+    NoiseCalibration,
+    RunPrivacy,
+    account_run,
+    calibrate_dpcd_noise,
+)
+
+__all__ = [
+    "LOSSES",
+    "REGULARIZERS",
+    "coordinate_smoothness",
+    "clipping_thresholds",
+    "coordinate_sensitivities",
+    "per_sample_coordinate_gradients",
+    "clipped_coordinate_gradient",
+    "objective",
+    "prox",
+    "coordinate_descent",
+    "DPCDResult",
+    "dp_coordinate_descent",
+]
+
+LOSSES = ("squared", "logistic")
+REGULARIZERS = ("l2", "l1", "none")
+_LOSS_SMOOTHNESS = {"squared": 1.0, "logistic": 0.25}
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+
+
+def _choice(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(repr(c) for c in choices)}; got {value!r}")
+    return value
+
+
+def _check_X(X) -> np.ndarray:
+    try:
+        A = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"X must be a 2-D array of finite real numbers (N samples x K features); got {type(X).__name__}") from None
+    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
+        raise ValueError(f"X must be a 2-D array with N >= 1 rows and K >= 1 columns; got shape {A.shape}")
+    if not np.all(np.isfinite(A)):
+        raise ValueError("X must contain finite real numbers only (no NaN or inf)")
+    return A
+
+
+def _check_y(y, n: int, loss: str) -> np.ndarray:
+    try:
+        v = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"y must be a 1-D array of N = {n} finite real numbers") from None
+    if v.ndim != 1 or v.size != n:
+        raise ValueError(f"y must be a 1-D array of N = {n} entries (one per row of X); got shape {v.shape}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError("y must contain finite real numbers only (no NaN or inf)")
+    if loss == "logistic":
+        vals = set(np.unique(v).tolist())
+        if vals <= {0.0, 1.0}:
+            v = 2.0 * v - 1.0
+        elif not vals <= {-1.0, 1.0}:
+            raise ValueError(f"y must contain labels in {{-1, +1}} (or {{0, 1}}) for loss='logistic'; got values {sorted(vals)[:5]}")
+    return v
+
+
+def _check_lam(lam, regularizer: str) -> float:
+    v = V.check_scalar(lam, V.Domain("lam", 0.0, math.inf, closed_lower=True))
+    return 0.0 if regularizer == "none" else v
+
+
+def _check_theta(theta, K: int, name: str = "theta") -> np.ndarray:
+    t = V.check_array(theta, V.Domain(name, -math.inf, math.inf))
+    if t.shape[-1:] != (K,):
+        raise ValueError(f"{name} must have K = {K} entries in its last axis; got shape {t.shape}")
+    return t
+
+
+# ---------------------------------------------------------------------------
+# building blocks
+# ---------------------------------------------------------------------------
+
+
+def coordinate_smoothness(X, loss: str = "squared") -> np.ndarray:
+    """Coordinate-wise smoothness constants of the data term: M_i = (beta/N) sum_n x_{n,i}^2.
+
+    beta = 1 for the squared loss and 1/4 for the logistic loss (Mangold et al. 2022, Sec 5.2):
+    the second derivative of J along coordinate i is beta_n x_{n,i}^2 with beta_n <= beta.
+    """
+    ls = _choice(loss, "loss", LOSSES)
+    A = _check_X(X)
+    return _LOSS_SMOOTHNESS[ls] * np.mean(A * A, axis=0)
+
+
+def clipping_thresholds(smoothness, clip: float) -> np.ndarray:
+    """C_i = C sqrt(M_i / sum_j M_j) (``clip`` = C > 0; ``inf`` disables clipping)."""
+    M = np.atleast_1d(V.check_array(smoothness, V.Domain("smoothness", 0.0, math.inf)))
+    C = V.check_scalar(clip, V.Domain("clip", 0.0, math.inf, closed_upper=True, allow_inf=True))
+    if math.isinf(C):
+        return np.full(M.shape, math.inf)
+    return C * np.sqrt(M / np.sum(M))
+
+
+def coordinate_sensitivities(clip_thresholds_, n_samples: int) -> np.ndarray:
+    """lambda_i = 2 C_i / N: the replace-one sensitivity of the clipped average gradient of coordinate i."""
+    C = np.atleast_1d(V.check_array(clip_thresholds_, V.Domain("clip_thresholds", 0.0, math.inf, closed_upper=True, allow_inf=True)))
+    N = V.check_int(n_samples, "n_samples", 1)
+    return 2.0 * C / N
+
+
+def _link(z: np.ndarray, y: np.ndarray, loss: str) -> np.ndarray:
+    """dJ/dz at the margins z = x^T theta (per sample): z - y, or -y sigmoid(-y z)."""
+    if loss == "squared":
+        return z - y
+    return -y * sc.expit(-y * z)
+
+
+def _grad_samples(xcol: np.ndarray, z: np.ndarray, y: np.ndarray, loss: str) -> np.ndarray:
+    return _link(z, y, loss) * xcol
+
+
+def per_sample_coordinate_gradients(X, y, theta, i: int, loss: str = "squared") -> np.ndarray:
+    """grad_i J(theta; D_n) for every sample n (shape (N,), or (R, N) for a batch of theta of shape (R, K))."""
+    ls = _choice(loss, "loss", LOSSES)
+    A = _check_X(X)
+    N, K = A.shape
+    v = _check_y(y, N, ls)
+    t = _check_theta(theta, K)
+    j = V.check_int(i, "i", 0)
+    if j >= K:
+        raise ValueError(f"i must be an integer in [0, {K - 1}]; got {i!r}")
+    z = t @ A.T
+    return _grad_samples(A[:, j], z, v, ls)
+
+
+def clipped_coordinate_gradient(X, y, theta, i: int, clip_threshold: float, loss: str = "squared") -> np.ndarray:
+    """(1/N) sum_n clip(grad_i J(theta; D_n), C_i): the quantity DP-CD releases (before noise)."""
+    g = per_sample_coordinate_gradients(X, y, theta, i, loss)
+    C = V.check_scalar(clip_threshold, V.Domain("clip_threshold", 0.0, math.inf, closed_upper=True, allow_inf=True))
+    return np.mean(np.clip(g, -C, C), axis=-1)
+
+
+def objective(X, y, theta, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0):
+    """F(theta) = (1/N) sum_n J(theta; D_n) + psi(theta) (vectorised over a batch of theta)."""
+    ls = _choice(loss, "loss", LOSSES)
+    rg = _choice(regularizer, "regularizer", REGULARIZERS)
+    A = _check_X(X)
+    v = _check_y(y, A.shape[0], ls)
+    t = _check_theta(theta, A.shape[1])
+    return _objective(A, v, t, ls, rg, _check_lam(lam, rg))
+
+
+def _objective(A, v, t, ls, rg, lam):
+    z = t @ A.T
+    if ls == "squared":
+        data = 0.5 * np.mean((z - v) ** 2, axis=-1)
+    else:
+        data = np.mean(np.logaddexp(0.0, -v * z), axis=-1)
+    if rg == "l2":
+        reg = 0.5 * lam * np.sum(t * t, axis=-1)
+    elif rg == "l1":
+        reg = lam * np.sum(np.abs(t), axis=-1)
+    else:
+        reg = 0.0
+    return data + reg
+
+
+def prox(v, step, regularizer: str = "l2", lam: float = 0.0):
+    """prox_{step psi_i}(v): v / (1 + step lam) (l2), soft thresholding at step lam (l1), v (none)."""
+    rg = _choice(regularizer, "regularizer", REGULARIZERS)
+    return _prox(np.asarray(v, dtype=float), np.asarray(step, dtype=float), rg, _check_lam(lam, rg))
+
+
+def _prox(v, step, rg, lam):
+    if rg == "l2":
+        return v / (1.0 + step * lam)
+    if rg == "l1":
+        return np.sign(v) * np.maximum(np.abs(v) - step * lam, 0.0)
+    return v
+
+
+# ---------------------------------------------------------------------------
+# the algorithm
+# ---------------------------------------------------------------------------
+
+
+def coordinate_descent(X, y, *, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0,
+                       n_passes: int, step_sizes, clip_thresholds=None, noise=None, theta0=None,
+                       track_objective: bool = True) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """The iteration of Algorithm 3 with given step sizes, thresholds and noise (no privacy claim).
+
+    ``step_sizes`` tau_i (K,); ``clip_thresholds`` C_i (K,) or None (no clipping); ``noise`` an
+    array (L, K) -- or (R, L, K) for R runs vectorised together -- added to the released
+    gradients, or None.  Returns (theta, objective after each pass incl. the start) with shapes
+    (K,), (L+1,) -- or (R, K), (R, L+1).  :func:`dp_coordinate_descent` is the private entry
+    point; this function is the plain algorithm (non-private CD with ``noise=None``).
+    """
+    ls = _choice(loss, "loss", LOSSES)
+    rg = _choice(regularizer, "regularizer", REGULARIZERS)
+    A = _check_X(X)
+    N, K = A.shape
+    v = _check_y(y, N, ls)
+    lm = _check_lam(lam, rg)
+    L = V.check_int(n_passes, "n_passes", 1)
+    tau = np.atleast_1d(V.check_array(step_sizes, V.Domain("step_sizes", 0.0, math.inf)))
+    if tau.shape != (K,):
+        raise ValueError(f"step_sizes must have K = {K} entries; got shape {tau.shape}")
+    if clip_thresholds is None:
+        C = np.full(K, math.inf)
+    else:
+        C = np.atleast_1d(V.check_array(clip_thresholds, V.Domain("clip_thresholds", 0.0, math.inf, closed_upper=True, allow_inf=True)))
+        if C.shape != (K,):
+            raise ValueError(f"clip_thresholds must have K = {K} entries; got shape {C.shape}")
+    single = True
+    if noise is None:
+        R = 1
+        T = None
+    else:
+        T = np.asarray(V.check_array(noise, V.Domain("noise", -math.inf, math.inf)))
+        if T.ndim == 2:
+            T = T[None]
+        elif T.ndim == 3:
+            single = False
+        if T.ndim != 3 or T.shape[1:] != (L, K):
+            raise ValueError(f"noise must have shape (n_passes, K) = ({L}, {K}) or (R, {L}, {K}); got {np.shape(noise)}")
+        R = T.shape[0]
+    if theta0 is None:
+        theta = np.zeros((R, K))
+    else:
+        t0 = _check_theta(theta0, K, "theta0")
+        theta = np.array(np.broadcast_to(t0, (R, K)), dtype=float)
+    Xc = np.ascontiguousarray(A.T)  # columns as contiguous rows
+    clip_any = np.isfinite(C)
+    trace = np.empty((R, L + 1)) if track_objective else None
+    if track_objective:
+        trace[:, 0] = _objective(A, v, theta, ls, rg, lm)
+    for l in range(L):
+        z = theta @ Xc  # exact margins at the start of every pass
+        for i in range(K):
+            x = Xc[i]
+            g = _grad_samples(x, z, v, ls)
+            if clip_any[i]:
+                np.clip(g, -C[i], C[i], out=g)
+            nu = g.mean(axis=1)
+            if T is not None:
+                nu = nu + T[:, l, i]
+            new = _prox(theta[:, i] - tau[i] * nu, tau[i], rg, lm)
+            d = new - theta[:, i]
+            theta[:, i] = new
+            z += d[:, None] * x[None, :]
+        if track_objective:
+            trace[:, l + 1] = _objective(A, v, theta, ls, rg, lm)
+    if single:
+        return theta[0], (trace[0] if track_objective else None)
+    return theta, trace
+
+
+@dataclass(frozen=True)
+class DPCDResult:
+    """The output of :func:`dp_coordinate_descent`.
+
+    ``theta`` (K,) or (n_runs, K); ``objective_trace`` F after each pass (L+1,) or (n_runs, L+1);
+    ``smoothness`` M_i, ``step_sizes`` tau_i, ``clip_thresholds`` C_i, ``sensitivities`` lambda_i;
+    ``noise`` the :class:`~fhsym.applications.accounting.NoiseCalibration` (None if non-private);
+    ``alphas``, ``gammas`` the per-coordinate noise parameters (sigma_i in ``gammas`` for the
+    Gaussian); ``privacy`` the run's certified accounting (None if non-private);
+    ``smoothness_public`` whether M_i were supplied (True) or computed from X (False: not covered
+    by the guarantee, see the module docstring).
+    """
+
+    theta: np.ndarray
+    objective_trace: np.ndarray
+    smoothness: np.ndarray
+    step_sizes: np.ndarray
+    clip_thresholds: np.ndarray
+    sensitivities: np.ndarray
+    noise: Optional[NoiseCalibration]
+    alphas: Optional[np.ndarray]
+    gammas: Optional[np.ndarray]
+    privacy: Optional[RunPrivacy]
+    smoothness_public: bool
+
+    @property
+    def objective(self):
+        """F at the returned theta (per run)."""
+        return self.objective_trace[..., -1]
+
+
+def dp_coordinate_descent(
+    X, y, *, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0,
+    n_passes: int, step: float = 1.0, clip: float = 1.0,
+    epsilon: Optional[float] = None, delta: Optional[float] = None,
+    mechanism: Optional[str] = "flipped_huber", accountant: str = "pld",
+    noise: Optional[NoiseCalibration] = None, smoothness=None, theta0=None,
+    random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = True,
+) -> DPCDResult:
+    """DP-CD (Algorithm 3) with noise calibrated for (epsilon, delta)-DP of the whole run.
+
+    Parameters
+    ----------
+    X, y : the data (N x K, N); see the module docstring for the losses and labels.
+    loss : ``"squared"`` or ``"logistic"``;  regularizer : ``"l2"``, ``"l1"`` or ``"none"``;  lam >= 0.
+    n_passes : L >= 1;  step : tau > 0 (tau_i = tau / M_i);  clip : C > 0 (C_i = C sqrt(M_i / sum M)).
+    epsilon, delta : the guarantee for the whole run (epsilon > 0, delta in (0, 1)).
+    mechanism : ``"flipped_huber"``, ``"gaussian"``, or None for non-private CD (no noise; C may be inf).
+    accountant : ``"pld"`` (exact composition, certified) or ``"zcdp"`` (the paper's).
+    noise : a :class:`NoiseCalibration` to reuse (its L, K must match; overrides the four above).
+    smoothness : public M_i (K,), or None to compute them from X (paper; not covered by the guarantee).
+    theta0 : the public starting point (default 0).
+    random_state : seed / Generator for the noise;  n_runs : None for one run, or R independent runs.
+    verify : re-account the run from its absolute per-coordinate parameters and raise
+        ``RuntimeError`` if the certified delta exceeds the target (default True).
+    """
+    ls = _choice(loss, "loss", LOSSES)
+    rg = _choice(regularizer, "regularizer", REGULARIZERS)
+    A = _check_X(X)
+    N, K = A.shape
+    v = _check_y(y, N, ls)
+    lm = _check_lam(lam, rg)
+    L = V.check_int(n_passes, "n_passes", 1)
+    tau = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
+    private = noise is not None or mechanism is not None
+    C = V.check_scalar(clip, V.Domain("clip", 0.0, math.inf, closed_upper=not private, allow_inf=not private))
+    if smoothness is None:
+        M = coordinate_smoothness(A, ls)
+        public = False
+    else:
+        M = np.atleast_1d(V.check_array(smoothness, V.Domain("smoothness", 0.0, math.inf)))
+        if M.shape != (K,):
+            raise ValueError(f"smoothness must have K = {K} entries; got shape {M.shape}")
+        public = True
+    if not np.all(M > 0):
+        raise ValueError("smoothness must be > 0 for every coordinate (X has an all-zero column: drop it)")
+    R = None if n_runs is None else V.check_int(n_runs, "n_runs", 1)
+    taus = tau / M
+    Cs = clipping_thresholds(M, C)
+    lams = coordinate_sensitivities(Cs, N)
+    cal = None
+    alphas = gammas = None
+    privacy = None
+    T = None
+    if private:
+        if noise is not None:
+            if not isinstance(noise, NoiseCalibration):
+                raise ValueError(f"noise must be a NoiseCalibration (from calibrate_dpcd_noise) or None; got {type(noise).__name__}")
+            if (noise.n_passes, noise.n_coordinates) != (L, K):
+                raise ValueError(f"noise was calibrated for n_passes = {noise.n_passes}, K = {noise.n_coordinates}; "
+                                 f"this run has n_passes = {L}, K = {K}")
+            for name, val, ref in (("epsilon", epsilon, noise.epsilon), ("delta", delta, noise.delta)):
+                if val is not None and val != ref:
+                    raise ValueError(f"{name} = {val!r} disagrees with the NoiseCalibration passed as noise ({name} = {ref!r})")
+            cal = noise
+        else:
+            if epsilon is None or delta is None:
+                raise ValueError("epsilon and delta are required for a private run (or pass mechanism=None for non-private CD)")
+            _choice(mechanism, "mechanism", MECHANISMS)
+            _choice(accountant, "accountant", ACCOUNTANTS)
+            cal = calibrate_dpcd_noise(epsilon, delta, L, K, mechanism, accountant)
+        alphas, gammas = cal.parameters(lams)
+        if verify:
+            privacy = account_run(alphas, gammas, lams, L, cal.epsilon, cal.delta, cal.accountant)
+            if not privacy.ok:
+                raise RuntimeError(f"the run is not certified: {privacy.statement} > target delta {cal.delta:g}")
+        rng = as_generator(random_state)
+        T = cal.sample(lams, ((R,) if R is not None else ()) + (L,), rng)
+    elif epsilon is not None or delta is not None:
+        raise ValueError("mechanism=None runs non-private CD: do not pass epsilon/delta (choose a mechanism)")
+    if T is None and R is not None:
+        T = np.zeros((R, L, K))
+    theta, trace = coordinate_descent(A, v, loss=ls, regularizer=rg, lam=lm, n_passes=L, step_sizes=taus,
+                                      clip_thresholds=Cs, noise=T, theta0=theta0)
+    return DPCDResult(theta, trace, M, taus, Cs, lams, cal, alphas, gammas, privacy, public)
