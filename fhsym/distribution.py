@@ -427,6 +427,15 @@ class FlippedHuber:
 
         1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;
         K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.kdim.zcdp.zcdp`.
+        A few roundings (R_Delta is evaluated as Delta (2 alpha - Delta), without cancellation).
+
+        Examples
+        --------
+        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+        >>> fh.zcdp()                                   # R_1(1) = 1: (1/8, 1/8)
+        (0.125, 0.125)
+        >>> fh.zcdp(dim=4, l2_sensitivity=2.0)          # (4 * 1/8, 2^2/8)
+        (0.5, 0.5)
         """
         from .kdim.zcdp import zcdp
 

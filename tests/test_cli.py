@@ -1,0 +1,370 @@
+"""The ``fhsym`` command line, exercised as users run it: the installed console script in a subprocess.
+
+* ``fhsym calibrate --epsilon 1 --delta 1e-6 --json`` prints valid JSON whose numbers equal
+  ``fhsym.calibrate(1, 1e-6)`` (same code, deterministic: exact equality).
+* Every bad input exits with status 2, prints nothing on stdout and exactly one line on stderr
+  that names the offending parameter.
+* ``--help`` works for the program and every subcommand.
+* ``fhsym profile`` equals ``fhsym.privacy_profile``; ``fhsym sample`` equals ``FlippedHuber.rvs``
+  with the same seed (again the same code path: equality, not a tolerance).
+* ``verify`` / ``reproduce`` outside a source checkout fail with a clear message (status 2).
+
+The subprocesses are started concurrently by one module fixture (each costs ~0.7 s of CPU for its
+imports), so only a representative set of bad inputs runs as a subprocess (the brief's list: negative
+eps, delta 0 / 1 / > 1, non-numeric, negative sensitivity, gamma <= 0, negative n); the rest go
+through ``cli.main`` in-process, the same parser.  The module runs in ~20 s on 2 cores; ``test_verify_one_check`` (imports the proofs, ~15 s) and
+``test_reproduce_quick_end_to_end`` are marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fhsym
+from fhsym import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+_SCRIPT = Path(sys.executable).parent / "fhsym"
+FHSYM = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "fhsym"]
+
+SUBCOMMANDS = ("calibrate", "profile", "sample", "verify", "reproduce")
+
+# (arguments, the parameter the one-line message must name).  SUBPROCESS ones run through the
+# installed console script; the others through cli.main in-process (same parser, no 1 s start-up).
+SUBPROCESS_BAD = [
+    (["calibrate", "--epsilon", "-1", "--delta", "1e-6"], "epsilon"),
+    (["calibrate", "--epsilon", "abc", "--delta", "1e-6"], "epsilon"),
+    (["calibrate", "--epsilon", "1", "--delta", "0"], "delta"),
+    (["calibrate", "--epsilon", "1", "--delta", "1"], "delta"),
+    (["calibrate", "--epsilon", "1", "--delta", "1.5"], "delta"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "-1"], "sensitivity"),
+    (["profile", "--alpha", "1", "--gamma", "0", "--epsilon", "1"], "gamma"),
+    (["sample", "--alpha", "1", "--gamma", "-1"], "gamma"),
+    (["sample", "--alpha", "1", "--gamma", "2", "-n", "-1"], "n"),
+]
+INPROCESS_BAD = [
+    (["calibrate", "--epsilon", "nan", "--delta", "1e-6"], "epsilon"),
+    (["calibrate", "--epsilon", "inf", "--delta", "1e-6"], "epsilon"),
+    (["calibrate", "--epsilon", "1", "--delta", "-1e-6"], "delta"),
+    (["calibrate", "--epsilon", "1", "--delta", "x"], "delta"),
+    (["calibrate", "--epsilon", "1", "--delta", "nan"], "delta"),
+    (["calibrate", "--epsilon", "1"], "delta"),
+    (["calibrate", "--delta", "1e-6"], "epsilon"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "0"], "sensitivity"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "s"], "sensitivity"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--dim", "0"], "dim"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--dim", "two"], "dim"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--l2-sensitivity", "-2"], "l2_sensitivity"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--l1-sensitivity", "0"], "l1_sensitivity"),
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--method", "bogus"], "method"),
+    (["profile", "--alpha", "1", "--gamma", "-2", "--epsilon", "1"], "gamma"),
+    (["profile", "--alpha", "1", "--gamma", "abc", "--epsilon", "1"], "gamma"),
+    (["profile", "--alpha", "-1", "--gamma", "2", "--epsilon", "1"], "alpha"),
+    (["profile", "--alpha", "1", "--gamma", "2", "--epsilon", "1", "-0.5"], "epsilon"),
+    (["profile", "--alpha", "1", "--gamma", "2", "--epsilon", "1", "--sensitivity", "-1"], "sensitivity"),
+    (["profile", "--alpha", "1", "--gamma", "2"], "epsilon"),
+    (["profile", "--alpha", "1e308", "--gamma", "1e-308", "--epsilon", "1"], "alpha/gamma"),
+    (["sample", "--alpha", "1", "--gamma", "0"], "gamma"),
+    (["sample", "--alpha", "nan", "--gamma", "1"], "alpha"),
+    (["sample", "--alpha", "1", "--gamma", "2", "-n", "1.5"], "n"),
+    (["sample", "--alpha", "1", "--gamma", "2", "--seed", "-3"], "seed"),
+    (["verify", "--jobs", "0"], "jobs"),
+    (["reproduce", "--jobs", "-1"], "jobs"),
+    (["frobnicate"], "frobnicate"),
+]
+BAD_INPUTS = SUBPROCESS_BAD + INPROCESS_BAD
+
+GOOD = {
+    "calibrate": ["calibrate", "--epsilon", "1", "--delta", "1e-6", "--json"],
+    "calibrate_human": ["calibrate", "--epsilon", "1", "--delta", "1e-6"],
+    "calibrate_dim2": ["calibrate", "--epsilon", "1", "--delta", "1e-6", "--dim", "2", "--json"],
+    "profile": ["profile", "--alpha", "1", "--gamma", "2", "--sensitivity", "1.5", "--epsilon", "0", "0.5", "1", "7",
+                "--json"],
+    "profile_human": ["profile", "--alpha", "1", "--gamma", "2", "--epsilon", "0.5"],
+    "sample": ["sample", "--alpha", "1", "--gamma", "2", "-n", "7", "--seed", "3", "--json"],
+    "sample_zero": ["sample", "--alpha", "1", "--gamma", "2", "-n", "0", "--json"],
+    "version": ["--version"],
+}
+
+
+def _run(args, env=None, timeout=300):
+    return subprocess.run(FHSYM + list(args), capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """Run every command of this module once, concurrently; results keyed by a label."""
+    jobs = {f"bad{i}": a for i, (a, _) in enumerate(SUBPROCESS_BAD)}
+    jobs.update({f"help:{s}": [s, "--help"] for s in SUBCOMMANDS})
+    jobs["help"] = ["--help"]
+    jobs.update(GOOD)
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        futs = {k: ex.submit(_run, a) for k, a in jobs.items()}
+        return {k: f.result() for k, f in futs.items()}
+
+
+# ---------------------------------------------------------------------------
+# calibrate
+# ---------------------------------------------------------------------------
+
+
+def test_calibrate_json_matches_the_library(runs):
+    r = runs["calibrate"]
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)  # valid JSON (strict: no NaN/Infinity)
+    ref = fhsym.calibrate(1.0, 1e-6)
+    for k in ("alpha", "gamma", "variance", "achieved_delta", "epsilon", "delta", "sensitivity"):
+        assert out[k] == getattr(ref, k), k
+    assert out["dim"] == 1 and out["method"] == ref.method
+    assert out["achieved_delta"] <= 1e-6
+    assert "60-digit" in out["certificate"]
+
+
+def test_calibrate_human_output(runs):
+    r = runs["calibrate_human"]
+    assert r.returncode == 0, r.stderr
+    assert "alpha" in r.stdout and "achieved delta" in r.stdout and "certificate" in r.stdout
+
+
+def test_calibrate_dim2_matches_the_library(runs):
+    """--dim passes through to fhsym.calibrate (the K-dimensional engine, fhsym.kdim)."""
+    r = runs["calibrate_dim2"]
+    try:
+        ref = fhsym.calibrate(1.0, 1e-6, dim=2)
+    except NotImplementedError:  # engine not present: the CLI must say so in one line
+        assert r.returncode == 2 and "--dim 2" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        return
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["dim"] == 2
+    for k in ("alpha", "gamma", "variance", "achieved_delta"):
+        assert out[k] == getattr(ref, k), k
+    assert out["achieved_delta"] <= 1e-6
+
+
+def test_calibrate_dim_not_implemented_is_a_clear_error(monkeypatch, capsys):
+    """Where fhsym.calibrate raises NotImplementedError (dim > 1 before the K-dim engine), exit 2, one line."""
+    import fhsym.calibration as C
+
+    def not_yet(*args, **kwargs):
+        raise NotImplementedError("calibrate: dim > 1 is not implemented yet")
+
+    monkeypatch.setattr(C, "calibrate", not_yet)
+    code = cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--dim", "3", "--json"])
+    err = capsys.readouterr()
+    assert code == 2
+    assert err.out == ""
+    lines = err.err.strip().splitlines()
+    assert len(lines) == 1 and "--dim 3" in lines[0] and "not available" in lines[0]
+
+
+def test_calibrate_passes_every_option_through(monkeypatch, capsys):
+    import fhsym.calibration as C
+
+    seen = {}
+    real = fhsym.calibrate(1.0, 1e-6)
+
+    def spy(epsilon, delta, **kwargs):
+        seen.update(kwargs, epsilon=epsilon, delta=delta)
+        return real
+
+    monkeypatch.setattr(C, "calibrate", spy)
+    code = cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "2", "--dim", "4",
+                     "--l2-sensitivity", "3", "--l1-sensitivity", "5", "--method", "sufficient", "--json"])
+    assert code == 0, capsys.readouterr().err
+    assert seen == {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 2.0, "dim": 4, "l2_sensitivity": 3.0,
+                    "l1_sensitivity": 5.0, "method": "sufficient"}
+
+
+# ---------------------------------------------------------------------------
+# profile, sample
+# ---------------------------------------------------------------------------
+
+
+def test_profile_matches_privacy_profile(runs):
+    r = runs["profile"]
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    eps = [0.0, 0.5, 1.0, 7.0]
+    assert out["epsilon"] == eps
+    assert out["delta"] == [float(x) for x in fhsym.privacy_profile(eps, 1.0, 2.0, 1.5)]
+    assert out["alpha"] == 1.0 and out["gamma"] == 2.0 and out["sensitivity"] == 1.5
+
+
+def test_profile_human_output(runs):
+    r = runs["profile_human"]
+    assert r.returncode == 0, r.stderr
+    d = float(fhsym.privacy_profile(0.5, 1.0, 2.0))
+    assert f"{d:.12e}" in r.stdout
+
+
+def test_sample_matches_rvs(runs):
+    r = runs["sample"]
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    ref = fhsym.FlippedHuber(1.0, 2.0).rvs(7, random_state=3)
+    assert out["samples"] == [float(x) for x in ref]
+    assert out["n"] == 7 and out["seed"] == 3
+    z = json.loads(runs["sample_zero"].stdout)
+    assert runs["sample_zero"].returncode == 0 and z["samples"] == []
+
+
+def test_sample_to_npy(tmp_path):
+    path = tmp_path / "noise.npy"
+    r = _run(["sample", "--alpha", "0.5", "--gamma", "1", "-n", "5", "--seed", "0", "--out", str(path), "--json"])
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["out"] == str(path)
+    np.testing.assert_array_equal(np.load(path), fhsym.FlippedHuber(0.5, 1.0).rvs(5, random_state=0))
+    bad = _run(["sample", "--alpha", "1", "--gamma", "1", "--out", str(tmp_path / "missing" / "x.npy")])
+    assert bad.returncode == 2 and "--out" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------
+# bad input, help
+# ---------------------------------------------------------------------------
+
+
+def _check_one_line_error(code, out, err, param):
+    assert code == 2, (out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert param in lines[0], lines[0]
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("i", range(len(SUBPROCESS_BAD)), ids=[" ".join(a) for a, _ in SUBPROCESS_BAD])
+def test_bad_input_exits_2_with_one_line_naming_the_parameter(runs, i):
+    args, param = SUBPROCESS_BAD[i]
+    r = runs[f"bad{i}"]
+    _check_one_line_error(r.returncode, r.stdout, r.stderr, param)
+
+
+@pytest.mark.parametrize("args,param", INPROCESS_BAD, ids=[" ".join(a) for a, _ in INPROCESS_BAD])
+def test_bad_input_in_process(capsys, args, param):
+    code = cli.main(args)
+    cap = capsys.readouterr()
+    _check_one_line_error(code, cap.out, cap.err, param)
+
+
+@pytest.mark.parametrize("sub", ("",) + SUBCOMMANDS)
+def test_help(runs, sub):
+    r = runs[f"help:{sub}" if sub else "help"]
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"usage: fhsym {sub}".rstrip())
+    assert "--json" in r.stdout or not sub
+    if sub:
+        assert "example" in r.stdout  # every subcommand's help shows how to call it
+    else:
+        for s in SUBCOMMANDS:
+            assert s in r.stdout
+
+
+def test_version(runs):
+    assert runs["version"].returncode == 0
+    assert runs["version"].stdout.strip() == f"fhsym {fhsym.__version__}"
+
+
+# ---------------------------------------------------------------------------
+# verify / reproduce: need the source checkout
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sub", ["verify", "reproduce"])
+def test_outside_a_checkout_is_a_clear_error(tmp_path, sub):
+    env = dict(os.environ, FHSYM_SOURCE_ROOT=str(tmp_path))  # not a checkout
+    r = _run([sub, "--json"], env=env)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "source checkout" in lines[0] and "pip install -e ." in lines[0]
+
+
+def test_reproduce_without_matplotlib_is_a_clear_error(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    code = cli.main(["reproduce", "--skip-kdim"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "fhsym[plot]" in err[0]
+
+
+@pytest.mark.slow
+def test_verify_one_check(tmp_path):
+    """The console script runs a proof check in-process, shows progress on stderr, JSON on stdout."""
+    r = _run(["verify", "--check", "distribution.rho_properties", "-j", "1", "--report", str(tmp_path / "R.md"),
+              "--json"])
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["checks"] == 1 and out["passed"] == 1 and out["failed"] == 0
+    assert out["results"][0]["key"] == "distribution.rho_properties"
+    assert "proofs [" in r.stderr  # the progress bar
+    assert (tmp_path / "R.md").read_text().startswith("# fhsym proofs report")
+
+
+@pytest.mark.slow
+def test_verify_unknown_check_and_topic(capsys):
+    assert cli.main(["verify", "--check", "nope.nothing", "--no-progress"]) == 2
+    assert "--check" in capsys.readouterr().err
+    assert cli.main(["verify", "--only", "nope", "--no-progress"]) == 2
+    assert "--only" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_reproduce_quick_end_to_end(tmp_path):
+    """``fhsym reproduce --quick`` writes every 1-D figure and table (cache seeded from the committed data)."""
+    pytest.importorskip("matplotlib")
+    committed = ROOT / "docs" / "reproduction" / "data" / "1d.json"
+    if committed.is_file():  # the quick grid is a subset of the full one: reused while the code is unchanged
+        (tmp_path / "reproduction" / "data").mkdir(parents=True)
+        shutil.copy(committed, tmp_path / "reproduction" / "data" / "1d.json")
+    r = _run(["reproduce", "--quick", "--skip-kdim", "--out", str(tmp_path), "--json"], timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout)
+    names = {Path(p).name for p in out["figures"]}
+    assert names == {"fig1_densities.png", "fig2_nfi.png", "fig3a_variances.png", "fig3b_fh_vs_laplace_db.png",
+                     "fig3c_fh_vs_staircase_db.png", "fig6_profiles.png", "fig7_centered_losses.png"}
+    for p in out["figures"]:
+        assert Path(p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (tmp_path / "reproduction" / "1d.md").read_text()
+    assert "168.80" in md and "108.94" in md and "22.21" in md
+    assert out["kdim"]["note"].startswith("skipped")
+    assert "1-D [" in r.stderr  # the progress bar
+
+
+def test_committed_figures_exist():
+    """The figures are committed to docs/figures (regenerate with ``fhsym reproduce``)."""
+    figs = ROOT / "docs" / "figures"
+    for name in ("fig1_densities.png", "fig2_nfi.png", "fig3a_variances.png", "fig3b_fh_vs_laplace_db.png",
+                 "fig3c_fh_vs_staircase_db.png", "fig6_profiles.png", "fig7_centered_losses.png"):
+        p = figs / name
+        assert p.is_file(), f"{p} missing: run `fhsym reproduce`"
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_progress_bar_non_tty():
+    import io
+
+    buf = io.StringIO()
+    bar = cli.Progress(100, "x", stream=buf)
+    for _ in range(100):
+        bar.advance("note")
+    bar.close()
+    lines = buf.getvalue().splitlines()
+    assert 10 <= len(lines) <= 12  # one line per 10 %, not one per step
+    assert lines[-1].startswith("x [") and "100/100" in lines[-1]
+    quiet = io.StringIO()
+    off = cli.Progress(3, stream=quiet, enabled=False)
+    off.advance()
+    off.message("hidden")
+    assert quiet.getvalue() == ""

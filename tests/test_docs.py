@@ -1,0 +1,140 @@
+"""Documentation: the doctests of every fhsym module run, and the docs site builds with warnings as errors.
+
+* ``test_doctests`` runs ``doctest`` over each module of the installed ``fhsym`` package (the public
+  API and everything else that has examples), one test per module, with ELLIPSIS and
+  NORMALIZE_WHITESPACE.  A module whose optional dependency is missing (matplotlib for
+  ``fhsym.plotting``, dp_accounting for the adapter) is skipped with the reason.
+* ``test_public_api_has_examples`` is a ratchet: every object in ``fhsym.__all__`` and every public
+  method of ``fhsym.FlippedHuber`` must have a doctest example, except the ones listed in
+  ``KNOWN_WITHOUT_EXAMPLES`` (to be emptied; a listed name that gains an example is fine).
+* ``test_docs_build_strict`` runs ``mkdocs build --strict`` (the one documented command) into a
+  temporary directory when mkdocs, mkdocs-material and mkdocstrings are installed (extra ``docs``);
+  otherwise it is skipped with the reason.  Marked slow (~20 s).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import inspect
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fhsym
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# modules that run code on import (entry points) are not imported here
+_NOT_IMPORTED = {"fhsym.__main__", "fhsym.codegen.__main__"}
+_OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)"}
+
+
+def _modules():
+    names = ["fhsym"]
+    for info in pkgutil.walk_packages(fhsym.__path__, "fhsym."):
+        if info.name not in _NOT_IMPORTED:
+            names.append(info.name)
+    return sorted(names)
+
+
+def _import(name: str):
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or ""
+        root = missing.split(".")[0]
+        if root in _OPTIONAL:
+            pytest.skip(f"{name} needs the optional dependency {root} (extra {_OPTIONAL[root]})")
+        raise
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_doctests(name):
+    mod = _import(name)
+    if name == "fhsym.plotting":
+        pytest.importorskip("matplotlib", reason="fhsym.plotting needs matplotlib (extra plot)")
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    runner = doctest.DocTestRunner(optionflags=flags)
+    report = []
+    for test in finder.find(mod, name):
+        test.globs.setdefault("np", importlib.import_module("numpy"))
+        runner.run(test, out=report.append)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, "".join(report)
+
+
+# Public objects without a doctest example (owners: add one, then delete the name here).
+KNOWN_WITHOUT_EXAMPLES = {
+    "Calibration", "gaussian_dominance", "certified_profile", "is_private", "centered_privacy_loss",
+    "epsilon_for_delta", "log_privacy_profile", "privacy_loss",
+    "FlippedHuber.cdf", "FlippedHuber.centered_privacy_loss", "FlippedHuber.epsilon_for_delta",
+    "FlippedHuber.fisher_information", "FlippedHuber.isf", "FlippedHuber.kappa", "FlippedHuber.log_kappa",
+    "FlippedHuber.log_mgf", "FlippedHuber.log_omega", "FlippedHuber.log_privacy_profile", "FlippedHuber.logcdf",
+    "FlippedHuber.logpdf", "FlippedHuber.logsf", "FlippedHuber.mean", "FlippedHuber.median", "FlippedHuber.mgf",
+    "FlippedHuber.nfi", "FlippedHuber.omega", "FlippedHuber.pdf", "FlippedHuber.ppf", "FlippedHuber.privacy_loss",
+    "FlippedHuber.privacy_profile", "FlippedHuber.rvs", "FlippedHuber.sf", "FlippedHuber.std",
+    "FlippedHuber.support", "FlippedHuber.tail_mass", "FlippedHuber.var",
+}
+
+
+def _public_api():
+    out = {}
+    for name in fhsym.__all__:
+        obj = getattr(fhsym, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):  # constants carry no docstring
+            out[name] = obj
+    for an, a in vars(fhsym.FlippedHuber).items():
+        if not an.startswith("_") and inspect.isfunction(a):
+            out[f"FlippedHuber.{an}"] = a
+    return out
+
+
+def test_public_api_has_examples():
+    lacking = []
+    for name, obj in _public_api().items():
+        doc = inspect.getdoc(obj)
+        if not doc or ">>>" not in doc:
+            lacking.append(name)
+    new = sorted(set(lacking) - KNOWN_WITHOUT_EXAMPLES)
+    assert not new, f"public API without a doctest example (add one): {new}"
+
+
+def _docs_tools_missing():
+    for mod, pkg in (("mkdocs", "mkdocs"), ("material", "mkdocs-material"), ("mkdocstrings", "mkdocstrings"),
+                     ("mkdocstrings_handlers.python", "mkdocstrings[python]")):
+        try:
+            if importlib.util.find_spec(mod) is None:
+                return pkg
+        except ModuleNotFoundError:
+            return pkg
+    return None
+
+
+@pytest.mark.slow
+def test_docs_build_strict(tmp_path):
+    missing = _docs_tools_missing()
+    if missing:
+        pytest.skip(f"{missing} is not installed (pip install -e '.[docs]')")
+    site = tmp_path / "site"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
+                        "-d", str(site)], cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-6000:]
+    for page in ("index.html", "getting-started/index.html", "accuracy/index.html", "api/index.html",
+                 "proofs-report/index.html", "errata/index.html", "derivations/index.html",
+                 "reproduction/1d/index.html"):
+        assert (site / page).is_file(), page
+    api = (site / "api" / "index.html").read_text()
+    for sym in ("fhsym.calibration.calibrate", "fhsym.privacy_profile.privacy_profile",
+                "fhsym.distribution.FlippedHuber", "fhsym.plotting", "fhsym.cli"):
+        assert sym in api, sym
+    report = (site / "proofs-report" / "index.html").read_text()
+    assert "PASS" in report
+    assert (site / "figures" / "fig3a_variances.png").is_file()
