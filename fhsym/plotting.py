@@ -11,6 +11,7 @@ backend); save it with ``save`` or ``fig.savefig``.  ``fhsym reproduce``
 | ``density_figure`` | Fig 1 | FH densities g(t; alpha, gamma^2) (eq 8), transition points t = +-alpha marked |
 | ``nfi_figure`` | Fig 2 | normalised Fisher information I sigma^2 against alpha/gamma (eq 11, 12) |
 | ``variance_comparison_figure`` | Fig 3(a) | minimum variances against eps at fixed delta |
+| ``kdim_variance_figure`` | Fig 4 | K-dim minimum per-coordinate variances against eps, one column per K |
 | ``ratio_heatmap_figure`` | Fig 3(b), (c) | 10 log10(var_FH / var_other) in dB over (eps, delta) |
 | ``privacy_profile_figure`` | Fig 6 | delta(eps) at equal noise variance |
 | ``centered_loss_figure`` | Fig 7 | centred privacy losses zeta~_d(t) at equal scale |
@@ -43,6 +44,7 @@ __all__ = [
     "density_figure",
     "nfi_figure",
     "variance_comparison_figure",
+    "kdim_variance_figure",
     "ratio_heatmap_figure",
     "privacy_profile_figure",
     "centered_loss_figure",
@@ -213,53 +215,106 @@ def variance_comparison_figure(
     >>> fig.axes[0].get_yscale(), len(fig.axes)
     ('log', 1)
     """
-    eps = np.asarray(epsilon, dtype=float)
-    ref = None
-    if relative_to is not None and relative_to in variances:
-        ref = np.asarray(variances[relative_to], dtype=float)
+    has_ref = relative_to is not None and relative_to in variances
     Figure = _mpl()
-    if ref is None:
+    if not has_ref:
         fig, (ax,) = _figure(1, width=7.0, height=4.8)
         axr = None
     else:
         fig = Figure(figsize=(7.0, 7.0), layout="constrained", dpi=100)
         gs = fig.add_gridspec(2, 1, height_ratios=[3, 2])
-        ax = fig.add_subplot(gs[0])
-        axr = fig.add_subplot(gs[1], sharex=ax)
-        for a in (ax, axr):
-            a.grid(True, which="major", alpha=0.35)
-            a.tick_params(labelsize=9)
-    styles = {"truncated Laplace": dict(ls="--", lw=2.2), "OSGT (paper": dict(ls=":", lw=2.2),
-              "OSGT (unc": dict(ls="-.", lw=1.6), "Flipped Huber": dict(ls="-", lw=2.6, alpha=0.8)}
+        ax, axr = _variance_axes(fig, gs, 0)
+    title = r"1-D, $\delta=%s$, $\Delta=%g$" % (_tex_num(delta), sensitivity)
+    _draw_variances(ax, axr, epsilon, variances, relative_to if has_ref else None, paper, title, linthresh=1e-7)
+    return fig
+
+
+def kdim_variance_figure(
+    panels: Mapping[int, Tuple[Sequence[float], Mapping[str, Sequence[float]]]],
+    delta: float = 1e-8,
+    paper: Optional[Mapping[int, Mapping[str, Mapping[float, float]]]] = None,
+    relative_to: str = "Flipped Huber (exact)",
+):
+    """Fig 4: minimum per-coordinate noise variance against eps in K dimensions, one column per K.
+
+    ``panels`` maps K to ``(epsilon, {label: variances})`` (as written by
+    ``scripts/reproduce_kdim.py`` to ``docs/reproduction/data/kdim_fig4.json``);
+    ``paper`` maps K to ``{label: {eps: variance}}`` values quoted from the paper.
+    Upper panels: variances, log-log.  Lower panels: var / var_ref - 1 against the
+    curve ``relative_to`` (symmetric log scale, linear within 1e-5), so the nearly
+    coincident FH exact, FH sufficient and OSGT curves can be told apart.
+
+    Examples
+    --------
+    >>> fig = kdim_variance_figure({3: ([0.3, 1.0], {"Flipped Huber (exact)": [200.0, 18.0],
+    ...                                               "Gaussian": [774.4, 78.04]})})
+    >>> len(fig.axes), fig.axes[0].get_yscale()
+    (2, 'log')
+    """
+    Figure = _mpl()
+    Ks = sorted(panels)
+    fig = Figure(figsize=(5.4 * len(Ks), 7.0), layout="constrained", dpi=100)
+    gs = fig.add_gridspec(2, len(Ks), height_ratios=[3, 2])
+    for j, K in enumerate(Ks):
+        eps, variances = panels[K]
+        ax, axr = _variance_axes(fig, gs, j)
+        title = r"$K=%d$, $\delta=%s$, $\Delta_\infty=1$, $\Delta_2=\sqrt{%d}$" % (K, _tex_num(delta), K)
+        _draw_variances(ax, axr, eps, variances, relative_to if relative_to in variances else None,
+                        (paper or {}).get(K), title, linthresh=1e-5,
+                        ylabel="per-coordinate noise variance" if j == 0 else None)
+    return fig
+
+
+def _variance_axes(fig, gs, col: int):
+    ax = fig.add_subplot(gs[0, col])
+    axr = fig.add_subplot(gs[1, col], sharex=ax)
+    for a in (ax, axr):
+        a.grid(True, which="major", alpha=0.35)
+        a.tick_params(labelsize=9)
+    return ax, axr
+
+
+_VARIANCE_STYLES = {"truncated Laplace": dict(ls="--", lw=2.2), "OSGT (paper": dict(ls=":", lw=2.2),
+                    "OSGT (unc": dict(ls="-.", lw=1.6), "OSGT": dict(ls="-.", lw=1.8),
+                    "Flipped Huber (suff": dict(ls="--", lw=2.0, color="#ff7f0e"),
+                    "Flipped Huber": dict(ls="-", lw=2.6, alpha=0.8)}
+
+
+def _draw_variances(ax, axr, epsilon, variances, relative_to, paper, title, linthresh,
+                    ylabel="noise variance (minimum over parameters)"):
+    """Variance curves on ``ax`` (log-log), their excess over ``relative_to`` on ``axr``."""
+    eps = np.asarray(epsilon, dtype=float)
+    ref = np.asarray(variances[relative_to], dtype=float) if relative_to is not None else None
     for label, v in variances.items():
         v = np.asarray(v, dtype=float)
         ok = np.isfinite(v)
-        st = next((s for k, s in styles.items() if label.startswith(k)), dict(ls="-", lw=1.6))
-        ax.loglog(eps[ok], v[ok], color=_color(label), label=label, **st)
-        if axr is not None:
+        st = dict(next((s for k, s in _VARIANCE_STYLES.items() if label.startswith(k)), dict(ls="-", lw=1.6)))
+        st.setdefault("color", _color(label))
+        ax.loglog(eps[ok], v[ok], label=label, **st)
+        if axr is not None and ref is not None:
             r = v / ref - 1.0
             ok = np.isfinite(r)
-            axr.semilogx(eps[ok], r[ok], color=_color(label), **st)
+            axr.semilogx(eps[ok], r[ok], **st)
     if paper:
         markers = iter("sDo^v<>")
         for label, pts in paper.items():
             e = list(pts.keys())
             ax.loglog(e, list(pts.values()), ls="none", marker=next(markers), ms=8, mfc="none", mec="black",
                       mew=1.4, label=f"paper: {label}")
-    ax.set_ylabel("noise variance (minimum over parameters)")
-    ax.set_title(r"1-D, $\delta=%s$, $\Delta=%g$" % (_tex_num(delta), sensitivity), fontsize=11)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=11)
     ax.grid(True, which="minor", alpha=0.12)
     ax.legend(fontsize=8.5, loc="lower left")
     if axr is None:
         ax.set_xlabel(r"privacy budget $\varepsilon$")
-    else:
-        ax.tick_params(labelbottom=False)
-        axr.set_xlabel(r"privacy budget $\varepsilon$")
-        axr.set_ylabel(r"$\sigma^2/\sigma^2_{\mathrm{%s}} - 1$" % relative_to.replace(" ", r"\ "), fontsize=10)
-        axr.set_yscale("symlog", linthresh=1e-7, linscale=0.5)
-        axr.axhline(0.0, color="0.4", lw=0.8)
-        axr.grid(True, which="minor", alpha=0.12)
-    return fig
+        return
+    ax.tick_params(labelbottom=False)
+    axr.set_xlabel(r"privacy budget $\varepsilon$")
+    axr.set_ylabel(r"$\sigma^2/\sigma^2_{\mathrm{%s}} - 1$" % relative_to.replace(" ", r"\ "), fontsize=10)
+    axr.set_yscale("symlog", linthresh=linthresh, linscale=0.5)
+    axr.axhline(0.0, color="0.4", lw=0.8)
+    axr.grid(True, which="minor", alpha=0.12)
 
 
 def _tex_num(x: float) -> str:
