@@ -346,7 +346,8 @@ def test_committed_figures_exist():
     """The figures are committed to docs/figures (regenerate with ``fhsym reproduce``)."""
     figs = ROOT / "docs" / "figures"
     for name in ("fig1_densities.png", "fig2_nfi.png", "fig3a_variances.png", "fig3b_fh_vs_laplace_db.png",
-                 "fig3c_fh_vs_staircase_db.png", "fig6_profiles.png", "fig7_centered_losses.png"):
+                 "fig3c_fh_vs_staircase_db.png", "fig4_kdim_variances.png", "fig6_profiles.png",
+                 "fig7_centered_losses.png"):
         p = figs / name
         assert p.is_file(), f"{p} missing: run `fhsym reproduce`"
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -73,12 +73,25 @@ SQRT_PI_2 = math.sqrt(math.pi / 2.0)
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
 
 
+_CF_DEPTHS = ((3.0, 120), (4.0, 60), (6.0, 40), (10.0, 24), (20.0, 16))
+
+
 def _cf_depth(xmin: float) -> int:
     """Continued-fraction depth giving full double accuracy for all x >= xmin >= 2."""
-    for lim, depth in ((3.0, 120), (4.0, 60), (6.0, 40), (10.0, 24), (20.0, 16)):
+    for lim, depth in _CF_DEPTHS:
         if xmin < lim:
             return depth
     return 12
+
+
+def _cf_bins(x: np.ndarray):
+    """(mask, depth) per band [2, 3), [3, 4), ..., [20, inf) of x >= 2: each band gets the depth of its lower end."""
+    lower = 2.0
+    for lim, depth in _CF_DEPTHS + ((np.inf, 12),):
+        m = (x >= lower) & (x < lim) if lim < np.inf else x >= lower
+        if m.any():
+            yield m, depth
+        lower = lim
 
 
 # --------------------------------------------------------------------------
@@ -119,10 +132,14 @@ def k_fun(x: np.ndarray) -> np.ndarray:
         out[small] = 1.0 / mills(xs) - xs
         xl = x[~small]
         if xl.size:
-            t = np.zeros(xl.shape)
-            for n in range(_cf_depth(float(np.min(xl))), 1, -1):
-                t = n / (xl + t)
-            out[~small] = 1.0 / (xl + t)
+            res = np.empty(xl.shape)
+            for m, depth in _cf_bins(xl):  # the depth each band needs, not the worst band's
+                xm = xl[m]
+                t = np.zeros(xm.shape)
+                for n in range(depth, 1, -1):
+                    t = n / (xm + t)
+                res[m] = 1.0 / (xm + t)
+            out[~small] = res
     return out
 
 
@@ -142,10 +159,14 @@ def r2_fun(x: np.ndarray) -> np.ndarray:
         out[small] = (1.0 - xs * ks) / ks
         xl = x[~small]
         if xl.size:
-            t = np.zeros(xl.shape)
-            for n in range(_cf_depth(float(np.min(xl))) + 1, 2, -1):
-                t = n / (xl + t)
-            out[~small] = 2.0 / (xl + t)
+            res = np.empty(xl.shape)
+            for m, depth in _cf_bins(xl):
+                xm = xl[m]
+                t = np.zeros(xm.shape)
+                for n in range(depth + 1, 2, -1):
+                    t = n / (xm + t)
+                res[m] = 2.0 / (xm + t)
+            out[~small] = res
     return out
 
 
