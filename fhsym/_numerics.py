@@ -96,7 +96,9 @@ def erfcx_diff(y, k):
     ~log10(max(1, y)/k) digits.  Three regimes:
 
     * y >= 7: the asymptotic series of erfcx, differenced term by term, each
-      bracket y^{-(2m+1)} - (y+k)^{-(2m+1)} = y^{-(2m+1)} (-expm1(-(2m+1) log1p(k/y)));
+      bracket y^{-(2m+1)} - (y+k)^{-(2m+1)} = y^{-(2m+1)} c_{2m+1}, c_n = 1 - q^n, q = y/(y+k),
+      by the recurrence c_1 = k/(y+k), c_{n+2} = (1 - q^2) + q^2 c_n (positive terms only, so
+      no cancellation however small k/y is, and no transcendental function per term);
       the series is truncated after 40 terms at y in [7, 10) and after fewer as y grows
       (``_ASYMPTOTIC_BANDS``; remainder < ~1e-18 relative in every band: the differenced terms
       carry an extra factor 2m+1, so y = 6 would leave ~2e-14);
@@ -120,14 +122,19 @@ def erfcx_diff(y, k):
             if not band.any():
                 continue
             yb, kb = yall[band], kall[band]
-            lr = np.log1p(kb / yb)
             inv = 1.0 / yb
             inv2 = inv * inv
+            s = yb + kb
+            q = yb / s  # y / (y + k)
+            c = np.where(np.isinf(kb), 1.0, kb / s)  # c_1 = 1 - q, no cancellation
+            q2 = q * q
+            d = c * (1.0 + q)  # 1 - q^2
             acc = np.zeros_like(yb)
             pw = inv.copy()  # y^{-(2m+1)}
             for m in range(terms):
-                acc += _ASYM[m] * pw * -np.expm1(-(2 * m + 1) * lr)
+                acc += _ASYM[m] * pw * c  # c = c_{2m+1} = 1 - q^{2m+1}
                 pw *= inv2
+                c = d + q2 * c  # c_{2m+3} = (1 - q^2) + q^2 c_{2m+1}: a sum of positive terms
             res[band] = acc
         out[big] = res
     small = ~big
