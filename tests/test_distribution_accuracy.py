@@ -72,6 +72,8 @@ RTOL = {
     "log_omega": 1e-12,
     "omega": 1e-12,
     "kappa": 1e-12,
+    "log_kappa": 1e-12,
+    "tail_mass": 1e-12,
     "mgf": 1e-12,
     "log_mgf": 1e-12,
 }
@@ -285,12 +287,16 @@ def test_mean_is_zero():
 
 
 def test_omega_kappa_against_reference():
-    worsts = {k: Worst(k) for k in ("log_omega", "omega", "kappa")}
+    """log_omega, omega, kappa, log_kappa against quadrature (tabulated); tail_mass = P(T > alpha) live."""
+    worsts = {k: Worst(k) for k in ("log_omega", "omega", "kappa", "log_kappa", "tail_mass")}
     for a, g, r in _moment_cases():
         fh = make(a, g)
         w = where(r, "alpha")
         worsts["log_omega"].add(rel_err(fh.log_omega(), r["log_omega"]), w)
         worsts["kappa"].add(rel_err(fh.kappa(), r["kappa"]), w)
+        with mp.workdps(40):
+            worsts["log_kappa"].add(rel_err(fh.log_kappa(), mp.log(mpf(r["kappa"]))), w)
+        worsts["tail_mass"].add(rel_err(fh.tail_mass(), R.tail_bundle(a, a, g, dps=30)["sf"]), w)
         with mp.workdps(40):
             lo = mpf(r["log_omega"])
             omega = mp.exp(lo)
