@@ -503,17 +503,15 @@ class FlippedHuber:
         >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
         >>> round(float(fh.ppf(fh.cdf(0.7))), 12)          # ppf(cdf(x)) = x
         0.7
-        >>> float(fh.ppf(0.5)) == 0.0
-        True
-        >>> fh.ppf([0.0, 1.0])
-        array([-inf,  inf])
+        >>> fh.ppf([0.0, 0.5, 1.0])                         # the median is +0.0, not -0.0
+        array([-inf,   0.,  inf])
         >>> round(float(FlippedHuber(alpha=0.0, gamma=1.5).ppf(0.975)), 12)   # alpha = 0: N(0, 1.5^2)
         2.93994597681
         >>> round(float(norm.ppf(0.975, scale=1.5)), 12)
         2.93994597681
         """
         qa = V.check_array(q, V.PROBABILITY)
-        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=False))
+        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=False) + 0.0)  # + 0.0: no -0.0
 
     def isf(self, q: ArrayLike) -> Float:
         """Inverse survival function: the x with P(T > x) = q; isf(q) = -ppf(q).
