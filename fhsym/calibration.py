@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
+import mpmath
 import numpy as np
 from scipy import optimize
 
@@ -301,9 +302,12 @@ def calibrate(
     gamma = Delta / D
     alpha, gamma, achieved, steps = _certify(eps, dlt, Delta, best_b, gamma)
     mech = FlippedHuber(alpha, gamma)
+    achieved_txt = f"{achieved:.12e}"
+    if achieved == 0.0:  # the certified delta is below the smallest float: say how small it is
+        achieved_txt = mpmath.nstr(certified_profile(eps, alpha, gamma, Delta), 13)
     cert = (
         f"delta^(1)(eps) at the exact returned floats, 60-digit evaluation confirmed at 120 digits "
-        f"(fhsym.certify): {achieved:.12e} <= {dlt:g}; float profile also <= delta/(1 + {PROFILE_RTOL:g}); "
+        f"(fhsym.certify): {achieved_txt} <= {dlt:g}; float profile also <= delta/(1 + {PROFILE_RTOL:g}); "
         f"{steps} upward rounding step(s)"
     )
     return Calibration(

@@ -101,3 +101,16 @@ def test_sensitivity_scales_the_parameters():
 def test_bad_input(kwargs, name):
     with pytest.raises(ValueError, match=name):
         fhsym.calibrate(**kwargs)
+
+
+def test_certificate_states_a_delta_below_the_float_range():
+    """eps = 20, delta = 1e-12: the optimum is the Laplace limit and the certified delta underflows a float.
+
+    ``achieved_delta`` is then 0.0 (still <= delta); the certificate prints the mpmath value itself.
+    """
+    import re
+
+    cal = fhsym.calibrate(20.0, 1e-12)
+    assert cal.achieved_delta == 0.0
+    m = re.search(r"\(fhsym\.certify\): ([0-9.]+)e-(\d+) <=", cal.certificate)
+    assert m and int(m.group(2)) > 330, cal.certificate
