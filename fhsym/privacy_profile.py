@@ -75,7 +75,7 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
         b = a / g
         D = Delta / g
     if not np.all(np.isfinite(b)):
-        i = np.argwhere(~np.isfinite(np.broadcast_to(b, np.broadcast_shapes(a.shape, g.shape))))[0]
+        i = np.argwhere(~np.isfinite(b))[0]
         ai, gi = np.broadcast_to(a, b.shape)[tuple(i)], np.broadcast_to(g, b.shape)[tuple(i)]
         raise ValueError(f"alpha/gamma must be finite; got alpha={float(ai)!r}, gamma={float(gi)!r}")
     if not np.all(np.isfinite(D)):
@@ -83,6 +83,13 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
         di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
         raise ValueError(f"sensitivity/gamma must be finite; got sensitivity={float(di)!r}, gamma={float(gi)!r}")
     return b, D
+
+
+def _scalar_units(alpha: float, gamma: float, sensitivity: float):
+    """(b, D) as floats for scalar parameters, with the same checks as :func:`_shape_arrays`."""
+    b, D = _shape_arrays(V.check_scalar(alpha, V.ALPHA), V.check_scalar(gamma, V.GAMMA),
+                         V.check_scalar(sensitivity, V.SENSITIVITY))
+    return float(b), float(D)
 
 
 def case_boundaries(b: float, D: float):
@@ -243,10 +250,8 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
     >>> float(epsilon_for_delta(0.5, alpha=1.0, gamma=2.0))   # delta above the total variation
     0.0
     """
-    _, g, b = _shape(alpha, gamma)
-    Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+    b, D = _scalar_units(alpha, gamma, sensitivity)
     deltas = V.check_array(delta, V.DELTA)
-    D = Delta / g
     lw = float(K.log_omega_tilde(np.float64(b)))
 
     def logd(e: float) -> float:

@@ -312,3 +312,9 @@ def test_bad_inputs_name_the_parameter():
             fhsym.privacy_profile(**kwargs)
     with pytest.raises(ValueError, match="delta"):
         fhsym.epsilon_for_delta(1.5, 1.0, 1.0)
+
+
+def test_epsilon_for_delta_checks_sensitivity_over_gamma():
+    """The same parameter checks as privacy_profile: an overflowing Delta/gamma is named, not a NaN from the root search."""
+    with pytest.raises(ValueError, match="sensitivity/gamma"):
+        fhsym.epsilon_for_delta(1e-6, 1.0, 1e-10, sensitivity=1e300)
