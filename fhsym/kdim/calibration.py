@@ -18,7 +18,8 @@ Methods
     l_inf box ||d||_inf <= Delta (worst case d = (Delta, ..., Delta), see
     :mod:`fhsym.kdim.profile`); tighter Delta_2 / Delta_1 are not used by it (the box bound stays
     valid for the smaller set).
-``"auto"``        both; the smaller certified variance wins.
+``"auto"``        both; the smaller certified variance wins.  For a sensitivity set tighter than
+    the box only ``"exact"`` is certified (see below), so ``"auto"`` uses ``"exact"`` alone there.
 
 Certification (never under-noised).  The returned floats are re-checked:
 
@@ -31,7 +32,9 @@ Certification (never under-noised).  The returned floats are re-checked:
   also the exact PLD upper bound <= delta, which does not depend on Theorem 8 at all.  For a
   set tighter than the box Theorem 8's proof is incomplete (its Lemma 7 fails for non-extreme
   d); the PLD upper bound of every extreme vector of :func:`fhsym.kdim.worst_case_candidates`
-  is then checked instead, and the certificate says so.
+  is then checked instead, ``achieved_delta`` is the larger of Theorem 8's left-hand side and
+  those bounds, and the certificate says that this is not a proof for the whole set (only an
+  explicit ``method="sufficient"`` returns such a result).
 """
 
 from __future__ import annotations
@@ -275,7 +278,7 @@ def calibrate_kdim(
         raise ValueError(f"method must be one of 'auto', 'exact', 'sufficient'; got {method!r}")
     box = _is_box(K, D, D2, D1)
     results = []
-    if method in ("sufficient", "auto"):
+    if method == "sufficient" or (method == "auto" and box):  # off the box Theorem 8 is not a certificate
         try:
             results.append(_certify_sufficient(eps, dl, K, D, D2, D1, box))
         except ValueError:
@@ -310,10 +313,11 @@ def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
         if worst > dl * (1 - CERT_MARGIN):
             return None
         lhs = S.theorem8_lhs(eps, a, g, K, D, D2, D1)
-        return (lhs, f"Theorem 8 holds at the returned floats (LHS = {lhs:.6e}) for ||d||_inf <= {D:g}, ||d||_2 <= {D2:g}, "
-                     f"||d||_1 <= {D1:g}; Theorem 8's proof is incomplete for sets tighter than the box (docs/kdim.md); "
-                     f"the exact PLD upper bound of each of {len(worst_case_candidates(K, D, D2, D1))} extreme difference vectors "
-                     f"is <= {worst:.6e}")
+        return (max(lhs, worst), f"NOT a certificate for the whole set: Theorem 8 holds at the returned floats (LHS = {lhs:.6e}) "
+                     f"for ||d||_inf <= {D:g}, ||d||_2 <= {D2:g}, ||d||_1 <= {D1:g}, but Theorem 8's proof is incomplete for "
+                     f"sets tighter than the box (docs/kdim.md); the exact PLD upper bound of each of "
+                     f"{len(worst_case_candidates(K, D, D2, D1))} extreme difference vectors is <= {worst:.6e}; use "
+                     f"method='exact' for a certified result")
 
     alpha, gamma, (ach, cert), steps = _scale_until(ok, b, gamma, "sufficient")
     mech = FlippedHuber(alpha, gamma)

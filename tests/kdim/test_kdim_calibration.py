@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fhsym
-from fhsym.kdim import kdim_pld
+from fhsym.kdim import kdim_pld, worst_case_candidates
 from fhsym.kdim.calibration import calibrate_kdim
 from fhsym.kdim.sufficient import alpha_max, theorem8_lhs
 
@@ -111,6 +111,20 @@ def test_non_box_sensitivities_are_stated_in_the_certificate():
     assert "proof is incomplete" in c.certificate and "||d||_2 <= 1.5" in c.certificate
     e = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="exact")
     assert "not used: conservative" in e.certificate
+
+
+def test_auto_off_the_box_uses_only_the_certified_method():
+    """Sensitivities tighter than the box: Theorem 8 is not a proof there, so "auto" returns the exact (box) result;
+    an explicit "sufficient" reports the larger of Theorem 8's LHS and the PLD bounds it computed, and says it is no certificate."""
+
+    a = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0)
+    assert a.method == "exact-kdim-pld"
+    s = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
+    assert s.certificate.startswith("NOT a certificate")
+    assert s.achieved_delta >= theorem8_lhs(1.0, s.alpha, s.gamma, 4, 1.0, 1.2, 2.0)
+    worst = max(float(kdim_pld(s.alpha, s.gamma, 4, difference=d).delta_upper(1.0))
+                for d in worst_case_candidates(4, 1.0, 1.2, 2.0))
+    assert s.achieved_delta >= worst * (1 - 1e-12)
 
 
 def test_invalid_requests():
