@@ -79,3 +79,24 @@ def test_sensitivities_are_resolved_and_validated():
         S.resolve_sensitivities(3, 1.0, -1.0, None)
     with pytest.raises(ValueError, match="sensitivity"):
         S.theorem8_lhs(1.0, 1.0, 1.0, 3, sensitivity=float("nan"))
+
+
+@pytest.mark.parametrize("eps,gamma,b", [(1e-9, 1e7, 0.0), (1e-9, 1e7, 1e-10), (1e-6, 1e6, 0.0), (1e-3, 3e3, 0.3),
+                                         (0.5, 2.0, 0.3), (5.0, 0.5, 0.3)])
+def test_log_theorem8_lhs_accuracy(eps, gamma, b):
+    """Q(A) - e^eps Q(B) against mpmath from the same A, B (40 digits), within the stated bound
+    4e-16 (1 + |log Q(A)| + |log Q(B)| + eps) / |r| + 1e-14 relative, r = log(e^eps Q(B)/Q(A)) < 0: the
+    cancellation in r itself (the first three cases have r ~ -1e-7 .. -1e-6; the others 1e-14)."""
+    import mpmath as mp
+
+    from fhsym.kdim.sufficient import _AB, log_theorem8_lhs
+
+    A, B = _AB(eps, b * gamma, gamma, 3, 1.0, math.sqrt(3), 3.0)
+    with mp.workdps(40):
+        q = lambda x: mp.erfc(mp.mpf(x) / mp.sqrt(2)) / 2  # noqa: E731
+        qa, qb = q(A), q(B)
+        ref = mp.log(qa - mp.exp(mp.mpf(eps)) * qb)
+        r = float(mp.log(mp.exp(mp.mpf(eps)) * qb / qa))
+        bound = 4e-16 * (1 + abs(float(mp.log(qa))) + abs(float(mp.log(qb))) + eps) / abs(r) + 1e-14
+        got = log_theorem8_lhs(eps, b * gamma, gamma, 3)
+        assert abs(mp.exp(got - ref) - 1) < bound, (got, ref, bound)
