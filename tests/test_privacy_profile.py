@@ -318,3 +318,14 @@ def test_epsilon_for_delta_checks_sensitivity_over_gamma():
     """The same parameter checks as privacy_profile: an overflowing Delta/gamma is named, not a NaN from the root search."""
     with pytest.raises(ValueError, match="sensitivity/gamma"):
         fhsym.epsilon_for_delta(1e-6, 1.0, 1e-10, sensitivity=1e300)
+
+
+@pytest.mark.parametrize("rel", [0.0, 1e-16, 1e-12, 1e-8, 1e-6, 2e-6])
+def test_profile_at_the_kink_with_rounded_units(rel):
+    """eps at and just below alpha Delta/gamma^2 with gamma not a power of 2 (b = alpha/gamma, D = Delta/gamma rounded):
+    1e-10 against quadrature (the float kernels alone were 6.5e-9 off at the kink)."""
+    a, g = 6.619915559254146, 1.4854758563340513  # fhsym.calibrate(3, 1e-9) parameters
+    e = a / (g * g) * (1 - rel)
+    ref = R.privacy_profile(e, a, g, 1.0, dps=40)
+    got = float(fhsym.privacy_profile(e, a, g, 1.0))
+    assert abs(got - ref) <= RTOL * ref, (e, got, float(ref))

@@ -23,10 +23,10 @@ Methods
 
 Certification (never under-noised).  The returned floats are re-checked:
 
-* ``exact``: the K-fold PLD upper bound at the returned (alpha, gamma, Delta), at half the
-  search step, must be <= delta (1 - 1e-9); gamma (and alpha with it) is scaled up until it is.
-  The 1e-9 margin covers the rounding of b = alpha/gamma and D = Delta/gamma inside the
-  builder (it moves delta by < 1e-13 relative); the profile's own error is inside the bound.
+* ``exact``: the K-fold PLD upper bound at the returned (alpha, gamma, Delta), at the default
+  step, must be <= delta (1 - 1e-9); gamma (and alpha with it) is scaled up until it is.
+  The builder uses the public profile, whose error (<= 1e-10 relative, the neighbourhood of the
+  kink eps = alpha Delta/gamma^2 re-evaluated by mpmath) the 1e-9 margin covers.
 * ``sufficient``: Theorem 8 at the returned floats with margin 1e-10, and -- for the box
   (Delta_2 = sqrt(K) Delta, Delta_1 = K Delta), where Theorem 8 is proven (``docs/kdim.md``) --
   also the exact PLD upper bound <= delta, which does not depend on Theorem 8 at all.  For a

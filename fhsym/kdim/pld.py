@@ -748,20 +748,16 @@ def flipped_huber_pld(
     Uses the exact profile of Theorem 3 (:func:`fhsym.privacy_profile`), whose certified
     relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).
     """
-    from .._generated import flipped_huber as KER
-    from ..privacy_profile import PROFILE_RTOL, _log_profile_std
+    from ..privacy_profile import PROFILE_RTOL, _scalar_units, log_privacy_profile
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
-    b, D = a / g, Dl / g
-    if not (math.isfinite(b) and math.isfinite(D)):
-        raise ValueError(f"alpha/gamma and sensitivity/gamma must be finite; got alpha={a!r}, gamma={g!r}, sensitivity={Dl!r}")
-    lw = float(KER.log_omega_tilde(np.float64(b)))
+    _, D = _scalar_units(a, g, Dl)
 
-    def profile(eps: np.ndarray) -> np.ndarray:
+    def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
         with np.errstate(under="ignore"):
-            return np.exp(_log_profile_std(np.asarray(eps, dtype=float), b, D, lw))
+            return np.exp(log_privacy_profile(np.asarray(eps, dtype=float), a, g, Dl))
 
     r = PROFILE_RTOL if profile_rtol is None else float(profile_rtol)
     return from_privacy_profile(profile, step, profile_rtol=r, tail_mass=tail_mass, scale=max(D, D * D),
