@@ -5,8 +5,9 @@ For every pair of the grid eps in geomspace(0.01, 20, 10) x delta in geomspace(1
 * the returned (alpha, gamma) satisfy the exact condition delta^(1)(eps) <= delta when the profile
   is recomputed by mpmath quadrature of its definition int [g(t) - e^eps g(t + Delta)]_+ dt at
   30 digits (``proofs.reference``; independent of the closed forms and of ``fhsym.certify``);
-* the variance is within 0.1 % of the best variance found by a dense search that shares no code
-  with ``fhsym.calibration``: 400 log-spaced shapes b = alpha/gamma in [1e-3, 1e4] plus the
+* the variance is within 2e-4 (the issue asks 0.1 %) of the best variance found by a dense search
+  that shares no search code with ``fhsym.calibration`` (both evaluate ``fhsym.privacy_profile``,
+  whose accuracy is tested against quadrature on its own): 400 log-spaced shapes b = alpha/gamma in [1e-3, 1e4] plus the
   Gaussian b = 0, then 400 shapes within +-10 % of the best one; for each shape the largest
   feasible Delta/gamma by 100 bisection steps on the vectorised profile (broadcast over b and
   Delta/gamma); variance gamma^2 v(b) from ``FlippedHuber(b, 1).var()``.
@@ -93,5 +94,5 @@ def test_variance_within_0_1_percent_of_dense_search(sweep):
     best = min(sweep, key=lambda r: r["excess"])
     print(f"\ncalibrate vs dense search over {len(sweep)} pairs: worst |var/dense - 1| = {abs(worst['excess']):.2e} "
           f"at eps={worst['eps']:.4g}, delta={worst['delta']:.3g}; most below the grid: {best['excess']:+.2e}")
-    bad = [(r["eps"], r["delta"], r["cal"].variance, r["dense_var"]) for r in sweep if abs(r["excess"]) > 1e-3]
-    assert not bad, f"variance not within 0.1% of the dense search: {bad}"
+    bad = [(r["eps"], r["delta"], r["cal"].variance, r["dense_var"]) for r in sweep if abs(r["excess"]) > 2e-4]
+    assert not bad, f"variance not within 2e-4 of the dense search (the issue asks 1e-3; measured 1.13e-4): {bad}"

@@ -148,7 +148,7 @@ def test_laplace_limit():
     for eps in [0.0, 0.2, 0.6, 1.0, 1.2]:
         lap = max(1 - math.exp((eps - Delta / beta) / 2), 0.0)
         got = float(fhsym.privacy_profile(eps, alpha, gamma, Delta))
-        assert got == pytest.approx(lap, abs=1e-3)
+        assert got == pytest.approx(lap, rel=1e-12, abs=1e-15)
 
 
 def test_profile_is_a_probability_and_vectorised():

@@ -11,14 +11,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `proofs` is a top-level package of the repository, not installed
-    sys.path.insert(0, str(ROOT))
 
 from proofs import _harness as H  # noqa: E402
 from proofs import privacy_profile  # noqa: E402

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-fhsym = pytest.importorskip("fhsym")
+import fhsym  # noqa: E402
 FlippedHuber = fhsym.FlippedHuber
 
 N = 10**6

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,9 +15,6 @@ import fhsym  # noqa: E402
 from fhsym.integrations.dp_accounting import FlippedHuberPrivacyLoss, flipped_huber_pld, to_dp_accounting  # noqa: E402
 from fhsym.kdim import flipped_huber_pld as fh_pld, gaussian_pld, kdim_pld  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 @pytest.mark.parametrize("alpha,gamma,Delta", [(1.0, 2.0, 1.0), (0.0, 1.5, 1.0), (5.0, 1.0, 0.5), (0.2, 3.0, 2.0)])

@@ -7,8 +7,6 @@ References: the analytic Gaussian profile (scipy), mpmath quadrature of the 1-D 
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,9 +17,6 @@ import fhsym
 from fhsym.kdim import pld as P
 from fhsym.kdim import flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def gauss_profile(eps, s):
