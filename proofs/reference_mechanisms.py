@@ -286,6 +286,20 @@ def gaussian_delta_closed(eps, sens, sigma):
     return q_mp(a - c) - mp.exp(eps) * q_mp(a + c)
 
 
+def osgt_profile_closed(eps, sens, vt, vr):
+    """The paper's two-case OSGT profile (Appendix F-A(c)), verbatim, at the current mp precision.
+
+    ``tests/mechanisms/test_mechanisms_profiles.py`` tests fhsym's OSGT profile against this form
+    and against :func:`osgt_profile_ref` (quadrature of the definition).
+    """
+    eps, sens, vt, vr = (mpf(x) for x in (eps, sens, vt, vr))
+    varpi = sens + 2 * vt
+    z = 2 * q_mp(vt / vr)
+    if eps <= varpi * sens / (2 * vr**2):
+        return 1 - (q_mp(varpi / (2 * vr) - vr * eps / varpi) + mp.exp(eps) * q_mp(varpi / (2 * vr) + vr * eps / varpi)) / z
+    return (q_mp(vr * eps / sens - sens / (2 * vr)) - mp.exp(eps) * q_mp(vr * eps / sens + sens / (2 * vr))) / z
+
+
 def gaussian_sigma_star(eps, delta, sens=1, steps=250):
     """Smallest sigma with the closed-form delta <= target: bisection at 50 digits."""
     with mp.workdps(50):

@@ -189,15 +189,7 @@ def test_gaussian_profile_vs_closed_form(eps, u, sigma):
         assert _rel_ok(val, ref), (val, mp.nstr(ref, 20))
 
 
-def osgt_closed(eps, sens, vt, vr):
-    """The paper's two-case OSGT profile (Appendix F-A(c)), verbatim."""
-    eps, sens, vt, vr = (mp.mpf(x) for x in (eps, sens, vt, vr))
-    q = R.q_mp
-    varpi = sens + 2 * vt
-    z = 2 * q(vt / vr)
-    if eps <= varpi * sens / (2 * vr**2):
-        return 1 - (q(varpi / (2 * vr) - vr * eps / varpi) + mp.exp(eps) * q(varpi / (2 * vr) + vr * eps / varpi)) / z
-    return (q(vr * eps / sens - sens / (2 * vr)) - mp.exp(eps) * q(vr * eps / sens + sens / (2 * vr))) / z
+osgt_closed = R.osgt_profile_closed
 
 
 @given(
