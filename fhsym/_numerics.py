@@ -204,7 +204,7 @@ def gauss_profile(x, D):
         xr, Dr = x[refl], D[refl]
         a = Dr * (xr + 0.5 * Dr)
         xm = -xr - Dr  # >= -D/2: either >= -5 or in the direct regime
-        hm = np.where(xm >= _H_SPLIT, 0.0, 0.0)
+        hm = np.empty_like(xm)
         m = xm >= _H_SPLIT
         hm[m] = _gauss_profile_hi(xm[m], Dr[m])
         hm[~m] = _gauss_profile_direct(xm[~m], Dr[~m])

@@ -287,7 +287,7 @@ def _build() -> argparse.ArgumentParser:
         description="Minimum-variance flipped Huber parameters meeting (eps, delta)-DP (fhsym.calibrate).\n"
         "1-D: the exact condition of Theorem 3 (eq 13); the result is certified by re-evaluating\n"
         "delta(eps) at the returned floats to 60 digits, and never under-noises.\n"
-        "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile, when available.",
+        "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile (privacy-loss distributions).",
         epilog="example: fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n" + _EPILOG_EXIT,
     )
     c.add_argument("--epsilon", type=_EPS, required=True, metavar="E", help="privacy budget eps >= 0")
@@ -390,10 +390,7 @@ def _cmd_calibrate(ns) -> tuple:
                         l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity, method=ns.method)
     except NotImplementedError as exc:
         raise CLIError(f"--dim {ns.dim} (method {ns.method!r}) is not available in this version of fhsym: {exc}") from None
-    if hasattr(cal, "as_dict"):
-        res = dict(cal.as_dict())
-    else:  # pragma: no cover - every Calibration has as_dict today
-        res = {k: getattr(cal, k) for k in ("alpha", "gamma", "variance", "epsilon", "delta", "achieved_delta")}
+    res = dict(cal.as_dict())
     for k, val in list(res.items()):  # JSON-safe: numpy scalars to Python numbers
         if isinstance(val, np.generic):
             res[k] = val.item()
@@ -636,8 +633,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     0 on success, 1 when ``verify`` finds a failing check (or ``reproduce`` a failing
     step), 2 on bad input (one line on stderr naming the parameter) or when a
-    feature is unavailable (no source checkout, no matplotlib, ``--dim > 1``
-    before the K-dimensional engine).  ``fhsym`` (the console script) and
+    feature is unavailable (no source checkout, no matplotlib, a calibration the
+    library reports as not implemented).  ``fhsym`` (the console script) and
     ``python -m fhsym`` call it.
 
     Examples

@@ -121,7 +121,7 @@ def _log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) 
     def pick(x: np.ndarray, m: np.ndarray) -> np.ndarray:
         return x if x.ndim == 0 else np.broadcast_to(x, shape)[m]
 
-    e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
+    e3, _, _ = case_boundaries(b, D)
     edb = _nx.sub_prod(eps, b, D)  # eps - b D
     out = np.empty(shape)
     c5 = np.broadcast_to(edb >= 0.5 * D * D, shape)
