@@ -301,9 +301,10 @@ def lemma5_statement(ctx) -> Outcome:
 
 
 def _theta_std(b: float) -> float:
-    from fhsym.kdim.sufficient import theta_std
+    """theta/gamma of eq 22 evaluated from the SymPy form in mpmath (not fhsym.kdim.sufficient.theta_std)."""
+    from .distribution import _theta_std as theta_eq22
 
-    return theta_std(b)
+    return float(theta_eq22(float(b)))
 
 
 @topic.check(obj="lemma7_bound", paper="Lemma 7", claim="as stated (every d with ||d||_2 <= Delta_2, ||d||_1 <= Delta_1) it is false; at the extreme vector it holds")
@@ -365,6 +366,41 @@ def theorem8_gaussian_limit(ctx) -> Outcome:
     ok = R0 == 0 and sp.simplify(om0 - sp.sqrt(2 * sp.pi)) == 0 and sp.simplify(th0) == 0 and _simp0(lhs - SK.gaussian_profile_l2)
     ev = [f"- R_Delta(0) = {R0}; lim_{{alpha->0}} omega = {om0}; theta(0) = {sp.simplify(th0)}; LHS - Balle-Wang profile simplifies to 0: {ok}"]
     return Outcome(bool(ok), "symbolic (limit)", "0 (exact)" if ok else "-", evidence=ev)
+
+
+@topic.check(obj="theorem8_lhs", paper="Lemma 5, Lemma 7, Theorem 8, eq 22",
+             claim="fhsym.kdim.sufficient's float lemma5_bound, lemma7_bound, theorem8_lhs and theta_std equal the SymPy objects "
+                   "of fhsym.symbolic.kdim evaluated in mpmath (box and tighter sets, alpha > 0)")
+def sufficient_formulas(ctx) -> Outcome:
+    from fhsym.kdim import sufficient as FS
+
+    args = (al, g, ep, Kk, Dl, D2, D1)
+    fns = {name: M.mp_function(args, getattr(SK, name)) for name in ("lemma5_bound", "lemma7_bound", "theorem8_lhs")}
+    theta = M.mp_function((al, g), SK.theta)
+    cases = _random_thm8_cases(ctx, ctx.n(40, 8), box=True) + _random_thm8_cases(ctx, ctx.n(40, 8), box=False)
+    worst, where = 0.0, ""
+    with mp.workdps(40):
+        for K, Dl2, Dl1, eps, a, gm, _ in cases:
+            x = (mpf(a), mpf(gm), mpf(eps), K, mpf(1), mpf(Dl2), mpf(Dl1))
+            for name, f in fns.items():
+                ref = f(*x)
+                got = getattr(FS, name)(eps, a, gm, K, 1.0, Dl2, Dl1)
+                # relative where the value is a normal float, absolute 1e-300 where it underflows (as the profile)
+                e = float(abs(got - ref) / ref) if ref >= 1e-300 else float(abs(got - ref) / mpf(1e-300))
+                if e > worst:
+                    worst, where = e, f"{name}: K={K}, eps={eps:.3g}, alpha={a:.3g}, gamma={gm:.3g}, Delta_2={Dl2:.3g}"
+            # theta ~ b^3/6 for small b, computed from log(sqrt(pi/2)/omega) ~ log(1/2): absolute 1e-15 there,
+            # which is what Theorem 8 needs (theta enters B next to O(1) terms); relative elsewhere
+            th_ref = theta(mpf(a) / mpf(gm), 1)
+            e = float(abs(FS.theta_std(a / gm) - th_ref) / (th_ref + mpf(1e-6)))
+            if e > worst:
+                worst, where = e, f"theta_std: b={a / gm:.3g}"
+    ok = worst <= 1e-9
+    ev = [f"- {len(cases)} random cases (half the box, half tighter l2/l1 sets), alpha in (0, alpha_max]: worst relative "
+          f"difference {worst:.2e} between the float functions and the SymPy objects at 40 digits (tolerance 1e-9: the "
+          "LHS loses ~1e-16/|r| to the cancellation in r = eps + log Q(B) - log Q(A); absolute 1e-300 where Q(B) "
+          "underflows a float)"]
+    return Outcome(ok, "numeric 40 digits vs SymPy objects", f"{worst:.2e}", where, evidence=ev)
 
 
 def _random_thm8_cases(ctx, n: int, box: bool):

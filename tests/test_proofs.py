@@ -3,7 +3,7 @@
 * ``test_quick_distribution_checks_pass`` runs ``python -m proofs --only distribution --quick``
   in-process (same checks, same seeds, fewer random points and sweep values) and
   requires every verdict to be PASS.  The full run, ``python -m proofs``, writes
-  ``proofs/REPORT.md``; CI runs it separately.
+  ``proofs/REPORT.md`` (~5-13 min, not run by CI); the committed report is checked below.
 * ``test_report_mentions_every_object_and_kernel`` guards the committed report: every
   object of :data:`fhsym.symbolic.definitions.OBJECTS` and every kernel of
   :data:`fhsym.symbolic.stable.KERNELS` has at least one row.
