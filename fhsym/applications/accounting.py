@@ -75,6 +75,7 @@ from scipy import optimize
 
 from .. import _validation as V
 from .._random import RandomState, as_generator
+from ..calibration import _variance_std
 from ..distribution import FlippedHuber
 from ..kdim import (
     PrivacyLossDistribution,
@@ -140,9 +141,7 @@ def _check_counts(n_passes: object, n_coordinates: object) -> Tuple[int, int]:
 def noise_variance_factor(shape: float) -> float:
     """v(b) = Var FH(b, 1) (variance of FH(alpha, gamma^2) is gamma^2 v(alpha/gamma)); v(0) = 1."""
     b = V.check_scalar(shape, V.Domain("shape", 0.0, math.inf, closed_lower=True))
-    if b == 0.0:
-        return 1.0
-    return FlippedHuber(b, 1.0).var()
+    return _variance_std(b)
 
 
 @dataclass(frozen=True)

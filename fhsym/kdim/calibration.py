@@ -46,8 +46,7 @@ import numpy as np
 from scipy import optimize
 
 from .. import _validation as V
-from .._generated import flipped_huber as KER
-from ..calibration import Calibration
+from ..calibration import Calibration, _variance_std
 from ..distribution import FlippedHuber
 from . import sufficient as S
 from .profile import default_step, kdim_pld, worst_case_candidates
@@ -59,11 +58,7 @@ _THM8_RTOL = 1e-10
 B_MAX = 1e4
 
 
-def _v(b: float) -> float:
-    if b == 0.0:
-        return 1.0
-    lw = float(KER.log_omega_tilde(np.float64(b)))
-    return float(KER.variance_std(np.float64(b), lw))
+_v = _variance_std  # v(b) = Var FH(b, 1), eq 11 in standard units
 
 
 def _is_box(K: int, D: float, D2: float, D1: float) -> bool:
