@@ -3,7 +3,7 @@
 Reference values: ``proofs.reference.privacy_profile`` — mpmath quadrature of the
 definition int [g(t) - e^eps g(t + Delta)]_+ dt (crossing point found on the
 definition of the loss, split at every kink), precomputed over a sweep by
-``tests/data/make_profile_reference.py`` (dps 40, confirmed at 55) and spot-checked
+``tests/data/make_profile_reference.py`` (two working precisions agreeing to 20 digits) and spot-checked
 live here.  Nothing below compares fhsym against itself except where a test says it
 checks an identity between two different code paths.
 
@@ -42,8 +42,8 @@ def _rel_err_log(got_log: float, ref_log: mp.mpf) -> float:
 
 
 def _load_rows():
-    if not DATA.exists():
-        pytest.skip(f"{DATA.name} not generated; run tests/data/make_profile_reference.py")
+    if not DATA.exists():  # the accuracy contract must not silently go unchecked
+        pytest.fail(f"{DATA.name} missing; run tests/data/make_profile_reference.py")
     return json.loads(DATA.read_text())["rows"]
 
 

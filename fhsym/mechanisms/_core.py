@@ -98,11 +98,6 @@ def _cf_bins(x: np.ndarray):
 # special functions
 
 
-def q(x: np.ndarray) -> np.ndarray:
-    """``Q(x)``; relative accuracy in the upper tail until underflow."""
-    return sc.ndtr(-np.asarray(x, dtype=float))
-
-
 def mills(x: np.ndarray) -> np.ndarray:
     """Mills ratio ``R(x)`` (finite for x > -37)."""
     with np.errstate(over="ignore"):

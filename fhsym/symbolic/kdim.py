@@ -16,6 +16,7 @@ from __future__ import annotations
 import sympy as sp
 
 from . import definitions as Dn
+from . import privacy as _P
 from .definitions import PaperObject
 from .special import Q
 
@@ -29,7 +30,7 @@ __all__ = [
 
 alpha, gamma = Dn.alpha, Dn.gamma
 t = Dn.t
-Delta = sp.Symbol("Delta", positive=True)
+Delta = _P.Delta
 Delta2 = sp.Symbol("Delta_2", positive=True)
 Delta1 = sp.Symbol("Delta_1", positive=True)
 K = sp.Symbol("K", positive=True, integer=True)
@@ -38,9 +39,8 @@ nu = sp.Symbol("nu", nonnegative=True)
 d = sp.Symbol("d", positive=True)  # |d_i| (the noise is symmetric, so only |d_i| matters)
 Lam = sp.Symbol("Lambda", positive=True)  # Renyi order (> 1)
 
-# Lemma 5: R_Delta(alpha) = alpha^2 - ([alpha - Delta]_+)^2  (the same object as fhsym.symbolic.privacy.R_Delta;
-# proofs/kdim.py::r_delta_pieces checks that the two agree)
-R_Delta = alpha**2 - sp.Max(alpha - Delta, 0) ** 2
+# Lemma 5: R_Delta(alpha) = alpha^2 - ([alpha - Delta]_+)^2, defined once in fhsym.symbolic.privacy (eq 18)
+R_Delta = _P.R_Delta
 # the two pieces stated below Lemma 5
 R_Delta_pieces = sp.Piecewise((alpha**2, alpha < Delta), (2 * alpha * Delta - Delta**2, True))
 # eq 21: the inverse on nu >= 0

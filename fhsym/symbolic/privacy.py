@@ -38,7 +38,7 @@ from sympy.codegen.cfunctions import expm1
 from . import definitions as D
 from .definitions import PaperObject, rho
 from .special import Q, abs_sum_sub, erfcx, erfcx_diff, exprel, gauss_profile, log_gauss_profile, logaddexp, sub_prod
-from .stable import LW_PAPER, Kernel, lw
+from .stable import SQRT_PI_2, Kernel, lw
 
 __all__ = [
     "d", "Delta", "eps", "Dn",
@@ -54,8 +54,6 @@ Delta = sp.Symbol("Delta", positive=True)  # sensitivity
 eps = sp.Symbol("epsilon", nonnegative=True)
 Dn = sp.Symbol("D", positive=True)  # Delta / gamma
 nu = sp.Symbol("nu", real=True)
-
-SQRT_PI_2 = sp.sqrt(sp.pi / 2)
 
 # ----------------------------------------------------------------------------
 # Paper objects
@@ -131,9 +129,7 @@ def _std(expr):
 # ----------------------------------------------------------------------------
 # Stable kernels of the profile (standard units)
 # ----------------------------------------------------------------------------
-_A = SQRT_PI_2 * erfcx(b / sp.sqrt(2)) * sp.exp(-(b**2))  # tail mass times e^{lw}
 _deficit_factor = 1 - b * SQRT_PI_2 * erfcx(b / sp.sqrt(2))  # M(b) = 1 - b Mills(b) >= 0
-_tau = sp.exp(-(b**2)) * _deficit_factor / b  # tail deficit >= 0
 _J = b * exprel(-(b**2)) - SQRT_PI_2 * sp.exp(-(b**2) / 2) * sp.erf(b / sp.sqrt(2))
 _x_lin = eps / Dn - Dn / 2  # t1 of cases (i) and (v)
 _edb = sub_prod(eps, b, Dn)  # eps - bD, error-free: delta ~ (bD - eps)/2 near eps = bD

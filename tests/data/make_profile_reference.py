@@ -2,9 +2,9 @@
 
 Recipe: for each (eps, alpha, gamma, Delta), delta = int [g(t) - e^eps g(t + Delta)]_+ dt by
 mpmath quadrature of the definition (``proofs.reference.privacy_profile``: crossing point from
-the definition of the loss, split at every kink, dps 40 confirmed at dps 55; dps 60 or 90 where
-the quadrature cannot certify 40 digits next to a case boundary), stored as
-log(delta) with 25 significant digits (delta itself may be far below the float range).
+the definition of the loss, split at every kink), evaluated by ``R.confirm`` at dps 40 (then 60,
+30, 25 if a precision fails), which requires two working precisions to agree to 20 digits;
+stored as log(delta) with 25 significant digits (delta itself may be far below the float range).
 Inputs are stored as exact float reprs.  Runs outside CI (~10 minutes):
 
     python tests/data/make_profile_reference.py
