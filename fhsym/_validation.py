@@ -24,6 +24,8 @@ __all__ = [
     "EPSILON",
     "DELTA",
     "SENSITIVITY",
+    "L2_SENSITIVITY",
+    "L1_SENSITIVITY",
     "PROBABILITY",
     "MGF_ARGUMENT",
     "REAL",
@@ -127,6 +129,8 @@ GAMMA = Domain("gamma", 0.0, math.inf)
 EPSILON = Domain("epsilon", 0.0, math.inf, closed_lower=True)
 DELTA = Domain("delta", 0.0, 1.0)
 SENSITIVITY = Domain("sensitivity", 0.0, math.inf)
+L2_SENSITIVITY = Domain("l2_sensitivity", 0.0, math.inf)
+L1_SENSITIVITY = Domain("l1_sensitivity", 0.0, math.inf)
 PROBABILITY = Domain("q", 0.0, 1.0, closed_lower=True, closed_upper=True)
 MGF_ARGUMENT = Domain("s", -math.inf, math.inf)
 REAL = Domain("x", -math.inf, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)

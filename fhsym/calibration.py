@@ -232,7 +232,7 @@ def _certify(eps: float, delta: float, sensitivity: float, b: float, gamma: floa
 def calibrate(
     epsilon: float,
     delta: float,
-    sensitivity: float = 1.0,
+    sensitivity: Optional[float] = None,
     dim: int = 1,
     l2_sensitivity: Optional[float] = None,
     l1_sensitivity: Optional[float] = None,
@@ -247,9 +247,13 @@ def calibrate(
     are re-checked (``achieved_delta``) and never under-noise.
 
     Parameters: ``epsilon`` >= 0, ``delta`` in (0, 1), ``sensitivity`` > 0
-    (Delta, the l_inf sensitivity), ``dim`` >= 1.  For ``dim > 1`` the work is done by
+    (Delta, the l_inf sensitivity), ``l2_sensitivity``, ``l1_sensitivity`` > 0, ``dim`` >= 1.
+    Every given sensitivity is used (:func:`fhsym.kdim.sufficient.resolve_sensitivities`): in
+    one dimension the three are the same number (give any one; two that disagree raise
+    ``ValueError``), in K dimensions the sensitivity set is the intersection of the given
+    balls; with none given, Delta = 1.  For ``dim > 1`` the work is done by
     :func:`fhsym.kdim.calibrate_kdim`: ``method="sufficient"`` uses Theorem 8 (with the
-    optional ``l2_sensitivity``/``l1_sensitivity``), ``"exact"`` the certified upper bound
+    resolved ``l2_sensitivity``/``l1_sensitivity``), ``"exact"`` the certified upper bound
     of the exact K-fold profile (privacy-loss distributions composed by FFT), ``"auto"``
     the smaller-variance of the two; the result is certified the same way.
 
@@ -266,17 +270,16 @@ def calibrate(
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
     dlt = V.check_scalar(delta, V.DELTA)
-    Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
-    K_dim = V.check_int(dim, "dim", 1)
     if method not in ("auto", "exact", "sufficient"):
         raise ValueError(f"method must be one of 'auto', 'exact', 'sufficient'; got {method!r}")
-    for name, val in (("l2_sensitivity", l2_sensitivity), ("l1_sensitivity", l1_sensitivity)):
-        if val is not None:
-            V.check_scalar(val, V.Domain(name, 0.0, math.inf))
+    from .kdim.sufficient import resolve_sensitivities
+
+    # every given sensitivity is used: in 1-D they must agree, in K dimensions they intersect
+    K_dim, Delta, _, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
     if K_dim != 1:
         from .kdim.calibration import calibrate_kdim  # lazy: fhsym.kdim imports Calibration from here
 
-        return calibrate_kdim(eps, dlt, K_dim, Delta, l2_sensitivity, l1_sensitivity, method)
+        return calibrate_kdim(eps, dlt, K_dim, sensitivity, l2_sensitivity, l1_sensitivity, method)
     if method == "sufficient":
         raise ValueError("method='sufficient' applies to dim > 1; in one dimension the exact condition is used")
 

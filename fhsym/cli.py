@@ -292,13 +292,16 @@ def _build() -> argparse.ArgumentParser:
     )
     c.add_argument("--epsilon", type=_EPS, required=True, metavar="E", help="privacy budget eps >= 0")
     c.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
-    c.add_argument("--sensitivity", type=_SENS, default=1.0, metavar="S",
-                   help="per-coordinate (l_inf) sensitivity Delta > 0 (default 1)")
+    c.add_argument("--sensitivity", type=_SENS, default=None, metavar="S",
+                   help="per-coordinate (l_inf) sensitivity Delta > 0 (default 1 when no sensitivity is given)")
     c.add_argument("--dim", type=_integer("dim", 1), default=1, metavar="K", help="query dimension K >= 1 (default 1)")
     c.add_argument("--l2-sensitivity", type=_L2, default=None, metavar="S2",
-                   help="l2 sensitivity Delta_2 > 0 for dim > 1 (default sqrt(K) Delta)")
+                   help="l2 sensitivity Delta_2 > 0 (dim 1: the same number as --sensitivity; dim K: "
+                        "default sqrt(K) Delta)")
     c.add_argument("--l1-sensitivity", type=_L1, default=None, metavar="S1",
-                   help="l1 sensitivity Delta_1 > 0 for dim > 1 (default K Delta)")
+                   help="l1 sensitivity Delta_1 > 0 (dim 1: the same number as --sensitivity; dim K: default K Delta). "
+                        "Every given sensitivity is used: in dim 1 they must agree, in dim K the set is the "
+                        "intersection of the given balls")
     c.add_argument("--method", choices=("auto", "exact", "sufficient"), default="auto",
                    help="auto (default), exact (Theorem 3 / exact K-fold profile) or sufficient (Theorem 8, dim > 1)")
     c.add_argument("--json", action="store_true", help="print JSON")

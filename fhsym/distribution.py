@@ -26,7 +26,7 @@ is finite) and the points |t| = alpha.
 from __future__ import annotations
 
 import math
-from typing import Union
+from typing import Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -930,7 +930,7 @@ class FlippedHuber:
         """
         return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
 
-    def zcdp(self, sensitivity: float = 1.0, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None, refine: bool = False):
+    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None, refine: bool = False):
         """zCDP parameters (xi, eta) of the mechanism (talk slides, Sec VI-A).
 
         1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;

@@ -114,7 +114,7 @@ def _thm8_Dstar(eps: float, dl: float, b: float, K: int, c2: float, c1: float) -
     return lo
 
 
-def calibrate_sufficient(epsilon, delta, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None, *, b_max: float = B_MAX):
+def calibrate_sufficient(epsilon, delta, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None, *, b_max: float = B_MAX):
     """Minimum variance under Theorem 8 (uncertified search result): returns (alpha, gamma, variance)."""
     eps = V.check_scalar(epsilon, V.EPSILON)
     dl = V.check_scalar(delta, V.DELTA)
@@ -249,7 +249,7 @@ def calibrate_kdim(
     epsilon: float,
     delta: float,
     dim: int,
-    sensitivity: float = 1.0,
+    sensitivity: Optional[float] = None,
     l2_sensitivity: Optional[float] = None,
     l1_sensitivity: Optional[float] = None,
     method: str = "auto",

@@ -192,7 +192,7 @@ def worst_case_candidates(dim: int, sensitivity: float, l2_sensitivity: Optional
 
 
 def worst_case_lower_bound(
-    epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
+    epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None,
     l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None, step: Optional[float] = None,
 ) -> Tuple[float, np.ndarray]:
     """max over :func:`worst_case_candidates` of the certified lower bound of delta_d(eps).

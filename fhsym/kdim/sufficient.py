@@ -63,20 +63,51 @@ _LOG_SQRT_PI_2 = 0.5 * math.log(math.pi / 2.0)
 
 
 def resolve_sensitivities(
-    dim: int, sensitivity: float, l2_sensitivity: Optional[float], l1_sensitivity: Optional[float]
+    dim: int, sensitivity: Optional[float], l2_sensitivity: Optional[float], l1_sensitivity: Optional[float]
 ) -> Tuple[int, float, float, float]:
-    """Validate (K, Delta, Delta_2, Delta_1); defaults are the box values sqrt(K) Delta and K Delta.
+    """The sensitivity set as (K, Delta, Delta_2, Delta_1): every given sensitivity is used.
 
-    A given ``l2_sensitivity``/``l1_sensitivity`` above its box value is lowered to it
-    (the box already implies ||d||_2 <= sqrt(K) Delta and ||d||_1 <= K Delta).
+    The set of difference vectors is {d : ||d||_inf <= Delta, ||d||_2 <= Delta_2, ||d||_1 <= Delta_1},
+    the intersection of the balls whose radii are given (``None`` = not given).
+
+    * ``dim = 1``: the three norms coincide, so the given values must be equal (two that
+      disagree raise ``ValueError`` naming both); the one value is the sensitivity.
+    * ``dim = K > 1``: each bound implies the others (||d||_inf <= ||d||_2 <= ||d||_1 <=
+      sqrt(K) ||d||_2 <= K ||d||_inf), so the returned radii are the tightest the given
+      ones imply: Delta = min(given), Delta_2 = min(l2, sqrt(K) Delta, l1),
+      Delta_1 = min(l1, sqrt(K) Delta_2, K Delta).  An l2 ball alone gives Delta = Delta_2.
+    * none given: the unit box, Delta = 1.
+
+    Examples
+    --------
+    >>> resolve_sensitivities(1, None, 2.0, None)
+    (1, 2.0, 2.0, 2.0)
+    >>> resolve_sensitivities(4, None, 2.0, None)
+    (4, 2.0, 2.0, 4.0)
+    >>> resolve_sensitivities(4, 1.0, None, None)
+    (4, 1.0, 2.0, 4.0)
     """
     K = V.check_int(dim, "dim", 1)
-    D = V.check_scalar(sensitivity, V.SENSITIVITY)
-    D2 = math.sqrt(K) * D if l2_sensitivity is None else V.check_scalar(l2_sensitivity, V.Domain("l2_sensitivity", 0.0, math.inf))
-    D1 = K * D if l1_sensitivity is None else V.check_scalar(l1_sensitivity, V.Domain("l1_sensitivity", 0.0, math.inf))
-    D1 = min(D1, K * D)
-    D2 = min(D2, math.sqrt(K) * D, D1)  # ||d||_2 <= ||d||_1
-    D1 = min(D1, math.sqrt(K) * D2)  # ||d||_1 <= sqrt(K) ||d||_2
+    given = {}
+    for name, val, dom in (("sensitivity", sensitivity, V.SENSITIVITY), ("l2_sensitivity", l2_sensitivity, V.L2_SENSITIVITY),
+                           ("l1_sensitivity", l1_sensitivity, V.L1_SENSITIVITY)):
+        if val is not None:
+            given[name] = V.check_scalar(val, dom)
+    if K == 1:
+        names = list(given)
+        for other in names[1:]:
+            if given[other] != given[names[0]]:
+                raise ValueError(
+                    f"in one dimension the l_inf, l2 and l1 sensitivities are the same number, but "
+                    f"{names[0]}={given[names[0]]!r} and {other}={given[other]!r} disagree; give one of them")
+        D = given[names[0]] if names else 1.0
+        return 1, D, D, D
+    if not given:
+        D = 1.0
+    else:
+        D = min(given.values())  # ||d||_inf <= ||d||_2 <= ||d||_1
+    D2 = min(given.get("l2_sensitivity", math.inf), math.sqrt(K) * D, given.get("l1_sensitivity", math.inf))
+    D1 = min(given.get("l1_sensitivity", math.inf), math.sqrt(K) * D2, K * D)
     return K, D, D2, D1
 
 
@@ -133,7 +164,7 @@ def _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivit
     return eps, a, g, K, D, D2, D1
 
 
-def alpha_max(epsilon, gamma, dim, sensitivity=1.0, l2_sensitivity=None) -> float:
+def alpha_max(epsilon, gamma, dim, sensitivity=None, l2_sensitivity=None) -> float:
     """Largest alpha allowed by Lemma 5 / Theorem 8: R_Delta^{-1}((2 gamma^2 eps - Delta_2^2)/K); -inf if none."""
     eps = V.check_scalar(epsilon, V.EPSILON)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -144,7 +175,7 @@ def alpha_max(epsilon, gamma, dim, sensitivity=1.0, l2_sensitivity=None) -> floa
     return float(R_Delta_inverse(nu, D))
 
 
-def applicable(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None) -> bool:
+def applicable(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None) -> bool:
     """The parameter restriction of Lemma 5 / Theorem 8: R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K."""
     eps = V.check_scalar(epsilon, V.EPSILON)
     a = V.check_scalar(alpha, V.ALPHA)
@@ -160,13 +191,13 @@ def _AB(eps, a, g, K, D, D2, D1):
     return A, B
 
 
-def lemma5_bound(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def lemma5_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
     """Lemma 5: P{zeta^(u)_d(T) >= eps} <= Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R_Delta(alpha)/(2 gamma Delta_2))."""
     A, _ = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
     return float(sc.ndtr(-A))
 
 
-def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
     """Lemma 7's claimed lower bound Q(gamma eps/D2 + D2/(2 gamma) + K R/(2 gamma D2) + theta D1/(gamma D2)).
 
     Holds for the extreme vector of the box (||d||_2 = Delta_2, ||d||_1 = Delta_1) but not
@@ -176,7 +207,7 @@ def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=Non
     return float(sc.ndtr(-B))
 
 
-def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf when it is <= 0.
 
     Stable: log Q(A) + log(1 - exp(r)), r = eps + log Q(B) - log Q(A) < 0, with log_ndtr and
@@ -194,12 +225,12 @@ def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity
     return la + float(_nx.log1mexp(-r))  # log(1 - e^r), r < 0, without cancellation on either side
 
 
-def theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
     """Theorem 8's left-hand side Q(A) - e^eps Q(B), clipped at 0 (see :func:`log_theorem8_lhs`)."""
     return math.exp(log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
 
 
-def theorem8_holds(epsilon, delta, alpha, gamma, dim, sensitivity=1.0, l2_sensitivity=None, l1_sensitivity=None, rtol=1e-12) -> bool:
+def theorem8_holds(epsilon, delta, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None, rtol=1e-12) -> bool:
     """Theorem 8's condition: applicable and theorem8_lhs * (1 + rtol) <= delta."""
     dl = V.check_scalar(delta, V.DELTA)
     if not applicable(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity):

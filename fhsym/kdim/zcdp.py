@@ -41,7 +41,7 @@ from .sufficient import R_Delta, resolve_sensitivities
 __all__ = ["zcdp", "zcdp_params", "zcdp_compose", "zcdp_to_dp", "zcdp_delta", "renyi_bound"]
 
 
-def zcdp_params(alpha: float, gamma: float, sensitivity: float = 1.0, dim: int = 1,
+def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None, dim: int = 1,
                 l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None,
                 refine: bool = False) -> Tuple[float, float]:
     """(xi, eta) of the K-dim FH mechanism: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).
@@ -61,7 +61,7 @@ def zcdp_params(alpha: float, gamma: float, sensitivity: float = 1.0, dim: int =
     return xi, eta
 
 
-def zcdp(fh, sensitivity: float = 1.0, dim: int = 1, l2_sensitivity: Optional[float] = None,
+def zcdp(fh, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
          l1_sensitivity: Optional[float] = None, refine: bool = False) -> Tuple[float, float]:
     """``FlippedHuber.zcdp(...)``: (xi, eta) for the mechanism adding ``fh`` noise (see :func:`zcdp_params`)."""
     return zcdp_params(fh.alpha, fh.gamma, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)
