@@ -6,12 +6,19 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 """
 
-from .calibration import Calibration, calibrate, gaussian_dominance
-from .certify import certified_profile, is_private
+from ._core import compat as _compat
+
+_compat.register("fhsym._")  # the generated kernels import fhsym._numerics
+
+from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
+from .privacy import certified_profile, is_private
 from . import kdim, mechanisms
-from .kdim import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
-from .distribution import FlippedHuber
-from .privacy_profile import (
+from . import accounting, calibration, noise, privacy
+from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
+from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
+from .privacy.certificate import Certificate
+from .privacy.verify import verify_certificate
+from .privacy import (
     PROFILE_RTOL,
     centered_privacy_loss,
     epsilon_for_delta,
@@ -20,10 +27,21 @@ from .privacy_profile import (
     privacy_profile,
 )
 
+_compat.register()
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "NoiseDistribution",
     "FlippedHuber",
+    "Gaussian",
+    "Laplace",
+    "TruncatedLaplace",
+    "Staircase",
+    "OSGT",
+    "Certificate",
+    "verify_certificate",
+    "CalibrationError",
     "privacy_profile",
     "log_privacy_profile",
     "epsilon_for_delta",

@@ -73,10 +73,10 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .. import _validation as V
-from .._random import RandomState, as_generator
-from ..calibration import _variance_std
-from ..distribution import FlippedHuber
+from .._core import domains as V
+from .._core.random import RandomState, as_generator
+from ..calibration.flipped_huber import _variance_std
+from ..noise.flipped_huber import FlippedHuber
 from ..kdim import (
     PrivacyLossDistribution,
     flipped_huber_pld,

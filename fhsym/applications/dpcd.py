@@ -49,8 +49,8 @@ from typing import Optional, Tuple
 import numpy as np
 from scipy import special as sc
 
-from .. import _validation as V
-from .._random import RandomState, as_generator
+from .._core import domains as V
+from .._core.random import RandomState, as_generator
 from .accounting import (
     ACCOUNTANTS,
     MECHANISMS,

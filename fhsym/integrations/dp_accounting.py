@@ -42,9 +42,9 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the optional dependency
     raise ImportError("fhsym.integrations.dp_accounting needs dp_accounting: pip install dp-accounting") from exc
 
-from .. import _validation as V
-from ..distribution import FlippedHuber
-from ..privacy_profile import privacy_profile
+from .._core import domains as V
+from ..noise.flipped_huber import FlippedHuber
+from ..privacy.profile import privacy_profile
 
 __all__ = ["FlippedHuberPrivacyLoss", "flipped_huber_pld", "to_dp_accounting"]
 

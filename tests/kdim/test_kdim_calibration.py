@@ -106,10 +106,10 @@ def test_sufficient_delta_is_above_the_exact_delta(K, eps, gamma, frac):
 
 
 def test_non_box_sensitivities_are_stated_in_the_certificate():
-    c = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="sufficient")
+    c = calibrate_kdim(1.0, 1e-6, 6, sensitivity=1.0, l2_sensitivity=1.5, method="sufficient")
     assert c.achieved_delta <= 1e-6
     assert "proof is incomplete" in c.certificate and "||d||_2 <= 1.5" in c.certificate
-    e = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="exact")
+    e = calibrate_kdim(1.0, 1e-6, 6, sensitivity=1.0, l2_sensitivity=1.5, method="exact")
     assert "not used: conservative" in e.certificate
 
 
@@ -117,9 +117,9 @@ def test_auto_off_the_box_uses_only_the_certified_method():
     """Sensitivities tighter than the box: Theorem 8 is not a proof there, so "auto" returns the exact (box) result;
     an explicit "sufficient" reports the larger of Theorem 8's LHS and the PLD bounds it computed, and says it is no certificate."""
 
-    a = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0)
+    a = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0)
     assert a.method == "exact-kdim-pld"
-    s = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
+    s = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
     assert s.certificate.startswith("NOT a certificate")
     assert s.achieved_delta >= theorem8_lhs(1.0, s.alpha, s.gamma, 4, 1.0, 1.2, 2.0)
     worst = max(float(kdim_pld(s.alpha, s.gamma, 4, difference=d).delta_upper(1.0))

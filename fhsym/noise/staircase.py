@@ -49,10 +49,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._validation import SENSITIVITY, Domain, check_scalar
-from ._core import POS_EPSILON, Calibration, Mechanism
+from .._core.domains import Domain, check_scalar
+from .base import NoiseDistribution
 
-__all__ = ["StaircaseMechanism", "calibrate_staircase", "staircase_optimal_gamma"]
+__all__ = ["Staircase", "StaircaseMechanism", "staircase_optimal_gamma"]
+
+POS_EPSILON = Domain("epsilon", 0.0, math.inf)
 
 GAMMA01 = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
 STAIR_SENS = Domain("sensitivity", 0.0, math.inf)
@@ -70,7 +72,7 @@ def staircase_optimal_gamma(epsilon: float, cost: str = "variance") -> float:
     raise ValueError(f"cost must be 'variance' or 'magnitude'; got {cost!r}")
 
 
-class StaircaseMechanism(Mechanism):
+class Staircase(NoiseDistribution):
     """Staircase noise, ``eps0``-DP for sensitivity ``Delta0``.
 
     Parameters
@@ -89,8 +91,15 @@ class StaircaseMechanism(Mechanism):
     Formulas: see the module docstring.  ``centered_privacy_loss(t, d) =
     eps0 (l(|t + d/2|) - l(|t - d/2|))`` (right-continuous steps).
 
-    Accuracy: profile <= 2.9e-16, variance <= 5e-15 relative (measured).
+    Examples
+    --------
+    >>> st = Staircase(epsilon=1.0, sensitivity=1.0)
+    >>> float(st.privacy_profile(1.0)), float(st.privacy_profile(0.5)) > 0
+    (0.0, True)
     """
+
+    name = "staircase"
+    parameter_domains = (POS_EPSILON, STAIR_SENS, GAMMA01)
 
     def __init__(self, epsilon: float, sensitivity: float = 1.0, gamma: float | None = None) -> None:
         self.epsilon = check_scalar(epsilon, POS_EPSILON)
@@ -106,12 +115,6 @@ class StaircaseMechanism(Mechanism):
         self._a = self._omb / (2.0 * (w + (d0 - w) * b))
         self._cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
-    def __repr__(self) -> str:
-        return (
-            f"StaircaseMechanism(epsilon={self.epsilon!r}, sensitivity={self.sensitivity!r}, "
-            f"gamma={self.gamma!r})"
-        )
-
     # -- step index ---------------------------------------------------------
     def _level(self, x: np.ndarray) -> np.ndarray:
         ax = np.abs(x)
@@ -123,6 +126,10 @@ class StaircaseMechanism(Mechanism):
         return k + (r >= self.width)
 
     def variance(self) -> float:
+        """The variance (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
         b, omb, g = self._b, self._omb, self.gamma
         first = b * (1.0 + b) / (omb * omb)
         den = g + (1.0 - g) * b
@@ -250,12 +257,31 @@ class StaircaseMechanism(Mechanism):
         out = res.reshape(eps.shape)
         return out
 
-    def _cpl(self, t, d):
+    def _isf(self, q):
+        """Invert sf on x >= 0 (q <= 1/2) period by period: sf(k D0 + r) = b^k (b/2 + rem(r))."""
+        d0, w, b, a, e0 = self.sensitivity, self.width, self._b, self._a, self.epsilon
+        p = np.where(q <= 0.5, q, 1.0 - q)  # the upper tail mass
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            # sf(k D0) = b^k / 2: the period k holds p when b^(k+1)/2 < p <= b^k/2
+            k = np.floor(np.log(2.0 * p) / -e0)
+            k = np.where(np.isfinite(k), np.maximum(k, 0.0), 0.0)
+            bk = np.exp(-k * e0)
+            rem = p / bk - 0.5 * b  # remaining mass inside the period, in [0, (1 - b)/2]
+            # rem = a (w - r) + a b (d0 - w) for r < w, a b (d0 - r) for r >= w
+            r_first = w - (rem - a * b * (d0 - w)) / a
+            r_second = d0 - rem / (a * b)
+            r = np.where(rem >= a * b * (d0 - w), r_first, r_second)
+            r = np.clip(r, 0.0, d0)
+            x = k * d0 + r
+        x = np.where(p == 0.0, np.inf, x)
+        return np.where(q <= 0.5, x, -x)
+
+    def _centered_privacy_loss(self, t, d):
         with np.errstate(invalid="ignore"):
             out = self.epsilon * (self._level(t + 0.5 * d) - self._level(t - 0.5 * d))
         return np.where(d == 0, 0.0, np.nan_to_num(out, nan=0.0))
 
-    def _rvs(self, rng, size):
+    def _rvs(self, rng, size):  # size: the sample shape
         d0, w = self.sensitivity, self.width
         b = self._b
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
@@ -267,19 +293,5 @@ class StaircaseMechanism(Mechanism):
         return sign * mag
 
 
-def calibrate_staircase(epsilon: float, sensitivity: float = 1.0, *, cost: str = "variance") -> Calibration:
-    """Optimal ``epsilon``-DP staircase for sensitivity ``Delta`` (Geng & Viswanath 2016).
-
-    ``cost='variance'`` (default) minimises the noise power (``gamma*`` from
-    the cubic, see module docstring); ``cost='magnitude'`` uses
-    ``gamma = 1/(1 + e^{eps/2})``, optimal for ``E|X|``.  Pure DP is exact:
-    the level difference between ``t`` and ``t + Delta`` never exceeds one
-    step, so the computed profile at ``epsilon`` is exactly 0.
-    """
-    eps = check_scalar(epsilon, POS_EPSILON)
-    d = check_scalar(sensitivity, SENSITIVITY)
-    mech = StaircaseMechanism(eps, d, staircase_optimal_gamma(eps, cost))
-    achieved = float(mech.privacy_profile(eps, d))
-    if achieved != 0.0:  # pragma: no cover - impossible by construction
-        raise FloatingPointError("staircase calibration failed to certify pure DP")
-    return Calibration(mech, mech.variance(), achieved, eps, 0.0, d)
+#: fhsym 0.1 name of :class:`Staircase`
+StaircaseMechanism = Staircase

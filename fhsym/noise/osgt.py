@@ -45,25 +45,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import special as sc
+from scipy import stats
 
-from .._validation import DELTA, EPSILON, SENSITIVITY, Domain, check_scalar
-from ._core import (
-    CERTIFICATION_MARGIN,
-    Calibration,
-    Mechanism,
-    dd_add,
-    dd_div,
-    dd_mul,
-    gl_integrate,
-    j_fun,
-    log_mills,
-    second_moment_ratio,
-    smallest_ok,
-    sym_sign_min,
-)
+from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
+from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
+from .base import NoiseDistribution
 
-__all__ = ["OSGTMechanism", "calibrate_osgt"]
+__all__ = ["OSGT", "OSGTMechanism", "osgt_profile"]
 
 VARTHETA = Domain("vartheta", 0.0, math.inf, closed_lower=True)
 VARRHO = Domain("varrho", 0.0, math.inf)
@@ -154,7 +144,7 @@ def _osgt_profile_plain(eps: np.ndarray, s: float, theta: float) -> np.ndarray:
     return np.nan_to_num(out, nan=0.0)
 
 
-class OSGTMechanism(Mechanism):
+class OSGT(NoiseDistribution):
     """Offset Symmetric Gaussian Tails noise ``O(vartheta, varrho^2)``.
 
     Parameters
@@ -174,8 +164,15 @@ class OSGTMechanism(Mechanism):
       forms described in the module docstring.
     * ``centered_privacy_loss(t, d) = t d/varrho^2 + (2 vartheta/varrho^2) sgn(t) sgn(d) min(|t|, |d|/2)``.
 
-    Accuracy: profile <= 1.2e-15 relative (measured); variance <= 1.4e-15.
+    Examples
+    --------
+    >>> o = OSGT(vartheta=0.0, varrho=2.0)          # vartheta = 0: the Gaussian N(0, 4)
+    >>> o.var(), round(float(o.cdf(0.0)), 12)
+    (4.0, 0.5)
     """
+
+    name = "osgt"
+    parameter_domains = (VARTHETA, VARRHO)
 
     def __init__(self, vartheta: float, varrho: float) -> None:
         self.vartheta = check_scalar(vartheta, VARTHETA)
@@ -184,10 +181,11 @@ class OSGTMechanism(Mechanism):
         if not math.isfinite(self.theta):
             raise ValueError(f"vartheta/varrho must be finite; got {self.vartheta!r}/{self.varrho!r}")
 
-    def __repr__(self) -> str:
-        return f"OSGTMechanism(vartheta={self.vartheta!r}, varrho={self.varrho!r})"
-
     def variance(self) -> float:
+        """The variance (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)
 
     def _logpdf(self, x):
@@ -207,11 +205,29 @@ class OSGTMechanism(Mechanism):
     def _profile(self, eps, d):
         return osgt_profile(eps, d, self.vartheta, self.varrho)
 
-    def _cpl(self, t, d):
+    def _logsf(self, x):
+        u = np.abs(x) / self.varrho
+        pos = x >= 0
+        out = np.empty(u.shape)
+        up = u[pos]
+        out[pos] = np.log(0.5) - up * (0.5 * up + self.theta) - j_fun(self.theta, up)
+        out[~pos] = np.log1p(-self._sf(-x[~pos]))
+        return out
+
+    def _isf(self, q):
+        # sf(x) = Q(theta + x/varrho) / (2 Q(theta)) on x >= 0: x = varrho (Q^{-1}(2 q Q(theta)) - theta)
+        p = np.where(q <= 0.5, q, 1.0 - q)
+        with np.errstate(divide="ignore"):
+            log_arg = np.log(2.0 * p) + sc.log_ndtr(-self.theta)
+            x = self.varrho * (-sc.ndtri_exp(log_arg) - self.theta)
+        x = np.maximum(x, 0.0)
+        return np.where(q <= 0.5, x, -x)
+
+    def _centered_privacy_loss(self, t, d):
         r2 = self.varrho**2
         return t * d / r2 + self.vartheta * sym_sign_min(t, d) / r2
 
-    def _rvs(self, rng, size):
+    def _rvs(self, rng, size):  # size: the sample shape
         mag = stats.truncnorm.rvs(
             self.theta, np.inf, loc=-self.vartheta, scale=self.varrho, size=size, random_state=rng
         )
@@ -219,148 +235,5 @@ class OSGTMechanism(Mechanism):
         return np.maximum(mag, 0.0) * sign
 
 
-# ---------------------------------------------------------------------------
-# calibration
-
-
-def _solve_log(f, x0: float, xtol: float) -> float:
-    """Root of an increasing function ``f`` of a log-parameter (bracketing by steps of 2)."""
-    lo = hi = x0
-    if f(x0) > 0:
-        while f(lo) > 0:
-            lo -= 2.0
-            if lo < -700:
-                raise ValueError("cannot calibrate OSGT: no admissible parameter")
-        hi = lo + 2.0
-    else:
-        while f(hi) <= 0:
-            hi += 2.0
-            if hi > 700:
-                raise ValueError("cannot calibrate OSGT: no admissible parameter")
-        lo = hi - 2.0
-    return optimize.brentq(f, lo, hi, xtol=xtol, rtol=4 * np.finfo(float).eps)
-
-
-def _log_delta(val: float) -> float:
-    return math.log(val) if val > 0 else -1e4
-
-
-def _s_star(eps: float, theta: float, log_thr: float, xtol: float = 1e-13) -> float:
-    """Largest normalised sensitivity ``s = Delta/varrho`` with ``delta(theta, s) = thr``."""
-    e1 = np.array([eps])
-
-    def f(log_s: float) -> float:
-        return _log_delta(float(osgt_profile(e1, math.exp(log_s), theta, 1.0)[0])) - log_thr
-
-    return math.exp(_solve_log(f, 0.0, xtol))
-
-
-def _variance_factor(theta: float) -> float:
-    return second_moment_ratio(theta)
-
-
-def _minimise(fun, grid: np.ndarray) -> float:
-    """Grid scan followed by bounded Brent between the neighbours of the best point."""
-    vals = np.array([fun(float(x)) for x in grid])
-    i = int(np.argmin(vals))
-    best_x, best_v = float(grid[i]), float(vals[i])
-    lo, hi = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, len(grid) - 1)])
-    if hi > lo:
-        res = optimize.minimize_scalar(fun, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
-        if res.fun < best_v:
-            best_x, best_v = float(res.x), float(res.fun)
-    return best_x
-
-
-def calibrate_osgt(
-    epsilon: float,
-    delta: float,
-    sensitivity: float = 1.0,
-    *,
-    theta_max: float = 1e4,
-    box: tuple[tuple[float, float], tuple[float, float]] | None = None,
-) -> Calibration:
-    """Minimum-variance OSGT parameters meeting the exact condition ``delta_O(eps) <= delta``.
-
-    Unconstrained search (``box=None``): the profile depends on
-    ``(theta, s) = (vartheta/varrho, Delta/varrho)`` only and increases with
-    ``s``.  For each ``theta`` the largest admissible ``s*(theta)`` is found by
-    Brent's method on ``log delta`` and the variance
-    ``Delta^2 (1 - theta K(theta)) / s*(theta)^2`` is minimised over
-    ``theta in [0, theta_max]`` (log-spaced scan, then bounded Brent).  As
-    ``theta -> inf`` with ``varrho^2/vartheta`` fixed OSGT tends to Laplace, so
-    for larger eps the infimum is the ``(eps, delta)``-Laplace variance,
-    approached (not attained) at ``theta = theta_max``.
-
-    Box-constrained search (``box=((vt_lo, vt_hi), (vr_lo, vr_hi))``): the
-    paper's protocol (grid on ``[0.02, 150] x [0.02, 50]``), done continuously:
-    for each ``vartheta`` in the box the smallest admissible ``varrho`` is
-    found (infeasible if it exceeds ``vr_hi``; raised to ``vr_lo``) and the
-    variance is minimised over ``vartheta``.
-
-    Certification: with ``vartheta`` fixed, ``varrho`` is the smallest double
-    whose computed profile is ``<= delta (1 - CERTIFICATION_MARGIN)``.
-    """
-    eps = check_scalar(epsilon, EPSILON)
-    target = check_scalar(delta, DELTA)
-    d = check_scalar(sensitivity, SENSITIVITY)
-    tmax = check_scalar(theta_max, Domain("theta_max", 0.0, math.inf))
-    thr = target * (1.0 - CERTIFICATION_MARGIN)
-    log_thr = math.log(thr)
-    e1 = np.array([eps])
-
-    if box is None:
-
-        def vnorm(z: float) -> float:  # z = log(theta)
-            theta = math.exp(z)
-            return _variance_factor(theta) / _s_star(eps, theta, log_thr, 1e-10) ** 2
-
-        zmax = math.log(tmax)
-        grid = np.linspace(math.log(1e-3), zmax, max(int((zmax - math.log(1e-3)) / 0.5), 4))
-        z = _minimise(vnorm, grid)
-        theta = math.exp(z)
-        if _variance_factor(0.0) / _s_star(eps, 0.0, log_thr, 1e-10) ** 2 < vnorm(z):
-            theta = 0.0
-        rho0 = d / _s_star(eps, theta, log_thr)
-        vartheta = theta * rho0
-    else:
-        try:
-            (vt_lo, vt_hi), (vr_lo, vr_hi) = box
-        except (TypeError, ValueError):
-            raise ValueError(f"box must be ((vartheta_lo, vartheta_hi), (varrho_lo, varrho_hi)); got {box!r}") from None
-        vt_lo = check_scalar(vt_lo, VARTHETA)
-        vt_hi = check_scalar(vt_hi, VARTHETA)
-        vr_lo = check_scalar(vr_lo, VARRHO)
-        vr_hi = check_scalar(vr_hi, VARRHO)
-        if not (vt_lo <= vt_hi and vr_lo <= vr_hi):
-            raise ValueError(f"box must have lo <= hi in both coordinates; got {box!r}")
-
-        def rho_star(vt: float, xtol: float) -> float:
-            def f(log_r: float) -> float:
-                # decreasing in varrho -> use -log(varrho) as the increasing variable
-                return _log_delta(float(osgt_profile(e1, d, vt, math.exp(-log_r))[0])) - log_thr
-
-            return math.exp(-_solve_log(f, -math.log(vr_hi), xtol))
-
-        def var_of(vt: float) -> float:
-            r = rho_star(vt, 1e-10)
-            if r > vr_hi:
-                return math.inf
-            r = max(r, vr_lo)
-            return OSGTMechanism(vt, r).variance()
-
-        grid = np.linspace(vt_lo, vt_hi, 61)
-        vartheta = _minimise(var_of, grid)
-        if not math.isfinite(var_of(vartheta)):
-            raise ValueError(f"no OSGT parameters in box {box!r} achieve ({eps}, {target})-DP")
-        rho0 = max(rho_star(vartheta, 1e-13), vr_lo)
-
-    def ok(rho: float) -> bool:
-        return bool(osgt_profile(e1, d, vartheta, rho)[0] <= thr)
-
-    rho = smallest_ok(ok, rho0 * (1.0 + 1e-9), "varrho")
-    if box is not None:
-        rho = max(rho, vr_lo)
-    mech = OSGTMechanism(vartheta, rho)
-    achieved = float(mech.privacy_profile(eps, d))
-    return Calibration(mech, mech.variance(), achieved, eps, target, d)
+#: fhsym 0.1 name of :class:`OSGT`
+OSGTMechanism = OSGT

@@ -35,7 +35,7 @@ from typing import Iterable, Optional, Tuple
 
 from scipy import optimize
 
-from .. import _validation as V
+from .._core import domains as V
 from .sufficient import R_Delta, resolve_sensitivities
 
 __all__ = ["zcdp", "zcdp_params", "zcdp_compose", "zcdp_to_dp", "zcdp_delta", "renyi_bound"]

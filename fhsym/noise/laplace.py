@@ -30,20 +30,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._validation import Domain, EPSILON, SENSITIVITY, check_scalar
-from ._core import (
-    CERTIFICATION_MARGIN,
-    Calibration,
-    Mechanism,
-    exact_quotient,
-    smallest_ok,
-    sym_sign_min,
-)
+from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import exact_quotient, sym_sign_min
+from .base import NoiseDistribution
 
-__all__ = ["LaplaceMechanism", "calibrate_laplace"]
+__all__ = ["Laplace", "LaplaceMechanism", "laplace_profile"]
 
 BETA = Domain("beta", 0.0, math.inf)
-DELTA_OR_ZERO = Domain("delta", 0.0, 1.0, closed_lower=True)
 
 
 def laplace_profile(eps: np.ndarray, d: float, beta: float) -> np.ndarray:
@@ -54,32 +47,38 @@ def laplace_profile(eps: np.ndarray, d: float, beta: float) -> np.ndarray:
     return np.where(diff < 0.0, -np.expm1(0.5 * diff), 0.0)
 
 
-class LaplaceMechanism(Mechanism):
+class Laplace(NoiseDistribution):
     """Additive Laplace noise ``L(0, beta)``.
 
     Parameters
     ----------
     beta : float in (0, inf)
-        Scale (``variance = 2 beta^2``).
+        Scale (``var = 2 beta^2``).
 
     Formulas (paper, Appendix F-A(b) and E-B)
     -----------------------------------------
-    * ``pdf(t) = exp(-|t|/beta)/(2 beta)``,
-      ``sf(t) = exp(-t/beta)/2`` for ``t >= 0``.
+    * ``pdf(t) = exp(-|t|/beta)/(2 beta)``, ``sf(t) = exp(-t/beta)/2`` for ``t >= 0``.
     * ``privacy_profile(eps, Delta) = [1 - exp((eps - Delta/beta)/2)]_+``.
     * ``centered_privacy_loss(t, d) = (2/beta) sgn(t) sgn(d) min(|t|, |d|/2)``.
 
-    Accuracy: profile relative error ~1e-16 (the subtraction
-    ``eps - Delta/beta`` is carried out in double-double).
+    Examples
+    --------
+    >>> lap = Laplace(1.0)
+    >>> lap.var(), float(lap.privacy_profile(1.0)), float(lap.privacy_profile(0.0))
+    (2.0, 0.0, 0.3934693402873666)
     """
+
+    name = "laplace"
+    parameter_domains = (BETA,)
 
     def __init__(self, beta: float) -> None:
         self.beta = check_scalar(beta, BETA)
 
-    def __repr__(self) -> str:
-        return f"LaplaceMechanism(beta={self.beta!r})"
-
     def variance(self) -> float:
+        """The variance 2 beta^2 (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
         return 2.0 * self.beta**2
 
     def _logpdf(self, x):
@@ -89,52 +88,24 @@ class LaplaceMechanism(Mechanism):
         z = x / self.beta
         return np.where(z >= 0, 0.5 * np.exp(-np.abs(z)), 1.0 - 0.5 * np.exp(-np.abs(z)))
 
+    def _logsf(self, x):
+        z = x / self.beta
+        return np.where(z >= 0, -np.abs(z) - math.log(2.0), np.log1p(-0.5 * np.exp(-np.abs(z))))
+
+    def _isf(self, q):
+        # q <= 1/2: x = -beta log(2q);  q > 1/2: x = beta log(2 (1 - q)) (1 - q exact by Sterbenz)
+        with np.errstate(divide="ignore"):
+            return np.where(q <= 0.5, -self.beta * np.log(2.0 * q), self.beta * np.log(2.0 * (1.0 - q)))
+
     def _profile(self, eps, d):
         return laplace_profile(eps, d, self.beta)
 
-    def _cpl(self, t, d):
+    def _centered_privacy_loss(self, t, d):
         return sym_sign_min(t, d) / self.beta
 
-    def _rvs(self, rng, size):
-        return rng.laplace(0.0, self.beta, size)
+    def _rvs(self, rng, shape):
+        return rng.laplace(0.0, self.beta, shape)
 
 
-def calibrate_laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1.0) -> Calibration:
-    """Smallest ``beta`` with ``delta_L(eps) <= delta`` (pure DP for ``delta = 0``).
-
-    Exact condition ``beta >= Delta/(eps - 2 log(1 - delta))`` (paper,
-    Appendix F-A(b)).  Certification:
-
-    * ``delta = 0``: the returned beta is the smallest double with
-      ``beta * eps >= Delta`` in exact rational arithmetic, so the profile is
-      exactly 0 at ``eps``.
-    * ``delta > 0``: the smallest double whose computed profile is
-      ``<= delta (1 - CERTIFICATION_MARGIN)``; beta exceeds the exact optimum
-      by at most ~1e-13 relative.
-    """
-    eps = check_scalar(epsilon, EPSILON)
-    target = check_scalar(delta, DELTA_OR_ZERO)
-    d = check_scalar(sensitivity, SENSITIVITY)
-    if target == 0.0:
-        if eps == 0.0:
-            raise ValueError(
-                "epsilon must be a finite real number in (0, inf) when delta = 0 "
-                "(pure 0-DP is impossible with additive noise); got 0.0"
-            )
-        fe, fd = Fraction(eps), Fraction(d)
-
-        def ok(beta: float) -> bool:
-            return Fraction(beta) * fe >= fd
-
-        beta = smallest_ok(ok, d / eps, "beta")
-    else:
-        thr = target * (1.0 - CERTIFICATION_MARGIN)
-        e1 = np.array([eps])
-
-        def ok(beta: float) -> bool:
-            return bool(laplace_profile(e1, d, beta)[0] <= thr)
-
-        beta = smallest_ok(ok, d / (eps - 2.0 * math.log1p(-target)), "beta")
-    mech = LaplaceMechanism(beta)
-    achieved = float(mech.privacy_profile(eps, d))
-    return Calibration(mech, mech.variance(), achieved, eps, target, d)
+#: fhsym 0.1 name of :class:`Laplace`
+LaplaceMechanism = Laplace

@@ -27,88 +27,22 @@ under-noises.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Optional
 
 import mpmath
 import numpy as np
 from scipy import optimize
 
-from . import _validation as V
-from ._generated import flipped_huber as K
-from .distribution import FlippedHuber
-from .certify import certified_profile
-from .privacy_profile import PROFILE_RTOL, _log_profile_std, privacy_profile
+from .._core import domains as V
+from .._generated import flipped_huber as K
+from ..noise.flipped_huber import FlippedHuber
+from ..privacy.bounds import Bound, profile_bound
+from ..privacy.certify import certified_profile
+from ..privacy.profile import PROFILE_RTOL, _log_profile_std, privacy_profile
+from .engine import Request, certify, result
+from .result import Calibration
 
-__all__ = ["Calibration", "calibrate", "gaussian_dominance"]
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """Result of :func:`calibrate`: certified flipped Huber parameters.
-
-    Attributes: ``alpha``, ``gamma`` (the noise parameters), ``variance`` (of the
-    noise), ``epsilon``, ``delta`` (the target), ``achieved_delta`` (the certified
-    delta at the exact returned floats, <= delta; see Accuracy below),
-    ``sensitivity``, ``dim``, ``method`` and ``certificate`` (how it was checked),
-    and ``mechanism`` (a :class:`FlippedHuber`).
-
-    For ``dim = 1`` the parameters solve: minimise Var FH(alpha, gamma^2) (eq 11) subject to
-    delta^(1)(eps; alpha, gamma, Delta) <= delta (Theorem 3, eq 13).  ``as_dict()`` gives
-    every field but ``mechanism``.
-
-    Accuracy: ``achieved_delta`` is the certified upper bound of :func:`fhsym.certified_profile`
-    at the exact returned floats (60 digits, confirmed at 120); the float profile (measured
-    worst 1.1e-13 relative) also meets delta with the margin ``PROFILE_RTOL``.
-
-    Examples
-    --------
-    >>> from fhsym import FlippedHuber, calibrate, gaussian_dominance, is_private
-    >>> cal = calibrate(1.0, 1e-6)                       # takes about a second
-    >>> cal.method, cal.dim, cal.epsilon, cal.delta, cal.sensitivity
-    ('exact-1d', 1, 1.0, 1e-06, 1.0)
-    >>> cal.achieved_delta <= cal.delta
-    True
-    >>> is_private(cal.epsilon, cal.delta, cal.alpha, cal.gamma, cal.sensitivity)
-    True
-    >>> cal.mechanism == FlippedHuber(cal.alpha, cal.gamma) and cal.variance == cal.mechanism.var()
-    True
-    >>> f"{cal.variance:.5g}"
-    '1.9998'
-    >>> round(cal.alpha * cal.sensitivity / cal.gamma**2, 6)   # the optimum sits at the kink eps = alpha Delta/gamma^2
-    1.0
-    >>> sigma = gaussian_dominance(1.0, 1e-6)[1]              # least Gaussian scale for (1, 1e-6)
-    >>> cal.variance < sigma**2
-    True
-    >>> sorted(cal.as_dict())
-    ['achieved_delta', 'alpha', 'certificate', 'delta', 'dim', 'epsilon', 'gamma', 'method', 'sensitivity', 'variance']
-    """
-
-    alpha: float
-    gamma: float
-    variance: float
-    epsilon: float
-    delta: float
-    achieved_delta: float
-    sensitivity: float
-    dim: int = 1
-    method: str = "exact-1d"
-    certificate: str = ""
-    mechanism: FlippedHuber = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-
-    def as_dict(self) -> dict:
-        return {
-            "alpha": self.alpha,
-            "gamma": self.gamma,
-            "variance": self.variance,
-            "epsilon": self.epsilon,
-            "delta": self.delta,
-            "achieved_delta": self.achieved_delta,
-            "sensitivity": self.sensitivity,
-            "dim": self.dim,
-            "method": self.method,
-            "certificate": self.certificate,
-        }
+__all__ = ["calibrate_flipped_huber", "gaussian_dominance"]
 
 
 def _variance_std(b: float) -> float:
@@ -204,85 +138,36 @@ def _objective_many(bs: np.ndarray, eps: float, log_target: float) -> np.ndarray
 
 
 def _certify(eps: float, delta: float, sensitivity: float, b: float, gamma: float):
-    """Scale gamma (and alpha = b gamma) up until the claim is certified; return (alpha, gamma, achieved, steps, exact).
+    """Certified FH(b gamma', gamma') for the least gamma' >= gamma the engine accepts: (noise, bound, steps).
 
-    ``exact`` is the certified mpf value; ``achieved`` is it as a float (<= delta; 0.0 if it underflows).
-
-    Two checks at the returned floats: the float profile with the margin PROFILE_RTOL,
-    then :func:`fhsym.certify.certified_profile` (60/120-digit evaluation at the exact
-    binary values of eps, alpha, gamma, Delta), whose value is reported as achieved.
+    The float profile with the margin PROFILE_RTOL must pass first (the search's own claim),
+    then the certified bound of :func:`fhsym.privacy.bounds.profile_bound` at the exact floats.
     """
-    bound = delta / (1.0 + PROFILE_RTOL)
-    steps = 0
-    while True:
-        alpha = b * gamma
-        if float(privacy_profile(eps, alpha, gamma, sensitivity)) <= bound:
-            exact = certified_profile(eps, alpha, gamma, sensitivity)
-            if exact <= delta:
-                achieved = float(exact)
-                if achieved > delta:  # float rounding of an mpf just below delta
-                    achieved = delta
-                return alpha, gamma, achieved, steps, exact
-        gamma *= 1.0 + 1e-12 * 2.0**steps  # more noise, geometrically larger steps
-        steps += 1
-        if steps > 200:  # pragma: no cover - would mean the profile is not monotone in gamma
-            raise RuntimeError("calibration could not be certified")
+    thr = delta / (1.0 + PROFILE_RTOL)
+
+    def bound(noise: FlippedHuber) -> Bound:
+        if float(privacy_profile(eps, noise.alpha, noise.gamma, sensitivity)) > thr:
+            return Bound(thr, math.inf, "float-profile", False, "float profile above the target")
+        return profile_bound(noise, eps, sensitivity)
+
+    return certify(lambda g: FlippedHuber(b * g, g), gamma, bound, delta, what="gamma")
 
 
-def calibrate(
-    epsilon: float,
-    delta: float,
-    sensitivity: Optional[float] = None,
-    dim: int = 1,
-    l2_sensitivity: Optional[float] = None,
-    l1_sensitivity: Optional[float] = None,
-    method: str = "auto",
-) -> Calibration:
-    """Minimum-variance flipped Huber parameters meeting (eps, delta)-DP, certified.
+def calibrate_flipped_huber(epsilon: float, delta: float, sensitivity: float = 1.0) -> Calibration:
+    """Minimum-variance 1-D flipped Huber parameters meeting (eps, delta)-DP, certified.
 
-    For ``dim = 1`` the exact condition of Theorem 3 is used: the result minimises
-    the noise variance over (alpha, gamma) subject to delta^(1)(eps) <= delta, found by
-    a scan of b = alpha/gamma (plus b = 0, the Gaussian) with, for each b, the least
-    gamma from a monotone root, then zoom rounds around the best shape.  The returned floats
-    are re-checked (``achieved_delta``) and never under-noise.
+    The exact condition of Theorem 3 (eq 13): minimise Var FH(alpha, gamma^2) (eq 11) subject
+    to delta^(1)(eps) <= delta, by a scan of b = alpha/gamma (plus b = 0, the Gaussian) with, for
+    each b, the least gamma from a monotone root, then zoom rounds around the best shape.  The
+    engine (:func:`fhsym.calibration.engine.certify`) certifies the returned floats.
 
-    Parameters: ``epsilon`` >= 0, ``delta`` in (0, 1), ``sensitivity`` > 0
-    (Delta, the l_inf sensitivity), ``l2_sensitivity``, ``l1_sensitivity`` > 0, ``dim`` >= 1.
-    Every given sensitivity is used (:func:`fhsym.kdim.sufficient.resolve_sensitivities`): in
-    one dimension the three are the same number (give any one; two that disagree raise
-    ``ValueError``), in K dimensions the sensitivity set is the intersection of the given
-    balls; with none given, Delta = 1.  For ``dim > 1`` the work is done by
-    :func:`fhsym.kdim.calibrate_kdim`: ``method="sufficient"`` uses Theorem 8 (with the
-    resolved ``l2_sensitivity``/``l1_sensitivity``), ``"exact"`` the certified upper bound
-    of the exact K-fold profile (privacy-loss distributions composed by FFT), ``"auto"``
-    the smaller-variance of the two; the result is certified the same way.
-
-    Accuracy: the result is certified (``achieved_delta`` <= delta at the exact returned
-    floats, by :func:`fhsym.certified_profile`); the variance is minimal up to the
-    optimiser's tolerance and the upward rounding of gamma (relative steps of 1e-12 x 2^k;
-    ``certificate`` reports how many).  See :class:`Calibration` for more examples.
-
-    Examples
-    --------
-    >>> cal = calibrate(1.0, 1e-6)
-    >>> cal.achieved_delta <= 1e-6
-    True
+    >>> cal = calibrate_flipped_huber(1.0, 1e-6)
+    >>> cal.achieved_delta <= 1e-6, f"{cal.variance:.5g}"
+    (True, '1.9998')
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
     dlt = V.check_scalar(delta, V.DELTA)
-    if method not in ("auto", "exact", "sufficient"):
-        raise ValueError(f"method must be one of 'auto', 'exact', 'sufficient'; got {method!r}")
-    from .kdim.sufficient import resolve_sensitivities
-
-    # every given sensitivity is used: in 1-D they must agree, in K dimensions they intersect
-    K_dim, Delta, _, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    if K_dim != 1:
-        from .kdim.calibration import calibrate_kdim  # lazy: fhsym.kdim imports Calibration from here
-
-        return calibrate_kdim(eps, dlt, K_dim, sensitivity, l2_sensitivity, l1_sensitivity, method)
-    if method == "sufficient":
-        raise ValueError("method='sufficient' applies to dim > 1; in one dimension the exact condition is used")
-
+    Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
     log_target = math.log(dlt) - math.log1p(PROFILE_RTOL)
 
     # Scan b on a log grid (and b = 0), all shapes at once.  b above ~1e4 is indistinguishable
@@ -307,20 +192,8 @@ def calibrate(
 
     D = _max_D(eps, log_target, best_b)
     gamma = Delta / D
-    alpha, gamma, achieved, steps, exact = _certify(eps, dlt, Delta, best_b, gamma)
-    mech = FlippedHuber(alpha, gamma)
-    achieved_txt = f"{achieved:.12e}"
-    if achieved == 0.0:  # the certified delta is below the smallest float: say how small it is
-        achieved_txt = mpmath.nstr(exact, 13)
-    cert = (
-        f"delta^(1)(eps) at the exact returned floats, 60-digit evaluation confirmed at 120 digits "
-        f"(fhsym.certify): {achieved_txt} <= {dlt:g}; float profile also <= delta/(1 + {PROFILE_RTOL:g}); "
-        f"{steps} upward rounding step(s)"
-    )
-    return Calibration(
-        alpha=alpha, gamma=gamma, variance=mech.var(), epsilon=eps, delta=dlt, achieved_delta=achieved,
-        sensitivity=Delta, dim=1, method="exact-1d", certificate=cert, mechanism=mech,
-    )
+    noise, bound, steps = _certify(eps, dlt, Delta, best_b, gamma)
+    return result(noise, bound, steps, Request(eps, dlt, Delta, Delta, Delta), "exact-1d")
 
 
 def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0, sigma: Optional[float] = None):
@@ -354,7 +227,7 @@ def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0, s
     if sigma is None:
         log_target = math.log(dlt) - math.log1p(PROFILE_RTOL)
         sigma = Delta / _max_D(eps, log_target, 0.0)
-        _, sigma, _, _, _ = _certify(eps, dlt, Delta, 0.0, sigma)
+        sigma = _certify(eps, dlt, Delta, 0.0, sigma)[0].gamma
     sigma = V.check_scalar(sigma, V.Domain("sigma", 0.0, math.inf))
     alpha = max(sigma**2 * eps / Delta - Delta / 2.0, 0.0)
     fh = FlippedHuber(alpha, sigma)

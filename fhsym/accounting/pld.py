@@ -79,7 +79,7 @@ from numpy.typing import ArrayLike
 from scipy import fft as sfft
 from scipy import special as sc
 
-from .. import _validation as V
+from .._core import domains as V
 
 __all__ = [
     "DiscreteLoss",
@@ -748,7 +748,7 @@ def flipped_huber_pld(
     Uses the exact profile of Theorem 3 (:func:`fhsym.privacy_profile`), whose certified
     relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).
     """
-    from ..privacy_profile import PROFILE_RTOL, _scalar_units, log_privacy_profile
+    from ..privacy.profile import PROFILE_RTOL, _scalar_units, log_privacy_profile
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -779,8 +779,8 @@ def gaussian_pld(sigma: float, sensitivity: float = 1.0, step: float = 1e-4, tai
 
 def laplace_pld(beta: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False) -> PrivacyLossDistribution:
     """Certified PLD of the Laplace mechanism L(0, beta) (loss bounded by Delta/beta)."""
-    from ..mechanisms import CERTIFICATION_MARGIN
-    from ..mechanisms.laplace import laplace_profile
+    from ..privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
+    from ..noise.laplace import laplace_profile
 
     bt = V.check_scalar(beta, V.Domain("beta", 0.0, math.inf))
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)

@@ -45,11 +45,14 @@ from typing import Optional, Tuple
 import numpy as np
 from scipy import optimize
 
-from .. import _validation as V
-from ..calibration import Calibration, _variance_std
-from ..distribution import FlippedHuber
-from . import sufficient as S
-from .profile import default_step, kdim_pld, worst_case_candidates
+from .._core import domains as V
+from ..privacy.bounds import Bound
+from .engine import Request, certify, result
+from .flipped_huber import _variance_std
+from .result import Calibration
+from ..noise.flipped_huber import FlippedHuber
+from ..accounting import sufficient as S
+from ..accounting.kdim import default_step, kdim_pld, worst_case_candidates
 
 __all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "CERT_MARGIN"]
 
@@ -183,7 +186,7 @@ def _exact_Dstar(eps: float, dl: float, b: float, K: int, D0: float) -> Tuple[fl
 
 def _gauss_D(eps: float, dl: float, K: int) -> float:
     """Delta/sigma of the analytic Gaussian meeting (eps, delta) with l2 sensitivity sqrt(K) Delta (a starting point)."""
-    from ..mechanisms import calibrate_gaussian
+    from .mechanisms import calibrate_gaussian
 
     return 1.0 / calibrate_gaussian(eps, dl, math.sqrt(K)).mechanism.sigma
 
@@ -220,7 +223,7 @@ def _gauss_box_upper(eps: float, gamma: float, K: int, Dl: float) -> float:
     """At alpha = 0 the K-fold profile at d = (Delta, ..., Delta) is the Gaussian profile with l2 sensitivity
     sqrt(K) Delta (Balle & Wang): certified at the exact binary values by :func:`fhsym.certify.certified_profile`
     (mpmath, 60/120 digits), with sqrt(K) Delta rounded up by two ulps (the profile increases with it)."""
-    from ..certify import certified_profile
+    from ..privacy.certify import certified_profile
 
     D2 = float(np.nextafter(np.nextafter(math.sqrt(K) * Dl, math.inf), math.inf))
     return float(certified_profile(eps, 0.0, gamma, D2))
@@ -232,17 +235,23 @@ def _pld_upper(eps: float, alpha: float, gamma: float, K: int, Dl: float, differ
     return float(pld.delta_upper(eps)), pld.step
 
 
-def _scale_until(ok, b: float, gamma: float, what: str):
-    steps = 0
-    while True:
-        alpha = b * gamma
-        res = ok(alpha, gamma)
-        if res is not None:
-            return alpha, gamma, res, steps
-        gamma *= 1.0 + 1e-9 * 2.0**steps
-        steps += 1
-        if steps > 60:
-            raise RuntimeError(f"calibration could not be certified ({what})")
+def _scale_until(ok, b: float, gamma: float, what: str, dl: float):
+    """The engine's policy (:func:`fhsym.calibration.engine.certify`) with ``ok(alpha, gamma)`` as the bound.
+
+    ``ok`` returns ``(certified upper bound, certificate text)`` or None; the first upward step is
+    1e-9 relative (the PLD search is accurate to ~1e-9, not to an ulp).
+    """
+
+    def bound(noise: FlippedHuber) -> Bound:
+        res = ok(noise.alpha, noise.gamma)
+        if res is None:
+            return Bound(0.0, math.inf, "pld", False, "not certified")
+        up, text = res
+        return Bound(0.0, float(up), "pld", False, text)
+
+    noise, b_, steps = certify(lambda g: FlippedHuber(b * g, g), gamma, bound, dl, what=f"gamma ({what})",
+                               first_step=1e-9)
+    return noise, b_, steps
 
 
 def calibrate_kdim(
@@ -314,11 +323,8 @@ def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
                      f"{len(worst_case_candidates(K, D, D2, D1))} extreme difference vectors is <= {worst:.6e}; use "
                      f"method='exact' for a certified result")
 
-    alpha, gamma, (ach, cert), steps = _scale_until(ok, b, gamma, "sufficient")
-    mech = FlippedHuber(alpha, gamma)
-    return Calibration(alpha=alpha, gamma=gamma, variance=mech.var(), epsilon=eps, delta=dl, achieved_delta=float(ach),
-                       sensitivity=D, dim=K, method="sufficient-thm8",
-                       certificate=cert + f"; {steps} upward rounding step(s)", mechanism=mech)
+    noise, bound, steps = _scale_until(ok, b, gamma, "sufficient", dl)
+    return result(noise, bound, steps, Request(eps, dl, D, D2, D1, K), "sufficient-thm8", claim="theorem8")
 
 
 def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:
@@ -340,8 +346,5 @@ def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:
         return up, (f"exact K-fold profile at d = (Delta,...,Delta): certified PLD upper bound {up:.6e} <= delta (1 - {CERT_MARGIN:g}) "
                     f"at the returned floats (step {st:.3g}); covers every d with ||d||_inf <= {D:g}{note}")
 
-    alpha, gamma, (ach, cert), steps = _scale_until(ok, b, gamma, "exact")
-    mech = FlippedHuber(alpha, gamma)
-    return Calibration(alpha=alpha, gamma=gamma, variance=mech.var(), epsilon=eps, delta=dl, achieved_delta=float(ach),
-                       sensitivity=D, dim=K, method="exact-kdim-pld",
-                       certificate=cert + f"; {steps} upward rounding step(s)", mechanism=mech)
+    noise, bound, steps = _scale_until(ok, b, gamma, "exact", dl)
+    return result(noise, bound, steps, Request(eps, dl, D, D2, D1, K), "exact-kdim-pld", claim="pld-kfold")

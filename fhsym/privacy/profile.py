@@ -29,11 +29,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
 
-from . import _numerics as _nx
-from . import _validation as V
-from ._generated import flipped_huber as K
-from ._generated import privacy_loss as L
-from ._generated import privacy_profile as P
+from .._core import numerics as _nx
+from .._core import domains as V
+from .._generated import flipped_huber as K
+from .._generated import privacy_loss as L
+from .._generated import privacy_profile as P
 
 __all__ = [
     "privacy_profile",

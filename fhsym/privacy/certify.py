@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import mpmath as mp
 
-from . import _validation as V
+from .._core import domains as V
 
 __all__ = ["certified_profile", "is_private"]
 

@@ -28,10 +28,10 @@ from typing import Callable, Tuple
 import numpy as np
 from scipy import interpolate
 
-from .. import _validation as V
+from .._core import domains as V
 from .._generated import flipped_huber as KER
-from ..distribution import FlippedHuber
-from ..privacy_profile import _log_profile_std, privacy_loss
+from ..noise.flipped_huber import FlippedHuber
+from ..privacy.profile import _log_profile_std, privacy_loss
 
 __all__ = ["iterative_profile", "iterative_profile_value"]
 

@@ -31,10 +31,11 @@ from typing import Optional, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _validation as V
-from . import privacy_profile as _pp
-from ._generated import flipped_huber as K
-from ._random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
+from .._core import domains as V
+from ..privacy import profile as _pp
+from .._generated import flipped_huber as K
+from .._core.random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
+from .base import NoiseDistribution
 
 __all__ = ["FlippedHuber"]
 
@@ -49,7 +50,7 @@ def _scalar_or_array(a: np.ndarray) -> Float:
     return a[()] if a.ndim == 0 else a
 
 
-class FlippedHuber:
+class FlippedHuber(NoiseDistribution):
     """The flipped Huber distribution FH(alpha, gamma^2) (paper, Definition 7).
 
     Parameters
@@ -73,6 +74,9 @@ class FlippedHuber:
     >>> round(float(fh.ppf(fh.cdf(0.7))), 12)
     0.7
     """
+
+    name = "flipped_huber"
+    parameter_domains = (V.ALPHA, V.GAMMA)
 
     def __init__(self, alpha: float, gamma: float) -> None:
         self.alpha = V.check_scalar(alpha, V.ALPHA)
@@ -945,7 +949,7 @@ class FlippedHuber:
         >>> fh.zcdp(dim=4, l2_sensitivity=2.0)          # (4 * 1/8, 2^2/8)
         (0.5, 0.5)
         """
-        from .kdim.zcdp import zcdp
+        from ..accounting.zcdp import zcdp
 
         return zcdp(self, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)
 

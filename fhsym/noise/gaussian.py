@@ -32,21 +32,14 @@ import math
 import numpy as np
 from scipy import special as sc
 
-from .._validation import DELTA, EPSILON, SENSITIVITY, check_scalar
-from ._core import (
-    CERTIFICATION_MARGIN,
-    SIGMA,
-    Calibration,
-    Mechanism,
-    LOG_SQRT_2PI,
-    div_dd,
-    gaussian_type_delta,
-    ratio_dd,
-    two_sum,
-    smallest_ok,
-)
+from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import div_dd, ratio_dd, two_sum
+from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
+from .base import NoiseDistribution
 
-__all__ = ["GaussianMechanism", "calibrate_gaussian"]
+__all__ = ["Gaussian", "GaussianMechanism", "gaussian_profile"]
+
+SIGMA = Domain("sigma", 0.0, math.inf)
 
 
 def gaussian_profile(eps: np.ndarray, d: float, sigma: float = 1.0) -> np.ndarray:
@@ -77,7 +70,7 @@ def gaussian_profile(eps: np.ndarray, d: float, sigma: float = 1.0) -> np.ndarra
     return gaussian_type_delta(b, s, b_lo)
 
 
-class GaussianMechanism(Mechanism):
+class Gaussian(NoiseDistribution):
     """Additive ``N(0, sigma^2)`` noise.
 
     Parameters
@@ -87,25 +80,31 @@ class GaussianMechanism(Mechanism):
 
     Formulas
     --------
-    * ``pdf(t) = exp(-t^2 / (2 sigma^2)) / (sigma sqrt(2 pi))``; ``variance = sigma^2``.
+    * ``pdf(t) = exp(-t^2 / (2 sigma^2)) / (sigma sqrt(2 pi))``; ``var = sigma^2``.
     * ``privacy_profile(eps, Delta) = Q(b) (1 - exp(-J(b, s)))`` with
       ``s = Delta/sigma``, ``b = eps/s - s/2`` -- the stable form of
       ``Q(sigma eps/Delta - Delta/(2 sigma)) - e^eps Q(sigma eps/Delta + Delta/(2 sigma))``
       (Balle & Wang 2018; paper eq. (29)).
     * ``centered_privacy_loss(t, d) = t d / sigma^2`` (paper, Appendix E-B).
 
-    Accuracy: profile relative error <= 1.6e-15 (measured, see module
-    docstring); pdf/cdf/sf are scipy's ``ndtr``-family (relative accuracy in
-    both tails).
+    Examples
+    --------
+    >>> g = Gaussian(2.0)
+    >>> g.var(), f"{g.privacy_profile(1.0):.6g}"
+    (4.0, '0.00682959')
     """
+
+    name = "gaussian"
+    parameter_domains = (SIGMA,)
 
     def __init__(self, sigma: float) -> None:
         self.sigma = check_scalar(sigma, SIGMA)
 
-    def __repr__(self) -> str:
-        return f"GaussianMechanism(sigma={self.sigma!r})"
-
     def variance(self) -> float:
+        """The variance sigma^2 (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
         return self.sigma**2
 
     def _logpdf(self, x):
@@ -115,45 +114,26 @@ class GaussianMechanism(Mechanism):
     def _sf(self, x):
         return sc.ndtr(-x / self.sigma)
 
+    def _logsf(self, x):
+        return sc.log_ndtr(-x / self.sigma)
+
+    def _isf(self, q):
+        return -self.sigma * sc.ndtri(q)
+
     def _profile(self, eps, d):
         return gaussian_profile(eps, d, self.sigma)
 
-    def _cpl(self, t, d):
+    def _centered_privacy_loss(self, t, d):
         return t * d / self.sigma**2
 
-    def _rvs(self, rng, size):
-        return rng.normal(0.0, self.sigma, size)
+    def _privacy_loss(self, t, d):
+        return d * (t + 0.5 * d) / self.sigma**2
+
+    def _rvs(self, rng, shape):
+        return rng.normal(0.0, self.sigma, shape)
 
 
-def calibrate_gaussian(epsilon: float, delta: float, sensitivity: float = 1.0) -> Calibration:
-    """Smallest ``sigma`` (a double) whose exact profile satisfies ``delta(eps) <= delta``.
+#: fhsym 0.1 name of :class:`Gaussian`
+GaussianMechanism = Gaussian
 
-    This is the "analytic Gaussian mechanism" of Balle & Wang (2018): the
-    exact condition (29) is inverted numerically.  The stable profile is
-    monotone in sigma; the returned sigma is the smallest double for which
-    the computed profile is ``<= delta * (1 - CERTIFICATION_MARGIN)`` (found by
-    bisection on the bit patterns of doubles).  Since the evaluation error
-    (<= 1.6e-15 relative) is far below the margin (1e-13), the true delta at
-    the returned sigma is ``<= delta`` and sigma exceeds the exact real
-    minimiser by about ``margin / |d log delta / d log sigma|`` -- below 1e-12
-    relative in every tested case (eps in [0, 50], delta in [1e-15, 0.3]),
-    never below it.
 
-    Returns a :class:`Calibration` with the mechanism, variance and the
-    achieved delta.
-    """
-    eps = check_scalar(epsilon, EPSILON)
-    target = check_scalar(delta, DELTA)
-    d = check_scalar(sensitivity, SENSITIVITY)
-    thr = target * (1.0 - CERTIFICATION_MARGIN)
-    e1 = np.array([eps])
-
-    def ok(sig: float) -> bool:
-        return bool(gaussian_profile(e1, d, sig)[0] <= thr)
-
-    # classical sufficient scale as the starting point of the bracket
-    x0 = d * math.sqrt(2.0 * math.log(1.25 / target)) / max(eps, 1e-3)
-    sigma = smallest_ok(ok, x0, "sigma")
-    mech = GaussianMechanism(sigma)
-    achieved = float(mech.privacy_profile(eps, d))
-    return Calibration(mech, mech.variance(), achieved, eps, target, d)

@@ -41,7 +41,7 @@ from typing import List, Optional, Tuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as V
+from .._core import domains as V
 from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, flipped_huber_pld
 
 __all__ = [
