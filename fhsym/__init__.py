@@ -17,7 +17,7 @@ from . import accounting, calibration, noise, privacy
 from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
 from .privacy.certificate import Certificate
-from .privacy.verify import verify_certificate
+from .calibration.verify import verify_certificate
 from .privacy import (
     PROFILE_RTOL,
     centered_privacy_loss,
@@ -29,7 +29,7 @@ from .privacy import (
 
 _compat.register()
 
-__version__ = "0.1.0"
+from ._core.version import __version__
 
 __all__ = [
     "NoiseDistribution",

@@ -80,7 +80,7 @@ class Request:
 def result(noise, bound: Bound, steps: int, request: Request, method: str, variance: float = None,
            covers: str = "", claim: str = "profile-1d") -> Calibration:
     """The :class:`~fhsym.Calibration` of certified noise, with its :class:`~fhsym.Certificate`."""
-    from .. import __version__
+    from .._core.version import __version__
 
     if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
         raise CalibrationError("internal error: an uncertified result reached the result builder")

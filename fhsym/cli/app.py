@@ -7,11 +7,11 @@ import sys
 from typing import Optional, Sequence
 
 
-from .commands import (_cmd_calibrate, _cmd_check_certificate, _cmd_profile, _cmd_reproduce, _cmd_sample,
-                       _cmd_verify)
+from .commands import (cmd_calibrate, cmd_check_certificate, cmd_profile, cmd_reproduce, cmd_sample,
+                       cmd_verify)
 from .common import CLIError
-from .output import _json_ready, _print_human
-from .parser import _build
+from .output import json_ready, print_human
+from .parser import build_parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -31,13 +31,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     fhsym ...
     0
     """
-    parser = _build()
+    parser = build_parser()
     try:
         ns = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return int(exc.code or 0)
-    handlers = {"calibrate": _cmd_calibrate, "check-certificate": _cmd_check_certificate, "profile": _cmd_profile,
-                "sample": _cmd_sample, "verify": _cmd_verify, "reproduce": _cmd_reproduce}
+    handlers = {"calibrate": cmd_calibrate, "check-certificate": cmd_check_certificate, "profile": cmd_profile,
+                "sample": cmd_sample, "verify": cmd_verify, "reproduce": cmd_reproduce}
     try:
         res, status = handlers[ns.command](ns)
     except CLIError as exc:
@@ -47,9 +47,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"fhsym {ns.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     if ns.json:
-        print(json.dumps(_json_ready(res), allow_nan=False))
+        print(json.dumps(json_ready(res), allow_nan=False))
     else:
-        _print_human(ns.command, res)
+        print_human(ns.command, res)
     return status
 
 

@@ -12,7 +12,7 @@ from typing import List
 
 import numpy as np
 
-from .common import CLIError, _need_checkout, _need_module
+from .common import CLIError, need_checkout, need_module
 from .progress import Progress
 
 
@@ -21,7 +21,7 @@ from .progress import Progress
 # ---------------------------------------------------------------------------
 
 
-def _cmd_calibrate(ns) -> tuple:
+def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
     try:
@@ -54,8 +54,8 @@ def _cmd_calibrate(ns) -> tuple:
     return res, 0
 
 
-def _cmd_check_certificate(ns) -> tuple:
-    from ..privacy.verify import check_certificate
+def cmd_check_certificate(ns) -> tuple:
+    from ..calibration.verify import check_certificate
 
     try:
         text = ns.file.read_text()
@@ -67,7 +67,7 @@ def _cmd_check_certificate(ns) -> tuple:
     return res, 0 if v.ok else 1
 
 
-def _cmd_profile(ns) -> tuple:
+def cmd_profile(ns) -> tuple:
     from ..privacy import privacy_profile
 
     d = np.atleast_1d(privacy_profile(ns.epsilon, ns.alpha, ns.gamma, ns.sensitivity))
@@ -75,7 +75,7 @@ def _cmd_profile(ns) -> tuple:
             "epsilon": [float(e) for e in ns.epsilon], "delta": [float(x) for x in d]}, 0
 
 
-def _cmd_sample(ns) -> tuple:
+def cmd_sample(ns) -> tuple:
     from ..noise import FlippedHuber
 
     fh = FlippedHuber(ns.alpha, ns.gamma)
@@ -100,8 +100,8 @@ def _load_proofs(root: Path):
     return H
 
 
-def _cmd_verify(ns) -> tuple:
-    root = _need_checkout("verify")
+def cmd_verify(ns) -> tuple:
+    root = need_checkout("verify")
     H = _load_proofs(root)
     progress_on = not (ns.no_progress or ns.list)
     t0 = time.perf_counter()
@@ -182,9 +182,9 @@ def _load_script(root: Path, name: str):
     return mod
 
 
-def _cmd_reproduce(ns) -> tuple:
-    root = _need_checkout("reproduce")
-    _need_module("matplotlib", "reproduce")
+def cmd_reproduce(ns) -> tuple:
+    root = need_checkout("reproduce")
+    need_module("matplotlib", "reproduce")
     out = Path(ns.out) if ns.out is not None else root / "docs"
     if out.exists() and not out.is_dir():
         raise CLIError(f"argument --out: {str(out)!r} exists and is not a directory")

@@ -41,7 +41,7 @@ def source_root() -> Optional[Path]:
     return None
 
 
-def _need_checkout(command: str) -> Path:
+def need_checkout(command: str) -> Path:
     root = source_root()
     if root is None:
         here = Path(__file__).resolve().parents[1]
@@ -53,7 +53,7 @@ def _need_checkout(command: str) -> Path:
     return root
 
 
-def _need_module(module: str, command: str) -> None:
+def need_module(module: str, command: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise CLIError(f"`fhsym {command}` needs {module}: {_EXTRA_HINT.get(module, 'pip install ' + module)}")
 

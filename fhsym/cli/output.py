@@ -42,7 +42,7 @@ def _print_calibration(res: dict) -> None:
 
 
 
-def _print_human(command: str, res: dict) -> None:
+def print_human(command: str, res: dict) -> None:
     if command == "calibrate":
         _print_calibration(res)
     elif command == "check-certificate":
@@ -90,5 +90,5 @@ def _print_human(command: str, res: dict) -> None:
             print(f"          {o}")
 
 
-def _json_ready(res: dict) -> dict:
+def json_ready(res: dict) -> dict:
     return {k: v for k, v in res.items() if not k.startswith("_")}

@@ -67,7 +67,7 @@ _L1 = _real(V.Domain("l1_sensitivity", 0.0, math.inf))
 _EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming the parameter)"
 
 
-def _build() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     p = _Parser(
         prog="fhsym",
@@ -79,7 +79,7 @@ def _build() -> argparse.ArgumentParser:
         "  fhsym sample --alpha 1 --gamma 2 -n 5 --seed 0\n  fhsym verify --quick\n  fhsym reproduce --out docs",
         formatter_class=fmt,
     )
-    from .. import __version__
+    from .._core.version import __version__
 
     p.add_argument("--version", action="version", version=f"fhsym {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")

@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping, Union
 
-from .certificate import Certificate
+from ..privacy.certificate import Certificate
 
 __all__ = ["Verification", "verify_certificate", "check_certificate"]
 
@@ -63,7 +63,7 @@ def check_certificate(cert: CertificateLike) -> Verification:
     c.check_finite()
     target = c.target_delta
     if c.claim in ("profile-1d", "profile-1d-l2"):
-        from .enclosures import enclose_profile
+        from ..privacy.enclosures import enclose_profile
 
         if c.claim == "profile-1d-l2" and c.mechanism != "gaussian":
             raise ValueError(f"claim 'profile-1d-l2' is for the Gaussian mechanism; got {c.mechanism!r}")
