@@ -10,6 +10,8 @@ at the exact returned floats.  The search half lives here; it knows nothing abou
   ``calibrate_dp_mechanism``: only passing points are returned);
 * :func:`largest_true_many` -- the same for many independent predicates at once (vectorised
   bracketing, then bisection in log space), used to scan many shapes of a noise family;
+* :func:`increasing_roots` -- vectorised roots of many increasing functions (Illinois false
+  position), returning the feasible side of each root;
 * :class:`CalibrationError` -- the one exception for a search that cannot succeed (no finite
   parameter meets the target).  It is a ``ValueError``: the request, not the code, is at fault.
 """
@@ -22,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["CalibrationError", "smallest_true", "largest_true", "largest_true_many"]
+__all__ = ["CalibrationError", "increasing_roots", "smallest_true", "largest_true", "largest_true_many"]
 
 
 class CalibrationError(ValueError):
@@ -158,4 +160,43 @@ def largest_true_many(feasible: Callable[[np.ndarray, np.ndarray], np.ndarray], 
         f = np.asarray(feasible(mid, todo), dtype=bool)
         lo[todo[f]] = mid[f]
         hi[todo[~f]] = mid[~f]
+    return lo
+
+
+def increasing_roots(f: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray,
+                     flo: np.ndarray, fhi: np.ndarray, *, xtol: float = 1e-12, maxiter: int = 100) -> np.ndarray:
+    """Vectorised roots of increasing functions, returning the side where f <= 0.
+
+    For each i, ``f(x, idx)`` evaluates the functions ``idx`` at ``x`` (an increasing function
+    of x for every i); ``[lo_i, hi_i]`` brackets the root: ``flo_i = f_i(lo_i) <= 0 < fhi_i``.
+    Illinois false position (superlinear, safeguarded by bisection when the secant point is
+    not strictly inside) until ``hi - lo <= xtol (1 + |lo|)``.  Returns the final ``lo``: a
+    point where f <= 0 (the feasible side), within the tolerance of the root.
+    """
+    lo, hi = np.array(lo, dtype=float), np.array(hi, dtype=float)
+    flo, fhi = np.array(flo, dtype=float), np.array(fhi, dtype=float)
+    side = np.zeros(lo.shape, dtype=np.int8)  # which end was kept last time (Illinois halving)
+    active = np.flatnonzero(hi - lo > xtol * (1.0 + np.abs(lo)))
+    for _ in range(maxiter):
+        if active.size == 0:
+            break
+        a, b, fa, fb = lo[active], hi[active], flo[active], fhi[active]
+        with np.errstate(all="ignore"):
+            x = b - fb * (b - a) / (fb - fa)
+        bad = ~np.isfinite(x) | (x <= a) | (x >= b)
+        x[bad] = 0.5 * (a[bad] + b[bad])
+        fx = np.asarray(f(x, active), dtype=float)
+        fx = np.where(np.isnan(fx), np.inf, fx)  # an undefined value counts as infeasible
+        left = fx <= 0.0
+        ia, ib = active[left], active[~left]
+        # x becomes the new lo (feasible) or hi; halve the stale end's value when an end is kept twice
+        lo[ia], flo[ia] = x[left], fx[left]
+        stale = side[ia] == -1
+        fhi[ia[stale]] *= 0.5
+        side[ia] = -1
+        hi[ib], fhi[ib] = x[~left], fx[~left]
+        stale = side[ib] == 1
+        flo[ib[stale]] *= 0.5
+        side[ib] = 1
+        active = active[hi[active] - lo[active] > xtol * (1.0 + np.abs(lo[active]))]
     return lo

@@ -34,6 +34,7 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
+from .._core.search import CalibrationError, increasing_roots
 from .._generated import flipped_huber as K
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound, profile_bound
@@ -42,7 +43,7 @@ from ..privacy.profile import PROFILE_RTOL, _log_profile_std, privacy_profile
 from .engine import Request, certify, result
 from .result import Calibration
 
-__all__ = ["calibrate_flipped_huber", "gaussian_dominance"]
+__all__ = ["calibrate_flipped_huber", "gaussian_dominance", "max_D_many", "search_flipped_huber"]
 
 
 def _variance_std(b: float) -> float:
@@ -153,13 +154,210 @@ def _certify(eps: float, delta: float, sensitivity: float, b: float, gamma: floa
     return certify(lambda g: FlippedHuber(b * g, g), gamma, bound, delta, what="gamma")
 
 
+_U_MAX = 700.0  # |log D| beyond which D* is taken as 0 or inf (D = Delta/gamma outside the floats' use)
+
+
+def max_D_many(eps: float, log_target: float, bs: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
+    """D*(b) = sup{D : log delta(eps; b, D) <= log_target} for many shapes b at once (standard units).
+
+    delta is non-decreasing in D (Lemma 11), so each D* is the root of an increasing function of
+    u = log D: bracketed by steps of 2 in u from ``guess`` (default D = 1), then Illinois false
+    position (:func:`fhsym._core.search.increasing_roots`) to ~2 ulp of u.  The returned D is on
+    the feasible side.  0 (inf) where no D above e^-700 (every D below e^700) is feasible.
+    """
+    bs = np.asarray(bs, dtype=float)
+    n = bs.size
+    lw = K.log_omega_tilde(bs)
+    e = np.float64(eps)
+
+    def f(u: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            v = _log_profile_std(e, bs[idx], np.exp(u), lw[idx]) - log_target
+        return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
+
+    u = np.zeros(n) if guess is None else np.log(np.asarray(guess, dtype=float))
+    u = np.clip(np.where(np.isfinite(u), u, 0.0), -_U_MAX, _U_MAX)
+    everywhere = np.arange(n)
+    fu = f(u, everywhere)
+    lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    flo, fhi = np.full(n, -np.inf), np.full(n, np.inf)
+    up = fu <= 0
+    lo[up], flo[up] = u[up], fu[up]
+    hi[~up], fhi[~up] = u[~up], fu[~up]
+    # The kink eps = b D: for large b the profile falls there from the Laplace value to the
+    # Gaussian-tail value (a cliff a root finder could only bisect); when the root is at the
+    # cliff, the pair (kink, kink + 1e-12) brackets it at once.
+    kinky = np.flatnonzero((bs > 0) & (eps > 0))
+    if kinky.size:
+        uk = np.log(eps / bs[kinky])
+        ok = np.abs(uk) < _U_MAX
+        kinky, uk = kinky[ok], uk[ok]
+        for x in (uk, uk + 1e-12):
+            fx = f(x, kinky)
+            feas = fx <= 0
+            raise_lo = feas & (x > lo[kinky])
+            lo[kinky[raise_lo]], flo[kinky[raise_lo]] = x[raise_lo], fx[raise_lo]
+            drop_hi = ~feas & (x < hi[kinky])
+            hi[kinky[drop_hi]], fhi[kinky[drop_hi]] = x[drop_hi], fx[drop_hi]
+        up = ~np.isfinite(hi)
+        u = np.where(up, lo, hi)
+    for direction in (2.0, -2.0):
+        idx = np.flatnonzero(~np.isfinite(hi) if direction > 0 else ~np.isfinite(lo))
+        cur = (lo if direction > 0 else hi)[idx].copy()
+        while idx.size:
+            cur = cur + direction
+            out = np.abs(cur) > _U_MAX
+            if out.any():
+                done = idx[out]
+                lo[done] = np.inf if direction > 0 else -np.inf
+                idx, cur = idx[~out], cur[~out]
+                if idx.size == 0:
+                    break
+            fv = f(cur, idx)
+            crossed = (fv > 0) if direction > 0 else (fv <= 0)
+            if direction > 0:
+                hi[idx[crossed]], fhi[idx[crossed]] = cur[crossed], fv[crossed]
+                lo[idx[~crossed]], flo[idx[~crossed]] = cur[~crossed], fv[~crossed]
+            else:
+                lo[idx[crossed]], flo[idx[crossed]] = cur[crossed], fv[crossed]
+                hi[idx[~crossed]], fhi[idx[~crossed]] = cur[~crossed], fv[~crossed]
+            idx, cur = idx[~crossed], cur[~crossed]
+    D = np.where(np.isposinf(lo), np.inf, 0.0)
+    todo = np.flatnonzero(np.isfinite(lo) & np.isfinite(hi))
+    if todo.size:
+        def g(x: np.ndarray, sub: np.ndarray) -> np.ndarray:
+            return f(x, todo[sub])
+
+        ulo = increasing_roots(g, lo[todo], hi[todo], flo[todo], fhi[todo], xtol=1e-12)
+        D[todo] = np.exp(ulo)
+    return D
+
+
+def _objective(bs: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """log(Var / Delta^2) = log v(b) - 2 log D*(b); inf where no D is feasible."""
+    v = K.variance_std(bs, K.log_omega_tilde(bs))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(D > 0, np.log(v) - 2.0 * np.log(D), np.inf)
+
+
+def _kink_candidate(eps: float, log_target: float, D_guess: float):
+    """The best shape on the kink eps = b D (where 1-D optima sit for small delta): (b, D) or None.
+
+    Along the kink, b = eps/D and log delta(eps; eps/D, D) is increasing in D; its root is found
+    like D*(b) (bracket in log D, then Illinois).
+    """
+    if not (eps > 0 and D_guess > 0 and math.isfinite(D_guess)):
+        return None
+    e = np.float64(eps)
+
+    def f(u: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        D = np.exp(u)
+        b = eps / D
+        with np.errstate(all="ignore"):
+            v = _log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
+        return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
+
+    u0 = math.log(D_guess)
+    lo = hi = None
+    f0 = float(f(np.array([u0]), np.zeros(1, dtype=int))[0])
+    step = 1.0 if f0 <= 0 else -1.0
+    prev_u, prev_f = u0, f0
+    for _ in range(60):
+        cur = prev_u + step
+        fc = float(f(np.array([cur]), np.zeros(1, dtype=int))[0])
+        if (fc > 0) != (prev_f > 0):
+            lo, hi, flo, fhi = (prev_u, cur, prev_f, fc) if step > 0 else (cur, prev_u, fc, prev_f)
+            break
+        prev_u, prev_f = cur, fc
+    if lo is None:
+        return None
+    u = float(increasing_roots(f, np.array([lo]), np.array([hi]), np.array([flo]), np.array([fhi]))[0])
+    D = math.exp(u)
+    return eps / D, D
+
+
+def search_flipped_huber(eps: float, log_target: float, b_max: float = 1e4):
+    """The minimum-variance shape and scale in standard units: (b, D) with delta(eps; b, D) <= target.
+
+    F(b) = log v(b) - 2 log D*(b) is minimised over b >= 0:
+
+    1. D*(b) on a log grid of 36 shapes in [1e-3, b_max] plus b = 0 (the Gaussian), all at once;
+    2. the kink candidate b = eps/D on the curve eps = b D, where the optimum sits when the
+       feasible set has a corner there (small delta), found by a 1-D root; if it beats the grid
+       and F rises on both sides of it (b (1 +- 1e-4)), it is the answer;
+    3. otherwise four zoom rounds of 9 shapes between the best grid shape's neighbours (each
+       narrows log b four-fold), then up to three parabolic steps in log b (smooth interior
+       optima, large delta).
+    Every D returned is on the feasible side of its root (by the float profile).
+    """
+    grid = np.concatenate([[0.0], np.geomspace(1e-3, b_max, 36)])
+    D = max_D_many(eps, log_target, grid)
+    F = _objective(grid, D)
+    i = int(np.argmin(F))
+    best = (float(F[i]), float(grid[i]), float(D[i]))
+
+    def consider(bs: np.ndarray, guess: np.ndarray):
+        nonlocal best
+        Dz = max_D_many(eps, log_target, bs, guess)
+        Fz = _objective(bs, Dz)
+        j = int(np.argmin(Fz))
+        if Fz[j] < best[0]:
+            best = (float(Fz[j]), float(bs[j]), float(Dz[j]))
+        return Dz, Fz
+
+    kink = _kink_candidate(eps, log_target, best[2] if best[2] > 0 else 1.0)
+    if kink is not None:
+        bk, Dk = kink
+        Fk = float(_objective(np.array([bk]), np.array([Dk]))[0])
+        if Fk <= best[0]:
+            _, Fs = consider(np.array([bk * (1 - 1e-4), bk * (1 + 1e-4)]), np.array([Dk, Dk]))
+            if np.all(Fs >= Fk):  # a corner minimum that beats every grid shape
+                best = (Fk, bk, Dk)
+                return best[1], best[2]
+        if Fk < best[0]:
+            best = (Fk, bk, Dk)
+    flat = np.isfinite(F[-1]) and F[-1] - best[0] <= 1e-12  # the Laplace limit: F flat in b
+    if (best[1] > 0 or i > 0) and not flat:
+        b0 = best[1] if best[1] > 0 else grid[1]
+        k = int(np.searchsorted(grid, b0))
+        lo_b, hi_b = grid[max(k - 1, 1)], grid[min(k + 1, grid.size - 1)]
+        logD = np.log(np.where(D[1:] > 0, D[1:], 1.0))
+        for _ in range(4):
+            zoom = np.geomspace(lo_b, hi_b, 9)
+            Dz, Fz = consider(zoom, np.exp(np.interp(np.log(zoom), np.log(grid[1:]), logD)))
+            j = int(np.argmin(Fz))
+            lo_b, hi_b = zoom[max(j - 1, 0)], zoom[min(j + 1, zoom.size - 1)]
+        # parabolic steps in x = log b through the best point and its zoom neighbours
+        pts = sorted([(float(np.log(z)), float(f), float(d)) for z, f, d in zip(zoom, Fz, Dz) if np.isfinite(f)])
+        for _ in range(3):
+            if len(pts) < 3:
+                break
+            m = min(range(len(pts)), key=lambda q: pts[q][1])
+            if m == 0 or m == len(pts) - 1:
+                break
+            (x0, f0, _), (x1, f1, d1), (x2, f2, _) = pts[m - 1], pts[m], pts[m + 1]
+            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
+            if den == 0:
+                break
+            xv = x1 - 0.5 * ((x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)) / den
+            if not (x0 < xv < x2) or abs(xv - x1) < 1e-9:
+                break
+            Dv, Fv = consider(np.array([math.exp(xv)]), np.array([d1]))
+            pts = sorted(pts + [(xv, float(Fv[0]), float(Dv[0]))])
+    F_best, b, D_best = best
+    if not (np.isfinite(F_best) and D_best > 0):
+        raise CalibrationError(f"cannot calibrate flipped Huber noise for epsilon={eps!r}: no shape meets the target")
+    return b, D_best
+
+
 def calibrate_flipped_huber(epsilon: float, delta: float, sensitivity: float = 1.0) -> Calibration:
     """Minimum-variance 1-D flipped Huber parameters meeting (eps, delta)-DP, certified.
 
     The exact condition of Theorem 3 (eq 13): minimise Var FH(alpha, gamma^2) (eq 11) subject
-    to delta^(1)(eps) <= delta, by a scan of b = alpha/gamma (plus b = 0, the Gaussian) with, for
-    each b, the least gamma from a monotone root, then zoom rounds around the best shape.  The
-    engine (:func:`fhsym.calibration.engine.certify`) certifies the returned floats.
+    to delta^(1)(eps) <= delta.  In standard units (b = alpha/gamma, D = Delta/gamma) the
+    variance is Delta^2 v(b)/D^2 and delta depends on (b, D) only, non-decreasing in D: the
+    search (:func:`search_flipped_huber`) finds the shape minimising v(b)/D*(b)^2; the engine
+    (:func:`fhsym.calibration.engine.certify`) certifies the returned floats.
 
     >>> cal = calibrate_flipped_huber(1.0, 1e-6)
     >>> cal.achieved_delta <= 1e-6, f"{cal.variance:.5g}"
@@ -169,30 +367,8 @@ def calibrate_flipped_huber(epsilon: float, delta: float, sensitivity: float = 1
     dlt = V.check_scalar(delta, V.DELTA)
     Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
     log_target = math.log(dlt) - math.log1p(PROFILE_RTOL)
-
-    # Scan b on a log grid (and b = 0), all shapes at once.  b above ~1e4 is indistinguishable
-    # from the Laplace limit at double precision for the purpose of the variance.  Then zoom in:
-    # 33 shapes across the best one's neighbours, 7 times (each round narrows log b 16-fold, to
-    # ~2e-9 in all), keeping the best shape seen.
-    grid = np.geomspace(1e-3, 1e4, 57)
-    vals = _objective_many(np.concatenate([[0.0], grid]), eps, log_target)
-    gauss_val, vals = float(vals[0]), vals[1:]
-    i = int(np.argmin(vals))
-    best_b, best_val = float(grid[i]), float(vals[i])
-    lo_b, hi_b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    for _ in range(7):
-        zoom = np.geomspace(lo_b, hi_b, 33)
-        zv = _objective_many(zoom, eps, log_target)
-        j = int(np.argmin(zv))
-        if zv[j] < best_val:
-            best_b, best_val = float(zoom[j]), float(zv[j])
-        lo_b, hi_b = zoom[max(j - 1, 0)], zoom[min(j + 1, zoom.size - 1)]
-    if gauss_val <= best_val:
-        best_b, best_val = 0.0, gauss_val
-
-    D = _max_D(eps, log_target, best_b)
-    gamma = Delta / D
-    noise, bound, steps = _certify(eps, dlt, Delta, best_b, gamma)
+    b, D = search_flipped_huber(eps, log_target)
+    noise, bound, steps = _certify(eps, dlt, Delta, b, Delta / D)
     return result(noise, bound, steps, Request(eps, dlt, Delta, Delta, Delta), "exact-1d")
 
 
