@@ -24,7 +24,8 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["CalibrationError", "increasing_roots", "smallest_true", "largest_true", "largest_true_many"]
+__all__ = ["CalibrationError", "increasing_roots", "smallest_true", "smallest_true_smooth", "largest_true",
+           "largest_true_many"]
 
 
 class CalibrationError(ValueError):
@@ -81,6 +82,44 @@ def smallest_true(ok: Callable[[float], bool], x0: float, *, name: str, allow_ze
     while lo > 0.0 and ok(lo):
         hi, lo = lo, lo / 2.0
     return _bisect_bits(ok, lo, hi)
+
+
+def smallest_true_smooth(ok: Callable[[float], bool], g: Callable[[float], float], x0: float, *, name: str) -> float:
+    """:func:`smallest_true` for a predicate ``ok(x) <=> g(x) <= 0`` with g continuous and decreasing in x.
+
+    Brent's method on u = log x finds the root of g in ~10 evaluations (instead of ~60 bisections
+    on the bits), then the answer is moved ulp by ulp to the smallest double that passes ``ok``
+    (with a bit-bisection fallback), so it is the same double :func:`smallest_true` returns.
+    """
+    from scipy import optimize
+
+    u0 = math.log(max(float(x0), 5e-324))
+    gu = lambda u: g(math.exp(u))  # noqa: E731
+    lo = hi = u0
+    if gu(u0) <= 0:
+        while gu(lo) <= 0:
+            hi, lo = lo, lo - 1.0
+            if lo < -744.0:
+                return smallest_true(ok, x0, name=name)
+    else:
+        while gu(hi) > 0:
+            lo, hi = hi, hi + 1.0
+            if hi > 709.0:
+                raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    root = optimize.brentq(gu, lo, hi, xtol=1e-300, rtol=8.9e-16, maxiter=200)
+    x = math.exp(root)
+    for _ in range(64):
+        if ok(x):
+            break
+        x = math.nextafter(x, math.inf)
+    else:
+        return smallest_true(ok, x, name=name)
+    for _ in range(64):
+        below = math.nextafter(x, 0.0)
+        if below <= 0.0 or not ok(below):
+            return x
+        x = below
+    return _bisect_bits(ok, 0.0, x) if not ok(5e-324) else 5e-324
 
 
 def largest_true(ok: Callable[[float], bool], x0: float, *, name: str) -> float:

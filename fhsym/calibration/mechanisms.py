@@ -22,7 +22,7 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
-from .._core.search import CalibrationError, smallest_true
+from .._core.search import CalibrationError, smallest_true, smallest_true_smooth
 from ..noise.gaussian import Gaussian, gaussian_profile
 from ..noise.laplace import Laplace, laplace_profile
 from ..noise.osgt import OSGT, VARRHO, VARTHETA, osgt_profile
@@ -73,7 +73,13 @@ def calibrate_gaussian(epsilon: float, delta: float, sensitivity: float = 1.0) -
     thr = target * (1.0 - SEARCH_MARGIN)
     e1 = np.array([eps])
     x0 = d * math.sqrt(2.0 * math.log(1.25 / target)) / max(eps, 1e-3)
-    sigma = smallest_true(lambda s: bool(gaussian_profile(e1, d, s)[0] <= thr), x0, name="sigma")
+    log_thr = math.log(thr)
+
+    def g(s: float) -> float:
+        v = float(gaussian_profile(e1, d, s)[0])
+        return (math.log(v) if v > 0 else -1e300) - log_thr
+
+    sigma = smallest_true_smooth(lambda s: bool(gaussian_profile(e1, d, s)[0] <= thr), g, x0, name="sigma")
     noise, bound, steps = certify(Gaussian, sigma, _bound_at(eps, d), target, what="sigma")
     return result(noise, bound, steps, _request(eps, target, d), "analytic-gaussian")
 
