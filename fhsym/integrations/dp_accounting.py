@@ -145,12 +145,16 @@ def subsampled_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, s
             live = e > l1q
             out[~live] = -np.expm1(e[~live])
             x = e[live]
+            # t = log(1 + (e^x - 1)/q): log1p of (e^x - 1)/q for x <= 1 (no cancellation), and for x > 1
+            # x - log q + log1p(-(1-q) e^-x), whose argument is in (-0.37, 0] (no overflow for large x)
             t = np.empty(x.shape, dtype=float)
-            pos = x > 0
-            with np.errstate(over="ignore", divide="ignore"):
-                # log(1 + (e^x - 1)/q), written without overflow for large x
-                t[pos] = x[pos] - math.log(q) + np.log1p(-(1.0 - q) * np.exp(-x[pos]))
-                t[~pos] = np.log1p(np.expm1(x[~pos]) / q)
+            big = x > 1.0
+            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+                t[big] = x[big] - math.log(q) + np.log1p(-(1.0 - q) * np.exp(-x[big]))
+                xs = x[~big]
+                em = np.expm1(xs)
+                r = em / q
+                t[~big] = np.where(np.isfinite(r), np.log1p(r), np.log(em) - math.log(q) + np.log1p(q / em))
             out[live] = q * _symmetric_profile(t, a_, g_, dl)
         else:
             live = e < -l1q

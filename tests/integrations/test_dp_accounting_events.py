@@ -87,7 +87,9 @@ def _ref_subsampled(eps, alpha, gamma, D, q, adjacency, dps=30):
                     hi = mid
             x = lo
         kinks = sorted({k for k in (-a - D, -a, -a + D, a - D, a, a + D, -D, D, mp.mpf(0)) if k < x})  # kinks of rho(t), rho(t +- D)
-        return mp.quad(f, [-mp.inf, *kinks, x])
+        # the integrand can be concentrated next to x* (far tails): extra nodes at x* - 2^k keep quad accurate
+        pts = sorted(set(kinks) | {x - mp.mpf(2) ** k for k in range(-4, 9)})
+        return mp.quad(f, [-mp.inf, *pts, x])
 
 
 @pytest.mark.parametrize("adjacency", [REMOVE, ADD])
