@@ -101,6 +101,19 @@ def test_subsampled_profile_matches_mpmath(adjacency, alpha, gamma, D, q, eps):
     assert got == pytest.approx(ref, rel=1e-10)
 
 
+@pytest.mark.parametrize("eps,q", [(3e-5, 1e-4), (0.9, 0.01), (1.2, 0.01), (40.0, 0.5)])
+def test_subsampled_remove_transform_is_accurate(eps, q):
+    """q delta_0(log(1 + (e^eps - 1)/q)) with the transform in mpmath and delta_0 from the mpmath harness:
+    the float transform must not cancel (small eps, small q) nor overflow (large eps)."""
+    from proofs import reference as R
+
+    alpha, gamma = 1.0, 30.0 if eps < 10 else 0.5
+    with mp.workdps(50):
+        t = mp.log1p(mp.expm1(mp.mpf(eps)) / mp.mpf(q))
+        ref = float(mp.mpf(q) * R.privacy_profile(t, alpha, gamma, 1.0, dps=40))
+    assert subsampled_privacy_profile(eps, alpha, gamma, 1.0, q, REMOVE) == pytest.approx(ref, rel=1e-12)
+
+
 @pytest.mark.parametrize("adjacency", [REMOVE, ADD])
 def test_subsampled_profile_alpha0_is_dp_accountings_gaussian(adjacency):
     eps = np.array([-0.5, -0.01, 0.0, 0.005, 0.05, 0.3, 1.0])
