@@ -94,15 +94,13 @@ __all__ = [
 ]
 
 U = 2.0**-53  # unit roundoff of float64
-
-
-def _norm2(x: np.ndarray) -> float:
-    """Euclidean norm without BLAS (BLAS thread start-up dominates for these sizes)."""
-    return float(np.sqrt(np.sum(x * x)))
-DEFAULT_TAIL_MASS = 1e-18  # truncated mass per side (it is accounted, never dropped from the upper bound)
-DEFAULT_FP_BUDGET = 1e-9  # largest a-priori FFT error bound accepted for the one-shot K-th power (binary powering beyond)
-MAX_GRID = 50_000_000  # refuse to build grids larger than this (memory)
-_SUM_RTOL = 30.0 * U  # relative error of the delta evaluation sum
+DEFAULT_TAIL_MASS = 1e-18  # true mass moved out of a composition window, per side (accounted, never dropped from the upper bound)
+DEFAULT_FP_BUDGET = math.inf  # self_compose: the one-shot FFT power is used when its error bound is below this (binary powering otherwise)
+MAX_GRID = 50_000_000  # refuse to build one-dimensional grids larger than this (memory)
+MAX_FFT = 1 << 23  # refuse compositions whose window needs a longer FFT (memory ~0.5 GB, seconds per transform)
+_FFT_C = 8.0  # rounding of one radix-2 level of pocketfft, in units of u times sum|input| (module docstring)
+_DIRECT = 4096  # self-compositions whose full support is at most this long use direct (non-FFT) convolutions
+_MARGIN = 1.0 + 1e-9  # covers the rounding of the error bounds' own sums (< N u for N <= MAX_FFT)
 
 
 @dataclass(frozen=True)
@@ -111,8 +109,10 @@ class DiscreteLoss:
 
     ``pmf[i]`` is the mass at loss ``(offset + i) * step``; ``inf_mass`` the mass at
     +inf; missing mass (``1 - sum(pmf) - inf_mass`` in the lower bound) is at -inf.
-    ``slack`` bounds the L1 floating-point error of ``pmf`` (added to the upper
-    delta, subtracted from the lower).
+    The upper side's ``pmf`` dominates, entry by entry, the pmf of a pair that dominates
+    the mechanism (up to ``slack``); the lower side's is dominated by that of a dominated
+    pair.  ``slack`` bounds the remaining L1 error of ``pmf`` (added to the upper delta,
+    subtracted from the lower).
     """
 
     offset: int
@@ -133,17 +133,25 @@ class DiscreteLoss:
 # ---------------------------------------------------------------------------
 
 
-def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray) -> np.ndarray:
-    """sum_{l_j > eps} p_j (-expm1(eps - l_j)) + inf_mass for each eps (non-negative terms)."""
+def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray, upper: bool = True) -> np.ndarray:
+    """sum_{l_j > eps} p_j (-expm1(eps - l_j)) + inf_mass for each eps, rounded outwards.
+
+    Rounding: the loss l_j = (offset + j) step is formed with relative error <= u, the weight
+    w(l) = 1 - e^{eps - l} is 1-Lipschitz in l (and 0 at l = eps, so a term misplaced across
+    eps costs at most p_j |l_j - fl(l_j)|), expm1 and the products are correct to a few ulp and
+    the pairwise sum of non-negative terms to (log2 n + 2) u: the result is moved by
+    (log2 n + 10) u relative plus 3 u (|eps| + max|l|) sum_{j >= k-1} p_j, up for the upper
+    side and down for the lower.
+    """
     out = np.empty(eps.shape, dtype=float)
     flat = eps.reshape(-1)
     res = out.reshape(-1)
     n = b.pmf.size
+    rt = (math.log2(max(n, 2)) + 10.0) * U
+    lmax = max(abs(b.offset), abs(b.offset + n - 1)) * step
     for i, e in enumerate(flat):
-        # first index with loss > e
-        k = int(math.floor(e / step)) - b.offset + 1
+        k = int(math.floor(e / step)) - b.offset + 1  # first index with loss > e
         k = min(max(k, 0), n)
-        # guard the boundary against rounding of e/step
         while k > 0 and (b.offset + k - 1) * step > e:
             k -= 1
         while k < n and (b.offset + k) * step <= e:
@@ -152,8 +160,9 @@ def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray) -> np.ndarray:
             res[i] = b.inf_mass
             continue
         l = (b.offset + np.arange(k, n)) * step
-        w = -np.expm1(e - l)
-        res[i] = float(np.sum(b.pmf[k:] * w)) + b.inf_mass
+        s = float(np.sum(b.pmf[k:] * -np.expm1(e - l)))
+        a = 3.0 * U * (abs(e) + lmax) * float(np.sum(b.pmf[max(k - 1, 0):]))
+        res[i] = (s * (1.0 + rt) + a if upper else s * (1.0 - rt) - a) + b.inf_mass
     return out
 
 
@@ -162,109 +171,124 @@ def _eps_array(epsilon: ArrayLike) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# FFT convolution with a-priori error bounds
+# convolution with entrywise error bounds
 # ---------------------------------------------------------------------------
 
 
-def _fft_conv_error(a: np.ndarray, b: np.ndarray, N: int, m_out: int, c_norm2: float) -> float:
-    """A-priori L1 bound on the error of irfft(rfft(a) rfft(b)) (Higham Thm 24.2, x2 safety)."""
-    eta = 5.0 * U * max(math.log2(N), 1.0)
-    l2 = eta * (_norm2(a) * np.sum(a) + np.sum(a) * _norm2(b) + 2.0 * c_norm2)
-    return 2.0 * math.sqrt(m_out) * l2
+def _fft_size(m: int) -> int:
+    """The FFT length used for m output points: the next power of two (the error constant is derived for it)."""
+    return 1 << max((int(m) - 1).bit_length(), 4)
 
 
-def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float]:
-    """Linear convolution of two non-negative vectors and an L1 error bound."""
+def _fft_abs(N: int) -> float:
+    """c_N with |fl(F x)_k - (F x)_k| <= c_N ||x||_1 for every k (forward, or inverse times N), N = 2^m."""
+    return _FFT_C * (math.log2(N) + 2.0) * U
+
+
+def _sum_up(x: np.ndarray) -> float:
+    """sum(x) of a non-negative vector, rounded up."""
+    return float(np.sum(x)) * (1.0 + (math.log2(max(x.size, 2)) + 2.0) * U)
+
+
+def _full_sum(h: np.ndarray) -> float:
+    """Sum over the full length-N spectrum of a quantity given on rfft's half spectrum (N even)."""
+    return float(h[0] + h[-1] + 2.0 * np.sum(h[1:-1]))
+
+
+def _inverse_error(dY: np.ndarray, Y: np.ndarray, N: int) -> float:
+    """Entrywise bound on |irfft(Y~) - (exact inverse of the exact spectrum)| given |Y~ - Y_exact| <= dY."""
+    return (_full_sum(dY) + (_fft_abs(N) + U) * _full_sum(np.abs(Y))) / N * _MARGIN
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:
+    """Linear convolution c of two non-negative vectors with |c~_j - c_j| <= rel c~_j + E for every j.
+
+    Returns (c~, E, rel).  Direct sums (short inputs): each entry is a sum of at most
+    min(n_a, n_b) products of non-negative numbers, so rel = (min + 2) u, E = 0.  FFT: E from
+    the entrywise bounds of the transforms (module docstring), computed from the spectra.
+    """
     m = a.size + b.size - 1
     if min(a.size, b.size) <= 64:
-        c = np.convolve(a, b)
-        err = 2.0 * min(a.size, b.size) * U * float(np.sum(c))  # direct sums of non-negative terms
-        return c, err
-    N = sfft.next_fast_len(m, real=True)
-    c = sfft.irfft(sfft.rfft(a, N) * sfft.rfft(b, N), N)[:m]
-    np.maximum(c, 0.0, out=c)  # true values are >= 0: clipping never increases the error
-    return c, _fft_conv_error(a, b, N, m, float(_norm2(c)))
+        return np.convolve(a, b), 0.0, (min(a.size, b.size) + 2) * U * 1.01
+    N = _fft_size(m)
+    cN = _fft_abs(N)
+    A, B = sfft.rfft(a, N), sfft.rfft(b, N)
+    ea, eb = cN * _sum_up(a), cN * _sum_up(b)
+    Y = A * B
+    aA, aB = np.abs(A) * (1 + 2 * U), np.abs(B) * (1 + 2 * U)
+    dY = ea * (aB + eb) + eb * aA + 3.0 * U * aA * aB  # |A~B~ - AB| and the product's rounding (Higham Lemma 3.5)
+    E = _inverse_error(dY, Y, N)
+    return sfft.irfft(Y, N)[:m], E, 0.0
+
+
+def _settle(c: np.ndarray, E: float, rel: float, upper: bool) -> np.ndarray:
+    """The entrywise bound of computed values c~ (|c~ - c| <= rel |c~| + E, c >= 0), rounded outwards."""
+    if upper:
+        return (np.maximum(c, 0.0) * (1.0 + rel) + E) * (1.0 + 4 * U)
+    return np.maximum(c * (1.0 - rel) - E, 0.0) * (1.0 - 4 * U)
 
 
 def _log_mgf_bounds(pmf: np.ndarray, ts: np.ndarray) -> np.ndarray:
-    """Upper bounds on log sum_j p_j e^{t j} (index units) for each t, from a coarsened pmf.
+    """Upper bounds on log sum_j p_j e^{t j} (index units) for each t, from blocks of the pmf.
 
-    For t > 0 each block is placed at its largest index, for t < 0 at its smallest,
-    which can only increase e^{t j}: a valid upper bound (used only to size windows).
+    On a block [lo, hi] with mass m and mean mu, e^{t j} lies below its chord (convexity), so the
+    block contributes at most m (e^{t lo} (hi - mu) + e^{t hi} (mu - lo)) / (hi - lo): an upper
+    bound whose excess is second order in the block width (it does not grow with the number of
+    draws the window is for).  Rounded up; used only to size windows.
     """
     n = pmf.size
-    c = max(1, n // 2048)
+    c = max(1, n // 512)
     nb = -(-n // c)
     pad = np.zeros(nb * c)
     pad[:n] = pmf
-    blocks = pad.reshape(nb, c).sum(axis=1)
-    keep = blocks > 0
-    lo_idx = (np.arange(nb) * c)[keep]
-    hi_idx = np.minimum(lo_idx + c - 1, n - 1)
-    lb = np.log(blocks[keep])
-    idx = np.where(ts[:, None] > 0, hi_idx[None, :], lo_idx[None, :])
-    return sc.logsumexp(lb[None, :] + ts[:, None] * idx, axis=1)
+    blk = pad.reshape(nb, c)
+    mass = blk.sum(axis=1)
+    keep = mass > 0
+    if not keep.any():
+        return np.full(ts.shape, -math.inf)
+    lo = (np.arange(nb) * c)[keep].astype(float)
+    hi = np.minimum(lo + c - 1, n - 1)
+    mu = np.clip(lo + (blk[keep] @ np.arange(c, dtype=float)) / mass[keep], lo, hi)
+    w = np.maximum(hi - lo, 1.0)
+    a, b = np.where(hi > lo, (hi - mu) / w, 1.0), np.where(hi > lo, (mu - lo) / w, 0.0)
+    t = ts[:, None]
+    with np.errstate(divide="ignore"):
+        z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * np.exp(t * (hi - lo)[None, :]))
+    zm = np.max(z, axis=1)
+    return zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
 
 
-def _chernoff_window(pmf: np.ndarray, times: int, tau: float) -> Tuple[int, int, float, float]:
-    """[L, U] (index units, relative to times*offset) with P(S < L), P(S > U) <= tau each.
+def _window(parts: Sequence[Tuple[np.ndarray, int]], tau: float) -> Tuple[int, int, float, float]:
+    """[L, U] (index units, relative to the sum of the offsets) with P(S < L), P(S > U) <= tau each.
 
-    S is the sum of ``times`` draws from the (finite part of the) pmf.  Returns
-    (L, U, bound_lo, bound_hi) where the bounds are the Chernoff bounds actually met.
+    S is the sum of independent draws, ``times`` of them from each (finite part of a) pmf in
+    ``parts``: Chernoff, P(S > U) <= exp(sum times log M(t) - t U) at the t's tried (chosen
+    around the Gaussian optimum, t* = sqrt(2 log(1/tau))/sd(S)).  Returns (L, U, bound below L,
+    bound above U); a bound is 0 when the window reaches that end of the support.
     """
-    n = pmf.size
-    full_hi = (n - 1) * times
-    ar = np.arange(n, dtype=float)
-    tot = max(float(np.sum(pmf)), 1e-300)
-    mean = float(np.sum(ar * pmf)) / tot
-    var = float(np.sum((ar - mean) ** 2 * pmf)) / tot
-    sd = math.sqrt(max(var, 1.0))
-    base = np.geomspace(1e-3, 1e2, 30) / sd
-    ts = np.concatenate([-base[::-1], base])
-    lm = _log_mgf_bounds(pmf, ts)
+    full_hi = sum((p.size - 1) * k for p, k in parts)
+    var = 0.0
+    for p, k in parts:
+        ar = np.arange(p.size, dtype=float)
+        tot = max(float(np.sum(p)), 1e-300)
+        mean = float(np.sum(ar * p)) / tot
+        var += k * float(np.sum((ar - mean) ** 2 * p)) / tot
     log_tau = math.log(tau)
+    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * np.geomspace(1 / 8, 8, 9)
+    ts = np.concatenate([-base[::-1], base])
+    lm = sum(k * _log_mgf_bounds(p, ts) for p, k in parts)
     Uidx, Lidx = full_hi, 0
     for t, l in zip(ts, lm):
         if not math.isfinite(l):
             continue
-        bound = (times * l - log_tau) / t
+        bound = (l - log_tau) / t
         if t > 0:
-            Uidx = min(Uidx, int(math.ceil(bound)))
+            Uidx = min(Uidx, int(math.ceil(bound)) if bound < full_hi else full_hi)
         else:
-            Lidx = max(Lidx, int(math.floor(bound)))
+            Lidx = max(Lidx, int(math.floor(bound)) if bound > 0 else 0)
     Lidx = max(0, min(Lidx, full_hi))
     Uidx = min(full_hi, max(Uidx, Lidx))
-    b_hi = 0.0 if Uidx >= full_hi else tau
-    b_lo = 0.0 if Lidx <= 0 else tau
-    return Lidx, Uidx, b_lo, b_hi
-
-
-# ---------------------------------------------------------------------------
-# truncation (mass moved, never lost from the bound's side)
-# ---------------------------------------------------------------------------
-
-
-def _truncate(b: DiscreteLoss, tau: float, upper: bool) -> DiscreteLoss:
-    p = b.pmf
-    if p.size <= 2 or tau <= 0:
-        return b
-    cl = np.cumsum(p)
-    cr = np.cumsum(p[::-1])
-    i0 = int(np.searchsorted(cl, tau, side="right"))  # mass of p[:i0] <= tau
-    i1 = p.size - 1 - int(np.searchsorted(cr, tau, side="right"))  # mass of p[i1+1:] <= tau
-    if i0 >= i1:
-        return b
-    low = float(np.sum(p[:i0]))
-    high = float(np.sum(p[i1 + 1 :]))
-    q = p[i0 : i1 + 1].copy()
-    if upper:
-        q[0] += low  # round up into the window
-        inf = b.inf_mass + high  # high tail to +inf
-    else:
-        q[-1] += high  # round down into the window; low tail dropped (to -inf)
-        inf = b.inf_mass
-    # the additions above round by <= u (low + high): charged to slack
-    return DiscreteLoss(b.offset + i0, q, inf, b.slack + 2.0 * U * (low + high + q[0] + q[-1]))
+    return Lidx, Uidx, (0.0 if Lidx <= 0 else tau), (0.0 if Uidx >= full_hi else tau)
 
 
 # ---------------------------------------------------------------------------
@@ -303,8 +327,8 @@ class PrivacyLossDistribution:
     def delta_upper(self, epsilon: ArrayLike):
         """Certified upper bound on delta(eps) (vectorised; any real eps)."""
         eps = _eps_array(epsilon)
-        raw = _delta_raw(self.upper, self.step, eps)
-        out = np.minimum(raw * (1.0 + _SUM_RTOL) + self.upper.slack, 1.0)
+        raw = _delta_raw(self.upper, self.step, eps, True)
+        out = np.minimum(raw + self.upper.slack, 1.0)
         return out[()] if out.ndim == 0 else out
 
     def delta_lower(self, epsilon: ArrayLike):
@@ -312,8 +336,8 @@ class PrivacyLossDistribution:
         if self.lower is None:
             raise ValueError("this PrivacyLossDistribution was built without its lower bound (upper_only=True)")
         eps = _eps_array(epsilon)
-        raw = _delta_raw(self.lower, self.step, eps)
-        out = np.maximum(raw * (1.0 - _SUM_RTOL) - self.lower.slack, 0.0)
+        raw = _delta_raw(self.lower, self.step, eps, False)
+        out = np.maximum(raw - self.lower.slack, 0.0)
         return out[()] if out.ndim == 0 else out
 
     def delta_bounds(self, epsilon: ArrayLike):
@@ -361,6 +385,17 @@ class PrivacyLossDistribution:
     def epsilon_bounds(self, delta: float) -> Tuple[float, float]:
         """(lower, upper) bounds on the smallest eps with delta(eps) <= ``delta``."""
         return self.epsilon(delta, upper=False), self.epsilon(delta, upper=True)
+
+    def self_compose_fft_size(self, times: int, tail_mass: Optional[float] = None) -> int:
+        """The FFT length :meth:`self_compose` would use for ``times`` (a cost estimate; nothing is convolved).
+
+        The window is the Chernoff window of the upper side; ``self_compose`` refuses above
+        ``MAX_FFT`` (memory and seconds per transform).
+        """
+        k = V.check_int(times, "times", 1)
+        tau = self.tail_mass if tail_mass is None else float(tail_mass)
+        L, Ui, _, _ = _window([(self.upper.pmf, k)], tau)
+        return _fft_size(Ui - L + 1)
 
     # -- composition ------------------------------------------------------
     def _check_step(self, other: "PrivacyLossDistribution") -> None:
@@ -412,60 +447,78 @@ def compose(plds: Sequence[PrivacyLossDistribution], tail_mass: Optional[float] 
     return out
 
 
+def _cut(c: np.ndarray, E: float, rel: float, L: int, Ui: int, b_lo: float, b_hi: float, inf: float, slack: float,
+         upper: bool) -> Tuple[np.ndarray, float, float]:
+    """Keep c~[L:Ui+1] as an entrywise bound; the true mass outside (<= b_lo, b_hi) goes to +inf (upper) or is dropped."""
+    q = _settle(c[L : Ui + 1], E, rel, upper)
+    if upper:
+        inf = min(inf + (b_lo + b_hi) * (1 + 4 * U), 1.0)
+    return q, inf, slack
+
+
 def _compose_bounds(a: DiscreteLoss, b: DiscreteLoss, tau: float, upper: bool) -> DiscreteLoss:
-    c, err = _convolve(a.pmf, b.pmf)
-    ma, mb = float(np.sum(a.pmf)), float(np.sum(b.pmf))
+    c, E, rel = _convolve(a.pmf, b.pmf)
+    ma, mb = _sum_up(a.pmf), _sum_up(b.pmf)
     inf = a.inf_mass + b.inf_mass - a.inf_mass * b.inf_mass
-    slack = a.slack * (mb + b.inf_mass) + b.slack * (ma + a.inf_mass) + a.slack * b.slack + err
+    slack = (a.slack * (mb + b.inf_mass) + b.slack * (ma + a.inf_mass) + a.slack * b.slack) * (1 + 4 * U)
     if upper:
         inf = min(inf + 4 * U, 1.0)  # rounding of the inf-mass formula, to the pessimistic side
-    out = DiscreteLoss(a.offset + b.offset, c, inf, slack)
-    return _truncate(out, tau, upper)
+    L, Ui, b_lo, b_hi = _window([(a.pmf, 1), (b.pmf, 1)], tau)
+    q, inf, slack = _cut(c, E, rel, L, Ui, b_lo, b_hi, inf, slack, upper)
+    return DiscreteLoss(a.offset + b.offset + L, q, inf, slack)
 
 
-def _power_error(pmf: np.ndarray, times: int, N: int, m_out: int, c_norm2: float) -> float:
-    """A-priori L1 bound on the error of irfft(rfft(p)^K), restricted to m_out output entries.
+def _power(p: np.ndarray, times: int, N: int) -> Tuple[np.ndarray, float]:
+    """irfft(rfft(p)^times) (circular, length N) and an entrywise bound E on its error.
 
-    Forward FFT: |error| <= eta log2 N ||p||_2 sqrt(N) in L2 (Higham Thm 24.2, eta = 5u);
-    the K-th power multiplies an error e at frequency k by at most K |z_k|^{K-1} <= K s^{K-1}
-    (s = sum p, |z_k| <= s), and rounds with relative error <= 6 log2(K) u; the inverse
-    FFT divides L2 norms by sqrt(N) and adds eta log2 N ||c||_2.  L1 <= sqrt(m_out) L2; x2 safety.
+    Forward: |X~_k - X_k| <= e = c_N ||p||_1.  Power: |X~^K - X^K| <= K (|X~_k| + e)^{K-1} e,
+    and repeated squaring (m <= 2 log2 K + 1 products, each with relative error <= sqrt(2) gamma_2
+    <= 3u) rounds by <= 3.03 m u |X~|^K <= 3.1 m u |Y~_k|.  Inverse: :func:`_inverse_error`.
     """
-    eta = 5.0 * U * max(math.log2(N), 1.0)
-    s = float(np.sum(pmf))
-    growth = max(s, 1.0) ** (times - 1)
-    l2 = times * eta * float(_norm2(pmf)) * growth + (eta + 6.0 * math.log2(times) * U) * c_norm2
-    return 2.0 * math.sqrt(m_out) * l2
+    cN = _fft_abs(N)
+    e = cN * _sum_up(p)
+    if p.size > N:  # wrap the input mod N (the circular K-fold of the wrapped pmf is the K-fold wrapped mod N)
+        r = -(-p.size // N)
+        e += (r + 1) * U * _sum_up(p)  # rounding of the wrapped sums: an input error, like the forward transform's
+        p = np.concatenate([p, np.zeros(r * N - p.size)]).reshape(r, N).sum(axis=0)
+    X = sfft.rfft(p, N)
+    Y = _cpow(X, times)
+    aX = np.abs(X) * (1 + 2 * U)
+    m = 2 * int(math.log2(times)) + 1
+    with np.errstate(divide="ignore", under="ignore"):
+        prop = times * e * np.exp((times - 1) * np.log(aX + e)) * (1.0 + 1e-6)
+    dY = prop + 3.1 * m * U * np.abs(Y) * (1 + 2 * U)
+    return sfft.irfft(Y, N), _inverse_error(dY, Y, N)
 
 
-def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp_budget: float) -> DiscreteLoss:
+def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp_budget: float = DEFAULT_FP_BUDGET) -> DiscreteLoss:
+    """The ``times``-fold composition of one side: one FFT power inside a Chernoff window, or binary powering.
+
+    Binary powering (``log2 K`` pairwise compositions) is used for short supports (direct sums,
+    no FFT error at all) and when the one-shot error bound exceeds ``fp_budget``.
+    """
     p = b.pmf
     inf = -math.expm1(times * math.log1p(-b.inf_mass)) if b.inf_mass < 1.0 else 1.0
-    s = float(np.sum(p))
-    # L1 error of the times-fold product of a vector known to within b.slack:
-    # (s + slack)^K - s^K, written without cancellation
-    slack_in = s**times * math.expm1(times * math.log1p(b.slack / s)) if (b.slack > 0 and s > 0) else times * b.slack
-    # route 1: one FFT power inside a Chernoff window
-    L, Ui, b_lo, b_hi = _chernoff_window(p, times, tau)
-    m_out = Ui - L + 1
-    N = sfft.next_fast_len(max(m_out, p.size), real=True)
-    if N <= MAX_GRID and _power_error(p, times, N, m_out, 0.0) <= fp_budget:
-        X = sfft.rfft(p, N)
-        y = sfft.irfft(_cpow(X, times), N)
-        idx = np.arange(L, Ui + 1) % N
-        c = y[idx]
-        np.maximum(c, 0.0, out=c)
-        err = _power_error(p, times, N, m_out, float(_norm2(c)))
-        if err <= fp_budget:
-            offset = times * b.offset + L
+    s = _sum_up(p)
+    # L1 error of the times-fold product of a vector known to within b.slack: (s + slack)^K - s^K
+    slack_in = (s**times * math.expm1(times * math.log1p(b.slack / s)) if (b.slack > 0 and s > 0) else times * b.slack) * (1 + 1e-9)
+    L, Ui, b_lo, b_hi = _window([(p, times)], tau)
+    N = _fft_size(Ui - L + 1)
+    if N > MAX_FFT:
+        raise ValueError(f"times must be smaller for this PLD: its {times}-fold composition needs an FFT of {N} points "
+                         f"(window of {Ui - L + 1} lattice points; at most {MAX_FFT})")
+    if p.size * times > _DIRECT and fp_budget > 0.0:
+        y, E = _power(p, times, N)
+        hi = min(L + N - 1, (p.size - 1) * times)
+        if E * (hi - L + 1) <= fp_budget:
+            c = y[np.arange(L, hi + 1) % N]  # the circular result: true mass outside [L, L + N) is aliased in
             if upper:
-                inf = min(inf + b_lo + b_hi + 4 * U, 1.0)  # aliased/truncated mass -> +inf
-                slack = slack_in + err
+                inf = min(inf + 4 * U, 1.0)
+                q, inf, slack = _cut(c, E, 0.0, 0, c.size - 1, b_lo, b_hi, inf, slack_in, True)
             else:
-                slack = slack_in + err + b_lo + b_hi  # aliased mass inflates the window: subtract it
-            out = DiscreteLoss(offset, c, inf, slack)
-            return _truncate(out, tau, upper)
-    # route 2: binary powering with exact (moved-mass) truncation after each product
+                q, inf, slack = _cut(c, E, 0.0, 0, c.size - 1, 0.0, 0.0, inf, slack_in + b_lo + b_hi, False)
+            return DiscreteLoss(times * b.offset + L, q, inf, slack)
+    # binary powering, each product cut to its Chernoff window
     result: Optional[DiscreteLoss] = None
     base = b
     k = times
@@ -480,7 +533,7 @@ def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp
 
 
 def _cpow(X: np.ndarray, k: int) -> np.ndarray:
-    """X**k by repeated squaring (error ~ 2 log2(k) roundings per entry)."""
+    """X**k by repeated squaring (at most 2 log2(k) + 1 complex products per entry)."""
     result = None
     base = X.copy()
     while k:
@@ -498,24 +551,16 @@ def _cpow(X: np.ndarray, k: int) -> np.ndarray:
 
 
 def _first_below(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float) -> float:
-    """Smallest eps (to ~1e-3 relative) with profile(eps) <= tau, by doubling + bisection."""
-    hi = max(scale, 1e-12)
-    for _ in range(200):
-        if float(profile(np.array([hi]))[0]) <= tau:
-            break
-        hi *= 2.0
-    else:  # pragma: no cover
+    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one (two calls)."""
+    x = max(scale, 1e-12) * 2.0 ** (np.arange(-40, 201) / 4.0)
+    below = np.nonzero(np.asarray(profile(x), dtype=float) <= tau)[0]
+    if below.size == 0:
         raise ValueError("privacy profile does not fall below the tail mass")
-    lo = 0.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if float(profile(np.array([mid]))[0]) <= tau:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo <= 1e-3 * hi:
-            break
-    return hi
+    i = int(below[0])
+    if i == 0:
+        return float(x[0])
+    y = np.linspace(x[i - 1], x[i], 65)[1:]
+    return float(y[int(np.argmax(np.asarray(profile(y), dtype=float) <= tau))])
 
 
 def _hull_values(u: np.ndarray, v: np.ndarray) -> np.ndarray:
