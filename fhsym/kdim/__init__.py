@@ -21,6 +21,7 @@ from .pld import (
     laplace_pld,
 )
 from .profile import (
+    aligned_step,
     default_step,
     kdim_epsilon,
     kdim_pld,
@@ -54,6 +55,7 @@ __all__ = [
     "from_privacy_profile",
     "gaussian_pld",
     "laplace_pld",
+    "aligned_step",
     "default_step",
     "kdim_epsilon",
     "kdim_pld",

@@ -268,8 +268,9 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
     <= delta (1 - margin), by :func:`_feasible_root` warm-started at the previous shape's root; shapes on a log
     grid of ``b_grid`` points in [1e-2, ``b_max``] (a shape whose D at the best variance so far already fails is
     skipped after one evaluation), a bounded Brent refinement around the best, and b = 0 (the analytic Gaussian).
-    The chosen shape's gamma is then found on the certify primitive itself (:func:`certified_delta_upper`), so
-    that the returned floats are the ones whose certified bound was last evaluated.
+    The chosen shape's gamma is then found at the certify step's lattice with the float kernels, to delta
+    (1 - margin - 1e-7), so that the certify step (:func:`certified_delta_upper`, exact at the kink) normally
+    passes at once.
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
     dl = V.check_scalar(delta, V.DELTA)
@@ -349,11 +350,14 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
     if not best < (gauss[2] / Dl**2) * (1.0 + 1e-4):  # the coarse search is pessimistic by ~1e-5: a near tie is refined
         return gauss
     b = best_b
-    # the chosen shape on the certify primitive: the smallest gamma (to 1e-7 relative) it certifies
+    # the chosen shape at the certify step's lattice (float kernels, so cheap at the kink): the smallest gamma
+    # (to 1e-7 relative) meeting delta (1 - margin - 1e-7); the certify step then re-evaluates at these floats
+    log_r = log_t + math.log1p(-1e-7)
 
     def g_of(x: float) -> float:  # x = -log gamma: non-decreasing like log delta
         gm = math.exp(-x)
-        return math.log(max(certified_delta_upper(eps, b * gm, gm, K, Dl)[0], 1e-300)) - log_t
+        up = float(kdim_pld(b * gm, gm, K, Dl, upper_only=True, certified=False).delta_upper(eps))
+        return math.log(max(up, 1e-300)) - log_r
 
     x, _ = _feasible_root(g_of, -math.log(Dl / Dstar(b)), 2e-5, 1e-7)
     if not math.isfinite(x):

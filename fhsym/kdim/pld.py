@@ -99,7 +99,8 @@ DEFAULT_FP_BUDGET = math.inf  # self_compose: the one-shot FFT power is used whe
 MAX_GRID = 50_000_000  # refuse to build one-dimensional grids larger than this (memory)
 MAX_FFT = 1 << 23  # refuse compositions whose window needs a longer FFT (memory ~0.5 GB, seconds per transform)
 _FFT_C = 8.0  # rounding of one radix-2 level of pocketfft, in units of u times sum|input| (module docstring)
-_DIRECT = 4096  # self-compositions whose full support is at most this long use direct (non-FFT) convolutions
+_DIRECT = 4096  # windows of compositions whose full support is shorter are not cut
+_DIRECT_MACS = 40_000_000  # convolutions of at most this many products are summed directly (entrywise relative error)
 _MARGIN = 1.0 + 1e-9  # covers the rounding of the error bounds' own sums (< N u for N <= MAX_FFT)
 
 
@@ -208,7 +209,7 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:
     the entrywise bounds of the transforms (module docstring), computed from the spectra.
     """
     m = a.size + b.size - 1
-    if min(a.size, b.size) <= 64:
+    if min(a.size, b.size) <= 64 or a.size * b.size <= _DIRECT_MACS:
         return np.convolve(a, b), 0.0, (min(a.size, b.size) + 2) * U * 1.01
     N = _fft_size(m)
     cN = _fft_abs(N)
@@ -267,6 +268,8 @@ def _window(parts: Sequence[Tuple[np.ndarray, int]], tau: float) -> Tuple[int, i
     bound above U); a bound is 0 when the window reaches that end of the support.
     """
     full_hi = sum((p.size - 1) * k for p, k in parts)
+    if full_hi < _DIRECT:  # short: keep the whole support
+        return 0, full_hi, 0.0, 0.0
     var = 0.0
     for p, k in parts:
         ar = np.arange(p.size, dtype=float)
@@ -495,7 +498,7 @@ def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp
     """The ``times``-fold composition of one side: one FFT power inside a Chernoff window, or binary powering.
 
     Binary powering (``log2 K`` pairwise compositions) is used for short supports (direct sums,
-    no FFT error at all) and when the one-shot error bound exceeds ``fp_budget``.
+    entrywise relative error, no FFT error floor) and when the one-shot error bound exceeds ``fp_budget``.
     """
     p = b.pmf
     inf = -math.expm1(times * math.log1p(-b.inf_mass)) if b.inf_mass < 1.0 else 1.0
@@ -507,7 +510,7 @@ def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp
     if N > MAX_FFT:
         raise ValueError(f"times must be smaller for this PLD: its {times}-fold composition needs an FFT of {N} points "
                          f"(window of {Ui - L + 1} lattice points; at most {MAX_FFT})")
-    if p.size * times > _DIRECT and fp_budget > 0.0:
+    if p.size * p.size * times > _DIRECT_MACS and fp_budget > 0.0:
         y, E = _power(p, times, N)
         hi = min(L + N - 1, (p.size - 1) * times)
         if E * (hi - L + 1) <= fp_budget:
@@ -704,6 +707,7 @@ def from_privacy_profile(
     """
     h = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     r = float(profile_rtol)
+    eps_given = eps_max is not None
     if eps_max is None:
         eps_max = _first_below(profile, tail_mass, scale)
     n = max(int(math.ceil(eps_max / h * (1.0 - 1e-12))), 2)
@@ -714,6 +718,9 @@ def from_privacy_profile(
         )
     j = np.arange(0, n + 1)
     d = np.clip(np.asarray(profile(j * h), dtype=float), 0.0, 1.0)  # delta(j h)
+    if d[-1] > tail_mass and eps_given:  # a top given too low: move it to where delta <= tail_mass (tightness only)
+        return from_privacy_profile(profile, step, profile_rtol=profile_rtol, tail_mass=tail_mass, scale=scale,
+                                    label=label, upper_only=upper_only)
     if not np.all(np.isfinite(d)):
         raise FloatingPointError("the privacy profile returned non-finite values")
     # the true profile is non-increasing, so the running minimum of values accurate to r is accurate to r
@@ -786,27 +793,61 @@ def from_privacy_profile(
 
 def flipped_huber_pld(
     alpha: float, gamma: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS,
-    profile_rtol: Optional[float] = None, upper_only: bool = False,
+    profile_rtol: Optional[float] = None, upper_only: bool = False, certified: bool = True,
 ) -> PrivacyLossDistribution:
     """Certified PLD of the 1-D flipped Huber mechanism FH(alpha, gamma^2) with sensitivity Delta.
 
     Uses the exact profile of Theorem 3 (:func:`fhsym.privacy_profile`), whose certified
-    relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).
+    relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).  A lattice point
+    within 1e-6 (relative) of the kink eps = alpha Delta/gamma^2 -- every lattice aligned with the
+    loss atoms has one -- is evaluated by mpmath at the exact binary inputs (~0.1-0.5 s).
+    ``certified=False`` uses the float kernels there too (error up to ~1e-8 relative at that
+    point): for searches, whose result is certified afterwards; the bound is then not certified.
     """
-    from ..privacy_profile import PROFILE_RTOL, _scalar_units, log_privacy_profile
+    from ..privacy_profile import PROFILE_RTOL, _log_profile_std, _scalar_units, log_privacy_profile
+    from .._generated.flipped_huber import log_omega_tilde
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
-    _, D = _scalar_units(a, g, Dl)
+    b, D = _scalar_units(a, g, Dl)
+    lw = float(log_omega_tilde(np.float64(b)))
 
     def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
+        e = np.asarray(eps, dtype=float)
         with np.errstate(under="ignore"):
-            return np.exp(log_privacy_profile(np.asarray(eps, dtype=float), a, g, Dl))
+            if not certified:
+                return np.exp(_log_profile_std(e, b, D, lw))
+            try:
+                return np.exp(log_privacy_profile(e, a, g, Dl))
+            except ArithmeticError:  # 60 and 120 digits disagree at the kink (a tiny delta): raise the precision there
+                return _kink_with_more_digits(e, a, g, Dl, b, D, np.exp(_log_profile_std(e, b, D, lw)))
 
     r = PROFILE_RTOL if profile_rtol is None else float(profile_rtol)
-    return from_privacy_profile(profile, step, profile_rtol=r, tail_mass=tail_mass, scale=max(D, D * D),
-                                label=f"FH(alpha={a:.6g}, gamma={g:.6g}), Delta={Dl:.6g}", upper_only=upper_only)
+    # the top of the grid: delta < ~1e-18 beyond (the Gaussian tail of the noise past max(b, 10)); rechecked there
+    top = D * (b + 10.0) + 0.5 * D * D if tail_mass >= 1e-18 else None
+    return from_privacy_profile(profile, step, profile_rtol=r, tail_mass=tail_mass, scale=max(D, D * D), eps_max=top,
+                                label=f"FH(alpha={a:.6g}, gamma={g:.6g}), Delta={Dl:.6g}" + ("" if certified else " [search]"),
+                                upper_only=upper_only)
+
+
+def _kink_with_more_digits(e: np.ndarray, a: float, g: float, Dl: float, b: float, D: float, out: np.ndarray) -> np.ndarray:
+    """The float-kernel values ``out``, with every point near the kink replaced by the mpmath bound at 150 (300) digits."""
+    from .. import _numerics as _nx
+    from ..certify import certified_profile
+    from ..privacy_profile import KINK_WINDOW
+
+    near = np.abs(_nx.sub_prod(e, b, D)) <= 2.0 * KINK_WINDOW * max(1.0, b * D)
+    for i in np.nonzero(np.atleast_1d(near))[0]:
+        for dps in (150, 300):
+            try:
+                v = certified_profile(float(np.atleast_1d(e)[i]), a, g, Dl, dps=dps)
+                break
+            except ArithmeticError:
+                if dps == 300:
+                    raise
+        np.atleast_1d(out)[i] = float(v) * (1.0 + 2 * U)
+    return out
 
 
 def gaussian_pld(sigma: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False) -> PrivacyLossDistribution:

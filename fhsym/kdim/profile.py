@@ -113,13 +113,20 @@ def kdim_pld(
     step: Optional[float] = None,
     tail_mass: float = DEFAULT_TAIL_MASS,
     upper_only: bool = False,
+    certified: bool = True,
 ) -> PrivacyLossDistribution:
     """Certified PLD bracket of the K-dimensional FH mechanism, composed over ``rounds`` runs.
 
     With ``difference=None`` the profile is that of d = (Delta, ..., Delta), which certifies every
     d with ||d||_inf <= Delta (see the module docstring).  With ``difference`` (a vector of length
     ``dim``) it is the exact profile for that d.  ``step=None`` picks :func:`default_step`,
-    shrunk so that the loss atoms of FH lie on the grid.
+    shrunk so that the loss atoms of FH lie on the grid.  ``certified=False``: see
+    :func:`fhsym.kdim.flipped_huber_pld` (for searches only).
+
+    Bounded work: the FFT length of the composition is estimated from the one-dimensional PLD
+    before anything is convolved, and a ``ValueError`` naming ``dim`` refuses compositions above
+    :data:`fhsym.kdim.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
+    step, up to dim * rounds ~ 10^6).
     """
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -139,7 +146,7 @@ def kdim_pld(
     h = default_step(a, g, K, d_max, L) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     if step is None and len(groups) == 1:
         h = _align(h, a, g, groups[0][0])
-    ones = [(flipped_huber_pld(a, g, v, h, tail_mass, upper_only=upper_only), c) for v, c in groups]
+    ones = [(flipped_huber_pld(a, g, v, h, tail_mass, upper_only=upper_only, certified=certified), c) for v, c in groups]
     for one, c in ones:  # bounded work: the cost of the composition is estimated before anything is convolved
         N = one.self_compose_fft_size(c * L, tail_mass)
         if N > MAX_FFT:
