@@ -138,3 +138,18 @@ def test_invalid_requests():
         calibrate_kdim(1.0, 1.5, 3)
     with pytest.raises(ValueError, match="dim"):
         calibrate_kdim(1.0, 1e-6, 0)
+
+
+def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
+    """dim = 10^9: a ValueError naming dim and the supported range, before any search or PLD is built."""
+    from fhsym.kdim import calibration as kcal
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the search started")
+
+    monkeypatch.setattr(kcal, "kdim_pld", boom)
+    monkeypatch.setattr(kcal, "_search_log_delta", boom)
+    monkeypatch.setattr(kcal, "calibrate_sufficient", boom)
+    for method in ("auto", "exact", "sufficient"):
+        with pytest.raises(ValueError, match=r"dim must be an integer in \[1, 100000\] .*got 1000000000"):
+            fhsym.calibrate(1.0, 1e-6, dim=10**9, method=method)
