@@ -14,12 +14,17 @@ Methods
 ``"sufficient"``  Theorem 8 (:mod:`fhsym.kdim.sufficient`): D*(b) is the largest D at which
     Theorem 8's restriction and inequality hold (bisection on that predicate).
 ``"exact"``       the exact K-fold profile (:mod:`fhsym.kdim.pld`), certified upper bound
-    delta_upper(eps) <= delta; D*(b) by Brent's method on log delta_upper.  This is exact for the
+    delta_upper(eps) <= delta.  Search -> certify: :func:`calibrate_exact` searches with a coarse
+    PLD (D*(b) by a bracketed Brent root on its log; the shape scan, the atom transition and a
+    Brent refinement in b are described there); :func:`certified_delta_upper` is the certify
+    primitive evaluated at the returned floats by ``_certify_exact``.  This is exact for the
     l_inf box ||d||_inf <= Delta (worst case d = (Delta, ..., Delta), see
     :mod:`fhsym.kdim.profile`); tighter Delta_2 / Delta_1 are not used by it (the box bound stays
     valid for the smaller set).
 ``"auto"``        both; the smaller certified variance wins.  For a sensitivity set tighter than
     the box only ``"exact"`` is certified (see below), so ``"auto"`` uses ``"exact"`` alone there.
+
+Bounded work: ``dim`` above :data:`MAX_DIM` is refused before any search (``_check_dim``).
 
 Certification (never under-noised).  The returned floats are re-checked:
 

@@ -58,12 +58,15 @@ product), so the invariant survives composition.  The certified error terms:
    functions, bounded block-wise through the chord of e^{tj}); the true mass outside goes to +inf in
    the upper side and is dropped from the lower one.  The window therefore follows the width of the
    sum, ~sqrt(K) times the 1-D width, whatever the rounding noise in the tails.
-2. FFT round-off, componentwise (lengths N = 2^m only).  Each radix-2 level of pocketfft forms
-   a + w b with |w| = 1; complex addition rounds by <= sqrt(2) u |.|, multiplication by a twiddle
-   factor known to mu ~ u by <= (sqrt(2) gamma_2 + mu) |b| (Higham, *Accuracy and Stability*, Lemma 3.5),
-   and errors of the inputs pass through with weight 1.  By induction over the levels every output of
-   a length-N transform is off by at most c_N ||x||_1, c_N = 8 (log2 N + 2) u (8 u per level covers
-   the ~6.3 u counted; two extra levels cover the real-input packing and the 1/N scaling).  A product
+2. FFT round-off, componentwise (5-smooth lengths N).  Each pass of pocketfft combines r = 2, 3, 4 or 5
+   inputs, each first multiplied by a twiddle factor of modulus 1 known to mu ~ u, with additions and
+   multiplications by real constants of modulus <= 1; complex addition rounds by <= sqrt(2) u |.|, a
+   twiddle product by <= (sqrt(2) gamma_2 + mu) |b| (Higham, *Accuracy and Stability*, Lemma 3.5), and
+   errors of the inputs pass through with weight <= 1.  A pass adds at most ~6.3 u (radix 2), ~4.9 u
+   (radix 3), ~3.2 u (radix 4) or ~4.4 u (radix 5) per log2 of its radix times the sum of |inputs|
+   feeding the output, so by induction over the passes every output of a length-N transform is off by
+   at most c_N ||x||_1, c_N = 8 (log2 N + 2) u (8 u per level; two extra levels cover the real-input
+   packing and the 1/N scaling).  A product
    of spectra X~ Y~ then errs by e_X |Y~| + e_Y |X~| + e_X e_Y + 3u |X~ Y~|, the K-th power by
    K (|X~| + e)^{K-1} e plus 3.1 (2 log2 K + 1) u |X~^K| (repeated squaring), and the inverse transform
    turns a spectral error dY_k into an entrywise error (1/N) sum_k dY_k, plus c_N (1/N) sum_k |Y~_k|
@@ -206,12 +209,12 @@ def _eps_array(epsilon: ArrayLike) -> np.ndarray:
 
 
 def _fft_size(m: int) -> int:
-    """The FFT length used for m output points: the next power of two (the error constant is derived for it)."""
-    return 1 << max((int(m) - 1).bit_length(), 4)
+    """The FFT length used for m output points: the next 5-smooth length (radix-2/3/4/5 passes, module docstring)."""
+    return int(sfft.next_fast_len(max(int(m), 16), real=True))
 
 
 def _fft_abs(N: int) -> float:
-    """c_N with |fl(F x)_k - (F x)_k| <= c_N ||x||_1 for every k (forward, or inverse times N), N = 2^m."""
+    """c_N with |fl(F x)_k - (F x)_k| <= c_N ||x||_1 for every k (forward, or inverse times N), N 5-smooth."""
     return _FFT_C * (math.log2(N) + 2.0) * U
 
 
@@ -661,7 +664,7 @@ def _mirror(S: np.ndarray, h: float, upper: bool) -> DiscreteLoss:
     p = np.maximum(S[:-1] - S[1:], 0.0)  # atoms at h..nh
     inf = float(S[-1])
     w = np.exp(-h * np.arange(1, n + 1))
-    p0 = 1.0 - math.fsum(np.concatenate([[inf], p, p * w]))
+    p0 = 1.0 - (inf + float(np.sum(p)) + float(np.sum(p * w)))  # pairwise sums: error <= (log2 n + 3) u, in the slack
     if p0 < 0.0:
         need = -p0 * (1.0 + 1e-9) + 1e-300
         gain = p * (w if upper else 1.0 + w)  # p_0 gained by moving all of atom j
@@ -680,9 +683,9 @@ def _mirror(S: np.ndarray, h: float, upper: bool) -> DiscreteLoss:
             p[k] -= part
             if upper:
                 inf += moved + part
-        p0 = max(1.0 - math.fsum(np.concatenate([[inf], p, p * w])), 0.0)
+        p0 = max(1.0 - (inf + float(np.sum(p)) + float(np.sum(p * w))), 0.0)
     pmf = np.concatenate([(p * w)[::-1], [p0], p])
-    return DiscreteLoss(-n, pmf, inf, 16 * U)
+    return DiscreteLoss(-n, pmf, inf, (16.0 + 2.0 * (math.log2(max(n, 2)) + 3.0)) * U)
 
 
 def from_privacy_profile(

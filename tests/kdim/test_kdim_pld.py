@@ -285,7 +285,7 @@ def test_window_does_not_grow_faster_than_sqrt_k():
     one = flipped_huber_pld(1.0, 3.0, 1.0, step=default_step_for(1.0, 3.0))
     sizes = {K: one.self_compose_fft_size(K) for K in (100, 1000, 10_000, 100_000)}
     for K in (1000, 10_000, 100_000):
-        assert sizes[K] <= 8 * sizes[K // 10]  # sqrt(10) ~ 3.2, times power-of-two rounding
+        assert sizes[K] <= 8 * sizes[K // 10]  # sqrt(10) ~ 3.2, times the rounding to a 5-smooth length
     pld = one.self_compose(1000)
     assert pld.upper.pmf.size <= 2 * sizes[1000]
     # the certified float allowances at K = 1000: L1 slack plus the entrywise FFT bound over the window (mass above 1)
