@@ -223,14 +223,16 @@ def _sum_up(x: np.ndarray) -> float:
     return float(np.sum(x)) * (1.0 + (math.log2(max(x.size, 2)) + 2.0) * U)
 
 
-def _full_sum(h: np.ndarray) -> float:
-    """Sum over the full length-N spectrum of a quantity given on rfft's half spectrum (N even)."""
-    return float(h[0] + h[-1] + 2.0 * np.sum(h[1:-1]))
+def _full_sum(h: np.ndarray, N: int) -> float:
+    """Sum over the full length-N spectrum of a quantity given on rfft's half spectrum (Hermitian symmetry)."""
+    if N % 2 == 0:
+        return float(h[0] + h[-1] + 2.0 * np.sum(h[1:-1]))
+    return float(h[0] + 2.0 * np.sum(h[1:]))
 
 
 def _inverse_error(dY: np.ndarray, Y: np.ndarray, N: int) -> float:
     """Entrywise bound on |irfft(Y~) - (exact inverse of the exact spectrum)| given |Y~ - Y_exact| <= dY."""
-    return (_full_sum(dY) + (_fft_abs(N) + U) * _full_sum(np.abs(Y))) / N * _MARGIN
+    return (_full_sum(dY, N) + (_fft_abs(N) + U) * _full_sum(np.abs(Y), N)) / N * _MARGIN
 
 
 def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:

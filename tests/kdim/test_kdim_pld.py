@@ -145,7 +145,8 @@ def _long_convolve(a, b):
     return np.convolve(np.asarray(a, dtype=np.longdouble), np.asarray(b, dtype=np.longdouble))
 
 
-@pytest.mark.parametrize("n1,n2,kind", [(300, 500, "spiky"), (5000, 7000, "spiky"), (20000, 3000, "smooth"), (4000, 4000, "atoms")])
+@pytest.mark.parametrize("n1,n2,kind", [(300, 500, "spiky"), (5000, 7000, "spiky"), (20000, 3000, "smooth"), (4000, 4000, "atoms"),
+                                         (1000, 1188, "smooth")])  # the last: an odd FFT length (3^7)
 def test_fft_entrywise_error_bound_covers_the_measured_error(n1, n2, kind, monkeypatch):
     monkeypatch.setattr(P, "_DIRECT_MACS", 0)  # force the FFT route
     rng = np.random.default_rng(n1)
@@ -162,6 +163,15 @@ def test_fft_entrywise_error_bound_covers_the_measured_error(n1, n2, kind, monke
     up, lo = P._settle(c, E, rel, True), P._settle(c, E, rel, False)
     assert np.all(up >= ref - ref_err) and np.all(lo <= ref + ref_err)
     assert float(np.max(measured)) > E * 1e-4  # the bound is not vacuous: within four orders of the real error
+
+
+@pytest.mark.parametrize("N", [45, 81, 64, 100])
+def test_half_spectrum_sums_count_the_full_spectrum(N):
+    from scipy import fft as sfft
+
+    x = np.random.default_rng(N).random(N)
+    full = float(np.sum(np.abs(sfft.fft(x))))
+    assert P._full_sum(np.abs(sfft.rfft(x)), N) == pytest.approx(full, rel=1e-13)
 
 
 def test_direct_convolution_bound_is_relative():
