@@ -73,7 +73,7 @@ product), so the invariant survives composition.  The certified error terms:
    of its own.  These sums are taken over the computed spectra, so the bound E is a posteriori and
    tight where the transform decays (a spread-out loss); it is added to every entry of the window of
    the upper side (and subtracted, at 0, from the lower one).  Measured errors against an extended
-   precision direct convolution are 1e-4 to 1e-1 of E (``tests/kdim/test_kdim_pld.py``).  Short
+   precision direct convolution are 2e-4 to 1.2e-3 of E (``tests/kdim/test_kdim_pld.py``).  Short
    compositions (at most 4e7 products) are summed directly instead: entrywise relative error
    (min(n_a, n_b) + 2) u, and no error floor at all (so an atom-dominated loss stays exact at its atoms).
 3. The aliasing of the one-shot power (a circular convolution of length N >= U - L + 1): the mass
