@@ -11,6 +11,7 @@
 
 from .iterative import iterative_profile
 from .kdim import (
+    aligned_step,
     default_step,
     kdim_epsilon,
     kdim_pld,
@@ -44,6 +45,7 @@ __all__ = [
     "PrivacyLossDistribution",
     "R_Delta",
     "R_Delta_inverse",
+    "aligned_step",
     "alpha_max",
     "applicable",
     "compose",

@@ -42,9 +42,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, flipped_huber_pld
+from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, _fft_size, flipped_huber_pld
 
 __all__ = [
+    "aligned_step",
     "default_step",
     "kdim_pld",
     "kdim_privacy_profile",
@@ -72,13 +73,27 @@ def default_step(alpha: float, gamma: float, dim: int = 1, sensitivity: float = 
     return float(min(max(h, 1e-6), 2e-3))
 
 
-def _align(step: float, alpha: float, gamma: float, sensitivity: float) -> float:
-    """Shrink the step so that the FH loss atoms +-alpha Delta/gamma^2 lie on the grid."""
+def aligned_step(step: float, alpha: float, gamma: float, sensitivity: float = 1.0) -> float:
+    """The largest step <= ``step`` that puts the FH loss atoms +-alpha Delta/gamma^2 on the lattice.
+
+    The FH privacy loss is constant, = +-alpha Delta/gamma^2, where t and t + Delta lie on one side of
+    the Laplace centre: point masses of the PLD.  The connect-the-dots bounds are exact at lattice
+    points, so an atom on the lattice costs nothing; between two lattice points its mass is spread
+    over both (up to a step too high in the upper bound).  The loss is constant on [0, alpha - Delta]
+    and [-alpha, -Delta], so atoms exist only for alpha > Delta; otherwise, or when the atom is
+    smaller than the step, the step is returned unchanged.
+
+    >>> aligned_step(0.3, alpha=2.0, gamma=2.0)
+    0.25
+    """
     atom = alpha * sensitivity / gamma**2
-    if atom <= 0 or not math.isfinite(atom) or atom < step:
+    if not alpha > sensitivity or not math.isfinite(atom) or atom < step:  # atoms exist only for alpha > Delta
         return step
     m = math.ceil(atom / step * (1.0 - 1e-12))
     return atom / m
+
+
+_align = aligned_step
 
 
 def _multiset(difference: ArrayLike) -> List[Tuple[float, int]]:
@@ -98,13 +113,20 @@ def kdim_pld(
     step: Optional[float] = None,
     tail_mass: float = DEFAULT_TAIL_MASS,
     upper_only: bool = False,
+    certified: bool = True,
 ) -> PrivacyLossDistribution:
     """Certified PLD bracket of the K-dimensional FH mechanism, composed over ``rounds`` runs.
 
     With ``difference=None`` the profile is that of d = (Delta, ..., Delta), which certifies every
     d with ||d||_inf <= Delta (see the module docstring).  With ``difference`` (a vector of length
     ``dim``) it is the exact profile for that d.  ``step=None`` picks :func:`default_step`,
-    shrunk so that the loss atoms of FH lie on the grid.
+    shrunk so that the loss atoms of FH lie on the grid.  ``certified=False``: see
+    :func:`fhsym.kdim.flipped_huber_pld` (for searches only).
+
+    Bounded work: the FFT length of the composition is estimated from the one-dimensional PLD
+    before anything is convolved, and a ``ValueError`` naming ``dim`` refuses compositions above
+    :data:`fhsym.kdim.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
+    step, up to dim * rounds ~ 10^6).
     """
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -124,9 +146,14 @@ def kdim_pld(
     h = default_step(a, g, K, d_max, L) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     if step is None and len(groups) == 1:
         h = _align(h, a, g, groups[0][0])
-    parts = []
-    for v, c in groups:
-        parts.append(flipped_huber_pld(a, g, v, h, tail_mass, upper_only=upper_only).self_compose(c * L, tail_mass))
+    ones = [(flipped_huber_pld(a, g, v, h, tail_mass, upper_only=upper_only, certified=certified), c) for v, c in groups]
+    for one, c in ones:  # bounded work: the cost of the composition is estimated before anything is convolved
+        N = one.self_compose_fft_size(c * L, tail_mass)
+        if N > MAX_FFT:
+            raise ValueError(_too_large(K, L, N))
+    parts = [one.self_compose(c * L, tail_mass) for one, c in ones]
+    if sum(_fft_size(p.upper.pmf.size) for p in parts) > MAX_FFT:
+        raise ValueError(_too_large(K, L, sum(_fft_size(p.upper.pmf.size) for p in parts)))
     out = parts[0]
     for p in parts[1:]:
         out = out.compose(p, tail_mass)
@@ -134,6 +161,14 @@ def kdim_pld(
         f"d=(Delta,...,Delta), Delta={Dl:.6g}" if difference is None else "d given"
     ) + (f", {L} rounds" if L > 1 else "")
     return out
+
+
+def _too_large(K: int, L: int, N: int) -> str:
+    """The refusal of a composition too large for the lattice (its window grows like sqrt(dim * rounds))."""
+    kmax = max(1, int(K * (MAX_FFT / N) ** 2))
+    return (f"dim must be at most ~{kmax} for these parameters, rounds and step (got dim = {K}, rounds = {L}): the "
+            f"composition needs an FFT of ~{N} points and the engine's limit is {MAX_FFT} (memory and run time; the "
+            f"window grows like sqrt(dim * rounds)); use a larger step, or zCDP (fhsym.kdim.zcdp) for larger compositions")
 
 
 def kdim_privacy_profile(

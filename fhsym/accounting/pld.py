@@ -45,24 +45,56 @@ on u <= 1 is the perspective u H(1/u) + 1 - u of the curve on u >= 1.
    valid pair; if rounding makes it negative, mass is moved up to +inf for the upper bound or down
    to 0 for the lower, which only raises, resp. lowers, the curve).
 
-Composition (:meth:`PrivacyLossDistribution.compose`,
-:meth:`~PrivacyLossDistribution.self_compose`): FFT convolution of both bounds.
-Mass outside the window kept is moved pessimistically (upper: low tail rounded
-up into the window, high tail to +inf) or optimistically (lower: low tail to
--inf, high tail rounded down), so truncation never breaks a bound.  The FFT's
-floating-point error is bounded a priori (Higham, *Accuracy and Stability*,
-Thm 24.2, with a safety factor of 2; measured errors are ~1e-3 of the bound,
-``tests/kdim/test_kdim_pld.py``) and carried as ``slack``, an absolute L1 error of the
-masses: the upper delta adds it and the lower delta subtracts it.  Self
-composition raises the transform to the K-th power inside a window from a
-Chernoff bound (aliased mass is accounted like truncated mass) when the a-priori
-error bound of that route is below ``fp_budget`` (1e-9; typically 1e-12 at K = 20 and
-1e-10 at K = 100 -- binary powering gives bounds of the same size at ~10x the cost), and
-otherwise uses binary powering (``log2 K`` convolutions).
+Composition (:meth:`PrivacyLossDistribution.compose`, :meth:`~PrivacyLossDistribution.self_compose`).
+Invariant: the upper side's measure is obtained from the loss pmf of a pair that dominates the
+mechanism by adding mass and moving mass to larger losses (up to an L1 ``slack``); the lower side's
+from that of a dominated pair by removing mass and moving it down.  delta(eps) = sum_j p_j w_j + p_inf
+with weights w_j = (1 - e^{eps - l_j})_+ in [0, 1], non-decreasing in l_j, is monotone in that order,
+and convolution preserves it (adding or moving up mass in one factor adds or moves up mass in the
+product), so the invariant survives composition.  The certified error terms:
 
-Evaluation: delta(eps) = sum_{l_j > eps} p_j (1 - e^{eps - l_j}) + p_inf, a sum
-of non-negative terms (relative error <= 30 u), plus/minus the slack.  The upper
-value is clipped to 1 and the lower to 0.
+1. Window (truncation).  The K-fold sum is kept on [L, U] with P(S < L), P(S > U) <= tau (=
+   ``tail_mass``, 1e-18) by Chernoff bounds computed from the *operands* (their moment generating
+   functions, bounded block-wise through the chord of e^{tj}); the true mass outside goes to +inf in
+   the upper side and is dropped from the lower one.  The window therefore follows the width of the
+   sum, ~sqrt(K) times the 1-D width, whatever the rounding noise in the tails.
+2. FFT round-off, componentwise (5-smooth lengths N).  Each pass of pocketfft combines r = 2, 3, 4 or 5
+   inputs, each first multiplied by a twiddle factor of modulus 1 known to mu ~ u, with additions and
+   multiplications by real constants of modulus <= 1; complex addition rounds by <= sqrt(2) u |.|, a
+   twiddle product by <= (sqrt(2) gamma_2 + mu) |b| (Higham, *Accuracy and Stability*, Lemma 3.5), and
+   errors of the inputs pass through with weight <= 1.  A pass adds at most ~6.3 u (radix 2), ~4.9 u
+   (radix 3), ~3.2 u (radix 4) or ~4.4 u (radix 5) per log2 of its radix times the sum of |inputs|
+   feeding the output, so by induction over the passes every output of a length-N transform is off by
+   at most c_N ||x||_1, c_N = 8 (log2 N + 2) u (8 u per level; two extra levels cover the real-input
+   packing and the 1/N scaling).  A product
+   of spectra X~ Y~ then errs by e_X |Y~| + e_Y |X~| + e_X e_Y + 3u |X~ Y~|, the K-th power by
+   K (|X~| + e)^{K-1} e plus 3.1 (2 log2 K + 1) u |X~^K| (repeated squaring), and the inverse transform
+   turns a spectral error dY_k into an entrywise error (1/N) sum_k dY_k, plus c_N (1/N) sum_k |Y~_k|
+   of its own.  These sums are taken over the computed spectra, so the bound E is a posteriori and
+   tight where the transform decays (a spread-out loss); it is added to every entry of the window of
+   the upper side (and subtracted, at 0, from the lower one).  Measured errors against an extended
+   precision direct convolution are 2e-4 to 1.2e-3 of E (``tests/kdim/test_kdim_pld.py``).  Short
+   compositions (at most 4e7 products) are summed directly instead: entrywise relative error
+   (min(n_a, n_b) + 2) u, and no error floor at all (so an atom-dominated loss stays exact at its atoms).
+3. The aliasing of the one-shot power (a circular convolution of length N >= U - L + 1): the mass
+   outside the window (<= 2 tau) lands inside; harmless for the upper side (extra mass), subtracted
+   from the lower side through its slack.
+4. Lattice rounding/discretisation: the connect-the-dots construction above (a dominating pair; exact
+   at the lattice points).  The FH loss atoms +-alpha Delta/gamma^2 are put on the lattice by
+   :func:`fhsym.kdim.aligned_step` wherever the caller leaves the step to fhsym (``kdim_pld``,
+   the K-dim calibration, the DP-CD accountant): an atom on the lattice costs nothing, off it up to a
+   step of loss.
+
+Self composition raises the transform to the K-th power in one shot (its error grows like K u
+log N times the spectrum's decay: at K = 1000, ~5e-16 per lattice point); binary powering (log2 K
+pairwise compositions) is used for short supports (direct sums) or when ``fp_budget`` forbids the
+one-shot error.  Bounded work: :meth:`PrivacyLossDistribution.self_compose_fft_size` estimates the FFT
+length from the window before anything is convolved; lengths above ``MAX_FFT`` (2^23) are refused.
+
+Evaluation: delta(eps) = sum_{l_j > eps} p_j (1 - e^{eps - l_j}) + p_inf, non-negative terms
+(relative error <= (log2 n + 10) u, plus 3 u (|eps| + max |l|) times the mass above eps for the
+rounding of the lattice points l_j = (offset + j) step), plus/minus the slack.  The upper value is
+clipped to 1 and the lower to 0.
 
 Which difference vectors a K-fold result covers is stated where it is built
 (:mod:`fhsym.kdim.profile`).
@@ -94,15 +126,14 @@ __all__ = [
 ]
 
 U = 2.0**-53  # unit roundoff of float64
-
-
-def _norm2(x: np.ndarray) -> float:
-    """Euclidean norm without BLAS (BLAS thread start-up dominates for these sizes)."""
-    return float(np.sqrt(np.sum(x * x)))
-DEFAULT_TAIL_MASS = 1e-18  # truncated mass per side (it is accounted, never dropped from the upper bound)
-DEFAULT_FP_BUDGET = 1e-9  # largest a-priori FFT error bound accepted for the one-shot K-th power (binary powering beyond)
-MAX_GRID = 50_000_000  # refuse to build grids larger than this (memory)
-_SUM_RTOL = 30.0 * U  # relative error of the delta evaluation sum
+DEFAULT_TAIL_MASS = 1e-18  # true mass moved out of a composition window, per side (accounted, never dropped from the upper bound)
+DEFAULT_FP_BUDGET = math.inf  # self_compose: the one-shot FFT power is used when its error bound is below this (binary powering otherwise)
+MAX_GRID = 50_000_000  # refuse to build one-dimensional grids larger than this (memory)
+MAX_FFT = 1 << 23  # refuse compositions whose window needs a longer FFT (memory ~0.5 GB, seconds per transform)
+_FFT_C = 8.0  # rounding of one radix-2 level of pocketfft, in units of u times sum|input| (module docstring)
+_DIRECT = 4096  # windows of compositions whose full support is shorter are not cut
+_DIRECT_MACS = 40_000_000  # convolutions of at most this many products are summed directly (entrywise relative error)
+_MARGIN = 1.0 + 1e-9  # covers the rounding of the error bounds' own sums (< N u for N <= MAX_FFT)
 
 
 @dataclass(frozen=True)
@@ -111,8 +142,10 @@ class DiscreteLoss:
 
     ``pmf[i]`` is the mass at loss ``(offset + i) * step``; ``inf_mass`` the mass at
     +inf; missing mass (``1 - sum(pmf) - inf_mass`` in the lower bound) is at -inf.
-    ``slack`` bounds the L1 floating-point error of ``pmf`` (added to the upper
-    delta, subtracted from the lower).
+    The upper side's ``pmf`` is the loss pmf of a pair that dominates the mechanism with mass
+    added and moved up (the lower side's: of a dominated pair, mass removed or moved down; see
+    the module docstring).  ``slack`` bounds the remaining L1 error of ``pmf`` (added to the
+    upper delta, subtracted from the lower).
     """
 
     offset: int
@@ -133,17 +166,25 @@ class DiscreteLoss:
 # ---------------------------------------------------------------------------
 
 
-def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray) -> np.ndarray:
-    """sum_{l_j > eps} p_j (-expm1(eps - l_j)) + inf_mass for each eps (non-negative terms)."""
+def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray, upper: bool = True) -> np.ndarray:
+    """sum_{l_j > eps} p_j (-expm1(eps - l_j)) + inf_mass for each eps, rounded outwards.
+
+    Rounding: the loss l_j = (offset + j) step is formed with relative error <= u, the weight
+    w(l) = 1 - e^{eps - l} is 1-Lipschitz in l (and 0 at l = eps, so a term misplaced across
+    eps costs at most p_j |l_j - fl(l_j)|), expm1 and the products are correct to a few ulp and
+    the pairwise sum of non-negative terms to (log2 n + 2) u: the result is moved by
+    (log2 n + 10) u relative plus 3 u (|eps| + max|l|) sum_{j >= k-1} p_j, up for the upper
+    side and down for the lower.
+    """
     out = np.empty(eps.shape, dtype=float)
     flat = eps.reshape(-1)
     res = out.reshape(-1)
     n = b.pmf.size
+    rt = (math.log2(max(n, 2)) + 10.0) * U
+    lmax = max(abs(b.offset), abs(b.offset + n - 1)) * step
     for i, e in enumerate(flat):
-        # first index with loss > e
-        k = int(math.floor(e / step)) - b.offset + 1
+        k = int(math.floor(e / step)) - b.offset + 1  # first index with loss > e
         k = min(max(k, 0), n)
-        # guard the boundary against rounding of e/step
         while k > 0 and (b.offset + k - 1) * step > e:
             k -= 1
         while k < n and (b.offset + k) * step <= e:
@@ -152,8 +193,9 @@ def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray) -> np.ndarray:
             res[i] = b.inf_mass
             continue
         l = (b.offset + np.arange(k, n)) * step
-        w = -np.expm1(e - l)
-        res[i] = float(np.sum(b.pmf[k:] * w)) + b.inf_mass
+        s = float(np.sum(b.pmf[k:] * -np.expm1(e - l)))
+        a = 3.0 * U * (abs(e) + lmax) * float(np.sum(b.pmf[max(k - 1, 0):]))
+        res[i] = (s * (1.0 + rt) + a if upper else s * (1.0 - rt) - a) + b.inf_mass
     return out
 
 
@@ -162,109 +204,128 @@ def _eps_array(epsilon: ArrayLike) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# FFT convolution with a-priori error bounds
+# convolution with entrywise error bounds
 # ---------------------------------------------------------------------------
 
 
-def _fft_conv_error(a: np.ndarray, b: np.ndarray, N: int, m_out: int, c_norm2: float) -> float:
-    """A-priori L1 bound on the error of irfft(rfft(a) rfft(b)) (Higham Thm 24.2, x2 safety)."""
-    eta = 5.0 * U * max(math.log2(N), 1.0)
-    l2 = eta * (_norm2(a) * np.sum(a) + np.sum(a) * _norm2(b) + 2.0 * c_norm2)
-    return 2.0 * math.sqrt(m_out) * l2
+def _fft_size(m: int) -> int:
+    """The FFT length used for m output points: the next 5-smooth length (radix-2/3/4/5 passes, module docstring)."""
+    return int(sfft.next_fast_len(max(int(m), 16), real=True))
 
 
-def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float]:
-    """Linear convolution of two non-negative vectors and an L1 error bound."""
+def _fft_abs(N: int) -> float:
+    """c_N with |fl(F x)_k - (F x)_k| <= c_N ||x||_1 for every k (forward, or inverse times N), N 5-smooth."""
+    return _FFT_C * (math.log2(N) + 2.0) * U
+
+
+def _sum_up(x: np.ndarray) -> float:
+    """sum(x) of a non-negative vector, rounded up."""
+    return float(np.sum(x)) * (1.0 + (math.log2(max(x.size, 2)) + 2.0) * U)
+
+
+def _full_sum(h: np.ndarray, N: int) -> float:
+    """Sum over the full length-N spectrum of a quantity given on rfft's half spectrum (Hermitian symmetry)."""
+    if N % 2 == 0:
+        return float(h[0] + h[-1] + 2.0 * np.sum(h[1:-1]))
+    return float(h[0] + 2.0 * np.sum(h[1:]))
+
+
+def _inverse_error(dY: np.ndarray, Y: np.ndarray, N: int) -> float:
+    """Entrywise bound on |irfft(Y~) - (exact inverse of the exact spectrum)| given |Y~ - Y_exact| <= dY."""
+    return (_full_sum(dY, N) + (_fft_abs(N) + U) * _full_sum(np.abs(Y), N)) / N * _MARGIN
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:
+    """Linear convolution c of two non-negative vectors with |c~_j - c_j| <= rel c~_j + E for every j.
+
+    Returns (c~, E, rel).  Direct sums (short inputs): each entry is a sum of at most
+    min(n_a, n_b) products of non-negative numbers, so rel = (min + 2) u, E = 0.  FFT: E from
+    the entrywise bounds of the transforms (module docstring), computed from the spectra.
+    """
     m = a.size + b.size - 1
-    if min(a.size, b.size) <= 64:
-        c = np.convolve(a, b)
-        err = 2.0 * min(a.size, b.size) * U * float(np.sum(c))  # direct sums of non-negative terms
-        return c, err
-    N = sfft.next_fast_len(m, real=True)
-    c = sfft.irfft(sfft.rfft(a, N) * sfft.rfft(b, N), N)[:m]
-    np.maximum(c, 0.0, out=c)  # true values are >= 0: clipping never increases the error
-    return c, _fft_conv_error(a, b, N, m, float(_norm2(c)))
+    if min(a.size, b.size) <= 64 or a.size * b.size <= _DIRECT_MACS:
+        return np.convolve(a, b), 0.0, (min(a.size, b.size) + 2) * U * 1.01
+    N = _fft_size(m)
+    cN = _fft_abs(N)
+    A, B = sfft.rfft(a, N), sfft.rfft(b, N)
+    ea, eb = cN * _sum_up(a), cN * _sum_up(b)
+    Y = A * B
+    aA, aB = np.abs(A) * (1 + 2 * U), np.abs(B) * (1 + 2 * U)
+    dY = ea * (aB + eb) + eb * aA + 3.0 * U * aA * aB  # |A~B~ - AB| and the product's rounding (Higham Lemma 3.5)
+    E = _inverse_error(dY, Y, N)
+    return sfft.irfft(Y, N)[:m], E, 0.0
+
+
+def _settle(c: np.ndarray, E: float, rel: float, upper: bool) -> np.ndarray:
+    """The entrywise bound of computed values c~ (|c~ - c| <= rel |c~| + E, c >= 0), rounded outwards."""
+    if upper:
+        return (np.maximum(c, 0.0) * (1.0 + rel) + E) * (1.0 + 4 * U)
+    return np.maximum(c * (1.0 - rel) - E, 0.0) * (1.0 - 4 * U)
 
 
 def _log_mgf_bounds(pmf: np.ndarray, ts: np.ndarray) -> np.ndarray:
-    """Upper bounds on log sum_j p_j e^{t j} (index units) for each t, from a coarsened pmf.
+    """Upper bounds on log sum_j p_j e^{t j} (index units) for each t, from blocks of the pmf.
 
-    For t > 0 each block is placed at its largest index, for t < 0 at its smallest,
-    which can only increase e^{t j}: a valid upper bound (used only to size windows).
+    On a block [lo, hi] with mass m and mean mu, e^{t j} lies below its chord (convexity), so the
+    block contributes at most m (e^{t lo} (hi - mu) + e^{t hi} (mu - lo)) / (hi - lo): an upper
+    bound whose excess is second order in the block width (it does not grow with the number of
+    draws the window is for).  Rounded up; used only to size windows.
     """
     n = pmf.size
-    c = max(1, n // 2048)
+    c = max(1, n // 512)
     nb = -(-n // c)
     pad = np.zeros(nb * c)
     pad[:n] = pmf
-    blocks = pad.reshape(nb, c).sum(axis=1)
-    keep = blocks > 0
-    lo_idx = (np.arange(nb) * c)[keep]
-    hi_idx = np.minimum(lo_idx + c - 1, n - 1)
-    lb = np.log(blocks[keep])
-    idx = np.where(ts[:, None] > 0, hi_idx[None, :], lo_idx[None, :])
-    return sc.logsumexp(lb[None, :] + ts[:, None] * idx, axis=1)
+    blk = pad.reshape(nb, c)
+    mass = blk.sum(axis=1)
+    keep = mass > 0
+    if not keep.any():
+        return np.full(ts.shape, -math.inf)
+    lo = (np.arange(nb) * c)[keep].astype(float)
+    hi = np.minimum(lo + c - 1, n - 1)
+    mu = np.clip(lo + (blk[keep] @ np.arange(c, dtype=float)) / mass[keep], lo, hi)
+    w = np.maximum(hi - lo, 1.0)
+    a, b = np.where(hi > lo, (hi - mu) / w, 1.0), np.where(hi > lo, (mu - lo) / w, 0.0)
+    t = ts[:, None]
+    with np.errstate(divide="ignore"):
+        z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * np.exp(t * (hi - lo)[None, :]))
+    zm = np.max(z, axis=1)
+    return zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
 
 
-def _chernoff_window(pmf: np.ndarray, times: int, tau: float) -> Tuple[int, int, float, float]:
-    """[L, U] (index units, relative to times*offset) with P(S < L), P(S > U) <= tau each.
+def _window(parts: Sequence[Tuple[np.ndarray, int]], tau: float) -> Tuple[int, int, float, float]:
+    """[L, U] (index units, relative to the sum of the offsets) with P(S < L), P(S > U) <= tau each.
 
-    S is the sum of ``times`` draws from the (finite part of the) pmf.  Returns
-    (L, U, bound_lo, bound_hi) where the bounds are the Chernoff bounds actually met.
+    S is the sum of independent draws, ``times`` of them from each (finite part of a) pmf in
+    ``parts``: Chernoff, P(S > U) <= exp(sum times log M(t) - t U) at the t's tried (chosen
+    around the Gaussian optimum, t* = sqrt(2 log(1/tau))/sd(S)).  Returns (L, U, bound below L,
+    bound above U); a bound is 0 when the window reaches that end of the support.
     """
-    n = pmf.size
-    full_hi = (n - 1) * times
-    ar = np.arange(n, dtype=float)
-    tot = max(float(np.sum(pmf)), 1e-300)
-    mean = float(np.sum(ar * pmf)) / tot
-    var = float(np.sum((ar - mean) ** 2 * pmf)) / tot
-    sd = math.sqrt(max(var, 1.0))
-    base = np.geomspace(1e-3, 1e2, 30) / sd
-    ts = np.concatenate([-base[::-1], base])
-    lm = _log_mgf_bounds(pmf, ts)
+    full_hi = sum((p.size - 1) * k for p, k in parts)
+    if full_hi < _DIRECT:  # short: keep the whole support
+        return 0, full_hi, 0.0, 0.0
+    var = 0.0
+    for p, k in parts:
+        ar = np.arange(p.size, dtype=float)
+        tot = max(float(np.sum(p)), 1e-300)
+        mean = float(np.sum(ar * p)) / tot
+        var += k * float(np.sum((ar - mean) ** 2 * p)) / tot
     log_tau = math.log(tau)
+    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * np.geomspace(1 / 8, 8, 9)
+    ts = np.concatenate([-base[::-1], base])
+    lm = sum(k * _log_mgf_bounds(p, ts) for p, k in parts)
     Uidx, Lidx = full_hi, 0
     for t, l in zip(ts, lm):
         if not math.isfinite(l):
             continue
-        bound = (times * l - log_tau) / t
+        bound = (l - log_tau) / t
         if t > 0:
-            Uidx = min(Uidx, int(math.ceil(bound)))
+            Uidx = min(Uidx, int(math.ceil(bound)) if bound < full_hi else full_hi)
         else:
-            Lidx = max(Lidx, int(math.floor(bound)))
+            Lidx = max(Lidx, int(math.floor(bound)) if bound > 0 else 0)
     Lidx = max(0, min(Lidx, full_hi))
     Uidx = min(full_hi, max(Uidx, Lidx))
-    b_hi = 0.0 if Uidx >= full_hi else tau
-    b_lo = 0.0 if Lidx <= 0 else tau
-    return Lidx, Uidx, b_lo, b_hi
-
-
-# ---------------------------------------------------------------------------
-# truncation (mass moved, never lost from the bound's side)
-# ---------------------------------------------------------------------------
-
-
-def _truncate(b: DiscreteLoss, tau: float, upper: bool) -> DiscreteLoss:
-    p = b.pmf
-    if p.size <= 2 or tau <= 0:
-        return b
-    cl = np.cumsum(p)
-    cr = np.cumsum(p[::-1])
-    i0 = int(np.searchsorted(cl, tau, side="right"))  # mass of p[:i0] <= tau
-    i1 = p.size - 1 - int(np.searchsorted(cr, tau, side="right"))  # mass of p[i1+1:] <= tau
-    if i0 >= i1:
-        return b
-    low = float(np.sum(p[:i0]))
-    high = float(np.sum(p[i1 + 1 :]))
-    q = p[i0 : i1 + 1].copy()
-    if upper:
-        q[0] += low  # round up into the window
-        inf = b.inf_mass + high  # high tail to +inf
-    else:
-        q[-1] += high  # round down into the window; low tail dropped (to -inf)
-        inf = b.inf_mass
-    # the additions above round by <= u (low + high): charged to slack
-    return DiscreteLoss(b.offset + i0, q, inf, b.slack + 2.0 * U * (low + high + q[0] + q[-1]))
+    return Lidx, Uidx, (0.0 if Lidx <= 0 else tau), (0.0 if Uidx >= full_hi else tau)
 
 
 # ---------------------------------------------------------------------------
@@ -303,8 +364,8 @@ class PrivacyLossDistribution:
     def delta_upper(self, epsilon: ArrayLike):
         """Certified upper bound on delta(eps) (vectorised; any real eps)."""
         eps = _eps_array(epsilon)
-        raw = _delta_raw(self.upper, self.step, eps)
-        out = np.minimum(raw * (1.0 + _SUM_RTOL) + self.upper.slack, 1.0)
+        raw = _delta_raw(self.upper, self.step, eps, True)
+        out = np.minimum(raw + self.upper.slack, 1.0)
         return out[()] if out.ndim == 0 else out
 
     def delta_lower(self, epsilon: ArrayLike):
@@ -312,8 +373,8 @@ class PrivacyLossDistribution:
         if self.lower is None:
             raise ValueError("this PrivacyLossDistribution was built without its lower bound (upper_only=True)")
         eps = _eps_array(epsilon)
-        raw = _delta_raw(self.lower, self.step, eps)
-        out = np.maximum(raw * (1.0 - _SUM_RTOL) - self.lower.slack, 0.0)
+        raw = _delta_raw(self.lower, self.step, eps, False)
+        out = np.maximum(raw - self.lower.slack, 0.0)
         return out[()] if out.ndim == 0 else out
 
     def delta_bounds(self, epsilon: ArrayLike):
@@ -361,6 +422,17 @@ class PrivacyLossDistribution:
     def epsilon_bounds(self, delta: float) -> Tuple[float, float]:
         """(lower, upper) bounds on the smallest eps with delta(eps) <= ``delta``."""
         return self.epsilon(delta, upper=False), self.epsilon(delta, upper=True)
+
+    def self_compose_fft_size(self, times: int, tail_mass: Optional[float] = None) -> int:
+        """The FFT length :meth:`self_compose` would use for ``times`` (a cost estimate; nothing is convolved).
+
+        The window is the Chernoff window of the upper side; ``self_compose`` refuses above
+        ``MAX_FFT`` (memory and seconds per transform).
+        """
+        k = V.check_int(times, "times", 1)
+        tau = self.tail_mass if tail_mass is None else float(tail_mass)
+        L, Ui, _, _ = _window([(self.upper.pmf, k)], tau)
+        return _fft_size(Ui - L + 1)
 
     # -- composition ------------------------------------------------------
     def _check_step(self, other: "PrivacyLossDistribution") -> None:
@@ -412,60 +484,78 @@ def compose(plds: Sequence[PrivacyLossDistribution], tail_mass: Optional[float] 
     return out
 
 
+def _cut(c: np.ndarray, E: float, rel: float, L: int, Ui: int, b_lo: float, b_hi: float, inf: float, slack: float,
+         upper: bool) -> Tuple[np.ndarray, float, float]:
+    """Keep c~[L:Ui+1] as an entrywise bound; the true mass outside (<= b_lo, b_hi) goes to +inf (upper) or is dropped."""
+    q = _settle(c[L : Ui + 1], E, rel, upper)
+    if upper:
+        inf = min(inf + (b_lo + b_hi) * (1 + 4 * U), 1.0)
+    return q, inf, slack
+
+
 def _compose_bounds(a: DiscreteLoss, b: DiscreteLoss, tau: float, upper: bool) -> DiscreteLoss:
-    c, err = _convolve(a.pmf, b.pmf)
-    ma, mb = float(np.sum(a.pmf)), float(np.sum(b.pmf))
+    c, E, rel = _convolve(a.pmf, b.pmf)
+    ma, mb = _sum_up(a.pmf), _sum_up(b.pmf)
     inf = a.inf_mass + b.inf_mass - a.inf_mass * b.inf_mass
-    slack = a.slack * (mb + b.inf_mass) + b.slack * (ma + a.inf_mass) + a.slack * b.slack + err
+    slack = (a.slack * (mb + b.inf_mass) + b.slack * (ma + a.inf_mass) + a.slack * b.slack) * (1 + 4 * U)
     if upper:
         inf = min(inf + 4 * U, 1.0)  # rounding of the inf-mass formula, to the pessimistic side
-    out = DiscreteLoss(a.offset + b.offset, c, inf, slack)
-    return _truncate(out, tau, upper)
+    L, Ui, b_lo, b_hi = _window([(a.pmf, 1), (b.pmf, 1)], tau)
+    q, inf, slack = _cut(c, E, rel, L, Ui, b_lo, b_hi, inf, slack, upper)
+    return DiscreteLoss(a.offset + b.offset + L, q, inf, slack)
 
 
-def _power_error(pmf: np.ndarray, times: int, N: int, m_out: int, c_norm2: float) -> float:
-    """A-priori L1 bound on the error of irfft(rfft(p)^K), restricted to m_out output entries.
+def _power(p: np.ndarray, times: int, N: int) -> Tuple[np.ndarray, float]:
+    """irfft(rfft(p)^times) (circular, length N) and an entrywise bound E on its error.
 
-    Forward FFT: |error| <= eta log2 N ||p||_2 sqrt(N) in L2 (Higham Thm 24.2, eta = 5u);
-    the K-th power multiplies an error e at frequency k by at most K |z_k|^{K-1} <= K s^{K-1}
-    (s = sum p, |z_k| <= s), and rounds with relative error <= 6 log2(K) u; the inverse
-    FFT divides L2 norms by sqrt(N) and adds eta log2 N ||c||_2.  L1 <= sqrt(m_out) L2; x2 safety.
+    Forward: |X~_k - X_k| <= e = c_N ||p||_1.  Power: |X~^K - X^K| <= K (|X~_k| + e)^{K-1} e,
+    and repeated squaring (m <= 2 log2 K + 1 products, each with relative error <= sqrt(2) gamma_2
+    <= 3u) rounds by <= 3.03 m u |X~|^K <= 3.1 m u |Y~_k|.  Inverse: :func:`_inverse_error`.
     """
-    eta = 5.0 * U * max(math.log2(N), 1.0)
-    s = float(np.sum(pmf))
-    growth = max(s, 1.0) ** (times - 1)
-    l2 = times * eta * float(_norm2(pmf)) * growth + (eta + 6.0 * math.log2(times) * U) * c_norm2
-    return 2.0 * math.sqrt(m_out) * l2
+    cN = _fft_abs(N)
+    e = cN * _sum_up(p)
+    if p.size > N:  # wrap the input mod N (the circular K-fold of the wrapped pmf is the K-fold wrapped mod N)
+        r = -(-p.size // N)
+        e += (r + 1) * U * _sum_up(p)  # rounding of the wrapped sums: an input error, like the forward transform's
+        p = np.concatenate([p, np.zeros(r * N - p.size)]).reshape(r, N).sum(axis=0)
+    X = sfft.rfft(p, N)
+    Y = _cpow(X, times)
+    aX = np.abs(X) * (1 + 2 * U)
+    m = 2 * int(math.log2(times)) + 1
+    with np.errstate(divide="ignore", under="ignore"):
+        prop = times * e * np.exp((times - 1) * np.log(aX + e)) * (1.0 + 1e-6)
+    dY = prop + 3.1 * m * U * np.abs(Y) * (1 + 2 * U)
+    return sfft.irfft(Y, N), _inverse_error(dY, Y, N)
 
 
-def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp_budget: float) -> DiscreteLoss:
+def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp_budget: float = DEFAULT_FP_BUDGET) -> DiscreteLoss:
+    """The ``times``-fold composition of one side: one FFT power inside a Chernoff window, or binary powering.
+
+    Binary powering (``log2 K`` pairwise compositions) is used for short supports (direct sums,
+    entrywise relative error, no FFT error floor) and when the one-shot error bound exceeds ``fp_budget``.
+    """
     p = b.pmf
     inf = -math.expm1(times * math.log1p(-b.inf_mass)) if b.inf_mass < 1.0 else 1.0
-    s = float(np.sum(p))
-    # L1 error of the times-fold product of a vector known to within b.slack:
-    # (s + slack)^K - s^K, written without cancellation
-    slack_in = s**times * math.expm1(times * math.log1p(b.slack / s)) if (b.slack > 0 and s > 0) else times * b.slack
-    # route 1: one FFT power inside a Chernoff window
-    L, Ui, b_lo, b_hi = _chernoff_window(p, times, tau)
-    m_out = Ui - L + 1
-    N = sfft.next_fast_len(max(m_out, p.size), real=True)
-    if N <= MAX_GRID and _power_error(p, times, N, m_out, 0.0) <= fp_budget:
-        X = sfft.rfft(p, N)
-        y = sfft.irfft(_cpow(X, times), N)
-        idx = np.arange(L, Ui + 1) % N
-        c = y[idx]
-        np.maximum(c, 0.0, out=c)
-        err = _power_error(p, times, N, m_out, float(_norm2(c)))
-        if err <= fp_budget:
-            offset = times * b.offset + L
+    s = _sum_up(p)
+    # L1 error of the times-fold product of a vector known to within b.slack: (s + slack)^K - s^K
+    slack_in = (s**times * math.expm1(times * math.log1p(b.slack / s)) if (b.slack > 0 and s > 0) else times * b.slack) * (1 + 1e-9)
+    L, Ui, b_lo, b_hi = _window([(p, times)], tau)
+    N = _fft_size(Ui - L + 1)
+    if N > MAX_FFT:
+        raise ValueError(f"times must be smaller for this PLD: its {times}-fold composition needs an FFT of {N} points "
+                         f"(window of {Ui - L + 1} lattice points; at most {MAX_FFT})")
+    if p.size * p.size * times > _DIRECT_MACS and fp_budget > 0.0:
+        y, E = _power(p, times, N)
+        hi = min(L + N - 1, (p.size - 1) * times)
+        if E * (hi - L + 1) <= fp_budget:
+            c = y[np.arange(L, hi + 1) % N]  # the circular result: true mass outside [L, L + N) is aliased in
             if upper:
-                inf = min(inf + b_lo + b_hi + 4 * U, 1.0)  # aliased/truncated mass -> +inf
-                slack = slack_in + err
+                inf = min(inf + 4 * U, 1.0)
+                q, inf, slack = _cut(c, E, 0.0, 0, c.size - 1, b_lo, b_hi, inf, slack_in, True)
             else:
-                slack = slack_in + err + b_lo + b_hi  # aliased mass inflates the window: subtract it
-            out = DiscreteLoss(offset, c, inf, slack)
-            return _truncate(out, tau, upper)
-    # route 2: binary powering with exact (moved-mass) truncation after each product
+                q, inf, slack = _cut(c, E, 0.0, 0, c.size - 1, 0.0, 0.0, inf, slack_in + b_lo + b_hi, False)
+            return DiscreteLoss(times * b.offset + L, q, inf, slack)
+    # binary powering, each product cut to its Chernoff window
     result: Optional[DiscreteLoss] = None
     base = b
     k = times
@@ -480,7 +570,7 @@ def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp
 
 
 def _cpow(X: np.ndarray, k: int) -> np.ndarray:
-    """X**k by repeated squaring (error ~ 2 log2(k) roundings per entry)."""
+    """X**k by repeated squaring (at most 2 log2(k) + 1 complex products per entry)."""
     result = None
     base = X.copy()
     while k:
@@ -498,24 +588,16 @@ def _cpow(X: np.ndarray, k: int) -> np.ndarray:
 
 
 def _first_below(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float) -> float:
-    """Smallest eps (to ~1e-3 relative) with profile(eps) <= tau, by doubling + bisection."""
-    hi = max(scale, 1e-12)
-    for _ in range(200):
-        if float(profile(np.array([hi]))[0]) <= tau:
-            break
-        hi *= 2.0
-    else:  # pragma: no cover
+    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one (two calls)."""
+    x = max(scale, 1e-12) * 2.0 ** (np.arange(-40, 201) / 4.0)
+    below = np.nonzero(np.asarray(profile(x), dtype=float) <= tau)[0]
+    if below.size == 0:
         raise ValueError("privacy profile does not fall below the tail mass")
-    lo = 0.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if float(profile(np.array([mid]))[0]) <= tau:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo <= 1e-3 * hi:
-            break
-    return hi
+    i = int(below[0])
+    if i == 0:
+        return float(x[0])
+    y = np.linspace(x[i - 1], x[i], 65)[1:]
+    return float(y[int(np.argmax(np.asarray(profile(y), dtype=float) <= tau))])
 
 
 def _hull_values(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -584,7 +666,7 @@ def _mirror(S: np.ndarray, h: float, upper: bool) -> DiscreteLoss:
     p = np.maximum(S[:-1] - S[1:], 0.0)  # atoms at h..nh
     inf = float(S[-1])
     w = np.exp(-h * np.arange(1, n + 1))
-    p0 = 1.0 - math.fsum(np.concatenate([[inf], p, p * w]))
+    p0 = 1.0 - (inf + float(np.sum(p)) + float(np.sum(p * w)))  # pairwise sums: error <= (log2 n + 3) u, in the slack
     if p0 < 0.0:
         need = -p0 * (1.0 + 1e-9) + 1e-300
         gain = p * (w if upper else 1.0 + w)  # p_0 gained by moving all of atom j
@@ -603,9 +685,9 @@ def _mirror(S: np.ndarray, h: float, upper: bool) -> DiscreteLoss:
             p[k] -= part
             if upper:
                 inf += moved + part
-        p0 = max(1.0 - math.fsum(np.concatenate([[inf], p, p * w])), 0.0)
+        p0 = max(1.0 - (inf + float(np.sum(p)) + float(np.sum(p * w))), 0.0)
     pmf = np.concatenate([(p * w)[::-1], [p0], p])
-    return DiscreteLoss(-n, pmf, inf, 16 * U)
+    return DiscreteLoss(-n, pmf, inf, (16.0 + 2.0 * (math.log2(max(n, 2)) + 3.0)) * U)
 
 
 def from_privacy_profile(
@@ -659,6 +741,7 @@ def from_privacy_profile(
     """
     h = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     r = float(profile_rtol)
+    eps_given = eps_max is not None
     if eps_max is None:
         eps_max = _first_below(profile, tail_mass, scale)
     n = max(int(math.ceil(eps_max / h * (1.0 - 1e-12))), 2)
@@ -669,6 +752,9 @@ def from_privacy_profile(
         )
     j = np.arange(0, n + 1)
     d = np.clip(np.asarray(profile(j * h), dtype=float), 0.0, 1.0)  # delta(j h)
+    if d[-1] > tail_mass and eps_given:  # a top given too low: move it to where delta <= tail_mass (tightness only)
+        return from_privacy_profile(profile, step, profile_rtol=profile_rtol, tail_mass=tail_mass, scale=scale,
+                                    label=label, upper_only=upper_only)
     if not np.all(np.isfinite(d)):
         raise FloatingPointError("the privacy profile returned non-finite values")
     # the true profile is non-increasing, so the running minimum of values accurate to r is accurate to r
@@ -741,27 +827,61 @@ def from_privacy_profile(
 
 def flipped_huber_pld(
     alpha: float, gamma: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS,
-    profile_rtol: Optional[float] = None, upper_only: bool = False,
+    profile_rtol: Optional[float] = None, upper_only: bool = False, certified: bool = True,
 ) -> PrivacyLossDistribution:
     """Certified PLD of the 1-D flipped Huber mechanism FH(alpha, gamma^2) with sensitivity Delta.
 
     Uses the exact profile of Theorem 3 (:func:`fhsym.privacy_profile`), whose certified
-    relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).
+    relative error is :data:`fhsym.PROFILE_RTOL` (the default ``profile_rtol``).  A lattice point
+    within 1e-6 (relative) of the kink eps = alpha Delta/gamma^2 -- every lattice aligned with the
+    loss atoms has one -- is evaluated by mpmath at the exact binary inputs (~0.1-0.5 s).
+    ``certified=False`` uses the float kernels there too (error up to ~1e-8 relative at that
+    point): for searches, whose result is certified afterwards; the bound is then not certified.
     """
-    from ..privacy.profile import PROFILE_RTOL, _scalar_units, log_privacy_profile
+    from ..privacy.profile import PROFILE_RTOL, _log_profile_std, _scalar_units, log_privacy_profile
+    from .._generated.flipped_huber import log_omega_tilde
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
-    _, D = _scalar_units(a, g, Dl)
+    b, D = _scalar_units(a, g, Dl)
+    lw = float(log_omega_tilde(np.float64(b)))
 
     def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
+        e = np.asarray(eps, dtype=float)
         with np.errstate(under="ignore"):
-            return np.exp(log_privacy_profile(np.asarray(eps, dtype=float), a, g, Dl))
+            if not certified:
+                return np.exp(_log_profile_std(e, b, D, lw))
+            try:
+                return np.exp(log_privacy_profile(e, a, g, Dl))
+            except ArithmeticError:  # 60 and 120 digits disagree at the kink (a tiny delta): raise the precision there
+                return _kink_with_more_digits(e, a, g, Dl, b, D, np.exp(_log_profile_std(e, b, D, lw)))
 
     r = PROFILE_RTOL if profile_rtol is None else float(profile_rtol)
-    return from_privacy_profile(profile, step, profile_rtol=r, tail_mass=tail_mass, scale=max(D, D * D),
-                                label=f"FH(alpha={a:.6g}, gamma={g:.6g}), Delta={Dl:.6g}", upper_only=upper_only)
+    # the top of the grid: delta < ~1e-18 beyond (the Gaussian tail of the noise past max(b, 10)); rechecked there
+    top = D * (b + 10.0) + 0.5 * D * D if tail_mass >= 1e-18 else None
+    return from_privacy_profile(profile, step, profile_rtol=r, tail_mass=tail_mass, scale=max(D, D * D), eps_max=top,
+                                label=f"FH(alpha={a:.6g}, gamma={g:.6g}), Delta={Dl:.6g}" + ("" if certified else " [search]"),
+                                upper_only=upper_only)
+
+
+def _kink_with_more_digits(e: np.ndarray, a: float, g: float, Dl: float, b: float, D: float, out: np.ndarray) -> np.ndarray:
+    """The float-kernel values ``out``, with every point near the kink replaced by the mpmath bound at 150 (300) digits."""
+    from .. import _numerics as _nx
+    from ..certify import certified_profile
+    from ..privacy_profile import KINK_WINDOW
+
+    near = np.abs(_nx.sub_prod(e, b, D)) <= 2.0 * KINK_WINDOW * max(1.0, b * D)
+    for i in np.nonzero(np.atleast_1d(near))[0]:
+        for dps in (150, 300):
+            try:
+                v = certified_profile(float(np.atleast_1d(e)[i]), a, g, Dl, dps=dps)
+                break
+            except ArithmeticError:
+                if dps == 300:
+                    raise
+        np.atleast_1d(out)[i] = float(v) * (1.0 + 2 * U)
+    return out
 
 
 def gaussian_pld(sigma: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False) -> PrivacyLossDistribution:

@@ -77,8 +77,9 @@ from .._core import domains as V
 from .._core.random import RandomState, as_generator
 from ..calibration.flipped_huber import _variance_std
 from ..noise.flipped_huber import FlippedHuber
-from ..kdim import (
+from ..accounting import (
     PrivacyLossDistribution,
+    aligned_step,
     flipped_huber_pld,
     kdim_pld,
     zcdp_compose,
@@ -250,11 +251,28 @@ def run_zcdp(alphas, gammas, sensitivities, n_passes: int) -> Tuple[float, float
 
 
 def _pld_step(alphas, gammas, lam, resolution: float) -> float:
-    # the 1-D loss scale of release i is max(D_i, b_i D_i), D_i = lambda_i / gamma_i (as fhsym.kdim.default_step)
+    """The smallest 1-D loss scale / resolution (as fhsym.kdim.default_step), aligned with the loss atoms.
+
+    The loss atoms +-alpha_i lambda_i/gamma_i^2 (releases with alpha_i > lambda_i) are put on the lattice
+    (:func:`fhsym.kdim.aligned_step`) when they all coincide (to 1e-9 relative) -- as in every calibrated run,
+    where alpha_i lambda_i/gamma_i^2 = b/g for all i; otherwise the step is left as it is.
+    """
     D = lam / gammas
     b = alphas / gammas
     scale = float(np.min(np.maximum(D, np.minimum(b, 1e6) * D)))
-    return float(min(max(scale / resolution, 1e-6), 2e-3))
+    h = float(min(max(scale / resolution, 1e-6), 2e-3))
+    has = alphas > lam
+    if has.any():
+        atoms = alphas[has] * lam[has] / gammas[has] ** 2
+        if float(np.max(atoms)) <= float(np.min(atoms)) * (1.0 + 1e-9):
+            i = int(np.argmin(np.where(has, alphas * lam / gammas**2, np.inf)))
+            h = aligned_step(h, float(alphas[i]), float(gammas[i]), float(lam[i]))
+    return h
+
+
+def _unit_step(g: float, b: float, resolution: float) -> float:
+    """The lattice step of the scale-free run (unit sensitivity, gamma = g, alpha = b g), aligned with its loss atoms."""
+    return _pld_step(np.array([b * g]), np.array([g]), np.array([1.0]), resolution)
 
 
 def run_pld(alphas, gammas, sensitivities, n_passes: int, *, step: Optional[float] = None,
@@ -341,18 +359,16 @@ def _zcdp_eps(g: float, b: float, n: int, dl: float) -> float:
 
 
 def _pld_log_delta(g: float, b: float, L: int, K: int, eps: float, resolution: float) -> float:
-    D = 1.0 / g
-    h = float(min(max(max(D, min(b, 1e6) * D) / resolution, 1e-6), 2e-3))
-    up = float(kdim_pld(b * g, g, K, 1.0, rounds=L, step=h, upper_only=True).delta_upper(eps))
+    up = float(kdim_pld(b * g, g, K, 1.0, rounds=L, step=_unit_step(g, b, resolution), upper_only=True,
+                        certified=False).delta_upper(eps))
     return math.log(max(up, 1e-300))
 
 
-def _root_log(f, g0: float, rtol: float) -> float:
+def _root_log(f, g0: float, rtol: float, w: float = 0.05) -> float:
     """Smallest g (to ``rtol``) with f(g) <= 0 for a function non-increasing in g; returns a feasible g.
 
-    The bracket starts at g0 e^{+-0.05} and widens geometrically; Brent's method on log g.
+    The bracket starts at g0 e^{+-w} and widens geometrically; Brent's method on log g.
     """
-    w = 0.05
     lo, hi = math.log(g0) - w, math.log(g0) + w
     flo, fhi = f(math.exp(lo)), f(math.exp(hi))
     n = 0
@@ -486,6 +502,9 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
 
         b, _ = _minimise_shape(obj, ties, SHAPE_GRID)
         g = gstar(b)  # at the full resolution
+    if acc == "pld":  # the coarse search is pessimistic: the least g at the certification lattice (float kernels)
+        lr = math.log(dl) + math.log1p(-CERT_MARGIN) + math.log1p(-1e-7)
+        g = _root_log(lambda x: _pld_log_delta(x, b, L, K, eps, CERT_RESOLUTION) - lr, g, min(rt, 1e-6), w=1e-3)
     return _certify(eps, dl, L, K, mech, acc, b, g, rt)
 
 
@@ -503,8 +522,7 @@ def _certify(eps, dl, L, K, mech, acc, b, g, rt) -> NoiseCalibration:
                     f"at delta = {dl:.3g}")
             extra = {"xi": xi, "eta": eta}
         else:
-            pld = kdim_pld(b * g, g, K, 1.0, rounds=L, upper_only=True,
-                           step=float(min(max(max(1.0 / g, min(b, 1e6) / g) / CERT_RESOLUTION, 1e-6), 2e-3)))
+            pld = kdim_pld(b * g, g, K, 1.0, rounds=L, upper_only=True, step=_unit_step(g, b, CERT_RESOLUTION))
             d_ach = float(pld.delta_upper(eps))
             ok = d_ach <= dl * (1.0 - CERT_MARGIN)
             e_ach = float(pld.epsilon(dl)) if ok else math.inf

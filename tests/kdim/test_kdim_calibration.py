@@ -122,8 +122,10 @@ def test_auto_off_the_box_uses_only_the_certified_method():
     s = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
     assert s.certificate.startswith("NOT a certificate")
     assert s.achieved_delta >= theorem8_lhs(1.0, s.alpha, s.gamma, 4, 1.0, 1.2, 2.0)
-    worst = max(float(kdim_pld(s.alpha, s.gamma, 4, difference=d).delta_upper(1.0))
-                for d in worst_case_candidates(4, 1.0, 1.2, 2.0))
+    # the candidates of the set the calibration resolved (l_inf sensitivity 1.2: an l2 ball of radius 1.2 reaches it)
+    assert s.sensitivity == 1.2
+    worst = max(float(kdim_pld(s.alpha, s.gamma, 4, s.sensitivity, difference=d).delta_upper(1.0))
+                for d in worst_case_candidates(4, s.sensitivity, 1.2, 2.0))
     assert s.achieved_delta >= worst * (1 - 1e-12)
 
 
@@ -136,3 +138,18 @@ def test_invalid_requests():
         calibrate_kdim(1.0, 1.5, 3)
     with pytest.raises(ValueError, match="dim"):
         calibrate_kdim(1.0, 1e-6, 0)
+
+
+def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
+    """dim = 10^9: a ValueError naming dim and the supported range, before any search or PLD is built."""
+    from fhsym.kdim import calibration as kcal
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the search started")
+
+    monkeypatch.setattr(kcal, "kdim_pld", boom)
+    monkeypatch.setattr(kcal, "_search_log_delta", boom)
+    monkeypatch.setattr(kcal, "calibrate_sufficient", boom)
+    for method in ("auto", "exact", "sufficient"):
+        with pytest.raises(ValueError, match=r"dim must be an integer in \[1, 100000\] .*got 1000000000"):
+            fhsym.calibrate(1.0, 1e-6, dim=10**9, method=method)
