@@ -122,8 +122,8 @@ def test_auto_off_the_box_uses_only_the_certified_method():
     s = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
     assert s.certificate.startswith("NOT a certificate")
     assert s.achieved_delta >= theorem8_lhs(1.0, s.alpha, s.gamma, 4, 1.0, 1.2, 2.0)
-    # the candidates of the set the calibration resolved (l_inf sensitivity 1.2: an l2 ball of radius 1.2 reaches it)
-    assert s.sensitivity == 1.2
+    # the candidates of the set the calibration resolved: l_inf 1 (given), l2 1.2, l1 2
+    assert (s.sensitivity, s.l2_sensitivity, s.l1_sensitivity) == (1.0, 1.2, 2.0)
     worst = max(float(kdim_pld(s.alpha, s.gamma, 4, s.sensitivity, difference=d).delta_upper(1.0))
                 for d in worst_case_candidates(4, s.sensitivity, 1.2, 2.0))
     assert s.achieved_delta >= worst * (1 - 1e-12)
