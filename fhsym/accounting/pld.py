@@ -753,8 +753,10 @@ def from_privacy_profile(
     j = np.arange(0, n + 1)
     d = np.clip(np.asarray(profile(j * h), dtype=float), 0.0, 1.0)  # delta(j h)
     if d[-1] > tail_mass and eps_given:  # a top given too low: move it to where delta <= tail_mass (tightness only)
-        return from_privacy_profile(profile, step, profile_rtol=profile_rtol, tail_mass=tail_mass, scale=scale,
-                                    label=label, upper_only=upper_only)
+        far = float(np.clip(np.asarray(profile(np.array([2.0 * eps_max + h])), dtype=float), 0.0, 1.0)[0])
+        if far < d[-1] * (1.0 - 4.0 * r):  # still falling beyond the top (else: mass at +inf, e.g. disjoint supports)
+            return from_privacy_profile(profile, step, profile_rtol=profile_rtol, tail_mass=tail_mass, scale=scale,
+                                        label=label, upper_only=upper_only)
     if not np.all(np.isfinite(d)):
         raise FloatingPointError("the privacy profile returned non-finite values")
     # the true profile is non-increasing, so the running minimum of values accurate to r is accurate to r

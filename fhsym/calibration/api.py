@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
 from .._core import domains as V
@@ -52,6 +53,7 @@ def calibrate(
     l1_sensitivity: Optional[float] = None,
     method: str = "auto",
     mechanism: str = "flipped_huber",
+    compositions: int = 1,
     **options: Any,
 ) -> Calibration:
     """Minimum-variance noise meeting (epsilon, delta)-DP, certified: the one calibration entry point.
@@ -67,6 +69,8 @@ def calibrate(
         given means the unit box (sensitivity 1).
     dim : int >= 1
         Number of coordinates receiving i.i.d. noise.
+    compositions : int >= 1
+        Number of releases composed (the same noise each time; the guarantee is for all of them).
     method : str
         ``"auto"`` or a mechanism-specific method: flipped Huber ``"exact"`` (Theorem 3 in 1-D,
         the exact K-fold profile by privacy-loss distributions in K dimensions) or
@@ -107,18 +111,29 @@ def calibrate(
     eps = V.check_scalar(epsilon, V.EPSILON)
     dlt = V.check_scalar(delta, V.DELTA)
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    request = Request(eps, dlt, D, D2, D1, K)
+    T = V.check_int(compositions, "compositions", 1)
+    request = Request(eps, dlt, D, D2, D1, K, T)
+    KT = K * T
+    if KT > 1 and eps == 0.0:
+        raise ValueError("epsilon must be a finite real number in (0, inf) for dim * compositions > 1; got 0.0")
 
     if mechanism == "flipped_huber":
-        if K == 1:
+        if KT == 1:
             if method == "sufficient":
                 raise ValueError("method='sufficient' applies to dim > 1; in one dimension the exact condition is used")
             return calibrate_flipped_huber(eps, dlt, D)
         from .kdim import calibrate_kdim
 
-        return calibrate_kdim(eps, dlt, K, D, D2, D1, method)
+        if T == 1:
+            return calibrate_kdim(eps, dlt, K, D, D2, D1, method)
+        # T releases of K coordinates: the (K T)-coordinate mechanism over the product of the sets, which
+        # lies inside {||d||_inf <= Delta, ||d||_2 <= sqrt(T) Delta_2, ||d||_1 <= T Delta_1} (a superset: valid)
+        cal = calibrate_kdim(eps, dlt, KT, D, math.sqrt(T) * D2, T * D1, method)
+        return _relabel(cal, request, cal.method, f"{T} releases of {K} coordinates as one {KT}-coordinate release "
+                        f"(||d||_inf <= {D:g}, ||d||_2 <= {math.sqrt(T) * D2:g}, ||d||_1 <= {T * D1:g})",
+                        cal.certificate.claim)
 
-    if K == 1:
+    if KT == 1:
         if mechanism == "gaussian":
             return M.calibrate_gaussian(eps, dlt, D)
         if mechanism == "laplace":
@@ -133,22 +148,29 @@ def calibrate(
                             "pure eps-DP, so delta = 0 <= the target", "profile-1d")
         return M.calibrate_osgt(eps, dlt, D, **options)
 
-    # K dimensions
-    if mechanism == "gaussian":  # the Gaussian mechanism depends on ||d||_2 only: exact in 1-D at Delta_2
-        cal = M.calibrate_gaussian(eps, dlt, D2)
+    # K coordinates and/or T releases
+    if mechanism == "gaussian":  # depends on the total ||d||_2 only: exact in 1-D at sqrt(T) Delta_2
+        l2 = math.sqrt(T) * D2
+        cal = M.calibrate_gaussian(eps, dlt, l2)
         return _relabel(cal, request, "analytic-gaussian-l2",
-                        f"i.i.d. Gaussian noise on {K} coordinates: its profile depends on ||d||_2 only, so the "
-                        f"1-D profile at Delta_2 = {D2:g} is exact for every d with ||d||_2 <= {D2:g}", "profile-1d-l2")
-    if mechanism == "laplace" and method in ("auto", "pure"):
-        cal = M.calibrate_laplace(eps, 0.0, D1)
-        return _relabel(cal, request, "laplace-pure-l1",
-                        f"i.i.d. Laplace noise with beta >= Delta_1/eps is eps-DP for every d with ||d||_1 <= {D1:g}",
-                        "pure-l1")
+                        f"i.i.d. Gaussian noise on {K} coordinates, {T} release(s): the profile depends on the total "
+                        f"||d||_2 only, so the 1-D profile at sqrt(T) Delta_2 = {l2:g} is exact", "profile-1d-l2")
     if mechanism == "staircase":
-        # basic composition: each coordinate's staircase is (eps/K)-DP for |d_i| <= Delta (pure DP adds up)
-        cal = M.calibrate_staircase(eps / K, D, **options)
+        # basic composition: each coordinate of each release is eps/(K T)-DP for |d_i| <= Delta; pure DP adds up
+        cal = M.calibrate_staircase(eps / KT, D, **options)
         return _relabel(cal, request, "staircase-pure-composed",
-                        f"each of the {K} coordinates is eps/K-DP for |d_i| <= {D:g}; pure DP composes additively",
-                        "pure-composition")
-    raise ValueError(f"mechanism={mechanism!r} with method={method!r} is available for dim = 1 only in this version "
-                     f"(dim > 1: flipped_huber, gaussian, laplace (pure), staircase); got dim={K}")
+                        f"each of the {K} coordinates in each of {T} release(s) is eps/{KT}-DP for |d_i| <= {D:g}; "
+                        f"pure DP composes additively", "pure-composition")
+    if options:
+        raise ValueError(f"mechanism {mechanism!r} takes its options {sorted(options)} in one dimension only")
+    candidates = []
+    if mechanism == "laplace" and method in ("auto", "pure"):
+        cal = M.calibrate_laplace(eps, 0.0, T * D1)
+        candidates.append(_relabel(cal, request, "laplace-pure-l1",
+                                   f"i.i.d. Laplace noise with beta >= T Delta_1/eps is eps-DP over {T} release(s) for "
+                                   f"every d with ||d||_1 <= {D1:g}", "pure-l1"))
+    if mechanism != "laplace" or method in ("auto", "exact"):
+        from .kdim_mechanisms import calibrate_kfold
+
+        candidates.append(calibrate_kfold(mechanism, request))
+    return min(candidates, key=lambda c: c.variance)

@@ -10,9 +10,10 @@ set, target) and re-derives an enclosure of delta(epsilon) without fhsym's float
 * ``"pure-l1"``: exact rational arithmetic, epsilon * beta >= l1_sensitivity (Laplace noise);
 * ``"pure-composition"``: exact rational arithmetic, dim * eps0 <= epsilon and the sensitivity
   within the staircase's design sensitivity;
-* ``"pld-kfold"``: the K-fold privacy-loss distribution rebuilt from the recorded inputs (this
-  path uses fhsym's PLD engine, whose FFT and discretisation errors are bounded, but not ball
-  arithmetic: the result says so through :attr:`Verification.rigorous`).
+* ``"pld-kfold"`` / ``"pld-kfold-noise"``: the (dim x compositions)-fold privacy-loss
+  distribution rebuilt from the recorded inputs (this path uses fhsym's PLD engine, whose FFT and
+  discretisation errors are bounded, but not ball arithmetic: the result says so through
+  :attr:`Verification.rigorous`).
 
 The check passes only when the re-derived upper end is <= the target and the re-derived
 enclosure meets the recorded one (they overlap): a certificate whose parameters or epsilon
@@ -86,15 +87,23 @@ def check_certificate(cert: CertificateLike) -> Verification:
         pure = Fraction(c.dim) * Fraction(eps0) <= Fraction(c.epsilon) and c.sensitivity <= design
         lo, hi = 0.0, (0.0 if pure else 1.0)
         rigorous, how = True, f"exact rationals: dim * eps0 {'<=' if pure else '>'} epsilon, sensitivity within design"
-    elif c.claim == "pld-kfold":
-        from ..accounting.kdim import kdim_pld
+    elif c.claim in ("pld-kfold", "pld-kfold-noise"):
+        from ..accounting.mechanism_pld import kfold_delta_upper
+        from ..noise import NOISE_CLASSES
 
-        if c.mechanism != "flipped_huber":
-            raise ValueError(f"claim 'pld-kfold' is for flipped Huber noise; got {c.mechanism!r}")
-        pld = kdim_pld(c.parameters["alpha"], c.parameters["gamma"], c.dim, c.sensitivity, upper_only=True)
-        hi = float(pld.delta_upper(c.epsilon))
+        if c.mechanism not in NOISE_CLASSES:
+            raise ValueError(f"unknown mechanism {c.mechanism!r} in the certificate")
+        noise = NOISE_CLASSES[c.mechanism].from_parameters(c.parameters)
+        if c.claim == "pld-kfold":
+            from ..accounting.kdim import kdim_pld
+
+            pld = kdim_pld(c.parameters["alpha"], c.parameters["gamma"], c.dim * c.compositions, c.sensitivity,
+                           upper_only=True)
+            hi = float(pld.delta_upper(c.epsilon))
+        else:
+            hi = kfold_delta_upper(noise, c.epsilon, c.dim, c.sensitivity, c.compositions)
         lo = 0.0
-        rigorous, how = False, f"K-fold PLD upper bound {hi:.17g} (step {pld.step:.3g}), not ball arithmetic"
+        rigorous, how = False, f"{c.dim * c.compositions}-fold PLD upper bound {hi:.17g}, not ball arithmetic"
     else:
         raise ValueError(f"certificate claim {c.claim!r} cannot be re-checked (theorem8 is not a certificate)")
     if hi > target:
