@@ -230,18 +230,17 @@ def _to_float(x: arb, up: bool) -> float:
     if man == 0:
         return 0.0
     neg = man < 0
-    top = abs(man).bit_length() + ex  # |x| < 2**top
-    if top > 1025:
-        big = math.inf
-        if neg:
-            return -_MAX_FLOAT if up else -big
-        return big if up else _MAX_FLOAT
+    top = abs(man).bit_length() + ex  # 2**(top-1) <= |x| < 2**top
     if top < -1080:  # |x| < 2**-1080: below half the smallest subnormal
         if neg:
             return -0.0 if up else -_TINY
         return _TINY if up else 0.0
+    if top > 1025 or abs(Fraction(man) * (Fraction(2) ** ex)) > Fraction(_MAX_FLOAT):
+        if neg:
+            return -_MAX_FLOAT if up else -math.inf
+        return math.inf if up else _MAX_FLOAT
     val = Fraction(man) * (Fraction(2) ** ex)
-    f = float(val)
+    f = float(val)  # |val| <= the largest float: no overflow
     fv = Fraction(f)
     if up and fv < val:
         f = math.nextafter(f, math.inf)

@@ -118,6 +118,18 @@ class Enclosure:
     prec: int
     method: str
 
+    def as_arb(self) -> arb:
+        """The ball re-parsed at ``prec`` bits (it contains the computed ball, hence delta(eps)).
+
+        >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
+        >>> with ctx.workprec(e.prec):
+        ...     x = e.as_arb()
+        ...     bool(x.contains(-(arb(-0.125).expm1())))
+        True
+        """
+        with ctx.workprec(self.prec):
+            return arb(self.ball)
+
 
 # ---------------------------------------------------------------------------
 # validation (pure Python; same wording as fhsym._validation.Domain)
@@ -312,7 +324,9 @@ def enclose_profile(
             break
         p *= 2
     with ctx.workprec(used):
-        return Enclosure(float_down(x), float_up(x), x.str(25), used, f"{method}; {used} bits")
+        # delta is in [0, 1]: clamping the rounded end points keeps them valid
+        lower, upper = max(float_down(x), 0.0), min(float_up(x), 1.0)
+        return Enclosure(lower, upper, x.str(25), used, f"{method}; {used} bits")
 
 
 # ---------------------------------------------------------------------------
