@@ -7,7 +7,7 @@ Delta = 1 (FH: ``fhsym.calibrate``; others: ``fhsym.mechanisms.calibrate_*``), p
 median time of one ``enclose_profile`` call, the working precision it used and the relative
 width of the float pair, against two baselines run in the same process: the float profile of
 the same mechanism (``privacy_profile`` of the mechanism object) and, for FH, the mpmath
-certificate ``fhsym.certify.certified_profile`` (60/120 digits).  Ratio = time(enclosure) /
+certificate ``fhsym.certified_profile`` (60/120 digits).  Ratio = time(enclosure) /
 time(baseline).  A calibration calls the enclosure once or a few times.
 
 Times are medians over ``--repeat`` calls; no timing is asserted anywhere in the tests.
@@ -21,7 +21,7 @@ import time
 
 import fhsym
 from fhsym import mechanisms as M
-from fhsym.certify import certified_profile
+from fhsym import certified_profile
 from fhsym.privacy.enclosures import enclose_profile
 
 

@@ -12,7 +12,7 @@ References (never the code under test):
   Gaussian, the paper's two OSGT cases) in mpmath at enough digits to absorb the cancellation,
   and, beyond mpmath's range, analytic tail bounds (sub-Gaussianity of FH, paper Lemma 2);
   each such check is labelled "cross-check" or "bound".
-* ``fhsym.certify.certified_profile`` (independent 60/120-digit mpmath evaluation with the
+* ``fhsym.certified_profile`` (independent 60/120-digit mpmath evaluation with the
   crossing point by bisection) as a hypothesis cross-check for FH.
 
 Asserted: the ball and the float pair contain the reference (within the reference's own error
@@ -37,7 +37,7 @@ from flint import arb, ctx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fhsym.certify import certified_profile
+from fhsym import certified_profile
 from fhsym.privacy import _arb_core as C
 from fhsym.privacy.enclosures import (
     MECHANISMS,
@@ -252,7 +252,7 @@ def test_osgt_extremes_vs_closed_form(vt, vr, eps, dl, dps):
     ],
 )
 def test_fh_extremes_vs_certify(alpha, gamma, eps, dl):
-    """Cross-check with fhsym.certify's mpmath evaluation (bisection for t1, 120 and 240 digits)."""
+    """Cross-check with fhsym.certified_profile (mpmath evaluation (bisection for t1, 120 and 240 digits)."""
     c = certified_profile(eps, alpha, gamma, dl, dps=120)  # an upper bound inflated by 1e-20 relative
     e = enclose_profile("flipped_huber", {"alpha": alpha, "gamma": gamma}, eps, dl)
     with mp.workdps(140):
@@ -429,7 +429,7 @@ def test_rel_width_is_honoured():
 
 
 # ---------------------------------------------------------------------------
-# cross-check against fhsym.certify (hypothesis)
+# cross-check against fhsym.certified_profile (hypothesis)
 
 
 @given(
@@ -439,7 +439,7 @@ def test_rel_width_is_honoured():
     eps=st.floats(0.0, 60.0),
 )
 def test_fh_agrees_with_certify(b, g, D, eps):
-    """Cross-check: fhsym.certify.certified_profile (mpmath, bisection, 60/120 digits) lies in the ball
+    """Cross-check: fhsym.certified_profile (mpmath, bisection, 60/120 digits) lies in the ball
     to its own 1e-20 relative accuracy (it returns an upper bound inflated by 1e-20)."""
     a, dl = b * g, D * g
     try:
