@@ -219,7 +219,8 @@ def _plan(mechanism: str, p: dict, eps: fmpq, delta_s: fmpq, raw: Mapping[str, f
         return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
     if mechanism == "gaussian":
         plan = osgt_plan(eps, fmpq(0), delta_s / p["sigma"])
-        return osgt_eval, plan, "Gaussian (Balle-Wang): phi(t1)(R(t1) - R(t1 + Delta/sigma)), t1 rational"
+        side = "t1 >= 0: phi(t1)(R(t1) - R(t2))" if plan.t1 >= 0 else "t1 < 0: strip + tail terms"
+        return osgt_eval, plan, f"Gaussian (Balle-Wang, eq 29) at rational t1 = eps sigma/Delta - Delta/(2 sigma), {side}"
     if mechanism == "osgt":
         plan = osgt_plan(eps, p["vartheta"] / p["varrho"], delta_s / p["varrho"])
         return osgt_eval, plan, f"OSGT {plan.case}"
