@@ -27,7 +27,7 @@ def calibrations():
 @pytest.mark.parametrize("eps,delta", CASES)
 def test_calibration_is_certified_by_quadrature(calibrations, eps, delta):
     cal = calibrations[(eps, delta)]
-    assert cal.achieved_delta * (1 + fhsym.PROFILE_RTOL) <= delta
+    assert cal.achieved_delta <= delta  # the certificate: an arb upper bound at the exact floats
     exact = R.privacy_profile(eps, cal.alpha, cal.gamma, cal.sensitivity, dps=50)
     assert exact <= delta, f"under-noised: quadrature delta {exact} > {delta}"
     assert cal.mechanism == fhsym.FlippedHuber(cal.alpha, cal.gamma)
@@ -116,5 +116,5 @@ def test_certificate_states_a_delta_below_the_float_range():
 
     b = profile_bound(fhsym.FlippedHuber(500.0, 5.0), 25.0, 1.0)
     assert b.upper == 5e-324 and b.lower == 0.0
-    m = re.search(r"value ([0-9.]+)e-(\d+)", b.detail)
+    m = re.search(r"ball \[([0-9.]+)e-(\d+)", b.detail)
     assert m and int(m.group(2)) > 330, b.detail

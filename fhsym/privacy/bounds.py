@@ -1,30 +1,24 @@
-"""Certified upper bounds on delta(epsilon) of one release: the evidence a calibration rests on.
+"""Certified bounds on delta(epsilon) of one release: the evidence a calibration rests on.
 
 :func:`profile_bound` returns a :class:`Bound` -- an enclosure ``lower <= delta(eps) <= upper``
 of the exact 1-D privacy profile at the exact binary values of the noise parameters -- and says
-how it was obtained and whether that way is rigorous:
-
-* pure DP (``Laplace`` at eps >= Delta/beta, ``Staircase`` at eps >= its design eps for a
-  sensitivity up to its design sensitivity): delta = 0, decided in exact rational arithmetic;
-* flipped Huber: :func:`fhsym.privacy.certify.certified_profile` (the crossing-point formula
-  of eq 16 evaluated by mpmath at 60 and 120 digits);
-* the other mechanisms: their stable float profile widened by :data:`FLOAT_PROFILE_RTOL`.
+how it was obtained and whether that way is rigorous.  For one release of any mechanism it is a
+proof: ball arithmetic (python-flint ``arb``) with proven error bounds, and exact rationals for
+the case selection and for pure DP (:mod:`fhsym._core.arb`).  K-dimensional and composed releases
+bring their own bounds (privacy-loss distributions, :mod:`fhsym.accounting`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 
-import mpmath as mp
-
+from .._core.arb import enclose_profile
 from ..noise.base import NoiseDistribution
-from .certify import certified_profile
 
 __all__ = ["Bound", "FLOAT_PROFILE_RTOL", "profile_bound"]
 
-#: relative widening of the mechanisms' float profiles (measured worst error 2.9e-15, ~35x below)
+#: relative error allowed for the mechanisms' float profiles where they are used as bounds (the
+#: searches' margins, the PLD discretisation): their measured worst error is 2.9e-15, ~35x below
 FLOAT_PROFILE_RTOL = 1e-13
 
 
@@ -39,44 +33,20 @@ class Bound:
     detail: str = ""
 
 
-def _next_up(x: float) -> float:
-    return math.nextafter(x, math.inf)
-
-
-def _pure_dp(noise: NoiseDistribution, epsilon: float, sensitivity: float):
-    """Bound(0, 0) when delta(eps) = 0 is decided exactly, else None."""
-    name = noise.name
-    if name == "laplace":  # delta = 0 iff eps >= Delta/beta
-        if Fraction(epsilon) * Fraction(noise.beta) >= Fraction(sensitivity):  # type: ignore[attr-defined]
-            return Bound(0.0, 0.0, "exact-rational", True, "pure DP: eps * beta >= Delta in exact rational arithmetic")
-    if name == "staircase":  # eps0-DP for every |d| <= Delta0
-        if epsilon >= noise.epsilon and sensitivity <= noise.sensitivity:  # type: ignore[attr-defined]
-            return Bound(0.0, 0.0, "exact-rational", True,
-                         "pure DP: the staircase is eps0-DP for every sensitivity up to its design sensitivity")
-    return None
-
-
 def profile_bound(noise: NoiseDistribution, epsilon: float, sensitivity: float) -> Bound:
-    """A certified enclosure of ``noise.privacy_profile(epsilon, sensitivity)`` (see the module doc).
+    """A proven enclosure of ``noise.privacy_profile(epsilon, sensitivity)`` at the exact parameters.
+
+    Ball arithmetic (python-flint ``arb``, :func:`fhsym._core.arb.enclose_profile`) on the
+    mechanism's exact profile at the exact binary values of its parameters, epsilon and the
+    sensitivity; exactly [0, 0] where delta is provably 0 (pure DP).
 
     >>> import math, fhsym
     >>> b = profile_bound(fhsym.FlippedHuber(1.0, 2.0), 1.0, 1.0)
-    >>> math.isclose(b.upper, float(fhsym.privacy_profile(1.0, 1.0, 2.0)), rel_tol=1e-12), b.method
-    (True, 'mpmath')
+    >>> math.isclose(b.upper, float(fhsym.privacy_profile(1.0, 1.0, 2.0)), rel_tol=1e-12), b.method, b.rigorous
+    (True, 'arb', True)
     """
-    pure = _pure_dp(noise, epsilon, sensitivity)
-    if pure is not None:
-        return pure
-    if noise.name == "flipped_huber":
-        up = certified_profile(epsilon, noise.alpha, noise.gamma, sensitivity)  # type: ignore[attr-defined]
-        hi = float(up)
-        if hi < up:
-            hi = _next_up(hi)
-        lo = float(up * (1 - 2e-20))
-        detail = "delta(eps) at the exact floats, 60-digit evaluation confirmed at 120 digits"
-        if hi < 1e-300:  # below the normal floats: say how small it is
-            detail += f" (value {mp.nstr(up, 13)}, below the float range)"
-        return Bound(min(lo, hi), hi, "mpmath", False, detail)
-    val = float(noise.privacy_profile(epsilon, sensitivity))
-    return Bound(val * (1.0 - FLOAT_PROFILE_RTOL), _next_up(val * (1.0 + FLOAT_PROFILE_RTOL)), "float-profile", False,
-                 f"stable float profile widened by {FLOAT_PROFILE_RTOL:g} (measured error <= 2.9e-15)")
+    enc = enclose_profile(noise.name, noise.parameters, epsilon, sensitivity)
+    detail = f"ball arithmetic (python-flint arb, {enc.prec} bits) at the exact binary parameters: {enc.method}"
+    if 0.0 < enc.upper < 1e-300:
+        detail += f" (ball {enc.ball}, below the float range)"
+    return Bound(enc.lower, enc.upper, "arb", True, detail)

@@ -26,8 +26,9 @@ from __future__ import annotations
 import mpmath as mp
 
 from .._core import domains as V
+from .._core.arb import enclose_profile
 
-__all__ = ["certified_profile", "is_private"]
+__all__ = ["certified_profile", "is_private", "profile_mpmath"]
 
 _BISECT = 400  # bisection steps for t1 (interval shrinks by 2^-400)
 
@@ -72,21 +73,15 @@ def _profile_mp(eps: mp.mpf, b: mp.mpf, D: mp.mpf) -> mp.mpf:
     return max(val, mp.mpf(0))
 
 
-def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: float = 1.0, dps: int = 60) -> mp.mpf:
-    """An upper bound on delta^(1)(eps) at the exact binary values of the arguments (mpf).
+def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: float = 1.0, dps: int = 20) -> mp.mpf:
+    """A proven upper bound on delta^(1)(eps) at the exact binary values of the arguments (an mpf).
 
-    Evaluated at ``dps`` and ``2 dps`` significant digits; raises ``ArithmeticError``
-    if the two disagree by more than 1e-20 relative (then raise ``dps``).
-
-    Formula: delta^(1)(eps) = G_bar(t1) - e^eps G_bar(t1 + Delta) (Theorem 3, eq 16) with
-    t1 the crossing point zeta_Delta(t1) = eps of the privacy loss, found by bisection, and
-    the survival function G_bar of eq 10 in mpmath; independent of eq 13 and of the float
-    kernels.  Returns an ``mpmath.mpf``; the larger of the two evaluations inflated by
-    1e-20 relative and by their disagreement.
-
-    Accuracy: an upper bound, tight to ~1e-20 relative at the default ``dps``; it agrees
-    with the float :func:`fhsym.privacy_profile` to that function's accuracy (measured worst
-    1.1e-13 relative).
+    The upper end of a ball-arithmetic enclosure (python-flint ``arb``,
+    :func:`fhsym._core.arb.enclose_profile`) of the exact profile of Theorem 3 (eq 13-16) at the
+    exact floats, of relative width at most 10^-``dps`` (where delta is above the float range's
+    floor), returned exactly as an ``mpmath.mpf``.  Independent of the float kernels.  (fhsym 0.1
+    evaluated the crossing-point formula in mpmath at ``dps`` and ``2 dps`` digits: accurate, but
+    not a proof; that evaluation is :func:`profile_mpmath`, kept as a cross-check.)
 
     Examples
     --------
@@ -99,6 +94,31 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
     '0.006715055727'
     >>> math.isclose(float(c), float(privacy_profile(1.0, 1.0, 2.0)), rel_tol=1e-12)
     True
+    """
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+    digits = V.check_int(dps, "dps", 1)
+    from flint import ctx
+
+    enc = enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta, rel_width=10.0 ** -min(digits, 300),
+                          max_prec=max(1 << 14, 4 * digits))
+    with ctx.workprec(enc.prec):
+        up = enc.as_arb().upper()
+        man, exp = up.man_exp()
+    with mp.workprec(max(enc.prec, int(man).bit_length() + 8)):
+        return mp.ldexp(mp.mpf(int(man)), int(exp))
+
+
+def profile_mpmath(epsilon: float, alpha: float, gamma: float, sensitivity: float = 1.0, dps: int = 60) -> mp.mpf:
+    """delta^(1)(eps) by mpmath at ``dps`` and ``2 dps`` digits (fhsym 0.1's certificate; now a cross-check).
+
+    Raises ``ArithmeticError`` if the two disagree by more than 1e-20 relative.  Slow (~0.1 s) and
+    not a proof; :func:`certified_profile` is.
+
+    >>> f"{float(profile_mpmath(1.0, 1.0, 2.0)):.10g}"
+    '0.006715055727'
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
     a = V.check_scalar(alpha, V.ALPHA)
@@ -119,10 +139,10 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
 def is_private(epsilon: float, delta: float, alpha: float, gamma: float, sensitivity: float = 1.0) -> bool:
     """True iff FH(alpha, gamma^2) noise is certified (eps, delta)-DP for this sensitivity (Theorem 3).
 
-    The test is certified_profile(eps, alpha, gamma, Delta) <= delta, i.e. the certified
-    upper bound of delta^(1)(eps) (eq 13, 16) at the exact binary values of the arguments
-    (see :func:`certified_profile`), so a True is certified; a False can also come from
-    within ~1e-20 relative of the boundary (the bound's inflation).
+    The test is: the upper end of the ball-arithmetic enclosure of delta^(1)(eps) (eq 13, 16)
+    at the exact binary values of the arguments (:func:`certified_profile`) is <= delta, so a
+    True is a proof; a False can also come from within ~1e-18 relative of the boundary (the
+    width of the ball).
 
     Examples
     --------
@@ -135,4 +155,8 @@ def is_private(epsilon: float, delta: float, alpha: float, gamma: float, sensiti
     False
     """
     dlt = V.check_scalar(delta, V.DELTA)
-    return bool(certified_profile(epsilon, alpha, gamma, sensitivity) <= dlt)
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+    return enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta).upper <= dlt

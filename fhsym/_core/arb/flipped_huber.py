@@ -35,7 +35,7 @@ without cancellation across the branch point:
 ``(1/b - R(b)) e^{-b(b - y)} (1 - e^{-b(y - x)})`` when both are <= b,
 ``(1/b - R(b)) (1 - e^{-b(b - x)}) + R(b) - R(y)`` when ``x <= b <= y``, and
 ``R(x) - R(y)`` when both are >= b.  ``H(y) = (1 - e^{-by})/b`` for ``y <= b``,
-else ``H(b) + e^{-b^2} G(b, y - b)`` with ``G`` of :func:`._arb_core.gauss_strip`.
+else ``H(b) + e^{-b^2} G(b, y - b)`` with ``G`` of :func:`.core.gauss_strip`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from typing import Optional
 
 from flint import arb, ctx, fmpq
 
-from ._arb_core import bits, gauss_strip, mills, mills_excess, sqrt_half_pi
+from .core import bits, gauss_strip, mills, mills_excess, sqrt_half_pi
 
 __all__ = ["FHPlan", "fh_plan", "fh_eval"]
 

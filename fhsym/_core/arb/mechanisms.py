@@ -18,7 +18,7 @@ Gaussian ``N(0, sigma^2)`` and OSGT ``O(vartheta, varrho^2)``
         delta = [t1 < 0] G(theta, |t1|)/R(theta)
                 + e^{-|t1|(|t1| + 2 theta)/2} (R(|t1| + theta) - R(t2 + theta)) / (2 R(theta)),
 
-    ``t2 = t1 + S``, ``G`` of :func:`._arb_core.gauss_strip`; for theta = 0 and
+    ``t2 = t1 + S``, ``G`` of :func:`.core.gauss_strip`; for theta = 0 and
     ``t1 >= 0`` this is Balle-Wang's ``Q(t1) - e^eps Q(t2) = phi(t1)(R(t1) - R(t2))``.
 
 Laplace ``L(0, beta)``
@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from flint import arb, ctx, fmpq, fmpz
 
-from ._arb_core import bits, gauss_strip, mills
+from .core import bits, gauss_strip, mills
 
 __all__ = [
     "OSGTPlan",
