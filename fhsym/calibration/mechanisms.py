@@ -112,12 +112,52 @@ def calibrate_laplace(epsilon: float, delta: float = 0.0, sensitivity: float = 1
                   claim="pure-l1" if pure else "profile-1d")
 
 
-def calibrate_truncated_laplace(epsilon: float, delta: float, sensitivity: float = 1.0) -> Calibration:
-    """Geng et al. (2020): lambda = Delta/eps (exact) and the least half-width A, certified.
+def _tl_least_bound(eps: float, d: float, lam: float, thr: float) -> float:
+    """The least half-width A with the truncated Laplace profile <= thr at scale lam (inf if none)."""
+    e1 = np.array([eps])
+    if tl_profile(e1, d, lam, 1e300)[0] > thr:  # the centre alone leaks more than thr
+        return math.inf
+    log_thr = math.log(thr)
 
-    ``lambda`` is the smallest double with lambda * eps >= Delta (exact rationals), so the loss on
-    the common support never exceeds eps; A is the least double with delta(eps) = P(T > A - Delta)
-    <= delta, starting from A = lambda log(1 + (e^eps - 1)/(2 delta)).
+    def g(A: float) -> float:
+        v = float(tl_profile(e1, d, lam, A)[0])
+        return (math.log(v) if v > 0 else -1e300) - log_thr
+
+    a0 = lam * (math.log1p(math.expm1(min(eps, 700.0)) / (2.0 * thr)) if eps < 700 else eps - math.log(2.0 * thr))
+    return smallest_true_smooth(lambda A: bool(tl_profile(e1, d, lam, A)[0] <= thr), g, max(a0, d), name="bound")
+
+
+def _golden(f, lo: float, hi: float, iters: int = 45, tol: float = 1e-9):
+    """Golden-section minimisation of f on [lo, hi] (one evaluation per step); returns the best (x, f(x))."""
+    r = (math.sqrt(5.0) - 1.0) / 2.0
+    x1, x2 = hi - r * (hi - lo), lo + r * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    best = min((f1, x1), (f2, x2))
+    for _ in range(iters):
+        if hi - lo < tol:
+            break
+        if f1 <= f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - r * (hi - lo)
+            f1 = f(x1)
+            best = min(best, (f1, x1))
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + r * (hi - lo)
+            f2 = f(x2)
+            best = min(best, (f2, x2))
+    return best[1], best[0]
+
+
+def calibrate_truncated_laplace(epsilon: float, delta: float, sensitivity: float = 1.0) -> Calibration:
+    """Minimum-variance truncated Laplace noise (scale lambda, half-width A) for (eps, delta)-DP, certified.
+
+    Geng et al. (2020) take lambda = Delta/eps and A = lambda log(1 + (e^eps - 1)/(2 delta)), which
+    is optimal in the high-privacy regime; for large delta another lambda (with its own least A)
+    can have less variance.  So the variance is minimised over lambda (a log grid from Delta/(20 eps)
+    to 20 Delta/eps, then golden-section steps), each
+    lambda with its least A; Geng's lambda (the smallest double with lambda eps >= Delta, exact
+    rationals) is always a candidate.  The engine certifies A at the chosen lambda.
 
     >>> cal = calibrate_truncated_laplace(0.3, 1e-6)
     >>> f"{cal.variance:.4f}"
@@ -126,13 +166,28 @@ def calibrate_truncated_laplace(epsilon: float, delta: float, sensitivity: float
     eps = V.check_scalar(epsilon, _POS_EPSILON)
     target = V.check_scalar(delta, V.DELTA)
     d = V.check_scalar(sensitivity, V.SENSITIVITY)
-    fe, fd = Fraction(eps), Fraction(d)
-    lam = smallest_true(lambda v: Fraction(v) * fe >= fd, d / eps, name="scale")
     thr = target * (1.0 - SEARCH_MARGIN)
-    e1 = np.array([eps])
-    a0 = lam * (math.log1p(math.expm1(eps) / (2.0 * target)) if eps < 700 else eps - math.log(2.0 * target))
-    bound0 = smallest_true(lambda A: bool(tl_profile(e1, d, lam, A)[0] <= thr), a0, name="bound")
-    noise, b, steps = certify(lambda A: TruncatedLaplace(lam, A), bound0, _bound_at(eps, d), target, what="bound")
+    fe, fd = Fraction(eps), Fraction(d)
+    geng = smallest_true(lambda v: Fraction(v) * fe >= fd, d / eps, name="scale")
+
+    def var_at(lam: float):
+        A = _tl_least_bound(eps, d, lam, thr)
+        return (TruncatedLaplace(lam, A).var() if math.isfinite(A) else math.inf), A
+
+    grid = geng * np.geomspace(0.05, 20.0, 33)
+    grid[16] = geng  # the middle of the symmetric log grid: Geng's lambda itself
+    vals = [var_at(float(x)) for x in grid]
+    i = int(np.argmin([v for v, _ in vals]))
+    best_v, best_A, best_lam = vals[i][0], vals[i][1], float(grid[i])
+    lo, hi = math.log(grid[max(i - 1, 0)]), math.log(grid[min(i + 1, grid.size - 1)])
+    x, v = _golden(lambda y: var_at(math.exp(y))[0], lo, hi)
+    if v < best_v:
+        best_lam = math.exp(x)
+        best_v, best_A = var_at(best_lam)
+    if not math.isfinite(best_A):
+        raise CalibrationError(f"cannot calibrate truncated Laplace noise for ({eps}, {target})")
+    lam = best_lam
+    noise, b, steps = certify(lambda A: TruncatedLaplace(lam, A), best_A, _bound_at(eps, d), target, what="bound")
     return result(noise, b, steps, _request(eps, target, d), "truncated-laplace")
 
 
