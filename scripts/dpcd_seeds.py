@@ -56,6 +56,7 @@ from fhsym.applications import (  # noqa: E402
     coordinate_sensitivities,
     coordinate_smoothness,
     dp_coordinate_descent,
+    dpcd_sample,
     objective,
 )
 
@@ -103,7 +104,7 @@ def calibration(eps: float, delta: float, n: int, mech: str, acc: str):
     if key not in _CAL:
         t0 = time.perf_counter()
         _CAL[key] = calibrate_dpcd_noise(eps, delta, 1, n, mech, acc)
-        log(f"    calibrated eps={eps:g} n={n:3d} {mech:13s} {acc:4s}: var/lambda^2 = {_CAL[key].variance_factor:.6g} "
+        log(f"    calibrated eps={eps:g} n={n:3d} {mech:13s} {acc:4s}: var/lambda^2 = {_CAL[key].variance:.6g} "
             f"(b = {_CAL[key].shape:.3g}) in {time.perf_counter() - t0:.1f} s")
     return _CAL[key]
 
@@ -115,8 +116,8 @@ def mechanism_curve(eps: float, delta: float, ns) -> list:
         for acc in ACCOUNTANTS:
             fh = calibration(eps, delta, n, "flipped_huber", acc)
             ga = calibration(eps, delta, n, "gaussian", acc)
-            ratio = fh.variance_factor / ga.variance_factor
-            row[acc] = {"fh_variance_factor": fh.variance_factor, "gaussian_variance_factor": ga.variance_factor,
+            ratio = fh.variance / ga.variance
+            row[acc] = {"fh_variance_factor": fh.variance, "gaussian_variance_factor": ga.variance,
                         "fh_shape": fh.shape, "ratio": ratio, "fh_wins": bool(ratio < 1.0 - WIN_MARGIN)}
         rows.append(row)
     return rows
@@ -150,7 +151,7 @@ def tune(Xpub, ypub, M, n_priv, L, cals, seed: int):
         lam = coordinate_sensitivities(Cs, n_priv)
         score = 0.0
         for cal in cals:
-            T = cal.sample(lam, (TUNE_SEEDS, L), np.random.default_rng(seed)).reshape(TUNE_SEEDS, L, K)
+            T = dpcd_sample(cal, lam, (TUNE_SEEDS, L), np.random.default_rng(seed)).reshape(TUNE_SEEDS, L, K)
             th, _ = coordinate_descent(Xpub, ypub, loss="squared", regularizer="l2", lam=LAM, n_passes=L,
                                        step_sizes=tau / M, clip_thresholds=Cs, noise=T, track_objective=False)
             score += float(np.mean(objective(Xpub, ypub, th, "squared", "l2", LAM)))
@@ -192,7 +193,7 @@ def objective_experiment(eps: float, delta: float, pub, priv, n_seeds: int, seed
                 verdict = "identical"
             row[acc] = {"tau": tau, "C": C,
                         "fh_shape": cals["flipped_huber"].shape,
-                        "variance_ratio": cals["flipped_huber"].variance_factor / cals["gaussian"].variance_factor,
+                        "variance_ratio": cals["flipped_huber"].variance / cals["gaussian"].variance,
                         "excess_fh": summarise(res["flipped_huber"]), "excess_gaussian": summarise(res["gaussian"]),
                         "paired_difference": d, "winner": verdict}
         rows.append(row)

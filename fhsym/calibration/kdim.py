@@ -60,7 +60,7 @@ from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
 from ..privacy.profile import PROFILE_RTOL, _log_profile_std
 from .engine import Request, certify, result
-from .flipped_huber import _variance_std
+from .flipped_huber import variance_std
 from .result import Calibration
 
 __all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN", "MAX_DIM"]
@@ -73,7 +73,7 @@ _THM8_RTOL = 1e-10
 B_MAX = 1e4
 
 
-_v = _variance_std  # v(b) = Var FH(b, 1), eq 11 in standard units
+_v = variance_std  # v(b) = Var FH(b, 1), eq 11 in standard units
 
 
 def _is_box(K: int, D: float, D2: float, D1: float) -> bool:
