@@ -140,6 +140,8 @@ def satisfies(k, point: Sequence[Any]) -> bool:
 
 def check_identity(dk: DeclaredKernel, fam: Family, ctx) -> Outcome:
     """Stable form == paper form: PROVEN (SymPy, confirmed at 50 digits) or VERIFIED (50 digits only)."""
+    from fhsym.symbolic import stable as S
+
     k = dk.kernel
     args = kernel_args(k)
     names = [a.name for a in args]
@@ -169,8 +171,6 @@ def check_identity(dk: DeclaredKernel, fam: Family, ctx) -> Outcome:
         if d > 10.0**-DIGITS:
             failures.append(f"{_fmt.pt(names, p)}: paper {mpmath.nstr(pv, 20)} vs stable {mpmath.nstr(sv, 20)} (rel {d:.2e})")
         for inner in maxes:  # a Max(x, 0) of the stable form must not be active: x > 0
-            from fhsym.symbolic import stable as S
-
             fi = M.mp_function(args, inner.subs(S.lw, S.LW_PAPER))
             with mp.workdps(60 + int(need)):
                 if not fi(*[M.to_mpf(x) for x in p]) > 0:

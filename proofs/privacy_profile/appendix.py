@@ -77,7 +77,7 @@ def lemma10_11_flat_levels(ctx) -> Outcome:
             ev.append(
                 f"- alpha={_fmtv(a)}, gamma={_fmtv(gm)}, Delta={_fmtv(Dv)}: eps = alpha Delta/gamma^2 = {_fmtv(e)} is the level of the flat part "
                 f"t in [Delta/2, alpha - Delta/2] of zeta~: eq 16 at the sup ({_fmtv(z_sup)}) and at the inf ({_fmtv(z_inf)}) of the level set: "
-                f"{mpmath.nstr(d_sup, 15)} vs {mpmath.nstr(d_inf, 15)}; atoms P(zeta = eps) - e^eps P(zeta_-Delta = -eps) = {mpmath.nstr(da, 3)} "
+                f"{mpmath.nstr(d_sup, 15)} vs {mpmath.nstr(d_inf, 15)}; |atoms P(zeta = eps) - e^eps P(zeta_-Delta = -eps)| {_fmt.err(abs(da), 1e-60)} (80 digits) "
                 "(so Lemma 10's >= / <= and eq 2's > / < agree)"
             )
         # (2) E_* = {t : g(t) >= e^eps g(t + Delta)} = [t1, oo): sign of the integrand around t1
