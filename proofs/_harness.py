@@ -38,6 +38,7 @@ import pkgutil
 import sys
 import time
 import traceback
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -360,7 +361,9 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
             c = pending.pop(0)
             reader, writer = ctx.Pipe(duplex=False)
             p = ctx.Process(target=_child, args=(c, quick, writer), daemon=True)
-            p.start()
+            with warnings.catch_warnings():  # Python >= 3.12 warns on fork with threads (the child runs no threads)
+                warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+                p.start()
             writer.close()
             running[p.sentinel] = (c, p, reader)
         ready = wait([k for k in running] + [r for _, _, r in running.values()])
