@@ -126,5 +126,5 @@ def test_docs_build_strict(tmp_path):
                 "fhsym.noise.flipped_huber.FlippedHuber", "fhsym.plotting", "fhsym.cli"):
         assert sym in api, sym
     report = (site / "proofs-report" / "index.html").read_text()
-    assert "PASS" in report
+    assert "PROVEN" in report and "VERIFIED" in report
     assert (site / "figures" / "fig3a_variances.png").is_file()
