@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.random import RandomState
+from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
 
@@ -168,6 +168,10 @@ def release(
     """
     x = _query(value)
     K = x.size
+    try:
+        gen = as_generator(rng)
+    except ValueError:
+        raise ValueError(f"rng must be None, an int seed, a numpy Generator or RandomState; got {rng!r}") from None
     sens = _sensitivities(sensitivity, norm, l2_sensitivity, l1_sensitivity)
     if calibration is None:
         if epsilon is None or delta is None:
@@ -188,6 +192,6 @@ def release(
             raise ValueError(f"{sorted(unused)} cannot be used with calibration= (the calibration fixes the noise)")
         _check_covers(calibration, K, sens, epsilon, delta)
         cal = calibration
-    noisy = x + _noise(cal, K, rng)
+    noisy = x + _noise(cal, K, gen)
     out: Union[float, np.ndarray] = float(noisy[0]) if np.ndim(value) == 0 else noisy
     return Release(out, cal)

@@ -265,12 +265,20 @@ class OSGT(NoiseDistribution):
         return out
 
     def _isf(self, q):
-        # sf(x) = Q(theta + x/varrho) / (2 Q(theta)) on x >= 0: x = varrho (Q^{-1}(2 q Q(theta)) - theta)
-        p = np.where(q <= 0.5, q, 1.0 - q)
-        with np.errstate(divide="ignore"):
-            log_arg = np.log(2.0 * p) + sc.log_ndtr(-self.theta)
-            x = self.varrho * (-sc.ndtri_exp(log_arg) - self.theta)
-        x = np.maximum(x, 0.0)
+        # sf(x) = Q(theta + x/varrho) / (2 Q(theta)) on x >= 0: u = x/varrho = Q^{-1}(2 q Q(theta)) - theta,
+        # then Newton on F(u) = u (u/2 + theta) + J(theta, u) + log(2 p) = 0 (F' = 1/R(theta + u) > 0),
+        # which removes the cancellation of the subtraction when theta >> u
+        q = np.asarray(q, dtype=float)
+        p = np.atleast_1d(np.where(q <= 0.5, q, 1.0 - q))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            log2p = np.log(2.0 * p)
+            u = np.maximum(-sc.ndtri_exp(log2p + sc.log_ndtr(-self.theta)) - self.theta, 0.0)
+            ok = np.isfinite(u) & (p > 0.0)
+            for _ in range(3):
+                uo = u[ok]
+                f = uo * (0.5 * uo + self.theta) + j_fun(self.theta, uo) + log2p[ok]
+                u[ok] = np.maximum(uo - f * np.exp(log_mills(self.theta + uo)), 0.0)
+        x = (self.varrho * np.where(p == 0.5, 0.0, u)).reshape(q.shape)
         return np.where(q <= 0.5, x, -x)
 
     def _centered_privacy_loss(self, t, d):

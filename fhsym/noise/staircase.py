@@ -328,9 +328,9 @@ class Staircase(NoiseDistribution):
             return -0.5 * np.expm1(-k * self.epsilon) + bk * (a * np.minimum(r, w) + a * b * np.maximum(r - w, 0.0))
 
     def _kinks(self):
-        # the step edges k D0 and k D0 + w up to the 1e-20 tail quantile, at most 400 of them
-        top = float(self.isf(1e-20))
-        kmax = min(int(top / self.sensitivity) + 1, 200)
+        # the step edges k D0 and k D0 + w up to the 1e-32 tail quantile, at most 1000 periods
+        top = float(self.isf(1e-32))
+        kmax = min(int(top / self.sensitivity) + 1, 1000)
         edges = [k * self.sensitivity + e for k in range(kmax + 1) for e in (0.0, self.width)]
         return tuple(sorted({x for x in edges if x > 0.0}))
 
