@@ -112,7 +112,7 @@ class _Interface:
         return self._apply(lambda d, v: d.ppf(np.clip(v, 0.0, 1.0)), p, params)
 
     def iccdf(self, p: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.isf(np.clip(v, 0.0, 1.0)), p, params)
+        return self._apply(lambda d, v: d.isf(np.clip(v, 0.0, 1.0)) + 0.0, p, params)  # + 0.0: no -0.0
 
     def entropy(self, **params: Any) -> np.ndarray:
         return self._apply(lambda d, v: d.entropy(), 0.0, params)
