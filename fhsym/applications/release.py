@@ -45,6 +45,13 @@ class Release:
         The noise's calibration and certificate (``calibration.dim`` = the vector length).
 
     The true value and the noise are not kept.
+
+    Examples
+    --------
+    >>> import fhsym
+    >>> r = fhsym.release([1.0, 2.0], 1.0, 1e-6, sensitivity=1.0, mechanism="laplace", rng=0)
+    >>> isinstance(r, fhsym.Release), r.value.shape, r.calibration.dim, r.calibration.method
+    (True, (2,), 2, 'laplace-pure-l1')
     """
 
     value: Union[float, np.ndarray]

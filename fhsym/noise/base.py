@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 from .._core import domains as V
 from .._core import search
 from .._core.random import RandomState, as_generator, size_to_shape
-from . import quadrature
+from . import broadcast, quadrature
 
 __all__ = ["NoiseDistribution"]
 
@@ -62,6 +62,7 @@ _EPS = V.Domain("epsilon", 0.0, math.inf, closed_lower=True)
 _CONFIDENCE = V.Domain("confidence", 0.0, 1.0, closed_lower=True, closed_upper=True)
 _BOUND = V.Domain("lb/ub", closed_lower=True, closed_upper=True, allow_inf=True)
 _STATS = "mvsk"
+_SEQUENCES = (list, tuple, np.ndarray)
 _NEWTON_STEPS = 12
 
 
@@ -98,9 +99,10 @@ class NoiseDistribution:
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
-        # scalars (the usual case) construct this class exactly as before
-        from . import broadcast
-
+        # scalars (the usual case, checked first and fast) construct this class exactly as before
+        if ("_scalar_class" not in cls.__dict__ and not any(isinstance(a, _SEQUENCES) for a in args)
+                and not (kwargs and any(isinstance(a, _SEQUENCES) for a in kwargs.values()))):
+            return object.__new__(cls)
         return broadcast.new_instance(cls, args, kwargs)
 
     # ------------------------------------------------------------------ parameters
