@@ -27,6 +27,8 @@ from .privacy import (
     privacy_profile,
 )
 
+from .applications.release import Release, release
+
 _compat.register()
 
 from ._core.version import __version__
@@ -50,6 +52,8 @@ __all__ = [
     "PROFILE_RTOL",
     "calibrate",
     "Calibration",
+    "release",
+    "Release",
     "gaussian_dominance",
     "certified_profile",
     "is_private",

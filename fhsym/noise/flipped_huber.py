@@ -976,3 +976,19 @@ class FlippedHuber(NoiseDistribution):
         True
         """
         return _pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity)
+
+    # ------------------------------------------ scipy-style hooks (closed forms: flipped_huber_moments)
+    def _moment(self, n: int) -> float:
+        from .flipped_huber_moments import moment
+        return moment(self, n)
+
+    def _entropy(self) -> float:
+        from .flipped_huber_moments import entropy
+        return entropy(self)
+
+    def _half_mass(self, x: np.ndarray) -> np.ndarray:
+        from .flipped_huber_moments import half_mass
+        return half_mass(self, x)
+
+    def _kinks(self):
+        return (self.alpha,)
