@@ -80,7 +80,8 @@ class Calibration:
     @property
     def std(self) -> float:
         """Per-coordinate noise standard deviation, sqrt(variance)."""
-        return self.variance ** 0.5
+        s: float = self.variance ** 0.5
+        return s
 
     def __getattr__(self, name: str) -> Any:
         # parameters as attributes (cal.alpha, cal.sigma); only called for missing attributes

@@ -99,7 +99,7 @@ class NoiseDistribution:
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.parameters == other.parameters  # type: ignore[union-attr]
+        return type(other) is type(self) and self.parameters == other.parameters
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(self.parameters.items())))
@@ -230,8 +230,10 @@ class NoiseDistribution:
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
         out = np.empty(deltas.shape)
         for idx, dt in np.ndenumerate(deltas):
-            out[idx] = search.smallest_true(
-                lambda e, dt=dt: float(self.privacy_profile(e, Delta)) <= dt, 1.0, name="epsilon", allow_zero=True)
+            def below(e: float, dt: float = dt) -> bool:
+                return float(self.privacy_profile(e, Delta)) <= dt
+
+            out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
         return _out(out)
 
     # ------------------------------------------------------- subclass kernels
@@ -243,7 +245,8 @@ class NoiseDistribution:
 
     def _logsf(self, x: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore"):
-            return np.log(self._sf(x))
+            out: np.ndarray = np.log(self._sf(x))
+        return out
 
     def _isf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
