@@ -44,6 +44,8 @@ class Calibration:
         The evidence, as data (``certificate.to_json()``; re-check with
         :func:`fhsym.verify_certificate`).
 
+    Notes
+    -----
     ``cal.parameters`` is the mechanism's parameter dict, and each parameter is also an
     attribute (``cal.alpha``, ``cal.gamma`` for flipped Huber, ``cal.sigma`` for the Gaussian).
 
