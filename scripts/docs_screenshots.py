@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -176,9 +177,14 @@ def check_page(driver, base: str, page: str, shot: Path, anchor: Optional[str]) 
         info["flipped_huber_parameters"] = params
         if params != ["alpha", "gamma"]:
             problems.append(f"FlippedHuber parameter table: {params}")
+    # no CSS transitions in the picture (the header swaps its title with an animation on scroll)
+    driver.execute_script("const s = document.createElement('style');"
+                          "s.textContent = '*, *::before, *::after {transition: none !important; animation: none !important}';"
+                          "document.head.appendChild(s);")
     if anchor:
         driver.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'start'});"
                               "window.scrollBy(0, -70);", anchor)
+    time.sleep(0.5)  # let the scroll handlers (header title, table of contents) settle
     driver.save_screenshot(str(shot))
     return info, problems
 
