@@ -41,7 +41,7 @@ instance into an object of scipy's distribution infrastructure (:mod:`.scipy_ada
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -103,7 +103,7 @@ class NoiseDistribution:
         if ("_scalar_class" not in cls.__dict__ and not any(isinstance(a, _SEQUENCES) for a in args)
                 and not (kwargs and any(isinstance(a, _SEQUENCES) for a in kwargs.values()))):
             return object.__new__(cls)
-        return broadcast.new_instance(cls, args, kwargs)
+        return cast("NoiseDistribution", broadcast.new_instance(cls, args, kwargs))
 
     # ------------------------------------------------------------------ parameters
     @property
@@ -136,7 +136,7 @@ class NoiseDistribution:
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.parameters == other.parameters  # type: ignore[union-attr]
+        return type(other) is type(self) and self.parameters == other.parameters
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(self.parameters.items())))
@@ -215,8 +215,8 @@ class NoiseDistribution:
                 h[big] = np.asarray(self.isf(0.5 * (1.0 - flat[big])), dtype=float)  # 1 - c exact (Sterbenz)
             if (~big).any():
                 h[~big] = self._central_quantile(0.5 * flat[~big])
-        h = h.reshape(c.shape)
-        return _out(0.0 - h), _out(h + 0.0)
+        hs = h.reshape(c.shape)
+        return _out(0.0 - hs), _out(hs + 0.0)
 
     def _central_quantile(self, m: np.ndarray) -> np.ndarray:
         """x >= 0 with P(0 < T <= x) = m, for m in [0, 1/4]: Newton on ``_half_mass`` from isf(1/2 - m)."""
@@ -436,8 +436,10 @@ class NoiseDistribution:
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
         out = np.empty(deltas.shape)
         for idx, dt in np.ndenumerate(deltas):
-            out[idx] = search.smallest_true(
-                lambda e, dt=dt: float(self.privacy_profile(e, Delta)) <= dt, 1.0, name="epsilon", allow_zero=True)
+            def below(e: float, dt: float = dt) -> bool:
+                return float(self.privacy_profile(e, Delta)) <= dt
+
+            out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
         return _out(out)
 
     # ------------------------------------------------------- subclass kernels
@@ -449,7 +451,8 @@ class NoiseDistribution:
 
     def _logsf(self, x: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore"):
-            return np.log(self._sf(x))
+            out: np.ndarray = np.log(self._sf(x))
+        return out
 
     def _isf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
