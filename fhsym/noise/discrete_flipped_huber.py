@@ -58,19 +58,29 @@ def lattice_sensitivity(sensitivity: object, step: float) -> int:
 
     Exact on the binary values.  A ratio within 1e-9 *below* an integer S is taken as S (a
     larger sensitivity: never less private); any other non-integer ratio raises ValueError.
+    ``sensitivity`` may be a ``fractions.Fraction`` (or int) to state an exact multiple of a
+    non-dyadic step, e.g. ``17 * Fraction(0.001)``.
 
     >>> lattice_sensitivity(0.75, 0.25)
     3
     >>> lattice_sensitivity(1.0, 0.1)          # 1.0 / fl(0.1) = 9.99999999999999944...
     10
+    >>> lattice_sensitivity(17 * Fraction(0.001), 0.001)
+    17
     """
-    d = V.check_scalar(sensitivity, V.SENSITIVITY)
-    ratio = Fraction(d) / Fraction(step)
+    if isinstance(sensitivity, (Fraction, int)) and not isinstance(sensitivity, bool):
+        d = Fraction(sensitivity)
+        if d <= 0:
+            raise ValueError(f"sensitivity must be a finite real number in (0, inf); got {sensitivity!r}")
+    else:
+        d = Fraction(V.check_scalar(sensitivity, V.SENSITIVITY))
+    ratio = d / Fraction(step)
     s = -((-ratio.numerator) // ratio.denominator)  # ceil
     if s < 1 or s - ratio > Fraction(1, 10**9) * s:
         raise ValueError(
-            f"sensitivity must be a positive integer multiple of step={step!r} (exactly, or within 1e-9 below); "
-            f"got {sensitivity!r} = {float(ratio)!r} steps"
+            f"sensitivity must be a positive integer multiple of step={step!r} (exactly, or within 1e-9 below; "
+            f"pass a Fraction such as S * Fraction(step) for a non-dyadic step); got {sensitivity!r} = "
+            f"{float(ratio)!r} steps"
         )
     return s
 
@@ -176,12 +186,19 @@ class DiscreteFlippedHuber:
         return out
 
     def _log_cdf_idx(self, k: np.ndarray) -> np.ndarray:
-        """log P(index <= k) = log T(-k) - log Z (symmetry)."""
-        return self._log_upper_tail(-k) - self._log_z
+        """log P(index <= k): log T(-k) - log Z for k < 0 (symmetry), log1p(-T(k+1)/Z) for k >= 0."""
+        k = np.asarray(k, dtype=float)
+        out = np.empty(k.shape)
+        neg = k < 0
+        if neg.any():
+            out[neg] = self._log_upper_tail_pos(-k[neg]) - self._log_z
+        if (~neg).any():
+            out[~neg] = np.log1p(-np.exp(self._log_upper_tail_pos(k[~neg] + 1.0) - self._log_z))
+        return out
 
     def _log_sf_idx(self, k: np.ndarray) -> np.ndarray:
-        """log P(index > k) = log T(k + 1) - log Z."""
-        return self._log_upper_tail(k + 1.0) - self._log_z
+        """log P(index > k) = log P(index <= -k - 1) (symmetry)."""
+        return self._log_cdf_idx(-np.asarray(k, dtype=float) - 1.0)
 
     # ------------------------------------------------------------------ lattice arguments
     def _index(self, x: ArrayLike):

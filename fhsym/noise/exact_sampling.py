@@ -577,20 +577,19 @@ class ExactLatticeSampler:
         self.m = min(_integer_min(p, self.theta) for p in pieces)
         self.segments = _segments(pieces, self.theta, self.m)
         self.geometric = Geometric(self.theta)
-        self._seen = [0, 0]  # candidates drawn, accepted (sizes the next batch)
 
     def sample(self, size: int, random_state: object = None) -> np.ndarray:
         """``size`` exact draws of k (int64 array; object dtype if some |k| >= 2^62)."""
         src = _as_bits(random_state)
         parts: List[np.ndarray] = []
         need = size
+        drawn = kept = 0  # per call, so that a seed determines the output
         while need > 0:
-            drawn, kept = self._seen
             batch = need * (drawn + 64) // (kept + 32) + 64
             k = _laplace_candidates(self.geometric, batch, src)
             ok = self._accept(k, src)
             acc = k[ok][:need]
-            self._seen = [drawn + batch, kept + int(ok.sum())]
+            drawn, kept = drawn + batch, kept + int(ok.sum())
             parts.append(acc)
             need -= acc.size
         out = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
