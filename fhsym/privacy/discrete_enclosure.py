@@ -12,11 +12,12 @@ Everything is evaluated at the exact binary values of (eps, alpha, gamma, h):
   non-decreasing because E is convex, :func:`fhsym.symbolic.discrete.convexity_gaps`);
 * the geometric centre sums in closed form in arb;
 * the discrete Gaussian tails sum_{n >= m} e^{-c^2 n^2/2} either as a finite arb sum plus the
-  rigorous geometric bound :func:`fhsym.symbolic.discrete.truncation_bound` on the rest, or
-  (when more than 4096 terms would matter) by Euler-Maclaurin with eight corrections plus the
-  rigorous remainder bound :func:`fhsym.symbolic.discrete.em_remainder_bound`;
+  rigorous geometric bound :func:`fhsym.symbolic.discrete.truncation_bound` on the rest
+  (c > 1/20 or c^2 m > 1: a few hundred terms), or by Euler-Maclaurin with twenty corrections
+  plus the rigorous remainder bound :func:`fhsym.symbolic.discrete.em_remainder_bound`;
 * at 128 bits first, doubling the precision until the ball of delta is 2^-60 relative
-  (cancellation next to eps = L(k) only costs precision, never correctness).
+  (cancellation next to eps = L(k) only costs precision, never correctness) or until doubling
+  stops narrowing it (the width is then that of the proven bounds).
 
 No float kernel is involved.  The returned floats are rounded outward.
 """
@@ -33,8 +34,7 @@ from .. import _validation as V
 
 __all__ = ["discrete_profile_enclosure"]
 
-_DIRECT_TERMS = 4096
-_EM_Q = 8
+_EM_Q = 20
 _START_PREC = 128
 _MAX_PREC = 8192
 _REL_BITS = 60
@@ -98,30 +98,34 @@ class _Lattice:
 
     # -- sums (arb) -----------------------------------------------------------
     def gauss_tail(self, m: int) -> arb:
-        """sum_{n >= m} e^{-E(n)} for m >= K + 1 (every term in the Gaussian piece)."""
+        """sum_{n >= m} e^{-E(n)} for m >= K + 1 (every term in the Gaussian piece).
+
+        Euler-Maclaurin (20 corrections, rigorous remainder) when c <= 1/20 and c^2 m <= 1;
+        otherwise a direct sum whose length makes the proven geometric bound on the rest about
+        2^-prec relative (at most a few hundred terms at 128 bits).
+        """
+        if self.c2h * 800 <= 1 and 2 * self.c2h * m <= 1:
+            return self._em_tail(m) * (-arb(self.b2h)).exp()
         c2 = 2 * arb(self.c2h)  # c^2
-        # terms that matter: c^2 m j + c^2 j^2/2 >= 44 (exact rational arithmetic; only sizes the sum)
-        j_lin = fmpq(44) / (2 * self.c2h * m)
-        j_lin = int(j_lin.floor()) + 1
-        j_quad = math.isqrt(int((fmpq(44) / self.c2h).floor()) + 1) + 1
+        cut = max(44, (ctx.prec * 7) // 10 + 10)  # e^-cut ~ 2^-prec
+        j_lin = int((fmpq(cut) / (2 * self.c2h * m)).floor()) + 1
+        j_quad = math.isqrt(int((fmpq(cut) / self.c2h).floor()) + 1) + 1
         J = min(j_lin, j_quad) + 2
-        if J <= _DIRECT_TERMS:
-            # terms t_n = e^{-c^2 n^2/2}, ratio t_{n+1}/t_n = e^{-c^2 (2n+1)/2} = q0 * e^{-c^2 (n - m)}
-            t = (-arb(self.c2h * m * m)).exp()
-            q = (-arb(self.c2h * (2 * m + 1))).exp()
-            step = (-c2).exp()
-            total = arb(0)
-            for _ in range(J):
-                total += t
-                t *= q
-                q *= step
-            M = m + J
-            rho = (-arb(self.c2h * (2 * M + 1))).exp()  # ratio bound for n >= M (truncation_bound, p = 0)
-            rest = (-arb(self.c2h * M * M)).exp() / (1 - rho)
-            half = rest * arb(fmpq(1, 2))
-            total += half + half * arb(0, 1)  # the ball [total, total + rest]
-            return total * (-arb(self.b2h)).exp()
-        return self._em_tail(m) * (-arb(self.b2h)).exp()
+        # terms t_n = e^{-c^2 n^2/2}, ratio t_{n+1}/t_n = e^{-c^2 (2n+1)/2} = q0 * e^{-c^2 (n - m)}
+        t = (-arb(self.c2h * m * m)).exp()
+        q = (-arb(self.c2h * (2 * m + 1))).exp()
+        step = (-c2).exp()
+        total = arb(0)
+        for _ in range(J):
+            total += t
+            t *= q
+            q *= step
+        M = m + J
+        rho = (-arb(self.c2h * (2 * M + 1))).exp()  # ratio bound for n >= M (truncation_bound, p = 0)
+        rest = (-arb(self.c2h * M * M)).exp() / (1 - rho)
+        half = rest * arb(fmpq(1, 2))
+        total += half + half * arb(0, 1)  # the ball [total, total + rest]
+        return total * (-arb(self.b2h)).exp()
 
     def _em_tail(self, m: int) -> arb:
         """Euler-Maclaurin for sum_{n >= m} e^{-c^2 n^2/2} with its rigorous remainder (em_theta, em_remainder_bound)."""
@@ -139,9 +143,9 @@ class _Lattice:
             corr += arb(fmpq.bernoulli(2 * q)) / fact * c ** (2 * q - 1) * he[2 * q - 1]
         Q = _EM_Q
         coef = abs(arb(fmpq.bernoulli(2 * Q))) / fact
-        if u >= arb(8 * Q + 10).sqrt():
+        if u >= arb(8 * Q + 10).sqrt():  # past every zero of He_2Q: the integral of |f^(2Q)| is exact
             rem = coef * c ** (2 * Q - 1) * he[2 * Q - 1] * g
-        else:
+        else:  # Cauchy-Schwarz over the real line
             rem = coef * c ** (2 * Q - 1) * (2 * arb.pi() * arb.fac_ui(2 * Q)).sqrt()
         return main + g * corr + rem * arb(0, 1)
 
@@ -168,13 +172,18 @@ def _enclosure_arb(epsilon: float, alpha: float, gamma: float, step: float, s: i
     """A ball containing delta(eps) for a sensitivity of s steps, 2^-60 relative when resolvable."""
     e, a, g, h = _q(epsilon), _q(alpha), _q(gamma), _q(step)
     prec = _START_PREC
+    last = -(10**9)
     while True:
         with ctx.workprec(prec):
             d = _profile_arb(e, _Lattice(a, g, h), s)
             if d < 0:  # cannot happen for the exact value (>= 0); refuse rather than mislead
                 raise ArithmeticError("profile enclosure below zero")
-            if (d > 0 and d.rel_accuracy_bits() >= _REL_BITS) or prec >= _MAX_PREC:
+            acc = d.rel_accuracy_bits() if d > 0 else -(10**9)
+            # done when 2^-60 relative, or when doubling the precision stopped helping (the
+            # width is then set by the proven truncation/remainder bounds, not by rounding)
+            if acc >= _REL_BITS or prec >= _MAX_PREC or (prec > _START_PREC and d > 0 and acc <= last + 2):
                 return d
+            last = acc
         prec *= 2
 
 
