@@ -34,7 +34,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import _validation as V
+from .._core import domains as V
 from . import _lattice_sums as LS
 from . import exact_sampling as XS
 
@@ -43,7 +43,7 @@ __all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "STEP"]
 STEP = V.Domain("step", 0.0, math.inf)
 _SNAP_REL = 1e-9
 _SNAP_MAX = 1e-3
-_COND_MAX = 1e-13  # float profile: relative error bound beyond which the arb enclosure is used
+_COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
 _ULP = 2.0**-52
 
 Float = Union[float, np.ndarray]
@@ -108,6 +108,9 @@ class DiscreteFlippedHuber:
     'i'
     """
 
+    #: the mechanism's key (as in :func:`fhsym.calibrate` / certificates)
+    name = "discrete_flipped_huber"
+
     def __init__(self, alpha: float, gamma: float, step: float) -> None:
         self.alpha = V.check_scalar(alpha, V.ALPHA)
         self.gamma = V.check_scalar(gamma, V.GAMMA)
@@ -138,6 +141,11 @@ class DiscreteFlippedHuber:
 
     def __hash__(self) -> int:
         return hash((DiscreteFlippedHuber, self.alpha, self.gamma, self.step))
+
+    @property
+    def parameters(self) -> dict:
+        """The parameters by name, as given (floats)."""
+        return {"alpha": self.alpha, "gamma": self.gamma, "step": self.step}
 
     def log_normaliser(self) -> float:
         """log Z, Z = sum_k exp(-rho_alpha(k h)/gamma^2) (:func:`fhsym.symbolic.discrete.normaliser`).
@@ -435,7 +443,7 @@ class DiscreteFlippedHuber:
             lt1, lt2 = (float(v) for v in self._log_upper_tail(np.array([float(ks), float(ks + s)])))
             x = eps + lt2 - lt1
             scale = abs(eps) + abs(lt1) + abs(lt2)
-        if x >= 0 or 8 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
+        if x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
             from ..privacy.discrete_enclosure import _enclosure_steps
 
             return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
@@ -459,7 +467,7 @@ class DiscreteFlippedHuber:
         The privacy loss L(k) = E(k + S) - E(k) is non-decreasing, so delta = (T(k*) - e^eps
         T(k* + S))/Z with k* = min{k : L(k) > eps} (symbolic.discrete.profile).  The
         sensitivity must be a multiple of step (:func:`lattice_sensitivity`).  Evaluated in
-        float in log space; where that form loses more than 1e-13 relative to cancellation
+        float in log space; where that form may lose more than 5e-13 relative to cancellation
         (next to eps = L(k) for some k) the certified arb enclosure's upper end is returned.
 
         >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)

@@ -6,8 +6,8 @@ delta_S the exact profile of the discrete mechanism (:mod:`fhsym.symbolic.discre
 
 Search: the ratio b = alpha/gamma is scanned on {0} U a log grid from 1e-3 to 1e2 and refined
 by golden-section search in log b around the best grid point; for each b the smallest gamma
-with float profile * (1 + 1e-9) <= delta is found by bisection in log gamma (to 1e-6 during
-the search, 1e-11 at the chosen b).  The result is
+with float profile * (1 + 1e-9) <= delta is found by Brent's method in log gamma (to 1e-6
+during the search, 1e-11 at the chosen b).  The result is
 then certified at its exact binary (alpha, gamma): the upper end of the arb enclosure
 (:func:`fhsym.privacy.discrete_enclosure.discrete_profile_enclosure`) must be <= delta; if it
 is not, gamma is raised in 1e-9 relative steps until it is (never under-noised).
@@ -21,14 +21,17 @@ from typing import Union
 
 from fractions import Fraction
 
-from .. import _validation as V
+import numpy as np
+from scipy import optimize
+
+from .._core import domains as V
 from ..noise.discrete_flipped_huber import STEP, DiscreteFlippedHuber, lattice_sensitivity
 from .discrete_enclosure import _enclosure_steps
 
 __all__ = ["DiscreteCalibration", "calibrate_discrete_flipped_huber"]
 
 _MARGIN = 1e-9
-_B_GRID = [0.0] + [10.0 ** (-3 + 0.2 * i) for i in range(26)]
+_B_GRID = [0.0] + [10.0 ** (-3 + 0.25 * i) for i in range(21)]
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
 
 
@@ -50,25 +53,34 @@ class DiscreteCalibration:
         return DiscreteFlippedHuber(self.alpha, self.gamma, self.step)
 
 
-def _profile_ok(eps: float, b: float, g: float, h: float, s: int, target_log: float) -> bool:
-    d = DiscreteFlippedHuber(b * g, g, h)
-    return d._log_profile_one(eps, s) + math.log1p(_MARGIN) <= target_log
+def _log_profile(eps: float, b: float, g: float, h: float, s: int) -> float:
+    return DiscreteFlippedHuber(b * g, g, h)._log_profile_one(eps, s)
 
 
 def _min_gamma(eps: float, b: float, h: float, s: int, target_log: float, rtol: float) -> float:
-    """Smallest gamma (to ``rtol`` relative) with the float profile below the target."""
-    hi = s * h
-    while not _profile_ok(eps, b, hi, h, s, target_log):
-        hi *= 2.0
-    lo = hi
-    while _profile_ok(eps, b, lo, h, s, target_log) and lo > 1e-300:
-        lo *= 0.5
-    for _ in range(100):
-        mid = math.sqrt(lo * hi)
-        if hi / lo - 1.0 < rtol or mid in (lo, hi):
-            break
-        lo, hi = (lo, mid) if _profile_ok(eps, b, mid, h, s, target_log) else (mid, hi)
-    return hi
+    """Smallest gamma (to ``rtol`` relative) with float profile * (1 + 1e-9) <= delta.
+
+    Brent's method on log delta as a function of log gamma, then the first point on the
+    feasible side of the root (checked).
+    """
+    lim = target_log - math.log1p(_MARGIN)
+
+    def f(x: float) -> float:
+        return _log_profile(eps, b, math.exp(x), h, s) - lim
+
+    hi = math.log(s * h)
+    while f(hi) > 0:
+        hi += math.log(2.0)
+    lo = hi - math.log(2.0)
+    while f(lo) <= 0:
+        lo -= math.log(2.0)
+        if lo < -690:
+            return math.exp(lo)
+    r = optimize.brentq(f, lo, hi, xtol=rtol, rtol=4 * np.finfo(float).eps)
+    x = r + rtol
+    while f(x) > 0:
+        x += rtol
+    return math.exp(x)
 
 
 def calibrate_discrete_flipped_huber(

@@ -30,11 +30,12 @@ from typing import Tuple
 
 from flint import arb, ctx, fmpq
 
-from .. import _validation as V
+from .._core import domains as V
 
 __all__ = ["discrete_profile_enclosure"]
 
 _EM_Q = 20
+_BERN = [fmpq(0)] + [fmpq.bernoulli(2 * q) / fmpq(math.factorial(2 * q)) for q in range(1, _EM_Q + 1)]  # B_2q/(2q)!
 _START_PREC = 128
 _MAX_PREC = 8192
 _REL_BITS = 60
@@ -137,12 +138,13 @@ class _Lattice:
         for q in range(1, 2 * _EM_Q + 1):
             he.append(u * he[q] - q * he[q - 1])
         corr = arb(fmpq(1, 2))
-        fact = arb(1)
+        c2 = c * c
+        cp = c  # c^(2q-1)
         for q in range(1, _EM_Q + 1):
-            fact = fact * (2 * q - 1) * (2 * q)
-            corr += arb(fmpq.bernoulli(2 * q)) / fact * c ** (2 * q - 1) * he[2 * q - 1]
+            corr += arb(_BERN[q]) * cp * he[2 * q - 1]
+            cp *= c2
         Q = _EM_Q
-        coef = abs(arb(fmpq.bernoulli(2 * Q))) / fact
+        coef = abs(arb(_BERN[Q]))
         if u >= arb(8 * Q + 10).sqrt():  # past every zero of He_2Q: the integral of |f^(2Q)| is exact
             rem = coef * c ** (2 * Q - 1) * he[2 * Q - 1] * g
         else:  # Cauchy-Schwarz over the real line
