@@ -15,10 +15,12 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mpmath import mpf
 
 import fhsym
-from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_sensitivity
+from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index, lattice_sensitivity
 from fhsym.privacy.discrete_calibration import calibrate_discrete_flipped_huber
 from fhsym.privacy.discrete_enclosure import discrete_profile_enclosure
 from proofs.discrete import Reference
@@ -199,3 +201,14 @@ def test_calibration_is_certified_and_near_the_continuous_optimum():
     cont = fhsym.calibrate(1.0, 1e-5, 1.0)
     print(f"\n[discrete calibration] step 2^-6: var {cal.variance:.6g} (alpha {cal.alpha:.6g}, gamma {cal.gamma:.6g}); continuous var {cont.variance:.6g}")
     assert abs(cal.variance / cont.variance - 1) < 1e-3
+
+
+@given(
+    st.integers(-10**6, 10**6), st.integers(1, 10**4), st.integers(0, 10**6), st.integers(1, 50),
+    st.sampled_from([Fraction(1, 4), Fraction(1, 1024), Fraction(0.1)]),
+)
+def test_lattice_index_preserves_integer_sensitivity(num, den, gap, S, h):
+    """floor(a/h + 1/2) - floor(b/h + 1/2) <= S whenever 0 <= a - b <= S h (exact rationals)."""
+    b = Fraction(num, den)
+    a = b + S * h * Fraction(gap, 10**6)
+    assert 0 <= lattice_index(a, h) - lattice_index(b, h) <= S

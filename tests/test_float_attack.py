@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index
 
 B = 100.0  # Laplace scale: epsilon = Delta/B = 0.01
 DELTA = 1.0
@@ -107,8 +107,8 @@ def test_naive_float_sampler_is_broken_and_exact_sampler_is_not():
     d = DiscreteFlippedHuber(alpha=1e4, gamma=1e3, step=STEP)
     k0 = d.rvs(N, random_state=101, output="index")
     k1 = d.rvs(N, random_state=202, output="index")
-    s0 = (round(0.0 / STEP) + k0) * STEP
-    s1 = (round(DELTA / STEP) + k1) * STEP
+    s0 = (lattice_index(0.0, STEP) + k0) * STEP
+    s1 = (lattice_index(DELTA, STEP) + k1) * STEP
     acc, n, dec, acc_dec = _accuracy(s0, s1, rng)
     lo, hi = _wilson(acc, n)
     print(

@@ -38,7 +38,7 @@ from .._core import domains as V
 from . import _lattice_sums as LS
 from . import exact_sampling as XS
 
-__all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "STEP"]
+__all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
 
 STEP = V.Domain("step", 0.0, math.inf)
 _SNAP_REL = 1e-9
@@ -83,6 +83,25 @@ def lattice_sensitivity(sensitivity: object, step: float) -> int:
             f"{float(ratio)!r} steps"
         )
     return s
+
+
+def lattice_index(value: object, step: float) -> int:
+    """The lattice point nearest to ``value``: floor(value/step + 1/2), exactly (an int).
+
+    Exact rational arithmetic on the binary values (``Fraction`` inputs are exact too).  For a
+    query of sensitivity S steps the snapped indices differ by at most S, because
+    floor(a + 1/2) - floor(b + 1/2) <= S whenever a - b <= S (S an integer).
+
+    >>> lattice_index(0.3, 0.25), lattice_index(-0.375, 0.25), lattice_index(Fraction(7, 10), Fraction(1, 10))
+    (1, -1, 7)
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"value must be a finite real number; got {value!r}")
+    v = value if isinstance(value, (Fraction, int)) else Fraction(V.check_scalar(value, V.Domain("value")))
+    h = step if isinstance(step, Fraction) else Fraction(V.check_scalar(step, STEP))
+    if h <= 0:
+        raise ValueError(f"step must be > 0; got {step!r}")
+    return math.floor(Fraction(v) / h + Fraction(1, 2))
 
 
 class DiscreteFlippedHuber:
@@ -443,7 +462,11 @@ class DiscreteFlippedHuber:
             lt1, lt2 = (float(v) for v in self._log_upper_tail(np.array([float(ks), float(ks + s)])))
             x = eps + lt2 - lt1
             scale = abs(eps) + abs(lt1) + abs(lt2)
-        if x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
+        # k* from float losses is exact unless a loss lies within rounding of eps: then the terms
+        # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
+        tie = 1e-14 * (abs(eps) + 1.0)
+        near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
+        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
             from ..privacy.discrete_enclosure import _enclosure_steps
 
             return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
@@ -468,7 +491,8 @@ class DiscreteFlippedHuber:
         T(k* + S))/Z with k* = min{k : L(k) > eps} (symbolic.discrete.profile).  The
         sensitivity must be a multiple of step (:func:`lattice_sensitivity`).  Evaluated in
         float in log space; where that form may lose more than 5e-13 relative to cancellation
-        (next to eps = L(k) for some k) the certified arb enclosure's upper end is returned.
+        (next to eps = L(k) for some k), or where some L(k) is within 1e-14 of eps (so that the
+        float k* could be off), the certified arb enclosure's upper end is returned.
 
         >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
         >>> tv = float(d.cdf(0.5) - d.cdf(-0.5))     # eps = 0: total variation = P(-1 <= k <= 2), S = 4
