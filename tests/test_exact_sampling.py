@@ -231,6 +231,9 @@ def test_outputs_and_shapes():
     assert np.ndim(d.rvs(random_state=1)) == 0
     with pytest.raises(ValueError, match="output"):
         d.rvs(3, output="float")
+    for bad in (-1, 2.5, True, (2, -1)):
+        with pytest.raises(ValueError, match="size"):
+            d.rvs(bad)
 
 
 def test_sampler_parameter_validation():

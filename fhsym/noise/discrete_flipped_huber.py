@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
+from .._core.random import size_to_shape
 from . import _lattice_sums as LS
 from . import exact_sampling as XS
 
@@ -409,9 +410,9 @@ class DiscreteFlippedHuber:
         """
         if output not in ("value", "index", "fraction"):
             raise ValueError(f"output must be 'value', 'index' or 'fraction'; got {output!r}")
-        shape = () if size is None else ((int(size),) if np.ndim(size) == 0 else tuple(int(s) for s in size))
-        if any(s < 0 for s in shape) or (size is not None and np.ndim(size) == 0 and isinstance(size, bool)):
+        if isinstance(size, (bool, float, np.floating)):
             raise ValueError(f"size must be None, a non-negative integer or a tuple of them; got {size!r}")
+        shape = size_to_shape(size)
         count = int(np.prod(shape)) if shape else 1
         k = self.sampler().sample(count, random_state)
         if output == "index":
