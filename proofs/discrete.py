@@ -32,7 +32,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mp, mpf
 
-from fhsym.noise import _lattice_sums as LS
+from fhsym.noise import lattice_sums as LS
 from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
 from fhsym.privacy.discrete_enclosure import discrete_profile_enclosure
 from fhsym.symbolic import discrete as SD
@@ -574,7 +574,7 @@ def enclosure(ctx) -> Outcome:
     return Outcome(ok, "arb vs exact summation", f"width {w[0]:.1e}", w[1], ev)
 
 
-@topic.check(obj="_lattice_sums", paper="-", claim="log R_0, log R_2 (direct and Euler-Maclaurin paths) within 1e-13 of exact sums")
+@topic.check(obj="lattice_sums", paper="-", claim="log R_0, log R_2 (direct and Euler-Maclaurin paths) within 1e-13 of exact sums")
 def lattice_sums(ctx) -> Outcome:
     rows = []
     with mp.workdps(60):
@@ -586,6 +586,6 @@ def lattice_sums(ctx) -> Outcome:
                         continue
                     ex = _theta_exact(mc, m, p) * mpmath.exp(mc * mc * m * m / 2) / mpf(m) ** p
                     got = float(fn(np.array(float(m)), c))
-                    path = "direct" if LS._terms_needed(np.array([float(m)]), c)[0] <= LS.DIRECT_TERMS else "EM"
+                    path = "direct" if LS.terms_needed(np.array([float(m)]), c)[0] <= LS.DIRECT_TERMS else "EM"
                     rows.append((abs(got - float(mpmath.log(ex))) / max(1.0, abs(float(mpmath.log(ex)))), f"p={p}, c={c:g}, m={m} ({path})"))
     return _worst(rows, 1e-13, "exact summation, 60 digits (absolute error of the log, relative when |log| > 1)")

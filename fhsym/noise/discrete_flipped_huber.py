@@ -15,7 +15,7 @@ shapes approach the discrete Laplace.
 Arguments of ``pmf``/``cdf``/... are values on the real line.  A value within a relative
 1e-9 (at most 1e-3 steps) of a lattice point k h is that point, so ``fl(k * step)``, the
 float the sampler returns, is recognised as k h.  Every method evaluates the stable forms
-of :mod:`fhsym.noise._lattice_sums` in log space.
+of :mod:`fhsym.noise.lattice_sums` in log space.
 
 Sampling is exact (:mod:`fhsym.noise.exact_sampling`): integer arithmetic from the random
 bits to the lattice index; only ``output="value"`` converts ``k * step`` to a float, as the
@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core.random import size_to_shape
-from . import _lattice_sums as LS
+from . import lattice_sums as LS
 from . import exact_sampling as XS
 
 __all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
@@ -468,7 +468,7 @@ class DiscreteFlippedHuber:
         tie = 1e-14 * (abs(eps) + 1.0)
         near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
         if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
-            from ..privacy.discrete_enclosure import _enclosure_steps
+            from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
             return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
         return lt1 - self._log_z + math.log(-math.expm1(x))
@@ -514,7 +514,7 @@ class DiscreteFlippedHuber:
         >>> bool(d.privacy_profile(e) <= 1e-6 < d.privacy_profile(e * (1 - 1e-6)))
         True
         """
-        from ..privacy.discrete_enclosure import _enclosure_steps
+        from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
         s = lattice_sensitivity(sensitivity, self.step)
         dl = V.check_array(delta, V.DELTA)

@@ -26,7 +26,7 @@ from scipy import optimize
 
 from .._core import domains as V
 from ..noise.discrete_flipped_huber import STEP, DiscreteFlippedHuber, lattice_sensitivity
-from .discrete_enclosure import _enclosure_steps
+from ..noise.discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
 __all__ = ["DiscreteCalibration", "calibrate_discrete_flipped_huber"]
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy import special as sc
 
-__all__ = ["DIRECT_TERMS", "log_r0", "log_r2", "log_geometric", "geometric2"]
+__all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2"]
 
 DIRECT_TERMS = 2048
 _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
@@ -40,7 +40,7 @@ def _hermite(u: np.ndarray, top: int) -> list:
     return he
 
 
-def _terms_needed(m: np.ndarray, c: float) -> np.ndarray:
+def terms_needed(m: np.ndarray, c: float) -> np.ndarray:
     """Number of terms j = 0..J-1 after which exp(-(c^2 m j + c^2 j^2/2)) < e^-44."""
     beta = c * c * m
     with np.errstate(divide="ignore"):
@@ -80,7 +80,7 @@ def _log_r(m: np.ndarray, c: float, p: int) -> np.ndarray:
     m = np.asarray(m, dtype=float)
     flat = m.ravel()
     out = np.empty(flat.size)
-    J = _terms_needed(flat, c)
+    J = terms_needed(flat, c)
     direct = J <= DIRECT_TERMS
     if direct.any():
         idx = np.flatnonzero(direct)
