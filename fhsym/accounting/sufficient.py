@@ -35,7 +35,6 @@ All quantities are computed in log space where they can underflow
 from __future__ import annotations
 
 import math
-from typing import Optional, Tuple
 
 import numpy as np
 from scipy import special as sc
@@ -90,10 +89,6 @@ def R_Delta_inverse(nu, sensitivity):
 def theta_std(b: float) -> float:
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega(b)) (eq 22), log-space (finite for every b >= 0).
 
-    Accuracy (against eq 22 at 40 digits, ``proofs/kdim.py::sufficient_formulas``): relative 1e-12
-    for b >= 0.1 (1e-15 for b in [1, 100]); for small b, where theta ~ b^3/6 is computed from
-    log(sqrt(pi/2)/omega) ~ log(1/2), absolute 4e-16 instead (relative 1e-9 at b = 0.01) -- all
-    Theorem 8 needs, since theta enters B beside O(1) terms.
     """
     lw = float(KER.log_omega_tilde(np.float64(b)))
     log_p = _LOG_SQRT_PI_2 - (lw + 0.5 * b * b)  # log(sqrt(pi/2)/omega), omega = e^{lw + b^2/2}
