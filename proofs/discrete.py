@@ -23,7 +23,7 @@ Three groups of checks:
 
 from __future__ import annotations
 
-import random
+import re
 from fractions import Fraction
 from typing import Dict, List, Sequence, Tuple
 
@@ -38,7 +38,7 @@ from fhsym.privacy.discrete_enclosure import discrete_profile_enclosure
 from fhsym.symbolic import discrete as SD
 from fhsym.symbolic.definitions import rho as rho_def
 
-from ._harness import Outcome, Topic
+from ._harness import Outcome, Topic, proven, verified
 from ._symbolic import prove_zero
 
 topic = Topic(
@@ -240,7 +240,8 @@ def _regimes(ctx) -> List[int]:
 def _worst(rows: Sequence[Tuple[float, str]], tol: float, method: str, extra: Sequence[str] = ()) -> Outcome:
     worst, where = max(rows, key=lambda r: r[0])
     ev = [f"- {len(rows)} points; worst relative error {worst:.2e} at {where}; tolerance {tol:.0e}", *extra]
-    return Outcome(worst <= tol, method, f"{worst:.1e}", where, ev)
+    digits = re.search(r"(\d+) digits", method)
+    return verified(worst <= tol, method, len(rows), f"{digits.group(1)} digits" if digits else "exact", f"{worst:.1e}", where, ev)
 
 
 # ---------------------------------------------------------------------------
@@ -261,8 +262,8 @@ def energy_pieces(ctx) -> Outcome:
     # hinge: for c n <= b the max term vanishes; for c n > b: lam n + (c n - b)^2/2 = (c^2 n^2 + b^2)/2 with lam = b c
     hinge = sp.expand((SD.b * SD.c * nn + (SD.c * nn - SD.b) ** 2 / 2) - (SD.c**2 * nn**2 + SD.b**2) / 2)
     passed = centre == 0 and tail == 0 and ok_def and hinge == 0
-    return Outcome(passed, "symbolic (simplify / expand)", "0 (exact)" if passed else "nonzero",
-                   evidence=["- centre, tail and hinge differences reduce to 0; K = floor(alpha/h) selects the piece exactly for integer n"])
+    return proven(passed, "symbolic (simplify / expand)",
+                  evidence=["- centre, tail and hinge differences reduce to 0; K = floor(alpha/h) selects the piece exactly for integer n"])
 
 
 @topic.check(obj="geometric_closed", paper="-", claim="sum_{n=lo}^{hi} e^{-lam n} and sum_{n=1}^{K} n^2 e^{-lam n} closed forms = SymPy summation")
@@ -286,8 +287,8 @@ def geometric_forms(ctx) -> Outcome:
             diff = Fraction(str(sp.Rational(val) - sp.Rational(exact.numerator, exact.denominator)))
             worst = max(worst, abs(diff))
     passed = d0 == 0 and worst == 0
-    return Outcome(passed, "symbolic (summation) + exact rationals", "0 (exact)" if passed else f"{float(worst):.1e}",
-                   evidence=["- sum r^n: SymPy summation minus the closed form simplifies to 0",
+    return verified(passed, "symbolic (summation) + exact rationals", 16, "exact rationals",
+                    "0 (exact)" if passed else f"{float(worst):.1e}", evidence=["- sum r^n: SymPy summation minus the closed form simplifies to 0",
                              "- sum n^2 r^n: the closed form equals the exact rational sum at r in {1/3, 9/10, 999/1000, 1e-6}, K in {1, 2, 7, 50}"])
 
 
@@ -321,7 +322,7 @@ def convexity(ctx) -> Outcome:
             if n >= 0:
                 passed &= E(n + 1) - 2 * E(n) + E(n - 1) >= 0
     ev.append("- exact rational second differences >= 0 at n in {0, 1, K-1..K+3}, random exact (alpha, gamma, h)")
-    return Outcome(passed, "symbolic + exact rationals", "0 (exact)" if passed else "violated", evidence=ev)
+    return proven(passed, "symbolic (second differences, coefficient signs) + exact rational spot checks", evidence=ev)
 
 
 @topic.check(obj="privacy_loss_hinge", paper="-", claim="hinge form of L(k) = E(k+S) - E(k) in every region (exact rationals)")
@@ -351,8 +352,8 @@ def loss_hinge(ctx) -> Outcome:
                 zero = Fraction(0)
                 hinge = lam * (abs(k + S) - abs(k)) + ((ha if ha > 0 else zero) ** 2 - (hb if hb > 0 else zero) ** 2) / 2
                 bad += direct != hinge
-    return Outcome(bad == 0, f"exact rationals, {npts} points", "0 (exact)" if bad == 0 else f"{bad} mismatches",
-                   evidence=[f"- {npts} (alpha, gamma, h, S, k) points: k within 2 of every joint (-K-S, -K, K-S, K, -S/2, 0), so every region of (k, k+S)"])
+    return verified(bad == 0, "exact rationals", npts, "exact rationals", "0 (exact)" if bad == 0 else f"{bad} mismatches",
+                    evidence=[f"- {npts} (alpha, gamma, h, S, k) points: k within 2 of every joint (-K-S, -K, K-S, K, -S/2, 0), so every region of (k, k+S)"])
 
 
 @topic.check(obj="hermite_derivative", paper="-", claim="d^q/dx^q e^{-c^2 x^2/2} = (-c)^q He_q(c x) e^{-c^2 x^2/2}, q = 0..17")
@@ -368,8 +369,8 @@ def hermite(ctx) -> Outcome:
     c0 = prove_zero(i0 - sp.sqrt(sp.pi / 2) * sp.erfc(u / sp.sqrt(2)) / SD.c)
     c2 = prove_zero(i2 - (u * sp.exp(-(u**2) / 2) + sp.sqrt(sp.pi / 2) * sp.erfc(u / sp.sqrt(2))) / SD.c**3)
     passed = not bad and c0 is not None and c2 is not None
-    return Outcome(passed, "symbolic (diff, integrate)", "0 (exact)" if passed else f"orders {bad}, {c0}, {c2}",
-                   evidence=["- Rodrigues' formula for q = 0..17 and the integrals int_m^oo e^{-c^2x^2/2}, int_m^oo x^2 e^{-c^2x^2/2} reduce to 0"])
+    return proven(passed, "symbolic (diff, integrate)", worst="0 (exact)" if passed else f"orders {bad}, {c0}, {c2}",
+                  evidence=["- Rodrigues' formula for q = 0..17 and the integrals int_m^oo e^{-c^2x^2/2}, int_m^oo x^2 e^{-c^2x^2/2} reduce to 0"])
 
 
 # ---------------------------------------------------------------------------
@@ -406,6 +407,7 @@ def em_bounds(ctx) -> Outcome:
     ms = [1, 7, 100, 2000, 9000]
     rows, ev = [], []
     ok = True
+    npts = 0
     Q = 4
     u_, c_ = SD.u, SD.c
     em = {p: sp.lambdify((u_, c_), SD.em_theta(p, Q), modules=[{"erfcx": lambda z: mpmath.exp(z * z) * mpmath.erfc(z)}, "mpmath"]) for p in (0, 2)}
@@ -424,6 +426,7 @@ def em_bounds(ctx) -> Outcome:
                     bound = rem[(p, bz)](c * m, c)
                     err = abs(val - ex)
                     ok &= err <= bound
+                    npts += 1
                     rows.append((float(err / ex), f"p={p}, c={mpmath.nstr(c, 3)}, m={m}"))
                     # truncation bound at M = m + 10: >= the true rest, when rho_M < 1
                     M = m + 10
@@ -433,7 +436,7 @@ def em_bounds(ctx) -> Outcome:
         worst = max(rows, key=lambda r: r[0])
     ev.append(f"- {len(rows)} (p, c, m) points: |EM_{Q} - exact| <= proven remainder bound at all; worst relative EM error {worst[0]:.1e} ({worst[1]})")
     ev.append("- geometric truncation bound >= exact omitted tail at M = m + 10 wherever rho_M < 1")
-    return Outcome(ok, "numeric 60 digits vs exact summation", f"{worst[0]:.1e} (EM, Q=4)", worst[1], ev)
+    return verified(ok, "numeric 60 digits vs exact summation", npts, "60 digits", f"{worst[0]:.1e} (EM, Q=4)", worst[1], ev)
 
 
 # ---------------------------------------------------------------------------
@@ -498,7 +501,8 @@ def cdf_sf(ctx) -> Outcome:
         ok &= w[0] <= TOL
         ev.append(f"- {name}: {len(r)} points, worst relative error {w[0]:.2e} at {w[1]}")
         worst_all = max(worst_all, w, key=lambda t: t[0])
-    return Outcome(ok, "exact summation, 80 digits", f"{worst_all[0]:.1e}", worst_all[1], ev)
+    return verified(ok, "exact summation, 80 digits", sum(len(r) for r in rows.values()), "80 digits", f"{worst_all[0]:.1e}",
+                    worst_all[1], ev)
 
 
 @topic.check(obj="variance", paper="-", claim="Var within 1e-12 relative of exact summation")
@@ -571,7 +575,7 @@ def enclosure(ctx) -> Outcome:
     w = max(rows, key=lambda t: t[0])
     ev = [f"- {len(rows)} points; every enclosure contains the 80-digit sum: {not bad}; widest {w[0]:.1e} relative at {w[1]}"]
     ev += [f"- NOT inside: {b}" for b in bad]
-    return Outcome(ok, "arb vs exact summation", f"width {w[0]:.1e}", w[1], ev)
+    return verified(ok, "arb vs exact summation", len(rows), "80 digits", f"width {w[0]:.1e}", w[1], ev)
 
 
 @topic.check(obj="lattice_sums", paper="-", claim="log R_0, log R_2 (direct and Euler-Maclaurin paths) within 1e-13 of exact sums")

@@ -45,9 +45,9 @@ def _link(full, title):
     (":func:`fhsym.calibrate`", "privacy", "<fhsym.calibration.api.calibrate|fhsym.calibrate>"),
     # fhsym 0.1 module paths, through fhsym/_core/compat.py
     (":func:`fhsym.kdim.zcdp.zcdp`", "accounting", "<fhsym.accounting.zcdp.zcdp|fhsym.kdim.zcdp.zcdp>"),
-    (":py:data:`fhsym.PROFILE_RTOL`", "noise", "<fhsym.privacy.profile.PROFILE_RTOL|fhsym.PROFILE_RTOL>"),
+    (":py:data:`fhsym.PROFILE_RTOL`", "noise", "<fhsym.noise.flipped_huber_profile.PROFILE_RTOL|fhsym.PROFILE_RTOL>"),
     # explicit title, and a target outside fhsym (not resolvable: a code span is the caller's choice)
-    (":func:`the profile <fhsym.privacy_profile>`", "noise", "<fhsym.privacy.profile.privacy_profile|the profile>"),
+    (":func:`the profile <fhsym.privacy_profile>`", "noise", "<fhsym.noise.flipped_huber_profile.privacy_profile|the profile>"),
     (":class:`~sympy.printing.numpy.SciPyPrinter`", "codegen.printer", "<None|SciPyPrinter>"),
     (":func:`no_such_function`", "noise", "<None|no_such_function>"),
 ])

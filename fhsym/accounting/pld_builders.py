@@ -281,24 +281,24 @@ def flipped_huber_pld(
     ``certified=False`` uses the float kernels there too (error up to ~1e-8 relative at that
     point): for searches, whose result is certified afterwards; the bound is then not certified.
     """
-    from ..privacy.profile import PROFILE_RTOL, _log_profile_std, _scalar_units, log_privacy_profile
+    from ..privacy.profile import PROFILE_RTOL, log_profile_std, scalar_units, log_privacy_profile
     from .._generated.flipped_huber import log_omega_tilde
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
-    b, D = _scalar_units(a, g, Dl)
+    b, D = scalar_units(a, g, Dl)
     lw = float(log_omega_tilde(np.float64(b)))
 
     def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
         e = np.asarray(eps, dtype=float)
         with np.errstate(under="ignore"):
             if not certified:
-                return np.exp(_log_profile_std(e, b, D, lw))
+                return np.exp(log_profile_std(e, b, D, lw))
             try:
                 return np.exp(log_privacy_profile(e, a, g, Dl))
             except ArithmeticError:  # 60 and 120 digits disagree at the kink (a tiny delta): raise the precision there
-                return _kink_with_more_digits(e, a, g, Dl, b, D, np.exp(_log_profile_std(e, b, D, lw)))
+                return _kink_with_more_digits(e, a, g, Dl, b, D, np.exp(log_profile_std(e, b, D, lw)))
 
     r = PROFILE_RTOL if profile_rtol is None else float(profile_rtol)
     # the top of the grid: delta < ~1e-18 beyond (the Gaussian tail of the noise past max(b, 10)); rechecked there

@@ -43,6 +43,7 @@ from .._core import numerics as _nx
 from .._core import domains as V
 from .._core.sensitivities import resolve_sensitivities
 from .._generated import flipped_huber as KER
+from ..noise.flipped_huber_zcdp import R_Delta
 
 __all__ = [
     "R_Delta",
@@ -60,18 +61,6 @@ __all__ = [
 ]
 
 _LOG_SQRT_PI_2 = 0.5 * math.log(math.pi / 2.0)
-
-
-def R_Delta(alpha, sensitivity):
-    """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
-
-    Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
-    and concave in alpha, non-decreasing and concave in Delta.
-    """
-    a = np.asarray(alpha, dtype=float)
-    d = np.asarray(sensitivity, dtype=float)
-    out = np.where(a <= d, a * a, d * (2.0 * a - d))
-    return out[()] if out.ndim == 0 else out
 
 
 def R_Delta_inverse(nu, sensitivity):

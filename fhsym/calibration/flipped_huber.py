@@ -38,7 +38,7 @@ from .._generated import flipped_huber as K
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import profile_bound
 from ..privacy.certify import certified_profile
-from ..privacy.profile import PROFILE_RTOL, _log_profile_std
+from ..privacy.profile import PROFILE_RTOL, log_profile_std
 from .engine import Request, certify, result
 from .result import Calibration
 
@@ -55,7 +55,7 @@ def _max_D(eps: float, log_target: float, b: float) -> float:
     lw = float(K.log_omega_tilde(np.float64(b)))
 
     def f(D: float) -> float:
-        return float(_log_profile_std(np.array([eps]), b, D, lw)[0]) - log_target
+        return float(log_profile_std(np.array([eps]), b, D, lw)[0]) - log_target
 
     lo, hi = 1.0, 1.0
     if f(1.0) <= 0:
@@ -84,7 +84,7 @@ def _max_D_many(eps: float, log_target: float, bs: np.ndarray) -> np.ndarray:
 
     def feasible(D: np.ndarray, idx: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, bs[idx], D, lw[idx])
+            v = log_profile_std(e, bs[idx], D, lw[idx])
         return v <= log_target  # NaN counts as infeasible
 
     n = bs.size
@@ -165,7 +165,7 @@ def max_D_many(eps: float, log_target: float, bs: np.ndarray, guess: Optional[np
 
     def f(u: np.ndarray, idx: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, bs[idx], np.exp(u), lw[idx]) - log_target
+            v = log_profile_std(e, bs[idx], np.exp(u), lw[idx]) - log_target
         return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
 
     u = np.zeros(n) if guess is None else np.log(np.asarray(guess, dtype=float))
@@ -247,7 +247,7 @@ def _kink_candidate(eps: float, log_target: float, D_guess: float):
         D = np.exp(u)
         b = eps / D
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
+            v = log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
         return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
 
     u0 = math.log(D_guess)

@@ -26,7 +26,6 @@ of the definition (300 random cases, half within 1e-12..1e-1 of the kink).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 

@@ -30,7 +30,6 @@ definition (300 random cases, see docs/mechanisms.md).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
