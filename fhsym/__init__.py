@@ -16,6 +16,7 @@ from . import kdim, mechanisms
 from . import accounting, calibration, noise, privacy
 from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
+from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
 from .privacy import (
@@ -35,6 +36,7 @@ from ._core.version import __version__
 
 __all__ = [
     "NoiseDistribution",
+    "DiscreteFlippedHuber",
     "FlippedHuber",
     "Gaussian",
     "Laplace",

@@ -21,7 +21,7 @@ from mpmath import mpf
 
 import fhsym
 from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index, lattice_sensitivity
-from fhsym.privacy.discrete_calibration import calibrate_discrete_flipped_huber
+from fhsym.calibration.discrete import calibrate_discrete_flipped_huber
 from fhsym.privacy.discrete_enclosure import discrete_profile_enclosure
 from proofs.discrete import Reference
 

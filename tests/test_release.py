@@ -146,3 +146,69 @@ def test_bad_input(kwargs, match):
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         fhsym.release(**args)
+
+
+# ---------------------------------------------------------------------------------------- secure=True (issue 10)
+
+def _lattice_profile_exact(eps, alpha, gamma, step, s, dps=50):
+    """delta(eps) = sum_k [p(k) - e^eps p(k + s)]_+ for p(k) ~ exp(-rho_alpha(k step)/gamma^2): mpmath sums."""
+    import mpmath as mp
+
+    with mp.workdps(dps):
+        a, g2, h = mp.mpf(alpha), mp.mpf(gamma) ** 2, mp.mpf(step)
+
+        def w(k):
+            t = abs(k) * h
+            return mp.exp(-((a * t) if t <= a else (t * t + a * a) / 2) / g2)
+
+        reach = int(mp.ceil((a + 40 * mp.sqrt(g2)) / h)) + s + 1  # weights beyond are < e^-800 of the centre
+        ks = range(-reach, reach + 1)
+        Z = mp.fsum(w(k) for k in ks)
+        e = mp.exp(mp.mpf(eps))
+        return mp.fsum(max(w(k) - e * w(k + s), 0) for k in ks) / Z
+
+
+def test_calibrate_discrete_flipped_huber_is_the_one_calibration():
+    cal = fhsym.calibrate(1.0, 1e-5, sensitivity=1.0, mechanism="discrete_flipped_huber", step=0.125)
+    assert isinstance(cal, fhsym.Calibration) and cal.mechanism.name == "discrete_flipped_huber"
+    assert cal.sensitivity_steps == 8 and cal.step == 0.125
+    assert cal.achieved_delta <= 1e-5 and fhsym.verify_certificate(cal.certificate)
+    exact = _lattice_profile_exact(1.0, cal.alpha, cal.gamma, 0.125, 8)
+    assert exact <= 1e-5 and exact > 0.99e-5  # private, and not wastefully over-noised
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(step=0.125, dim=2), dict(step=0.125, compositions=2),
+                                dict(step=0.3), dict(step=0.125, cost="variance")])
+def test_calibrate_discrete_refuses(kw):
+    with pytest.raises(ValueError):
+        fhsym.calibrate(1.0, 1e-5, sensitivity=1.0, mechanism="discrete_flipped_huber", **kw)
+
+
+def test_secure_release_is_on_the_lattice_and_reproducible_with_a_seed():
+    from fractions import Fraction
+
+    r1 = fhsym.release(3.3, 1.0, 1e-5, sensitivity=1.0, secure=True, step=0.125, rng=5)
+    r2 = fhsym.release(3.3, 1.0, 1e-5, sensitivity=1.0, secure=True, step=0.125, rng=5)
+    assert r1.value == r2.value and r1.lattice_index == r2.lattice_index
+    assert Fraction(r1.value) == r1.lattice_index * Fraction(1, 8)  # exactly a lattice point
+    cal = r1.calibration
+    # many releases with one calibration: the noise (release - snapped value) has the calibrated law's variance
+    ks = np.array([fhsym.release(3.3, calibration=cal, secure=True, sensitivity=1.0, rng=i).lattice_index - 26
+                   for i in range(400)])  # snapped 3.3 -> index 26 (3.25)
+    var_steps = cal.variance / 0.125**2
+    assert abs(ks.mean()) < 5 * math.sqrt(var_steps / 400)
+    assert abs(ks.var() / var_steps - 1) < 0.3
+
+
+@pytest.mark.parametrize("kw", [dict(secure=True), dict(secure=True, step=0.125, mechanism="gaussian"),
+                                dict(step=0.125), dict(mechanism="discrete_flipped_huber"), dict(secure=1)])
+def test_secure_release_refuses(kw):
+    with pytest.raises(ValueError):
+        fhsym.release(3.3, 1.0, 1e-5, sensitivity=1.0, **kw)
+
+
+def test_secure_release_refuses_vectors_and_float_calibrations():
+    with pytest.raises(ValueError, match="one number"):
+        fhsym.release([1.0, 2.0], 1.0, 1e-5, sensitivity=1.0, secure=True, step=0.125)
+    with pytest.raises(ValueError, match="discrete_flipped_huber"):
+        fhsym.release(1.0, secure=True, calibration=fhsym.calibrate(1.0, 1e-5))

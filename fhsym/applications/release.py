@@ -44,6 +44,9 @@ class Release:
     calibration : Calibration
         The noise's calibration and certificate (``calibration.dim`` = the vector length).
 
+    lattice_index : int or None
+        With ``secure=True``: the released lattice point k (``value`` = k * step, rounded once to a float).
+
     The true value and the noise are not kept.
 
     Examples
@@ -56,6 +59,7 @@ class Release:
 
     value: Union[float, np.ndarray]
     calibration: Calibration
+    lattice_index: Optional[int] = None  # secure=True: the released value is lattice_index * step exactly
 
 
 def _query(value: Any) -> np.ndarray:
@@ -98,7 +102,7 @@ def _check_covers(cal: Calibration, K: int, sens: dict, epsilon: Optional[float]
     if cal.dim != K:
         raise ValueError(f"calibration is for dim={cal.dim} but the value has {K} coordinate(s); "
                          f"calibrate for dim={K}")
-    if cal.mechanism.parameter_shape != ():
+    if getattr(cal.mechanism, "parameter_shape", ()) != ():
         raise ValueError("calibration.mechanism must have scalar parameters")
     if any(v is not None for v in sens.values()):
         _, D, D2, D1 = resolve_sensitivities(K, sens["sensitivity"], sens["l2_sensitivity"], sens["l1_sensitivity"])
@@ -131,6 +135,7 @@ def release(
     l1_sensitivity: Optional[float] = None,
     method: Optional[str] = None,
     calibration: Optional[Calibration] = None,
+    secure: bool = False,
     **options: Any,
 ) -> Release:
     """Release ``value + noise`` with (epsilon, delta)-DP noise calibrated for its dimension and norm.
@@ -157,6 +162,12 @@ def release(
         A calibration made earlier (to release many values with one calibration).  It must
         be for ``dim = K`` and cover the given sensitivity set; ``mechanism``, ``method``
         and options must not be given with it.
+    secure : bool
+        False (default): float noise from the inversion sampler (fast; its low-order bits can leak the
+        value, Mironov 2012, see docs/security.md).  True: the exact lattice mechanism -- the value is
+        snapped to the lattice ``step`` * Z (``step=`` is required; the sensitivity must be a multiple of
+        it), and discrete flipped Huber noise is drawn with integer arithmetic only, from the operating
+        system's CSPRNG unless ``rng`` is given (a seed is for tests only).  One number per call.
 
     Returns
     -------
@@ -175,6 +186,14 @@ def release(
     """
     x = _query(value)
     K = x.size
+    if not isinstance(secure, bool):
+        raise ValueError(f"secure must be True or False; got {secure!r}")
+    if secure:
+        return _secure_release(x, epsilon, delta, _sensitivities(sensitivity, norm, l2_sensitivity, l1_sensitivity),
+                               mechanism, method, calibration, rng, options)
+    if "step" in options or mechanism == "discrete_flipped_huber":
+        raise ValueError("the lattice mechanism (step=, mechanism='discrete_flipped_huber') is released with secure=True "
+                         "(the value snapped to the lattice, exact noise); with secure=False it is not used")
     try:
         gen = as_generator(rng)
     except ValueError:
@@ -202,3 +221,40 @@ def release(
     noisy = x + _noise(cal, K, gen)
     out: Union[float, np.ndarray] = float(noisy[0]) if np.ndim(value) == 0 else noisy
     return Release(out, cal)
+
+
+def _secure_release(x: np.ndarray, epsilon: Optional[float], delta: Optional[float], sens: dict,
+                    mechanism: Optional[str], method: Optional[str], calibration: Optional[Calibration],
+                    rng: Any, options: dict) -> Release:
+    """``release(..., secure=True)``: snap to the lattice, add exact discrete flipped Huber noise (integers only)."""
+    from fractions import Fraction
+
+    from ..noise.discrete_flipped_huber import lattice_index
+
+    if x.size != 1:
+        raise ValueError(f"secure=True releases one number per call (the exact lattice mechanism is calibrated in one "
+                         f"dimension); got a value with {x.size} coordinates")
+    if mechanism not in (None, "discrete_flipped_huber"):
+        raise ValueError(f"secure=True uses mechanism 'discrete_flipped_huber' (exact lattice noise); got {mechanism!r}")
+    if calibration is None:
+        if epsilon is None or delta is None:
+            raise ValueError("epsilon and delta are required (or pass calibration=)")
+        if all(v is None for v in sens.values()):
+            raise ValueError("the query's sensitivity is required: give sensitivity=")
+        if "step" not in options:
+            raise ValueError("secure=True needs step=h > 0: the lattice the value is snapped to and the noise lives on")
+        cal = calibrate(epsilon, delta, dim=1, method="auto" if method is None else method,
+                        mechanism="discrete_flipped_huber", **sens, **options)
+    else:
+        if not isinstance(calibration, Calibration) or calibration.mechanism.name != "discrete_flipped_huber":
+            raise ValueError("secure=True with calibration= needs a calibration of mechanism 'discrete_flipped_huber' "
+                             "(fhsym.calibrate(..., mechanism='discrete_flipped_huber', step=...))")
+        unused = {k: v for k, v in (("method", method),) if v is not None}
+        unused.update(options)
+        if unused:
+            raise ValueError(f"{sorted(unused)} cannot be used with calibration= (the calibration fixes the noise)")
+        _check_covers(calibration, 1, sens, epsilon, delta)
+        cal = calibration
+    noise: Any = cal.mechanism  # a DiscreteFlippedHuber (not a NoiseDistribution: it lives on a lattice)
+    k = lattice_index(float(x[0]), noise.step) + int(noise.rvs(None, random_state=rng, output="index"))
+    return Release(float(Fraction(k) * Fraction(noise.step)), cal, lattice_index=k)

@@ -8,15 +8,17 @@ Search: the ratio b = alpha/gamma is scanned on {0} U a log grid from 1e-3 to 1e
 by golden-section search in log b around the best grid point; for each b the smallest gamma
 with float profile * (1 + 1e-9) <= delta is found by Brent's method in log gamma (to 1e-6
 during the search, 1e-11 at the chosen b).  The result is
-then certified at its exact binary (alpha, gamma): the upper end of the arb enclosure
-(:func:`fhsym.privacy.discrete_enclosure.discrete_profile_enclosure`) must be <= delta; if it
-is not, gamma is raised in 1e-9 relative steps until it is (never under-noised).
+then certified by the one engine (:func:`fhsym.calibration.engine.certify`) at its exact binary
+(alpha, gamma): the upper end of the arb enclosure of the exact lattice profile
+(:func:`fhsym.privacy.discrete_enclosure.discrete_profile_enclosure`) must be <= delta, else gamma is
+raised (alpha/gamma fixed) by the engine's doubling steps, starting at 1e-9 relative (never under-noised).
+The result is the one :class:`~fhsym.Calibration` (``cal.step`` and ``cal.sensitivity_steps`` from
+``cal.extra``; ``cal.delta_certified`` = ``cal.achieved_delta``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Union
 
 from fractions import Fraction
@@ -26,31 +28,19 @@ from scipy import optimize
 
 from .._core import domains as V
 from ..noise.discrete_flipped_huber import STEP, DiscreteFlippedHuber, lattice_sensitivity
-from ..noise.discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
+from ..noise.discrete_profile_arb import profile_enclosure_steps
+from ..privacy.bounds import Bound
+from .engine import Request, certify, result
+from .result import Calibration
 
 __all__ = ["DiscreteCalibration", "calibrate_discrete_flipped_huber"]
+
+#: fhsym 0.2.dev name of the result: the one Calibration
+DiscreteCalibration = Calibration
 
 _MARGIN = 1e-9
 _B_GRID = [0.0] + [10.0 ** (-3 + 0.25 * i) for i in range(21)]
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
-
-
-@dataclass(frozen=True)
-class DiscreteCalibration:
-    """The calibrated discrete mechanism and its certificate."""
-
-    alpha: float
-    gamma: float
-    step: float
-    sensitivity_steps: int
-    epsilon: float
-    delta: float
-    variance: float
-    delta_certified: float  # upper end of the arb enclosure of delta(eps) at (alpha, gamma): <= delta
-
-    @property
-    def mechanism(self) -> DiscreteFlippedHuber:
-        return DiscreteFlippedHuber(self.alpha, self.gamma, self.step)
 
 
 def _log_profile(eps: float, b: float, g: float, h: float, s: int) -> float:
@@ -85,7 +75,7 @@ def _min_gamma(eps: float, b: float, h: float, s: int, target_log: float, rtol: 
 
 def calibrate_discrete_flipped_huber(
     epsilon: float, delta: float, step: float, sensitivity: Union[float, Fraction] = 1.0
-) -> DiscreteCalibration:
+) -> Calibration:
     """Minimum-variance (alpha, gamma) of the discrete flipped Huber for (eps, delta)-DP, certified.
 
     ``sensitivity`` must be a multiple of ``step``
@@ -132,12 +122,18 @@ def calibrate_discrete_flipped_huber(
                 f2 = var_of(math.exp(x2))
     b_best = min(cache, key=lambda b: cache[b][0])
     g = _min_gamma(eps, b_best, h, s, tlog, 1e-11)
-    a = b_best * g
-    # certify at the exact binary parameters; raise gamma (alpha/gamma fixed) until certified
-    up = _enclosure_steps(eps, a, g, h, s)[1]
-    while up > dl:
-        g *= 1.0 + _MARGIN
-        a = b_best * g
-        up = _enclosure_steps(eps, a, g, h, s)[1]
-    d = DiscreteFlippedHuber(a, g, h)
-    return DiscreteCalibration(a, g, h, s, eps, dl, d.var(), up)
+
+    def family(gamma: float) -> DiscreteFlippedHuber:
+        return DiscreteFlippedHuber(b_best * gamma, gamma, h)
+
+    def bound(d: DiscreteFlippedHuber) -> Bound:
+        lo, up = profile_enclosure_steps(eps, d.alpha, d.gamma, h, s)
+        return Bound(lo, up, "arb", True, f"discrete FH on {h:g}*Z, sensitivity {s} steps: exact lattice sum "
+                     f"enclosed in ball arithmetic (python-flint arb) at the exact binary parameters")
+
+    d, bd, steps = certify(family, g, bound, dl, what="gamma", first_step=_MARGIN)
+    request = Request(eps, dl, float(s * Fraction(h)), float(s * Fraction(h)), float(s * Fraction(h)))
+    cal = result(d, bd, steps, request, "discrete-exact-lattice", covers=f"sensitivity = {s} lattice steps of {h:g}",
+                 claim="profile-lattice")
+    cal.extra.update({"step": h, "sensitivity_steps": s, "delta_certified": bd.upper})
+    return cal
