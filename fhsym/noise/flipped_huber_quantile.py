@@ -23,9 +23,12 @@ from .._core import domains as V
 from .._core.random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
 from .._generated import flipped_huber as K
 
-__all__ = ["FlippedHuberQuantileMethods", "scalar_or_array"]
+__all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "scalar_or_array"]
 
 Float = Union[float, np.ndarray]
+
+#: draws per chunk in ``rvs`` (the output does not depend on it)
+RVS_CHUNK = 1 << 16
 
 
 def scalar_or_array(a: np.ndarray) -> Float:
@@ -173,11 +176,15 @@ class FlippedHuberQuantileMethods:
         shape = size_to_shape(size)
         rng = as_generator(random_state)
         n = int(np.prod(shape)) if shape else 1
-        p, raw = open_half_uniform(rng, n)
-        s = self._sample_std(p)
-        s *= self.gamma
-        apply_random_sign(s, raw)
-        return s.reshape(shape) if shape else s[0]
+        out = np.empty(n)
+        # chunks of 2^16 draws: the kernels' temporaries stay in cache and the peak memory is the
+        # output plus O(chunk); the bit stream is consumed in order, so the samples do not depend on it
+        for start in range(0, n, RVS_CHUNK):
+            p, raw = open_half_uniform(rng, min(RVS_CHUNK, n - start))
+            s = self._sample_std(p)
+            s *= self.gamma
+            out[start : start + s.size] = apply_random_sign(s, raw)
+        return out.reshape(shape) if shape else out[0]
 
     def _sample_std(self, p: np.ndarray) -> np.ndarray:
         """isf_std(p) for p in [2^-65, 1/2): one kernel over the majority piece, the other on the rest."""
