@@ -33,7 +33,7 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
-from .._core.search import CalibrationError, increasing_roots
+from .._core.search import CalibrationError, increasing_roots, largest_true_many
 from .._generated import flipped_huber as K
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import profile_bound
@@ -87,45 +87,8 @@ def _max_D_many(eps: float, log_target: float, bs: np.ndarray) -> np.ndarray:
             v = log_profile_std(e, bs[idx], D, lw[idx])
         return v <= log_target  # NaN counts as infeasible
 
-    n = bs.size
-    lo, hi = np.zeros(n), np.full(n, np.inf)
-    everywhere = np.arange(n)
-    ok1 = feasible(np.ones(n), everywhere)
-    for grow, active in ((4.0, ok1.copy()), (0.25, ~ok1)):
-        cur = np.ones(n)
-        if grow > 1:
-            lo[active] = 1.0
-        else:
-            hi[active] = 1.0
-        while active.any():
-            idx = np.flatnonzero(active)
-            cur[idx] *= grow
-            out = (cur[idx] > 1e300) | (cur[idx] < 1e-300)
-            if out.any():  # the bracket leaves the floats: D = inf (always feasible) or 0 (never)
-                lo[idx[out]] = np.inf if grow > 1 else 0.0
-                hi[idx[out]] = np.inf if grow > 1 else 0.0
-                active[idx[out]] = False
-                idx = idx[~out]
-                if idx.size == 0:
-                    break
-            f = feasible(cur[idx], idx)
-            if grow > 1:
-                lo[idx[f]] = cur[idx[f]]
-                hi[idx[~f]] = cur[idx[~f]]
-                active[idx[~f]] = False
-            else:
-                hi[idx[~f]] = cur[idx[~f]]
-                lo[idx[f]] = cur[idx[f]]
-                active[idx[f]] = False
-    todo = np.flatnonzero((lo > 0) & np.isfinite(hi))
-    for _ in range(52):  # bracket ratio 4 -> 4^(2^-52): ~3e-16 relative
-        if todo.size == 0:
-            break
-        mid = np.sqrt(lo[todo] * hi[todo])
-        f = feasible(mid, todo)
-        lo[todo[f]] = mid[f]
-        hi[todo[~f]] = mid[~f]
-    return lo
+    # bracketing by factors 4 from D = 1, then 52 bisections of log D: 4^(2^-52), ~3e-16 relative
+    return largest_true_many(feasible, bs.size, grow=4.0, steps=52, span=1e300)
 
 
 def _objective_many(bs: np.ndarray, eps: float, log_target: float) -> np.ndarray:
