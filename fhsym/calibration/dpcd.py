@@ -256,7 +256,8 @@ def _certify(eps, dl, L, K, mech, acc, b, g, rt) -> Calibration:
                  claim="pld-kfold" if acc == "pld" and mech == "flipped_huber" else f"dpcd-{acc}",
                  covers=f"per coordinate i the noise is this law scaled by its sensitivity lambda_i "
                         f"({L} passes x {K} coordinates, replace-one neighbours)")
-    cal.extra.update(accountant=acc, multiplier=gg, shape=b, n_passes=L, n_coordinates=K, **info)
+    cal.extra.update(accountant=acc, multiplier=gg, shape=b, n_passes=L, n_coordinates=K, n_releases=L * K,
+                     variance_factor=gg * gg * noise_variance_factor(b), **info)
     return cal
 
 
