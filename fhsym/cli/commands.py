@@ -78,18 +78,41 @@ def cmd_profile(ns) -> tuple:
 def cmd_sample(ns) -> tuple:
     from ..noise import FlippedHuber
 
+    import shutil
+
+    from .._core.random import as_generator
+
     fh = FlippedHuber(ns.alpha, ns.gamma)
-    x = np.atleast_1d(fh.rvs(ns.n, random_state=ns.seed))
     res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
     if ns.out:
         out = Path(ns.out)
         if not out.parent.is_dir():
             raise CLIError(f"argument --out: directory {str(out.parent)!r} does not exist")
-        np.save(out, x)
-        res["out"] = str(out if out.suffix == ".npy" else out.with_name(out.name + ".npy"))
+        out = out if out.suffix == ".npy" else out.with_name(out.name + ".npy")
+        free = shutil.disk_usage(out.parent).free
+        if 8 * ns.n + 128 > free:
+            raise CLIError(f"argument -n: {ns.n} samples need {8 * ns.n / 2**30:.3g} GiB; {free / 2**30:.3g} GiB are free "
+                           f"in {str(out.parent)!r}")
+        # drawn and written in chunks (bounded memory); the samples are those of one rvs(n) call
+        rng = as_generator(ns.seed)
+        arr = np.lib.format.open_memmap(out, mode="w+", dtype=np.float64, shape=(ns.n,))
+        for start in range(0, ns.n, SAMPLE_CHUNK):
+            m = min(SAMPLE_CHUNK, ns.n - start)
+            arr[start : start + m] = np.atleast_1d(fh.rvs(m, random_state=rng))
+        arr.flush()
+        del arr
+        res["out"] = str(out)
         return res, 0
-    res["samples"] = [float(v) for v in x]
+    if ns.n > MAX_PRINTED_SAMPLES:
+        raise CLIError(f"argument -n: at most {MAX_PRINTED_SAMPLES} samples are printed; got {ns.n} "
+                       "(write them to a file with --out FILE.npy)")
+    res["samples"] = [float(v) for v in np.atleast_1d(fh.rvs(ns.n, random_state=ns.seed))]
     return res, 0
+
+
+#: ``fhsym sample`` prints at most this many samples (more go to ``--out``, written in chunks)
+MAX_PRINTED_SAMPLES = 10_000_000
+SAMPLE_CHUNK = 1 << 22
 
 
 def _load_proofs(root: Path):
