@@ -24,10 +24,15 @@ from .progress import Progress
 def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
+    options = {} if ns.step is None else {"step": ns.step}  # refused by calibrate for the other mechanisms
+    if ns.dim * ns.compositions > 1 and not ns.json:
+        # K-dimensional and composed calibrations search with certified PLDs: seconds, not milliseconds
+        print(f"fhsym calibrate: dim {ns.dim} x {ns.compositions} release(s): searching with certified "
+              f"privacy-loss distributions (seconds) ...", file=sys.stderr, flush=True)
     try:
         cal = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
                         l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity, method=ns.method,
-                        mechanism=ns.mechanism)
+                        mechanism=ns.mechanism, compositions=ns.compositions, **options)
     except NotImplementedError as exc:
         raise CLIError(f"--dim {ns.dim} (method {ns.method!r}) is not available in this version of fhsym: {exc}") from None
     res = dict(cal.as_dict())
@@ -38,7 +43,7 @@ def cmd_calibrate(ns) -> tuple:
             try:
                 comparison[other] = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
                                               l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity,
-                                              mechanism=other).variance
+                                              mechanism=other, compositions=ns.compositions).variance
             except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
                 pass
     res["comparison"] = comparison
