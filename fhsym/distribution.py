@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike
 from . import _validation as V
 from . import privacy_profile as _pp
 from ._generated import flipped_huber as K
+from ._generated import flipped_huber_pieces as KP
 from ._random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
 
 __all__ = ["FlippedHuber"]
@@ -254,12 +255,7 @@ class FlippedHuber:
         '-12500001.63'
         """
         s = np.abs(self._std(x))
-        b = self.b
-        out = np.empty_like(s)
-        centre = s <= b
-        out[centre] = K.logpdf_center(b, s[centre], self._lw)
-        with np.errstate(over="ignore"):
-            out[~centre] = K.logpdf_tail(b, s[~centre], self._lw)
+        out = KP.logpdf_std(self.b, s, self._lw)
         out -= math.log(self.gamma)
         return _scalar_or_array(out)
 
@@ -295,33 +291,11 @@ class FlippedHuber:
     def _sf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
         """P(S > s) for s >= 0 (eq 10): 1/2 minus the mass of [0, s] up to the upper quartile
         (exactly 1/2 at s = 0, so the CDF is monotone through the median), beyond it a sum
-        of positive terms (accurate in relative terms far into the tail)."""
-        b, lw = self.b, self._lw
-        out = np.empty_like(s)
-        near = s <= self._upper_quartile
-        centre = s <= b
-        m = near & centre
-        out[m] = K.sf_center_near_median(b, s[m], lw)
-        m = near & ~centre
-        out[m] = K.sf_tail_near_median(b, s[m], lw)
-        m = ~near & centre
-        out[m] = K.sf_center(b, s[m], lw)
-        m = ~near & ~centre
-        out[m] = K.sf_tail(b, s[m], lw)
-        return out
+        of positive terms (accurate in relative terms far into the tail); generated dispatch."""
+        return KP.sf_std_nonneg(self.b, s, self._lw, self._upper_quartile)
 
     def _logsf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
-        out = np.empty_like(s)
-        near = s <= self._upper_quartile
-        out[near] = np.log(self._sf_std_nonneg(s[near]))
-        far = ~near
-        centre = s <= self.b
-        m = far & centre
-        out[m] = K.logsf_center(self.b, s[m], self._lw)
-        m = far & ~centre
-        with np.errstate(over="ignore"):
-            out[m] = K.logsf_tail(self.b, s[m], self._lw)
-        return out
+        return KP.logsf_std_nonneg(self.b, s, self._lw, self._upper_quartile)
 
     def sf(self, x: ArrayLike) -> Float:
         """Survival function P(T > x) (1 - eq 10); accurate in relative terms far into the right tail.
@@ -435,35 +409,10 @@ class FlippedHuber:
         """s with P(S > s) = p for p in (0, 1/2]; h = 1/2 - p (exact where p >= 1/4).
 
         The quantile of the paper's missing Appendix B, derived by inverting eq 10
-        piece by piece (see fhsym.symbolic.definitions.ppf_center / ppf_tail_upper).
+        piece by piece (see fhsym.symbolic.definitions.ppf_center / ppf_tail_upper);
+        the pieces and their regions: ``fhsym._generated.flipped_huber_pieces.isf_std``.
         """
-        b, lw = self.b, self._lw
-        out = np.empty_like(p)
-        tail = p <= self._tail_mass
-        near = p >= 0.25
-        m = tail & ~near
-        if m.any():
-            pm = p[m]
-            # p * omega / sqrt(2 pi) is a normal float above this p: use ndtri directly
-            direct = pm >= self._isf_direct_min
-            res = np.empty_like(pm)
-            res[direct] = K.isf_tail_direct(b, pm[direct], lw)
-            res[~direct] = K.isf_tail(b, np.log(pm[~direct]), lw)
-            out[m] = res
-        m = tail & near
-        if m.any():
-            out[m] = K.isf_tail_near_half(b, h[m], lw)
-        m = ~tail & ~near
-        if m.any():
-            out[m] = K.isf_center(b, p[m], lw)
-        m = ~tail & near
-        if m.any():
-            hm = h[m]
-            val = np.zeros_like(hm)
-            nz = hm > 0
-            val[nz] = K.isf_center_near_half(b, hm[nz], lw)
-            out[m] = val
-        return out
+        return KP.isf_std(self.b, p, h, self._lw, self._tail_mass, self._isf_direct_min)
 
     def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
         """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
@@ -731,12 +680,7 @@ class FlippedHuber:
         return float(K.variance_std(b, self._lw)) * float(K.fisher_std(b, self._lw))
 
     def _log_E(self, m: np.ndarray) -> np.ndarray:
-        out = np.empty_like(m)
-        pos = m >= 0
-        out[pos] = K.log_mgf_half_pos(self.b, m[pos])
-        with np.errstate(divide="ignore"):  # b = 0: log(b * exprel(b m)) = -inf is exact
-            out[~pos] = K.log_mgf_half_neg(self.b, m[~pos])
-        return out
+        return KP.log_mgf_half(self.b, m)  # b = 0: log(b * exprel(b m)) = -inf is exact
 
     _MGF_SERIES_TERMS = 10  # even moments m_2 .. m_20
 

@@ -32,8 +32,7 @@ from scipy import optimize
 from . import _numerics as _nx
 from . import _validation as V
 from ._generated import flipped_huber as K
-from ._generated import privacy_loss as L
-from ._generated import privacy_profile as P
+from ._generated import privacy_pieces as PP
 
 __all__ = [
     "privacy_profile",
@@ -99,45 +98,20 @@ def case_boundaries(b: float, D: float):
     Returns (e3, nu1, nu2): case (v) is eps >= nu2, (iv) is nu1 <= eps < nu2, (iii) is
     e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else case (ii).  Empty
     cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b = 0).
-    Elementwise for arrays.
+    Elementwise for arrays.  Generated from ``fhsym.symbolic.privacy.TABLE_I``.
     """
-    nu2 = (D + 2.0 * b) * D / 2.0
-    nu1 = (np.maximum(D - b, 0.0) ** 2 + 2.0 * b * D) / 2.0
-    e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
-    return e3, nu1, nu2
+    return PP.case_boundaries(b, D)
 
 
 def _log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) -> np.ndarray:
     """log delta(eps) in standard units, elementwise over broadcast (eps, b, D, lw); -inf where delta = 0.
 
-    eps >= 0 finite, b >= 0, D > 0, lw = log_omega_tilde(b).  The boundaries nu1, nu2 are
-    tested on eps - bD computed error-free (the same quantity the kernels take the square
-    root of), so a case and its formula never disagree about which side of eps = bD a point
-    lies.  Scalar parameters (the common case) are passed to the kernels unindexed.
+    eps >= 0 finite, b >= 0, D > 0, lw = log_omega_tilde(b).  The region dispatch (Table I,
+    the boundaries nu1, nu2 tested on eps - bD computed error-free, the quantity the kernels
+    take the square root of) is generated from the kernels' declared regions
+    (``fhsym.symbolic.privacy``, ``fhsym._generated.privacy_pieces.log_profile_std``).
     """
-    eps, b, D, lw = (np.asarray(x, dtype=float) for x in (eps, b, D, lw))
-    shape = np.broadcast_shapes(eps.shape, b.shape, D.shape, lw.shape)
-
-    def pick(x: np.ndarray, m: np.ndarray) -> np.ndarray:
-        return x if x.ndim == 0 else np.broadcast_to(x, shape)[m]
-
-    e3, _, _ = case_boundaries(b, D)
-    edb = _nx.sub_prod(eps, b, D)  # eps - b D
-    out = np.empty(shape)
-    c5 = np.broadcast_to(edb >= 0.5 * D * D, shape)
-    c4 = ~c5 & (edb >= 0.5 * np.maximum(D - b, 0.0) ** 2)
-    c3 = ~c5 & ~c4 & (eps >= e3)
-    low = ~(c5 | c4 | c3)
-    wide = D > 2.0 * b  # case (i) below e3, else case (ii)
-    cases = ((c5, P.log_profile_case_v, False), (c4, P.log_profile_case_iv, False),
-             (c3, P.log_profile_case_iii, False), (low & wide, P.profile_case_i, True),
-             (low & ~wide, P.profile_case_ii, True))
-    with np.errstate(divide="ignore"):
-        for m, kernel, take_log in cases:
-            if m.any():
-                v = kernel(pick(b, m), pick(D, m), pick(eps, m), pick(lw, m))
-                out[m] = np.log(v) if take_log else v
-    return np.minimum(out, 0.0)
+    return PP.log_profile_std(b, D, eps, lw)
 
 
 def _check_eps(epsilon: ArrayLike) -> np.ndarray:
@@ -333,27 +307,11 @@ def _loss_std(s: np.ndarray, D: np.ndarray, b: float) -> np.ndarray:
 
     The regime of u = s + D is decided from |s + D| - b computed from the exact sum (the
     same quantity the mixed-regime kernels use), so the loss is accurate to a few ulp
-    however close s or u is to +-b.
+    however close s or u is to +-b (``fhsym._generated.privacy_pieces.loss_std``).
     """
     s, D = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(D, dtype=float))
-    uh, _ = _nx.two_sum(s, D)
-    uo = _nx.abs_sum_sub(s, D, b)  # |s + D| - b from the exact sum, as the kernels use it
-    so = np.abs(s) - b  # |s| - b (one rounding; exact when |s| is near b)
-    out = np.zeros(s.shape)
-    cs, cu = so <= 0, uo <= 0
-    both_c = cs & cu
-    same = both_c & (s * uh >= 0)
-    cross = both_c & ~same
-    tt = ~cs & ~cu
-    ct = cs & ~cu
-    tc = ~cs & cu
-    with np.errstate(over="ignore", invalid="ignore"):
-        out[same] = L.loss_center_same_sign(b, D[same], s[same])
-        out[cross] = L.loss_center_cross(b, D[cross], s[cross])
-        out[tt] = L.loss_tail_tail(b, D[tt], s[tt])
-        out[ct] = L.loss_center_tail(b, D[ct], s[ct])
-        out[tc] = L.loss_tail_center(b, D[tc], s[tc])
-    out[D == 0] = 0.0
+    out = PP.loss_std(b, D, s)
+    out[D == 0] = 0.0  # zeta_0 = 0, also at s = +-inf where the kernels give 0 * inf
     return out
 
 

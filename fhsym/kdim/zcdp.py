@@ -36,6 +36,7 @@ from typing import Iterable, Optional, Tuple
 from scipy import optimize
 
 from .. import _validation as V
+from .._generated import kdim as KD
 from .sufficient import R_Delta, resolve_sensitivities
 
 __all__ = ["zcdp", "zcdp_params", "zcdp_compose", "zcdp_to_dp", "zcdp_delta", "renyi_bound"]
@@ -56,8 +57,8 @@ def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None,
     g = V.check_scalar(gamma, V.GAMMA)
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
     c = min(D, D2 / math.sqrt(K), D1 / K) if refine else D
-    xi = K * float(R_Delta(a, c)) / (2.0 * g * g)
-    eta = D2 * D2 / (2.0 * g * g)
+    xi = float(KD.zcdp_xi(K, float(R_Delta(a, c)), g))
+    eta = float(KD.zcdp_eta(D2, g))
     return xi, eta
 
 
