@@ -113,9 +113,9 @@ def logsf_std_nonneg(b, s, lw, s_q):
 
 
 def isf_std(b, p, h, lw, p_tail, p_direct):
-    """s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p (exact where p >= 1/4): the Gaussian tail
-    (directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace centre,
-    each with a form near the median; 0 at the median.
+    """s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p >= 0 (exact where p >= 1/4): the Gaussian
+    tail (directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace
+    centre, each with a form near the median (exactly 0 at the median, h = 0).
 
     Paper: Appendix B (missing; derived): the inverse of eq 10 piece by piece.
     Pieces (their regions are disjoint and cover the domain):
@@ -123,8 +123,7 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
         isf_tail  where  (p <= p_tail) & (p < 1/4) & (p < p_direct)
         isf_tail_near_half  where  (p >= 1/4) & (p <= p_tail)
         isf_center  where  (p > p_tail) & (p < 1/4)
-        isf_center_near_half  where  (p >= 1/4) & (h > 0) & (p > p_tail)
-        0  where  (p >= 1/4) & (h <= 0) & (p > p_tail)
+        isf_center_near_half  where  (p >= 1/4) & (p > p_tail)
     """
     b, p, h, lw, p_tail, p_direct = (np.asarray(v, dtype=float) for v in (b, p, h, lw, p_tail, p_direct))
     shape = np.broadcast_shapes(b.shape, p.shape, h.shape, lw.shape, p_tail.shape, p_direct.shape)
@@ -136,8 +135,7 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
     m1 = np.broadcast_to(x0 & x1 & (p < p_direct), shape)
     m2 = np.broadcast_to(x0 & x2, shape)
     m3 = np.broadcast_to(x1 & x3, shape)
-    m4 = np.broadcast_to(x2 & x3 & (h > 0), shape)
-    m5 = np.broadcast_to(x2 & x3 & (h <= 0), shape)
+    m4 = np.broadcast_to(x2 & x3, shape)
     out = np.full(shape, np.nan)
     if m0.any():
         out[m0] = _flipped_huber.isf_tail_direct(_pick(b, m0), _pick(p, m0), _pick(lw, m0))
@@ -149,8 +147,6 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
         out[m3] = _flipped_huber.isf_center(_pick(b, m3), _pick(p, m3), _pick(lw, m3))
     if m4.any():
         out[m4] = _flipped_huber.isf_center_near_half(_pick(b, m4), _pick(h, m4), _pick(lw, m4))
-    if m5.any():
-        out[m5] = 0
     return out
 
 

@@ -235,7 +235,7 @@ def _recorded_sympy_version(text: str) -> str:
     return ""
 
 
-TARGETS = ("numpy",)
+TARGETS = ("numpy", "c", "jax")
 
 
 def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:

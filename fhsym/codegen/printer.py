@@ -197,7 +197,7 @@ from sympy.printing.numpy import JaxPrinter  # noqa: E402
 #: stable node -> JAX implementation (jax.scipy.special, or the hand-written fhsym._numerics_jax)
 JAX_RUNTIME = {
     "erfcx": "_jx.erfcx",
-    "log_ndtr": "jsc.log_ndtr",
+    "log_ndtr": "_jx.log_ndtr",
     "ndtri": "jsc.ndtri",
     "ndtri_exp": "_jx.ndtri_exp",
     "exprel": "_jx.exprel",

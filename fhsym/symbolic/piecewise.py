@@ -15,8 +15,8 @@ the zCDP parameters).
 
 ``python -m fhsym.codegen`` prints both for every target: numpy (one kernel call per piece
 under a boolean mask, never ``numpy.select`` over all branches), C99 (an ``if`` chain) and
-JAX (``jnp.where`` over pieces evaluated at inputs clamped into their region where the piece
-declares how, see ``Piece.safe``).
+JAX (``jnp.where`` over pieces, each evaluated outside its region at the safe point it declares,
+see ``Piece.safe``).
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ class Piece:
     (kernel argument, expression in the function's arguments), identity for arguments not
     listed; ``wrap``: a function of the kernel's value giving the piece's value (``None``:
     the value itself); ``value``/``region``: a constant piece's value and region.
-    ``safe``: pairs (function argument, expression) giving, for the JAX target, a point of
-    the piece's region at which its kernel is finite and smooth; the argument is replaced
-    by it outside the region so that the unselected branch of ``jnp.where`` contributes
-    no NaN to a gradient.
+    ``safe``: pairs (kernel argument, expression in the function's arguments) giving, for the
+    JAX target, a point at which the kernel is finite and smooth (typically inside its
+    region, or a fixed point such as the Gaussian b = 0); outside the region the kernel is
+    evaluated there, so that the unselected branch of ``jnp.where`` adds no NaN to a
+    gradient.
     """
 
     kernel: Any = None

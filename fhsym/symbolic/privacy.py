@@ -386,15 +386,23 @@ CASE_BOUNDARIES = Formula(
 )
 
 _ln = sp.log
+_R = sp.Rational
+
+
+def _interior(bv, Dv, ev):
+    """A point strictly inside a case of Table I (JAX: where the unselected kernel is evaluated)."""
+    return ((b, _R(bv)), (Dn, _R(Dv)), (eps, _R(ev)))
+
+
 LOG_PROFILE_STD = PiecewiseFunction(
     name="log_profile_std",
     args=(b, Dn, eps, lw),
     pieces=(
-        Piece(LOG_PROFILE_V),
-        Piece(LOG_PROFILE_IV, safe=((eps, sp.Min(sp.Max(eps, NU1_STD), NU2_STD)),)),
-        Piece(LOG_PROFILE_III, safe=((eps, sp.Min(sp.Max(eps, E3_STD), NU1_STD)),)),
-        Piece(PROFILE_I, wrap=_ln, safe=((eps, sp.Min(eps, E3_STD)),)),
-        Piece(PROFILE_II, wrap=_ln, safe=((eps, sp.Min(eps, E3_STD)),)),
+        Piece(LOG_PROFILE_V, safe=_interior("1/4", 1, 1)),  # nu2 = 3/4
+        Piece(LOG_PROFILE_IV, safe=_interior("1/4", 1, "5/8")),  # nu1 = 17/32, nu2 = 3/4
+        Piece(LOG_PROFILE_III, safe=_interior("1/4", 1, "2/5")),  # e3 = 1/4, nu1 = 17/32
+        Piece(PROFILE_I, wrap=_ln, safe=_interior("1/4", 1, "1/8")),  # D > 2b, eps < e3 = 1/4
+        Piece(PROFILE_II, wrap=_ln, safe=_interior(1, 1, "1/2")),  # D <= 2b, eps < e3 = 1
     ),
     doc="log delta(eps) (eq 13) in standard units, case by case (Table I), capped at 0; -inf where delta = 0.",
     paper_ref="eq 13, Table I",

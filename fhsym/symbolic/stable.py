@@ -268,7 +268,7 @@ ISF_CENTER_NEAR_HALF = Kernel(
     doc="s with P(T > gamma*s) = 1/2 - h, for 0 < h <= 1/4 and 1/2 - h > P(T > alpha); log1p keeps digits as h -> 0.",
     domain={"b": (1e-3, 30.0), "h": (1e-12, 0.25)},
     constraint=sp.Gt(sp.Rational(1, 2) - h, D.tail_mass_of_b),
-    region=sp.And(sp.Gt(p, p_tail), sp.Ge(p, sp.Rational(1, 4)), sp.Gt(h, 0)),
+    region=sp.And(sp.Gt(p, p_tail), sp.Ge(p, sp.Rational(1, 4))),
     naive=lambda b, h: N.ppf_center(b, 0.5 + h),
     stress=((1.0, 1e-12), "log(1 - x) without log1p at x ~ 1e-12"),
 )
@@ -447,12 +447,16 @@ LOGPDF_STD = PiecewiseFunction(
     ignore=("over",),
 )
 
+# JAX safe point of the near-median tail piece (used only for b <~ 0.65; at s = b it cancels to 0 for large b):
+# the Gaussian's median, where it is exactly 1/2
+_gauss_median = ((b, 0), (s, 0), (lw, sp.log(2 * sp.pi) / 2))
+
 SF_STD_NONNEG = PiecewiseFunction(
     name="sf_std_nonneg",
     args=(b, s, lw, s_q),
     pieces=(
         Piece(SF_CENTER_NEAR_MEDIAN, safe=((s, 0),)),
-        Piece(SF_TAIL_NEAR_MEDIAN, safe=((s, b),)),
+        Piece(SF_TAIL_NEAR_MEDIAN, safe=_gauss_median),
         Piece(SF_CENTER, safe=((s, 0),)),
         Piece(SF_TAIL),
     ),
@@ -466,7 +470,7 @@ LOGSF_STD_NONNEG = PiecewiseFunction(
     args=(b, s, lw, s_q),
     pieces=(
         Piece(SF_CENTER_NEAR_MEDIAN, wrap=_log, safe=((s, 0),)),
-        Piece(SF_TAIL_NEAR_MEDIAN, wrap=_log, safe=((s, b),)),
+        Piece(SF_TAIL_NEAR_MEDIAN, wrap=_log, safe=_gauss_median),
         Piece(LOGSF_CENTER, safe=((s, 0),)),
         Piece(LOGSF_TAIL),
     ),
@@ -476,20 +480,21 @@ LOGSF_STD_NONNEG = PiecewiseFunction(
 )
 
 _quarter = sp.Rational(1, 4)
+_lw_gauss = sp.log(2 * sp.pi) / 2
 ISF_STD = PiecewiseFunction(
     name="isf_std",
     args=(b, p, h, lw, p_tail, p_direct),
     pieces=(
-        Piece(ISF_TAIL_DIRECT, safe=((p, sp.Min(p_tail, _quarter)),)),
-        Piece(ISF_TAIL, bind=((logp, _log(p)),), safe=((p, sp.Min(p_tail, p_direct, _quarter)),)),
-        Piece(ISF_TAIL_NEAR_HALF, safe=((h, sp.Rational(1, 2) - p_tail),)),
+        # safe points of the tail pieces: the Gaussian (b = 0, lw = log sqrt(2 pi)) at p = 1/4 (h = 1/4)
+        Piece(ISF_TAIL_DIRECT, safe=((b, 0), (lw, _lw_gauss), (p, _quarter))),
+        Piece(ISF_TAIL, bind=((logp, _log(p)),), safe=((b, 0), (lw, _lw_gauss), (logp, _log(_quarter)))),
+        Piece(ISF_TAIL_NEAR_HALF, safe=((b, 0), (lw, _lw_gauss), (h, _quarter))),
         Piece(ISF_CENTER, safe=((b, 1), (p, sp.Rational(1, 8)))),
         Piece(ISF_CENTER_NEAR_HALF, safe=((b, 1), (h, 0))),
-        Piece(value=sp.Integer(0), region=sp.And(sp.Gt(p, p_tail), sp.Ge(p, _quarter), sp.Le(h, 0))),
     ),
-    doc="s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p (exact where p >= 1/4): the Gaussian tail "
+    doc="s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p >= 0 (exact where p >= 1/4): the Gaussian tail "
     "(directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace centre, each with a "
-    "form near the median; 0 at the median.",
+    "form near the median (exactly 0 at the median, h = 0).",
     paper_ref="Appendix B (missing; derived): the inverse of eq 10 piece by piece",
 )
 
