@@ -6,12 +6,19 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 """
 
-from .calibration import Calibration, calibrate, gaussian_dominance
-from .certify import certified_profile, is_private
+from ._core import compat as _compat
+
+_compat.register("fhsym._")  # the generated kernels import fhsym._numerics
+
+from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
+from .privacy import certified_profile, is_private
 from . import kdim, mechanisms
-from .kdim import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
-from .distribution import FlippedHuber
-from .privacy_profile import (
+from . import accounting, calibration, noise, privacy
+from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
+from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
+from .privacy.certificate import Certificate
+from .calibration.verify import verify_certificate
+from .privacy import (
     PROFILE_RTOL,
     centered_privacy_loss,
     epsilon_for_delta,
@@ -20,10 +27,21 @@ from .privacy_profile import (
     privacy_profile,
 )
 
-__version__ = "0.1.0"
+_compat.register()
+
+from ._core.version import __version__
 
 __all__ = [
+    "NoiseDistribution",
     "FlippedHuber",
+    "Gaussian",
+    "Laplace",
+    "TruncatedLaplace",
+    "Staircase",
+    "OSGT",
+    "Certificate",
+    "verify_certificate",
+    "CalibrationError",
     "privacy_profile",
     "log_privacy_profile",
     "epsilon_for_delta",
@@ -35,6 +53,10 @@ __all__ = [
     "gaussian_dominance",
     "certified_profile",
     "is_private",
+    "accounting",
+    "calibration",
+    "noise",
+    "privacy",
     "kdim",
     "mechanisms",
     "PrivacyLossDistribution",

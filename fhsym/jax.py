@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _validation as V
+from ._core import domains as V
 from ._generated import jax_kernels as _K
 
 jax.config.update("jax_enable_x64", True)

@@ -129,7 +129,7 @@ def density_figure(params: Sequence[Tuple[float, float]] = FIG1_PARAMS, t_max: f
     >>> len(fig.axes[0].get_legend().get_texts())
     2
     """
-    from .distribution import FlippedHuber
+    from .noise.flipped_huber import FlippedHuber
 
     fig, (ax, axl) = _figure(2, width=10.0, height=4.2)
     t = np.linspace(-t_max, t_max, 1601)
@@ -168,7 +168,7 @@ def nfi_figure(b_min: float = 1e-2, b_max: float = 1e2, n: int = 400):
     >>> "Fisher information" in fig.axes[0].get_ylabel()
     True
     """
-    from .distribution import FlippedHuber
+    from .noise.flipped_huber import FlippedHuber
 
     fig, (ax,) = _figure(1, width=6.4, height=4.2)
     b = np.geomspace(b_min, b_max, n)
@@ -418,7 +418,7 @@ def fh_alpha_for_variance(variance: float, gamma: float) -> float:
     >>> round(FlippedHuber(a, 7.0).var(), 9)
     16.0
     """
-    from .distribution import FlippedHuber
+    from .noise.flipped_huber import FlippedHuber
 
     if not (0 < variance < gamma**2):
         raise ValueError(f"variance must be in (0, gamma^2) = (0, {gamma**2:g}); got {variance!r}")
@@ -439,7 +439,7 @@ def osgt_vartheta_for_variance(variance: float, varrho: float) -> float:
     >>> round(OSGTMechanism(v, 7.0).variance(), 9)
     16.0
     """
-    from .mechanisms import OSGTMechanism
+    from .noise import OSGT as OSGTMechanism
 
     if not (0 < variance < varrho**2):
         raise ValueError(f"variance must be in (0, varrho^2) = (0, {varrho**2:g}); got {variance!r}")
@@ -472,8 +472,8 @@ def privacy_profile_figure(
     >>> [t.get_text().split(" ")[0] for t in fig.axes[0].get_legend().get_texts()]
     ['Gaussian', 'OSGT', 'flipped']
     """
-    from .mechanisms import GaussianMechanism, OSGTMechanism
-    from .privacy_profile import privacy_profile
+    from .noise import OSGT as OSGTMechanism, Gaussian as GaussianMechanism
+    from .privacy.profile import privacy_profile
 
     fig, (ax,) = _figure(1, width=7.0, height=4.8)
     eps = np.linspace(0.0, 2.5, 501) if epsilon is None else np.asarray(epsilon, dtype=float)
@@ -522,8 +522,8 @@ def centered_loss_figure(
     >>> len(fig.axes[0].get_lines()) >= 4
     True
     """
-    from .mechanisms import GaussianMechanism, LaplaceMechanism, OSGTMechanism
-    from .privacy_profile import centered_privacy_loss
+    from .noise import OSGT as OSGTMechanism, Gaussian as GaussianMechanism, Laplace as LaplaceMechanism
+    from .privacy.profile import centered_privacy_loss
 
     fig, (ax,) = _figure(1, width=7.0, height=4.8)
     t = np.linspace(-t_max, t_max, 2001)

@@ -121,7 +121,7 @@ def test_calibrate_json_matches_the_library(runs):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)  # valid JSON (strict: no NaN/Infinity)
     ref = fhsym.calibrate(1.0, 1e-6)
-    for k in ("alpha", "gamma", "variance", "achieved_delta", "epsilon", "delta", "sensitivity"):
+    for k in ("alpha", "gamma", "variance", "achieved_delta", "epsilon", "target_delta", "sensitivity"):
         assert out[k] == getattr(ref, k), k
     assert out["dim"] == 1 and out["method"] == ref.method
     assert out["achieved_delta"] <= 1e-6
@@ -148,7 +148,7 @@ def test_calibrate_dim2_matches_the_library(runs):
 
 def test_calibrate_dim_not_implemented_is_a_clear_error(monkeypatch, capsys):
     """Where fhsym.calibrate raises NotImplementedError (dim > 1 before the K-dim engine), exit 2, one line."""
-    import fhsym.calibration as C
+    import fhsym.calibration as C  # the package: the CLI calls fhsym.calibration.calibrate
 
     def not_yet(*args, **kwargs):
         raise NotImplementedError("calibrate: dim > 1 is not implemented yet")
@@ -163,21 +163,24 @@ def test_calibrate_dim_not_implemented_is_a_clear_error(monkeypatch, capsys):
 
 
 def test_calibrate_passes_every_option_through(monkeypatch, capsys):
-    import fhsym.calibration as C
+    import fhsym.calibration as C  # the package: the CLI calls fhsym.calibration.calibrate
 
-    seen = {}
+    calls = []
     real = fhsym.calibrate(1.0, 1e-6)
 
     def spy(epsilon, delta, **kwargs):
-        seen.update(kwargs, epsilon=epsilon, delta=delta)
+        calls.append(dict(kwargs, epsilon=epsilon, delta=delta))
         return real
 
     monkeypatch.setattr(C, "calibrate", spy)
     code = cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "2", "--dim", "4",
                      "--l2-sensitivity", "3", "--l1-sensitivity", "5", "--method", "sufficient", "--json"])
     assert code == 0, capsys.readouterr().err
-    assert seen == {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 2.0, "dim": 4, "l2_sensitivity": 3.0,
-                    "l1_sensitivity": 5.0, "method": "sufficient"}
+    assert calls[0] == {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 2.0, "dim": 4, "l2_sensitivity": 3.0,
+                        "l1_sensitivity": 5.0, "method": "sufficient", "mechanism": "flipped_huber"}
+    # then the Gaussian and Laplace noise for the same guarantee and sensitivity set, for comparison
+    assert [c.pop("mechanism") for c in calls[1:]] == ["gaussian", "laplace"]
+    assert all(c == {k: v for k, v in calls[0].items() if k not in ("method", "mechanism")} for c in calls[1:])
 
 
 # ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # modules that run code on import (entry points) are not imported here
 _NOT_IMPORTED = {"fhsym.__main__", "fhsym.codegen.__main__"}
-_OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)", "jax": "jax"}
+_OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)", "opendp": "opendp", "jax": "jax"}
 
 
 def _modules():
@@ -122,8 +122,8 @@ def test_docs_build_strict(tmp_path):
                  "reproduction/1d/index.html"):
         assert (site / page).is_file(), page
     api = (site / "api" / "index.html").read_text()
-    for sym in ("fhsym.calibration.calibrate", "fhsym.privacy_profile.privacy_profile",
-                "fhsym.distribution.FlippedHuber", "fhsym.plotting", "fhsym.cli"):
+    for sym in ("fhsym.calibration.api.calibrate", "fhsym.privacy.profile.privacy_profile",
+                "fhsym.noise.flipped_huber.FlippedHuber", "fhsym.plotting", "fhsym.cli"):
         assert sym in api, sym
     report = (site / "proofs-report" / "index.html").read_text()
     assert "PASS" in report

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 __all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'log_mgf_half_pos', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
 
@@ -160,7 +160,7 @@ def variance_std(b, lw):
     x0 = b**2
     x1 = np.exp(-x0)
     x2 = np.sqrt(2)
-    return (2*b**3*_nx.lowergamma3_scaled(x0) + 2*b*x1 + np.sqrt(np.pi)*x1*x2*sc.erfcx((1/2)*b*x2))*np.exp(-lw)
+    return (2*b**3*nx.lowergamma3_scaled(x0) + 2*b*x1 + np.sqrt(np.pi)*x1*x2*sc.erfcx((1/2)*b*x2))*np.exp(-lw)
 
 
 def fisher_std(b, lw):
@@ -205,7 +205,7 @@ def moment_std(n, b, lw):
     x0 = n + 1
     x1 = b**2
     x2 = (1/2)*x1
-    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*_nx.lowergamma_scaled(n, x1))*np.exp(-lw)
+    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*nx.lowergamma_scaled(n, x1))*np.exp(-lw)
 
 
 def sf_center_near_median(b, s, lw):

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 from fhsym._generated import flipped_huber as _flipped_huber
 

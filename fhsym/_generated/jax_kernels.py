@@ -8,7 +8,7 @@
 import jax.numpy as jnp
 from jax.scipy import special as jsc
 
-from fhsym import _numerics_jax as _jx
+from fhsym._core import numerics_jax as jx
 
 __all__ = ['log_omega_tilde', 'tail_mass', 'variance_std', 'logpdf_center', 'logpdf_tail', 'sf_center_near_median', 'sf_tail_near_median', 'sf_center', 'sf_tail', 'logsf_center', 'logsf_tail', 'isf_tail_direct', 'isf_tail', 'isf_tail_near_half', 'isf_center', 'isf_center_near_half', 'log_profile_case_v', 'log_profile_case_iv', 'log_profile_case_iii', 'profile_case_i', 'profile_case_ii', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_profile_std']
 
@@ -22,7 +22,7 @@ def log_omega_tilde(b):
     """
     x0 = -b**2
     x1 = jnp.sqrt(2)
-    return jnp.log(2*b*_jx.exprel(x0) + jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*_jx.erfcx((1/2)*b*x1))
+    return jnp.log(2*b*jx.exprel(x0) + jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*jx.erfcx((1/2)*b*x1))
 
 
 def tail_mass(b, lw):
@@ -32,7 +32,7 @@ def tail_mass(b, lw):
     SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2
     """
     x0 = (1/2)*jnp.sqrt(2)
-    return jnp.sqrt(jnp.pi)*x0*jnp.exp(-b**2)*jnp.exp(-lw)*_jx.erfcx(b*x0)
+    return jnp.sqrt(jnp.pi)*x0*jnp.exp(-b**2)*jnp.exp(-lw)*jx.erfcx(b*x0)
 
 
 def variance_std(b, lw):
@@ -45,7 +45,7 @@ def variance_std(b, lw):
     x0 = b**2
     x1 = jnp.exp(-x0)
     x2 = jnp.sqrt(2)
-    return (2*b**3*_jx.lowergamma3_scaled(x0) + 2*b*x1 + jnp.sqrt(jnp.pi)*x1*x2*_jx.erfcx((1/2)*b*x2))*jnp.exp(-lw)
+    return (2*b**3*jx.lowergamma3_scaled(x0) + 2*b*x1 + jnp.sqrt(jnp.pi)*x1*x2*jx.erfcx((1/2)*b*x2))*jnp.exp(-lw)
 
 
 def logpdf_center(b, s, lw):
@@ -73,7 +73,7 @@ def sf_center_near_median(b, s, lw):
     Paper: eq 10, 0 <= t <= alpha, near the median.
     SymPy source: -s*exp(-lw)*exprel(-b*s) + 1/2
     """
-    return -s*jnp.exp(-lw)*_jx.exprel(-b*s) + 1/2
+    return -s*jnp.exp(-lw)*jx.exprel(-b*s) + 1/2
 
 
 def sf_tail_near_median(b, s, lw):
@@ -85,7 +85,7 @@ def sf_tail_near_median(b, s, lw):
     """
     x0 = b**2
     x1 = (1/2)*jnp.sqrt(2)
-    return -b*jnp.exp(-lw)*_jx.exprel(-x0) + jnp.sqrt(jnp.pi)*x1*(jsc.erf(b*x1) - jsc.erf(s*x1))*jnp.exp(-lw - 1/2*x0) + 1/2
+    return -b*jnp.exp(-lw)*jx.exprel(-x0) + jnp.sqrt(jnp.pi)*x1*(jsc.erf(b*x1) - jsc.erf(s*x1))*jnp.exp(-lw - 1/2*x0) + 1/2
 
 
 def sf_center(b, s, lw):
@@ -97,7 +97,7 @@ def sf_center(b, s, lw):
     x0 = b - s
     x1 = -b*x0
     x2 = (1/2)*jnp.sqrt(2)
-    return (x0*_jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*_jx.erfcx(b*x2))*jnp.exp(-b*s - lw)
+    return (x0*jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*jx.erfcx(b*x2))*jnp.exp(-b*s - lw)
 
 
 def sf_tail(b, s, lw):
@@ -119,7 +119,7 @@ def logsf_center(b, s, lw):
     x0 = b - s
     x1 = -b*x0
     x2 = (1/2)*jnp.sqrt(2)
-    return -b*s - lw + jnp.log(x0*_jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*_jx.erfcx(b*x2))
+    return -b*s - lw + jnp.log(x0*jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*jx.erfcx(b*x2))
 
 
 def logsf_tail(b, s, lw):
@@ -128,7 +128,7 @@ def logsf_tail(b, s, lw):
     Paper: eq 10, t > alpha.
     SymPy source: -b**2/2 - lw + log_ndtr(-s) + log(2*pi)/2
     """
-    return -1/2*b**2 - lw + _jx.log_ndtr(-s) + (1/2)*jnp.log(2*jnp.pi)
+    return -1/2*b**2 - lw + jx.log_ndtr(-s) + (1/2)*jnp.log(2*jnp.pi)
 
 
 def isf_tail_direct(b, p, lw):
@@ -147,7 +147,7 @@ def isf_tail(b, logp, lw):
     Paper: Appendix B (missing; derived): inverse of eq 10 on t > alpha.
     SymPy source: -ndtri_exp(b**2/2 + logp + lw - log(2*pi)/2)
     """
-    return -_jx.ndtri_exp((1/2)*b**2 + logp + lw - 1/2*jnp.log(2*jnp.pi))
+    return -jx.ndtri_exp((1/2)*b**2 + logp + lw - 1/2*jnp.log(2*jnp.pi))
 
 
 def isf_tail_near_half(b, h, lw):
@@ -159,7 +159,7 @@ def isf_tail_near_half(b, h, lw):
     """
     x0 = jnp.sqrt(2)
     x1 = b**2
-    return x0*jsc.erfinv(-x0*(b*jnp.exp(-lw)*_jx.exprel(-x1) - h)*jnp.exp(lw + (1/2)*x1)/jnp.sqrt(jnp.pi) + jsc.erf((1/2)*b*x0))
+    return x0*jsc.erfinv(-x0*(b*jnp.exp(-lw)*jx.exprel(-x1) - h)*jnp.exp(lw + (1/2)*x1)/jnp.sqrt(jnp.pi) + jsc.erf((1/2)*b*x0))
 
 
 def isf_center(b, p, lw):
@@ -170,7 +170,7 @@ def isf_center(b, p, lw):
     SymPy source: -log(b*p*exp(lw) + (-sqrt(2)*sqrt(pi)*b*erfcx(sqrt(2)*b/2)/2 + 1)*exp(-b**2))/b
     """
     x0 = jnp.sqrt(2)*b
-    return -jnp.log(b*p*jnp.exp(lw) - 1/2*(jnp.sqrt(jnp.pi)*x0*_jx.erfcx((1/2)*x0) - 2)*jnp.exp(-b**2))/b
+    return -jnp.log(b*p*jnp.exp(lw) - 1/2*(jnp.sqrt(jnp.pi)*x0*jx.erfcx((1/2)*x0) - 2)*jnp.exp(-b**2))/b
 
 
 def isf_center_near_half(b, h, lw):
@@ -190,7 +190,7 @@ def log_profile_case_v(b, D, epsilon, lw):
     Paper: eq 13, case (v): eps >= (Delta + 2 alpha) Delta/(2 gamma^2).
     SymPy source: -b**2/2 - lw + log_gauss_profile(-D/2 + epsilon/D, D) + log(2*pi)/2
     """
-    return -1/2*b**2 - lw + _jx.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*jnp.log(2*jnp.pi)
+    return -1/2*b**2 - lw + jx.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*jnp.log(2*jnp.pi)
 
 
 def log_profile_case_iv(b, D, epsilon, lw):
@@ -202,14 +202,14 @@ def log_profile_case_iv(b, D, epsilon, lw):
     SymPy source: -lw + logaddexp(-b*(-D + b + sqrt(2)*sqrt(sub_prod(epsilon, b, D))) + log(Max(0, (D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*exprel(-b*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))) - sqrt(2)*sqrt(pi)*(-erfcx(sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2 + sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2)*expm1(-(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*(D + 2*b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2) + erfcx_diff(sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2, sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2))/2)), -b**2 + log(-erfcx(sqrt(2)*(D + b)/2)*expm1(-D**2/2 + sub_prod(epsilon, b, D)) + erfcx_diff(sqrt(2)*b/2, sqrt(2)*D/2)) + log(sqrt(2)*sqrt(pi)/2))
     """
     x0 = jnp.sqrt(2)
-    x1 = _jx.sub_prod(epsilon, b, D)
+    x1 = jx.sub_prod(epsilon, b, D)
     x2 = x0*jnp.sqrt(x1)
     x3 = b + x2
     x4 = D - x2
     x5 = (1/2)*x0
-    x6 = _jx.erfcx(x5*(D + b))
+    x6 = jx.erfcx(x5*(D + b))
     x7 = jnp.sqrt(jnp.pi)*x5
-    return -lw + jnp.logaddexp(-b*(-D + x3) + jnp.log(jnp.maximum(0, x4*_jx.exprel(-b*x4) - x7*(-x6*jnp.expm1(-1/2*x4*(D + 2*b + x2)) + _jx.erfcx_diff(x3*x5, x4*x5)))), -b**2 + jnp.log(x7) + jnp.log(-x6*jnp.expm1(-1/2*D**2 + x1) + _jx.erfcx_diff(b*x5, D*x5)))
+    return -lw + jnp.logaddexp(-b*(-D + x3) + jnp.log(jnp.maximum(0, x4*jx.exprel(-b*x4) - x7*(-x6*jnp.expm1(-1/2*x4*(D + 2*b + x2)) + jx.erfcx_diff(x3*x5, x4*x5)))), -b**2 + jnp.log(x7) + jnp.log(-x6*jnp.expm1(-1/2*D**2 + x1) + jx.erfcx_diff(b*x5, D*x5)))
 
 
 def log_profile_case_iii(b, D, epsilon, lw):
@@ -231,9 +231,9 @@ def log_profile_case_iii(b, D, epsilon, lw):
     x8 = b**2
     x9 = -x8
     x10 = b*x5
-    x11 = _jx.erfcx(x5*(D + b))
+    x11 = jx.erfcx(x5*(D + b))
     x12 = (1/2)*D**2
-    return -lw + jnp.logaddexp(jnp.logaddexp(-x4 + jnp.log(jnp.maximum(0, x3*_jx.exprel(x4) - x7*(-_jx.erfcx(x6)*jnp.expm1(-1/2*x3*(D - b + x1)) + _jx.erfcx_diff(-x2*x5, x3*x5)))), jnp.log(jnp.maximum(0, b*_jx.exprel(x9) + x7*(x11*jnp.expm1(-1/2*b*(2*D + b)) - _jx.erfcx_diff(x6, x10))*jnp.exp(epsilon - x12 - 1/2*x8)))), x9 + jnp.log(x7) + jnp.log(-x11*jnp.expm1(-x12 + _jx.sub_prod(epsilon, b, D)) + _jx.erfcx_diff(x10, x6)))
+    return -lw + jnp.logaddexp(jnp.logaddexp(-x4 + jnp.log(jnp.maximum(0, x3*jx.exprel(x4) - x7*(-jx.erfcx(x6)*jnp.expm1(-1/2*x3*(D - b + x1)) + jx.erfcx_diff(-x2*x5, x3*x5)))), jnp.log(jnp.maximum(0, b*jx.exprel(x9) + x7*(x11*jnp.expm1(-1/2*b*(2*D + b)) - jx.erfcx_diff(x6, x10))*jnp.exp(epsilon - x12 - 1/2*x8)))), x9 + jnp.log(x7) + jnp.log(-x11*jnp.expm1(-x12 + jx.sub_prod(epsilon, b, D)) + jx.erfcx_diff(x10, x6)))
 
 
 def profile_case_i(b, D, epsilon, lw):
@@ -246,7 +246,7 @@ def profile_case_i(b, D, epsilon, lw):
     x0 = b**2
     x1 = jnp.sqrt(2)
     x2 = jnp.sqrt(jnp.pi)*x1*jnp.exp(-1/2*x0)
-    return (2*b*_jx.exprel(-x0) - x2*jsc.erf((1/2)*b*x1) + x2*_jx.gauss_profile(-1/2*D + epsilon/D, D))*jnp.exp(-lw)
+    return (2*b*jx.exprel(-x0) - x2*jsc.erf((1/2)*b*x1) + x2*jx.gauss_profile(-1/2*D + epsilon/D, D))*jnp.exp(-lw)
 
 
 def profile_case_ii(b, D, epsilon, lw):
@@ -259,7 +259,7 @@ def profile_case_ii(b, D, epsilon, lw):
     """
     x0 = -epsilon
     x1 = jnp.sqrt(2)*b
-    return -(-1/2*(jnp.sqrt(jnp.pi)*x1*_jx.erfcx((1/2)*x1) - 2)*jnp.exp(-b**2 - x0)*jnp.expm1(x0) + 2*jnp.expm1((1/2)*_jx.sub_prod(epsilon, b, D)))*jnp.exp(-lw)/b
+    return -(-1/2*(jnp.sqrt(jnp.pi)*x1*jx.erfcx((1/2)*x1) - 2)*jnp.exp(-b**2 - x0)*jnp.expm1(x0) + 2*jnp.expm1((1/2)*jx.sub_prod(epsilon, b, D)))*jnp.exp(-lw)/b
 
 
 def logpdf_std(b, s, lw):
@@ -409,7 +409,7 @@ def log_profile_std(b, D, epsilon, lw):
     """
     b, D, epsilon, lw = (jnp.asarray(v, dtype=jnp.float64) for v in (b, D, epsilon, lw))
     shape = jnp.broadcast_shapes(jnp.shape(b), jnp.shape(D), jnp.shape(epsilon), jnp.shape(lw))
-    x0 = _jx.sub_prod(epsilon, b, D)
+    x0 = jx.sub_prod(epsilon, b, D)
     x1 = (1/2)*D**2
     x2 = (x0 < x1)
     x3 = (1/2)*jnp.maximum(0, D - b)**2

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 __all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_inverse', 'log_theorem8_lhs', 'lemma5_arg', 'lemma7_arg', 'restriction_bound', 'zcdp_xi', 'zcdp_eta']
 
@@ -76,7 +76,7 @@ def log_theorem8_lhs_positive(A, B, epsilon):
     SymPy source: log1mexp(-epsilon + log_ndtr(-A) - log_ndtr(-B)) + log_ndtr(-A)
     """
     x0 = sc.log_ndtr(-A)
-    return x0 + _nx.log1mexp(-epsilon + x0 - sc.log_ndtr(-B))
+    return x0 + nx.log1mexp(-epsilon + x0 - sc.log_ndtr(-B))
 
 
 def R_Delta(alpha, Delta):

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 from fhsym._generated import privacy_loss as _privacy_loss
 from fhsym._generated import privacy_profile as _privacy_profile
@@ -52,7 +52,7 @@ def log_profile_std(b, D, epsilon, lw):
     """
     b, D, epsilon, lw = (np.asarray(v, dtype=float) for v in (b, D, epsilon, lw))
     shape = np.broadcast_shapes(b.shape, D.shape, epsilon.shape, lw.shape)
-    x0 = _nx.sub_prod(epsilon, b, D)
+    x0 = nx.sub_prod(epsilon, b, D)
     x1 = (1/2)*D**2
     x2 = (x0 < x1)
     x3 = (1/2)*functools.reduce(np.maximum, [0, D - b])**2
@@ -94,7 +94,7 @@ def loss_std(b, D, s):
     """
     b, D, s = (np.asarray(v, dtype=float) for v in (b, D, s))
     shape = np.broadcast_shapes(b.shape, D.shape, s.shape)
-    x0 = _nx.abs_sum_sub(s, D, b)
+    x0 = nx.abs_sum_sub(s, D, b)
     x1 = (x0 <= 0)
     x2 = s*(D + s)
     x3 = -b + abs(s)

@@ -104,7 +104,7 @@ def _header(source: str, doc: str) -> str:
         import numpy as np
         import scipy.special as sc
 
-        from fhsym import _numerics as _nx
+        from fhsym._core import numerics as nx
 
         '''
     )

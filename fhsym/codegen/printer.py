@@ -2,7 +2,7 @@
 
 Extends SymPy's :class:`~sympy.printing.numpy.SciPyPrinter` with the stable
 nodes of :mod:`fhsym.symbolic.special`, mapped to their vectorised
-implementations in ``scipy.special``, ``numpy`` or :mod:`fhsym._numerics`.
+implementations in ``scipy.special``, ``numpy`` or :mod:`fhsym._core.numerics`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ __all__ = ["KernelPrinter", "PiecesPrinter", "CKernelPrinter", "JaxKernelPrinter
 
 
 class KernelPrinter(SciPyPrinter):
-    """Prints with the module aliases ``np`` (numpy), ``sc`` (scipy.special), ``_nx`` (fhsym._numerics)."""
+    """Prints with the module aliases ``np`` (numpy), ``sc`` (scipy.special), ``nx`` (fhsym._core.numerics)."""
 
     _kf = {k: v.replace("numpy.", "np.").replace("scipy.special.", "sc.") for k, v in SciPyPrinter._kf.items()}
 
@@ -46,28 +46,28 @@ class KernelPrinter(SciPyPrinter):
         return self._call("sc.exprel", *e.args)
 
     def _print_lowergamma3_scaled(self, e):
-        return self._call("_nx.lowergamma3_scaled", *e.args)
+        return self._call("nx.lowergamma3_scaled", *e.args)
 
     def _print_lowergamma_scaled(self, e):
-        return self._call("_nx.lowergamma_scaled", *e.args)
+        return self._call("nx.lowergamma_scaled", *e.args)
 
     def _print_log1mexp(self, e):
-        return self._call("_nx.log1mexp", *e.args)
+        return self._call("nx.log1mexp", *e.args)
 
     def _print_erfcx_diff(self, e):
-        return self._call("_nx.erfcx_diff", *e.args)
+        return self._call("nx.erfcx_diff", *e.args)
 
     def _print_gauss_profile(self, e):
-        return self._call("_nx.gauss_profile", *e.args)
+        return self._call("nx.gauss_profile", *e.args)
 
     def _print_log_gauss_profile(self, e):
-        return self._call("_nx.log_gauss_profile", *e.args)
+        return self._call("nx.log_gauss_profile", *e.args)
 
     def _print_sub_prod(self, e):
-        return self._call("_nx.sub_prod", *e.args)
+        return self._call("nx.sub_prod", *e.args)
 
     def _print_abs_sum_sub(self, e):
-        return self._call("_nx.abs_sum_sub", *e.args)
+        return self._call("nx.abs_sum_sub", *e.args)
 
     def _print_logaddexp(self, e):
         return self._call("np.logaddexp", *e.args)
@@ -194,21 +194,21 @@ for _name in C_RUNTIME:
 # ----------------------------------------------------------------------------
 from sympy.printing.numpy import JaxPrinter  # noqa: E402
 
-#: stable node -> JAX implementation (jax.scipy.special, or the hand-written fhsym._numerics_jax)
+#: stable node -> JAX implementation (jax.scipy.special, or the hand-written fhsym._core.numerics_jax)
 JAX_RUNTIME = {
-    "erfcx": "_jx.erfcx",
-    "log_ndtr": "_jx.log_ndtr",
+    "erfcx": "jx.erfcx",
+    "log_ndtr": "jx.log_ndtr",
     "ndtri": "jsc.ndtri",
-    "ndtri_exp": "_jx.ndtri_exp",
-    "exprel": "_jx.exprel",
-    "lowergamma3_scaled": "_jx.lowergamma3_scaled",
-    "log1mexp": "_jx.log1mexp",
+    "ndtri_exp": "jx.ndtri_exp",
+    "exprel": "jx.exprel",
+    "lowergamma3_scaled": "jx.lowergamma3_scaled",
+    "log1mexp": "jx.log1mexp",
     "logaddexp": "jnp.logaddexp",
-    "erfcx_diff": "_jx.erfcx_diff",
-    "gauss_profile": "_jx.gauss_profile",
-    "log_gauss_profile": "_jx.log_gauss_profile",
-    "sub_prod": "_jx.sub_prod",
-    "abs_sum_sub": "_jx.abs_sum_sub",
+    "erfcx_diff": "jx.erfcx_diff",
+    "gauss_profile": "jx.gauss_profile",
+    "log_gauss_profile": "jx.log_gauss_profile",
+    "sub_prod": "jx.sub_prod",
+    "abs_sum_sub": "jx.abs_sum_sub",
     "erfinv": "jsc.erfinv",
     "erf": "jsc.erf",
     "erfc": "jsc.erfc",
@@ -216,7 +216,7 @@ JAX_RUNTIME = {
 
 
 class JaxKernelPrinter(JaxPrinter):
-    """SymPy -> jax.numpy with the module aliases ``jnp``, ``jsc`` (jax.scipy.special), ``_jx`` (fhsym._numerics_jax)."""
+    """SymPy -> jax.numpy with the module aliases ``jnp``, ``jsc`` (jax.scipy.special), ``jx`` (fhsym._core.numerics_jax)."""
 
     def __init__(self, settings=None):
         super().__init__({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": False, **(settings or {})})

@@ -21,7 +21,7 @@ from fhsym.symbolic.piecewise import PiecewiseFunction
 from . import pieces as PC
 from .printer import CKernelPrinter
 
-__all__ = ["FILES", "FUNCTIONS", "KERNELS", "render_header", "render_source"]
+__all__ = ["FILES", "FUNCTIONS", "KERNELS", "declarations", "render_header", "render_source"]
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "c"
 COMMAND = "python -m fhsym.codegen --target c"
@@ -98,7 +98,8 @@ def _render_piecewise(fn: PiecewiseFunction, printer: CKernelPrinter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _declarations():
+def declarations():
+    """(kernels, piecewise functions) the C and JAX targets print: FUNCTIONS, KERNELS and every kernel a piece calls."""
     functions = [PC.load(src, attr) for src, attr in FUNCTIONS]
     kernels: Dict[str, object] = {}
     for src, attr in KERNELS:
@@ -116,7 +117,7 @@ def render_header() -> str:
 
 
 def render_source() -> str:
-    kernels, functions = _declarations()
+    kernels, functions = declarations()
     printer = CKernelPrinter()
     parts = [
         _banner("Runtime (hand-written), kernels and region dispatch (printed from SymPy), public API (hand-written)."),

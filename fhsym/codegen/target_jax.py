@@ -6,7 +6,7 @@ subset, so each piece is evaluated on the whole array and merged with ``jnp.wher
 piece declares ``safe`` points (``fhsym.symbolic.piecewise.Piece.safe``) its arguments are
 replaced by them outside its region, so that the unselected branches are finite and add no
 NaN to a gradient (the double-``where`` idiom).  Special functions JAX lacks come from the
-hand-written :mod:`fhsym._numerics_jax`.
+hand-written :mod:`fhsym._core.numerics_jax`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sympy as sp
 
 from . import pieces as PC
 from .printer import JaxKernelPrinter
-from .target_c import _declarations
+from .target_c import declarations
 
 __all__ = ["FILENAME", "render"]
 
@@ -39,7 +39,7 @@ def _header() -> str:
         import jax.numpy as jnp
         from jax.scipy import special as jsc
 
-        from fhsym import _numerics_jax as _jx
+        from fhsym._core import numerics_jax as jx
 
         '''
     )
@@ -93,7 +93,7 @@ def _render_piecewise(fn, printer) -> str:
 
 
 def render() -> str:
-    kernels, functions = _declarations()
+    kernels, functions = declarations()
     printer = JaxKernelPrinter()
     names = [k.name for k in kernels] + [f.name for f in functions]
     parts = [_render_kernel(k, printer) for k in kernels] + [_render_piecewise(f, printer) for f in functions]

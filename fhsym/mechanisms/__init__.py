@@ -1,19 +1,30 @@
-"""Reference implementations of existing additive noise mechanisms.
+"""Old name of the comparison mechanisms (fhsym 0.1); they live in :mod:`fhsym.noise` and
+:mod:`fhsym.calibration.mechanisms`.
 
-One module per mechanism; every class offers ``pdf``, ``logpdf``, ``cdf``,
-``sf``, ``variance``, ``rvs``, the exact one-dimensional
-``privacy_profile(epsilon, sensitivity)`` in a numerically stable form and
-``centered_privacy_loss(t, d)``; every ``calibrate_*`` function returns a
-certified :class:`Calibration`.  See ``docs/mechanisms.md`` for formulas,
-sources and measured accuracy.
+Gaussian, Laplace, OSGT, truncated Laplace and staircase noise with their exact profiles and
+certified calibrations.  See ``docs/mechanisms.md`` for formulas, sources and measured accuracy.
 """
 
-from ._core import CERTIFICATION_MARGIN, Calibration
-from .gaussian import GaussianMechanism, calibrate_gaussian
-from .laplace import LaplaceMechanism, calibrate_laplace
-from .osgt import OSGTMechanism, calibrate_osgt
-from .staircase import StaircaseMechanism, calibrate_staircase, staircase_optimal_gamma
-from .truncated_laplace import TruncatedLaplaceMechanism, calibrate_truncated_laplace
+from .._core import compat as _compat
+from ..calibration.mechanisms import (
+    calibrate_gaussian,
+    calibrate_laplace,
+    calibrate_osgt,
+    calibrate_staircase,
+    calibrate_truncated_laplace,
+)
+from ..calibration.result import Calibration
+from ..noise import (
+    GaussianMechanism,
+    LaplaceMechanism,
+    OSGTMechanism,
+    StaircaseMechanism,
+    TruncatedLaplaceMechanism,
+    staircase_optimal_gamma,
+)
+from ..privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
+
+_compat.register("fhsym.mechanisms.")
 
 __all__ = [
     "CERTIFICATION_MARGIN",

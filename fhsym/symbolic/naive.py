@@ -9,8 +9,8 @@ only as *negative controls*: at the stress point each kernel declares
 :mod:`fhsym.symbolic.kdim`) they are measurably wrong (overflow of sinh(b^2/2),
 cancellation in 1 - G(t), in 1 - b*kappa*(q - 1/2), ...) while the generated kernel is
 right to ~1e-15.  Each kernel names its naive form in ``Kernel.naive``; the tables
-``NAIVE``/``STRESS``/``NO_STRESS`` (and ``PRIVACY_*``) below are views of those
-declarations, kept for ``proofs/`` (``proofs/_naive.py`` re-exports this module).
+``NAIVE``/``STRESS``/``NO_STRESS`` (and ``PRIVACY_*``) of :mod:`fhsym.symbolic.stress` are
+views of those declarations, kept for ``proofs/`` (``proofs/_naive.py`` re-exports both).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ __all__ = [
     "variance", "fisher", "mgf_half", "moment",
     "profile_case_i", "profile_case_ii", "profile_case_iii", "profile_case_iv", "profile_case_v", "privacy_loss",
     "R_Delta", "R_Delta_inverse", "theta_std", "log_theorem8_lhs",
-    "NAIVE", "STRESS", "NO_STRESS", "PRIVACY_NAIVE", "PRIVACY_STRESS", "PRIVACY_NO_STRESS",
 ]
 
 SQRT2 = math.sqrt(2.0)
@@ -155,25 +154,3 @@ def theta_std(b):  # eq 22 / gamma: Q^{-1}(sqrt(pi/2)/omega)
 
 def log_theorem8_lhs(A, B, eps):  # log of Theorem 8's LHS Q(A) - e^eps Q(B)
     return np.log(Q(A) - np.exp(eps) * Q(B))
-
-
-# =============================================================================
-# Views of the kernels' declarations (for proofs/): name -> naive form / stress point
-# =============================================================================
-def _tables(kernels):
-    naive = {k.name: k.naive for k in kernels if k.naive is not None}
-    stress = {k.name: k.stress for k in kernels if k.stress is not None}
-    exempt = {k.name: k.no_stress for k in kernels if k.no_stress is not None}
-    return naive, stress, exempt
-
-
-def __getattr__(name):  # built on first use: the kernels import this module
-    if name in ("NAIVE", "STRESS", "NO_STRESS"):
-        from .stable import KERNELS
-
-        return dict(zip(("NAIVE", "STRESS", "NO_STRESS"), _tables(KERNELS)))[name]
-    if name in ("PRIVACY_NAIVE", "PRIVACY_STRESS", "PRIVACY_NO_STRESS"):
-        from .privacy import LOSS_KERNELS, PROFILE_KERNELS
-
-        return dict(zip(("PRIVACY_NAIVE", "PRIVACY_STRESS", "PRIVACY_NO_STRESS"), _tables(PROFILE_KERNELS + LOSS_KERNELS)))[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

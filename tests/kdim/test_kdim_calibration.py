@@ -106,10 +106,10 @@ def test_sufficient_delta_is_above_the_exact_delta(K, eps, gamma, frac):
 
 
 def test_non_box_sensitivities_are_stated_in_the_certificate():
-    c = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="sufficient")
+    c = calibrate_kdim(1.0, 1e-6, 6, sensitivity=1.0, l2_sensitivity=1.5, method="sufficient")
     assert c.achieved_delta <= 1e-6
     assert "proof is incomplete" in c.certificate and "||d||_2 <= 1.5" in c.certificate
-    e = calibrate_kdim(1.0, 1e-6, 6, l2_sensitivity=1.5, method="exact")
+    e = calibrate_kdim(1.0, 1e-6, 6, sensitivity=1.0, l2_sensitivity=1.5, method="exact")
     assert "not used: conservative" in e.certificate
 
 
@@ -117,13 +117,15 @@ def test_auto_off_the_box_uses_only_the_certified_method():
     """Sensitivities tighter than the box: Theorem 8 is not a proof there, so "auto" returns the exact (box) result;
     an explicit "sufficient" reports the larger of Theorem 8's LHS and the PLD bounds it computed, and says it is no certificate."""
 
-    a = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0)
+    a = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0)
     assert a.method == "exact-kdim-pld"
-    s = calibrate_kdim(1.0, 1e-6, 4, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
+    s = calibrate_kdim(1.0, 1e-6, 4, sensitivity=1.0, l2_sensitivity=1.2, l1_sensitivity=2.0, method="sufficient")
     assert s.certificate.startswith("NOT a certificate")
     assert s.achieved_delta >= theorem8_lhs(1.0, s.alpha, s.gamma, 4, 1.0, 1.2, 2.0)
-    worst = max(float(kdim_pld(s.alpha, s.gamma, 4, difference=d).delta_upper(1.0))
-                for d in worst_case_candidates(4, 1.0, 1.2, 2.0))
+    # the candidates of the set the calibration resolved: l_inf 1 (given), l2 1.2, l1 2
+    assert (s.sensitivity, s.l2_sensitivity, s.l1_sensitivity) == (1.0, 1.2, 2.0)
+    worst = max(float(kdim_pld(s.alpha, s.gamma, 4, s.sensitivity, difference=d).delta_upper(1.0))
+                for d in worst_case_candidates(4, s.sensitivity, 1.2, 2.0))
     assert s.achieved_delta >= worst * (1 - 1e-12)
 
 
@@ -131,8 +133,23 @@ def test_invalid_requests():
     with pytest.raises(ValueError, match="method"):
         calibrate_kdim(1.0, 1e-6, 3, method="best")
     with pytest.raises(ValueError, match="epsilon"):
-        calibrate_kdim(0.0, 1e-6, 3)
+        calibrate_kdim(-1.0, 1e-6, 3)
     with pytest.raises(ValueError, match="delta"):
         calibrate_kdim(1.0, 1.5, 3)
     with pytest.raises(ValueError, match="dim"):
         calibrate_kdim(1.0, 1e-6, 0)
+
+
+def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
+    """dim = 10^9: a ValueError naming dim and the supported range, before any search or PLD is built."""
+    from fhsym.kdim import calibration as kcal
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the search started")
+
+    monkeypatch.setattr(kcal, "kdim_pld", boom)
+    monkeypatch.setattr(kcal, "_search_log_delta", boom)
+    monkeypatch.setattr(kcal, "calibrate_sufficient", boom)
+    for method in ("auto", "exact", "sufficient"):
+        with pytest.raises(ValueError, match=r"dim must be an integer in \[1, 100000\] .*got 1000000000"):
+            fhsym.calibrate(1.0, 1e-6, dim=10**9, method=method)

@@ -140,29 +140,74 @@ def test_rounds_compose_like_more_coordinates():
     assert max(a.delta_lower(e), b.delta_lower(e)) <= min(a.delta_upper(e), b.delta_upper(e))
 
 
-def test_fft_error_bound_covers_the_measured_error():
-    rng = np.random.default_rng(0)
-    for n1, n2 in [(300, 500), (5000, 7000), (20000, 3000)]:
-        a = rng.random(n1) ** 8
-        a /= a.sum()
-        b = np.exp(-np.linspace(-5, 5, n2) ** 2)
-        b /= b.sum()
-        c, err = P._convolve(a, b)
-        ref = np.convolve(a, b)  # direct sums of non-negative terms: relative error <= n u
-        measured = float(np.sum(np.abs(c - ref)))
-        assert measured <= err
-        assert err < 1e-10
+def _long_convolve(a, b):
+    """Reference convolution in extended precision (x87 long double: 64-bit significand); relative error <= n 2^-64."""
+    return np.convolve(np.asarray(a, dtype=np.longdouble), np.asarray(b, dtype=np.longdouble))
 
 
-def test_power_route_error_bound_covers_the_measured_error():
-    # K-fold by one FFT power vs binary powering with exact-mass truncation (independent routes)
-    base = gaussian_pld(1.0, 1.0, step=5e-3)
-    one = P._self_compose_bound(base.upper, 20, 1e-18, True, fp_budget=1.0)
-    two = P._self_compose_bound(base.upper, 20, 1e-18, True, fp_budget=0.0)
-    for e in [0.0, 2.0, 10.0, 20.0]:
-        x = P._delta_raw(one, base.step, np.array([e]))[0] + one.slack
-        y = P._delta_raw(two, base.step, np.array([e]))[0]
-        assert abs(x - y) <= one.slack + two.slack + 1e-12 * y
+@pytest.mark.parametrize("n1,n2,kind", [(300, 500, "spiky"), (5000, 7000, "spiky"), (20000, 3000, "smooth"), (4000, 4000, "atoms"),
+                                         (1000, 1188, "smooth")])  # the last: an odd FFT length (3^7)
+def test_fft_entrywise_error_bound_covers_the_measured_error(n1, n2, kind, monkeypatch):
+    monkeypatch.setattr(P, "_DIRECT_MACS", 0)  # force the FFT route
+    rng = np.random.default_rng(n1)
+    a = rng.random(n1) ** 8 if kind != "atoms" else np.where(rng.random(n1) < 0.01, 1.0, 1e-30)
+    a /= a.sum()
+    b = np.exp(-np.linspace(-5, 5, n2) ** 2) if kind != "atoms" else a[::-1].copy()
+    b /= b.sum()
+    c, E, rel = P._convolve(a, b)
+    assert rel == 0.0 and 0.0 < E < 1e-12
+    ref = _long_convolve(a, b)
+    ref_err = (min(n1, n2) + 2) * 2.0**-63 * ref  # the reference's own rounding
+    measured = np.abs(c.astype(np.longdouble) - ref)
+    assert np.all(measured <= E + ref_err)
+    up, lo = P._settle(c, E, rel, True), P._settle(c, E, rel, False)
+    assert np.all(up >= ref - ref_err) and np.all(lo <= ref + ref_err)
+    assert float(np.max(measured)) > E * 1e-4  # the bound is not vacuous: within four orders of the real error
+
+
+@pytest.mark.parametrize("N", [45, 81, 64, 100])
+def test_half_spectrum_sums_count_the_full_spectrum(N):
+    from scipy import fft as sfft
+
+    x = np.random.default_rng(N).random(N)
+    full = float(np.sum(np.abs(sfft.fft(x))))
+    assert P._full_sum(np.abs(sfft.rfft(x)), N) == pytest.approx(full, rel=1e-13)
+
+
+def test_direct_convolution_bound_is_relative():
+    a = np.random.default_rng(1).random(50)
+    b = np.random.default_rng(2).random(900)
+    c, E, rel = P._convolve(a, b)
+    assert E == 0.0 and rel < 60 * 2.0**-53
+    ref = _long_convolve(a, b)
+    assert np.all(np.abs(c - ref) <= rel * ref)
+
+
+@pytest.mark.parametrize("route,budget", [("fft", math.inf), ("direct", math.inf), ("fft-pairs", 0.0)])
+def test_self_composition_routes_bracket_the_exact_kfold_pmf(route, budget, monkeypatch):
+    """The K-fold of a discrete pmf by one FFT power, by direct binary powering, and by FFT binary powering,
+    against exact sums.  The upper side may add mass and move mass up (to +inf, or up into a window): its
+    upper-tail sums dominate the exact ones; the lower side's are dominated."""
+    if route != "direct":
+        monkeypatch.setattr(P, "_DIRECT_MACS", 0)
+    base = gaussian_pld(1.0, 1.0, step=2e-2)
+    K = 12
+    for upper, side in [(True, base.upper), (False, base.lower)]:
+        ref = np.array([1.0], dtype=np.longdouble)
+        for _ in range(K):
+            ref = _long_convolve(ref, side.pmf)
+        out = P._self_compose_bound(side, K, 1e-18, upper, fp_budget=budget)
+        i0 = out.offset - K * side.offset
+        tail_ref = np.cumsum(ref[::-1])[::-1]  # sum_{i >= j} ref_i
+        tail_out = np.cumsum(out.pmf[::-1].astype(np.longdouble))[::-1] + out.inf_mass
+        mine = tail_ref[i0 : i0 + out.pmf.size]
+        tol = 1e-15 * mine + 1e-300
+        if upper:
+            assert np.all(tail_out + out.slack >= mine - tol)
+        else:
+            assert np.all(tail_out - out.slack <= mine + tol)
+        window = ref[i0 : i0 + out.pmf.size]
+        assert float(np.max(np.abs(out.pmf - window))) < 1e-12
 
 
 def test_epsilon_is_certified_and_matches_the_gaussian():
@@ -229,3 +274,35 @@ def test_nearly_non_private_mechanisms_still_bracket(b, D):
         exact = float(fhsym.privacy_profile(e, b, 1.0, D))
         lo, up = one.delta_bounds(e)
         assert lo <= exact * (1 + 1e-8) + 1e-15 and exact <= up * (1 + 1e-12) + 1e-300
+
+
+def test_huge_dim_is_refused_before_anything_is_convolved(monkeypatch):
+    """Bounded work: the window of dim = 10^9 is estimated from the 1-D PLD and refused with the supported range
+    (benchmarks/bench_pld.py times it: milliseconds), never convolved."""
+    def boom(*args, **kwargs):
+        raise AssertionError("a convolution was started")
+
+    monkeypatch.setattr(P, "_power", boom)
+    monkeypatch.setattr(P, "_convolve", boom)
+    with pytest.raises(ValueError, match=r"dim must be at most ~\d+ .*got dim = 1000000000, rounds = 1.*FFT of ~\d+ points"):
+        kdim_pld(alpha=1.0, gamma=3.0, dim=10**9)
+    with pytest.raises(ValueError, match=r"dim must be at most .*rounds = 1000"):
+        kdim_pld(alpha=1.0, gamma=3.0, dim=10**6, rounds=1000)
+
+
+def test_window_does_not_grow_faster_than_sqrt_k():
+    """No cliff: the K-fold window follows the Chernoff width ~ sqrt(K) (it used to follow the FFT noise floor ~ K)."""
+    one = flipped_huber_pld(1.0, 3.0, 1.0, step=default_step_for(1.0, 3.0))
+    sizes = {K: one.self_compose_fft_size(K) for K in (100, 1000, 10_000, 100_000)}
+    for K in (1000, 10_000, 100_000):
+        assert sizes[K] <= 8 * sizes[K // 10]  # sqrt(10) ~ 3.2, times the rounding to a 5-smooth length
+    pld = one.self_compose(1000)
+    assert pld.upper.pmf.size <= 2 * sizes[1000]
+    # the certified float allowances at K = 1000: L1 slack plus the entrywise FFT bound over the window (mass above 1)
+    assert pld.upper.slack + (math.fsum(pld.upper.pmf) + pld.upper.inf_mass - 1.0) < 1e-9
+
+
+def default_step_for(alpha, gamma):
+    from fhsym.kdim import default_step
+
+    return default_step(alpha, gamma)

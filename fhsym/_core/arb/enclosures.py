@@ -1,0 +1,374 @@
+"""Rigorous ball-arithmetic enclosures of exact 1-D privacy profiles (python-flint ``arb``).
+
+For an additive mechanism with noise density ``g`` and sensitivity ``Delta``::
+
+    delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt
+
+:func:`enclose_profile` returns floats ``lower <= delta(eps) <= upper`` at the
+EXACT binary values of the float inputs, proven by ball arithmetic.  It is the
+single source of truth for re-checking a calibration from its recorded inputs:
+it uses only python-flint, exact rationals (``fmpq``) and Python integers -- no
+numpy, scipy, generated kernels or float kernels of fhsym.
+
+Why the returned ball contains delta(eps)
+-----------------------------------------
+1. *Exact inputs.*  Each float is converted to the rational it denotes
+   (``float.as_integer_ratio``); ratios such as ``b = alpha/gamma``,
+   ``D = Delta/gamma`` are formed in Q (``fmpq``), never rounded.
+2. *Exact case selection.*  Every case boundary (Table I of the paper for FH,
+   the OSGT switch ``eps = varpi Delta/(2 varrho^2)``, Laplace's ``eps = Delta/beta``,
+   the staircase level counts ...) is a rational function of the inputs and is
+   decided by exact comparison in Q.  No ball comparison ever chooses a formula,
+   so a point on or next to a boundary (e.g. the FH kink ``eps = alpha Delta/gamma^2``)
+   cannot be misclassified.
+3. *Crossing point.*  For the log-concave mechanisms (FH, Gaussian, OSGT,
+   Laplace, truncated Laplace) the privacy loss ``L(t) = log g(t)/g(t + Delta)``
+   is non-decreasing, the integrand is positive exactly where ``L > eps`` and
+   zero where ``L = eps`` (where the FH loss is flat, any point of the flat
+   stretch serves), so ``delta = S(t1) - e^eps S(t1 + Delta)`` (``S`` the survival
+   function) at any ``t1`` with ``L(t1) = eps``.  ``t1`` is an exact rational,
+   or (FH cases (iii)/(iv)) the root of a quadratic with rational coefficients
+   on a known piece, enclosed by an arb square root of an exact rational and
+   intersected with the piece.
+4. *Enclosed formulas.*  The closed forms (module docstrings of
+   :mod:`.flipped_huber` and :mod:`.mechanisms`) are algebraic identities for
+   ``S(t1) - e^eps S(t1 + Delta)``, rewritten so that ``e^eps`` never appears and
+   differences of like terms are formed as sums of non-negative terms where
+   possible.  They are evaluated with arb operations (``exp``, ``expm1``,
+   ``erf``, ``erfc``, ``sqrt``, field operations), each of which returns a ball
+   containing the exact result for every point of its input balls; the Mills
+   ratio enclosure of :mod:`.core` adds a proven series remainder and a
+   mean-value bound.  Hence the final ball contains the true delta(eps).
+5. *Clipping.*  delta is in [0, 1] by definition, so the ball is intersected
+   with [0, 1]; a ball that is not finite is replaced by [0, 1].
+6. *Floats.*  ``upper`` is the ball's upper end rounded toward +inf and checked
+   by exact rational comparison (``lower`` likewise toward -inf); below the
+   smallest subnormal ``upper`` is ``5e-324`` and ``lower`` is ``0.0``.
+
+Exact zeros and ones: delta = 0 exactly for Laplace at ``eps >= Delta/beta`` and
+for the staircase when no level difference exceeds ``eps/eps0``; delta = 1 for
+truncated Laplace when ``Delta >= 2 bound`` (disjoint supports).  These are
+decided in Q and returned as ``[0, 0]`` / ``[1, 1]``.
+
+Precision.  The ball is computed at ``p + boost`` bits, ``boost`` about
+``2 log2`` of the largest exponent argument (so ``e^{-x}`` for huge ``x`` keeps
+``p`` bits); ``p`` starts at 128 and doubles until the relative width
+``(upper - lower)/lower <= rel_width``, or the next step would exceed
+``max_prec``, or the ball's upper end is below the smallest positive subnormal
+(then more bits cannot change the float pair ``(0.0, 5e-324)``).  Cancellation
+(e.g. ``R(t1) - R(t1 + D)`` for ``D << t1``) costs about ``log2`` of the
+cancellation ratio in bits.  A ball that ``max_prec`` cannot resolve is still
+valid, just wide.
+
+``flint.ctx.prec`` is process-global: the computation sets it in a
+``with ctx.workprec(...)`` block and restores it, which is not thread-safe.
+
+Example
+-------
+>>> e = enclose_profile("flipped_huber", {"alpha": 1.0, "gamma": 2.0}, 1.0, 1.0)
+>>> f"{e.lower:.15g} {e.upper:.15g}", e.upper - e.lower < 1e-17
+('0.00671505572698433 0.00671505572698433', True)
+>>> enclose_profile("laplace", {"beta": 1.0}, 1.0, 1.0).upper
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+from flint import arb, ctx, fmpq
+
+from .core import exact, float_down, float_up
+from .flipped_huber import fh_eval, fh_plan
+from .mechanisms import (
+    laplace_eval,
+    laplace_plan,
+    osgt_eval,
+    osgt_plan,
+    staircase_eval,
+    staircase_plan,
+    tl_eval,
+    tl_plan,
+)
+
+__all__ = [
+    "Enclosure",
+    "enclose_profile",
+    "MECHANISMS",
+    "flipped_huber_profile_arb",
+    "gaussian_profile_arb",
+    "laplace_profile_arb",
+    "truncated_laplace_profile_arb",
+    "staircase_profile_arb",
+    "osgt_profile_arb",
+]
+
+START_PREC = 128
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """A proven enclosure ``lower <= delta(eps) <= upper`` (floats) with its arb ball."""
+
+    lower: float
+    upper: float
+    ball: str
+    prec: int
+    method: str
+
+    def as_arb(self) -> arb:
+        """The ball re-parsed at ``prec`` bits (it contains the computed ball, hence delta(eps)).
+
+        >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
+        >>> with ctx.workprec(e.prec):
+        ...     x = e.as_arb()
+        ...     bool(x.contains(-(arb(-0.125).expm1())))
+        True
+        """
+        with ctx.workprec(self.prec):
+            return arb(self.ball)
+
+
+# ---------------------------------------------------------------------------
+# validation (pure Python; same wording as fhsym._validation.Domain)
+
+
+@dataclass(frozen=True)
+class _Range:
+    name: str
+    lower: float
+    upper: float
+    closed_lower: bool = False
+    closed_upper: bool = False
+
+    def describe(self) -> str:
+        lo = "[" if self.closed_lower else "("
+        hi = "]" if self.closed_upper else ")"
+        up = "inf" if self.upper == math.inf else f"{self.upper:g}"
+        return f"a finite real number in {lo}{self.lower:g}, {up}{hi}"
+
+    def check(self, value: object) -> fmpq:
+        msg = f"{self.name} must be {self.describe()}; got {value!r}"
+        if isinstance(value, (bool, str, bytes)) or value is None:
+            raise ValueError(msg)
+        try:
+            f = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(msg) from None
+        if not math.isfinite(f):
+            raise ValueError(msg)
+        ok_lo = f >= self.lower if self.closed_lower else f > self.lower
+        ok_hi = f <= self.upper if self.closed_upper else f < self.upper
+        if not (ok_lo and ok_hi):
+            raise ValueError(msg)
+        ratio = getattr(value, "as_integer_ratio", None)
+        if ratio is None or ratio() != f.as_integer_ratio():
+            raise ValueError(f"{self.name} must be exactly representable as a binary64 float; got {value!r}")
+        return exact(f)
+
+
+_POS = dict(lower=0.0, upper=math.inf)
+_NONNEG = dict(lower=0.0, upper=math.inf, closed_lower=True)
+EPSILON = _Range("epsilon", **_NONNEG)
+SENSITIVITY = _Range("sensitivity", **_POS)
+
+#: mechanism name -> its parameters (the constructor arguments of fhsym's classes) and ranges
+MECHANISMS: dict[str, tuple[_Range, ...]] = {
+    "flipped_huber": (_Range("alpha", **_NONNEG), _Range("gamma", **_POS)),
+    "gaussian": (_Range("sigma", **_POS),),
+    "laplace": (_Range("beta", **_POS),),
+    "truncated_laplace": (_Range("scale", **_POS), _Range("bound", **_POS)),
+    "staircase": (
+        _Range("epsilon", **_POS),
+        _Range("sensitivity", **_POS),
+        _Range("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True),
+    ),
+    "osgt": (_Range("vartheta", **_NONNEG), _Range("varrho", **_POS)),
+}
+
+
+def _check_params(mechanism: str, params: Mapping[str, float]) -> dict:
+    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {tuple(MECHANISMS)}; got {mechanism!r}")
+    if not isinstance(params, Mapping):
+        raise ValueError(f"params must be a mapping of parameter names to floats; got {params!r}")
+    ranges = MECHANISMS[mechanism]
+    names = tuple(r.name for r in ranges)
+    extra = sorted(set(params) - set(names), key=str)
+    if extra:
+        raise ValueError(f"unexpected parameter {extra[0]!r} for {mechanism}; its parameters are {names}")
+    out = {}
+    for r in ranges:
+        if r.name not in params:
+            raise ValueError(f"missing parameter {r.name!r} for {mechanism} ({r.name} must be {r.describe()})")
+        label = _Range(f"{mechanism} parameter {r.name}", r.lower, r.upper, r.closed_lower, r.closed_upper)
+        out[r.name] = label.check(params[r.name])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# plans: exact work done once, evaluated at increasing precision
+
+
+def _plan(mechanism: str, p: dict, eps: fmpq, delta_s: fmpq, raw: Mapping[str, float]):
+    """(evaluate(plan, prec) -> arb, plan, method text)."""
+    if mechanism == "flipped_huber":
+        plan = fh_plan(eps, p["alpha"] / p["gamma"], delta_s / p["gamma"])
+        return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
+    if mechanism == "gaussian":
+        plan = osgt_plan(eps, fmpq(0), delta_s / p["sigma"])
+        side = "t1 >= 0: phi(t1)(R(t1) - R(t2))" if plan.t1 >= 0 else "t1 < 0: strip + tail terms"
+        return osgt_eval, plan, f"Gaussian (Balle-Wang, eq 29) at rational t1 = eps sigma/Delta - Delta/(2 sigma), {side}"
+    if mechanism == "osgt":
+        plan = osgt_plan(eps, p["vartheta"] / p["varrho"], delta_s / p["varrho"])
+        return osgt_eval, plan, f"OSGT {plan.case}"
+    if mechanism == "laplace":
+        plan = laplace_plan(eps, delta_s / p["beta"])
+        how = "eps >= Delta/beta: delta = 0 exactly" if plan is None else "-expm1((eps - Delta/beta)/2)"
+        return laplace_eval, plan, f"Laplace: {how}"
+    if mechanism == "truncated_laplace":
+        plan = tl_plan(eps, p["bound"] / p["scale"], delta_s / p["scale"])
+        how = "Delta >= 2 bound: delta = 1 exactly" if plan.one else "three non-negative terms"
+        return tl_eval, plan, f"truncated Laplace: {how}"
+    # staircase: the step edge is the double gamma * Delta0, as in StaircaseMechanism
+    w = float(raw["gamma"]) * float(raw["sensitivity"])
+    W = exact(w) / p["sensitivity"]
+    plan = staircase_plan(eps, delta_s / p["sensitivity"], p["epsilon"], W)
+    how = "no positive level difference: delta = 0 exactly" if plan.zero else (
+        f"{len(plan.part1)} + {len(plan.part2)} pieces, geometric sums in closed form")
+    return staircase_eval, plan, f"staircase: {how}"
+
+
+_UNIT = arb(fmpq(1, 2), fmpq(1, 2))  # the interval [0, 1]
+
+
+def _clip(x: arb) -> arb:
+    """Intersect with [0, 1] (delta is a probability difference in [0, 1])."""
+    if not x.is_finite():
+        return +_UNIT
+    if not x.overlaps(_UNIT):  # pragma: no cover - would contradict the proof
+        raise ArithmeticError(f"enclosure {x.str(10)} lies outside [0, 1]")
+    return x.intersection(_UNIT)
+
+
+def _prepare(mechanism: str, params: Mapping[str, float], epsilon: float, sensitivity: float):
+    p = _check_params(mechanism, params)
+    eps = EPSILON.check(epsilon)
+    dl = SENSITIVITY.check(sensitivity)
+    return _plan(mechanism, p, eps, dl, params)
+
+
+def _boost(plan) -> int:
+    return getattr(plan, "boost", 16) if plan is not None else 16
+
+
+def _tight(x: arb, rel: float) -> bool:
+    """(upper - lower) <= rel * lower, decided on exact end points (a True is certain)."""
+    lo, hi = x.lower(), x.upper()
+    if lo == hi:
+        return True
+    with ctx.workprec(ctx.prec + 64):
+        return bool(lo > 0 and (hi - lo) <= lo * arb(rel))
+
+
+_SUBNORMAL = None
+
+
+def _below_subnormal(x: arb) -> bool:
+    global _SUBNORMAL
+    if _SUBNORMAL is None:
+        _SUBNORMAL = arb(5e-324)
+    return bool(x.upper() < _SUBNORMAL)
+
+
+def enclose_profile(
+    mechanism: str,
+    params: Mapping[str, float],
+    epsilon: float,
+    sensitivity: float,
+    *,
+    rel_width: float = 2.0**-60,
+    max_prec: int = 1 << 14,
+) -> Enclosure:
+    """Proven bounds ``lower <= delta(eps) <= upper`` for ``mechanism`` at the exact float inputs.
+
+    delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, ``Delta`` = ``sensitivity``,
+    ``g`` the noise density of ``mechanism`` with ``params`` (the constructor
+    arguments of fhsym's classes): ``flipped_huber`` {alpha, gamma} (Theorem 3,
+    eq 13-16), ``gaussian`` {sigma} (Balle-Wang; eq 29), ``laplace`` {beta},
+    ``truncated_laplace`` {scale, bound}, ``staircase`` {epsilon, sensitivity,
+    gamma} (design eps0, Delta0, gamma), ``osgt`` {vartheta, varrho}.  See the
+    module docstring for the proof that the ball contains delta(eps).
+
+    The precision doubles from 128 bits until ``(upper - lower)/lower <= rel_width``,
+    ``max_prec`` is reached, or the upper end is below the smallest subnormal.
+
+    >>> e = enclose_profile("gaussian", {"sigma": 1.0}, 1.0, 1.0)
+    >>> f"{e.lower:.12g} {e.upper:.12g}"
+    '0.126936737507 0.126936737507'
+    """
+    evaluate, plan, method = _prepare(mechanism, params, epsilon, sensitivity)
+    if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
+        raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
+    if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
+        raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
+    boost = _boost(plan)
+    p = min(START_PREC, max_prec)
+    while True:
+        used = p + boost
+        with ctx.workprec(used):  # every operation on the ball at its own precision
+            x = _clip(evaluate(plan, p))
+            done = _tight(x, float(rel_width)) or _below_subnormal(x)
+        if done or 2 * p + boost > max_prec:
+            break
+        p *= 2
+    with ctx.workprec(used):
+        # delta is in [0, 1]: clamping the rounded end points keeps them valid
+        lower, upper = max(float_down(x), 0.0), min(float_up(x), 1.0)
+        return Enclosure(lower, upper, x.str(25), used, f"{method}; {used} bits")
+
+
+# ---------------------------------------------------------------------------
+# one function per mechanism: the ball at a given base precision
+
+
+def _ball(mechanism: str, params: dict, eps: float, sens: float, prec: int) -> arb:
+    if isinstance(prec, bool) or not isinstance(prec, int) or prec < 2:
+        raise ValueError(f"prec must be an integer >= 2; got {prec!r}")
+    evaluate, plan, _ = _prepare(mechanism, params, eps, sens)
+    with ctx.workprec(prec + _boost(plan)):
+        return _clip(evaluate(plan, prec))
+
+
+def flipped_huber_profile_arb(eps: float, alpha: float, gamma: float, Delta: float, prec: int) -> arb:
+    """Ball containing the FH profile delta^(1)(eps) (Theorem 3, eq 16) at ``prec`` (+ guard) bits."""
+    return _ball("flipped_huber", {"alpha": alpha, "gamma": gamma}, eps, Delta, prec)
+
+
+def gaussian_profile_arb(eps: float, sigma: float, Delta: float, prec: int) -> arb:
+    """Ball containing Q(t1) - e^eps Q(t1 + Delta/sigma), t1 = eps sigma/Delta - Delta/(2 sigma) (eq 29)."""
+    return _ball("gaussian", {"sigma": sigma}, eps, Delta, prec)
+
+
+def laplace_profile_arb(eps: float, beta: float, Delta: float, prec: int) -> arb:
+    """Ball containing [1 - exp((eps - Delta/beta)/2)]_+ (paper, Appendix F-A(b))."""
+    return _ball("laplace", {"beta": beta}, eps, Delta, prec)
+
+
+def truncated_laplace_profile_arb(eps: float, scale: float, bound: float, Delta: float, prec: int) -> arb:
+    """Ball containing the truncated Laplace profile (Geng et al. 2020; formula in :mod:`.mechanisms`)."""
+    return _ball("truncated_laplace", {"scale": scale, "bound": bound}, eps, Delta, prec)
+
+
+def staircase_profile_arb(eps: float, eps0: float, Delta0: float, gamma: float, Delta: float, prec: int) -> arb:
+    """Ball containing the staircase profile (Geng & Viswanath 2016; closed-form level sums)."""
+    return _ball("staircase", {"epsilon": eps0, "sensitivity": Delta0, "gamma": gamma}, eps, Delta, prec)
+
+
+def osgt_profile_arb(eps: float, vartheta: float, varrho: float, Delta: float, prec: int) -> arb:
+    """Ball containing the OSGT profile (paper, Appendix F-A(c), both cases)."""
+    return _ball("osgt", {"vartheta": vartheta, "varrho": varrho}, eps, Delta, prec)
+
+

@@ -1,0 +1,81 @@
+"""Double-double (error-free) arithmetic helpers for the stable forms of the mechanisms' profiles.
+
+Each value is an unevaluated sum ``hi + lo`` with ``|lo| <= ulp(hi)/2``, formed with Knuth's
+TwoSum and Dekker's TwoProduct (:mod:`fhsym._core.numerics`), so differences that vanish at the
+kinks of a profile (``eps - Delta/beta``, ``eps_boundary - eps``) keep full relative accuracy.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from .numerics import two_prod, two_sum
+
+__all__ = ["div_dd", "dd_add", "dd_mul", "dd_div", "ratio_dd", "exact_quotient", "sym_sign_min", "two_prod", "two_sum"]
+
+
+def div_dd(num: np.ndarray, den: float) -> tuple[np.ndarray, np.ndarray]:
+    """``num / den = hi + lo`` to about 2^-104 relative (num array, den scalar)."""
+    hi = num / den
+    p, e = two_prod(hi, np.full(np.shape(hi), den))
+    lo = ((num - p) - e) / den
+    lo = np.where(np.isfinite(lo), lo, 0.0)
+    return hi, lo
+
+
+def dd_add(a_hi, a_lo, b_hi, b_lo):
+    """Double-double sum (vectorised)."""
+    s, e = two_sum(np.asarray(a_hi, dtype=float), np.asarray(b_hi, dtype=float))
+    e = e + (a_lo + b_lo)
+    hi = s + e
+    return hi, e - (hi - s)
+
+
+def dd_mul(a_hi, a_lo, b_hi, b_lo):
+    """Double-double product (vectorised, |values| < 1e150)."""
+    p, e = two_prod(np.asarray(a_hi, dtype=float), np.asarray(b_hi, dtype=float))
+    e = e + (a_hi * b_lo + a_lo * b_hi)
+    hi = p + e
+    return hi, e - (hi - p)
+
+
+def dd_div(a_hi, a_lo, b_hi, b_lo):
+    """Double-double quotient (vectorised)."""
+    a_hi = np.asarray(a_hi, dtype=float)
+    q1 = a_hi / b_hi
+    p, e = two_prod(q1, np.broadcast_to(np.asarray(b_hi, dtype=float), np.shape(q1)))
+    r = (((a_hi - p) - e) + a_lo - q1 * b_lo) / b_hi
+    hi = q1 + r
+    with np.errstate(invalid="ignore"):
+        lo = r - (hi - q1)
+        lo = np.where(np.isfinite(lo), lo, 0.0)
+    return hi, lo
+
+
+def ratio_dd(x_hi: np.ndarray, x_lo: np.ndarray, y: float, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(x_hi + x_lo) * y / z`` as a double-double (x arrays, y, z positive scalars)."""
+    p, e = two_prod(x_hi, np.full(np.shape(x_hi), y))
+    e = e + x_lo * y
+    hi = p / z
+    ph, pe = two_prod(hi, np.full(np.shape(hi), z))
+    lo = (((p - ph) - pe) + e) / z
+    with np.errstate(invalid="ignore"):
+        lo = np.where(np.isfinite(lo), lo, 0.0)
+    return hi, lo
+
+
+def exact_quotient(num: float, den: float) -> tuple[float, float]:
+    """``num/den = hi + lo`` with ``hi = fl(num/den)`` and ``lo`` the rounded remainder."""
+    hi = num / den
+    if not math.isfinite(hi) or hi == 0.0:
+        return hi, 0.0
+    lo = float((Fraction(num) - Fraction(hi) * Fraction(den)) / Fraction(den))
+    return hi, lo
+
+
+def sym_sign_min(t: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """``|t + d/2| - |t - d/2| = 2 sgn(t) sgn(d) min(|t|, |d|/2)`` without cancellation."""
+    return 2.0 * np.sign(t) * np.sign(d) * np.minimum(np.abs(t), 0.5 * np.abs(d))

@@ -1,0 +1,241 @@
+"""The searches every calibration uses: monotone predicates over the doubles, in one place.
+
+Calibration is a search for the least noise that meets a privacy target, followed by a check
+at the exact returned floats.  The search half lives here; it knows nothing about privacy:
+
+* :func:`smallest_true` / :func:`largest_true` -- the extreme double at which a monotone
+  boolean predicate holds, by doubling/halving to a bracket and then bisection on the bit
+  patterns of the doubles, so the answer is exact to the last ulp *with respect to the
+  predicate* (the style of OpenDP's ``binary_search`` and dp_accounting's
+  ``calibrate_dp_mechanism``: only passing points are returned);
+* :func:`largest_true_many` -- the same for many independent predicates at once (vectorised
+  bracketing, then bisection in log space), used to scan many shapes of a noise family;
+* :func:`increasing_roots` -- vectorised roots of many increasing functions (Illinois false
+  position), returning the feasible side of each root;
+* :class:`CalibrationError` -- the one exception for a search that cannot succeed (no finite
+  parameter meets the target).  It is a ``ValueError``: the request, not the code, is at fault.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["CalibrationError", "increasing_roots", "smallest_true", "smallest_true_smooth", "largest_true",
+           "largest_true_many"]
+
+
+class CalibrationError(ValueError):
+    """No parameter in the supported range meets the privacy target (the search cannot succeed).
+
+    >>> smallest_true(lambda x: False, 1.0, name="sigma")
+    Traceback (most recent call last):
+    ...
+    fhsym._core.search.CalibrationError: cannot calibrate: no finite sigma meets the target
+    """
+
+
+def _f2i(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def _i2f(i: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", i))[0]
+
+
+def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
+    """Given 0 <= lo < hi with ok(hi) and not ok(lo): the smallest double in (lo, hi] with ok."""
+    ilo, ihi = _f2i(lo), _f2i(hi)
+    while ihi - ilo > 1:
+        mid = (ilo + ihi) // 2
+        if ok(_i2f(mid)):
+            ihi = mid
+        else:
+            ilo = mid
+    return _i2f(ihi)
+
+
+def smallest_true(ok: Callable[[float], bool], x0: float, *, name: str, allow_zero: bool = False) -> float:
+    """Smallest positive double x with ``ok(x)``, for ``ok`` False then True as x grows.
+
+    Starts at ``x0 > 0``.  With ``allow_zero``, returns 0.0 when ``ok(0.0)``.  Raises
+    :class:`CalibrationError` naming ``name`` when no finite double passes.
+
+    >>> smallest_true(lambda x: x * x >= 2.0, 1.0, name="x") == math.sqrt(2.0)
+    True
+    """
+    if allow_zero and ok(0.0):
+        return 0.0
+    hi = max(float(x0), 5e-324)
+    for _ in range(2200):
+        if ok(hi):
+            break
+        hi *= 2.0
+        if not math.isfinite(hi):
+            raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    else:  # pragma: no cover - 2200 doublings leave the floats
+        raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    lo = hi / 2.0
+    while lo > 0.0 and ok(lo):
+        hi, lo = lo, lo / 2.0
+    return _bisect_bits(ok, lo, hi)
+
+
+def smallest_true_smooth(ok: Callable[[float], bool], g: Callable[[float], float], x0: float, *, name: str) -> float:
+    """:func:`smallest_true` for a predicate ``ok(x) <=> g(x) <= 0`` with g continuous and decreasing in x.
+
+    Brent's method on u = log x finds the root of g in ~10 evaluations (instead of ~60 bisections
+    on the bits), then the answer is moved ulp by ulp to the smallest double that passes ``ok``
+    (with a bit-bisection fallback), so it is the same double :func:`smallest_true` returns.
+    """
+    from scipy import optimize
+
+    u0 = math.log(max(float(x0), 5e-324))
+    gu = lambda u: g(math.exp(u))  # noqa: E731
+    lo = hi = u0
+    if gu(u0) <= 0:
+        while gu(lo) <= 0:
+            hi, lo = lo, lo - 1.0
+            if lo < -744.0:
+                return smallest_true(ok, x0, name=name)
+    else:
+        while gu(hi) > 0:
+            lo, hi = hi, hi + 1.0
+            if hi > 709.0:
+                raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    root = optimize.brentq(gu, lo, hi, xtol=1e-300, rtol=8.9e-16, maxiter=200)
+    x = math.exp(root)
+    for _ in range(64):
+        if ok(x):
+            break
+        x = math.nextafter(x, math.inf)
+    else:
+        return smallest_true(ok, x, name=name)
+    for _ in range(64):
+        below = math.nextafter(x, 0.0)
+        if below <= 0.0 or not ok(below):
+            return x
+        x = below
+    return _bisect_bits(ok, 0.0, x) if not ok(5e-324) else 5e-324
+
+
+def largest_true(ok: Callable[[float], bool], x0: float, *, name: str) -> float:
+    """Largest positive double x with ``ok(x)``, for ``ok`` True then False as x grows.
+
+    Returns ``inf`` when every finite double passes and raises :class:`CalibrationError`
+    when none does (not even the smallest subnormal).
+    """
+    lo = max(float(x0), 5e-324)
+    if ok(lo):
+        hi = lo * 2.0
+        while ok(hi):
+            lo, hi = hi, hi * 2.0
+            if not math.isfinite(hi):
+                return math.inf
+    else:
+        hi = lo
+        lo = hi / 2.0
+        while not ok(lo):
+            hi, lo = lo, lo / 2.0
+            if lo == 0.0:
+                raise CalibrationError(f"cannot calibrate: no positive {name} meets the target")
+    # ok(lo), not ok(hi): bisect on bits for the last passing double
+    ilo, ihi = _f2i(lo), _f2i(hi)
+    while ihi - ilo > 1:
+        mid = (ilo + ihi) // 2
+        if ok(_i2f(mid)):
+            ilo = mid
+        else:
+            ihi = mid
+    return _i2f(ilo)
+
+
+def largest_true_many(feasible: Callable[[np.ndarray, np.ndarray], np.ndarray], n: int, *,
+                      grow: float = 4.0, steps: int = 52, span: float = 1e300) -> np.ndarray:
+    """For n independent predicates, sup{x > 0 : feasible(x)} each, to ~2^-steps in log x.
+
+    ``feasible(x, idx)`` evaluates predicates ``idx`` (an index array) at the points ``x``
+    (same length) and returns booleans; each predicate must be True then False as x grows.
+    Bracketing from x = 1 by factors ``grow``, then ``steps`` bisections of log x.  Returns
+    the last feasible point found (a lower bound of the supremum within the resolution): 0
+    where nothing above 1/span is feasible, inf where everything below span is.
+    """
+    lo, hi = np.zeros(n), np.full(n, np.inf)
+    ok1 = np.asarray(feasible(np.ones(n), np.arange(n)), dtype=bool)
+    for factor, active in ((grow, ok1.copy()), (1.0 / grow, ~ok1)):
+        cur = np.ones(n)
+        if factor > 1:
+            lo[active] = 1.0
+        else:
+            hi[active] = 1.0
+        while active.any():
+            idx = np.flatnonzero(active)
+            cur[idx] *= factor
+            out = (cur[idx] > span) | (cur[idx] < 1.0 / span)
+            if out.any():  # the bracket leaves the range: inf (always feasible) or 0 (never)
+                lo[idx[out]] = np.inf if factor > 1 else 0.0
+                hi[idx[out]] = np.inf if factor > 1 else 0.0
+                active[idx[out]] = False
+                idx = idx[~out]
+                if idx.size == 0:
+                    break
+            f = np.asarray(feasible(cur[idx], idx), dtype=bool)
+            if factor > 1:
+                lo[idx[f]] = cur[idx[f]]
+                hi[idx[~f]] = cur[idx[~f]]
+                active[idx[~f]] = False
+            else:
+                hi[idx[~f]] = cur[idx[~f]]
+                lo[idx[f]] = cur[idx[f]]
+                active[idx[f]] = False
+    todo = np.flatnonzero((lo > 0) & np.isfinite(hi))
+    for _ in range(steps):
+        if todo.size == 0:
+            break
+        mid = np.sqrt(lo[todo] * hi[todo])
+        f = np.asarray(feasible(mid, todo), dtype=bool)
+        lo[todo[f]] = mid[f]
+        hi[todo[~f]] = mid[~f]
+    return lo
+
+
+def increasing_roots(f: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray,
+                     flo: np.ndarray, fhi: np.ndarray, *, xtol: float = 1e-12, maxiter: int = 100) -> np.ndarray:
+    """Vectorised roots of increasing functions, returning the side where f <= 0.
+
+    For each i, ``f(x, idx)`` evaluates the functions ``idx`` at ``x`` (an increasing function
+    of x for every i); ``[lo_i, hi_i]`` brackets the root: ``flo_i = f_i(lo_i) <= 0 < fhi_i``.
+    Illinois false position (superlinear, safeguarded by bisection when the secant point is
+    not strictly inside) until ``hi - lo <= xtol (1 + |lo|)``.  Returns the final ``lo``: a
+    point where f <= 0 (the feasible side), within the tolerance of the root.
+    """
+    lo, hi = np.array(lo, dtype=float), np.array(hi, dtype=float)
+    flo, fhi = np.array(flo, dtype=float), np.array(fhi, dtype=float)
+    side = np.zeros(lo.shape, dtype=np.int8)  # which end was kept last time (Illinois halving)
+    active = np.flatnonzero(hi - lo > xtol * (1.0 + np.abs(lo)))
+    for _ in range(maxiter):
+        if active.size == 0:
+            break
+        a, b, fa, fb = lo[active], hi[active], flo[active], fhi[active]
+        with np.errstate(all="ignore"):
+            x = b - fb * (b - a) / (fb - fa)
+        bad = ~np.isfinite(x) | (x <= a) | (x >= b)
+        x[bad] = 0.5 * (a[bad] + b[bad])
+        fx = np.asarray(f(x, active), dtype=float)
+        fx = np.where(np.isnan(fx), np.inf, fx)  # an undefined value counts as infeasible
+        left = fx <= 0.0
+        ia, ib = active[left], active[~left]
+        # x becomes the new lo (feasible) or hi; halve the stale end's value when an end is kept twice
+        lo[ia], flo[ia] = x[left], fx[left]
+        stale = side[ia] == -1
+        fhi[ia[stale]] *= 0.5
+        side[ia] = -1
+        hi[ib], fhi[ib] = x[~left], fx[~left]
+        stale = side[ib] == 1
+        flo[ib[stale]] *= 0.5
+        side[ib] = 1
+        active = active[hi[active] - lo[active] > xtol * (1.0 + np.abs(lo[active]))]
+    return lo

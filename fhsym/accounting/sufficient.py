@@ -1,0 +1,174 @@
+"""The K-dimensional sufficient condition of the paper (Section IV-B: eq 18-22, Lemmas 5-7, Theorem 8).
+
+Objects (numeric, vectorised where it matters; the SymPy versions are in
+:mod:`fhsym.symbolic.kdim` and ``proofs/kdim.py`` checks them):
+
+* ``R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2``  (Lemma 5; piecewise
+  ``alpha^2`` for ``alpha < Delta`` and ``2 alpha Delta - Delta^2`` beyond)
+  and its inverse (eq 21) ``R^{-1}(nu) = sqrt(nu)`` for ``nu < Delta^2``,
+  ``(nu + Delta^2)/(2 Delta)`` beyond;
+* ``theta = gamma Q^{-1}(sqrt(pi/2)/omega)`` (eq 22, Lemma 6:
+  ``FH(alpha, gamma^2) <=_st N(theta, gamma^2)``);
+* the upper-tail bound of Lemma 5
+  ``Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R/(2 gamma Delta_2))`` and the
+  lower-tail bound of Lemma 7
+  ``Q(gamma eps/Delta_2 + Delta_2/(2 gamma) + K R/(2 gamma Delta_2) + theta Delta_1/(gamma Delta_2))``;
+* Theorem 8: the K-dimensional mechanism is (eps, delta)-DP if
+  ``R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K`` and
+  ``theorem8_lhs = Lemma5 - e^eps Lemma7 <= delta``.
+
+Status of the paper's proof (``python -m proofs --only kdim``, ``docs/kdim.md``):
+the affine bound (eq 18), Lemma 5 and Lemma 6 hold (Lemma 5's cited step --
+a Gaussian-Q tail from the sub-Gaussian MGF -- does not follow from
+sub-Gaussianity; it holds for FH by Proschan's peakedness theorem), Lemma 7 is
+false for difference vectors d below the extremes of the sensitivity set, and
+Theorem 8's conclusion is *checked numerically*, not proven, whenever
+``Delta_2 < sqrt(K) Delta`` or ``Delta_1 < K Delta``.  For the box case
+(``Delta_2 = sqrt(K) Delta``, ``Delta_1 = K Delta``) fhsym certifies every
+calibration independently with the exact K-fold profile
+(:mod:`fhsym.kdim.pld`).
+
+All quantities are computed in log space where they can underflow
+(``log_theorem8_lhs``); no function returns NaN for valid input.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Tuple
+
+import numpy as np
+from scipy import special as sc
+
+from .._core import domains as V
+from .._core.sensitivities import resolve_sensitivities
+from .._generated import flipped_huber as KER
+from .._generated import kdim as KD
+
+__all__ = [
+    "R_Delta",
+    "R_Delta_inverse",
+    "theta",
+    "theta_std",
+    "alpha_max",
+    "applicable",
+    "lemma5_bound",
+    "lemma7_bound",
+    "theorem8_lhs",
+    "log_theorem8_lhs",
+    "theorem8_holds",
+    "resolve_sensitivities",
+]
+
+
+def R_Delta(alpha, sensitivity):
+    """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
+
+    Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
+    and concave in alpha, non-decreasing and concave in Delta.
+    """
+    out = KD.R_Delta(alpha, sensitivity)
+    return out[()] if out.ndim == 0 else out
+
+
+def R_Delta_inverse(nu, sensitivity):
+    """Inverse of R_Delta on [0, inf) (eq 21): sqrt(nu) for nu < Delta^2, (nu + Delta^2)/(2 Delta) beyond."""
+    n = np.asarray(nu, dtype=float)
+    out = np.where(n < 0, np.nan, KD.R_Delta_inverse(n, sensitivity))
+    if np.any(np.isnan(out)):
+        raise ValueError(f"nu must be a finite real number in [0, inf); got {nu!r}")
+    return out[()] if out.ndim == 0 else out
+
+
+def theta_std(b: float) -> float:
+    """theta/gamma = Q^{-1}(sqrt(pi/2)/omega(b)) (eq 22), log-space (finite for every b >= 0).
+
+    Accuracy (against eq 22 at 40 digits, ``proofs/kdim.py::sufficient_formulas``): relative 1e-12
+    for b >= 0.1 (1e-15 for b in [1, 100]); for small b, where theta ~ b^3/6 is computed from
+    log(sqrt(pi/2)/omega) ~ log(1/2), absolute 4e-16 instead (relative 1e-9 at b = 0.01) -- all
+    Theorem 8 needs, since theta enters B beside O(1) terms.
+    """
+    b = np.float64(b)
+    return float(KD.theta_std(b, KER.log_omega_tilde(b)))
+
+
+def theta(alpha: float, gamma: float) -> float:
+    """theta = gamma Q^{-1}(sqrt(pi/2)/omega) (eq 22, Lemma 6)."""
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    return g * theta_std(a / g)
+
+
+def _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
+    return eps, a, g, K, D, D2, D1
+
+
+def alpha_max(epsilon, gamma, dim, sensitivity=None, l2_sensitivity=None) -> float:
+    """Largest alpha allowed by Lemma 5 / Theorem 8: R_Delta^{-1}((2 gamma^2 eps - Delta_2^2)/K); -inf if none."""
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, None)
+    nu = float(KD.restriction_bound(eps, g, K, D2))
+    if nu < 0:
+        return -math.inf
+    return float(R_Delta_inverse(nu, D))
+
+
+def applicable(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None) -> bool:
+    """The parameter restriction of Lemma 5 / Theorem 8: R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K."""
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, None)
+    return bool(float(R_Delta(a, D)) <= float(KD.restriction_bound(eps, g, K, D2)))
+
+
+def _AB(eps, a, g, K, D, D2, D1):
+    R = float(R_Delta(a, D))
+    return float(KD.lemma5_arg(eps, g, K, R, D2)), float(KD.lemma7_arg(eps, g, K, R, D2, D1, theta_std(a / g)))
+
+
+def lemma5_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Lemma 5: P{zeta^(u)_d(T) >= eps} <= Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R_Delta(alpha)/(2 gamma Delta_2))."""
+    A, _ = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+    return float(sc.ndtr(-A))
+
+
+def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Lemma 7's claimed lower bound Q(gamma eps/D2 + D2/(2 gamma) + K R/(2 gamma D2) + theta D1/(gamma D2)).
+
+    Holds for the extreme vector of the box (||d||_2 = Delta_2, ||d||_1 = Delta_1) but not
+    for every d the sensitivities allow (see ``docs/kdim.md``).
+    """
+    _, B = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+    return float(sc.ndtr(-B))
+
+
+def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf when it is <= 0.
+
+    Stable: log Q(A) + log(1 - exp(r)), r = eps + log Q(B) - log Q(A) < 0, with log_ndtr and
+    :func:`fhsym._numerics.log1mexp` (few-ulp for every r < 0).  Accuracy: relative error of the
+    LHS <= 4e-16 (1 + |log Q(A)| + |log Q(B)| + eps)/|r| + 1e-14 (the rounding of r itself: ~1e-13
+    for |r| >= 1e-2, 1e-10 at |r| ~ 1e-5), ``tests/kdim/test_kdim_sufficient.py``.
+    """
+    eps, a, g, K, D, D2, D1 = _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity)
+    A, B = _AB(eps, a, g, K, D, D2, D1)
+    return float(KD.log_theorem8_lhs(A, B, eps))  # log Q(A) + log(1 - e^r), r < 0; -inf where r >= 0
+
+
+def theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+    """Theorem 8's left-hand side Q(A) - e^eps Q(B), clipped at 0 (see :func:`log_theorem8_lhs`)."""
+    return math.exp(log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
+
+
+def theorem8_holds(epsilon, delta, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None, rtol=1e-12) -> bool:
+    """Theorem 8's condition: applicable and theorem8_lhs * (1 + rtol) <= delta."""
+    dl = V.check_scalar(delta, V.DELTA)
+    if not applicable(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity):
+        return False
+    return log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity) + math.log1p(rtol) <= math.log(dl)

@@ -1,0 +1,240 @@
+"""The subcommands: each takes the parsed arguments and returns (result dict, exit status)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List
+
+import numpy as np
+
+from .common import CLIError, need_checkout, need_module
+from .progress import Progress
+
+
+# ---------------------------------------------------------------------------
+# commands: each returns (result dict, exit status)
+# ---------------------------------------------------------------------------
+
+
+def cmd_calibrate(ns) -> tuple:
+    from ..calibration import calibrate
+
+    try:
+        cal = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
+                        l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity, method=ns.method,
+                        mechanism=ns.mechanism)
+    except NotImplementedError as exc:
+        raise CLIError(f"--dim {ns.dim} (method {ns.method!r}) is not available in this version of fhsym: {exc}") from None
+    res = dict(cal.as_dict())
+    res["parameters"] = dict(cal.parameters)
+    comparison = {}
+    for other in ("gaussian", "laplace"):  # what the same guarantee costs with the usual noises
+        if other != ns.mechanism:
+            try:
+                comparison[other] = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
+                                              l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity,
+                                              mechanism=other).variance
+            except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
+                pass
+    res["comparison"] = comparison
+    for k, val in list(res.items()):  # JSON-safe: numpy scalars to Python numbers
+        if isinstance(val, np.generic):
+            res[k] = val.item()
+    if ns.certificate is not None:
+        try:
+            ns.certificate.write_text(cal.certificate.to_json() + "\n")
+        except OSError as exc:
+            raise CLIError(f"cannot write --certificate {str(ns.certificate)!r}: {exc.strerror}") from None
+        res["certificate_file"] = str(ns.certificate)
+    return res, 0
+
+
+def cmd_check_certificate(ns) -> tuple:
+    from ..calibration.verify import check_certificate
+
+    try:
+        text = ns.file.read_text()
+    except OSError as exc:
+        raise CLIError(f"cannot read {str(ns.file)!r}: {exc.strerror}") from None
+    v = check_certificate(text)  # ValueError (malformed) -> exit 2
+    res = {"file": str(ns.file), "ok": v.ok, "rigorous": v.rigorous, "lower": v.lower, "upper": v.upper,
+           "reason": v.reason}
+    return res, 0 if v.ok else 1
+
+
+def cmd_profile(ns) -> tuple:
+    from ..privacy import privacy_profile
+
+    d = np.atleast_1d(privacy_profile(ns.epsilon, ns.alpha, ns.gamma, ns.sensitivity))
+    return {"alpha": ns.alpha, "gamma": ns.gamma, "sensitivity": ns.sensitivity,
+            "epsilon": [float(e) for e in ns.epsilon], "delta": [float(x) for x in d]}, 0
+
+
+def cmd_sample(ns) -> tuple:
+    from ..noise import FlippedHuber
+
+    fh = FlippedHuber(ns.alpha, ns.gamma)
+    x = np.atleast_1d(fh.rvs(ns.n, random_state=ns.seed))
+    res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
+    if ns.out:
+        out = Path(ns.out)
+        if not out.parent.is_dir():
+            raise CLIError(f"argument --out: directory {str(out.parent)!r} does not exist")
+        np.save(out, x)
+        res["out"] = str(out if out.suffix == ".npy" else out.with_name(out.name + ".npy"))
+        return res, 0
+    res["samples"] = [float(v) for v in x]
+    return res, 0
+
+
+def _load_proofs(root: Path):
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from proofs import _harness as H  # noqa: WPS433 - lives in the checkout, not in the package
+
+    return H
+
+
+def cmd_verify(ns) -> tuple:
+    root = need_checkout("verify")
+    H = _load_proofs(root)
+    progress_on = not (ns.no_progress or ns.list)
+    t0 = time.perf_counter()
+    if progress_on:
+        print("fhsym verify: importing the proof topics (SymPy) ...", file=sys.stderr, flush=True)
+    topics = H.discover()
+    if ns.list:
+        listing = [{"topic": t.name, "title": t.title,
+                    "checks": [{"key": c.key, "object": c.obj, "paper": c.paper, "claim": c.claim, "quick": c.quick}
+                               for c in t.checks]} for t in topics]
+        return {"topics": listing}, 0
+    try:
+        checks = H.select(topics, ns.only, ns.quick)
+    except ValueError as exc:
+        raise CLIError(f"argument --only: {exc}") from None
+    if ns.check:
+        known = {c.key: c for t in topics for c in t.checks}
+        unknown = [k for k in ns.check if k not in known]
+        if unknown:
+            raise CLIError(f"argument --check: unknown check(s) {unknown}; see `fhsym verify --list`")
+        wanted = set(ns.check)
+        checks = [c for t in topics for c in t.checks if c.key in wanted]
+
+    full = not ns.only and not ns.quick and not ns.check
+    if ns.no_report:
+        report_path = None
+    elif ns.report is not None:
+        report_path = ns.report
+    else:
+        report_path = (root / "proofs" / "REPORT.md") if full else None
+    # the equivalent command, recorded in the report ("python -m proofs" has no --check)
+    cmd = (("fhsym verify" if ns.check else "python -m proofs") + "".join(f" --only {o}" for o in ns.only)
+           + (" --quick" if ns.quick else "") + "".join(f" --check {k}" for k in ns.check))
+
+    bar = Progress(len(checks), "proofs", enabled=progress_on)
+    failures: List = []
+
+    def progress(res) -> None:
+        if res.verdict != H.PASS:
+            failures.append(res)
+            bar.message(f"FAIL {res.key}: {res.claim}")
+        bar.advance(res.key)
+
+    # checks may print; keep stdout for the summary / JSON
+    with contextlib.redirect_stdout(sys.stderr):
+        results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
+    bar.close()
+    elapsed = time.perf_counter() - t0
+    n_fail = sum(r.verdict != H.PASS for r in results)
+    if report_path is not None:
+        used = [t for t in topics if any(r.topic == t.name for r in results)]
+        Path(report_path).write_text(H.render_report(used, results, cmd, ns.quick))
+    res = {
+        "command": cmd,
+        "checks": len(results),
+        "passed": len(results) - n_fail,
+        "failed": n_fail,
+        "seconds": round(elapsed, 1),
+        "report": str(report_path) if report_path is not None else None,
+        "errata": sorted({r.erratum for r in results if r.erratum}),
+        "results": [{"key": r.key, "object": r.obj, "paper": r.paper, "claim": r.claim, "method": r.method,
+                     "worst": r.worst, "where": r.where, "verdict": r.verdict, "erratum": r.erratum}
+                    for r in results],
+        "_table": H.format_table(results),
+        "_failures": [(r.key, r.claim, list(r.evidence)) for r in results if r.verdict != H.PASS],
+    }
+    return res, (1 if n_fail else 0)
+
+
+def _load_script(root: Path, name: str):
+    path = root / "scripts" / f"{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"_fhsym_scripts_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses / pickling need the module registered
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cmd_reproduce(ns) -> tuple:
+    root = need_checkout("reproduce")
+    need_module("matplotlib", "reproduce")
+    out = Path(ns.out) if ns.out is not None else root / "docs"
+    if out.exists() and not out.is_dir():
+        raise CLIError(f"argument --out: {str(out)!r} exists and is not a directory")
+    rep1d = _load_script(root, "reproduce_1d")
+    if rep1d is None:
+        raise CLIError(f"`fhsym reproduce` needs {root / 'scripts' / 'reproduce_1d.py'}, which is missing")
+    t0 = time.perf_counter()
+    progress_on = not ns.no_progress
+    plan = rep1d.plan(quick=ns.quick)
+    bar = Progress(plan.total, "1-D", enabled=progress_on)
+    with contextlib.redirect_stdout(sys.stderr):
+        summary = rep1d.run(out, quick=ns.quick, use_cache=not ns.no_cache, jobs=ns.jobs,
+                            progress=lambda note: bar.advance(note), log=bar.message)
+    bar.close()
+    status = 0
+    kdim = {"ran": False, "status": None, "note": ""}
+    kscript = root / "scripts" / "reproduce_kdim.py"
+    if ns.skip_kdim:
+        kdim["note"] = "skipped (--skip-kdim)"
+    elif not kscript.is_file():
+        kdim["note"] = f"{kscript} not present: Fig 4 and Table II not regenerated"
+    else:
+        kout = out / "reproduction" / "kdim.md"
+        cmd = [sys.executable, str(kscript), "--out", str(kout)] + (["--quick"] if ns.quick else [])
+        if progress_on:
+            print(f"K-dim: {' '.join(cmd[1:])} (log follows)", file=sys.stderr, flush=True)
+        proc = subprocess.Popen(cmd, cwd=str(root), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        kbar = Progress(0, "K-dim", enabled=progress_on)
+        tail: List[str] = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            tail = (tail + [line.rstrip()])[-20:]
+            kbar.message(f"  kdim {kbar.elapsed:5.0f}s | {line.rstrip()}")
+        rc = proc.wait()
+        if rc != 0 and not progress_on:  # the log was hidden: show its end
+            print("\n".join(f"  kdim | {x}" for x in tail), file=sys.stderr)
+        kdim.update(ran=True, status=rc, note=f"{kscript.name} exited with status {rc}",
+                    outputs=[str(p) for p in sorted(kout.parent.glob("kdim*")) if p.is_file()])
+        if rc != 0:
+            status = 1
+        elif kout.is_file():  # 1d.md links the K-dim page once it exists
+            try:
+                rep1d.refresh_markdown(out, quick=ns.quick)
+            except RuntimeError as exc:  # the numeric code changed while K-dim ran
+                print(f"fhsym reproduce: 1d.md not refreshed: {exc}", file=sys.stderr)
+    summary["kdim"] = kdim
+    summary["seconds"] = round(time.perf_counter() - t0, 1)
+    return summary, status
+
+
+# ---------------------------------------------------------------------------
+# human-readable output
+# ---------------------------------------------------------------------------

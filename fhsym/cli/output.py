@@ -1,0 +1,94 @@
+"""Human-readable output of each subcommand (``--json`` prints the result dict instead)."""
+
+from __future__ import annotations
+
+_NAMES = {"flipped_huber": ("flipped Huber", "FlippedHuber"), "gaussian": ("Gaussian", "Gaussian"),
+          "laplace": ("Laplace", "Laplace"), "truncated_laplace": ("truncated Laplace", "TruncatedLaplace"),
+          "staircase": ("staircase", "Staircase"), "osgt": ("OSGT", "OSGT")}
+_MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian tails",
+            "gamma": "scale of the Gaussian tails" , "sigma": "standard deviation", "beta": "Laplace scale",
+            "scale": "Laplace scale before truncation", "bound": "truncation half-width",
+            "vartheta": "offset of the Gaussian tails", "varrho": "scale of the Gaussian tails",
+            "epsilon": "design privacy of the staircase", "sensitivity": "design sensitivity (step period)"}
+
+
+def _print_calibration(res: dict) -> None:
+    """The calibration as a person reads it: what the noise is, what it costs, how to draw it."""
+    name, cls = _NAMES.get(res["mechanism"], (res["mechanism"], res["mechanism"]))
+    dim = res.get("dim", 1)
+    sens = f"sensitivity {res['sensitivity']:g}" if dim == 1 else (
+        f"sensitivity set ||d||_inf <= {res['sensitivity']:g}, ||d||_2 <= {res['l2_sensitivity']:g}, "
+        f"||d||_1 <= {res['l1_sensitivity']:g}")
+    print(f"{name} noise for ({res['epsilon']:g}, {res['target_delta']:g})-DP, {sens}, dim {dim}:")
+    params = res.get("parameters", {})
+    for k, v in params.items():
+        print(f"  {k:<17}= {v:.17g}   ({_MEANING.get(k, 'parameter')})")
+    per = "  (per coordinate)" if dim != 1 else ""
+    print(f"  {'variance':<17}= {res['variance']:.17g}{per}")
+    print(f"  {'std':<17}= {res['std']:.17g}{per}")
+    print(f"  {'achieved delta':<17}= {res['achieved_delta']:.6e}   (certified upper bound; target {res['target_delta']:g})")
+    for other, var in res.get("comparison", {}).items():
+        ratio = var / res["variance"] if res["variance"] > 0 else float("inf")
+        print(f"  {other + ' variance':<17}= {var:.6g}   (the same guarantee with {other} noise: {ratio:.3g}x)")
+    if res.get("method"):
+        print(f"  {'method':<17}: {res['method']}")
+    if res.get("certificate"):
+        print(f"  {'certificate':<17}: {res['certificate']}")
+    if res.get("certificate_file"):
+        print(f"  {'written to':<17}: {res['certificate_file']}  (re-check: fhsym check-certificate {res['certificate_file']})")
+    args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    size = "size" if dim == 1 else f"(size, {dim})"
+    print(f"  draw the noise   : fhsym.{cls}({args}).rvs({size})   # floating point; see docs/security.md")
+
+
+
+def print_human(command: str, res: dict) -> None:
+    if command == "calibrate":
+        _print_calibration(res)
+    elif command == "check-certificate":
+        print(f"{res['file']}: {'holds' if res['ok'] else 'DOES NOT HOLD'}"
+              f"{' (rigorous)' if res['rigorous'] else ' (not a ball-arithmetic proof)'}")
+        print(f"  {res['reason']}")
+    elif command == "profile":
+        print(f"privacy profile of FH(alpha={res['alpha']:g}, gamma={res['gamma']:g}), sensitivity {res['sensitivity']:g}:")
+        for e, d in zip(res["epsilon"], res["delta"]):
+            print(f"  eps = {e:<12g} delta = {d:.12e}")
+    elif command == "sample":
+        if "out" in res:
+            print(f"wrote {res['n']} samples to {res['out']}")
+        else:
+            print("\n".join(f"{v:.17g}" for v in res["samples"]))
+    elif command == "verify":
+        if "topics" in res:
+            for t in res["topics"]:
+                print(f"{t['topic']}: {t['title']}")
+                for c in t["checks"]:
+                    print(f"  {c['key']:48s} {c['paper']:28s} {'quick' if c['quick'] else ''}".rstrip())
+            return
+        print(res["_table"])
+        print()
+        for key, claim, evidence in res["_failures"]:
+            print(f"FAIL {key}: {claim}")
+            for e in evidence:
+                print("    " + e)
+        if res["errata"]:
+            print(f"errata documented: {', '.join(res['errata'])} (docs/errata.md)")
+        print(f"{res['checks']} checks, {res['passed']} PASS, {res['failed']} FAIL in {res['seconds']:.1f}s")
+        if res["report"]:
+            print(f"wrote {res['report']}")
+    elif command == "reproduce":
+        print(f"fhsym reproduce: outputs in {res['out']} ({res['seconds']:.0f} s)")
+        for f in res.get("figures", []):
+            print(f"  figure  {f}")
+        for t in res.get("tables", []):
+            print(f"  table   {t}")
+        for d in res.get("data", []):
+            print(f"  data    {d}")
+        k = res["kdim"]
+        print(f"  K-dim   {k['note']}")
+        for o in k.get("outputs", []):
+            print(f"          {o}")
+
+
+def json_ready(res: dict) -> dict:
+    return {k: v for k, v in res.items() if not k.startswith("_")}

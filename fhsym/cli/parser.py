@@ -1,0 +1,200 @@
+"""The argument parser: every value validated at parse time against fhsym's parameter domains."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .._core import domains as V
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors: status 2, one line
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+# ---------------------------------------------------------------------------
+# argument types: validated at parse time against the domains of fhsym._validation,
+# so every message names the option, its valid range and the offending value
+# ---------------------------------------------------------------------------
+
+
+def _real(domain: V.Domain) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(domain.message(text)) from None
+        if not bool(domain.contains(np.float64(x))):
+            raise argparse.ArgumentTypeError(domain.message(x))
+        return x
+
+    parse.__name__ = domain.name  # argparse uses it in "invalid <name> value" fall-backs
+    return parse
+
+
+def _integer(name: str, lower: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            x = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer >= {lower}; got {text!r}") from None
+        if x < lower:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer >= {lower}; got {x}")
+        return x
+
+    parse.__name__ = name
+    return parse
+
+
+_EPS = _real(V.EPSILON)
+_DELTA = _real(V.DELTA)
+_SENS = _real(V.SENSITIVITY)
+_ALPHA = _real(V.ALPHA)
+_GAMMA = _real(V.GAMMA)
+_L2 = _real(V.Domain("l2_sensitivity", 0.0, math.inf))
+_L1 = _real(V.Domain("l1_sensitivity", 0.0, math.inf))
+
+
+# ---------------------------------------------------------------------------
+# progress bar (stderr; no dependency)
+
+_EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming the parameter)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = _Parser(
+        prog="fhsym",
+        description="The flipped Huber noise mechanism for differential privacy: certified calibration, exact "
+        "privacy profiles, sampling, the proofs and the paper's figures.",
+        epilog="Every subcommand takes --json (machine-readable output on stdout) and --help. "
+        "Examples:\n  fhsym calibrate --epsilon 1 --delta 1e-6\n"
+        "  fhsym profile --alpha 1 --gamma 2 --epsilon 0.5 1 2 --json\n"
+        "  fhsym sample --alpha 1 --gamma 2 -n 5 --seed 0\n  fhsym verify --quick\n  fhsym reproduce --out docs",
+        formatter_class=fmt,
+    )
+    from .._core.version import __version__
+
+    p.add_argument("--version", action="version", version=f"fhsym {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    c = sub.add_parser(
+        "calibrate", formatter_class=fmt,
+        help="certified minimum-variance (alpha, gamma) for (eps, delta)-DP",
+        description="Minimum-variance flipped Huber parameters meeting (eps, delta)-DP (fhsym.calibrate).\n"
+        "1-D: the exact condition of Theorem 3 (eq 13); the result is certified by re-evaluating\n"
+        "delta(eps) at the returned floats to 60 digits, and never under-noises.\n"
+        "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile (privacy-loss distributions).",
+        epilog="example: fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n" + _EPILOG_EXIT,
+    )
+    c.add_argument("--epsilon", type=_EPS, required=True, metavar="E", help="privacy budget eps >= 0")
+    c.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
+    c.add_argument("--sensitivity", type=_SENS, default=None, metavar="S",
+                   help="per-coordinate (l_inf) sensitivity Delta > 0 (default 1 when no sensitivity is given)")
+    c.add_argument("--dim", type=_integer("dim", 1), default=1, metavar="K", help="query dimension K >= 1 (default 1)")
+    c.add_argument("--l2-sensitivity", type=_L2, default=None, metavar="S2",
+                   help="l2 sensitivity Delta_2 > 0 (dim 1: the same number as --sensitivity; dim K: "
+                        "default sqrt(K) Delta)")
+    c.add_argument("--l1-sensitivity", type=_L1, default=None, metavar="S1",
+                   help="l1 sensitivity Delta_1 > 0 (dim 1: the same number as --sensitivity; dim K: default K Delta). "
+                        "Every given sensitivity is used: in dim 1 they must agree, in dim K the set is the "
+                        "intersection of the given balls")
+    c.add_argument("--method", choices=("auto", "exact", "sufficient", "pure"), default="auto",
+                   help="auto (default); flipped Huber: exact (Theorem 3 / exact K-fold profile) or sufficient "
+                        "(Theorem 8, dim > 1); Laplace: pure (delta = 0) or exact")
+    c.add_argument("--mechanism", choices=("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt"),
+                   default="flipped_huber", help="the noise to calibrate (default flipped_huber)")
+    c.add_argument("--certificate", type=Path, default=None, metavar="FILE",
+                   help="also write the certificate as JSON to FILE (re-check it with: fhsym check-certificate FILE)")
+    c.add_argument("--json", action="store_true", help="print JSON")
+
+    cc = sub.add_parser(
+        "check-certificate", formatter_class=fmt,
+        help="re-check a certificate written by calibrate --certificate",
+        description="Re-derive the enclosure of delta(eps) recorded in a certificate from its inputs alone\n"
+        "(fhsym.verify_certificate: ball arithmetic at the exact parameters, or exact rationals) and\n"
+        "compare it with the target.",
+        epilog="example: fhsym check-certificate cert.json\n"
+        "exit status: 0 the certificate holds, 1 it does not, 2 unreadable or malformed file",
+    )
+    cc.add_argument("file", type=Path, metavar="FILE", help="a certificate JSON file")
+    cc.add_argument("--json", action="store_true", help="print JSON")
+
+    pr = sub.add_parser(
+        "profile", formatter_class=fmt,
+        help="exact 1-D privacy profile delta(eps) (Theorem 3, eq 13)",
+        description="delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt of the 1-D flipped Huber mechanism\n"
+        "(Theorem 3, eq 13; fhsym.privacy_profile), at one or more eps.  Relative error <= 1e-10.",
+        epilog="example: fhsym profile --alpha 1 --gamma 2 --epsilon 0.5 1 2\n" + _EPILOG_EXIT,
+    )
+    pr.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")
+    pr.add_argument("--gamma", type=_GAMMA, required=True, metavar="G", help="scale parameter gamma > 0")
+    pr.add_argument("--sensitivity", type=_SENS, default=1.0, metavar="S", help="sensitivity Delta > 0 (default 1)")
+    pr.add_argument("--epsilon", type=_EPS, nargs="+", required=True, metavar="E", help="one or more eps >= 0")
+    pr.add_argument("--json", action="store_true", help="print JSON")
+
+    s = sub.add_parser(
+        "sample", formatter_class=fmt,
+        help="draw flipped Huber noise (inverse-CDF sampler)",
+        description="Draw n samples of FH(alpha, gamma^2) noise (FlippedHuber.rvs: inverse CDF of eq 10).",
+        epilog="example: fhsym sample --alpha 1 --gamma 2 -n 1000 --seed 0 --out noise.npy\n" + _EPILOG_EXIT,
+    )
+    s.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")
+    s.add_argument("--gamma", type=_GAMMA, required=True, metavar="G", help="scale parameter gamma > 0")
+    s.add_argument("-n", type=_integer("n", 0), default=10, metavar="N", help="number of samples >= 0 (default 10)")
+    s.add_argument("--seed", type=_integer("seed", 0), default=None, metavar="SEED",
+                   help="random seed >= 0 (default: fresh OS entropy)")
+    s.add_argument("--out", default=None, metavar="FILE.npy", help="write the samples to this .npy file instead of printing")
+    s.add_argument("--json", action="store_true", help="print JSON")
+
+    v = sub.add_parser(
+        "verify", formatter_class=fmt,
+        help="run the proofs (python -m proofs) with a progress bar",
+        description="Run fhsym's proofs: every closed form derived symbolically and checked against mpmath\n"
+        "quadrature of its definition (the same checks as `python -m proofs`).  A full run rewrites\n"
+        "proofs/REPORT.md.  Needs a source checkout (pip install -e . from the repository).",
+        epilog="examples:\n  fhsym verify                     # everything (long), writes proofs/REPORT.md\n"
+        "  fhsym verify --quick --only distribution\n"
+        "  fhsym verify --check distribution.rho_properties\n"
+        "exit status: 0 all checks pass, 1 a check failed, 2 bad input or no source checkout",
+    )
+    v.add_argument("--quick", action="store_true", help="the fast subset (fewer random points and sweep values)")
+    v.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
+    v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
+                   help="run only this check (repeatable), e.g. distribution.rho_properties")
+    v.add_argument("--list", action="store_true", help="list the topics and checks, then exit")
+    v.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="parallel processes (default: min(2, cpus))")
+    v.add_argument("--report", type=Path, default=None, metavar="PATH",
+                   help="write the markdown report here (default for a full run: proofs/REPORT.md)")
+    v.add_argument("--no-report", action="store_true", help="do not write a report")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("--json", action="store_true", help="print JSON")
+
+    r = sub.add_parser(
+        "reproduce", formatter_class=fmt,
+        help="regenerate the paper's tables and figures (Fig 1, 2, 3, 4, 6, 7)",
+        description="Regenerate the paper's numbers and figures: the 1-D tables and Fig 1, 2, 3 (a, b, c), 6, 7\n"
+        "(scripts/reproduce_1d.py) and the K-dimensional results with Fig 4 (scripts/reproduce_kdim.py).\n"
+        "Figures go to OUT/figures/, tables to OUT/reproduction/.  Calibrations are cached in\n"
+        "OUT/reproduction/data/1d.json (invalidated when the numeric code changes).  Needs matplotlib\n"
+        "(pip install 'fhsym[plot]') and a source checkout.",
+        epilog="examples:\n  fhsym reproduce                  # 1-D (~5 min on 2 cores) then K-dim (~10 min)\n"
+        "  fhsym reproduce --quick --skip-kdim --out /tmp/fh\n"
+        "exit status: 0 success, 1 a step failed, 2 bad input, no matplotlib or no source checkout",
+    )
+    r.add_argument("--out", type=Path, default=None, metavar="DIR", help="output directory (default: docs/ of the checkout)")
+    r.add_argument("--quick", action="store_true", help="coarse grids (a smoke run: ~1 min for the 1-D part)")
+    r.add_argument("--skip-kdim", action="store_true", help="skip the K-dimensional part (Fig 4, Table II)")
+    r.add_argument("--no-cache", action="store_true", help="recompute every calibration (ignore the cache)")
+    r.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
+                   help="parallel processes for the calibrations (default: min(2, cpus))")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--json", action="store_true", help="print JSON")
+    return p

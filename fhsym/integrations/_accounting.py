@@ -1,0 +1,12 @@
+"""The one place where :mod:`fhsym.integrations` (and its tests) name fhsym's accounting package.
+
+fhsym's own certified privacy loss distributions (a certified upper and a lower bound on
+delta(eps), with the FFT error carried as slack) and the K-dimensional FH profile.  When the
+package moves (``fhsym.kdim`` -> ``fhsym.accounting``) only this import changes.
+"""
+
+from __future__ import annotations
+
+from ..accounting import PrivacyLossDistribution, compose, flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
+
+__all__ = ["PrivacyLossDistribution", "compose", "flipped_huber_pld", "gaussian_pld", "kdim_pld", "laplace_pld"]

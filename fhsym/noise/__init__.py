@@ -1,0 +1,35 @@
+"""Noise distributions: one base class and every noise law of fhsym.
+
+:class:`NoiseDistribution` fixes the API (scipy.stats names plus the privacy profile);
+:class:`FlippedHuber` and the comparison mechanisms :class:`Gaussian`, :class:`Laplace`,
+:class:`TruncatedLaplace`, :class:`Staircase` and :class:`OSGT` are its subclasses, each with
+its exact one-dimensional privacy profile.
+"""
+
+from .base import NoiseDistribution
+from .flipped_huber import FlippedHuber
+from .gaussian import Gaussian, GaussianMechanism
+from .laplace import Laplace, LaplaceMechanism
+from .osgt import OSGT, OSGTMechanism
+from .staircase import Staircase, StaircaseMechanism, staircase_optimal_gamma
+from .truncated_laplace import TruncatedLaplace, TruncatedLaplaceMechanism
+
+#: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
+NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT)}
+
+__all__ = [
+    "NOISE_CLASSES",
+    "NoiseDistribution",
+    "FlippedHuber",
+    "Gaussian",
+    "Laplace",
+    "TruncatedLaplace",
+    "Staircase",
+    "OSGT",
+    "staircase_optimal_gamma",
+    "GaussianMechanism",
+    "LaplaceMechanism",
+    "OSGTMechanism",
+    "StaircaseMechanism",
+    "TruncatedLaplaceMechanism",
+]

@@ -1,0 +1,139 @@
+"""Gaussian mechanism ``N(0, sigma^2)`` and its exact (analytic) calibration.
+
+Formula
+-------
+Density ``g(t) = phi(t / sigma) / sigma``.  With ``s = Delta / sigma``,
+``a = eps / s`` and ``b = a - s/2`` the exact one-dimensional privacy
+profile is (Balle & Wang 2018, Theorem 8; the paper's eq. (29))::
+
+    delta(eps) = Q(a - s/2) - e^eps Q(a + s/2)
+               = Q(b) * (1 - exp(-J(b, s))),   J(b, s) = log R(b) - log R(b + s),
+
+where ``R`` is the Mills ratio.  The second line follows from
+``e^eps phi(b + s) = phi(b)`` and is the form evaluated here: ``J`` is a
+positive integral computed without cancellation (see ``_core``), so the
+result keeps full relative accuracy where the first line loses every digit
+(large ``eps`` or ``s`` small).
+
+Source: B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
+differential privacy: analytical calibration and optimal denoising", ICML
+2018; restated in Appendix F-A(a), eq. (29) of the flipped-Huber paper.
+
+Accuracy (measured against 50-digit mpmath quadrature of the definition
+integral, 300 random cases, and against the 50-digit closed form, 3000
+cases; eps in [0, 50], Delta/sigma in [1e-6, 1e3]): worst relative error
+1.6e-15 where delta >= 1e-300, absolute error < 1e-300 where it underflows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special as sc
+
+from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import div_dd, ratio_dd, two_sum
+from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
+from .base import NoiseDistribution
+
+__all__ = ["Gaussian", "GaussianMechanism", "gaussian_profile"]
+
+SIGMA = Domain("sigma", 0.0, math.inf)
+
+
+def gaussian_profile(eps: np.ndarray, d: float, sigma: float = 1.0) -> np.ndarray:
+    """Profile of ``N(0, sigma^2)`` at sensitivity ``d`` (no validation).
+
+    ``b = eps sigma / d - d / (2 sigma)`` is formed as a double-double from the
+    exact inputs, so the steep factor ``Q(b)`` sees no rounding of ``d/sigma``.
+    """
+    eps = np.asarray(eps, dtype=float)
+    s = d / sigma
+    if s == math.inf:
+        return np.ones(eps.shape)
+    if s == 0.0:
+        return np.zeros(eps.shape)
+    if s > 1e100 or s < 1e-100:
+        with np.errstate(all="ignore"):
+            b = eps / s - 0.5 * s
+        return gaussian_type_delta(b, s)
+    # the profile depends on d/sigma only: rescale both by the same power of
+    # two (exact) so that the double-double products below cannot overflow
+    e2 = math.frexp(d)[1]
+    d, sigma = math.ldexp(d, -e2), math.ldexp(sigma, -e2)
+    a_hi, a_lo = ratio_dd(eps, np.zeros(eps.shape), sigma, d)
+    c_hi, c_lo = div_dd(np.array(d), sigma)
+    b, b_lo = two_sum(a_hi, np.full(a_hi.shape, -0.5 * c_hi))
+    b_lo = b_lo + a_lo - 0.5 * c_lo
+    b_lo = np.where(np.isfinite(b_lo), b_lo, 0.0)  # b = +inf (eps/s overflows): delta = 0
+    return gaussian_type_delta(b, s, b_lo)
+
+
+class Gaussian(NoiseDistribution):
+    """Additive ``N(0, sigma^2)`` noise.
+
+    Parameters
+    ----------
+    sigma : float in (0, inf)
+        Standard deviation.
+
+    Formulas
+    --------
+    * ``pdf(t) = exp(-t^2 / (2 sigma^2)) / (sigma sqrt(2 pi))``; ``var = sigma^2``.
+    * ``privacy_profile(eps, Delta) = Q(b) (1 - exp(-J(b, s)))`` with
+      ``s = Delta/sigma``, ``b = eps/s - s/2`` -- the stable form of
+      ``Q(sigma eps/Delta - Delta/(2 sigma)) - e^eps Q(sigma eps/Delta + Delta/(2 sigma))``
+      (Balle & Wang 2018; paper eq. (29)).
+    * ``centered_privacy_loss(t, d) = t d / sigma^2`` (paper, Appendix E-B).
+
+    Examples
+    --------
+    >>> g = Gaussian(2.0)
+    >>> g.var(), f"{g.privacy_profile(1.0):.6g}"
+    (4.0, '0.00682959')
+    """
+
+    name = "gaussian"
+    parameter_domains = (SIGMA,)
+
+    def __init__(self, sigma: float) -> None:
+        self.sigma = check_scalar(sigma, SIGMA)
+
+    def variance(self) -> float:
+        """The variance sigma^2 (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
+        return self.sigma**2
+
+    def _logpdf(self, x):
+        z = x / self.sigma
+        return -0.5 * z * z - LOG_SQRT_2PI - math.log(self.sigma)
+
+    def _sf(self, x):
+        return sc.ndtr(-x / self.sigma)
+
+    def _logsf(self, x):
+        return sc.log_ndtr(-x / self.sigma)
+
+    def _isf(self, q):
+        return -self.sigma * sc.ndtri(q)
+
+    def _profile(self, eps, d):
+        return gaussian_profile(eps, d, self.sigma)
+
+    def _centered_privacy_loss(self, t, d):
+        return t * d / self.sigma**2
+
+    def _privacy_loss(self, t, d):
+        return d * (t + 0.5 * d) / self.sigma**2
+
+    def _rvs(self, rng, shape):
+        return rng.normal(0.0, self.sigma, shape)
+
+
+#: fhsym 0.1 name of :class:`Gaussian`
+GaussianMechanism = Gaussian
+
+

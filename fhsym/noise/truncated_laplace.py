@@ -1,0 +1,180 @@
+"""Truncated Laplace mechanism (Geng, Ding, Guo, Kumar, AISTATS 2020).
+
+Formula
+-------
+Density ``g(t) = B exp(-|t|/lambda)`` on ``[-A, A]`` (0 outside) with
+``B = 1 / (2 lambda (1 - exp(-A/lambda)))``.  Geng et al. ("Tight analysis of
+privacy and utility tradeoff in approximate differential privacy", AISTATS
+2020, Definition 3 / Theorem 7) calibrate ``lambda = Delta/eps`` and
+``A = lambda log(1 + (e^eps - 1)/(2 delta))``; this is the optimal
+one-dimensional ``(eps, delta)`` noise in the high-privacy regime and the
+variance ``lambda^2 (2 - e^{-a}(a^2 + 2a + 2)) / (1 - e^{-a})`` (``a = A/lambda``)
+is the paper's "truncated Laplace" curve of Fig. 2(a) (22.21 at eps = 0.3,
+delta = 1e-6, Delta = 1).
+
+Exact one-dimensional profile (derived here from the definition for general
+``lambda, A`` and query sensitivity ``Delta``; ``s = Delta/lambda``,
+``t0 = (eps lambda - Delta)/2``, ``u = min(0, A - Delta)``)::
+
+    delta(eps) = P(T > A - Delta)                                          [infinite loss]
+               + B lambda e^{u/lambda} (1 - e^{-(u - t0)/lambda})^2        [t0 < t < u, if eps < s]
+               + B lambda (1 - e^{-(A-Delta)/lambda}) (1 - e^{eps - s})     [0 < t < A - Delta, if eps < s]
+
+Every term is a product of positive factors evaluated with ``expm1``;
+``eps - s`` is formed in double-double.  For the calibrated mechanism
+(``s <= eps``) only the first term survives and equals ``delta`` exactly.
+Measured worst relative error 2.8e-15 against mpmath quadrature of the
+definition (300 random cases, see docs/mechanisms.md).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import exact_quotient, sym_sign_min
+from .base import NoiseDistribution
+
+__all__ = ["TruncatedLaplace", "TruncatedLaplaceMechanism", "tl_profile"]
+
+SCALE = Domain("scale", 0.0, math.inf)
+BOUND = Domain("bound", 0.0, math.inf)
+
+
+def _tail(x: np.ndarray, lam: float, bound: float, norm: float) -> np.ndarray:
+    """``P(T > x)`` for ``x`` in ``[-A, A]``; ``norm = 1 - exp(-A/lam)``."""
+    ax = np.abs(x)
+    pos = 0.5 * np.exp(-ax / lam) * -np.expm1(-(bound - ax) / lam) / norm
+    return np.where(x >= 0, pos, 1.0 - pos)
+
+
+def tl_profile(eps: np.ndarray, d: float, lam: float, bound: float) -> np.ndarray:
+    eps = np.asarray(eps, dtype=float)
+    if d >= 2.0 * bound:
+        return np.ones(eps.shape)
+    norm = -math.expm1(-bound / lam)
+    x = bound - d  # may be negative
+    # P(T > A - d)
+    if x >= 0:
+        term1 = 0.5 * math.exp(-x / lam) * -math.expm1(-d / lam) / norm
+    else:
+        term1 = 0.5 + 0.5 * -math.expm1(x / lam) / norm
+    out = np.full(eps.shape, term1)
+    s_hi, s_lo = exact_quotient(d, lam)
+    diff = (eps - s_hi) - s_lo  # eps - s, double-double accurate
+    act = diff < 0.0
+    if np.any(act):
+        dfa = diff[act]
+        t0l = 0.5 * dfa  # t0 / lam  (in [-s/2, 0))
+        ul = min(0.0, x / lam)  # u / lam
+        w = ul - t0l
+        # e^{t0} 4 sinh^2(w/2) = e^{u} (1 - e^{-w})^2  (u = t0 + w <= 0: no overflow)
+        mid = np.where(w > 0, math.exp(ul) * np.expm1(-w) ** 2, 0.0) * (0.5 / norm)
+        last = 0.0
+        if x > 0:
+            last = 0.5 * -math.expm1(-x / lam) * -np.expm1(dfa) / norm
+        out[act] = term1 + mid + last
+    return out
+
+
+class TruncatedLaplace(NoiseDistribution):
+    """Laplace noise of scale ``lambda`` truncated to ``[-A, A]``.
+
+    Parameters
+    ----------
+    scale : float in (0, inf)
+        ``lambda``.
+    bound : float in (0, inf)
+        Truncation half-width ``A``.
+
+    Formulas
+    --------
+    * ``pdf(t) = exp(-|t|/lambda) / (2 lambda (1 - e^{-A/lambda}))`` on ``[-A, A]``.
+    * ``variance = lambda^2 (2 - e^{-a}(a^2+2a+2)) / (1 - e^{-a})``, ``a = A/lambda``,
+      evaluated as ``2 lambda^2 e^{-a} sum_{k>=3} a^k/k! / (1 - e^{-a})`` for
+      ``a <= 2`` (no cancellation as ``a -> 0``, where it tends to ``A^2/3``).
+    * ``privacy_profile``: see the module docstring (exact, all terms positive).
+    * ``centered_privacy_loss(t, d) = (|t+d/2| - |t-d/2|)/lambda`` when both
+      ``t +- d/2`` lie in ``[-A, A]``; ``+inf`` if only ``t - d/2`` does,
+      ``-inf`` if only ``t + d/2`` does, and ``0`` (the ``log(0/0) := 0``
+      convention; such ``t`` have probability 0 under both hypotheses) if
+      neither does.
+
+    Examples
+    --------
+    >>> tl = TruncatedLaplace(scale=1.0, bound=5.0)
+    >>> tl.support(), f"{tl.var():.6f}", float(tl.cdf(5.0))
+    ((-5.0, 5.0), '1.762572', 1.0)
+    """
+
+    name = "truncated_laplace"
+    parameter_domains = (SCALE, BOUND)
+
+    def __init__(self, scale: float, bound: float) -> None:
+        self.scale = check_scalar(scale, SCALE)
+        self.bound = check_scalar(bound, BOUND)
+        self._norm = -math.expm1(-self.bound / self.scale)
+
+    def support(self):
+        """The closed interval [-A, A]."""
+        return (-self.bound, self.bound)
+
+    def variance(self) -> float:
+        """The variance (fhsym 0.1 name of :meth:`var`)."""
+        return self.var()
+
+    def _var(self) -> float:
+        lam, a = self.scale, self.bound / self.scale
+        if a <= 2.0:
+            term, total, k = a**3 / 6.0, 0.0, 3
+            while term > 1e-18 * total or k < 5:
+                total += term
+                k += 1
+                term *= a / k
+            num = 2.0 * math.exp(-a) * total
+        else:
+            num = 2.0 - math.exp(-a) * (a * a + 2.0 * a + 2.0)
+        return lam * lam * num / self._norm
+
+    def _logpdf(self, x):
+        inside = np.abs(x) <= self.bound
+        val = -np.abs(x) / self.scale - math.log(2.0 * self.scale * self._norm)
+        return np.where(inside, val, -np.inf)
+
+    def _sf(self, x):
+        xc = np.clip(x, -self.bound, self.bound)
+        return _tail(xc, self.scale, self.bound, self._norm)
+
+    def _profile(self, eps, d):
+        return tl_profile(eps, d, self.scale, self.bound)
+
+    def _isf(self, q):
+        # sf(x) = (e^{-x/l} - e^{-A/l}) / (2 (1 - e^{-A/l})) on [0, A]: x = -l log(e^{-A/l} + 2 q norm)
+        lam, a, norm = self.scale, self.bound / self.scale, self._norm
+        with np.errstate(divide="ignore", invalid="ignore"):
+            upper = -lam * np.log(math.exp(-a) + 2.0 * q * norm)
+            lower = lam * np.log(math.exp(-a) + 2.0 * (1.0 - q) * norm)
+        return np.clip(np.where(q <= 0.5, upper, lower), -self.bound, self.bound)
+
+    def _centered_privacy_loss(self, t, d):
+        up, lo = t + 0.5 * d, t - 0.5 * d
+        in_up = np.abs(up) <= self.bound
+        in_lo = np.abs(lo) <= self.bound
+        val = sym_sign_min(t, d) / self.scale
+        out = np.where(in_up & in_lo, val, 0.0)
+        out = np.where(~in_up & in_lo, np.inf, out)
+        out = np.where(in_up & ~in_lo, -np.inf, out)
+        return np.where(d == 0, 0.0, out)
+
+    def _rvs(self, rng, size):  # size: the sample shape
+        u = rng.random(size)
+        mag = -self.scale * np.log1p(u * -self._norm)
+        sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+        return np.minimum(mag, self.bound) * sign
+
+
+#: fhsym 0.1 name of :class:`TruncatedLaplace`
+TruncatedLaplaceMechanism = TruncatedLaplace

@@ -1,0 +1,168 @@
+"""The layers the folders show are the layers the imports follow (issue 14).
+
+fhsym's packages, lowest first::
+
+    _core  ->  symbolic  ->  codegen, _generated  ->  noise  ->  privacy  ->  accounting
+           ->  calibration  ->  applications, integrations, plotting  ->  cli
+
+Every import inside fhsym (module level or inside a function) goes to the same layer or a
+lower one; the package root ``fhsym/__init__.py`` and the compatibility namespaces of fhsym 0.1
+(``fhsym.kdim``, ``fhsym.mechanisms``) sit on top.  Also checked: no import cycle among fhsym's
+modules, no private name (``_x``) imported from another module, and no module of fhsym/ or
+proofs/ over 700 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "fhsym"
+
+LAYERS = [
+    ("fhsym._core",),
+    ("fhsym.symbolic",),
+    ("fhsym.codegen", "fhsym._generated"),
+    ("fhsym.noise",),
+    ("fhsym.privacy",),
+    ("fhsym.accounting",),
+    ("fhsym.calibration",),
+    ("fhsym.applications", "fhsym.integrations", "fhsym.plotting", "fhsym.jax"),
+    ("fhsym.cli", "fhsym.__main__"),
+]
+TOP = ("fhsym", "fhsym.kdim", "fhsym.mechanisms")  # the root and the 0.1 namespaces import anything
+MAX_LINES = 700
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules():
+    return {_module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+def _layer(mod: str) -> int:
+    if mod in TOP:
+        return len(LAYERS)
+    for i, prefixes in enumerate(LAYERS):
+        if any(mod == p or mod.startswith(p + ".") for p in prefixes):
+            return i
+    raise AssertionError(f"module {mod} belongs to no layer: add its package to LAYERS in {__file__}")
+
+
+def _resolve(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(mods):
+    """(importer, imported module, names) for every intra-fhsym import statement."""
+    out = []
+    for mod, path in mods.items():
+        tree = ast.parse(path.read_text())
+        is_pkg = path.name == "__init__.py"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _resolve(mod, is_pkg, node)
+                if not target.startswith("fhsym"):
+                    continue
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in mods:  # "from package import module"
+                        out.append((mod, sub, None))
+                    else:
+                        out.append((mod, target, alias.name))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("fhsym"):
+                        out.append((mod, alias.name, None))
+    return out
+
+
+def _known(target: str, mods) -> str:
+    """The module an import refers to (old 0.1 paths are aliases registered by fhsym._core.compat)."""
+    from fhsym._core.compat import MOVED_MODULES
+
+    return MOVED_MODULES.get(target, target)
+
+
+def test_every_module_is_in_a_layer():
+    for mod in _modules():
+        _layer(mod)
+
+
+def test_no_upward_imports():
+    mods = _modules()
+    bad = []
+    for src, dst, _ in _imports(mods):
+        dst = _known(dst, mods)
+        if _layer(dst) > _layer(src):
+            bad.append(f"{src} (layer {_layer(src)}) imports {dst} (layer {_layer(dst)})")
+    assert not bad, "upward imports:\n" + "\n".join(sorted(set(bad)))
+
+
+def test_no_private_names_across_modules():
+    mods = _modules()
+    bad = []
+    for src, dst, name in _imports(mods):
+        if name and name.startswith("_") and not name.startswith("__") and _known(dst, mods) != src:
+            bad.append(f"{src} imports {name} from {dst}")
+    assert not bad, "private names imported across modules:\n" + "\n".join(sorted(set(bad)))
+
+
+def test_no_import_cycles():
+    mods = _modules()
+    graph = {m: set() for m in mods}
+    for src, dst, _ in _imports(mods):
+        dst = _known(dst, mods)
+        if dst in mods and dst != src and src not in TOP:
+            graph[src].add(dst)
+    # Tarjan's strongly connected components
+    index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            strong(v)
+    # a package importing its own submodules is not a cycle worth reporting
+    comps = [c for c in comps if not all(x == c[0] or x.startswith(c[0] + ".") for x in c)]
+    assert not comps, f"import cycles: {comps}"
+
+
+@pytest.mark.parametrize("folder", ["fhsym", "proofs"])
+def test_no_module_over_700_lines(folder):
+    long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / folder).rglob("*.py"))
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
