@@ -69,7 +69,7 @@ def _valid(alpha, gamma):
 def _shape(alpha, gamma, quartile=False):
     """Standard units and the dispatch thresholds: b, lw = log(kappa/gamma), P(T > alpha), p_direct, s_q."""
     b = alpha / gamma
-    lw = _K.log_omega_tilde(b)
+    lw = _K.log_kappa_std(b)
     p_tail = _K.tail_mass(b, lw)
     p_direct = jnp.exp(jnp.minimum(_LOG_DIRECT - (lw + 0.5 * b * b) + _HALF_LOG_2PI, 0.0))
     s_q = _K.isf_std(b, 0.25, 0.25, lw, p_tail, p_direct) if quartile else None
@@ -139,7 +139,7 @@ def variance(alpha, gamma):
     """Var T (eq 11), a sum of positive terms; <= gamma^2."""
     alpha, gamma = _check((alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, *_ = _shape(alpha, gamma)
-    return _nan_unless(_valid(alpha, gamma), gamma * gamma * _K.variance_std(b, lw))
+    return _nan_unless(_valid(alpha, gamma), gamma * gamma * _K.variance_of_b(b, lw))
 
 
 def privacy_profile(eps, alpha, gamma, sensitivity=1.0):

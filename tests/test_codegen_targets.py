@@ -41,9 +41,11 @@ def test_check_command_passes():
 def test_generated_piece_functions_are_the_declarations():
     from fhsym._generated import flipped_huber_pieces, kdim, privacy_pieces
     from fhsym.symbolic import kdim as SK
+    from fhsym.symbolic import laplace_limit as SL
     from fhsym.symbolic import privacy as SP
     from fhsym.symbolic import stable as SS
 
-    assert flipped_huber_pieces.__all__ == [f.name for f in SS.DISTRIBUTION_FUNCTIONS]
+    assert [f.name for f in SS.DISTRIBUTION_FUNCTIONS] == [f.name for f in SL.DISTRIBUTION_FUNCTIONS][: len(SS.DISTRIBUTION_FUNCTIONS)]
+    assert flipped_huber_pieces.__all__ == [k.name for k in SL.LAPLACE_KERNELS] + [f.name for f in SL.DISTRIBUTION_FUNCTIONS]
     assert privacy_pieces.__all__ == [f.name for f in SP.PRIVACY_FUNCTIONS]
     assert kdim.__all__ == [k.name for k in SK.KDIM_KERNELS] + [f.name for f in SK.KDIM_FUNCTIONS]

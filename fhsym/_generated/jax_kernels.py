@@ -10,42 +10,7 @@ from jax.scipy import special as jsc
 
 from fhsym._core import numerics_jax as jx
 
-__all__ = ['log_omega_tilde', 'tail_mass', 'variance_std', 'logpdf_center', 'logpdf_tail', 'sf_center_near_median', 'sf_tail_near_median', 'sf_center', 'sf_tail', 'logsf_center', 'logsf_tail', 'isf_tail_direct', 'isf_tail', 'isf_tail_near_half', 'isf_center', 'isf_center_near_half', 'log_profile_case_v', 'log_profile_case_iv', 'log_profile_case_iii', 'profile_case_i', 'profile_case_ii', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_profile_std']
-
-
-def log_omega_tilde(b):
-    """log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b
-    -> inf).
-
-    Paper: eq 9 (log omega - b^2/2 = log(kappa/gamma)).
-    SymPy source: log(2*b*exprel(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))
-    """
-    x0 = -b**2
-    x1 = jnp.sqrt(2)
-    return jnp.log(2*b*jx.exprel(x0) + jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*jx.erfcx((1/2)*b*x1))
-
-
-def tail_mass(b, lw):
-    """P(T > alpha) = sqrt(2 pi)/omega * Q(b).
-
-    Paper: eq 10 at t = alpha.
-    SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2
-    """
-    x0 = (1/2)*jnp.sqrt(2)
-    return jnp.sqrt(jnp.pi)*x0*jnp.exp(-b**2)*jnp.exp(-lw)*jx.erfcx(b*x0)
-
-
-def variance_std(b, lw):
-    """Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
-    ds]/(kappa/gamma): positive terms only.
-
-    Paper: eq 11 (Appendix A missing; derived from the second moment of each piece).
-    SymPy source: (2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw)
-    """
-    x0 = b**2
-    x1 = jnp.exp(-x0)
-    x2 = jnp.sqrt(2)
-    return (2*b**3*jx.lowergamma3_scaled(x0) + 2*b*x1 + jnp.sqrt(jnp.pi)*x1*x2*jx.erfcx((1/2)*b*x2))*jnp.exp(-lw)
+__all__ = ['logpdf_center', 'logpdf_tail', 'sf_center_near_median', 'sf_tail_near_median', 'sf_center', 'sf_tail', 'logsf_center', 'logsf_tail', 'isf_tail_direct', 'isf_tail', 'isf_tail_near_half', 'isf_center', 'isf_center_near_half', 'log_profile_case_v', 'log_profile_case_iv', 'log_profile_case_iii', 'profile_case_i', 'profile_case_ii', 'log_omega_tilde', 'log_omega_tilde_laplace', 'variance_std', 'variance_std_laplace', 'tail_mass', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_profile_std', 'log_kappa_std', 'variance_of_b', 'tail_mass_of_b']
 
 
 def logpdf_center(b, s, lw):
@@ -92,12 +57,11 @@ def sf_center(b, s, lw):
     """P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).
 
     Paper: eq 10, 0 <= t <= alpha.
-    SymPy source: ((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2)*exp(-b*s - lw)
+    SymPy source: (sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)*exp(-b*s - lw)
     """
-    x0 = b - s
-    x1 = -b*x0
-    x2 = (1/2)*jnp.sqrt(2)
-    return (x0*jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*jx.erfcx(b*x2))*jnp.exp(-b*s - lw)
+    x0 = -b*(b - s)
+    x1 = (1/2)*jnp.sqrt(2)
+    return (jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*jx.erfcx(b*x1) - jnp.expm1(x0)/b)*jnp.exp(-b*s - lw)
 
 
 def sf_tail(b, s, lw):
@@ -114,12 +78,11 @@ def logsf_center(b, s, lw):
     """log P(T > gamma*s) for 0 <= s <= b.
 
     Paper: eq 10, 0 <= t <= alpha.
-    SymPy source: -b*s - lw + log((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2)
+    SymPy source: -b*s - lw + log(sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)
     """
-    x0 = b - s
-    x1 = -b*x0
-    x2 = (1/2)*jnp.sqrt(2)
-    return -b*s - lw + jnp.log(x0*jx.exprel(x1) + jnp.sqrt(jnp.pi)*x2*jnp.exp(x1)*jx.erfcx(b*x2))
+    x0 = -b*(b - s)
+    x1 = (1/2)*jnp.sqrt(2)
+    return -b*s - lw + jnp.log(jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*jx.erfcx(b*x1) - jnp.expm1(x0)/b)
 
 
 def logsf_tail(b, s, lw):
@@ -262,6 +225,62 @@ def profile_case_ii(b, D, epsilon, lw):
     return -(-1/2*(jnp.sqrt(jnp.pi)*x1*jx.erfcx((1/2)*x1) - 2)*jnp.exp(-b**2 - x0)*jnp.expm1(x0) + 2*jnp.expm1((1/2)*jx.sub_prod(epsilon, b, D)))*jnp.exp(-lw)/b
 
 
+def log_omega_tilde(b):
+    """log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b
+    -> inf).
+
+    Paper: eq 9 (log omega - b^2/2 = log(kappa/gamma)).
+    SymPy source: log(2*b*exprel(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))
+    """
+    x0 = -b**2
+    x1 = jnp.sqrt(2)
+    return jnp.log(2*b*jx.exprel(x0) + jnp.sqrt(jnp.pi)*x1*jnp.exp(x0)*jx.erfcx((1/2)*b*x1))
+
+
+def log_omega_tilde_laplace(b):
+    """log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2
+    e^{-b^2}.
+
+    Paper: eq 9 (log omega - b^2/2), Laplace limit b > 64: remainder log1p(b A - E), |.| <= 2
+    e^{-b^2}.
+    SymPy source: -log(b) + log(2)
+    """
+    return -jnp.log(b) + jnp.log(2)
+
+
+def variance_std(b, lw):
+    """Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
+    ds]/(kappa/gamma): positive terms only.
+
+    Paper: eq 11 (Appendix A missing; derived from the second moment of each piece).
+    SymPy source: (2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw)
+    """
+    x0 = b**2
+    x1 = jnp.exp(-x0)
+    x2 = jnp.sqrt(2)
+    return (2*b**3*jx.lowergamma3_scaled(x0) + 2*b*x1 + jnp.sqrt(jnp.pi)*x1*x2*jx.erfcx((1/2)*b*x2))*jnp.exp(-lw)
+
+
+def variance_std_laplace(b):
+    """Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 +
+    2).
+
+    Paper: eq 11, Laplace limit b > 64: (2/b^2)(1 + r), |r| <= e^{-b^2}(b^2 + 2).
+    SymPy source: 2*(1/b)**2
+    """
+    return 2*(b**(-1.0))**2
+
+
+def tail_mass(b, lw):
+    """P(T > alpha) = sqrt(2 pi)/omega * Q(b).
+
+    Paper: eq 10 at t = alpha.
+    SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2
+    """
+    x0 = (1/2)*jnp.sqrt(2)
+    return jnp.sqrt(jnp.pi)*x0*jnp.exp(-b**2)*jnp.exp(-lw)*jx.erfcx(b*x0)
+
+
 def logpdf_std(b, s, lw):
     """log(gamma g(gamma s)) for s = |t|/gamma >= 0: the Laplace centre or a Gaussian tail.
 
@@ -309,8 +328,9 @@ def sf_std_nonneg(b, s, lw, s_q):
     s_1 = jnp.where(m1, s, 0)
     lw_1 = jnp.where(m1, lw, (1/2)*jnp.log(2*jnp.pi))
     out = jnp.where(m1, sf_tail_near_median(b_1, s_1, lw_1), out)
+    b_2 = jnp.where(m2, b, 1)
     s_2 = jnp.where(m2, s, 0)
-    out = jnp.where(m2, sf_center(b, s_2, lw), out)
+    out = jnp.where(m2, sf_center(b_2, s_2, lw), out)
     out = jnp.where(m3, sf_tail(b, s, lw), out)
     return out
 
@@ -343,8 +363,9 @@ def logsf_std_nonneg(b, s, lw, s_q):
     s_1 = jnp.where(m1, s, 0)
     lw_1 = jnp.where(m1, lw, (1/2)*jnp.log(2*jnp.pi))
     out = jnp.where(m1, jnp.log(sf_tail_near_median(b_1, s_1, lw_1)), out)
+    b_2 = jnp.where(m2, b, 1)
     s_2 = jnp.where(m2, s, 0)
-    out = jnp.where(m2, logsf_center(b, s_2, lw), out)
+    out = jnp.where(m2, logsf_center(b_2, s_2, lw), out)
     out = jnp.where(m3, logsf_tail(b, s, lw), out)
     return out
 
@@ -444,3 +465,68 @@ def log_profile_std(b, D, epsilon, lw):
     epsilon_4 = jnp.where(m4, epsilon, 1/2)
     out = jnp.where(m4, jnp.log(profile_case_ii(b_4, D_4, epsilon_4, lw)), out)
     return jnp.minimum(0, out)
+
+
+def log_kappa_std(b):
+    """lw = log(kappa/gamma) = log(omega) - b^2/2 for every b >= 0: the exact stable form up to b =
+    64, log(2/b) beyond.
+
+    Paper: eq 9, Definition 7.
+    Pieces (their regions are disjoint and cover the domain):
+        log_omega_tilde  where  b <= 64
+        log_omega_tilde_laplace  where  b > 64
+    """
+    b, = (jnp.asarray(v, dtype=jnp.float64) for v in (b,))
+    shape = jnp.broadcast_shapes(jnp.shape(b))
+    m0 = jnp.broadcast_to((b <= 64), shape)
+    m1 = jnp.broadcast_to((b > 64), shape)
+    out = jnp.full(shape, jnp.nan)
+    b_0 = jnp.where(m0, b, 0)
+    out = jnp.where(m0, log_omega_tilde(b_0), out)
+    b_1 = jnp.where(m1, b, 128)
+    out = jnp.where(m1, log_omega_tilde_laplace(b_1), out)
+    return out
+
+
+def variance_of_b(b, lw):
+    """Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2
+    beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
+
+    Paper: eq 11.
+    Pieces (their regions are disjoint and cover the domain):
+        variance_std  where  b <= 64
+        variance_std_laplace  where  b > 64
+    """
+    b, lw = (jnp.asarray(v, dtype=jnp.float64) for v in (b, lw))
+    shape = jnp.broadcast_shapes(jnp.shape(b), jnp.shape(lw))
+    m0 = jnp.broadcast_to((b <= 64), shape)
+    m1 = jnp.broadcast_to((b > 64), shape)
+    out = jnp.full(shape, jnp.nan)
+    b_0 = jnp.where(m0, b, 0)
+    lw_0 = jnp.where(m0, lw, (1/2)*jnp.log(2*jnp.pi))
+    out = jnp.where(m0, variance_std(b_0, lw_0), out)
+    b_1 = jnp.where(m1, b, 128)
+    out = jnp.where(m1, variance_std_laplace(b_1), out)
+    return out
+
+
+def tail_mass_of_b(b, lw):
+    """P(T > alpha) for every b >= 0: the exact form up to b = 64, 0 beyond (the true value is
+    below e^{-b^2/2} <= e^{-2048}, under half the smallest subnormal: 0 is its correctly rounded
+    double).
+
+    Paper: eq 10 at t = alpha.
+    Pieces (their regions are disjoint and cover the domain):
+        tail_mass  where  b <= 64
+        0  where  b > 64
+    """
+    b, lw = (jnp.asarray(v, dtype=jnp.float64) for v in (b, lw))
+    shape = jnp.broadcast_shapes(jnp.shape(b), jnp.shape(lw))
+    m0 = jnp.broadcast_to((b <= 64), shape)
+    m1 = jnp.broadcast_to((b > 64), shape)
+    out = jnp.full(shape, jnp.nan)
+    b_0 = jnp.where(m0, b, 0)
+    lw_0 = jnp.where(m0, lw, (1/2)*jnp.log(2*jnp.pi))
+    out = jnp.where(m0, tail_mass(b_0, lw_0), out)
+    out = jnp.where(m1, 0, out)
+    return out

@@ -89,9 +89,9 @@ def R_Delta(alpha, Delta):
     """
     alpha, Delta = (np.asarray(v, dtype=float) for v in (alpha, Delta))
     shape = np.broadcast_shapes(alpha.shape, Delta.shape)
+    out = np.full(shape, np.nan)
     m0 = np.broadcast_to((alpha <= Delta), shape)
     m1 = np.broadcast_to((alpha > Delta), shape)
-    out = np.full(shape, np.nan)
     if m0.any():
         out[m0] = r_delta_square(_pick(alpha, m0), _pick(Delta, m0))
     if m1.any():
@@ -109,11 +109,11 @@ def R_Delta_inverse(nu, Delta):
     """
     nu, Delta = (np.asarray(v, dtype=float) for v in (nu, Delta))
     shape = np.broadcast_shapes(nu.shape, Delta.shape)
-    x0 = Delta**2
-    m0 = np.broadcast_to((nu < x0), shape)
-    m1 = np.broadcast_to((nu >= x0), shape)
     out = np.full(shape, np.nan)
     with np.errstate(invalid="ignore"):
+        x0 = Delta**2
+        m0 = np.broadcast_to((nu < x0), shape)
+        m1 = np.broadcast_to((nu >= x0), shape)
         if m0.any():
             out[m0] = r_delta_inverse_sqrt(_pick(nu, m0), _pick(Delta, m0))
         if m1.any():
@@ -131,11 +131,11 @@ def log_theorem8_lhs(A, B, epsilon):
     """
     A, B, epsilon = (np.asarray(v, dtype=float) for v in (A, B, epsilon))
     shape = np.broadcast_shapes(A.shape, B.shape, epsilon.shape)
-    x0 = epsilon - sc.log_ndtr(-A) + sc.log_ndtr(-B)
-    m0 = np.broadcast_to((x0 < 0), shape)
-    m1 = np.broadcast_to((x0 >= 0), shape)
     out = np.full(shape, np.nan)
     with np.errstate(divide="ignore"):
+        x0 = epsilon - sc.log_ndtr(-A) + sc.log_ndtr(-B)
+        m0 = np.broadcast_to((x0 < 0), shape)
+        m1 = np.broadcast_to((x0 >= 0), shape)
         if m0.any():
             out[m0] = log_theorem8_lhs_positive(_pick(A, m0), _pick(B, m0), _pick(epsilon, m0))
         if m1.any():

@@ -52,21 +52,21 @@ def log_profile_std(b, D, epsilon, lw):
     """
     b, D, epsilon, lw = (np.asarray(v, dtype=float) for v in (b, D, epsilon, lw))
     shape = np.broadcast_shapes(b.shape, D.shape, epsilon.shape, lw.shape)
-    x0 = nx.sub_prod(epsilon, b, D)
-    x1 = (1/2)*D**2
-    x2 = (x0 < x1)
-    x3 = (1/2)*functools.reduce(np.maximum, [0, D - b])**2
-    x4 = 2*b
-    x5 = -D*b + (1/2)*functools.reduce(np.maximum, [D, x4])**2
-    x6 = (x0 < x3)
-    x7 = (epsilon < x5)
-    m0 = np.broadcast_to((x0 >= x1), shape)
-    m1 = np.broadcast_to(x2 & (x0 >= x3), shape)
-    m2 = np.broadcast_to(x2 & x6 & (epsilon >= x5), shape)
-    m3 = np.broadcast_to(x2 & x6 & x7 & (D > x4), shape)
-    m4 = np.broadcast_to(x2 & x6 & x7 & (D <= x4), shape)
     out = np.full(shape, np.nan)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):
+        x0 = nx.sub_prod(epsilon, b, D)
+        x1 = (1/2)*D**2
+        x2 = (x0 < x1)
+        x3 = (1/2)*functools.reduce(np.maximum, [0, D - b])**2
+        x4 = 2*b
+        x5 = -D*b + (1/2)*functools.reduce(np.maximum, [D, x4])**2
+        x6 = (x0 < x3)
+        x7 = (epsilon < x5)
+        m0 = np.broadcast_to((x0 >= x1), shape)
+        m1 = np.broadcast_to(x2 & (x0 >= x3), shape)
+        m2 = np.broadcast_to(x2 & x6 & (epsilon >= x5), shape)
+        m3 = np.broadcast_to(x2 & x6 & x7 & (D > x4), shape)
+        m4 = np.broadcast_to(x2 & x6 & x7 & (D <= x4), shape)
         if m0.any():
             out[m0] = _privacy_profile.log_profile_case_v(_pick(b, m0), _pick(D, m0), _pick(epsilon, m0), _pick(lw, m0))
         if m1.any():
@@ -94,20 +94,20 @@ def loss_std(b, D, s):
     """
     b, D, s = (np.asarray(v, dtype=float) for v in (b, D, s))
     shape = np.broadcast_shapes(b.shape, D.shape, s.shape)
-    x0 = nx.abs_sum_sub(s, D, b)
-    x1 = (x0 <= 0)
-    x2 = s*(D + s)
-    x3 = -b + abs(s)
-    x4 = (x3 <= 0)
-    x5 = (x0 > 0)
-    x6 = (x3 > 0)
-    m0 = np.broadcast_to(x1 & x4 & (x2 >= 0), shape)
-    m1 = np.broadcast_to(x1 & x4 & (x2 < 0), shape)
-    m2 = np.broadcast_to(x5 & x6, shape)
-    m3 = np.broadcast_to(x4 & x5, shape)
-    m4 = np.broadcast_to(x1 & x6, shape)
     out = np.full(shape, np.nan)
     with np.errstate(over="ignore", invalid="ignore"):
+        x0 = nx.abs_sum_sub(s, D, b)
+        x1 = (x0 <= 0)
+        x2 = s*(D + s)
+        x3 = -b + abs(s)
+        x4 = (x3 <= 0)
+        x5 = (x0 > 0)
+        x6 = (x3 > 0)
+        m0 = np.broadcast_to(x1 & x4 & (x2 >= 0), shape)
+        m1 = np.broadcast_to(x1 & x4 & (x2 < 0), shape)
+        m2 = np.broadcast_to(x5 & x6, shape)
+        m3 = np.broadcast_to(x4 & x5, shape)
+        m4 = np.broadcast_to(x1 & x6, shape)
         if m0.any():
             out[m0] = _privacy_loss.loss_center_same_sign(_pick(b, m0), _pick(D, m0), _pick(s, m0))
         if m1.any():

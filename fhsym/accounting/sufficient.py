@@ -42,7 +42,7 @@ from scipy import special as sc
 
 from .._core import domains as V
 from .._core.sensitivities import resolve_sensitivities
-from .._generated import flipped_huber as KER
+from .._generated import flipped_huber_pieces as KP
 from .._generated import kdim as KD
 
 __all__ = [
@@ -89,7 +89,7 @@ def theta_std(b: float) -> float:
     Theorem 8 needs, since theta enters B beside O(1) terms.
     """
     b = np.float64(b)
-    return float(KD.theta_std(b, KER.log_omega_tilde(b)))
+    return float(KD.theta_std(b, KP.log_kappa_std(b)))
 
 
 def theta(alpha: float, gamma: float) -> float:

@@ -67,10 +67,11 @@ MODULES: Tuple[Tuple[str, str, str, str], ...] = (
 PIECE_MODULES: Tuple[Tuple[str, str, object, str, str], ...] = (
     (
         "flipped_huber_pieces.py",
-        "fhsym.symbolic.stable",
-        None,
+        "fhsym.symbolic.laplace_limit",
+        "LAPLACE_KERNELS",
         "DISTRIBUTION_FUNCTIONS",
-        "Region dispatch of the flipped Huber distribution: which kernel of flipped_huber.py applies where (standard units).",
+        "Region dispatch of the flipped Huber distribution: which kernel of flipped_huber.py (or Laplace-limit kernel "
+        "below, b > 64) applies where (standard units).",
     ),
     (
         "privacy_pieces.py",
@@ -162,15 +163,15 @@ def _render_piecewise_numpy(fn, refs: dict, printer) -> str:
     one = "," if len(names) == 1 else ""
     lines.append(f"    {tup}{one} = (np.asarray(v, dtype=float) for v in ({tup}{one}))")
     lines.append("    shape = np.broadcast_shapes({})".format(", ".join(f"{n}.shape" for n in names)))
-    for sym, sub in prep.region_subs:
-        lines.append(f"    {sym} = {printer.doprint(sub)}")
-    for i, r in enumerate(prep.regions):
-        lines.append(f"    m{i} = np.broadcast_to({printer.doprint(r)}, shape)")
     lines.append("    out = np.full(shape, np.nan)")
     indent = "    "
-    if fn.ignore:
+    if fn.ignore:  # the regions too: their thresholds may overflow to the same harmless limits
         lines.append("    with np.errstate({}):".format(", ".join(f'{w}="ignore"' for w in fn.ignore)))
         indent = "        "
+    for sym, sub in prep.region_subs:
+        lines.append(f"{indent}{sym} = {printer.doprint(sub)}")
+    for i, r in enumerate(prep.regions):
+        lines.append(f"{indent}m{i} = np.broadcast_to({printer.doprint(r)}, shape)")
     for i, pc in enumerate(fn.pieces):
         picked = {a: f"_pick({a.name}, m{i})" for a in fn.args}
         val = PC.piece_call(pc, picked, printer, lambda name, args: f"{refs.get(name, name)}({', '.join(args)})")

@@ -33,13 +33,12 @@ FUNCTIONS: Tuple[Tuple[str, str], ...] = (
     ("fhsym.symbolic.stable", "LOGSF_STD_NONNEG"),
     ("fhsym.symbolic.stable", "ISF_STD"),
     ("fhsym.symbolic.privacy", "LOG_PROFILE_STD"),
+    ("fhsym.symbolic.laplace_limit", "LOG_KAPPA_STD"),
+    ("fhsym.symbolic.laplace_limit", "VARIANCE_OF_B"),
+    ("fhsym.symbolic.laplace_limit", "TAIL_MASS_OF_B"),
 )
 #: kernels the public API calls directly (the dispatch's kernels are added to these)
-KERNELS: Tuple[Tuple[str, str], ...] = (
-    ("fhsym.symbolic.stable", "LOG_OMEGA_TILDE"),
-    ("fhsym.symbolic.stable", "TAIL_MASS"),
-    ("fhsym.symbolic.stable", "VARIANCE"),
-)
+KERNELS: Tuple[Tuple[str, str], ...] = ()
 
 
 def _banner(what: str) -> str:

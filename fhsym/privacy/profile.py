@@ -31,7 +31,7 @@ from scipy import optimize
 
 from .._core import numerics as _nx
 from .._core import domains as V
-from .._generated import flipped_huber as K
+from .._generated import flipped_huber_pieces as KP
 from .._generated import privacy_pieces as PP
 
 __all__ = [
@@ -66,6 +66,12 @@ def _shape(alpha: float, gamma: float):
     return a, g, b
 
 
+#: the range of D = sensitivity/gamma the profile answers on: normal floats (a subnormal or zero D has lost
+#: its relative precision, and delta ~ b D need not be negligible) whose square is finite (Table I uses D^2/2)
+D_MIN = float(np.finfo(float).tiny)
+D_MAX = 1e150
+
+
 def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
     """Validated float arrays (b, D) = (alpha/gamma, Delta/gamma), each finite (not broadcast)."""
     a = V.check_array(alpha, V.ALPHA)
@@ -82,6 +88,21 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
         i = np.argwhere(~np.isfinite(D))[0]
         di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
         raise ValueError(f"sensitivity/gamma must be finite; got sensitivity={float(di)!r}, gamma={float(gi)!r}")
+    with np.errstate(over="ignore"):
+        bD = b * D
+    if not np.all(np.isfinite(bD)):
+        i = np.argwhere(~np.isfinite(bD))[0]
+        raise ValueError(f"alpha*sensitivity/gamma^2 must be finite (below 1.8e308; delta = 1 to double precision "
+                         f"beyond, for every finite eps); got alpha/gamma={float(b[tuple(i)] if b.ndim else b)!r}, "
+                         f"sensitivity/gamma={float(D[tuple(i)] if D.ndim else D)!r}")
+    bad = (D < D_MIN) | (D > D_MAX)
+    if np.any(bad):
+        i = np.argwhere(bad)[0]
+        di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
+        raise ValueError(
+            f"sensitivity/gamma must be in [{D_MIN:.6g}, {D_MAX:.6g}] (a normal float whose square is finite: "
+            f"the profile's formulas use D^2/2 and divide by D); got sensitivity={float(di)!r}, gamma={float(gi)!r}, "
+            f"ratio {float(D[tuple(i)])!r}: rescale the sensitivity and the noise scale together")
     return b, D
 
 
@@ -106,7 +127,7 @@ def case_boundaries(b: float, D: float):
 def _log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) -> np.ndarray:
     """log delta(eps) in standard units, elementwise over broadcast (eps, b, D, lw); -inf where delta = 0.
 
-    eps >= 0 finite, b >= 0, D > 0, lw = log_omega_tilde(b).  The region dispatch (Table I,
+    eps >= 0 finite, b >= 0, D > 0, lw = log_kappa_std(b).  The region dispatch (Table I,
     the boundaries nu1, nu2 tested on eps - bD computed error-free, the quantity the kernels
     take the square root of) is generated from the kernels' declared regions
     (``fhsym.symbolic.privacy``, ``fhsym._generated.privacy_pieces.log_profile_std``).
@@ -143,7 +164,7 @@ def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitiv
     """
     eps = _check_eps(epsilon)
     b, D = _shape_arrays(alpha, gamma, sensitivity)
-    lw = K.log_omega_tilde(b)
+    lw = KP.log_kappa_std(b)
     out = _log_profile_std(eps, b, D, lw)
     return _out(_near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D))
 
@@ -273,7 +294,7 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
     """
     b, D = _scalar_units(alpha, gamma, sensitivity)
     deltas = V.check_array(delta, V.DELTA)
-    lw = float(K.log_omega_tilde(np.float64(b)))
+    lw = float(KP.log_kappa_std(np.float64(b)))
 
     def logd(e: float) -> float:
         return float(_log_profile_std(np.array([e]), b, D, lw)[0])

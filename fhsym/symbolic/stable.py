@@ -28,13 +28,13 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 import sympy as sp
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 
 from . import definitions as D
 from . import naive as N
 from .special import erfcx, exprel, log_ndtr, logaddexp, lowergamma3_scaled, lowergamma_scaled, ndtri, ndtri_exp
 
-__all__ = ["Kernel", "KERNELS", "lw", "m", "logp", "h", "p", "s_q", "p_tail", "p_direct"]
+__all__ = ["Kernel", "KERNELS", "LAPLACE_B", "lw", "m", "logp", "h", "p", "s_q", "p_tail", "p_direct"]
 
 b, s, u, q = D.b, D.s, D.u, D.q
 lw = sp.Symbol("lw", real=True)  # log(omega) - b^2/2 = log(kappa / gamma)
@@ -48,6 +48,10 @@ p_tail = sp.Symbol("p_tail", positive=True)  # P(T > alpha), the mass of one Gau
 p_direct = sp.Symbol("p_direct", positive=True)  # smallest p with p omega/sqrt(2 pi) >= 1e-290 (ndtri direct)
 
 SQRT_PI_2 = sp.sqrt(sp.pi / 2)
+# Shape b = alpha/gamma above which the scale-free moments and log(kappa/gamma) switch to their
+# Laplace-limit forms (fhsym.symbolic.laplace_limit): beyond it every term of order e^{-b^2}
+# (<= e^{-4096}) is below 1e-1700 relative, and below it the exact forms neither overflow nor underflow.
+LAPLACE_B = sp.Integer(64)
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,7 @@ LOG_OMEGA_TILDE = Kernel(
     paper_ref="eq 9 (log omega - b^2/2 = log(kappa/gamma))",
     doc="log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b -> inf).",
     domain={"b": _b_range},
-    region=sp.true,
+    region=sp.Le(b, LAPLACE_B),
     naive=lambda b: np.log(N.omega(b)) - b * b / 2.0,
     stress=((40.0,), "b = 40: sinh(b^2/2) = sinh(800) overflows"),
 )
@@ -174,7 +178,9 @@ LOGSF_TAIL = Kernel(
     stress=((2.0, 40.0), "far tail: 1 - G(t) = 0 in float64, log -> -inf"),
 )
 
-_center_bracket = (b - s) * exprel(-b * (b - s)) + SQRT_PI_2 * erfcx(b / sp.sqrt(2)) * sp.exp(-b * (b - s))
+# (b - s) exprel(-b (b - s)) written as -expm1(-b (b - s))/b: where b (b - s) overflows (b > ~1e154) its
+# limit 1/b is then exact (the exprel form would give 0 there)
+_center_bracket = -expm1(-b * (b - s)) / b + SQRT_PI_2 * erfcx(b / sp.sqrt(2)) * sp.exp(-b * (b - s))
 
 SF_CENTER = Kernel(
     name="sf_center",
@@ -212,7 +218,7 @@ TAIL_MASS = Kernel(
     paper_ref="eq 10 at t = alpha",
     doc="P(T > alpha) = sqrt(2 pi)/omega * Q(b).",
     domain={"b": (1e-6, 30.0)},
-    region=sp.true,
+    region=sp.Le(b, LAPLACE_B),
     naive=lambda b: N.sf(b, b),
     stress=((7.0,), "P(T > alpha) = 1 - G(alpha) ~ 1e-22 lost"),
 )
@@ -301,7 +307,7 @@ VARIANCE = Kernel(
     paper_ref="eq 11 (Appendix A missing; derived from the second moment of each piece)",
     doc="Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2} ds]/(kappa/gamma): positive terms only.",
     domain={"b": _b_range},
-    region=sp.true,
+    region=sp.Le(b, LAPLACE_B),
     naive=N.variance,
     stress=((40.0,), "b = 40: cosh, sinh overflow (inf - inf)"),
 )
@@ -314,9 +320,22 @@ FISHER = Kernel(
     paper_ref="eq 12 (Appendix A missing; derived)",
     doc="gamma^2 * I(T) = 1 + (2 b/(kappa/gamma)) (1 - (1 - e^{-b^2})/b^2); the correction is small only where its absolute error is.",
     domain={"b": _b_range},
-    region=sp.true,
+    region=sp.Le(b, LAPLACE_B),
     naive=N.fisher,
     stress=((40.0,), "b = 40: exp, sinh overflow"),
+)
+
+NFI = Kernel(
+    name="nfi_std",
+    args=(b, lw),
+    expr=VARIANCE.expr * FISHER.expr,
+    paper=D.variance_of_b * D.fisher_of_b,
+    paper_ref="Sec II-D (NFI = Var * I, eq 11 x eq 12; scale free)",
+    doc="Var(T) I(T), the product of the variance and Fisher information kernels (both positive-term forms).",
+    domain={"b": _b_range},
+    region=sp.Le(b, LAPLACE_B),
+    naive=lambda b: N.variance(b) * N.fisher(b),
+    stress=((40.0,), "b = 40: cosh, sinh, exp overflow (inf - inf)"),
 )
 
 # Even moments E[S^n] (n even), for the MGF near s = 0 where log M is a difference of O(1) logs:
@@ -388,9 +407,24 @@ LOG_MGF_HALF_POS = Kernel(
     expr=sp.log(b * exprel(-b * m) + SQRT_PI_2 * erfcx(m / sp.sqrt(2)) * sp.exp(-b * m)),
     paper=sp.log(_E_paper_in_m),
     paper_ref="Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times kappa/gamma",
-    doc="log E(m) for m >= 0, m = b +- gamma*s.",
-    domain={"b": (1e-3, 20.0), "m": (0.0, 30.0)},
-    region=sp.Ge(m, 0),
+    doc="log E(m) for 0 <= m < 1, m = b +- gamma*s.",
+    domain={"b": (1e-3, 20.0), "m": (0.0, 1.0)},
+    region=sp.And(sp.Ge(m, 0), sp.Lt(m, 1)),
+    naive=lambda b, m: np.log(N.mgf_half(b, m)),
+    stress=((3.0, 1e-12), "m b = 3e-12: e^{m b} - 1 cancels"),
+)
+
+# For m >= 1 the product b*m may overflow (b up to 1.8e308): b exprel(-b m) = -expm1(-b m)/m, whose
+# limits at b m = inf (1/m, and e^{-b m} = 0) are exact.
+LOG_MGF_HALF_POS_FAR = Kernel(
+    name="log_mgf_half_pos_far",
+    args=(b, m),
+    expr=sp.log(-expm1(-b * m) / m + SQRT_PI_2 * erfcx(m / sp.sqrt(2)) * sp.exp(-b * m)),
+    paper=sp.log(_E_paper_in_m),
+    paper_ref="Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times kappa/gamma",
+    doc="log E(m) for m >= 1, m = b +- gamma*s; no product b*m that matters when it overflows (b -> inf: -log m).",
+    domain={"b": (1e-3, 20.0), "m": (1.0, 30.0)},
+    region=sp.Ge(m, 1),
     naive=lambda b, m: np.log(N.mgf_half(b, m)),
     stress=((3.0, 45.0), "e^{s^2/2} overflows (s = 42) against e^{-m^2/2} underflow"),
 )
@@ -424,7 +458,9 @@ KERNELS = (
     ISF_TAIL_NEAR_HALF,
     VARIANCE,
     FISHER,
+    NFI,
     LOG_MGF_HALF_POS,
+    LOG_MGF_HALF_POS_FAR,
     LOG_MGF_HALF_NEG,
     MOMENT,
     SF_CENTER_NEAR_MEDIAN,
@@ -457,12 +493,12 @@ SF_STD_NONNEG = PiecewiseFunction(
     pieces=(
         Piece(SF_CENTER_NEAR_MEDIAN, safe=((s, 0),)),
         Piece(SF_TAIL_NEAR_MEDIAN, safe=_gauss_median),
-        Piece(SF_CENTER, safe=((s, 0),)),
+        Piece(SF_CENTER, safe=((b, 1), (s, 0))),
         Piece(SF_TAIL),
     ),
     doc="P(S > s) for s >= 0: 1/2 minus the mass of [0, s] up to the upper quartile s_q (exactly 1/2 at s = 0, "
     "so the CDF is monotone through the median), beyond it a sum of positive terms (relative accuracy in the tail).",
-    paper_ref="eq 10",
+    paper_ref="eq 10",    ignore=("over",),  # b s, b (b - s), b^2 overflowing (b > ~1e154): exact limits (e^{-inf} = 0)
 )
 
 LOGSF_STD_NONNEG = PiecewiseFunction(
@@ -471,7 +507,7 @@ LOGSF_STD_NONNEG = PiecewiseFunction(
     pieces=(
         Piece(SF_CENTER_NEAR_MEDIAN, wrap=_log, safe=((s, 0),)),
         Piece(SF_TAIL_NEAR_MEDIAN, wrap=_log, safe=_gauss_median),
-        Piece(LOGSF_CENTER, safe=((s, 0),)),
+        Piece(LOGSF_CENTER, safe=((b, 1), (s, 0))),
         Piece(LOGSF_TAIL),
     ),
     doc="log P(S > s) for s >= 0: the log of the near-median pieces up to s_q, log-space forms beyond (finite for every finite s).",
@@ -495,16 +531,18 @@ ISF_STD = PiecewiseFunction(
     doc="s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p >= 0 (exact where p >= 1/4): the Gaussian tail "
     "(directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace centre, each with a "
     "form near the median (exactly 0 at the median, h = 0).",
-    paper_ref="Appendix B (missing; derived): the inverse of eq 10 piece by piece",
+    paper_ref="Appendix B (missing; derived): the inverse of eq 10 piece by piece",    ignore=("over",),  # e^{-b^2} with b^2 overflowing (b > ~1e154): exactly 0
 )
 
 LOG_MGF_HALF = PiecewiseFunction(
     name="log_mgf_half",
     args=(b, m),
-    pieces=(Piece(LOG_MGF_HALF_POS), Piece(LOG_MGF_HALF_NEG)),
-    doc="log E(m), m = b +- gamma s, the halves of the MGF (Sec III-B2) in their overflow-free forms.",
+    pieces=(Piece(LOG_MGF_HALF_POS, safe=((m, sp.Rational(1, 2)),)), Piece(LOG_MGF_HALF_POS_FAR, safe=((m, 2),)),
+            Piece(LOG_MGF_HALF_NEG, safe=((m, -1),))),
+    doc="log E(m), m = b +- gamma s, the halves of the MGF (Sec III-B2) in their overflow-free forms "
+    "(b m may overflow to inf for m >= 1 and huge b: its limits there are exact).",
     paper_ref="Sec III-B2",
-    ignore=("divide",),
+    ignore=("divide", "over"),
 )
 
 DISTRIBUTION_FUNCTIONS = (LOGPDF_STD, SF_STD_NONNEG, LOGSF_STD_NONNEG, ISF_STD, LOG_MGF_HALF)

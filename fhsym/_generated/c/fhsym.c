@@ -331,39 +331,6 @@ double fhsym_log_gauss_profile(double x, double D)
 
 /* ======================= kernels (generated from fhsym.symbolic) ========================= */
 
-/* log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b ->
- *    inf).
- * Paper: eq 9 (log omega - b^2/2 = log(kappa/gamma)).
- * SymPy source: log(2*b*exprel(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2)) */
-static double fhsym_k_log_omega_tilde(double b)
-{
-    const double x0 = -((b)*(b));
-    const double x1 = sqrt(2);
-    return log(2*b*fhsym_exprel(x0) + sqrt(3.141592653589793)*x1*exp(x0)*fhsym_erfcx((1.0/2.0)*b*x1));
-}
-
-/* P(T > alpha) = sqrt(2 pi)/omega * Q(b).
- * Paper: eq 10 at t = alpha.
- * SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2 */
-static double fhsym_k_tail_mass(double b, double lw)
-{
-    const double x0 = (1.0/2.0)*sqrt(2);
-    return sqrt(3.141592653589793)*x0*exp(-((b)*(b)))*exp(-lw)*fhsym_erfcx(b*x0);
-}
-
-/* Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
- *    ds]/(kappa/gamma): positive terms only.
- * Paper: eq 11 (Appendix A missing; derived from the second moment of each piece).
- * SymPy source: (2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) +
- *    sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw) */
-static double fhsym_k_variance_std(double b, double lw)
-{
-    const double x0 = ((b)*(b));
-    const double x1 = exp(-x0);
-    const double x2 = sqrt(2);
-    return (2*pow(b, 3)*fhsym_lowergamma3_scaled(x0) + 2*b*x1 + sqrt(3.141592653589793)*x1*x2*fhsym_erfcx((1.0/2.0)*b*x2))*exp(-lw);
-}
-
 /* log(gamma * g(gamma*s)) for 0 <= s <= b.
  * Paper: eq 8, |t| <= alpha.
  * SymPy source: -b*s - lw */
@@ -403,14 +370,13 @@ static double fhsym_k_sf_tail_near_median(double b, double s, double lw)
 
 /* P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).
  * Paper: eq 10, 0 <= t <= alpha.
- * SymPy source: ((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b -
- *    s))*erfcx(sqrt(2)*b/2)/2)*exp(-b*s - lw) */
+ * SymPy source: (sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b -
+ *    s))/b)*exp(-b*s - lw) */
 static double fhsym_k_sf_center(double b, double s, double lw)
 {
-    const double x0 = b - s;
-    const double x1 = -b*x0;
-    const double x2 = (1.0/2.0)*sqrt(2);
-    return (x0*fhsym_exprel(x1) + sqrt(3.141592653589793)*x2*exp(x1)*fhsym_erfcx(b*x2))*exp(-b*s - lw);
+    const double x0 = -b*(b - s);
+    const double x1 = (1.0/2.0)*sqrt(2);
+    return (sqrt(3.141592653589793)*x1*exp(x0)*fhsym_erfcx(b*x1) - expm1(x0)/b)*exp(-b*s - lw);
 }
 
 /* P(T > gamma*s) for s >= b: sqrt(2 pi)/omega * Q(s).
@@ -424,14 +390,13 @@ static double fhsym_k_sf_tail(double b, double s, double lw)
 
 /* log P(T > gamma*s) for 0 <= s <= b.
  * Paper: eq 10, 0 <= t <= alpha.
- * SymPy source: -b*s - lw + log((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b -
- *    s))*erfcx(sqrt(2)*b/2)/2) */
+ * SymPy source: -b*s - lw + log(sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 -
+ *    expm1(-b*(b - s))/b) */
 static double fhsym_k_logsf_center(double b, double s, double lw)
 {
-    const double x0 = b - s;
-    const double x1 = -b*x0;
-    const double x2 = (1.0/2.0)*sqrt(2);
-    return -b*s - lw + log(x0*fhsym_exprel(x1) + sqrt(3.141592653589793)*x2*exp(x1)*fhsym_erfcx(b*x2));
+    const double x0 = -b*(b - s);
+    const double x1 = (1.0/2.0)*sqrt(2);
+    return -b*s - lw + log(sqrt(3.141592653589793)*x1*exp(x0)*fhsym_erfcx(b*x1) - expm1(x0)/b);
 }
 
 /* log P(T > gamma*s) for s >= b; finite for every finite s.
@@ -582,6 +547,56 @@ static double fhsym_k_profile_case_ii(double b, double D, double epsilon, double
     return -(-1.0/2.0*(sqrt(3.141592653589793)*x1*fhsym_erfcx((1.0/2.0)*x1) - 2)*exp(-((b)*(b)) - x0)*expm1(x0) + 2*expm1((1.0/2.0)*fhsym_sub_prod(epsilon, b, D)))*exp(-lw)/b;
 }
 
+/* log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b ->
+ *    inf).
+ * Paper: eq 9 (log omega - b^2/2 = log(kappa/gamma)).
+ * SymPy source: log(2*b*exprel(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2)) */
+static double fhsym_k_log_omega_tilde(double b)
+{
+    const double x0 = -((b)*(b));
+    const double x1 = sqrt(2);
+    return log(2*b*fhsym_exprel(x0) + sqrt(3.141592653589793)*x1*exp(x0)*fhsym_erfcx((1.0/2.0)*b*x1));
+}
+
+/* log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2 e^{-b^2}.
+ * Paper: eq 9 (log omega - b^2/2), Laplace limit b > 64: remainder log1p(b A - E), |.| <= 2
+ *    e^{-b^2}.
+ * SymPy source: -log(b) + log(2) */
+static double fhsym_k_log_omega_tilde_laplace(double b)
+{
+    return -log(b) + log(2);
+}
+
+/* Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
+ *    ds]/(kappa/gamma): positive terms only.
+ * Paper: eq 11 (Appendix A missing; derived from the second moment of each piece).
+ * SymPy source: (2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) +
+ *    sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw) */
+static double fhsym_k_variance_std(double b, double lw)
+{
+    const double x0 = ((b)*(b));
+    const double x1 = exp(-x0);
+    const double x2 = sqrt(2);
+    return (2*pow(b, 3)*fhsym_lowergamma3_scaled(x0) + 2*b*x1 + sqrt(3.141592653589793)*x1*x2*fhsym_erfcx((1.0/2.0)*b*x2))*exp(-lw);
+}
+
+/* Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 + 2).
+ * Paper: eq 11, Laplace limit b > 64: (2/b^2)(1 + r), |r| <= e^{-b^2}(b^2 + 2).
+ * SymPy source: 2*(1/b)**2 */
+static double fhsym_k_variance_std_laplace(double b)
+{
+    return 2*((1.0/b)*(1.0/b));
+}
+
+/* P(T > alpha) = sqrt(2 pi)/omega * Q(b).
+ * Paper: eq 10 at t = alpha.
+ * SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2 */
+static double fhsym_k_tail_mass(double b, double lw)
+{
+    const double x0 = (1.0/2.0)*sqrt(2);
+    return sqrt(3.141592653589793)*x0*exp(-((b)*(b)))*exp(-lw)*fhsym_erfcx(b*x0);
+}
+
 /* ======================= region dispatch (generated from fhsym.symbolic) ================= */
 
 /* log(gamma g(gamma s)) for s = |t|/gamma >= 0: the Laplace centre or a Gaussian tail.
@@ -730,6 +745,64 @@ static double fhsym_p_log_profile_std(double b, double D, double epsilon, double
     return fhsym__min(0, out);
 }
 
+/* lw = log(kappa/gamma) = log(omega) - b^2/2 for every b >= 0: the exact stable form up to b = 64,
+ *    log(2/b) beyond.
+ *
+ * Paper: eq 9, Definition 7.
+ * Pieces (their regions are disjoint and cover the domain):
+ *     log_omega_tilde  where  b <= 64
+ *     log_omega_tilde_laplace  where  b > 64 */
+static double fhsym_p_log_kappa_std(double b)
+{
+    double out;
+    if (b <= 64)
+        out = fhsym_k_log_omega_tilde(b);
+    else if (b > 64)
+        out = fhsym_k_log_omega_tilde_laplace(b);
+    else
+        out = NAN; /* only for NaN arguments: the regions cover the domain */
+    return out;
+}
+
+/* Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2
+ *    beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
+ *
+ * Paper: eq 11.
+ * Pieces (their regions are disjoint and cover the domain):
+ *     variance_std  where  b <= 64
+ *     variance_std_laplace  where  b > 64 */
+static double fhsym_p_variance_of_b(double b, double lw)
+{
+    double out;
+    if (b <= 64)
+        out = fhsym_k_variance_std(b, lw);
+    else if (b > 64)
+        out = fhsym_k_variance_std_laplace(b);
+    else
+        out = NAN; /* only for NaN arguments: the regions cover the domain */
+    return out;
+}
+
+/* P(T > alpha) for every b >= 0: the exact form up to b = 64, 0 beyond (the true value is below
+ *    e^{-b^2/2} <= e^{-2048}, under half the smallest subnormal: 0 is its correctly rounded
+ *    double).
+ *
+ * Paper: eq 10 at t = alpha.
+ * Pieces (their regions are disjoint and cover the domain):
+ *     tail_mass  where  b <= 64
+ *     0  where  b > 64 */
+static double fhsym_p_tail_mass_of_b(double b, double lw)
+{
+    double out;
+    if (b <= 64)
+        out = fhsym_k_tail_mass(b, lw);
+    else if (b > 64)
+        out = 0;
+    else
+        out = NAN; /* only for NaN arguments: the regions cover the domain */
+    return out;
+}
+
 /* ======================= public API: fhsym/codegen/c/fhsym_api.c ========================= */
 
 /* ---------------------------------------------------------------------------------------------
@@ -756,8 +829,8 @@ static int fhsym__dist_init(double alpha, double gamma, int quartile, fhsym__dis
     d->gamma = gamma;
     d->b = alpha / gamma;
     if (!isfinite(d->b)) return 0;
-    d->lw = fhsym_k_log_omega_tilde(d->b);
-    d->p_tail = fhsym_k_tail_mass(d->b, d->lw);
+    d->lw = fhsym_p_log_kappa_std(d->b);
+    d->p_tail = fhsym_p_tail_mass_of_b(d->b, d->lw);
     /* smallest p with p omega/sqrt(2 pi) >= 1e-290: ndtri directly above, from log p below */
     d->p_direct = exp(fhsym__min(-290.0 * log(10.0) - (d->lw + 0.5 * d->b * d->b) + 0.5 * log(2.0 * FHSYM__PI), 0.0));
     d->s_q = quartile ? fhsym_p_isf_std(d->b, 0.25, 0.25, d->lw, d->p_tail, d->p_direct) : NAN;
@@ -842,7 +915,7 @@ double fhsym_variance(double alpha, double gamma)
     int saved = errno;
     double out;
     if (!fhsym__dist_init(alpha, gamma, 0, &d)) return fhsym__edom();
-    out = gamma * gamma * fhsym_k_variance_std(d.b, d.lw);
+    out = gamma * gamma * fhsym_p_variance_of_b(d.b, d.lw);
     errno = saved;
     return out;
 }

@@ -22,8 +22,8 @@ static int fhsym__dist_init(double alpha, double gamma, int quartile, fhsym__dis
     d->gamma = gamma;
     d->b = alpha / gamma;
     if (!isfinite(d->b)) return 0;
-    d->lw = fhsym_k_log_omega_tilde(d->b);
-    d->p_tail = fhsym_k_tail_mass(d->b, d->lw);
+    d->lw = fhsym_p_log_kappa_std(d->b);
+    d->p_tail = fhsym_p_tail_mass_of_b(d->b, d->lw);
     /* smallest p with p omega/sqrt(2 pi) >= 1e-290: ndtri directly above, from log p below */
     d->p_direct = exp(fhsym__min(-290.0 * log(10.0) - (d->lw + 0.5 * d->b * d->b) + 0.5 * log(2.0 * FHSYM__PI), 0.0));
     d->s_q = quartile ? fhsym_p_isf_std(d->b, 0.25, 0.25, d->lw, d->p_tail, d->p_direct) : NAN;
@@ -108,7 +108,7 @@ double fhsym_variance(double alpha, double gamma)
     int saved = errno;
     double out;
     if (!fhsym__dist_init(alpha, gamma, 0, &d)) return fhsym__edom();
-    out = gamma * gamma * fhsym_k_variance_std(d.b, d.lw);
+    out = gamma * gamma * fhsym_p_variance_of_b(d.b, d.lw);
     errno = saved;
     return out;
 }
