@@ -60,6 +60,9 @@ def _check(*pairs):
     return out
 
 
+_D_MIN, _D_MAX = 2.2250738585072014e-308, 1e150
+
+
 def _valid(alpha, gamma):
     """The traced parameter check: alpha >= 0, gamma > 0, both finite, alpha/gamma finite."""
     b = alpha / gamma
@@ -70,7 +73,7 @@ def _shape(alpha, gamma, quartile=False):
     """Standard units and the dispatch thresholds: b, lw = log(kappa/gamma), P(T > alpha), p_direct, s_q."""
     b = alpha / gamma
     lw = _K.log_kappa_std(b)
-    p_tail = _K.tail_mass(b, lw)
+    p_tail = _K.tail_mass_of_b(b, lw)
     p_direct = jnp.exp(jnp.minimum(_LOG_DIRECT - (lw + 0.5 * b * b) + _HALF_LOG_2PI, 0.0))
     s_q = _K.isf_std(b, 0.25, 0.25, lw, p_tail, p_direct) if quartile else None
     return b, lw, p_tail, p_direct, s_q
@@ -139,7 +142,10 @@ def variance(alpha, gamma):
     """Var T (eq 11), a sum of positive terms; <= gamma^2."""
     alpha, gamma = _check((alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, *_ = _shape(alpha, gamma)
-    return _nan_unless(_valid(alpha, gamma), gamma * gamma * _K.variance_of_b(b, lw))
+    # b > 64: gamma^2 * 2/b^2 = 2 (gamma/b)^2, the Laplace kernel at b/gamma (no intermediate underflow)
+    far = b > 64.0
+    laplace = _K.variance_std_laplace(jnp.where(far, b / gamma, 1.0))
+    return _nan_unless(_valid(alpha, gamma), jnp.where(far, laplace, gamma * gamma * _K.variance_of_b(b, lw)))
 
 
 def privacy_profile(eps, alpha, gamma, sensitivity=1.0):
@@ -147,5 +153,7 @@ def privacy_profile(eps, alpha, gamma, sensitivity=1.0):
     eps, alpha, gamma, sensitivity = _check((eps, V.EPSILON), (alpha, V.ALPHA), (gamma, V.GAMMA), (sensitivity, V.SENSITIVITY))
     b, lw, *_ = _shape(alpha, gamma)
     D = sensitivity / gamma
-    ok = _valid(alpha, gamma) & (eps >= 0) & jnp.isfinite(eps) & (sensitivity > 0) & jnp.isfinite(D)
+    # the range the profile answers on (as fhsym.privacy.profile): D normal with a finite square, b D finite
+    ok = (_valid(alpha, gamma) & (eps >= 0) & jnp.isfinite(eps) & (sensitivity > 0) & (D >= _D_MIN) & (D <= _D_MAX)
+          & jnp.isfinite(b * D))
     return _nan_unless(ok, jnp.exp(_K.log_profile_std(b, D, eps, lw)))

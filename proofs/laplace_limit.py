@@ -178,7 +178,8 @@ def mgf_laplace_remainder(ctx) -> Outcome:
     return Outcome(ok, "evaluation at b^2/ln 10 + 120 digits", f"remainder/bound <= {mpmath.nstr(worst, 2)}", "", ev)
 
 
-def _refs(bb: mpf):
+def references(bb: mpf) -> dict:
+    """The cancellation-free forms of check 1 at the working precision: log_kappa_std, variance_of_b, fisher_of_b, nfi_of_b, tail_mass_of_b."""
     E = mpmath.exp(-bb * bb)
     A = mpmath.sqrt(2 * mpmath.pi) * mpmath.exp(-bb * bb / 2) * _erfc(bb / mpmath.sqrt(2)) / 2
     Dn = 1 - E + bb * A
@@ -199,7 +200,7 @@ def fused_errors(n: int):
     with mp.workdps(50):
         for bf in bs:
             bb = mpf(bf)
-            ref = _refs(bb)
+            ref = references(bb)
             lw = KP.log_kappa_std(np.float64(bf))
             got = {"log_kappa_std": lw, "variance_of_b": KP.variance_of_b(bf, lw), "nfi_of_b": KP.nfi_of_b(bf, lw),
                    "tail_mass_of_b": KP.tail_mass_of_b(bf, lw)}

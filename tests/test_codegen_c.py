@@ -25,6 +25,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import mpmath
@@ -61,8 +62,14 @@ def lib(tmp_path_factory):
     cc = _compiler()
     if cc is None:
         pytest.skip("no C compiler found (tried $CC, cc, gcc, clang): the C target cannot be built here")
-    out = tmp_path_factory.mktemp("fhsym_c") / "libfhsym.so"
-    cmd = [cc, *CFLAGS, str(C_DIR / "fhsym.c"), "-o", str(out), "-lm"]
+    tmp = tmp_path_factory.mktemp("fhsym_c")
+    # the library as a user gets it: `python -m fhsym.codegen --target c --out DIR` (identical to the checked-in copy)
+    gen = subprocess.run([sys.executable, "-m", "fhsym.codegen", "--target", "c", "--out", str(tmp)], capture_output=True, text=True)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    for name in ("fhsym.h", "fhsym.c"):
+        assert (tmp / name).read_text() == (C_DIR / name).read_text(), f"{name}: checked-in copy is stale"
+    out = tmp / "libfhsym.so"
+    cmd = [cc, *CFLAGS, str(tmp / "fhsym.c"), "-o", str(out), "-lm"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
     so = ctypes.CDLL(str(out), use_errno=True)
@@ -134,6 +141,29 @@ def test_variance_against_quadrature(lib):
     for r in _data()["moments"]:
         a, g = float(r["alpha"]), float(r["gamma"])
         worst.add(rel_err(lib.fhsym_variance(a, g), r["variance"]), f"alpha={r['alpha']} gamma={r['gamma']}")
+    worst.check(1e-12)
+
+
+def test_variance_in_the_laplace_limit(lib):
+    """alpha/gamma from 64 to 1e300 (the Laplace-limit piece, b > 64): against mpmath of the cancellation-free form of
+    eq 11 (proven equal to it in proofs/laplace_limit.py); subnormal results to 1 unit of 4.9e-324."""
+    from proofs.laplace_limit import references
+
+    worst, sub = Worst("variance (alpha/gamma in [64, 1e300])"), 0.0
+    for b in [63.99, 64.0, 64.01, 100.0, 1e4, 1e15, 1e51, 1e60, 1e102, 1e150, 1e153, 1e155, 1e200, 1e300]:
+        for g in (1.0, 1e-6, 1e6):
+            a = b * g
+            if not math.isfinite(a):
+                continue
+            with mp.workdps(50):
+                ref = references(mpf(a) / mpf(g))["variance_of_b"] * mpf(g) ** 2
+                got = lib.fhsym_variance(a, g)
+                if abs(ref) < mpf("2.2250738585072014e-308"):
+                    sub = max(sub, float(abs(mpf(got) - ref) / mpf("4.9406564584124654e-324")))
+                    continue
+            worst.add(rel_err(got, ref), f"alpha={a!r} gamma={g!r}")
+    print(f"C variance below the smallest normal: worst error {sub:.2f} units of 4.9e-324")
+    assert sub <= 1.0
     worst.check(1e-12)
 
 

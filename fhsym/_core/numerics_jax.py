@@ -19,7 +19,7 @@ from jax.scipy import special as jsc
 
 jax.config.update("jax_enable_x64", True)  # the kernels are float64 (as fhsym.jax, which imports this module)
 
-__all__ = ["erfcx", "log_ndtr", "exprel", "ndtri_exp", "lowergamma3_scaled", "log1mexp", "erfcx_diff", "gauss_profile",
+__all__ = ["log_max0", "erfcx", "log_ndtr", "exprel", "ndtri_exp", "lowergamma3_scaled", "log1mexp", "erfcx_diff", "gauss_profile",
            "log_gauss_profile", "sub_prod", "abs_sum_sub"]
 
 _SQRT_PI = math.sqrt(math.pi)
@@ -261,3 +261,14 @@ def abs_sum_sub(x, y, c):
     ok = jnp.isfinite(lo)
     lo = jnp.where(ok, lo, 0.0)
     return jnp.where(ok, (jnp.abs(h) - c) + jnp.where(h < 0, -lo, lo), jnp.abs(x + y) - c)
+
+
+def log_max0(y):
+    """log(max(0, y)): -inf where y <= 0, with a zero (not NaN) gradient there.
+
+    The printed form of SymPy's ``log(Max(0, y))`` (a piece that is clipped at 0 and then
+    log-added to others): the log is taken of y where y > 0 and of 1 elsewhere (the
+    double-``where`` idiom), so the unselected value adds 0 * finite to a gradient.
+    """
+    pos = y > 0
+    return jnp.where(pos, jnp.log(jnp.where(pos, y, 1.0)), -jnp.inf)

@@ -172,7 +172,7 @@ def log_profile_case_iv(b, D, epsilon, lw):
     x5 = (1/2)*x0
     x6 = jx.erfcx(x5*(D + b))
     x7 = jnp.sqrt(jnp.pi)*x5
-    return -lw + jnp.logaddexp(-b*(-D + x3) + jnp.log(jnp.maximum(0, x4*jx.exprel(-b*x4) - x7*(-x6*jnp.expm1(-1/2*x4*(D + 2*b + x2)) + jx.erfcx_diff(x3*x5, x4*x5)))), -b**2 + jnp.log(x7) + jnp.log(-x6*jnp.expm1(-1/2*D**2 + x1) + jx.erfcx_diff(b*x5, D*x5)))
+    return -lw + jnp.logaddexp(-b*(-D + x3) + jx.log_max0(x4*jx.exprel(-b*x4) - x7*(-x6*jnp.expm1(-1/2*x4*(D + 2*b + x2)) + jx.erfcx_diff(x3*x5, x4*x5))), -b**2 + jnp.log(x7) + jnp.log(-x6*jnp.expm1(-1/2*D**2 + x1) + jx.erfcx_diff(b*x5, D*x5)))
 
 
 def log_profile_case_iii(b, D, epsilon, lw):
@@ -196,7 +196,7 @@ def log_profile_case_iii(b, D, epsilon, lw):
     x10 = b*x5
     x11 = jx.erfcx(x5*(D + b))
     x12 = (1/2)*D**2
-    return -lw + jnp.logaddexp(jnp.logaddexp(-x4 + jnp.log(jnp.maximum(0, x3*jx.exprel(x4) - x7*(-jx.erfcx(x6)*jnp.expm1(-1/2*x3*(D - b + x1)) + jx.erfcx_diff(-x2*x5, x3*x5)))), jnp.log(jnp.maximum(0, b*jx.exprel(x9) + x7*(x11*jnp.expm1(-1/2*b*(2*D + b)) - jx.erfcx_diff(x6, x10))*jnp.exp(epsilon - x12 - 1/2*x8)))), x9 + jnp.log(x7) + jnp.log(-x11*jnp.expm1(-x12 + jx.sub_prod(epsilon, b, D)) + jx.erfcx_diff(x10, x6)))
+    return -lw + jnp.logaddexp(jnp.logaddexp(-x4 + jx.log_max0(x3*jx.exprel(x4) - x7*(-jx.erfcx(x6)*jnp.expm1(-1/2*x3*(D - b + x1)) + jx.erfcx_diff(-x2*x5, x3*x5))), jx.log_max0(b*jx.exprel(x9) + x7*(x11*jnp.expm1(-1/2*b*(2*D + b)) - jx.erfcx_diff(x6, x10))*jnp.exp(epsilon - x12 - 1/2*x8))), x9 + jnp.log(x7) + jnp.log(-x11*jnp.expm1(-x12 + jx.sub_prod(epsilon, b, D)) + jx.erfcx_diff(x10, x6)))
 
 
 def profile_case_i(b, D, epsilon, lw):

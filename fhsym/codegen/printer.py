@@ -182,6 +182,8 @@ class CKernelPrinter(C99CodePrinter):
 
 
 from sympy import E as sp_E  # noqa: E402
+from sympy import Max as sp_Max  # noqa: E402
+from sympy import S as sp_S  # noqa: E402
 from sympy import pi as sp_pi  # noqa: E402
 
 # the stable nodes are Function subclasses: route each through _print_Function
@@ -238,6 +240,13 @@ class JaxKernelPrinter(JaxPrinter):
         for a in e.args[1:]:
             out = f"jnp.minimum({out}, {self._print(a)})"
         return out
+
+    def _print_log(self, e):
+        (arg,) = e.args
+        if isinstance(arg, sp_Max) and len(arg.args) == 2 and sp_S.Zero in arg.args:  # log(Max(0, y)): NaN-free gradient
+            (y,) = [a for a in arg.args if a != sp_S.Zero]
+            return f"jx.log_max0({self._print(y)})"
+        return f"jnp.log({self._print(arg)})"
 
     def _print_Max(self, e):
         out = self._print(e.args[0])

@@ -151,6 +151,10 @@ def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitiv
     relative on delta); below, measured worst 3.9e-16 relative on log delta, against
     mpmath quadrature of the integral (``tests/test_privacy_profile.py``).
 
+    Domain: ``ValueError`` where D = sensitivity/gamma is outside [D_MIN, D_MAX] = [2.2e-308, 1e150]
+    (a subnormal D has lost its precision; the case boundaries use D^2/2) or where
+    alpha*sensitivity/gamma^2 overflows (delta = 1 to double precision there).
+
     Examples
     --------
     >>> import math

@@ -808,7 +808,7 @@ static double fhsym_p_tail_mass_of_b(double b, double lw)
 /* ---------------------------------------------------------------------------------------------
  * fhsym C public API: parameter checks, standard units and symmetry around the generated
  * region dispatch.  Hand-written (fhsym/codegen/c/fhsym_api.c), embedded verbatim into the
- * generated fhsym.c; it mirrors fhsym/distribution.py and fhsym/privacy_profile.py.
+ * generated fhsym.c; it mirrors fhsym/noise/flipped_huber.py and fhsym/privacy/profile.py.
  * Invalid parameters: NaN with errno = EDOM.  Valid calls leave errno as they found it.
  * ------------------------------------------------------------------------------------------- */
 
@@ -915,7 +915,10 @@ double fhsym_variance(double alpha, double gamma)
     int saved = errno;
     double out;
     if (!fhsym__dist_init(alpha, gamma, 0, &d)) return fhsym__edom();
-    out = gamma * gamma * fhsym_p_variance_of_b(d.b, d.lw);
+    if (d.b > 64.0) /* gamma^2 * 2/b^2 = 2 (gamma/b)^2: the Laplace kernel at b/gamma (no intermediate underflow) */
+        out = fhsym_k_variance_std_laplace(d.b / gamma);
+    else
+        out = gamma * gamma * fhsym_p_variance_of_b(d.b, d.lw);
     errno = saved;
     return out;
 }
@@ -928,7 +931,9 @@ double fhsym_privacy_profile(double eps, double alpha, double gamma, double sens
     if (!(eps >= 0.0) || !isfinite(eps) || !(sensitivity > 0.0) || !isfinite(sensitivity)) return fhsym__edom();
     if (!fhsym__dist_init(alpha, gamma, 0, &d)) return fhsym__edom();
     D = sensitivity / gamma;
-    if (!isfinite(D)) return fhsym__edom();
+    /* the range the profile answers on (as fhsym.privacy.profile): D a normal double with a finite square
+       (Table I uses D^2/2), and alpha Delta/gamma^2 = b D finite */
+    if (!isfinite(D) || D < 2.2250738585072014e-308 || D > 1e150 || !isfinite(d.b * D)) return fhsym__edom();
     out = exp(fhsym_p_log_profile_std(d.b, D, eps, d.lw));
     errno = saved;
     return out;
