@@ -13,7 +13,7 @@ underflow there (b^2, b^3, b^{n+1}, e^{-b^2}).  This topic proves, with
 2. (Mills' ratio, Q(b) <= phi(b)/b for b > 0, Gordon 1941) 0 < b A <= E, hence Dn in [1 - E, 1] and
    |lw - log(2/b)| <= 2E,  |b^2 Var/2 - 1| <= E (b^2 + 2),  |F/b^2 - 1| <= 2E,  |NFI/2 - 1| <= 3E (b^2 + 2),
    P(T > alpha) = A/(2 Dn/b) <= e^{-b^2/2}: each bound is decreasing in b for b >= 64, where it is
-   below 1e-1700 (far below double rounding);
+   below 1e-880 (far below double rounding);
 3. the MGF: with E(m) = (1 - e^{-b m})/m + sqrt(pi/2) erfcx(m/sqrt 2) e^{-b m} (the kernel
    ``log_mgf_half_pos_far``, proven by the distribution topic) and L(u) = b^2/(b^2 - u^2), for |u| <= b/2:
    M/L - 1 = [b (N(u) - N(0))/2 - u^2 N(u)/(2b)]/Dn with N(u) = f(b+u) + f(b-u),
@@ -94,7 +94,7 @@ def _bounds_at(bb: mpf):
 
 
 @topic.check(obj="remainders", paper="eq 9, 11, 12; Mills' ratio",
-             claim="0 < bA <= E and each remainder bound is decreasing in b >= 64 and below 1e-1700 there; "
+             claim="0 < bA <= E and each remainder bound is decreasing in b >= 64 and below 1e-880 there; "
                    "the exact remainders (eq 9, 11, 12 at ~2000 digits) lie within the bounds (b = 64.5, 70)", quick=False)
 def remainder_bounds(ctx) -> Outcome:
     ev = []
