@@ -49,8 +49,8 @@ p_direct = sp.Symbol("p_direct", positive=True)  # smallest p with p omega/sqrt(
 
 SQRT_PI_2 = sp.sqrt(sp.pi / 2)
 # Shape b = alpha/gamma above which the scale-free moments and log(kappa/gamma) switch to their
-# Laplace-limit forms (fhsym.symbolic.laplace_limit): beyond it every term of order e^{-b^2}
-# (every remainder is at most 5 b^4 e^{-b^2/2} <= 1e-880 relative), and below it the exact forms neither overflow nor underflow.
+# Laplace-limit forms (fhsym.symbolic.laplace_limit): beyond it every remainder is at most
+# 5 b^4 e^{-b^2/2} <= 1e-880 relative; below it the exact forms neither overflow nor underflow.
 LAPLACE_B = sp.Integer(64)
 
 
