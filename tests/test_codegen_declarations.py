@@ -32,6 +32,7 @@ import sympy as sp
 
 from fhsym._generated import flipped_huber, kdim, privacy_loss, privacy_profile
 from fhsym.symbolic import kdim as SK
+from fhsym.symbolic import laplace_limit as SL
 from fhsym.symbolic import privacy as SP
 from fhsym.symbolic import stable as SS
 from fhsym.symbolic.piecewise import PiecewiseFunction
@@ -40,7 +41,7 @@ from fhsym.symbolic.special import rewrite_naive
 KERNELS = [(k, flipped_huber) for k in SS.KERNELS]
 KERNELS += [(k, privacy_profile) for k in SP.PROFILE_KERNELS] + [(k, privacy_loss) for k in SP.LOSS_KERNELS]
 KERNELS += [(k, kdim) for k in SK.KDIM_KERNELS]
-FUNCTIONS = [f for f in SS.DISTRIBUTION_FUNCTIONS + SP.PRIVACY_FUNCTIONS + SK.KDIM_FUNCTIONS if isinstance(f, PiecewiseFunction)]
+FUNCTIONS = [f for f in SL.DISTRIBUTION_FUNCTIONS + SP.PRIVACY_FUNCTIONS + SK.KDIM_FUNCTIONS if isinstance(f, PiecewiseFunction)]
 
 KERNEL_TOL = 1e-13
 NAIVE_MIN_ERR = 1e-7
@@ -117,7 +118,7 @@ def test_negative_control(kernel, module):
 # regions
 # ----------------------------------------------------------------------------
 _POOL = [Fraction(0), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(3, 7), Fraction(10),
-         Fraction(1, 1000), Fraction(1000), Fraction(-1, 3), Fraction(-5)]
+         Fraction(1, 1000), Fraction(1000), Fraction(-1, 3), Fraction(-5), Fraction(64)]  # 64: the Laplace-limit switch
 
 
 def _points(fn, n, seed):
