@@ -403,12 +403,15 @@ def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: O
         for c in local:
             done(run_one(c, quick))
         remote = [c for c in checks if c.module != __name__]
-        if sys.platform.startswith("linux"):
+        # fork where it is safe; JAX runs threads in this process once imported (XLA's pools), and a fork
+        # then risks a deadlock (JAX warns), so a process that has imported it uses the spawn pool
+        if sys.platform.startswith("linux") and "jax" not in sys.modules:
             _run_forked(remote, quick, jobs, done)
-        else:  # pragma: no cover - no fork: a spawn pool (each worker imports the topics itself)
+        else:  # no fork, or JAX loaded: a spawn pool (each worker imports the topics itself)
+            import multiprocessing as mpc
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
-            with ProcessPoolExecutor(max_workers=jobs) as ex:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=mpc.get_context("spawn")) as ex:
                 futs = {ex.submit(_run_by_name, c.module, c.topic, c.name, quick): c for c in remote}
                 for f in as_completed(futs):
                     try:

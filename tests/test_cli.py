@@ -178,7 +178,7 @@ def test_calibrate_passes_every_option_through(monkeypatch, capsys):
                      "--l2-sensitivity", "3", "--l1-sensitivity", "5", "--method", "sufficient", "--json"])
     assert code == 0, capsys.readouterr().err
     assert calls[0] == {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 2.0, "dim": 4, "l2_sensitivity": 3.0,
-                        "l1_sensitivity": 5.0, "method": "sufficient", "mechanism": "flipped_huber"}
+                        "l1_sensitivity": 5.0, "method": "sufficient", "mechanism": "flipped_huber", "compositions": 1}
     # then the Gaussian and Laplace noise for the same guarantee and sensitivity set, for comparison
     assert [c.pop("mechanism") for c in calls[1:]] == ["gaussian", "laplace"]
     assert all(c == {k: v for k, v in calls[0].items() if k not in ("method", "mechanism")} for c in calls[1:])

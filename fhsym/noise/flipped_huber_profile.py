@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from typing import Union
 
-import mpmath as mp
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
@@ -207,9 +206,9 @@ def _near_kink_exactly(out: np.ndarray, eps, alpha, gamma, sensitivity, b, D) ->
         if not near[idx]:
             continue
         e, ai, gi, di = (float(x[idx]) for x in args)
-        v = enclose_profile("flipped_huber", {"alpha": ai, "gamma": gi}, e, di, rel_width=1e-20,
-                            max_prec=1 << 14).upper_mpf()
-        out[idx] = float(mp.log(v)) if v > 0 else -math.inf
+        man, exp = enclose_profile("flipped_huber", {"alpha": ai, "gamma": gi}, e, di, rel_width=1e-20,
+                                   max_prec=1 << 14).upper_man_exp()
+        out[idx] = math.log(man) + exp * math.log(2.0) if man > 0 else -math.inf  # log of the proven upper end
     return out
 
 

@@ -102,7 +102,9 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
     digits = V.check_int(dps, "dps", 1)
     enc = enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta, rel_width=10.0 ** -min(digits, 300),
                           max_prec=max(1 << 14, 4 * digits))
-    return enc.upper_mpf()
+    man, exp = enc.upper_man_exp()
+    with mp.workprec(max(enc.prec, man.bit_length() + 8)):
+        return mp.ldexp(mp.mpf(man), exp)
 
 
 def profile_mpmath(epsilon: float, alpha: float, gamma: float, sensitivity: float = 1.0, dps: int = 60) -> mp.mpf:

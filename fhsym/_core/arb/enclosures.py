@@ -76,7 +76,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -130,19 +130,18 @@ class Enclosure:
         with ctx.workprec(self.prec):
             return arb(self.ball)
 
-    def upper_mpf(self):
-        """The upper end of the ball, exactly, as an ``mpmath.mpf`` (a proven upper bound on delta(eps)).
+    def upper_man_exp(self) -> Tuple[int, int]:
+        """The upper end of the ball exactly, as integers (man, exp) with upper = man * 2^exp.
 
         >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
-        >>> bool(e.upper_mpf() >= 1 - __import__("math").exp(-0.125))
+        >>> man, exp = e.upper_man_exp()
+        >>> from fractions import Fraction
+        >>> bool(0 < Fraction(man) * Fraction(2) ** exp <= Fraction(e.upper))   # the float upper end rounds it up
         True
         """
-        import mpmath as mp
-
         with ctx.workprec(self.prec):
             man, exp = self.as_arb().upper().man_exp()
-        with mp.workprec(max(self.prec, int(man).bit_length() + 8)):
-            return mp.ldexp(mp.mpf(int(man)), int(exp))
+        return int(man), int(exp)
 
 
 # ---------------------------------------------------------------------------
