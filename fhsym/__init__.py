@@ -18,6 +18,7 @@ from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_d
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
+from .applications.advise import advise
 from .privacy import (
     PROFILE_RTOL,
     centered_privacy_loss,
@@ -51,6 +52,7 @@ __all__ = [
     "calibrate",
     "Calibration",
     "gaussian_dominance",
+    "advise",
     "certified_profile",
     "is_private",
     "accounting",
