@@ -49,6 +49,7 @@ from fhsym.applications import (  # noqa: E402
     coordinate_sensitivities,
     coordinate_smoothness,
     dp_coordinate_descent,
+    dpcd_noise_std,
     objective,
 )
 
@@ -209,7 +210,7 @@ def run_problem(name, loss, reg, n_seeds, seed0):
         exc = res.objective - f_star
         out["methods"][LABEL[(mech, acc)]] = {
             "hyperparameters": hp, "multiplier": cal.multiplier, "shape": cal.shape,
-            "variance_factor": cal.variance_factor, "noise_std_coord": [float(s) for s in cal.noise_std(res.sensitivities)],
+            "variance_factor": cal.variance, "noise_std_coord": [float(s) for s in dpcd_noise_std(cal, res.sensitivities)],
             "certified_delta": res.privacy.delta, "certified_epsilon": res.privacy.epsilon_at_target,
             "other_accountant": {"accountant": other, "epsilon_at_delta": cross.epsilon_at_target, "delta_at_eps": cross.delta},
             "excess_objective": summarise(exc), "test_error": summarise(test_error(loss, Xt, yt, res.theta)),
@@ -217,7 +218,7 @@ def run_problem(name, loss, reg, n_seeds, seed0):
             "trace_median": [float(v) for v in np.median(res.objective_trace - f_star, axis=0)],
         }
         log(f"  {name}/{loss}+{reg}: {LABEL[(mech, acc)]:16s} L={hp['L']:2d} tau={hp['tau']:<4} C={hp['C']:<4} "
-            f"g={cal.multiplier:8.3f} b={cal.shape:.3g} var={cal.variance_factor:10.2f} "
+            f"g={cal.multiplier:8.3f} b={cal.shape:.3g} var={cal.variance:10.2f} "
             f"excess med={np.median(exc):.4f} mean={exc.mean():.4f}")
     # the same hyperparameters for all four noises (those tuned for Gaussian + zCDP): isolates the noise
     hp = out["methods"]["Gaussian + zCDP"]["hyperparameters"]
@@ -237,7 +238,7 @@ def run_problem(name, loss, reg, n_seeds, seed0):
         res = dp_coordinate_descent(Xp, yp, loss=loss, regularizer=reg, lam=LAM, n_passes=1, step=hp1["tau"],
                                     clip=hp1["C"], noise=cal, smoothness=M, random_state=seed0 + 200, n_runs=n_seeds)
         assert res.privacy.ok
-        single[LABEL[(mech, acc)]] = {"hyperparameters": hp1, "variance_factor": cal.variance_factor, "shape": cal.shape,
+        single[LABEL[(mech, acc)]] = {"hyperparameters": hp1, "variance_factor": cal.variance, "shape": cal.shape,
                                       "excess_objective": summarise(res.objective - f_star)}
     out["single_pass"] = single
     return out
@@ -249,7 +250,7 @@ def noise_curve(eps, delta, ns):
         row = {"n_releases": n}
         for mech, acc in METHODS:
             c = calibrate_dpcd_noise(eps, delta, 1, n, mech, acc)
-            row[LABEL[(mech, acc)]] = {"variance_factor": c.variance_factor, "shape": c.shape}
+            row[LABEL[(mech, acc)]] = {"variance_factor": c.variance, "shape": c.shape}
         rows.append(row)
         log(f"  eps = {eps:g}, n = {n:4d}: " + ", ".join(f"{k} {row[k]['variance_factor']:.4g} (b={row[k]['shape']:.2g})"
                                            for k in LABEL.values()))
@@ -261,9 +262,9 @@ def shape_landscape(eps, delta, ns, shapes):
     out = []
     for n in ns:
         for acc in ("zcdp", "pld"):
-            base = calibrate_dpcd_noise(eps, delta, 1, n, "flipped_huber", acc, shape=0.0).variance_factor
+            base = calibrate_dpcd_noise(eps, delta, 1, n, "flipped_huber", acc, shape=0.0).variance
             row = {"n_releases": n, "accountant": acc,
-                   "ratio": [calibrate_dpcd_noise(eps, delta, 1, n, "flipped_huber", acc, shape=b).variance_factor / base
+                   "ratio": [calibrate_dpcd_noise(eps, delta, 1, n, "flipped_huber", acc, shape=b).variance / base
                              for b in shapes]}
             out.append(row)
             log(f"  shape landscape n = {n}, {acc}: " + ", ".join(f"b={b:g}: {r:.3f}" for b, r in zip(shapes, row["ratio"])))

@@ -13,7 +13,7 @@ import math
 import pytest
 
 import fhsym
-from fhsym.calibration.flipped_huber import _max_D, _variance_std
+from fhsym.calibration.flipped_huber import _max_D, variance_std
 from proofs import reference as R
 
 CASES = [(0.3, 1e-6), (1.0, 1e-5), (3.0, 1e-6), (0.05, 1e-9), (10.0, 1e-12)]
@@ -51,7 +51,7 @@ def test_calibration_is_a_local_minimum(calibrations, eps, delta):
     b0 = cal.alpha / cal.gamma
     log_target = math.log(delta) - math.log1p(fhsym.PROFILE_RTOL)
     for b in (b0 * 0.98, b0 * 1.02):
-        var = _variance_std(b) / _max_D(eps, log_target, b) ** 2
+        var = variance_std(b) / _max_D(eps, log_target, b) ** 2
         assert var >= cal.variance * (1 - 1e-7)
 
 

@@ -18,6 +18,8 @@ from scipy import integrate, optimize
 from scipy.stats import norm
 
 from fhsym.applications import (
+    dpcd_parameters,
+    dpcd_sample,
     NoiseCalibration,
     account_run,
     calibrate_dpcd_noise,
@@ -298,7 +300,7 @@ def test_zcdp_run_is_certified_against_independent_conversion(mechanism, shape):
     L, K = 2, 3
     cal = calibrate_dpcd_noise(EPS, DELTA, L, K, mechanism, "zcdp", shape=shape)
     lam = np.array([0.01, 0.02, 0.05])
-    a, g = cal.parameters(lam)
+    a, g = dpcd_parameters(cal, lam)
     xi = L * np.sum((a**2 - np.maximum(a - lam, 0) ** 2) / (2 * g**2))
     eta = L * np.sum(lam**2 / (2 * g**2))
     e = _cks_epsilon(xi, eta, DELTA)
@@ -347,37 +349,37 @@ def test_pld_never_noisier_than_zcdp(L, K, eps, delta):
     for mech in ("gaussian", "flipped_huber"):
         z = calibrate_dpcd_noise(eps, delta, L, K, mech, "zcdp")
         p = calibrate_dpcd_noise(eps, delta, L, K, mech, "pld")
-        assert p.variance_factor <= z.variance_factor
+        assert p.variance <= z.variance
         assert p.achieved_delta <= delta and z.achieved_epsilon <= eps
         if mech == "gaussian":
             assert p.multiplier <= z.multiplier
     # flipped Huber (variance-optimal shape; b = 0 is the Gaussian) is never noisier than the Gaussian
     g = calibrate_dpcd_noise(eps, delta, L, K, "gaussian", "pld")
     f = calibrate_dpcd_noise(eps, delta, L, K, "flipped_huber", "pld")
-    assert f.variance_factor <= g.variance_factor * (1 + 1e-6)
+    assert f.variance <= g.variance * (1 + 1e-6)
 
 
 def test_fh_beats_gaussian_with_few_releases_and_not_with_many():
     """The honest shape of the result (docs/dpcd.md): FH's gain is large for 1 release, gone by ~20."""
     one_g = calibrate_dpcd_noise(1.0, 1e-5, 1, 1, "gaussian", "pld")
     one_f = calibrate_dpcd_noise(1.0, 1e-5, 1, 1, "flipped_huber", "pld")
-    assert one_f.variance_factor < 0.3 * one_g.variance_factor
+    assert one_f.variance < 0.3 * one_g.variance
     many_g = calibrate_dpcd_noise(1.0, 1e-5, 2, 10, "gaussian", "pld")
     many_f = calibrate_dpcd_noise(1.0, 1e-5, 2, 10, "flipped_huber", "pld")
-    assert many_f.variance_factor > 0.99 * many_g.variance_factor
+    assert many_f.variance > 0.99 * many_g.variance
 
 
 def test_noise_sampler_scale():
     cal = calibrate_dpcd_noise(1.0, 1e-5, 1, 2, "flipped_huber", "pld", shape=1.5)
     lam = np.array([0.1, 2.0])
-    t = cal.sample(lam, (200000,), random_state=3)
+    t = dpcd_sample(cal, lam, (200000,), random_state=3)
     # variance of FH(b, 1) from the definition, by quadrature
     b = cal.shape
     p = _fh_density(b, 1.0)
     v = integrate.quad(lambda s: s * s * float(p(s)), -40, 40, points=[-b, b], limit=400)[0]
-    assert cal.variance_factor == pytest.approx(cal.multiplier**2 * v, rel=1e-9)
-    np.testing.assert_allclose(np.var(t, axis=0), cal.variance_factor * lam**2, rtol=0.02)
-    a, g = cal.parameters(lam)
+    assert cal.variance == pytest.approx(cal.multiplier**2 * v, rel=1e-9)
+    np.testing.assert_allclose(np.var(t, axis=0), cal.variance * lam**2, rtol=0.02)
+    a, g = dpcd_parameters(cal, lam)
     np.testing.assert_allclose(a / g, 1.5, rtol=1e-14)
 
 
@@ -438,14 +440,14 @@ def test_bad_data_raises_valueerror():
     cal = calibrate_dpcd_noise(1.0, 1e-5, 2, 3, "gaussian", "zcdp")
     with pytest.raises(ValueError, match="noise was calibrated for n_passes = 2"):
         dp_coordinate_descent(X, y, n_passes=3, noise=cal)
-    with pytest.raises(ValueError, match="epsilon = 2.0 disagrees with the NoiseCalibration"):
+    with pytest.raises(ValueError, match="epsilon = 2.0 disagrees with the calibration"):
         dp_coordinate_descent(X, y, n_passes=2, noise=cal, epsilon=2.0)
     with pytest.raises(ValueError, match="n_passes must be an integer >= 1"):
         calibrate_dpcd_noise(1.0, 1e-5, 0, 3)
     with pytest.raises(ValueError, match="shape must be 0 for mechanism='gaussian'"):
         calibrate_dpcd_noise(1.0, 1e-5, 1, 3, "gaussian", "pld", shape=1.0)
     with pytest.raises(ValueError, match="sensitivities must have n_coordinates = 3"):
-        cal.parameters([1.0, 2.0])
+        dpcd_parameters(cal, [1.0, 2.0])
     with pytest.raises(ValueError, match="alphas and gammas must have"):
         account_run([0.0], [1.0, 1.0], [1.0, 1.0], 1, 1.0, 1e-5)
     assert isinstance(cal, NoiseCalibration)

@@ -99,6 +99,6 @@ def test_kdim_options_are_refused():
     with pytest.raises(ValueError, match="options"):
         fhsym.calibrate(1.0, 1e-6, dim=2, mechanism="osgt", theta_max=10.0)
     with pytest.raises(ValueError, match="epsilon"):
-        fhsym.calibrate(0.0, 1e-6, dim=2, mechanism="laplace")
+        fhsym.calibrate(-1.0, 1e-6, dim=2, mechanism="laplace")
     with pytest.raises(ValueError, match="compositions"):
         fhsym.calibrate(1.0, 1e-6, compositions=0)

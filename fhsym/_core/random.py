@@ -27,7 +27,9 @@ def as_generator(random_state: RandomState) -> Union[np.random.Generator, np.ran
 def size_to_shape(size) -> Tuple[int, ...]:
     if size is None:
         return ()
-    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+    if isinstance(size, (str, bytes, bool, float)):
+        raise ValueError(f"size must be None, a non-negative integer or a tuple of them; got {size!r}")
+    if isinstance(size, (int, np.integer)):
         if size < 0:
             raise ValueError(f"size must be a non-negative integer or a tuple of them; got {size!r}")
         return (int(size),)

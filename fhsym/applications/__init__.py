@@ -18,17 +18,9 @@
 True
 """
 
-from .accounting import (
-    ACCOUNTANTS,
-    MECHANISMS,
-    NoiseCalibration,
-    RunPrivacy,
-    account_run,
-    calibrate_dpcd_noise,
-    noise_variance_factor,
-    run_pld,
-    run_zcdp,
-)
+from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run, run_pld, run_zcdp
+from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_noise_std, dpcd_parameters, dpcd_sample, noise_variance_factor
+from ..calibration.result import Calibration as NoiseCalibration  # fhsym 0.1 name: the one Calibration
 from .dpcd import (
     LOSSES,
     REGULARIZERS,
@@ -54,6 +46,9 @@ __all__ = [
     "DPCDResult",
     "account_run",
     "calibrate_dpcd_noise",
+    "dpcd_noise_std",
+    "dpcd_parameters",
+    "dpcd_sample",
     "noise_variance_factor",
     "run_pld",
     "run_zcdp",

@@ -51,14 +51,9 @@ from scipy import special as sc
 
 from .._core import domains as V
 from .._core.random import RandomState, as_generator
-from .accounting import (
-    ACCOUNTANTS,
-    MECHANISMS,
-    NoiseCalibration,
-    RunPrivacy,
-    account_run,
-    calibrate_dpcd_noise,
-)
+from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
+from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
+from ..calibration.result import Calibration
 
 __all__ = [
     "LOSSES",
@@ -318,7 +313,7 @@ class DPCDResult:
 
     ``theta`` (K,) or (n_runs, K); ``objective_trace`` F after each pass (L+1,) or (n_runs, L+1);
     ``smoothness`` M_i, ``step_sizes`` tau_i, ``clip_thresholds`` C_i, ``sensitivities`` lambda_i;
-    ``noise`` the :class:`~fhsym.applications.accounting.NoiseCalibration` (None if non-private);
+    ``noise`` the :class:`~fhsym.applications.accounting.Calibration` (None if non-private);
     ``alphas``, ``gammas`` the per-coordinate noise parameters (sigma_i in ``gammas`` for the
     Gaussian); ``privacy`` the run's certified accounting (None if non-private);
     ``smoothness_public`` whether M_i were supplied (True) or computed from X (False: not covered
@@ -331,7 +326,7 @@ class DPCDResult:
     step_sizes: np.ndarray
     clip_thresholds: np.ndarray
     sensitivities: np.ndarray
-    noise: Optional[NoiseCalibration]
+    noise: Optional[Calibration]
     alphas: Optional[np.ndarray]
     gammas: Optional[np.ndarray]
     privacy: Optional[RunPrivacy]
@@ -348,7 +343,7 @@ def dp_coordinate_descent(
     n_passes: int, step: float = 1.0, clip: float = 1.0,
     epsilon: Optional[float] = None, delta: Optional[float] = None,
     mechanism: Optional[str] = "flipped_huber", accountant: str = "pld",
-    noise: Optional[NoiseCalibration] = None, smoothness=None, theta0=None,
+    noise: Optional[Calibration] = None, smoothness=None, theta0=None,
     random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = True,
 ) -> DPCDResult:
     """DP-CD (Algorithm 3) with noise calibrated for (epsilon, delta)-DP of the whole run.
@@ -361,7 +356,7 @@ def dp_coordinate_descent(
     epsilon, delta : the guarantee for the whole run (epsilon > 0, delta in (0, 1)).
     mechanism : ``"flipped_huber"``, ``"gaussian"``, or None for non-private CD (no noise; C may be inf).
     accountant : ``"pld"`` (exact composition, certified) or ``"zcdp"`` (the paper's).
-    noise : a :class:`NoiseCalibration` to reuse (its L, K must match; overrides the four above).
+    noise : a :class:`Calibration` to reuse (its L, K must match; overrides the four above).
     smoothness : public M_i (K,), or None to compute them from X (paper; not covered by the guarantee).
     theta0 : the public starting point (default 0).
     random_state : seed / Generator for the noise;  n_runs : None for one run, or R independent runs.
@@ -398,14 +393,14 @@ def dp_coordinate_descent(
     T = None
     if private:
         if noise is not None:
-            if not isinstance(noise, NoiseCalibration):
-                raise ValueError(f"noise must be a NoiseCalibration (from calibrate_dpcd_noise) or None; got {type(noise).__name__}")
-            if (noise.n_passes, noise.n_coordinates) != (L, K):
-                raise ValueError(f"noise was calibrated for n_passes = {noise.n_passes}, K = {noise.n_coordinates}; "
+            if not isinstance(noise, Calibration) or not noise.method.startswith("dpcd-"):
+                raise ValueError(f"noise must be a DP-CD Calibration (from calibrate_dpcd_noise) or None; got {noise!r}")
+            if (noise.compositions, noise.dim) != (L, K):
+                raise ValueError(f"noise was calibrated for n_passes = {noise.compositions}, K = {noise.dim}; "
                                  f"this run has n_passes = {L}, K = {K}")
-            for name, val, ref in (("epsilon", epsilon, noise.epsilon), ("delta", delta, noise.delta)):
+            for name, val, ref in (("epsilon", epsilon, noise.epsilon), ("delta", delta, noise.target_delta)):
                 if val is not None and val != ref:
-                    raise ValueError(f"{name} = {val!r} disagrees with the NoiseCalibration passed as noise ({name} = {ref!r})")
+                    raise ValueError(f"{name} = {val!r} disagrees with the calibration passed as noise ({name} = {ref!r})")
             cal = noise
         else:
             if epsilon is None or delta is None:
@@ -413,13 +408,13 @@ def dp_coordinate_descent(
             _choice(mechanism, "mechanism", MECHANISMS)
             _choice(accountant, "accountant", ACCOUNTANTS)
             cal = calibrate_dpcd_noise(epsilon, delta, L, K, mechanism, accountant)
-        alphas, gammas = cal.parameters(lams)
+        alphas, gammas = dpcd_parameters(cal, lams)
         if verify:
-            privacy = account_run(alphas, gammas, lams, L, cal.epsilon, cal.delta, cal.accountant)
+            privacy = account_run(alphas, gammas, lams, L, cal.epsilon, cal.target_delta, cal.extra["accountant"])
             if not privacy.ok:
-                raise RuntimeError(f"the run is not certified: {privacy.statement} > target delta {cal.delta:g}")
+                raise RuntimeError(f"the run is not certified: {privacy.statement} > target delta {cal.target_delta:g}")
         rng = as_generator(random_state)
-        T = cal.sample(lams, ((R,) if R is not None else ()) + (L,), rng)
+        T = dpcd_sample(cal, lams, ((R,) if R is not None else ()) + (L,), rng)
     elif epsilon is not None or delta is not None:
         raise ValueError("mechanism=None runs non-private CD: do not pass epsilon/delta (choose a mechanism)")
     if T is None and R is not None:

@@ -114,8 +114,6 @@ def calibrate(
     T = V.check_int(compositions, "compositions", 1)
     request = Request(eps, dlt, D, D2, D1, K, T)
     KT = K * T
-    if KT > 1 and eps == 0.0:
-        raise ValueError("epsilon must be a finite real number in (0, inf) for dim * compositions > 1; got 0.0")
 
     if mechanism == "flipped_huber":
         if KT == 1:
@@ -164,7 +162,7 @@ def calibrate(
     if options:
         raise ValueError(f"mechanism {mechanism!r} takes its options {sorted(options)} in one dimension only")
     candidates = []
-    if mechanism == "laplace" and method in ("auto", "pure"):
+    if mechanism == "laplace" and (method == "pure" or (method == "auto" and eps > 0)):
         cal = M.calibrate_laplace(eps, 0.0, T * D1)
         candidates.append(_relabel(cal, request, "laplace-pure-l1",
                                    f"i.i.d. Laplace noise with beta >= T Delta_1/eps is eps-DP over {T} release(s) for "

@@ -84,7 +84,12 @@ def result(noise, bound: Bound, steps: int, request: Request, method: str, varia
 
     if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
         raise CalibrationError("internal error: an uncertified result reached the result builder")
-    var = noise.var() if variance is None else variance
+    try:
+        var = noise.var() if variance is None else variance
+    except ValueError:
+        raise ValueError(
+            f"sensitivity={request.sensitivity!r} with epsilon={request.epsilon!r}: the calibrated noise {noise!r} has a "
+            f"variance beyond the float range (1.8e308); rescale the query so that its sensitivity is smaller") from None
     text = (f"{bound.detail}: delta({request.epsilon:g}) <= {bound.upper:.12e} <= {request.delta:g} at the exact "
             f"returned parameters ({bound.method}{', rigorous' if bound.rigorous else ''}); "
             f"{steps} upward rounding step(s)")

@@ -42,10 +42,10 @@ from ..privacy.profile import PROFILE_RTOL, _log_profile_std
 from .engine import Request, certify, result
 from .result import Calibration
 
-__all__ = ["calibrate_flipped_huber", "gaussian_dominance", "max_D_many", "search_flipped_huber"]
+__all__ = ["calibrate_flipped_huber", "gaussian_dominance", "max_D_many", "search_flipped_huber", "variance_std"]
 
 
-def _variance_std(b: float) -> float:
+def variance_std(b: float) -> float:
     lw = float(K.log_omega_tilde(np.float64(b)))
     return float(K.variance_std(np.float64(b), lw))
 

@@ -60,7 +60,7 @@ from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
 from ..privacy.profile import PROFILE_RTOL, _log_profile_std
 from .engine import Request, certify, result
-from .flipped_huber import _variance_std
+from .flipped_huber import variance_std
 from .result import Calibration
 
 __all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN", "MAX_DIM"]
@@ -73,7 +73,7 @@ _THM8_RTOL = 1e-10
 B_MAX = 1e4
 
 
-_v = _variance_std  # v(b) = Var FH(b, 1), eq 11 in standard units
+_v = variance_std  # v(b) = Var FH(b, 1), eq 11 in standard units
 
 
 def _is_box(K: int, D: float, D2: float, D1: float) -> bool:
@@ -294,6 +294,8 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
 
     def crossing(b: float) -> Tuple[float, float]:
         """(x_c, f(b, x_c)): x_c = log D where the K atoms +-b D add up to eps; f = nan where no atom exists there."""
+        if eps <= 0.0:  # the atoms never add up to eps = 0
+            return -math.inf, math.nan
         xc = math.log(eps / (K * b))
         return xc, (f_of(b)(xc) if b > math.exp(xc) else math.nan)
 
@@ -437,8 +439,6 @@ def calibrate_kdim(
     which difference vectors it covers.
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
-    if eps == 0.0:
-        raise ValueError("epsilon must be a finite real number in (0, inf) for dim > 1; got 0.0")
     dl = V.check_scalar(delta, V.DELTA)
     K, D, D2, D1 = S.resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
     _check_dim(K)  # bounded work: refused before any search

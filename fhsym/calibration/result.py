@@ -40,6 +40,9 @@ class Calibration:
         Per-coordinate noise variance (the quantity minimised).
     method : str
         How the parameters were found and certified (e.g. ``"exact-1d"``, ``"exact-kdim-pld"``).
+    extra : dict
+        Method-specific results (e.g. a DP-CD calibration's accountant, multiplier and shape); each
+        key is also readable as an attribute.
     certificate : Certificate
         The evidence, as data (``certificate.to_json()``; re-check with
         :func:`fhsym.verify_certificate`).
@@ -71,6 +74,7 @@ class Calibration:
     method: str
     certificate: Certificate = field(repr=False)
     compositions: int = 1
+    extra: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def parameters(self) -> Dict[str, float]:
@@ -89,6 +93,9 @@ class Calibration:
         params = object.__getattribute__(self, "mechanism").parameters
         if name in params:
             return params[name]
+        extra = object.__getattribute__(self, "extra")
+        if name in extra:
+            return extra[name]
         raise AttributeError(f"{type(self).__name__} of {type(self.mechanism).__name__} has no attribute {name!r}")
 
     @property

@@ -166,8 +166,19 @@ class NoiseDistribution:
         return 0.0
 
     def var(self) -> float:
-        """The variance (the cost the calibrations minimise)."""
-        return float(self._var())
+        """The variance (the cost the calibrations minimise); ``ValueError`` if it exceeds the float range."""
+        try:
+            v = float(self._var())
+        except (OverflowError, ZeroDivisionError):
+            v = math.inf
+        return self._representable(v, "variance")
+
+    def _representable(self, value: float, what: str) -> float:
+        """``value`` if finite, else ``ValueError`` naming the quantity and the parameters."""
+        if not math.isfinite(value):
+            raise ValueError(f"the {what} of {self!r} exceeds the float range (1.8e308): rescale the parameters "
+                             f"(e.g. the sensitivity and the noise scale together)")
+        return value
 
     def std(self) -> float:
         """The standard deviation, sqrt(var())."""

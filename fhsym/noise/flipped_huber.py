@@ -660,7 +660,8 @@ class FlippedHuber(NoiseDistribution):
         >>> FlippedHuber(alpha=0.0, gamma=1.5).var()       # alpha = 0: N(0, 1.5^2)
         2.25
         """
-        return self.gamma**2 * float(K.variance_std(np.float64(self.b), self._lw))
+        return self._representable(self.gamma * (self.gamma * float(K.variance_std(np.float64(self.b), self._lw))),
+                                   "variance")
 
     def std(self) -> float:
         """Standard deviation sqrt(Var(T)), the square root of eq 11 (see :meth:`var`).
@@ -707,7 +708,8 @@ class FlippedHuber(NoiseDistribution):
         >>> round(FlippedHuber(alpha=0.0, gamma=1.5).fisher_information(), 15)   # 1/1.5^2
         0.444444444444444
         """
-        return float(K.fisher_std(np.float64(self.b), self._lw)) / self.gamma**2
+        return self._representable(float(K.fisher_std(np.float64(self.b), self._lw)) / self.gamma / self.gamma,
+                                   "Fisher information")
 
     def nfi(self) -> float:
         """Normalised Fisher information Var(T) * I(T) (Sec II-D, Fig 2); in [1, 2].

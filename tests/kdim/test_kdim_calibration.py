@@ -133,7 +133,7 @@ def test_invalid_requests():
     with pytest.raises(ValueError, match="method"):
         calibrate_kdim(1.0, 1e-6, 3, method="best")
     with pytest.raises(ValueError, match="epsilon"):
-        calibrate_kdim(0.0, 1e-6, 3)
+        calibrate_kdim(-1.0, 1e-6, 3)
     with pytest.raises(ValueError, match="delta"):
         calibrate_kdim(1.0, 1.5, 3)
     with pytest.raises(ValueError, match="dim"):

@@ -12,7 +12,7 @@ import math
 import mpmath as mp
 import pytest
 
-from fhsym.applications import account_run, calibrate_dpcd_noise
+from fhsym.applications import account_run, calibrate_dpcd_noise, dpcd_parameters
 from fhsym.kdim import aligned_step, kdim_pld
 
 from kfold_atoms_reference import kfold_delta_bracket, masses
@@ -76,7 +76,7 @@ def test_dpcd_k4_run_certified_delta_matches_the_exact_value():
     assert cal.achieved_delta <= 1.01 * up
     # the run's absolute parameters (lambda_i differ; the privacy is scale free), through account_run
     lam = [0.01, 0.02, 0.05, 0.3]
-    a, gm = cal.parameters(lam)
+    a, gm = dpcd_parameters(cal, lam)
     acc = account_run(a, gm, lam, 1, 1.0, 1.41e-5, "pld")
     assert lo <= acc.delta * (1 + 1e-12) and acc.delta <= 1.01 * up and acc.ok
 
