@@ -22,6 +22,7 @@ were edited fails.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -70,23 +71,26 @@ def check_certificate(cert: CertificateLike) -> Verification:
             raise ValueError(f"claim 'profile-1d-l2' is for the Gaussian mechanism; got {c.mechanism!r}")
         if c.claim == "profile-1d" and c.dim != 1:
             raise ValueError(f"claim 'profile-1d' is for dim = 1; got dim = {c.dim}")
-        sens = c.l2_sensitivity if c.claim == "profile-1d-l2" else c.sensitivity
+        # T releases of the Gaussian: the 1-D profile at sqrt(T) Delta_2, the same float the calibration used
+        sens = math.sqrt(c.compositions) * c.l2_sensitivity if c.claim == "profile-1d-l2" else c.sensitivity
         enc = enclose_profile(c.mechanism, c.parameters, c.epsilon, sens)
         lo, hi = enc.lower, enc.upper
         rigorous, how = True, f"arb enclosure [{lo:.17g}, {hi:.17g}] at {enc.prec} bits"
     elif c.claim == "pure-l1":
         if c.mechanism != "laplace":
             raise ValueError(f"claim 'pure-l1' is for the Laplace mechanism; got {c.mechanism!r}")
-        pure = Fraction(c.epsilon) * Fraction(c.parameters["beta"]) >= Fraction(c.l1_sensitivity)
+        # T releases: eps-DP in total when eps beta >= T Delta_1 (pure DP composes additively)
+        pure = Fraction(c.epsilon) * Fraction(c.parameters["beta"]) >= c.compositions * Fraction(c.l1_sensitivity)
         lo, hi = 0.0, (0.0 if pure else 1.0)
-        rigorous, how = True, f"exact rationals: epsilon * beta {'>=' if pure else '<'} l1_sensitivity"
+        rigorous, how = True, f"exact rationals: epsilon * beta {'>=' if pure else '<'} compositions * l1_sensitivity"
     elif c.claim == "pure-composition":
         if c.mechanism != "staircase":
             raise ValueError(f"claim 'pure-composition' is for the staircase mechanism; got {c.mechanism!r}")
         eps0, design = c.parameters["epsilon"], c.parameters["sensitivity"]
-        pure = Fraction(c.dim) * Fraction(eps0) <= Fraction(c.epsilon) and c.sensitivity <= design
+        pure = Fraction(c.dim * c.compositions) * Fraction(eps0) <= Fraction(c.epsilon) and c.sensitivity <= design
         lo, hi = 0.0, (0.0 if pure else 1.0)
-        rigorous, how = True, f"exact rationals: dim * eps0 {'<=' if pure else '>'} epsilon, sensitivity within design"
+        rigorous, how = (True, f"exact rationals: dim * compositions * eps0 {'<=' if pure else '>'} epsilon, "
+                         f"sensitivity within design")
     elif c.claim in ("pld-kfold", "pld-kfold-noise"):
         from ..accounting.mechanism_pld import kfold_delta_upper
         from ..noise import NOISE_CLASSES
