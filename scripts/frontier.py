@@ -9,15 +9,16 @@ Usage::
 ``run`` submits the calibrations of the stages named (default: all, in order) to
 :func:`fhsym.applications.sweeps.run_tasks`; every result is cached in ``--cache``
 (default ``.frontier-cache/``), one file per calibration, so an interrupted run resumes.
-Stages, cheapest first (the box-based calibrations are keyed by K T, see
+Stages (the box-based calibrations are keyed by K T, see
 :func:`fhsym.applications.frontier.calibration_call`):
 
 * ``cheap``: Gaussian, pure Laplace and staircase everywhere, and every candidate in one dimension (K T = 1);
-* ``fh``, ``laplace``, ``osgt``: the exact K T-fold calibrations of FH, Laplace and OSGT for T = 1;
-* ``tl``: truncated Laplace for T = 1 where it can matter: where the Laplace K-fold variance is within
-  ``TL_RELEVANCE`` of the best other candidate (truncated Laplace is never below the K-fold Laplace by
-  more than 0.3 % where both were computed: see the data file's ``tl_vs_laplace`` field);
-* ``fh-T``, ``laplace-T``, ``osgt-T``, ``tl-T``: the same for T = 10 and 100 (the new products K T only).
+* ``tier1`` ... ``tier4`` (:data:`TIERS`): the exact K T-fold calibrations of FH, K-fold Laplace and OSGT
+  over the box, and truncated Laplace: everywhere in tier1 (K in {5, 20, 100, 1000}, delta in {1e-6, 1e-10},
+  T = 1, every eps: the first useful map), afterwards only where it can matter: where the K-fold Laplace
+  variance is within ``TL_RELEVANCE`` of the best other candidate (the data file's ``tl_vs_laplace``
+  records how far truncated Laplace ever was below the K-fold Laplace where both were computed).
+  tier2: the other K; tier3: delta in {1e-5, 1e-8}; tier4: T = 10 and 100 (the new products K T).
 
 ``assemble`` writes the data file from whatever is cached: each release lists the candidates computed,
 skipped (with the reason) or not computed; nothing is filled in.
@@ -39,14 +40,20 @@ from fhsym.applications.sweeps import DiskCache, SweepProgress, run_tasks  # noq
 
 DEFAULT_CACHE = ROOT / ".frontier-cache"
 DATA = ROOT / "docs" / "reproduction" / "data" / "frontier.json"
-STAGES = ("cheap", "fh", "laplace", "osgt", "tl", "fh-T", "laplace-T", "osgt-T", "tl-T")
+STAGES = ("cheap", "tier1", "tier2", "tier3", "tier4")
 TL_RELEVANCE = 1.05  # run truncated Laplace where var(Laplace K-fold) <= 1.05 x the best other candidate
-DELTA_ORDER = (1e-6, 1e-8, 1e-5, 1e-10)  # within a stage: the paper's delta first
-
-
-def _releases(T_values):
-    rel = F.releases(compositions=T_values)
-    return sorted(rel, key=lambda r: (DELTA_ORDER.index(r["delta"]), r["compositions"], r["dim"], r["epsilon"]))
+#: the box releases of each tier of the exact K T-fold calibrations: (compositions, deltas, dims, tl_everywhere)
+#: tier1 gives a useful map first (K in {5, 20, 100, 1000}, delta in {1e-6, 1e-10}, every eps, T = 1, every
+#: mechanism); tier2 the other K; tier3 the other deltas; tier4 T = 10 and 100 (the new products K T only)
+FIRST_DIMS = (5, 20, 100, 1000)
+TIERS = {
+    "tier1": ((1,), (1e-6, 1e-10), FIRST_DIMS, True),
+    "tier2": ((1,), (1e-6, 1e-10), tuple(k for k in F.DIMS if k not in FIRST_DIMS), False),
+    "tier3": ((1,), (1e-5, 1e-8), F.DIMS, False),
+    "tier4": ((10, 100), F.DELTAS, F.DIMS, False),
+}
+DELTA_ORDER = (1e-6, 1e-8, 1e-5, 1e-10)  # the cheap stage: the paper's delta first
+EXPENSIVE = ("flipped_huber", "laplace_kfold", "osgt")  # then truncated_laplace where it can matter
 
 
 def _label(call):
@@ -61,38 +68,51 @@ def _cached_variance(cache: DiskCache, call):
     return rec["result"]["variance"]
 
 
-def tasks_for(stage: str, cache: DiskCache):
-    """The calibration tasks of one stage (deduplicated by run_tasks)."""
+def _box_releases(tier: str):
+    Ts, deltas, dims, _ = TIERS[tier]
+    for T in Ts:
+        for d in deltas:
+            for K in dims:
+                for e in F.EPSILONS:
+                    if K * T > 1 and (T == 1 or K * T not in F.DIMS):  # a product K T seen at T = 1 is not new
+                        yield {"norm": "linf", "dim": K, "compositions": T, "epsilon": e, "delta": d}
+
+
+def tl_relevant(cache: DiskCache, r) -> bool:
+    """Whether truncated Laplace can matter here: the K-fold Laplace is within TL_RELEVANCE of the best other."""
+    def var(c):
+        return _cached_variance(cache, F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf",
+                                                          r["compositions"]))
+
+    lap = var("laplace_kfold")
+    others = [v for v in (var(c) for c in F.CANDIDATES if c not in ("truncated_laplace", "laplace_kfold")) if v]
+    return lap is not None and bool(others) and lap <= TL_RELEVANCE * min(others)
+
+
+def tasks_for(stage: str, cache: DiskCache, part: str = "main"):
+    """The calibration tasks of one stage; ``part="tl"``: its truncated Laplace tasks (after the main part)."""
     tasks = []
     if stage == "cheap":
-        for r in _releases(F.COMPOSITIONS):
-            calls = F.calls_of(r)
-            for c, call in calls.items():
+        if part == "tl":
+            return tasks
+        rel = sorted(F.releases(), key=lambda r: (DELTA_ORDER.index(r["delta"]), r["compositions"], r["dim"],
+                                                   r["epsilon"]))
+        for r in rel:
+            for c, call in F.calls_of(r).items():
                 if c in ("gaussian", "laplace_pure", "staircase") or call["dim"] * call["compositions"] == 1:
                     tasks.append(F.frontier_task(call, _label(call)))
         return tasks
-    base, _, suffix = stage.partition("-")
-    Ts = (1,) if not suffix else tuple(t for t in F.COMPOSITIONS if t > 1)
-    cand = {"fh": "flipped_huber", "laplace": "laplace_kfold", "osgt": "osgt", "tl": "truncated_laplace"}[base]
-    seen_products = set()
-    if suffix:  # products K T already computed for T = 1 are not new
-        seen_products = {K for K in F.DIMS}
-    for r in _releases(Ts):
-        if r["norm"] != "linf":
-            continue  # box-based: the l2/l1 releases use the same calls
-        call = F.calibration_call(cand, r["epsilon"], r["delta"], r["dim"], "linf", r["compositions"])
-        if call["dim"] == 1 or call["dim"] in seen_products:
-            continue
-        if cand == "truncated_laplace":
-            lap = _cached_variance(cache, F.calibration_call("laplace_kfold", r["epsilon"], r["delta"], r["dim"],
-                                                              "linf", r["compositions"]))
-            others = [_cached_variance(cache, F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf",
-                                                                 r["compositions"]))
-                      for c in F.CANDIDATES if c not in ("truncated_laplace", "laplace_kfold")]
-            others = [v for v in others if v is not None]
-            if lap is None or not others or lap > TL_RELEVANCE * min(others):
+    for r in _box_releases(stage):
+        tl_everywhere = TIERS[stage][3]
+        if part == "main":
+            cands = EXPENSIVE + (("truncated_laplace",) if tl_everywhere else ())
+        else:
+            cands = () if tl_everywhere else ("truncated_laplace",)
+        for c in cands:
+            if c == "truncated_laplace" and not tl_everywhere and not tl_relevant(cache, r):
                 continue
-        tasks.append(F.frontier_task(call, _label(call)))
+            call = F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf", r["compositions"])
+            tasks.append(F.frontier_task(call, _label(call)))
     return tasks
 
 
@@ -104,14 +124,20 @@ def cmd_run(ns) -> int:
         if left is not None and left <= 0:
             print(f"frontier: budget spent before stage {stage}", file=sys.stderr)
             break
-        tasks = tasks_for(stage, cache)
-        bar = SweepProgress(len({t.key(cache.version) for t in tasks}), label=f"frontier {stage}", every=60.0)
-        out = run_tasks(tasks, ns.cache, scheduler=ns.scheduler, workers=ns.workers, progress=bar,
-                        budget_seconds=left, chunk=ns.chunk if ns.chunk else (50 if stage == "cheap" else 1))
-        n_done = sum(o is not None for o in out)
-        secs = sum(o["seconds"] for o in out if o is not None and not o.get("cached"))
-        print(f"frontier: stage {stage}: {n_done}/{len(out)} calls done ({secs:.0f} s of task time this run; "
-              f"{time.perf_counter() - t0:.0f} s wall so far)", file=sys.stderr, flush=True)
+        for part in ("main", "tl"):
+            left = None if ns.budget_minutes is None else ns.budget_minutes * 60 - (time.perf_counter() - t0)
+            if left is not None and left <= 0:
+                break
+            tasks = tasks_for(stage, cache, part)
+            if not tasks:
+                continue
+            bar = SweepProgress(len({t.key(cache.version) for t in tasks}), label=f"frontier {stage}/{part}", every=60.0)
+            out = run_tasks(tasks, ns.cache, scheduler=ns.scheduler, workers=ns.workers, progress=bar,
+                            budget_seconds=left, chunk=ns.chunk if ns.chunk else (50 if stage == "cheap" else 1))
+            n_done = sum(o is not None for o in out)
+            secs = sum(o["seconds"] for o in out if o is not None and not o.get("cached"))
+            print(f"frontier: stage {stage}/{part}: {n_done}/{len(out)} calls done ({secs:.0f} s of task time this "
+                  f"run; {time.perf_counter() - t0:.0f} s wall so far)", file=sys.stderr, flush=True)
     return 0
 
 

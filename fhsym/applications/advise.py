@@ -197,10 +197,17 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
 
     The option of each candidate equals ``fhsym.calibrate(**option.call)``.
     """
+    if isinstance(candidates, str):
+        raise ValueError(f"candidates must be a sequence of names from {list(CANDIDATES)}; got the string {candidates!r}")
     cands = tuple(candidates)
     bad = [c for c in cands if c not in CANDIDATES]
-    if bad or not cands:
-        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)}; got {list(cands)!r}")
+    if bad or not cands or len(set(cands)) != len(cands):
+        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)} without repeats; "
+                         f"got {list(cands)!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable taking one line of text, or None; got {progress!r}")
+    if not (data is None or isinstance(data, (bool, str, os.PathLike))):
+        raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
     calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
     if data is False:
         records: Dict[str, Any] = {}

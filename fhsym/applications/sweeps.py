@@ -179,7 +179,7 @@ def _client(scheduler: str, workers: Optional[int]):
         raise ImportError(f"scheduler={scheduler!r} needs dask.distributed: {_DASK_HINT}") from None
     if scheduler in ("auto", "local"):
         n = workers or min(2, os.cpu_count() or 1)
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
         return Client(cluster), cluster
     return Client(scheduler), None
 
@@ -236,9 +236,9 @@ def run_tasks(tasks: Sequence[Task], cache_dir: Union[str, Path], *, scheduler: 
                 break
             done(k, execute(unique[k].func, unique[k].params))
     elif todo:
+        client, cluster = _client(scheduler, workers)  # ImportError with the install hint without Dask
         from dask.distributed import as_completed
 
-        client, cluster = _client(scheduler, workers)
         try:
             bar.message(f"{len(todo)} task(s) on {len(client.scheduler_info()['workers'])} Dask worker(s) "
                         f"({'local cluster' if cluster is not None else scheduler})")
