@@ -253,3 +253,21 @@ def test_data_file_certificates_cover_their_calls():
         assert call_key(c) == k and cert["mechanism"] == c["mechanism"]
         assert float.fromhex(cert["epsilon"]) == c["epsilon"] and float.fromhex(cert["target_delta"]) == c["delta"]
         assert float.fromhex(cert["upper"]) <= c["delta"]
+
+
+# ---------------------------------------------------------------------------
+# the proofs as sweep tasks (python -m proofs --scheduler ... --cache ...)
+
+
+def test_proof_checks_run_as_cached_tasks(tmp_path):
+    from proofs import _harness as H
+
+    checks = H.select(H.discover(), ["distribution"], True)[:3]
+    seen = []
+    first = H.run_on_dask(checks, True, "serial", tmp_path, None, progress=seen.append)
+    direct = [H.run_one(c, True) for c in checks]
+    assert [r.key for r in first] == [c.key for c in checks] and len(seen) == 3
+    assert [(r.verdict, r.worst, r.evidence) for r in first] == [(r.verdict, r.worst, r.evidence) for r in direct]
+    assert len(list(tmp_path.glob("*.json"))) == 3
+    again = H.run_on_dask(checks, True, "serial", tmp_path, None)  # resumed from the cache: nothing re-run
+    assert [(r.verdict, r.seconds) for r in again] == [(r.verdict, r.seconds) for r in first]

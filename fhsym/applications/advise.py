@@ -3,7 +3,7 @@
 For a release (epsilon, delta, K coordinates, T compositions, a sensitivity set: the l_inf box,
 the l2 ball or the l1 ball of radius ``sensitivity``) the advisor calibrates each candidate of
 :mod:`fhsym.applications.frontier` with :func:`fhsym.calibrate` and ranks them by per-coordinate
-variance.  Where the frontier data file (``docs/reproduction/data/frontier.json``) holds the same
+variance.  Where the frontier data file (``docs/reproduction/data/frontier.json.gz``) holds the same
 calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
 holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
 
@@ -18,6 +18,7 @@ cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applicat
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -43,7 +44,7 @@ def default_data_path() -> Path:
     env = os.environ.get("FHSYM_FRONTIER_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "docs" / "reproduction" / "data" / "frontier.json"
+    return Path(__file__).resolve().parents[2] / "docs" / "reproduction" / "data" / "frontier.json.gz"
 
 
 def call_key(call: Dict[str, Any]) -> str:
@@ -57,7 +58,8 @@ _LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
 def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
     """``{call_key: record}`` of a frontier data file (memoised by path and modification time).
 
-    A missing file gives ``{}``; a malformed one raises ``ValueError``.
+    The file is JSON, gzip-compressed when its name ends in ``.gz``.  A missing file gives ``{}``;
+    a malformed one raises ``ValueError``.
     """
     p = Path(path)
     try:
@@ -67,9 +69,10 @@ def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
     k = (str(p.resolve()), stamp)
     if k not in _LOADED:
         try:
-            data = json.loads(p.read_text())
+            raw = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
+            data = json.loads(raw)
             cals = data["calibrations"]
-        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
             raise ValueError(f"{str(p)!r} is not a frontier data file: {exc}") from None
         _LOADED.clear()
         _LOADED[k] = {call_key(rec["call"]): rec for rec in cals.values()}
@@ -181,6 +184,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     ----------
     epsilon : float > 0;  delta : float in (0, 1)
     dim : int >= 1 (K coordinates);  compositions : int >= 1 (T releases)
+    sensitivity : float > 0, the radius of the sensitivity set (default 1)
     norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
     data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
         ``False`` computes everything
