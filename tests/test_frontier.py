@@ -271,3 +271,13 @@ def test_proof_checks_run_as_cached_tasks(tmp_path):
     assert len(list(tmp_path.glob("*.json"))) == 3
     again = H.run_on_dask(checks, True, "serial", tmp_path, None)  # resumed from the cache: nothing re-run
     assert [(r.verdict, r.seconds) for r in again] == [(r.verdict, r.seconds) for r in first]
+
+
+def test_gaussian_limit_fh_certificate_rechecks_and_a_forged_one_does_not():
+    """FH at alpha = 0 over the box is certified by the Gaussian profile at sqrt(K) Delta; the verifier must re-check it."""
+    cal = fhsym.calibrate(0.3, 1e-6, dim=20, method="exact")
+    assert cal.parameters["alpha"] == 0.0 and cal.certificate.claim == "pld-kfold"
+    assert fhsym.verify_certificate(cal.certificate)
+    forged = cal.certificate.to_dict()
+    forged["parameters"]["gamma"] = (cal.parameters["gamma"] * (1 - 1e-4)).hex()  # a little less noise
+    assert not fhsym.verify_certificate(forged)
