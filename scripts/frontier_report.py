@@ -20,6 +20,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import sys
 import time
 from collections import Counter
@@ -88,12 +89,14 @@ def assemble(cache_dir: Path, out: Path) -> int:
                 f"skipped: the K-fold Laplace variance is {100 * (lap / min(others) - 1):.1f} % above the best other "
                 f"candidate, and truncated Laplace was at most {100 * tl_gap:.3f} % below the K-fold Laplace where "
                 f"both were computed")
-    for en in entries:  # 'complete' counts a justified skip as done
-        en["complete"] = all(s == "computed" or s.startswith("skipped") for s in en["status"].values())
+    for en in entries:  # 'complete': every candidate computed, skipped by the rule, or failed to certify (listed)
+        en["complete"] = all(s == "computed" or s.startswith(("skipped", "error")) for s in en["status"].values())
+        en["failed"] = sorted(c for c, s in en["status"].items() if s.startswith("error"))
     task_seconds = sum(c["seconds"] for c in cals.values())
     summary = {
         "releases": len(entries),
         "complete": sum(e["complete"] for e in entries),
+        "complete_with_failed_candidates": sum(e["complete"] and bool(e["failed"]) for e in entries),
         "calibrations": len(cals),
         "errors": sum(1 for v in errors.values() if v),
         "not_computed_calls": sum(1 for v in errors.values() if v is None),
@@ -381,19 +384,26 @@ def render_page(data, figs) -> str:
     L += ["## Coverage", "",
           f"The grid: K in {list(F.DIMS)}, T in {list(F.COMPOSITIONS)}, eps in {len(F.EPSILONS)} values from "
           f"{F.EPSILONS[0]:g} to {F.EPSILONS[-1]:g} (log-spaced), delta in {list(F.DELTAS)}, sets l_inf box, l2 ball, "
-          f"l1 ball: {total} releases. **{done} are complete** (every candidate computed, or truncated Laplace "
-          f"skipped by the rule above); {summ['calibrations']} certified calibrations, "
+          f"l1 ball: {total} releases. **{done} are complete** (every candidate computed, truncated Laplace "
+          f"skipped by the rule above, or a candidate that fhsym could not certify: "
+          f"{summ['complete_with_failed_candidates']} releases, where the ranking is of the certified candidates); {summ['calibrations']} certified calibrations, "
           f"{summ['task_seconds'] / 3600:.2f} h of task time, {summ['errors']} calibration(s) that failed "
           f"(listed in the entries' status), {summ['not_computed_calls']} calibration call(s) not computed yet. "
           "Complete releases per set, T and delta:", "", *_coverage(data), ""]
-    errs = Counter()
+    errs: dict = {}
     for e in entries:
         for c, st in e["status"].items():
             if st.startswith("error"):
-                errs[c, st[:160]] += 1
+                msg = re.sub(r"\d[\d.e+-]*", "#", st)[:200]
+                errs.setdefault((c, msg), set()).add((e["dim"] * e["compositions"], e["epsilon"], e["delta"]))
     if errs:
-        L += ["Calibrations that failed (the release stays incomplete):", ""]
-        L += [f"- {LONG[c]}: {n} release(s): `{st}`" for (c, st), n in errs.most_common(8)]
+        L += ["Calibrations that failed to certify (the release is ranked without them; numbers in the message "
+              "replaced by #):", ""]
+        for (c, msg), where in sorted(errs.items(), key=lambda kv: -len(kv[1])):
+            kts = sorted({w[0] for w in where})
+            L += [f"- {LONG[c]}, {len(where)} calibration(s) (K T in {kts}, delta in "
+                  f"{sorted({w[2] for w in where})}, eps {min(w[1] for w in where):g}-{max(w[1] for w in where):g}): "
+                  f"`{msg}`"]
         L += [""]
     for norm in F.NORMS:
         for T in F.COMPOSITIONS:
