@@ -16,6 +16,7 @@ from . import kdim, mechanisms
 from . import accounting, calibration, noise, privacy
 from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
+from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
 from .applications.advise import advise
@@ -28,12 +29,15 @@ from .privacy import (
     privacy_profile,
 )
 
+from .applications.release import Release, release
+
 _compat.register()
 
 from ._core.version import __version__
 
 __all__ = [
     "NoiseDistribution",
+    "DiscreteFlippedHuber",
     "FlippedHuber",
     "Gaussian",
     "Laplace",
@@ -51,6 +55,8 @@ __all__ = [
     "PROFILE_RTOL",
     "calibrate",
     "Calibration",
+    "release",
+    "Release",
     "gaussian_dominance",
     "advise",
     "certified_profile",

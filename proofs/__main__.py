@@ -4,13 +4,16 @@ Usage::
 
     python -m proofs                      # everything; writes proofs/REPORT.md
     python -m proofs --only distribution  # one topic (repeatable); report only with --report
-    python -m proofs --quick              # the fast subset (fewer points), as run by tests/test_proofs.py
+    python -m proofs --check distribution.rho_properties   # one check (repeatable)
+    python -m proofs --quick              # the fast subset (fewer points), as run by the tests
     python -m proofs --list               # list topics and checks
     python -m proofs --scheduler local --cache .proofs-cache   # each check a task on a local Dask cluster;
                                           # an interrupted run resumes from the cache (same code only)
     python -m proofs --scheduler tcp://host:8786               # on a dask.distributed cluster
 
-Exit status: 0 if every check passes, 1 otherwise (2 on bad usage).
+Every check ends with one status (PROVEN, VERIFIED, ERRATUM CONFIRMED, CROSS-CHECK or FAIL;
+see :mod:`proofs._harness`).  The report holds no timings (they are printed here), so two runs
+write the same file.  Exit status: 0 if no check FAILs, 1 otherwise (2 on bad usage).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 from pathlib import Path
 
 from . import _harness as H
+from ._report import status_counts
 
 DEFAULT_REPORT = H.PACKAGE_DIR / "REPORT.md"
 
@@ -29,6 +33,7 @@ DEFAULT_REPORT = H.PACKAGE_DIR / "REPORT.md"
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m proofs", description="Run fhsym's proofs and write the report.")
     ap.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
+    ap.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME", help="run only this check (repeatable)")
     ap.add_argument("--quick", action="store_true", help="the fast subset: fewer random points and sweep values")
     ap.add_argument("--jobs", "-j", type=int, default=min(2, os.cpu_count() or 1), help="parallel processes (default: min(2, cpus))")
     ap.add_argument("--report", type=Path, default=None, help=f"write the markdown report here (default for a full run: {DEFAULT_REPORT})")
@@ -54,10 +59,18 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if ns.check:
+        known = {c.key for t in topics for c in t.checks}
+        unknown = [k for k in ns.check if k not in known]
+        if unknown:
+            print(f"error: unknown check(s) {unknown}; see --list", file=sys.stderr)
+            return 2
+        checks = [c for t in topics for c in t.checks if c.key in set(ns.check)]
 
-    full = not ns.only and not ns.quick
+    full = not ns.only and not ns.quick and not ns.check
     report_path = None if ns.no_report else (ns.report or (DEFAULT_REPORT if full else None))
-    cmd = "python -m proofs" + "".join(f" --only {o}" for o in ns.only) + (" --quick" if ns.quick else "")
+    cmd = ("python -m proofs" + "".join(f" --only {o}" for o in ns.only) + (" --quick" if ns.quick else "")
+           + "".join(f" --check {k}" for k in ns.check))
 
     print(f"{cmd}: {len(checks)} checks, {ns.jobs} process(es)", flush=True)
     t0 = time.perf_counter()
@@ -65,7 +78,7 @@ def main(argv=None) -> int:
 
     def progress(r: H.Result) -> None:
         done[0] += 1
-        print(f"  [{done[0]:3d}/{len(checks)}] {r.verdict}  {r.key}  ({r.seconds:.1f}s)", flush=True)
+        print(f"  [{done[0]:3d}/{len(checks)}] {r.status:17s} {r.key}  ({r.seconds:.1f}s)", flush=True)
 
     if ns.cache is not None and ns.scheduler is None:
         print("error: --cache needs --scheduler", file=sys.stderr)
@@ -77,24 +90,25 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - t0
     print()
     print(H.format_table(results))
-    n_fail = sum(r.verdict != H.PASS for r in results)
     print()
-    for r in results:
-        if r.verdict != H.PASS:
-            print(f"FAIL {r.key}: {r.claim}")
-            for e in r.evidence:
-                print("    " + e)
-    errata = sorted({r.erratum for r in results if r.erratum})
+    failed = [r for r in results if r.status == H.FAIL]
+    for r in failed:
+        print(f"FAIL {r.key}: {r.claim}")
+        for e in r.evidence:
+            print("    " + e)
+    errata = sorted({r.erratum for r in results if r.status == H.ERRATUM})
     if errata:
-        print(f"errata documented: {', '.join(errata)} (docs/errata.md)")
-    print(f"{len(results)} checks, {len(results) - n_fail} PASS, {n_fail} FAIL in {elapsed:.1f}s")
+        print(f"errata confirmed: {', '.join(errata)} (docs/errata.md)")
+    counts = status_counts(results)
+    print(f"{len(results)} checks: " + ", ".join(f"{counts[s]} {s}" for s in H.STATUSES) + f" in {elapsed:.1f}s")
     if report_path is not None:
-        text = H.render_report([t for t in topics if not ns.only or t.name in ns.only], results, cmd, ns.quick)
+        shown = [t for t in topics if any(r.topic == t.name for r in results)]
+        text = H.render_report(shown, results, cmd, ns.quick)
         Path(report_path).write_text(text)
         print(f"wrote {report_path}")
     elif not full:
         print("(partial run: no report written; pass --report PATH to write one)")
-    return 1 if n_fail else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,35 +1,45 @@
-"""The proofs registry: topics, checks, results, the runner and the report.
+"""The proofs registry: topics, checks, statuses, the runner (the report is in :mod:`proofs._report`).
 
-A *topic* is a module of the ``proofs`` package that defines a module-level
+A *topic* is a module or package of ``proofs`` that defines a module-level
 ``topic = Topic(name, title, order)`` and registers its checks with the
 ``@topic.check(...)`` decorator::
 
-    from ._harness import Outcome, Topic
+    from ._harness import Topic, proven
 
     topic = Topic("distribution", "The flipped Huber distribution (A1-A5)", order=10)
 
     @topic.check(obj="omega", paper="eq 9", claim="omega >= sqrt(2 pi)")
     def prop1(ctx):
         ...
-        return Outcome(passed=True, method="symbolic", worst=None)
+        return proven(ok, "SymPy: f(0) = 0, f' >= 0", evidence=[...])
 
-Adding a topic is adding such a module (e.g. ``proofs/privacy_profile.py``);
-:func:`discover` finds it.  A check is a function of a :class:`Context` (quick
-mode, deterministic random generators) that returns an :class:`Outcome`; an
-exception counts as a failure.  Checks are independent, so the runner may run
-them in parallel processes; results are reported in registration order and the
-report contains no timings, so it is deterministic.
+A check is a function of a :class:`Context` (quick mode, deterministic random
+generators) returning an :class:`Outcome` with exactly one status:
+
+* ``PROVEN``: a symbolic identity or derivation closed by SymPy (every step);
+* ``VERIFIED``: numeric; the outcome states how many points, at how many digits, and the worst error;
+* ``ERRATUM CONFIRMED``: the paper's statement fails; the outcome carries the erratum id and the counterexample;
+* ``CROSS-CHECK``: fhsym code compared with fhsym code (consistency, not an independent reference);
+* ``FAIL``: the check did not establish its claim (an exception is a FAIL).
+
+The harness enforces the contract (a VERIFIED outcome without points, digits or
+worst error, an erratum without its counterexample, an undeclared erratum id:
+FAIL).  Checks are independent; with ``jobs > 1`` every check runs in its own
+process forked from the same parent, so a check's numbers do not depend on which
+checks ran before it (mpmath memoises constants at the precision first asked).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import pickle
 import pkgutil
 import sys
 import time
 import traceback
+import warnings
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -37,22 +47,19 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 __all__ = [
-    "PASS",
-    "FAIL",
-    "Outcome",
-    "Check",
-    "Result",
-    "Topic",
-    "Context",
-    "discover",
-    "select",
-    "run",
-    "format_table",
-    "render_report",
+    "PROVEN", "VERIFIED", "ERRATUM", "CROSS", "FAIL", "STATUSES", "PASS",
+    "Outcome", "Check", "Result", "Topic", "Context",
+    "proven", "verified", "erratum_confirmed", "cross_check", "failed",
+    "discover", "select", "run", "format_table", "render_report",
 ]
 
-PASS = "PASS"
+PROVEN = "PROVEN"
+VERIFIED = "VERIFIED"
+ERRATUM = "ERRATUM CONFIRMED"
+CROSS = "CROSS-CHECK"
 FAIL = "FAIL"
+STATUSES = (PROVEN, VERIFIED, ERRATUM, CROSS, FAIL)
+PASS = "PASS"  # Result.verdict of every status but FAIL (what `fhsym verify` counts)
 AMBIENT_DPS = 60  # mpmath precision in effect while a check runs
 
 PACKAGE = "proofs"
@@ -60,26 +67,71 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 # modules of the package that are not topics: the ground-truth harnesses (reference*.py) and the CLI
 _NOT_TOPICS = {"__main__"}
 _NOT_TOPIC_PREFIXES = ("_", "reference")
+TOPICS: Dict[str, "Topic"] = {}  # every Topic constructed, by name
 
 
 @dataclass
 class Outcome:
-    """What a check function returns.
+    """What a check function returns (build it with :func:`proven`, :func:`verified`, ...).
 
-    ``worst`` is the displayed worst error (a preformatted string, e.g.
-    ``"3.1e-52"``, ``"0 (exact)"``, ``"min margin 1.2e-3"``); ``where`` the
-    point where it occurs; ``evidence`` markdown lines for the report's details
-    section; ``erratum`` the id of the erratum this check documents (the check
-    itself passes when the paper's statement is shown wrong *and* the corrected
-    statement is verified).
+    ``worst`` is the displayed worst error (a preformatted string, see
+    :mod:`proofs._fmt`), ``where`` the point where it occurs, ``evidence``
+    markdown lines for the report's details; ``points`` and ``digits`` (VERIFIED)
+    say how many points were evaluated and at what precision; ``erratum`` the id
+    of the erratum the check confirms (ERRATUM CONFIRMED) or bears on (any other
+    status); ``counterexample`` the one-line counterexample of a confirmed erratum.
     """
 
-    passed: bool
+    status: str
     method: str
     worst: str = ""
     where: str = ""
     evidence: List[str] = field(default_factory=list)
     erratum: Optional[str] = None
+    points: Optional[int] = None
+    digits: str = ""
+    counterexample: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.status, bool):  # the old Outcome(passed, method, ...) form states no status
+            self.evidence = [f"- **harness:** `Outcome({self.status}, ...)` states no status; return `proven(...)`, `verified(...)`, "
+                             "`erratum_confirmed(...)` or `cross_check(...)` (proofs/_harness.py)", *self.evidence]
+            self.status = FAIL
+
+    @property
+    def passed(self) -> bool:
+        return self.status != FAIL
+
+
+def _pick(ok: bool, status: str) -> str:
+    return status if ok else FAIL
+
+
+def proven(ok: bool, method: str, evidence: Sequence[str] = (), worst: str = "0 (exact)", **kw) -> Outcome:
+    """PROVEN when ``ok`` (every step closed by SymPy), else FAIL."""
+    return Outcome(_pick(ok, PROVEN), method, worst if ok else "not closed", evidence=list(evidence), **kw)
+
+
+def verified(ok: bool, method: str, points: int, digits: str, worst: str, where: str = "",
+             evidence: Sequence[str] = (), **kw) -> Outcome:
+    """VERIFIED when ``ok``: ``points`` points at ``digits`` (e.g. "50 digits"), worst error ``worst``."""
+    return Outcome(_pick(ok, VERIFIED), method, worst, where, list(evidence), points=points, digits=digits, **kw)
+
+
+def erratum_confirmed(ok: bool, eid: str, counterexample: str, method: str, worst: str,
+                      evidence: Sequence[str] = (), where: str = "", **kw) -> Outcome:
+    """ERRATUM CONFIRMED when ``ok``: the paper's statement fails (``counterexample``) and the correction holds."""
+    return Outcome(_pick(ok, ERRATUM), method, worst, where, list(evidence), erratum=eid,
+                   counterexample=counterexample, **kw)
+
+
+def cross_check(ok: bool, method: str, worst: str, where: str = "", evidence: Sequence[str] = (), **kw) -> Outcome:
+    """CROSS-CHECK when ``ok``: fhsym code against fhsym code (``method`` names both sides)."""
+    return Outcome(_pick(ok, CROSS), method, worst, where, list(evidence), **kw)
+
+
+def failed(method: str, evidence: Sequence[str], worst: str = "-") -> Outcome:
+    return Outcome(FAIL, method, worst, evidence=list(evidence))
 
 
 @dataclass(frozen=True)
@@ -105,21 +157,29 @@ class Result:
     obj: str
     paper: str
     claim: str
-    verdict: str
+    status: str
     method: str
     worst: str
     where: str
     evidence: List[str]
     erratum: Optional[str]
+    points: Optional[int] = None
+    digits: str = ""
+    counterexample: str = ""
     seconds: float = 0.0
 
     @property
     def key(self) -> str:
         return f"{self.topic}.{self.name}"
 
+    @property
+    def verdict(self) -> str:
+        """PASS or FAIL (the status says how a passing check passed)."""
+        return FAIL if self.status == FAIL else PASS
+
 
 class Topic:
-    """A group of checks (one module of ``proofs``)."""
+    """A group of checks (one module or package of ``proofs``)."""
 
     def __init__(self, name: str, title: str, order: int = 100, description: str = "") -> None:
         self.name = name
@@ -128,6 +188,7 @@ class Topic:
         self.description = description
         self.checks: List[Check] = []
         self.errata: List[tuple] = []  # (id, title)
+        TOPICS[name] = self
 
     def erratum(self, eid: str, title: str) -> str:
         """Declare an erratum of the paper documented by this topic (see docs/errata.md); returns its id."""
@@ -143,9 +204,13 @@ class Topic:
 
         return deco
 
-    def add(self, fn, obj: str, paper: str, claim: str, quick: bool = True, name: Optional[str] = None) -> Check:
-        """Register a check programmatically (e.g. one per kernel); returns it."""
-        c = Check(self.name, name or fn.__name__, obj, paper, claim, fn, quick, fn.__module__)
+    def add(self, fn, obj: str, paper: str, claim: str, quick: bool = True, name: Optional[str] = None,
+            module: Optional[str] = None) -> Check:
+        """Register a check programmatically (e.g. one per kernel); returns it.
+
+        ``module`` is the module whose import registers the check (default ``fn.__module__``).
+        """
+        c = Check(self.name, name or fn.__name__, obj, paper, claim, fn, quick, module or fn.__module__)
         if any(x.name == c.name for x in self.checks):
             raise ValueError(f"duplicate check name {c.name!r} in topic {self.name!r}")
         self.checks.append(c)
@@ -195,7 +260,7 @@ def _broken_topic(name: str, exc: Exception) -> Topic:
     msg = f"{type(exc).__name__}: {exc}"
 
     def import_failed(ctx) -> Outcome:
-        return Outcome(False, "(import)", "-", evidence=[f"- `import {PACKAGE}.{name}` failed: `{msg}`"])
+        return failed("(import)", [f"- `import {PACKAGE}.{name}` failed: `{msg}`"])
 
     t.add(import_failed, obj=name, paper="-", claim="the topic module imports")
     return t
@@ -219,13 +284,19 @@ def select(topics: Sequence[Topic], only: Sequence[str] = (), quick: bool = Fals
 # ---------------------------------------------------------------------------
 
 
-def _find(module: str, topic: str, name: str) -> Check:
-    mod = importlib.import_module(module)
-    t = getattr(mod, "topic")
-    for c in t.checks:
-        if c.name == name:
-            return c
-    raise KeyError(f"{topic}.{name}")
+def _contract(check: Check, out: Outcome) -> Optional[str]:
+    """Why ``out`` breaks the status contract (None if it keeps it)."""
+    if out.status not in STATUSES:
+        return f"unknown status {out.status!r}"
+    if out.status == VERIFIED and (not out.points or not out.digits or not out.worst):
+        return "a VERIFIED outcome must state its number of points, its digits and its worst error"
+    if out.status == ERRATUM and (not out.erratum or not out.counterexample):
+        return "an ERRATUM CONFIRMED outcome must name the erratum and give the counterexample"
+    if out.erratum is not None:
+        topic = TOPICS.get(check.topic)
+        if topic is None or out.erratum not in {eid for eid, _ in topic.errata}:
+            return f"erratum {out.erratum!r} is not declared by topic {check.topic!r}"
+    return None
 
 
 def run_one(check: Check, quick: bool) -> Result:
@@ -239,20 +310,25 @@ def run_one(check: Check, quick: bool) -> Result:
             out = check.fn(Context(check.key, quick))
         if not isinstance(out, Outcome):
             raise TypeError(f"check {check.key} returned {type(out).__name__}, not Outcome")
-        verdict = PASS if out.passed else FAIL
+        broken = _contract(check, out)
+        if broken:
+            out = Outcome(FAIL, out.method, out.worst, out.where, [f"- **harness:** {broken}", *out.evidence], out.erratum)
     except Exception as exc:  # a crashing check is a failing check
         tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-        out = Outcome(
-            passed=False,
-            method="(exception)",
-            worst="-",
-            evidence=["```", *("".join(tb[-3:]).rstrip().splitlines()), "```"],
-        )
-        verdict = FAIL
+        out = failed("(exception)", ["```", *("".join(tb[-3:]).rstrip().splitlines()), "```"])
     return Result(
-        check.topic, check.name, check.obj, check.paper, check.claim, verdict, out.method, out.worst,
-        out.where, list(out.evidence), out.erratum, time.perf_counter() - t0,
+        check.topic, check.name, check.obj, check.paper, check.claim, out.status, out.method, out.worst,
+        out.where, list(out.evidence), out.erratum, out.points, out.digits, out.counterexample,
+        time.perf_counter() - t0,
     )
+
+
+def _find(module: str, topic: str, name: str) -> Check:
+    importlib.import_module(module)  # registers the topic's checks (a package imports all its parts)
+    for c in TOPICS[topic].checks:
+        if c.name == name:
+            return c
+    raise KeyError(f"{topic}.{name}")
 
 
 def _run_by_name(module: str, topic: str, name: str, quick: bool) -> Result:
@@ -315,130 +391,88 @@ def run_on_dask(checks: Sequence[Check], quick: bool, scheduler: str, cache: Opt
     return [results[c.key] for c in checks]
 
 
+def _worker_error(c: Check, msg: str) -> Result:
+    return Result(c.topic, c.name, c.obj, c.paper, c.claim, FAIL, "(worker error)", "-", "", [f"`{msg}`"], None)
+
+
+def _child(check: Check, quick: bool, conn) -> None:  # pragma: no cover - runs in a forked process
+    try:
+        res = run_one(check, quick)
+        conn.send_bytes(pickle.dumps(res))
+    finally:
+        conn.close()
+        os._exit(0)
+
+
+def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[[Result], None]) -> None:
+    """Each check in its own forked child of this process (at most ``jobs`` at a time)."""
+    import multiprocessing as mpc
+    from multiprocessing.connection import wait
+
+    ctx = mpc.get_context("fork")
+    pending = list(checks)
+    running: Dict[int, tuple] = {}  # sentinel -> (check, process, reader)
+    while pending or running:
+        while pending and len(running) < jobs:
+            c = pending.pop(0)
+            reader, writer = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_child, args=(c, quick, writer), daemon=True)
+            with warnings.catch_warnings():  # Python >= 3.12 warns on fork with threads (the child runs no threads)
+                warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+                p.start()
+            writer.close()
+            running[p.sentinel] = (c, p, reader)
+        ready = wait([k for k in running] + [r for _, _, r in running.values()])
+        for sentinel, (c, p, reader) in list(running.items()):
+            if reader not in ready and sentinel not in ready:
+                continue
+            try:
+                res = pickle.loads(reader.recv_bytes())
+            except (EOFError, OSError) as exc:
+                p.join()
+                res = _worker_error(c, f"the process running the check ended without a result (exit code {p.exitcode}): {exc!r}")
+            reader.close()
+            p.join()
+            del running[sentinel]
+            done(res)
+
+
 def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: Optional[Callable[[Result], None]] = None) -> List[Result]:
-    """Run ``checks`` (in ``jobs`` processes); results in the order of ``checks``."""
+    """Run ``checks``; results in the order of ``checks``.
+
+    ``jobs <= 1``: in this process, in order (deterministic for a given list).
+    ``jobs > 1``: each check in a fresh process forked from this one (on platforms with fork;
+    elsewhere a process pool), ``jobs`` at a time.
+    """
     results: Dict[str, Result] = {}
+
+    def done(r: Result) -> None:
+        results[r.key] = r
+        if progress:
+            progress(r)
+
     if jobs <= 1 or len(checks) <= 1:
         for c in checks:
-            r = run_one(c, quick)
-            results[c.key] = r
-            if progress:
-                progress(r)
+            done(run_one(c, quick))
     else:
-        import multiprocessing as mpc
+        local = [c for c in checks if c.module == __name__]  # e.g. a topic that failed to import
+        for c in local:
+            done(run_one(c, quick))
+        remote = [c for c in checks if c.module != __name__]
+        if sys.platform.startswith("linux"):
+            _run_forked(remote, quick, jobs, done)
+        else:  # pragma: no cover - no fork: a spawn pool (each worker imports the topics itself)
+            from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        ctx = mpc.get_context("fork") if sys.platform.startswith("linux") else None
-        for c in checks:  # checks made by the harness itself (e.g. a topic that failed to import) run here
-            if c.module == __name__:
-                results[c.key] = run_one(c, quick)
-                if progress:
-                    progress(results[c.key])
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as ex:
-            futs = {ex.submit(_run_by_name, c.module, c.topic, c.name, quick): c for c in checks if c.module != __name__}
-            from concurrent.futures import as_completed
-
-            for f in as_completed(futs):
-                c = futs[f]
-                try:
-                    r = f.result()
-                except Exception as exc:  # worker died
-                    r = Result(c.topic, c.name, c.obj, c.paper, c.claim, FAIL, "(worker error)", "-", "",
-                               [f"`{type(exc).__name__}: {exc}`"], None)
-                results[c.key] = r
-                if progress:
-                    progress(r)
+            with ProcessPoolExecutor(max_workers=jobs) as ex:
+                futs = {ex.submit(_run_by_name, c.module, c.topic, c.name, quick): c for c in remote}
+                for f in as_completed(futs):
+                    try:
+                        done(f.result())
+                    except Exception as exc:  # worker died
+                        done(_worker_error(futs[f], f"{type(exc).__name__}: {exc}"))
     return [results[c.key] for c in checks]
 
 
-# ---------------------------------------------------------------------------
-# output
-# ---------------------------------------------------------------------------
-
-
-def _cell(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def format_table(results: Sequence[Result], width: int = 0) -> str:
-    """Plain-text table for the terminal."""
-    rows = [("#", "object", "paper", "method", "worst error", "verdict")]
-    for i, r in enumerate(results, 1):
-        v = r.verdict + (f" ({r.erratum})" if r.erratum else "")
-        rows.append((str(i), r.obj, r.paper, r.method, r.worst, v))
-    cols = list(zip(*rows))
-    caps = [4, 26, 22, 58, 24, 14]
-    widths = [min(max(len(x) for x in col), cap) for col, cap in zip(cols, caps)]
-
-    def clip(s, w):
-        return s if len(s) <= w else s[: w - 1] + "~"
-
-    lines = []
-    for j, row in enumerate(rows):
-        lines.append("  ".join(clip(x, w).ljust(w) for x, w in zip(row, widths)))
-        if j == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def render_report(topics: Sequence[Topic], results: Sequence[Result], command: str, quick: bool) -> str:
-    """The markdown report (deterministic: no timings, no dates)."""
-    import mpmath
-    import scipy
-    import sympy
-
-    n_fail = sum(r.verdict != PASS for r in results)
-    lines = [
-        "# fhsym proofs report",
-        "",
-        f"Generated by `{command}`{' (quick subset)' if quick else ''}; do not edit by hand.",
-        f"SymPy {sympy.__version__}, mpmath {mpmath.__version__}, NumPy {np.__version__}, SciPy {scipy.__version__}.",
-        "Every random point comes from a generator seeded by the check's name, so this file is reproducible.",
-        "",
-        f"**{len(results)} checks: {len(results) - n_fail} PASS, {n_fail} FAIL.**",
-        "",
-        "Methods: *symbolic* = SymPy reduces (derived − paper) to 0 (the strategy is named); "
-        "*numeric 50 digits* = both sides agree to ≥ 50 significant digits at exact binary inputs, each evaluated "
-        "with adaptive mpmath precision (two successive precisions agree); *quadrature* = against `proofs/reference.py` "
-        "(mpmath quadrature of the definitions eq 7-8 only) at ≥ 30 digits; *numeric, N points* = an inequality "
-        "checked only numerically.",
-        "",
-    ]
-    by_topic: Dict[str, List[Result]] = {}
-    for r in results:
-        by_topic.setdefault(r.topic, []).append(r)
-    for t in topics:
-        rs = by_topic.get(t.name)
-        if not rs:
-            continue
-        lines += [f"## {t.title} (`--only {t.name}`)", ""]
-        if t.description:
-            lines += [t.description, ""]
-        lines += [
-            "| # | object | paper | check | method | worst error | verdict |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for i, r in enumerate(rs, 1):
-            claim = (f"**{r.erratum}** " if r.erratum else "") + r.claim
-            worst = r.worst + (f" at {r.where}" if r.where else "")
-            lines.append(
-                f"| {i} | `{_cell(r.obj)}` | {_cell(r.paper)} | {_cell(claim)} | {_cell(r.method)} | {_cell(worst)} | {r.verdict} |"
-            )
-        lines += ["", f"### Details: {t.name}", ""]
-        for i, r in enumerate(rs, 1):
-            lines.append(f"**{i}. `{r.obj}` — {r.claim}** ({r.paper}; `{r.key}`): {r.verdict}")
-            lines.append("")
-            for e in r.evidence:
-                lines.append(e)
-            if r.evidence:
-                lines.append("")
-    errata = [(eid, title, [r.key for r in results if r.erratum == eid]) for t in topics for eid, title in t.errata]
-    errata = [e for e in errata if e[2]]
-    lines += ["## Errata found", ""]
-    if errata:
-        lines += ["Each is documented in `docs/errata.md` (what the paper says, what is true, evidence, command).", ""]
-        for eid, title, check_keys in errata:
-            lines.append(f"* **{eid}** — {title} (checks: {', '.join(f'`{k}`' for k in check_keys)})")
-    else:
-        lines.append("None in the checks run.")
-    lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+# the report and the terminal table (kept importable from here: `fhsym verify` uses H.render_report)
+from ._report import format_table, render_report  # noqa: E402

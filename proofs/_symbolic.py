@@ -73,7 +73,7 @@ def resolve_piecewise(expr: sp.Expr, nonneg: Sequence[sp.Symbol], constraint) ->
         if any(a.args[0] == x for a in e.atoms(sp.Abs)):
             e = e.subs(sp.Abs(x), x)
             notes.append(f"|{x}| = {x} on the domain {x} >= 0")
-    pws = list(e.atoms(sp.Piecewise))
+    pws = sorted(e.atoms(sp.Piecewise), key=sp.default_sort_key)  # a fixed order: the notes go into the report
     if not pws:
         return e, notes
     accepted = set()

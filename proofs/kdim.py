@@ -1,25 +1,15 @@
 """Proofs for K dimensions and composition (mission rows A8, A9, F, G).
 
-Checks, in report order:
-
-1. R_Delta and its inverse (Lemma 5, eq 21), symbolically.
-2. The affine bound of the privacy loss (eq 18, Appendix C-1): symbolic ridge identity and a
-   50-digit check of zeta_d <= zeta^(u)_d.
-3. Lemma 5: its step (20) does not follow from sub-Gaussianity as cited (erratum K1); it holds
-   for FH by Proschan's peakedness theorem (symbolic density-ratio monotonicity, quadrature of
-   the tail of sums); the lemma's statement checked by quadrature.
-4. Lemma 6 is checked (with its proof erratum E1) by the ``distribution`` topic.
-5. Lemma 7 fails for difference vectors below the extremes of the sensitivity set (erratum K2);
-   it holds at the extreme vector.
-6. Theorem 8: the Gaussian limit (symbolic); for the box (Delta_2 = sqrt(K) Delta,
-   Delta_1 = K Delta) Theorem 8 follows from the corrected lemmas and the worst-case argument,
-   and is checked against the certified exact K-fold profile; for sets tighter than the box no
-   counterexample was found among the extreme vectors of the set (not a proof).
-7. The box worst case d = (Delta, ..., Delta) (1-D monotonicity at 30 digits; K-dim with the PLD).
-8. zCDP of FH against the exact Renyi divergence (quadrature), and the K-dim parameters.
-9. Algorithm 2 against the PLD; the typo in its line 4 (erratum K3).
-10. Reproduction facts: Table II is at delta = 1e-6, not 1e-8 (erratum K4); the paper's K = 5,
-    eps = 0.3 "exact" variance 502 is below a certified lower bound on the exact minimum (erratum K5).
+Checks, in report order: 1. R_Delta and its inverse (Lemma 5, eq 21). 2. The affine bound of
+the privacy loss (eq 18, App C-1). 3. Lemma 5: step (20) does not follow from sub-Gaussianity
+as cited (K1); it holds for FH by Proschan's peakedness theorem; the statement by quadrature.
+4. Lemma 6 is checked (erratum E1) by the ``distribution`` topic. 5. Lemma 7 fails below the
+extremes of the sensitivity set (K2); it holds at the extreme vector. 6. Theorem 8: the Gaussian
+limit; the box against the certified exact K-fold profile; tighter sets (no counterexample, not
+a proof). 7. The box worst case. 8. zCDP against the exact Renyi divergence; the K-dim
+parameters. 9. Algorithm 2 against the PLD; its line-4 typo (K3). 10. Table II is at
+delta = 1e-6 (K4); the K = 5, eps = 0.3 "exact" variance 502 is infeasible (K5).
+Checks whose evidence is fhsym's own PLD or float code are CROSS-CHECKs.
 """
 
 from __future__ import annotations
@@ -36,7 +26,8 @@ from fhsym.symbolic import kdim as SK
 from fhsym.symbolic import stable as ST
 
 from . import _mp as M
-from ._harness import Outcome, Topic
+from . import _fmt
+from ._harness import Outcome, Topic, cross_check, erratum_confirmed, proven, verified
 
 topic = Topic(
     "kdim",
@@ -114,7 +105,7 @@ def r_delta_pieces(ctx) -> Outcome:
         f"- in Delta: R = alpha^2 (Delta >= alpha) and 2 alpha Delta - Delta^2 (Delta < alpha), derivative {dD} >= 0, second "
         "derivative -2: non-decreasing and concave in Delta (used by the worst case |d_i| <= Delta and by fhsym's refined zCDP xi)",
     ]
-    return Outcome(ok, "symbolic (branch algebra)", "0 (exact)" if ok else "-", evidence=ev)
+    return proven(ok, "SymPy (branch algebra)", ev)
 
 
 @topic.check(obj="R_Delta_inverse", paper="eq 21", claim="R^{-1}(R(alpha)) = alpha and R(R^{-1}(nu)) = nu on both branches")
@@ -131,7 +122,7 @@ def r_delta_inverse(ctx) -> Outcome:
     ok = bool(c1 and c2 and c3 and c4)
     ev = [f"- R^{{-1}}(R(alpha)) = alpha below/above Delta: {c1}/{c2}; R(R^{{-1}}(nu)) = nu on both branches: {c3}; "
           f"the branches of eq 21 meet at nu = Delta^2 (value Delta): {c4}"]
-    return Outcome(ok, "symbolic", "0 (exact)" if ok else "-", evidence=ev)
+    return proven(ok, "SymPy", ev)
 
 
 # ---------------------------------------------------------------------------
@@ -173,11 +164,12 @@ def zeta_u_bound(ctx) -> Outcome:
     ev = [
         f"- symbolic: ridge line at t + d/2 == eq 18 per coordinate: {sym_ok}",
         f"- {n} random points (b, d in [1e-3, 30], s ~ N(0, (1 + b + d)^2)), 60 digits: max(zeta_d - zeta^(u)_d) = "
-        f"{M.fmt(float(worst_excess))} (<= 0), |zeta_d - zeta^(u)_d| at the ridge <= {M.fmt(float(worst_gap_ridge))}",
+        f"{M.fmt(float(worst_excess))} (<= 0), |zeta_d - zeta^(u)_d| at the ridge {_fmt.err(worst_gap_ridge, 1e-50)}",
         "- R_{|d|}(alpha) <= R_Delta(alpha) for |d| <= Delta: R is non-decreasing in Delta (check `r_delta_pieces`); summing "
         "over coordinates gives eq 18 with ||d||_2^2 and K R_Delta",
     ]
-    return Outcome(bool(ok), "symbolic + numeric 60 digits", f"max excess {M.fmt(float(worst_excess))}", where, evidence=ev)
+    return verified(bool(ok), "the bound at random points (SymPy: the ridge line is eq 18)", n, "60 digits",
+                    f"max excess {M.fmt(float(worst_excess))}", where, ev)
 
 
 # ---------------------------------------------------------------------------
@@ -249,7 +241,9 @@ def lemma5_eq20(ctx) -> Outcome:
         "so FH(alpha, gamma^2) is more peaked than N(0, gamma^2), and so is every weighted sum of i.i.d. copies",
         f"- numeric: {n1} points K = 1 (closed form), {n2} points K = 2 (quadrature, 30 digits): max(P - Q) = {M.fmt(float(worst))} (<= 0)",
     ]
-    return Outcome(bool(ok), "symbolic + quadrature 30 digits", f"max excess {M.fmt(float(worst))}", where, evidence=ev, erratum=K1)
+    cx = f"Rademacher X is sub-Gaussian with proxy 1, yet P{{X > 0.99}} = 0.5 > Q(0.99) = {mpmath.nstr(rad[1], 6)}"
+    return erratum_confirmed(bool(ok), K1, cx, f"counterexample + (20) for FH: Proschan (SymPy) and {n1 + n2} points at 30 digits",
+                             f"max excess {M.fmt(float(worst))}", ev, where)
 
 
 def _R(b, d):
@@ -292,7 +286,8 @@ def lemma5_statement(ctx) -> Outcome:
                 worst, where = r, f"K={K}, b={b:.3g}, D={Dd:.3g}, d={tuple(round(x, 3) for x in dvec)}, eps={eps:.3g}"
     ok = worst <= 1.0
     ev = [f"- {used} random cases (standard units, d below and at the box extreme): max P/Q = {worst:.6f} (<= 1)"]
-    return Outcome(bool(ok), "quadrature 30 digits", f"max ratio {worst:.4f}", where, evidence=ev)
+    return verified(bool(ok), "the bound vs quadrature of the convolution (K = 2) or the closed form (K = 1)", used, "30 digits",
+                    f"max ratio {worst:.4f}", where, ev)
 
 
 # ---------------------------------------------------------------------------
@@ -302,7 +297,7 @@ def lemma5_statement(ctx) -> Outcome:
 
 def _theta_std(b: float) -> float:
     """theta/gamma of eq 22 evaluated from the SymPy form in mpmath (not fhsym.kdim.sufficient.theta_std)."""
-    from .distribution import _theta_std as theta_eq22
+    from .distribution import theta_std as theta_eq22
 
     return float(theta_eq22(float(b)))
 
@@ -345,7 +340,9 @@ def lemma7(ctx) -> Outcome:
         f"- at the extreme vector (||d||_2 = Delta_2, ||d||_1 = Delta_1, here K = 2, d = (1, 1)) W_0 = W and the lemma holds: "
         f"min P{{T_1 + T_2 <= x}} / Phi((x - 2 theta)/(sqrt 2)) = {mpmath.nstr(worst, 8)} (>= 1) over {ctx.n(30, 3)} points (quadrature, 20 digits)",
     ]
-    return Outcome(ok, "quadrature 30/20 digits (counterexample + extreme vector)", f"counterexample ratio {float(actual / claimed):.3g}", where, evidence=ev, erratum=K2)
+    cx = f"K = 4, d = (1, 0, 0, 0), alpha = 1, gamma = 2, eps = 1: P = {mpmath.nstr(actual, 6)} < the claimed lower bound {mpmath.nstr(claimed, 6)}"
+    return erratum_confirmed(ok, K2, cx, "counterexample (30 digits) + the extreme vector by quadrature (20 digits)",
+                             f"counterexample ratio {float(actual / claimed):.3g}", ev, where)
 
 
 # ---------------------------------------------------------------------------
@@ -365,7 +362,7 @@ def theorem8_gaussian_limit(ctx) -> Outcome:
     lhs = Q(A) - sp.exp(ep) * Q(B)
     ok = R0 == 0 and sp.simplify(om0 - sp.sqrt(2 * sp.pi)) == 0 and sp.simplify(th0) == 0 and _simp0(lhs - SK.gaussian_profile_l2)
     ev = [f"- R_Delta(0) = {R0}; lim_{{alpha->0}} omega = {om0}; theta(0) = {sp.simplify(th0)}; LHS - Balle-Wang profile simplifies to 0: {ok}"]
-    return Outcome(bool(ok), "symbolic (limit)", "0 (exact)" if ok else "-", evidence=ev)
+    return proven(bool(ok), "SymPy (limit)", ev)
 
 
 @topic.check(obj="theorem8_lhs", paper="Lemma 5, Lemma 7, Theorem 8, eq 22",
@@ -400,7 +397,7 @@ def sufficient_formulas(ctx) -> Outcome:
           f"difference {worst:.2e} between the float functions and the SymPy objects at 40 digits (tolerance 1e-9: the "
           "LHS loses ~1e-16/|r| to the cancellation in r = eps + log Q(B) - log Q(A); absolute 1e-300 where Q(B) "
           "underflows a float)"]
-    return Outcome(ok, "numeric 40 digits vs SymPy objects", f"{worst:.2e}", where, evidence=ev)
+    return cross_check(ok, "fhsym.kdim.sufficient (float) vs fhsym.symbolic.kdim (mpmath, 40 digits)", f"{worst:.2e}", where, ev)
 
 
 def _random_thm8_cases(ctx, n: int, box: bool):
@@ -450,7 +447,7 @@ def theorem8_box(ctx) -> Outcome:
         "that vector every step holds: eq 18 (check `zeta_u_bound`), Lemma 4, Lemma 5 with (20) by Proschan (check "
         "`lemma5_eq20`), Lemma 7 at the extreme vector (check `lemma7`)",
     ]
-    return Outcome(ok, "PLD (certified upper bound)", f"min LHS/upper {worst:.4f}", where, evidence=ev)
+    return cross_check(ok, "fhsym's Theorem 8 LHS vs fhsym's PLD (certified upper bound)", f"min LHS/upper {worst:.4f}", where, ev)
 
 
 @topic.check(obj="theorem8_lhs", paper="Theorem 8", claim="sets tighter than the box: LHS >= the certified lower bound of delta_d for every extreme vector d of the set (no counterexample; not a proof)", quick=False)
@@ -473,7 +470,8 @@ def theorem8_nonbox(ctx) -> Outcome:
           f"lower bound of delta_d / LHS = {worst:.4f} (> 1 would be a certified counterexample; none found)",
           "- Theorem 8's proof does not cover these sets (Lemma 7 fails for non-extreme d, erratum K2): this is numerical "
           "support only, and `fhsym.calibrate(method='sufficient')` says so in its certificate"]
-    return Outcome(ok, "PLD (certified lower bounds, extreme vectors)", f"max lower/LHS {worst:.4f}", where, evidence=ev, erratum=K2)
+    return cross_check(ok, "fhsym's Theorem 8 LHS vs fhsym's PLD (certified lower bounds, extreme vectors)", f"max lower/LHS {worst:.4f}",
+                       where, ev, erratum=K2)
 
 
 # ---------------------------------------------------------------------------
@@ -515,12 +513,13 @@ def box_worst_case(ctx) -> Outcome:
     ok = worst1 <= 1 and worstK <= 1
     ev = [
         f"- 1-D: max delta_{{d1}}(eps)/delta_{{d2}}(eps) over d1 < d2 = {worst1:.6f} (<= 1; mpmath quadrature of the definition, 30 digits)",
-        f"- K-fold: max (certified upper bound at a random d in the box) / (certified lower bound at the corner) = {worstK:.6f} (<= 1)",
+        f"- K-fold: max (certified upper bound at a random d in the box) / (certified lower bound at the corner) = {worstK:.6f} at {whereK} (<= 1)",
         "- proof: for eps >= 0, d/dd [G(nu - d/2) - e^eps G(nu + d/2)] = [g(nu - d/2) + e^eps g(nu + d/2)]/2 >= 0 (the paper's eq 28 "
         "argument, log-concave symmetric noise); for eps < 0 by the duality delta(eps) = 1 - e^eps + e^eps delta(-eps); ordered "
         "hockey-stick curves = Blackwell order of dichotomies; a product of garblings is a garbling",
     ]
-    return Outcome(bool(ok), "quadrature 30 digits + PLD", f"max ratios {worst1:.4f} / {worstK:.4f}", where1, evidence=ev)
+    return cross_check(bool(ok), "1-D: quadrature (30 digits); K-fold: fhsym's PLD at d vs at the corner", f"max ratios {worst1:.4f} / {worstK:.4f}",
+                       where1, ev)
 
 
 # ---------------------------------------------------------------------------
@@ -553,7 +552,8 @@ def zcdp_renyi(ctx) -> Outcome:
     ok = worst <= 0
     ev = [f"- {n} random cases: max(D_Lambda - (xi + Lambda eta)) = {M.fmt(float(worst))} (<= 0); proof: zeta_d <= zeta^(u)_d (eq 18) "
           "and M_FH(u) <= e^{gamma^2 u^2/2} (Lemma 2, distribution topic)"]
-    return Outcome(bool(ok), "quadrature 30 digits", f"max excess {M.fmt(float(worst))}", where, evidence=ev)
+    return verified(bool(ok), "the bound vs the Renyi divergence by quadrature of its definition", n, "30 digits",
+                    f"max excess {M.fmt(float(worst))}", where, ev)
 
 
 @topic.check(obj="zcdp_kdim", paper="slides / Sec VI-A", claim="K-dim: (K R_Delta/(2gamma^2), Delta_2^2/(2gamma^2)) by additivity; fhsym's refined xi = K R_c/(2gamma^2), c = min(Delta, Delta_2/sqrt K, Delta_1/K), is the exact max over the set")
@@ -582,7 +582,7 @@ def zcdp_kdim(ctx) -> Outcome:
     ev = [f"- Renyi divergences of product measures add; the Lambda-coefficient of the sum is ||d||_2^2/(2 gamma^2): {eta_part}",
           f"- R_c(alpha) is concave in c (second derivative -2 then 0): {conc}; so sum_i R_{{|d_i|}} is Schur-concave and maximal at the "
           "uniform vector, which stays in the set; refined xi <= paper xi, equal in the box (random cases): " + str(ok_num)]
-    return Outcome(ok, "symbolic + numeric", "0 (exact)" if ok else "-", evidence=ev)
+    return cross_check(ok, "SymPy (additivity, concavity) + fhsym.kdim.zcdp refined vs unrefined", "0 violations" if ok else "violated", "", ev)
 
 
 # ---------------------------------------------------------------------------
@@ -612,7 +612,7 @@ def algorithm2_vs_pld(ctx) -> Outcome:
     ok = out_of == 0
     ev = [f"- {n} random cases: Algorithm 2 value within the PLD bracket (+- its own error estimate) in all but {out_of}; widest bracket "
           f"(upper - lower)/value = {worst_rel:.2e}"]
-    return Outcome(ok, "two independent numerical methods", f"bracket {worst_rel:.1e}", where, evidence=ev)
+    return cross_check(ok, "fhsym.kdim.iterative (Algorithm 2) vs fhsym's PLD bracket", f"bracket {worst_rel:.1e}", where, ev)
 
 
 @topic.check(obj="kdim_profile", paper="Algorithm 2, line 4", claim="the printed recursion uses eps instead of nu: read literally it returns delta^(2) for every K >= 2")
@@ -627,7 +627,8 @@ def algorithm2_typo(ctx) -> Outcome:
     ev = [f"- literal reading: delta^(3)_literal(eps) = delta^(2)(eps) in [{d2[0]:.6e}, {d2[1]:.6e}], but the exact delta^(3)(eps) is in "
           f"[{d3[0]:.6e}, {d3[1]:.6e}] (alpha = 1, gamma = 2, Delta = 1, eps = 1): the typo would under-state delta",
           "- fhsym.kdim.iterative implements the corrected recursion delta^(k)(nu) = int g(t) delta^(k-1)(nu - zeta_Delta(t)) dt"]
-    return Outcome(bool(differ), "argument + PLD", f"{d3[0] / d2[1]:.3f}x", evidence=ev, erratum=K3)
+    cx = f"alpha = 1, gamma = 2, Delta = 1, eps = 1: the literal line 4 gives delta^(3) = delta^(2) <= {d2[1]:.6e} < {d3[0]:.6e} <= the exact delta^(3)"
+    return erratum_confirmed(bool(differ), K3, cx, "counterexample: fhsym's PLD (certified bounds)", f"{d3[0] / d2[1]:.3f}x", ev)
 
 
 # ---------------------------------------------------------------------------
@@ -656,7 +657,8 @@ def table2_delta(ctx) -> Outcome:
         f"- delta = 1e-6: paper above fhsym by {min(dev6):.2%} .. {max(dev6):.2%} (a grid search cannot beat the continuous optimum); "
         f"delta = 1e-8: fhsym above the paper by >= {min(dev8):.0%}",
     ]
-    return Outcome(bool(ok), "calibration under Theorem 8", f"max dev {max(dev6):.2%}", evidence=ev, erratum=K4)
+    cx = f"at delta = 1e-8 the Theorem 8 optimum is {min(dev8):.0%} or more above every value of Table II; at 1e-6 within {max(dev6):.2%}"
+    return erratum_confirmed(bool(ok), K4, cx, "counterexample: fhsym's calibration under Theorem 8 vs the printed table", f"max dev {max(dev6):.2%}", ev)
 
 
 @topic.check(obj="kdim_profile", paper="Sec V-B (K = 5, eps = 0.3)", claim="the paper's exact variance 502 is infeasible: a certified lower bound on the exact minimum exceeds it", quick=False)
@@ -691,4 +693,5 @@ def k5_exact_502(ctx) -> Outcome:
           "(the paper's 557 'sufficient' is consistent with it)",
           "- a grid of shapes, not a proof over all b; the lower bound is loose where delta comes from the tail just beyond a loss "
           "atom (docs/kdim.md), which only makes this bound smaller"]
-    return Outcome(bool(ok), "PLD (certified lower bounds)", f"lower bound {best:.1f}", evidence=ev, erratum=K5)
+    cx = f"a certified lower bound on the exact minimum variance is {best:.1f} > 502 (min over {len(bs)} shapes)"
+    return erratum_confirmed(bool(ok), K5, cx, "counterexample: fhsym's PLD (certified lower bounds)", f"lower bound {best:.1f}", ev)

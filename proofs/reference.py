@@ -72,7 +72,6 @@ produced that way.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import mpmath
@@ -686,132 +685,9 @@ def orlicz(s: Any, alpha: Any, gamma: Any, dps: int = DEFAULT_DPS) -> mpf:
 
 
 # ---------------------------------------------------------------------------
-# privacy profile
+# the privacy profile and the two-precision confirmation live in their own modules
+# (reference_profile.py, reference_confirm.py); they are part of this module's API
 # ---------------------------------------------------------------------------
 
-
-def _crossing(eps: mpf, b: mpf, d: mpf) -> mpf:
-    """s1 = sup{s : L(s) <= eps}, L(s) = r_b(s + d) - r_b(s), by bisection.
-
-    L is non-decreasing (r_b convex, d > 0) and runs from -inf to +inf, so s1
-    exists.  L has plateaus (L = +-b d while s and s + d are on the same
-    linear piece); taking the *right* end of the level set (the paper's
-    right-continuous partial inverse) matters: the integrand vanishes on the
-    plateau, so the integration must start where it becomes positive.
-    """
-
-    def L(s):
-        return _r(s + d, b) - _r(s, b)
-
-    lo, hi = mpf(-1), mpf(1)
-    for _ in range(_MAX_STEPS):
-        if L(lo) <= eps:
-            break
-        lo *= 2
-    for _ in range(_MAX_STEPS):
-        if L(hi) > eps:
-            break
-        hi *= 2
-    tol = mpf(2) ** (-mp.prec) * (1 + abs(lo) + abs(hi))
-    for _ in range(4 * mp.prec + 100):
-        mid = (lo + hi) / 2
-        if L(mid) <= eps:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= tol:
-            break
-    return (lo + hi) / 2
-
-
-def privacy_profile(eps: Any, alpha: Any, gamma: Any, Delta: Any, dps: int = DEFAULT_DPS) -> mpf:
-    """delta(eps) = int [g(t) - e**eps g(t + Delta)]_+ dt, from the definition.
-
-    Standardised (s = t/gamma, d = Delta/gamma): the integrand is
-    h(s) (1 - exp(eps - L(s))) with L(s) = r_b(s+d) - r_b(s) = psi(t+Delta) -
-    psi(t); it is positive exactly for s > s1 where L(s1) = eps (bisection,
-    :func:`_crossing`).  Integrate exp(-r_b(s)) * (-expm1(eps - L(s))) over
-    [s1, inf), peak at max(s1, 0), splits at +-b, +-b - d, 0, s1.
-    """
-    with mp.workdps(15):
-        mags = [mpf(eps), mpf(Delta) / mpf(gamma)]
-    with mp.workdps(_workdps(dps, *_std_mags(None, alpha, gamma), *mags)):
-        _, b = _std(0, alpha, gamma)
-        e = mpf(eps)
-        d = mpf(Delta) / mpf(gamma)
-        if not (e >= 0 and mpmath.isfinite(e)):
-            raise ValueError("eps must be finite and >= 0; got %s" % e)
-        if not (d > 0 and mpmath.isfinite(d)):
-            raise ValueError("Delta must be finite and > 0; got %s" % d)
-        s1 = _crossing(e, b, d)
-        m = max(s1, mpf(0))
-
-        def weight(s):
-            return -mpmath.expm1(e - (_r(s + d, b) - _r(s, b)))
-
-        # kinks of r_b (0, +-b) and of r_b(s + d) (-d, +-b - d); -d < s1 always
-        # (L(-d) = -r_b(d) < 0 <= eps), so it never lies in the range
-        kinks = [-b, b, -b - d, b - d, mpf(0), -d]
-        phim, M = _integrate(lambda u: _r(u, b), m, s1, mp.inf, kinks, w=weight)
-        v = mpmath.exp(-phim) * M / _Z_parts(b)
-    with mp.workdps(dps):
-        return +v
-
-
-# ---------------------------------------------------------------------------
-# two-precision confirmation
-# ---------------------------------------------------------------------------
-
-
-def agree_digits(a: Any, b: Any) -> float:
-    """Number of agreeing significant digits of two mpf (inf when equal)."""
-    with mp.workdps(400):  # exact: never rounds an mpf of <= 400 digits
-        a, b = mpf(a), mpf(b)
-        if a == b:
-            return math.inf
-        if mpmath.isinf(a) or mpmath.isinf(b):
-            return -math.inf
-        scale = max(abs(a), abs(b))
-        return float(-mpmath.log10(abs(a - b) / scale))
-
-
-def _compare(lo_val, hi_val, digits: float, label: str) -> float:
-    if isinstance(hi_val, dict):
-        worst = math.inf
-        for k in hi_val:
-            worst = min(worst, _compare(lo_val[k], hi_val[k], digits, "%s[%s]" % (label, k)))
-        return worst
-    if isinstance(hi_val, (tuple, list)):
-        worst = math.inf
-        for i, (a, b) in enumerate(zip(lo_val, hi_val)):
-            worst = min(worst, _compare(a, b, digits, "%s[%d]" % (label, i)))
-        return worst
-    got = agree_digits(lo_val, hi_val)
-    if got < digits:
-        raise HarnessError(
-            "%s: dps and dps+%d results agree to only %.1f digits (< %s): %s vs %s"
-            % (label, CONFIRM_EXTRA, got, digits, mpmath.nstr(lo_val, 20), mpmath.nstr(hi_val, 20))
-        )
-    return got
-
-
-def confirm_report(
-    func: Callable, *args: Any, dps: int = DEFAULT_DPS, extra: int = CONFIRM_EXTRA, digits: float | None = None, **kw: Any
-) -> tuple[Any, float]:
-    """Evaluate ``func(*args, dps=dps)`` and at ``dps + extra``; raise HarnessError
-    unless they agree to ``digits`` significant digits (default ``dps - 5``).
-
-    Returns (higher-precision value, worst agreement in digits).  Works for
-    functions returning an mpf, a tuple or a dict of mpf.
-    """
-    if digits is None:
-        digits = dps - 5
-    a = func(*args, dps=dps, **kw)
-    b = func(*args, dps=dps + extra, **kw)
-    got = _compare(a, b, digits, getattr(func, "__name__", "value"))
-    return b, got
-
-
-def confirm(func: Callable, *args: Any, dps: int = DEFAULT_DPS, extra: int = CONFIRM_EXTRA, digits: float | None = None, **kw: Any) -> Any:
-    """:func:`confirm_report` without the agreement figure."""
-    return confirm_report(func, *args, dps=dps, extra=extra, digits=digits, **kw)[0]
+from .reference_confirm import _compare, agree_digits, confirm, confirm_report  # noqa: E402,F401
+from .reference_profile import _crossing, privacy_profile  # noqa: E402,F401

@@ -107,3 +107,15 @@ def test_alpha0_matches_normal_and_symmetry():
     assert stats.kstest(x, stats.norm(scale=3.0).cdf).pvalue > P_MIN
     # symmetric: x and -x have the same law
     assert stats.ks_2samp(x[:100_000], -x[100_000:]).pvalue > P_MIN
+
+
+@pytest.mark.parametrize("b", [0.0, 0.5, 1.0, 3.0, 100.0])
+def test_rvs_output_does_not_depend_on_the_chunk_size(b, monkeypatch):
+    """rvs draws in chunks of RVS_CHUNK (memory, speed); the samples are those of one big draw."""
+    import fhsym.noise.flipped_huber_quantile as Q
+
+    fh = fhsym.FlippedHuber(b, 1.5)
+    chunked = fh.rvs(3 * Q.RVS_CHUNK + 17, random_state=11)
+    monkeypatch.setattr(Q, "RVS_CHUNK", 1 << 30)
+    whole = fh.rvs(3 * (1 << 16) + 17, random_state=11)
+    assert np.array_equal(chunked, whole)

@@ -20,6 +20,7 @@ MOVED_MODULES = {
     "fhsym._numerics": "fhsym._core.numerics",
     "fhsym._random": "fhsym._core.random",
     "fhsym.distribution": "fhsym.noise.flipped_huber",
+    "fhsym.privacy.discrete_calibration": "fhsym.calibration.discrete",
     "fhsym.privacy_profile": "fhsym.privacy.profile",
     "fhsym.certify": "fhsym.privacy.certify",
     "fhsym.kdim.pld": "fhsym.accounting.pld",

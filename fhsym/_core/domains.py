@@ -65,7 +65,7 @@ class Domain:
     def contains(self, x: np.ndarray) -> np.ndarray:
         """Elementwise membership test (NaN is never a member)."""
         x = np.asarray(x, dtype=float)
-        ok = ~np.isnan(x)
+        ok: np.ndarray = ~np.isnan(x)
         if not self.allow_inf:
             ok &= np.isfinite(x)
         ok &= (x >= self.lower) if self.closed_lower else (x > self.lower)

@@ -39,11 +39,13 @@ class CalibrationError(ValueError):
 
 
 def _f2i(x: float) -> int:
-    return struct.unpack("<q", struct.pack("<d", x))[0]
+    i: int = struct.unpack("<q", struct.pack("<d", x))[0]
+    return i
 
 
 def _i2f(i: int) -> float:
-    return struct.unpack("<d", struct.pack("<q", i))[0]
+    x: float = struct.unpack("<d", struct.pack("<q", i))[0]
+    return x
 
 
 def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
@@ -94,7 +96,10 @@ def smallest_true_smooth(ok: Callable[[float], bool], g: Callable[[float], float
     from scipy import optimize
 
     u0 = math.log(max(float(x0), 5e-324))
-    gu = lambda u: g(math.exp(u))  # noqa: E731
+
+    def gu(u: float) -> float:
+        return g(math.exp(u))
+
     lo = hi = u0
     if gu(u0) <= 0:
         while gu(lo) <= 0:

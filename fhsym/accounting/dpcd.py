@@ -149,6 +149,7 @@ def run_pld(alphas, gammas, sensitivities, n_passes: int, *, step: Optional[floa
         if c > 1:
             p = p.self_compose(c)
         one_pass = p if one_pass is None else one_pass.compose(p)
+    assert one_pass is not None  # lam has at least one coordinate (checked by the caller)
     out = one_pass.self_compose(L) if L > 1 else one_pass
     out.label = f"DP-CD run: {L} passes x {lam.size} coordinates"
     return out

@@ -31,7 +31,7 @@ from scipy import interpolate
 from .._core import domains as V
 from .._generated import flipped_huber as KER
 from ..noise.flipped_huber import FlippedHuber
-from ..privacy.profile import _log_profile_std, privacy_loss
+from ..privacy.profile import log_profile_std, privacy_loss
 
 __all__ = ["iterative_profile", "iterative_profile_value"]
 
@@ -45,7 +45,7 @@ def _profile_1d(b: float, D: float) -> Callable[[np.ndarray], np.ndarray]:
         nu = np.asarray(nu, dtype=float)
         a = np.abs(nu)
         with np.errstate(under="ignore"):
-            dp = np.exp(_log_profile_std(a, b, D, lw))
+            dp = np.exp(log_profile_std(a, b, D, lw))
             return np.where(nu >= 0, dp, -np.expm1(nu) + np.exp(nu) * dp)
 
     return f

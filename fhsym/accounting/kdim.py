@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, _fft_size, flipped_huber_pld
+from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, fft_size, flipped_huber_pld
 
 __all__ = [
     "aligned_step",
@@ -152,8 +152,8 @@ def kdim_pld(
         if N > MAX_FFT:
             raise ValueError(_too_large(K, L, N))
     parts = [one.self_compose(c * L, tail_mass) for one, c in ones]
-    if sum(_fft_size(p.upper.pmf.size) for p in parts) > MAX_FFT:
-        raise ValueError(_too_large(K, L, sum(_fft_size(p.upper.pmf.size) for p in parts)))
+    if sum(fft_size(p.upper.pmf.size) for p in parts) > MAX_FFT:
+        raise ValueError(_too_large(K, L, sum(fft_size(p.upper.pmf.size) for p in parts)))
     out = parts[0]
     for p in parts[1:]:
         out = out.compose(p, tail_mass)

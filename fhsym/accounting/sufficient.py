@@ -35,7 +35,6 @@ All quantities are computed in log space where they can underflow
 from __future__ import annotations
 
 import math
-from typing import Optional, Tuple
 
 import numpy as np
 from scipy import special as sc
@@ -44,6 +43,7 @@ from .._core import numerics as _nx
 from .._core import domains as V
 from .._core.sensitivities import resolve_sensitivities
 from .._generated import flipped_huber as KER
+from ..noise.flipped_huber_zcdp import R_Delta
 
 __all__ = [
     "R_Delta",
@@ -63,18 +63,6 @@ __all__ = [
 _LOG_SQRT_PI_2 = 0.5 * math.log(math.pi / 2.0)
 
 
-def R_Delta(alpha, sensitivity):
-    """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
-
-    Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
-    and concave in alpha, non-decreasing and concave in Delta.
-    """
-    a = np.asarray(alpha, dtype=float)
-    d = np.asarray(sensitivity, dtype=float)
-    out = np.where(a <= d, a * a, d * (2.0 * a - d))
-    return out[()] if out.ndim == 0 else out
-
-
 def R_Delta_inverse(nu, sensitivity):
     """Inverse of R_Delta on [0, inf) (eq 21): sqrt(nu) for nu < Delta^2, (nu + Delta^2)/(2 Delta) beyond."""
     n = np.asarray(nu, dtype=float)
@@ -90,10 +78,6 @@ def R_Delta_inverse(nu, sensitivity):
 def theta_std(b: float) -> float:
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega(b)) (eq 22), log-space (finite for every b >= 0).
 
-    Accuracy (against eq 22 at 40 digits, ``proofs/kdim.py::sufficient_formulas``): relative 1e-12
-    for b >= 0.1 (1e-15 for b in [1, 100]); for small b, where theta ~ b^3/6 is computed from
-    log(sqrt(pi/2)/omega) ~ log(1/2), absolute 4e-16 instead (relative 1e-9 at b = 0.01) -- all
-    Theorem 8 needs, since theta enters B beside O(1) terms.
     """
     lw = float(KER.log_omega_tilde(np.float64(b)))
     log_p = _LOG_SQRT_PI_2 - (lw + 0.5 * b * b)  # log(sqrt(pi/2)/omega), omega = e^{lw + b^2/2}

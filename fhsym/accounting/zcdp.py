@@ -36,29 +36,9 @@ from typing import Iterable, Optional, Tuple
 from scipy import optimize
 
 from .._core import domains as V
-from .sufficient import R_Delta, resolve_sensitivities
+from ..noise.flipped_huber_zcdp import zcdp_params
 
 __all__ = ["zcdp", "zcdp_params", "zcdp_compose", "zcdp_to_dp", "zcdp_delta", "renyi_bound"]
-
-
-def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None, dim: int = 1,
-                l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None,
-                refine: bool = False) -> Tuple[float, float]:
-    """(xi, eta) of the K-dim FH mechanism: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).
-
-    ``dim = 1`` gives the 1-D theorem (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)).  With
-    ``refine=True`` xi uses the largest sum of R_{|d_i|} over the sensitivity set (<= the slides' value).
-
-    >>> zcdp_params(alpha=1.0, gamma=2.0, sensitivity=1.0)
-    (0.125, 0.125)
-    """
-    a = V.check_scalar(alpha, V.ALPHA)
-    g = V.check_scalar(gamma, V.GAMMA)
-    K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    c = min(D, D2 / math.sqrt(K), D1 / K) if refine else D
-    xi = K * float(R_Delta(a, c)) / (2.0 * g * g)
-    eta = D2 * D2 / (2.0 * g * g)
-    return xi, eta
 
 
 def zcdp(fh, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,

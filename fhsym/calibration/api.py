@@ -22,6 +22,7 @@ MECHANISMS = {
     "truncated_laplace": (),
     "staircase": ("cost",),
     "osgt": ("theta_max", "box"),
+    "discrete_flipped_huber": ("step",),
 }
 
 _METHODS = {
@@ -31,6 +32,7 @@ _METHODS = {
     "truncated_laplace": ("auto", "exact"),
     "staircase": ("auto", "pure"),
     "osgt": ("auto", "exact"),
+    "discrete_flipped_huber": ("auto", "exact"),
 }
 
 
@@ -78,10 +80,11 @@ def calibrate(
         ``"exact"``.
     mechanism : str
         ``"flipped_huber"`` (default), ``"gaussian"``, ``"laplace"``, ``"truncated_laplace"``,
-        ``"staircase"`` or ``"osgt"``.
+        ``"staircase"``, ``"osgt"`` or ``"discrete_flipped_huber"`` (noise on the lattice
+        ``step`` * Z, for the exact sampler; one dimension, one release, sensitivity a multiple of ``step``).
     **options
         Mechanism options: staircase ``cost`` ("variance" or "magnitude"); OSGT ``theta_max``,
-        ``box``.  Any other keyword raises ``ValueError``.
+        ``box``; discrete flipped Huber ``step`` (required).  Any other keyword raises ``ValueError``.
 
     Returns
     -------
@@ -114,6 +117,16 @@ def calibrate(
     T = V.check_int(compositions, "compositions", 1)
     request = Request(eps, dlt, D, D2, D1, K, T)
     KT = K * T
+
+    if mechanism == "discrete_flipped_huber":
+        from .discrete import calibrate_discrete_flipped_huber
+
+        if "step" not in options:
+            raise ValueError("mechanism 'discrete_flipped_huber' needs step=h > 0 (the lattice spacing of the noise)")
+        if KT != 1:
+            raise ValueError(f"mechanism 'discrete_flipped_huber' is calibrated for dim = 1 and compositions = 1; "
+                             f"got dim = {K}, compositions = {T}")
+        return calibrate_discrete_flipped_huber(eps, dlt, options["step"], D)
 
     if mechanism == "flipped_huber":
         if KT == 1:

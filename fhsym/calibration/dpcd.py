@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 from scipy import optimize
@@ -173,6 +173,7 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
     mech = check_choice(mechanism, "mechanism", MECHANISMS)
     acc = check_choice(accountant, "accountant", ACCOUNTANTS)
     rt = V.check_scalar(rtol, V.Domain("rtol", 1e-10, 0.1, closed_lower=True, closed_upper=True))
+    b_fixed: Optional[float]
     if shape is not None:
         b_fixed = V.check_scalar(shape, V.Domain("shape", 0.0, 1e6, closed_lower=True))
         if mech == "gaussian" and b_fixed != 0.0:
@@ -222,7 +223,7 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
 
 def _certify(eps, dl, L, K, mech, acc, b, g, rt) -> Calibration:
     """The engine's policy with the named accountant as the bound, at unit sensitivity."""
-    info = {}
+    info: Dict[str, Any] = {}
 
     def bound(noise) -> Bound:
         gg = noise.parameters["gamma"] if mech == "flipped_huber" else noise.parameters["sigma"]
@@ -255,7 +256,8 @@ def _certify(eps, dl, L, K, mech, acc, b, g, rt) -> Calibration:
                  claim="pld-kfold" if acc == "pld" and mech == "flipped_huber" else f"dpcd-{acc}",
                  covers=f"per coordinate i the noise is this law scaled by its sensitivity lambda_i "
                         f"({L} passes x {K} coordinates, replace-one neighbours)")
-    cal.extra.update(accountant=acc, multiplier=gg, shape=b, n_passes=L, n_coordinates=K, **info)
+    cal.extra.update(accountant=acc, multiplier=gg, shape=b, n_passes=L, n_coordinates=K, n_releases=L * K,
+                     variance_factor=gg * gg * noise_variance_factor(b), **info)
     return cal
 
 

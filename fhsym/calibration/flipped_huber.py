@@ -33,12 +33,12 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
-from .._core.search import CalibrationError, increasing_roots
+from .._core.search import CalibrationError, increasing_roots, largest_true_many
 from .._generated import flipped_huber as K
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import profile_bound
 from ..privacy.certify import certified_profile
-from ..privacy.profile import PROFILE_RTOL, _log_profile_std
+from ..privacy.profile import PROFILE_RTOL, log_profile_std
 from .engine import Request, certify, result
 from .result import Calibration
 
@@ -55,7 +55,7 @@ def _max_D(eps: float, log_target: float, b: float) -> float:
     lw = float(K.log_omega_tilde(np.float64(b)))
 
     def f(D: float) -> float:
-        return float(_log_profile_std(np.array([eps]), b, D, lw)[0]) - log_target
+        return float(log_profile_std(np.array([eps]), b, D, lw)[0]) - log_target
 
     lo, hi = 1.0, 1.0
     if f(1.0) <= 0:
@@ -84,48 +84,11 @@ def _max_D_many(eps: float, log_target: float, bs: np.ndarray) -> np.ndarray:
 
     def feasible(D: np.ndarray, idx: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, bs[idx], D, lw[idx])
+            v = log_profile_std(e, bs[idx], D, lw[idx])
         return v <= log_target  # NaN counts as infeasible
 
-    n = bs.size
-    lo, hi = np.zeros(n), np.full(n, np.inf)
-    everywhere = np.arange(n)
-    ok1 = feasible(np.ones(n), everywhere)
-    for grow, active in ((4.0, ok1.copy()), (0.25, ~ok1)):
-        cur = np.ones(n)
-        if grow > 1:
-            lo[active] = 1.0
-        else:
-            hi[active] = 1.0
-        while active.any():
-            idx = np.flatnonzero(active)
-            cur[idx] *= grow
-            out = (cur[idx] > 1e300) | (cur[idx] < 1e-300)
-            if out.any():  # the bracket leaves the floats: D = inf (always feasible) or 0 (never)
-                lo[idx[out]] = np.inf if grow > 1 else 0.0
-                hi[idx[out]] = np.inf if grow > 1 else 0.0
-                active[idx[out]] = False
-                idx = idx[~out]
-                if idx.size == 0:
-                    break
-            f = feasible(cur[idx], idx)
-            if grow > 1:
-                lo[idx[f]] = cur[idx[f]]
-                hi[idx[~f]] = cur[idx[~f]]
-                active[idx[~f]] = False
-            else:
-                hi[idx[~f]] = cur[idx[~f]]
-                lo[idx[f]] = cur[idx[f]]
-                active[idx[f]] = False
-    todo = np.flatnonzero((lo > 0) & np.isfinite(hi))
-    for _ in range(52):  # bracket ratio 4 -> 4^(2^-52): ~3e-16 relative
-        if todo.size == 0:
-            break
-        mid = np.sqrt(lo[todo] * hi[todo])
-        f = feasible(mid, todo)
-        lo[todo[f]] = mid[f]
-        hi[todo[~f]] = mid[~f]
-    return lo
+    # bracketing by factors 4 from D = 1, then 52 bisections of log D: 4^(2^-52), ~3e-16 relative
+    return largest_true_many(feasible, bs.size, grow=4.0, steps=52, span=1e300)
 
 
 def _objective_many(bs: np.ndarray, eps: float, log_target: float) -> np.ndarray:
@@ -165,7 +128,7 @@ def max_D_many(eps: float, log_target: float, bs: np.ndarray, guess: Optional[np
 
     def f(u: np.ndarray, idx: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, bs[idx], np.exp(u), lw[idx]) - log_target
+            v = log_profile_std(e, bs[idx], np.exp(u), lw[idx]) - log_target
         return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
 
     u = np.zeros(n) if guess is None else np.log(np.asarray(guess, dtype=float))
@@ -247,7 +210,7 @@ def _kink_candidate(eps: float, log_target: float, D_guess: float):
         D = np.exp(u)
         b = eps / D
         with np.errstate(all="ignore"):
-            v = _log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
+            v = log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
         return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
 
     u0 = math.log(D_guess)

@@ -58,7 +58,7 @@ from ..accounting.kdim import aligned_step, default_step, kdim_pld, worst_case_c
 from ..accounting.pld import from_privacy_profile
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
-from ..privacy.profile import PROFILE_RTOL, _log_profile_std
+from ..privacy.profile import PROFILE_RTOL, log_profile_std
 from .engine import Request, certify, result
 from .flipped_huber import variance_std
 from .result import Calibration
@@ -183,7 +183,7 @@ def _search_log_delta(eps: float, b: float, D: float, K: int) -> float:
 
     def prof(e: np.ndarray) -> np.ndarray:
         with np.errstate(under="ignore"):
-            return np.exp(_log_profile_std(np.asarray(e, dtype=float), b, D, lw))
+            return np.exp(log_profile_std(np.asarray(e, dtype=float), b, D, lw))
 
     # the top of the grid: beyond it delta < ~1e-18 (the Gaussian tail of the noise past max(b, 10)); any top is valid
     one = from_privacy_profile(prof, h, profile_rtol=PROFILE_RTOL, eps_max=D * (b + 10.0) + 0.5 * D * D, upper_only=True)

@@ -47,6 +47,8 @@ class Calibration:
         The evidence, as data (``certificate.to_json()``; re-check with
         :func:`fhsym.verify_certificate`).
 
+    Notes
+    -----
     ``cal.parameters`` is the mechanism's parameter dict, and each parameter is also an
     attribute (``cal.alpha``, ``cal.gamma`` for flipped Huber, ``cal.sigma`` for the Gaussian).
 
@@ -84,7 +86,8 @@ class Calibration:
     @property
     def std(self) -> float:
         """Per-coordinate noise standard deviation, sqrt(variance)."""
-        return self.variance ** 0.5
+        s: float = self.variance ** 0.5
+        return s
 
     def __getattr__(self, name: str) -> Any:
         # parameters as attributes (cal.alpha, cal.sigma); only called for missing attributes

@@ -78,6 +78,16 @@ def check_certificate(cert: CertificateLike) -> Verification:
         enc = enclose_profile(c.mechanism, c.parameters, c.epsilon, sens)
         lo, hi = enc.lower, enc.upper
         rigorous, how = True, f"arb enclosure [{lo:.17g}, {hi:.17g}] at {enc.prec} bits"
+    elif c.claim == "profile-lattice":
+        from ..noise.discrete_profile_arb import profile_enclosure_steps
+        from ..noise.discrete_flipped_huber import lattice_sensitivity
+
+        if c.mechanism != "discrete_flipped_huber" or c.dim != 1:
+            raise ValueError(f"claim 'profile-lattice' is for the discrete flipped Huber in one dimension; got {c.mechanism!r}")
+        p = c.parameters
+        s = lattice_sensitivity(c.sensitivity, p["step"])
+        lo, hi = profile_enclosure_steps(c.epsilon, p["alpha"], p["gamma"], p["step"], s)
+        rigorous, how = True, f"arb enclosure of the lattice sum [{lo:.17g}, {hi:.17g}], {s} steps"
     elif c.claim == "pure-l1":
         if c.mechanism != "laplace":
             raise ValueError(f"claim 'pure-l1' is for the Laplace mechanism; got {c.mechanism!r}")

@@ -50,7 +50,6 @@ ImportError with the install command.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import numpy as np
 from numpy.typing import ArrayLike

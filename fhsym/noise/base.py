@@ -21,18 +21,27 @@ subclass supplies           base derives
 ``_rvs(rng, shape)``        ``rvs`` (size, random_state handling)
 ``_profile(eps, Delta)``    ``privacy_profile``, ``log_privacy_profile``, ``epsilon_for_delta``
 ``_privacy_loss(t, d)``     ``privacy_loss`` (log g(t)/g(t + d)), ``centered_privacy_loss``
+``_moment(n)`` (optional)   ``moment``, ``stats`` (default: quadrature, :mod:`.quadrature`)
+``_entropy()`` (optional)   ``entropy`` (default: quadrature of -g log g)
+``_half_mass(x)`` (opt.)    ``interval`` for confidence < 1/2 (default: 1/2 - sf(x))
+``_kinks()`` (optional)     split points of the quadratures (``expect`` and the defaults)
 ==========================  ===============================================================
 
 plus the class attributes ``name`` (the mechanism's key, e.g. ``"gaussian"``) and
 ``parameter_domains`` (its parameters, declared once as :class:`fhsym._core.domains.Domain`).
 A subclass may override any public method with a better form (the flipped Huber distribution
 does, with generated kernels for each piece).
+
+Array parameters (scipy-style broadcasting) are handled here too: a constructor called with
+an array for any parameter returns an instance that holds one scalar distribution per
+element of the broadcast parameter shape (:mod:`.broadcast`); ``to_scipy()`` turns any
+instance into an object of scipy's distribution infrastructure (:mod:`.scipy_adapter`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Dict, Mapping, Tuple, Union
+from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -40,6 +49,7 @@ from numpy.typing import ArrayLike
 from .._core import domains as V
 from .._core import search
 from .._core.random import RandomState, as_generator, size_to_shape
+from . import broadcast, quadrature
 
 __all__ = ["NoiseDistribution"]
 
@@ -49,6 +59,15 @@ _X = V.Domain("x", closed_lower=True, closed_upper=True, allow_inf=True)
 _T = V.Domain("t", closed_lower=True, closed_upper=True, allow_inf=True)
 _D = V.Domain("d")
 _EPS = V.Domain("epsilon", 0.0, math.inf, closed_lower=True)
+_CONFIDENCE = V.Domain("confidence", 0.0, 1.0, closed_lower=True, closed_upper=True)
+_BOUND = V.Domain("lb/ub", closed_lower=True, closed_upper=True, allow_inf=True)
+_STATS = "mvsk"
+_SEQUENCES = (list, tuple, np.ndarray)
+_NEWTON_STEPS = 12
+
+
+def _identity(x: float) -> float:
+    return x
 
 
 def _out(a: np.ndarray) -> Float:
@@ -78,7 +97,25 @@ class NoiseDistribution:
     #: the parameters in constructor order, each with its domain
     parameter_domains: ClassVar[Tuple[V.Domain, ...]] = ()
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
+        # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
+        # scalars (the usual case, checked first and fast) construct this class exactly as before
+        if ("_scalar_class" not in cls.__dict__ and not any(isinstance(a, _SEQUENCES) for a in args)
+                and not (kwargs and any(isinstance(a, _SEQUENCES) for a in kwargs.values()))):
+            return object.__new__(cls)
+        return cast("NoiseDistribution", broadcast.new_instance(cls, args, kwargs))
+
     # ------------------------------------------------------------------ parameters
+    @property
+    def parameter_shape(self) -> Tuple[int, ...]:
+        """The broadcast shape of the parameters: ``()`` for scalar parameters.
+
+        >>> import fhsym
+        >>> fhsym.Gaussian(sigma=2.0).parameter_shape, fhsym.Gaussian(sigma=[1.0, 2.0]).parameter_shape
+        ((), (2,))
+        """
+        return ()
+
     @property
     def parameters(self) -> Dict[str, float]:
         """The parameters as a dict (constructor order), e.g. ``{'alpha': 1.0, 'gamma': 2.0}``."""
@@ -99,7 +136,7 @@ class NoiseDistribution:
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.parameters == other.parameters  # type: ignore[union-attr]
+        return type(other) is type(self) and self.parameters == other.parameters
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(self.parameters.items())))
@@ -156,7 +193,147 @@ class NoiseDistribution:
         """The (closed) support; (-inf, inf) unless the subclass says otherwise."""
         return (-math.inf, math.inf)
 
+    def interval(self, confidence: ArrayLike) -> Tuple[Float, Float]:
+        """The equal-tailed interval holding probability ``confidence``: (-h, h), P(|T| <= h) = confidence.
+
+        h = isf((1 - confidence)/2) (scipy's ``interval``); for confidence < 1/2, where
+        1/2 - confidence/2 would round, h solves P(0 < T <= h) = confidence/2 by Newton steps
+        on the subclass's central mass ``_half_mass`` (full relative accuracy for tiny
+        confidence).  Vectorised in ``confidence`` in [0, 1].
+
+        >>> import fhsym
+        >>> lo, hi = fhsym.Gaussian(sigma=1.0).interval(0.95)
+        >>> round(lo, 12), round(hi, 12)
+        (-1.95996398454, 1.95996398454)
+        """
+        c = V.check_array(confidence, _CONFIDENCE)
+        flat = c.reshape(-1)
+        h = np.empty(flat.shape)
+        big = flat >= 0.5
+        with np.errstate(all="ignore"):
+            if big.any():
+                h[big] = np.asarray(self.isf(0.5 * (1.0 - flat[big])), dtype=float)  # 1 - c exact (Sterbenz)
+            if (~big).any():
+                h[~big] = self._central_quantile(0.5 * flat[~big])
+        hs = h.reshape(c.shape)
+        return _out(0.0 - hs), _out(hs + 0.0)
+
+    def _central_quantile(self, m: np.ndarray) -> np.ndarray:
+        """x >= 0 with P(0 < T <= x) = m, for m in [0, 1/4]: Newton on ``_half_mass`` from isf(1/2 - m)."""
+        x = np.asarray(self.isf(0.5 - m), dtype=float).copy()
+        for _ in range(_NEWTON_STEPS):
+            g = np.asarray(self.pdf(x), dtype=float)
+            step = (np.asarray(self._half_mass(x), dtype=float) - m) / g
+            step = np.where(g > 0, step, 0.0)
+            x_new = np.maximum(x - step, 0.0)
+            done = np.abs(x_new - x) <= 2.0 * np.spacing(np.maximum(x_new, 1e-300))
+            x = x_new
+            if done.all():
+                break
+        return np.where(m == 0.0, 0.0, x)
+
+    def expect(self, func: Optional[Callable[[float], float]] = None, lb: Optional[float] = None,
+               ub: Optional[float] = None, conditional: bool = False) -> float:
+        """E[func(T); lb <= T <= ub] = int_lb^ub func(t) g(t) dt, by adaptive quadrature (scipy's ``expect``).
+
+        ``func`` defaults to the identity; ``lb``/``ub`` to the support's ends;
+        ``conditional=True`` divides by P(lb <= T <= ub).  The range is split at 0, at the
+        density's kinks and at its tail quantiles (:mod:`fhsym.noise.quadrature`); ``func``
+        is called with one float at a time.
+
+        >>> import fhsym
+        >>> g = fhsym.Gaussian(sigma=2.0)
+        >>> round(g.expect(abs), 12), round(2.0 * (2.0 / 3.141592653589793) ** 0.5, 12)   # E|T| = sigma sqrt(2/pi)
+        (1.595769121606, 1.595769121606)
+        """
+        if func is None:
+            func = _identity
+        if not callable(func):
+            raise ValueError(f"func must be a callable of one float or None; got {func!r}")
+        if not isinstance(conditional, (bool, np.bool_)):
+            raise ValueError(f"conditional must be True or False; got {conditional!r}")
+        lo = -math.inf if lb is None else V.check_scalar(lb, _BOUND)
+        hi = math.inf if ub is None else V.check_scalar(ub, _BOUND)
+        if lo > hi:
+            raise ValueError(f"lb must be <= ub; got lb={lo!r}, ub={hi!r}")
+        val = quadrature.expect(self, func, lo, hi)
+        if conditional:
+            mass = self._mass(lo, hi)
+            if mass == 0.0:
+                raise ValueError(f"conditional=True needs P(lb <= T <= ub) > 0; got lb={lo!r}, ub={hi!r}")
+            val /= mass
+        return float(val)
+
+    def _mass(self, lo: float, hi: float) -> float:
+        """P(lo <= T <= hi) (continuous law), from the tails on the far side of 0."""
+        if lo >= 0.0:
+            return float(self.sf(lo)) - float(self.sf(hi))
+        if hi <= 0.0:
+            return float(self.cdf(hi)) - float(self.cdf(lo))
+        return 1.0 - float(self.cdf(lo)) - float(self.sf(hi))
+
     # ------------------------------------------------------------------ moments
+    def moment(self, order: int) -> float:
+        """The non-central moment E[T^order] (= the central one: the mean is 0).
+
+        1 for order 0, 0 for odd orders (symmetric noise), the subclass's closed form
+        ``_moment(n)`` for even orders (quadrature when it has none).  Raises
+        ``OverflowError`` where the moment exceeds the float range.
+
+        >>> import fhsym
+        >>> g = fhsym.Gaussian(sigma=2.0)
+        >>> g.moment(0), g.moment(3), g.moment(4)              # E[T^4] = 3 sigma^4
+        (1.0, 0.0, 48.0)
+        """
+        n = V.check_int(order, "order", 0)
+        if n == 0:
+            return 1.0
+        if n % 2:
+            return 0.0
+        with np.errstate(over="ignore"):
+            val = float(self._moment(n))
+        if not math.isfinite(val):
+            raise OverflowError(f"E[T^{n}] exceeds the float range for {self!r}")
+        return val
+
+    def entropy(self) -> float:
+        """The differential entropy h(T) = -int g(t) log g(t) dt (nats).
+
+        The subclass's closed form ``_entropy()``, or quadrature of the definition.
+
+        >>> import math, fhsym
+        >>> math.isclose(fhsym.Laplace(beta=2.0).entropy(), 1.0 + math.log(4.0), rel_tol=1e-15)   # 1 + log(2 beta)
+        True
+        """
+        return float(self._entropy())
+
+    def stats(self, moments: str = "mv") -> Union[float, Tuple[float, ...]]:
+        """Mean ``m``, variance ``v``, skewness ``s`` and excess kurtosis ``k`` (scipy's ``stats``).
+
+        ``moments`` is a string of the letters wanted (scipy's default ``"mv"``); the values
+        come in the order m, v, s, k, as a tuple (one letter: the value).  m = s = 0 by
+        symmetry; k = E[T^4]/Var^2 - 3 (accurate to ~1e-15 absolute, not relative where
+        k is near 0).
+
+        >>> import fhsym
+        >>> fhsym.Laplace(beta=1.0).stats("mvsk")
+        (0.0, 2.0, 0.0, 3.0)
+        """
+        if not isinstance(moments, str) or not moments or any(ch not in _STATS for ch in moments):
+            raise ValueError(f"moments must be a non-empty string of the letters 'mvsk'; got {moments!r}")
+        out = []
+        for ch in _STATS:
+            if ch not in moments:
+                continue
+            if ch in "ms":
+                out.append(0.0)
+            elif ch == "v":
+                out.append(self.var())
+            else:
+                v = self.var()
+                out.append(self.moment(4) / (v * v) - 3.0)
+        return out[0] if len(out) == 1 else tuple(out)
+
     def mean(self) -> float:
         """0: the noise is symmetric."""
         return 0.0
@@ -195,6 +372,24 @@ class NoiseDistribution:
         rng = as_generator(random_state)
         out = np.asarray(self._rvs(rng, shape), dtype=float).reshape(shape)
         return float(out) if shape == () else out
+
+    # ------------------------------------------------------------------ scipy
+    def to_scipy(self) -> Any:
+        """This distribution as an object of scipy's distribution infrastructure.
+
+        A ``scipy.stats.ContinuousDistribution`` (built by ``scipy.stats.make_distribution``)
+        whose pdf, cdf, ccdf, icdf, iccdf, log-variants, moments, entropy and sampler are
+        this object's, so scipy's tooling works on it (``X.cdf``, ``X.icdf``, ``X.moment``,
+        ``X.sample``, transformations such as ``2 * X + 1``).  Array parameters carry over.
+
+        >>> import fhsym
+        >>> X = fhsym.FlippedHuber(alpha=1.0, gamma=2.0).to_scipy()
+        >>> float(X.cdf(0.0)), round(float(X.icdf(0.975)), 10)
+        (0.5, 3.905438792)
+        """
+        from .scipy_adapter import to_scipy
+
+        return to_scipy(self)
 
     # ------------------------------------------------------------------ privacy
     def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
@@ -241,8 +436,10 @@ class NoiseDistribution:
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
         out = np.empty(deltas.shape)
         for idx, dt in np.ndenumerate(deltas):
-            out[idx] = search.smallest_true(
-                lambda e, dt=dt: float(self.privacy_profile(e, Delta)) <= dt, 1.0, name="epsilon", allow_zero=True)
+            def below(e: float, dt: float = dt) -> bool:
+                return float(self.privacy_profile(e, Delta)) <= dt
+
+            out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
         return _out(out)
 
     # ------------------------------------------------------- subclass kernels
@@ -254,13 +451,30 @@ class NoiseDistribution:
 
     def _logsf(self, x: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore"):
-            return np.log(self._sf(x))
+            out: np.ndarray = np.log(self._sf(x))
+        return out
 
     def _isf(self, q: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _var(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _moment(self, n: int) -> float:
+        """E[T^n] for even n >= 2; default: quadrature of the definition."""
+        return quadrature.moment(self, n)
+
+    def _entropy(self) -> float:
+        """Differential entropy; default: quadrature of -g log g."""
+        return quadrature.entropy(self)
+
+    def _half_mass(self, x: np.ndarray) -> np.ndarray:
+        """P(0 < T <= x) for x >= 0; default 1/2 - sf(x) (subclasses: a form exact for small x)."""
+        return 0.5 - np.asarray(self.sf(x), dtype=float)
+
+    def _kinks(self) -> Tuple[float, ...]:
+        """Points x > 0 where the density or its derivative jumps (quadrature split points)."""
+        return ()
 
     def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
         """Default sampler: inverse CDF of uniforms (subclasses use faster exact-law samplers)."""

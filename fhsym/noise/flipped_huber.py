@@ -26,16 +26,16 @@ is finite) and the points |t| = alpha.
 from __future__ import annotations
 
 import math
-from typing import Optional, Union
+from typing import Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from ..privacy import profile as _pp
 from .._generated import flipped_huber as K
-from .._core.random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
 from .base import NoiseDistribution
+from .flipped_huber_privacy import FlippedHuberPrivacyMethods
+from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
 
 __all__ = ["FlippedHuber"]
 
@@ -46,11 +46,7 @@ _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 Float = Union[float, np.ndarray]
 
 
-def _scalar_or_array(a: np.ndarray) -> Float:
-    return a[()] if a.ndim == 0 else a
-
-
-class FlippedHuber(NoiseDistribution):
+class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, NoiseDistribution):
     """The flipped Huber distribution FH(alpha, gamma^2) (paper, Definition 7).
 
     Parameters
@@ -113,9 +109,6 @@ class FlippedHuber(NoiseDistribution):
         omega -> sqrt(2 pi) as b -> 0 (the Gaussian).  Computed in log space, so it stays
         finite where omega itself overflows (b > ~37.7).
 
-        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.6e-16 against mpmath
-        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
-
         Examples
         --------
         >>> import math
@@ -136,9 +129,6 @@ class FlippedHuber(NoiseDistribution):
 
         Raises ``OverflowError`` when omega exceeds the float range (alpha/gamma > ~37.7);
         use :meth:`log_omega` there.
-
-        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.7e-14 against mpmath
-        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -168,9 +158,6 @@ class FlippedHuber(NoiseDistribution):
         gamma sqrt(2 pi) at alpha = 0.  Computed as gamma exp(log(kappa/gamma)), so it does
         not overflow where omega does.
 
-        Accuracy: relative error <= 1e-12 (tested bound; measured worst 7.7e-16 against mpmath
-        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
-
         Examples
         --------
         >>> import math
@@ -192,9 +179,6 @@ class FlippedHuber(NoiseDistribution):
         kappa = gamma omega exp(-alpha^2/(2 gamma^2)); its log is finite for every valid
         alpha, gamma, and avoids the exp/log round trip of ``log(kappa())``.
 
-        Accuracy: relative error <= 1e-12 (tested bound; measured worst 3.5e-16 against mpmath
-        quadrature of the definition in ``tests/test_distribution_accuracy.py``).
-
         Examples
         --------
         >>> import math
@@ -211,9 +195,6 @@ class FlippedHuber(NoiseDistribution):
 
         1/2 at alpha = 0 (the Gaussian: the whole half line is "tail"); it decreases to 0 as
         alpha/gamma grows (the Laplace limit).  Precomputed at construction.
-
-        Accuracy: relative error <= 1e-12 (tested bound; measured worst 2.0e-14 against live
-        mpmath quadrature of P(T > alpha) in ``tests/test_distribution_accuracy.py``).
 
         Examples
         --------
@@ -241,10 +222,6 @@ class FlippedHuber(NoiseDistribution):
         (Definition 6, eq 7) and kappa of Definition 7 (eq 9 for omega).  Finite for every
         finite x (no underflow in the far tails); vectorised in ``x``.
 
-        Accuracy: relative error measured worst 3.4e-14 (pdf and logpdf) against mpmath
-        quadrature of the definition over the reference sweep of
-        ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
-
         Examples
         --------
         >>> from scipy.stats import norm
@@ -265,17 +242,13 @@ class FlippedHuber(NoiseDistribution):
         with np.errstate(over="ignore"):
             out[~centre] = K.logpdf_tail(b, s[~centre], self._lw)
         out -= math.log(self.gamma)
-        return _scalar_or_array(out)
+        return scalar_or_array(out)
 
     def pdf(self, x: ArrayLike) -> Float:
         """Density g(x) (eq 8).
 
         g(x) = exp(-rho_alpha(x)/gamma^2)/kappa with rho_alpha of Definition 6 (eq 7) and
         kappa of Definition 7 (eq 9); computed as exp(:meth:`logpdf`).  Vectorised in ``x``.
-
-        Accuracy: relative error measured worst 3.4e-14 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12).
 
         Examples
         --------
@@ -293,7 +266,7 @@ class FlippedHuber(NoiseDistribution):
         >>> math.isclose(2 * (quad(f, 0, 1)[0] + quad(f, 1, math.inf)[0]), 1.0, rel_tol=1e-10)
         True
         """
-        return _scalar_or_array(np.exp(np.asarray(self.logpdf(x))))
+        return scalar_or_array(np.exp(np.asarray(self.logpdf(x))))
 
     # ---------------------------------------------------------- distribution
     def _sf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
@@ -335,10 +308,6 @@ class FlippedHuber(NoiseDistribution):
         sqrt(2 pi)/omega * Q(s) for s > b, eq 10); for x < 0, 1 - sf(-x).
         Vectorised in ``x``.
 
-        Accuracy: relative error measured worst 4.7e-14 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12), including the far tails and x = +-alpha.
-
         Examples
         --------
         >>> from scipy.stats import norm
@@ -356,7 +325,7 @@ class FlippedHuber(NoiseDistribution):
         out = np.empty_like(s)
         out[pos] = self._sf_std_nonneg(s[pos])
         out[~pos] = 1.0 - self._sf_std_nonneg(-s[~pos])
-        return _scalar_or_array(out)
+        return scalar_or_array(out)
 
     def cdf(self, x: ArrayLike) -> Float:
         """CDF P(T <= x) (eq 10) = sf(-x) by symmetry.
@@ -364,10 +333,6 @@ class FlippedHuber(NoiseDistribution):
         Piecewise (eq 10): the Laplace-like centre |x| <= alpha and the Gaussian tails
         |x| > alpha, in which P(T <= x) = sqrt(2 pi)/omega * Q(-x/gamma) for x < -alpha.
         Exactly 1/2 at x = 0.  Vectorised in ``x``.
-
-        Accuracy: relative error measured worst 4.7e-14 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12), including the far tails and x = +-alpha.
 
         Examples
         --------
@@ -390,10 +355,6 @@ class FlippedHuber(NoiseDistribution):
         log of 1 - eq 10; in the right tail computed in log space (log Q via ``log_ndtr``),
         so it stays finite where :meth:`sf` underflows.  Vectorised in ``x``.
 
-        Accuracy: relative error measured worst 4.7e-14 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12).
-
         Examples
         --------
         >>> import math
@@ -411,17 +372,13 @@ class FlippedHuber(NoiseDistribution):
         out = np.empty_like(s)
         out[pos] = self._logsf_std_nonneg(s[pos])
         out[~pos] = np.log1p(-self._sf_std_nonneg(-s[~pos]))
-        return _scalar_or_array(out)
+        return scalar_or_array(out)
 
     def logcdf(self, x: ArrayLike) -> Float:
         """log P(T <= x) = logsf(-x).
 
         log of eq 10, finite for every finite x (far left tail in log space).  Vectorised
         in ``x``.
-
-        Accuracy: relative error measured worst 4.7e-14 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12).
 
         Examples
         --------
@@ -434,186 +391,12 @@ class FlippedHuber(NoiseDistribution):
         """
         return self.logsf(-np.asarray(x, dtype=float))
 
-    # --------------------------------------------------------------- quantile
-    def _isf_std(self, p: np.ndarray, h: np.ndarray) -> np.ndarray:
-        """s with P(S > s) = p for p in (0, 1/2]; h = 1/2 - p (exact where p >= 1/4).
-
-        The quantile of the paper's missing Appendix B, derived by inverting eq 10
-        piece by piece (see fhsym.symbolic.definitions.ppf_center / ppf_tail_upper).
-        """
-        b, lw = self.b, self._lw
-        out = np.empty_like(p)
-        tail = p <= self._tail_mass
-        near = p >= 0.25
-        m = tail & ~near
-        if m.any():
-            pm = p[m]
-            # p * omega / sqrt(2 pi) is a normal float above this p: use ndtri directly
-            direct = pm >= self._isf_direct_min
-            res = np.empty_like(pm)
-            res[direct] = K.isf_tail_direct(b, pm[direct], lw)
-            res[~direct] = K.isf_tail(b, np.log(pm[~direct]), lw)
-            out[m] = res
-        m = tail & near
-        if m.any():
-            out[m] = K.isf_tail_near_half(b, h[m], lw)
-        m = ~tail & ~near
-        if m.any():
-            out[m] = K.isf_center(b, p[m], lw)
-        m = ~tail & near
-        if m.any():
-            hm = h[m]
-            val = np.zeros_like(hm)
-            nz = hm > 0
-            val[nz] = K.isf_center_near_half(b, hm[nz], lw)
-            out[m] = val
-        return out
-
-    def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
-        """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
-        out = np.empty_like(q)
-        low = q <= 0.5  # p = q in (0, 1/2]: the far side is computed from q itself
-        hi = ~low
-        # q <= 1/2: isf(q) = +s(q); ppf(q) = -s(q)
-        ql = q[low]
-        res = np.full_like(ql, np.inf)
-        pos = ql > 0
-        res[pos] = self._isf_std(ql[pos], 0.5 - ql[pos])
-        out[low] = res if upper else -res
-        # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
-        qh = q[hi]
-        res = np.full_like(qh, np.inf)
-        pos = qh < 1
-        res[pos] = self._isf_std(1.0 - qh[pos], qh[pos] - 0.5)
-        out[hi] = -res if upper else res
-        return out
-
-    def ppf(self, q: ArrayLike) -> Float:
-        """Quantile function (inverse CDF; Appendix B, derived): the x with P(T <= x) = q.
-
-        eq 10 inverted piece by piece (the paper's Appendix B is missing; the inverse is
-        derived in :mod:`fhsym.symbolic.definitions`).  For q >= 1/2:
-        x = -(gamma^2/alpha) log(1 - (alpha omega/gamma) e^{-alpha^2/(2 gamma^2)} (q - 1/2)) on the
-        centre (q <= 1 - P(T > alpha)), x = gamma Q^{-1}((1 - q) omega/sqrt(2 pi)) on the tail;
-        ppf(q) = -ppf(1 - q) below.  ppf(0) = -inf, ppf(1) = +inf.  Vectorised in ``q`` in [0, 1].
-
-        Accuracy: relative error measured worst 1.2e-15 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12; q from 1e-300 to 1 - 1e-12).
-
-        Examples
-        --------
-        >>> from scipy.stats import norm
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> round(float(fh.ppf(fh.cdf(0.7))), 12)          # ppf(cdf(x)) = x
-        0.7
-        >>> fh.ppf([0.0, 0.5, 1.0])                         # the median is +0.0, not -0.0
-        array([-inf,   0.,  inf])
-        >>> round(float(FlippedHuber(alpha=0.0, gamma=1.5).ppf(0.975)), 12)   # alpha = 0: N(0, 1.5^2)
-        2.93994597681
-        >>> round(float(norm.ppf(0.975, scale=1.5)), 12)
-        2.93994597681
-        """
-        qa = V.check_array(q, V.PROBABILITY)
-        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=False) + 0.0)  # + 0.0: no -0.0
-
-    def isf(self, q: ArrayLike) -> Float:
-        """Inverse survival function: the x with P(T > x) = q; isf(q) = -ppf(q).
-
-        The inverse of 1 - eq 10 (Appendix B, derived; see :meth:`ppf`).  For q <= 1/2
-        computed from q directly (not from 1 - q), so it is accurate for q down to the
-        smallest floats.
-        Vectorised in ``q`` in [0, 1].
-
-        Accuracy: relative error measured worst 1.2e-15 against mpmath quadrature of the
-        definition over the reference sweep of ``tests/test_distribution_accuracy.py``
-        (tested bound 1e-12).
-
-        Examples
-        --------
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> round(float(fh.isf(0.25)), 12)
-        1.322261268292
-        >>> round(float(-fh.ppf(0.25)), 12)
-        1.322261268292
-        >>> x = fh.isf(1e-300)                              # far tail
-        >>> f"{float(x):.10g}", f"{float(fh.sf(x)):.6g}"
-        ('74.09328019', '1e-300')
-        """
-        qa = V.check_array(q, V.PROBABILITY)
-        return _scalar_or_array(self.gamma * self._quantile_std(qa, upper=True))
-
-    # ---------------------------------------------------------------- sampling
-    def rvs(self, size=None, random_state: RandomState = None) -> Float:
-        """Draw samples by inversion of the CDF (Smirnov transform, Sec III-C).
-
-        64 random bits per sample: 63 give p in (0, 1/2) on a grid of step 2^-64
-        (see :func:`fhsym._random.open_half_uniform`), one gives the sign; the
-        sample is +-gamma * isf_std(p).  Never returns +-inf.  For speed, each
-        piece of the quantile is evaluated by one formula over its whole range,
-        so a sample agrees with ``isf(p)`` to a few ulp of gamma (absolute) near
-        the median and to a few ulp (relative) elsewhere.  Like every
-        floating-point sampler it is not hardened against floating-point side
-        channels (Mironov 2012).
-
-        ``size=None`` returns one sample (a numpy float64), otherwise an array of that
-        shape; ``random_state`` is None, an int seed, a numpy ``Generator`` or
-        ``RandomState`` (scipy conventions).  Distribution of the samples: eq 8, tested by
-        Kolmogorov-Smirnov against :meth:`cdf` (``tests/test_sampling.py``).
-
-        Examples
-        --------
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> x = fh.rvs(size=(2, 3), random_state=0)
-        >>> x.shape, x.dtype
-        ((2, 3), dtype('float64'))
-        >>> bool(np.array_equal(x, fh.rvs(size=(2, 3), random_state=0)))   # reproducible
-        True
-        >>> y = fh.rvs(size=100_000, random_state=1)
-        >>> bool(abs(y.var() / fh.var() - 1) < 0.02)                         # eq 11
-        True
-        """
-        shape = size_to_shape(size)
-        rng = as_generator(random_state)
-        n = int(np.prod(shape)) if shape else 1
-        p, raw = open_half_uniform(rng, n)
-        s = self._sample_std(p)
-        s *= self.gamma
-        apply_random_sign(s, raw)
-        return s.reshape(shape) if shape else s[0]
-
-    def _sample_std(self, p: np.ndarray) -> np.ndarray:
-        """isf_std(p) for p in [2^-65, 1/2): one kernel over the majority piece, the other on the rest."""
-        b, lw = self.b, self._lw
-        if self._tail_mass < 2.0**-65:  # the Gaussian tails are out of reach of the uniform grid
-            return K.isf_center(b, p, lw)
-        if b == 0.0:
-            return K.isf_tail_direct(b, p, lw)
-        tail = p <= self._tail_mass
-        frac = np.count_nonzero(tail) / max(p.size, 1)
-        if 0.15 <= frac <= 0.85:
-            # both pieces common: evaluating both kernels everywhere and merging with one masked
-            # copy is cheaper than gathering and scattering either one (p is clipped into the
-            # tail piece's range so the discarded values stay finite)
-            out = K.isf_center(b, p, lw)  # positive argument of the log everywhere: no warnings
-            np.copyto(out, K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw), where=tail)
-        elif frac < 0.15:
-            out = K.isf_center(b, p, lw)
-            out[tail] = K.isf_tail_direct(b, p[tail], lw)
-        else:
-            centre = ~tail
-            out = K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw)
-            out[centre] = K.isf_center(b, p[centre], lw)
-        return out
-
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
         """E[T] = 0 (the density is symmetric).
 
         g(t) = g(-t) (eq 8), and T has moments of every order (Gaussian tails), so E[T] = 0
         exactly; returned as the float 0.0.
-
-        Accuracy: exact.
 
         Examples
         --------
@@ -642,9 +425,6 @@ class FlippedHuber(NoiseDistribution):
         the closed form is derived); gamma^2 at alpha = 0, and it tends to 2 gamma^4/alpha^2
         (the Laplace variance) as alpha/gamma -> inf.
 
-        Accuracy: relative error measured <= 1.6e-15 against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
-
         Examples
         --------
         >>> import math
@@ -666,9 +446,6 @@ class FlippedHuber(NoiseDistribution):
     def std(self) -> float:
         """Standard deviation sqrt(Var(T)), the square root of eq 11 (see :meth:`var`).
 
-        Accuracy: relative error measured <= 1.6e-15 against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
-
         Examples
         --------
         >>> import math
@@ -688,9 +465,6 @@ class FlippedHuber(NoiseDistribution):
         I(T) = int (d/dt log g(t))^2 g(t) dt = E[psi'(T)^2] with psi'(t) = rho_alpha'(t)/gamma^2
         (alpha sign(t)/gamma^2 in the centre, t/gamma^2 in the tails; eq 7, 8, 12; the
         paper's Appendix A is missing, the closed form is derived).  1/gamma^2 at alpha = 0.
-
-        Accuracy: relative error measured <= 1.6e-15 against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
 
         Examples
         --------
@@ -716,9 +490,6 @@ class FlippedHuber(NoiseDistribution):
 
         The product of eq 11 and eq 12 (scale free: a function of alpha/gamma only); 1 for
         the Gaussian (alpha = 0, the minimum) and -> 2 in the Laplace limit.
-
-        Accuracy: relative error measured <= 1.6e-15 against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
 
         Examples
         --------
@@ -764,9 +535,6 @@ class FlippedHuber(NoiseDistribution):
         e^{gamma^2 s^2/2} (P as in ``fhsym.symbolic.definitions.mgf_P``); alpha = 0 gives
         log M(s) = gamma^2 s^2/2.  Vectorised in ``s``.
 
-        Accuracy: relative error <= 1e-12 (target, tested against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py``).
-
         Examples
         --------
         >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
@@ -801,7 +569,7 @@ class FlippedHuber(NoiseDistribution):
         if big.any():
             ub = u[big]
             out[big] = np.logaddexp(self._log_E(self.b + ub), self._log_E(self.b - ub)) - self._lw
-        return _scalar_or_array(out)
+        return scalar_or_array(out)
 
     def mgf(self, s: ArrayLike) -> Float:
         """Moment generating function M(s) = E[exp(s T)] (Sec III-B2).
@@ -810,9 +578,6 @@ class FlippedHuber(NoiseDistribution):
 
         M(s) = int e^{st} g(t) dt with g of eq 8, = exp(:meth:`log_mgf`); M(0) = 1, and
         M(s) = exp(gamma^2 s^2/2) at alpha = 0.  Vectorised in ``s``.
-
-        Accuracy: relative error measured worst 3.6e-14 against mpmath quadrature of the
-        definition in ``tests/test_distribution_accuracy.py`` (tested bound 1e-12).
 
         Examples
         --------
@@ -831,7 +596,7 @@ class FlippedHuber(NoiseDistribution):
         lm = np.asarray(self.log_mgf(s))
         if np.any(lm > _LOG_FLOAT_MAX):
             raise OverflowError("mgf(s) exceeds the float range for some s; use log_mgf(s)")
-        return _scalar_or_array(np.exp(lm))
+        return scalar_or_array(np.exp(lm))
 
     def support(self):
         """The support (-inf, inf): g(t) > 0 for every real t (eq 8).  Exact.
@@ -843,136 +608,18 @@ class FlippedHuber(NoiseDistribution):
         """
         return (-math.inf, math.inf)
 
-    # ----------------------------------------------------------------- privacy
-    def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
-        """zeta_d(t) = psi(t + d) - psi(t) (Sec II-C1); see :func:`fhsym.privacy_loss`.
+    # ------------------------------------------ scipy-style hooks (closed forms: flipped_huber_moments)
+    def _moment(self, n: int) -> float:
+        from .flipped_huber_moments import moment
+        return moment(self, n)
 
-        psi = -log g, so zeta_d(t) = log g(t)/g(t + d) = (rho_alpha(t + d) - rho_alpha(t))/gamma^2
-        (eq 7; log kappa cancels).  Its centred form and that form's partial inverse (eq 15)
-        give the crossing points of Theorem 3's condition (eq 14, 16).  Vectorised in ``t``
-        and ``d``.
+    def _entropy(self) -> float:
+        from .flipped_huber_moments import entropy
+        return entropy(self)
 
-        Accuracy: target 1e-12 relative (tested against the definition in mpmath,
-        ``tests/test_privacy_profile.py``).
+    def _half_mass(self, x: np.ndarray) -> np.ndarray:
+        from .flipped_huber_moments import half_mass
+        return half_mass(self, x)
 
-        Examples
-        --------
-        >>> import math
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> float(fh.privacy_loss(0.5, 1.0))               # (rho(1.5) - rho(0.5))/4 = (1.625 - 0.5)/4
-        0.28125
-        >>> math.isclose(float(fh.privacy_loss(0.5, 1.0)), float(fh.logpdf(0.5) - fh.logpdf(1.5)), rel_tol=1e-14)
-        True
-        """
-        return _pp.privacy_loss(t, d, self.alpha, self.gamma)
-
-    def centered_privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
-        """zeta~_d(t) = psi(t + d/2) - psi(t - d/2) (Sec II-C1); see :func:`fhsym.centered_privacy_loss`.
-
-        = zeta_d(t - d/2) = (rho_alpha(t + d/2) - rho_alpha(t - d/2))/gamma^2 (eq 7); odd in t.
-        eq 15 is its partial inverse zeta~_Delta^{-1}, which gives the crossing points t1,2 of
-        Theorem 3's condition (eq 14, 16).
-        Vectorised in ``t`` and ``d``.
-
-        Accuracy: target 1e-12 relative (tested against the definition in mpmath,
-        ``tests/test_privacy_profile.py``).
-
-        Examples
-        --------
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> t = np.array([-3.0, -0.5, 0.2, 3.0])
-        >>> fh.centered_privacy_loss(t, 1.0)
-        array([-0.75, -0.25,  0.1 ,  0.75])
-        >>> bool(np.allclose(fh.centered_privacy_loss(-t, 1.0), -fh.centered_privacy_loss(t, 1.0), rtol=1e-14, atol=0))
-        True
-        >>> float(fh.centered_privacy_loss(0.2, 1.0)) == float(fh.privacy_loss(0.2 - 0.5, 1.0))
-        True
-        """
-        return _pp.centered_privacy_loss(t, d, self.alpha, self.gamma)
-
-    def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """Exact 1-D privacy profile delta^(1)(eps) of the mechanism adding this noise (Theorem 3, eq 13).
-
-        delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (eq 16), in the closed form of
-        eq 13 (five cases, Table I); the mechanism is (eps, delta)-DP iff delta >= delta^(1)(eps).
-        ``sensitivity`` is Delta.  See :func:`fhsym.privacy_profile`.
-
-        Accuracy: relative error measured worst 1.1e-13 (delta >= 1e-300) against mpmath
-        quadrature of the integral in ``tests/test_privacy_profile.py`` (tested bound 1e-10;
-        calibrations use the margin ``PROFILE_RTOL``).
-
-        Examples
-        --------
-        >>> import math
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> [f"{d:.6g}" for d in fh.privacy_profile([0.0, 0.5, 1.0, 2.0])]   # decreasing in eps
-        ['0.208911', '0.0515608', '0.00671506', '9.28086e-06']
-        >>> tv = float(fh.cdf(0.5) - fh.cdf(-0.5))                      # eps = 0: total variation
-        >>> math.isclose(float(fh.privacy_profile(0.0)), tv, rel_tol=1e-13)
-        True
-        """
-        return _pp.privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
-
-    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """log delta^(1)(eps), finite where delta underflows.
-
-        The log of eq 13 (Theorem 3), cases (iii)-(v) evaluated in log space; -inf only
-        where delta = 0 exactly.  See :func:`fhsym.log_privacy_profile`.
-
-        Accuracy: as :meth:`privacy_profile` (measured worst 1.1e-13 relative on delta)
-        where delta >= 1e-300; below, measured worst 3.9e-16 relative on log delta
-        (``tests/test_privacy_profile.py``).
-
-        Examples
-        --------
-        >>> import math
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> math.isclose(float(fh.log_privacy_profile(1.0)), math.log(float(fh.privacy_profile(1.0))), rel_tol=1e-14)
-        True
-        >>> float(fh.privacy_profile(2000.0))                            # underflows
-        0.0
-        >>> f"{float(fh.log_privacy_profile(2000.0)):.10g}"
-        '-7999018.248'
-        """
-        return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
-
-    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None, refine: bool = False):
-        """zCDP parameters (xi, eta) of the mechanism (talk slides, Sec VI-A).
-
-        1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;
-        K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.kdim.zcdp.zcdp`.
-        A few roundings (R_Delta is evaluated as Delta (2 alpha - Delta), without cancellation).
-
-        Examples
-        --------
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> fh.zcdp()                                   # R_1(1) = 1: (1/8, 1/8)
-        (0.125, 0.125)
-        >>> fh.zcdp(dim=4, l2_sensitivity=2.0)          # (4 * 1/8, 2^2/8)
-        (0.5, 0.5)
-        """
-        from ..accounting.zcdp import zcdp
-
-        return zcdp(self, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)
-
-    def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported).
-
-        Inverts eq 13 (Theorem 3) in eps by a root search on :meth:`log_privacy_profile`,
-        then steps to the side where privacy_profile(eps) * (1 + PROFILE_RTOL) <= delta.
-        See :func:`fhsym.epsilon_for_delta`.
-
-        Accuracy: the returned eps exceeds the exact root of
-        privacy_profile(eps) = delta/(1 + PROFILE_RTOL) by at most ~1e-12 relative (the
-        profile's measured error is 1.1e-13 relative, below the margin ``PROFILE_RTOL``).
-
-        Examples
-        --------
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> eps = fh.epsilon_for_delta(1e-6)
-        >>> round(float(eps), 8)
-        2.25226642
-        >>> bool(fh.privacy_profile(eps) <= 1e-6 < fh.privacy_profile(eps * (1 - 1e-9)))
-        True
-        """
-        return _pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity)
+    def _kinks(self):
+        return (self.alpha,)

@@ -86,6 +86,7 @@ class Gaussian(NoiseDistribution):
       ``Q(sigma eps/Delta - Delta/(2 sigma)) - e^eps Q(sigma eps/Delta + Delta/(2 sigma))``
       (Balle & Wang 2018; paper eq. (29)).
     * ``centered_privacy_loss(t, d) = t d / sigma^2`` (paper, Appendix E-B).
+    * ``moment(n) = sigma^n (n - 1)!!`` (n even), ``entropy = log(sigma sqrt(2 pi e))``.
 
     Examples
     --------
@@ -131,6 +132,21 @@ class Gaussian(NoiseDistribution):
 
     def _rvs(self, rng, shape):
         return rng.normal(0.0, self.sigma, shape)
+
+    def _moment(self, n: int) -> float:
+        # E[T^n] = sigma^n (n - 1)!!, as a product of n/2 factors (2k - 1) sigma^2
+        val, s2 = 1.0, self.sigma * self.sigma
+        for k in range(1, n // 2 + 1):
+            val *= (2 * k - 1) * s2
+        return val
+
+    def _entropy(self) -> float:
+        # h = log(sigma sqrt(2 pi e))
+        return 0.5 * (1.0 + math.log(2.0 * math.pi)) + math.log(self.sigma)
+
+    def _half_mass(self, x):
+        # P(0 < T <= x) = erf(x / (sigma sqrt 2)) / 2
+        return 0.5 * sc.erf(x / (self.sigma * math.sqrt(2.0)))
 
 
 #: fhsym 0.1 name of :class:`Gaussian`

@@ -26,7 +26,6 @@ of the definition (300 random cases, half within 1e-12..1e-1 of the kink).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
@@ -60,6 +59,7 @@ class Laplace(NoiseDistribution):
     * ``pdf(t) = exp(-|t|/beta)/(2 beta)``, ``sf(t) = exp(-t/beta)/2`` for ``t >= 0``.
     * ``privacy_profile(eps, Delta) = [1 - exp((eps - Delta/beta)/2)]_+``.
     * ``centered_privacy_loss(t, d) = (2/beta) sgn(t) sgn(d) min(|t|, |d|/2)``.
+    * ``moment(n) = n! beta^n`` (n even), ``entropy = 1 + log(2 beta)``.
 
     Examples
     --------
@@ -105,6 +105,21 @@ class Laplace(NoiseDistribution):
 
     def _rvs(self, rng, shape):
         return rng.laplace(0.0, self.beta, shape)
+
+    def _moment(self, n: int) -> float:
+        # E[T^n] = n! beta^n (n even), as a product of n factors k beta
+        val = 1.0
+        for k in range(1, n + 1):
+            val *= k * self.beta
+        return val
+
+    def _entropy(self) -> float:
+        # h = 1 + log(2 beta)
+        return 1.0 + math.log(2.0) + math.log(self.beta)
+
+    def _half_mass(self, x):
+        # P(0 < T <= x) = (1 - exp(-x/beta)) / 2
+        return -0.5 * np.expm1(-x / self.beta)
 
 
 #: fhsym 0.1 name of :class:`Laplace`

@@ -31,6 +31,12 @@ evaluated as ``expm1(z)/expm1(eps0)`` with ``z = (eps0 + log((1+e^eps0)/2))/3``.
 For the noise magnitude (cost ``|x|``) the optimum is
 ``gamma = 1/(1 + e^{eps0/2})``.
 
+Moments and entropy (derived here from the geometric sums, all terms positive; ``w = gamma
+Delta0``, ``S_j = sum_k k^j b^k = b A_j(b)/(1 - b)^{j+1}`` with the Eulerian polynomial ``A_j``)::
+
+    E|T|^n = 2a sum_{j=0}^n C(n, j) Delta0^j S_j [w^{n-j+1} + b (Delta0^{n-j+1} - w^{n-j+1})]/(n - j + 1),
+    h      = -log a + eps0 b Delta0 / ((1 - b) (w + (Delta0 - w) b))    (= -log a + eps0 E[l(|T|)]).
+
 Exact profile for any query sensitivity ``Delta`` (derived here): the
 integrand ``[g(t) - e^eps g(t+Delta)]_+`` is piecewise constant; on
 ``t >= 0`` and on ``t <= -Delta`` it repeats with factor ``b`` per period
@@ -59,6 +65,19 @@ POS_EPSILON = Domain("epsilon", 0.0, math.inf)
 GAMMA01 = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
 STAIR_SENS = Domain("sensitivity", 0.0, math.inf)
 _MAX_PERIODS = 10**6
+
+
+def _power_sum(j: int, b: float, omb: float) -> float:
+    """sum_{k >= 0} k^j b^k = sum_m A(j, m) b^{m+1} / (1 - b)^{j+1} (Eulerian numbers A; 1/(1 - b) at j = 0)."""
+    if j == 0:
+        return 1.0 / omb
+    row = [1]  # A(1, m)
+    for i in range(2, j + 1):
+        row = [(m + 1) * (row[m] if m < len(row) else 0) + (i - m) * (row[m - 1] if m >= 1 else 0) for m in range(i)]
+    poly = 0.0
+    for coef in reversed(row):  # Horner: sum_m A(j, m) b^m
+        poly = poly * b + coef
+    return b * poly / omb ** (j + 1)
 
 
 def staircase_optimal_gamma(epsilon: float, cost: str = "variance") -> float:
@@ -280,6 +299,40 @@ class Staircase(NoiseDistribution):
         with np.errstate(invalid="ignore"):
             out = self.epsilon * (self._level(t + 0.5 * d) - self._level(t - 0.5 * d))
         return np.where(d == 0, 0.0, np.nan_to_num(out, nan=0.0))
+
+    # -- moments, entropy ---------------------------------------------------------
+    def _moment(self, n: int) -> float:
+        """E|T|^n = 2a sum_j C(n, j) D0^j S_j [w^{m} + b (D0^{m} - w^{m})]/m, m = n - j + 1 (positive terms)."""
+        d0, w, b, omb = self.sensitivity, self.width, self._b, self._omb
+        total = 0.0
+        for j in range(n + 1):
+            m = n - j + 1
+            piece = (w**m + b * (d0**m - w**m)) / m
+            total += math.comb(n, j) * d0**j * _power_sum(j, b, omb) * piece
+        return 2.0 * self._a * total
+
+    def _entropy(self) -> float:
+        # h = -log a + eps0 E[l(|T|)],  E[l] = b D0 / ((1 - b) (w + (D0 - w) b))
+        d0, w, b = self.sensitivity, self.width, self._b
+        return -math.log(self._a) + self.epsilon * b * d0 / (self._omb * (w + (d0 - w) * b))
+
+    def _half_mass(self, x):
+        # P(0 < T <= x) = (1 - b^k)/2 + b^k (a min(r, w) + a b [r - w]_+),  x = k D0 + r
+        d0, w, a, b = self.sensitivity, self.width, self._a, self._b
+        k = np.floor(x / d0)
+        r = x - k * d0
+        k = np.where(r < 0, k - 1, np.where(r >= d0, k + 1, k))
+        r = np.clip(x - k * d0, 0.0, d0)
+        with np.errstate(under="ignore"):
+            bk = np.exp(-k * self.epsilon)
+            return -0.5 * np.expm1(-k * self.epsilon) + bk * (a * np.minimum(r, w) + a * b * np.maximum(r - w, 0.0))
+
+    def _kinks(self):
+        # the step edges k D0 and k D0 + w up to the 1e-32 tail quantile, at most 1000 periods
+        top = float(self.isf(1e-32))
+        kmax = min(int(top / self.sensitivity) + 1, 1000)
+        edges = [k * self.sensitivity + e for k in range(kmax + 1) for e in (0.0, self.width)]
+        return tuple(sorted({x for x in edges if x > 0.0}))
 
     def _rvs(self, rng, size):  # size: the sample shape
         d0, w = self.sensitivity, self.width

@@ -30,12 +30,14 @@ definition (300 random cases, see docs/mechanisms.md).
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
+from scipy import special as sc
+
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
+from .._core.numerics import log1mexp
 from .base import NoiseDistribution
 
 __all__ = ["TruncatedLaplace", "TruncatedLaplaceMechanism", "tl_profile"]
@@ -97,6 +99,10 @@ class TruncatedLaplace(NoiseDistribution):
       evaluated as ``2 lambda^2 e^{-a} sum_{k>=3} a^k/k! / (1 - e^{-a})`` for
       ``a <= 2`` (no cancellation as ``a -> 0``, where it tends to ``A^2/3``).
     * ``privacy_profile``: see the module docstring (exact, all terms positive).
+    * ``moment(n) = lambda^n n! P(n + 1, a) / (1 - e^{-a})`` (n even; P the regularised lower
+      incomplete gamma), evaluated as ``A^n S/((n + 1) exprel(a))`` with the positive series
+      ``S = sum_k a^k / ((n + 2) ... (n + 1 + k))`` for ``a <= n + 30`` (-> ``A^n/(n + 1)``,
+      the uniform law, as ``a -> 0``); ``entropy = log(2 lambda (1 - e^{-a})) + E|T|/lambda``.
     * ``centered_privacy_loss(t, d) = (|t+d/2| - |t-d/2|)/lambda`` when both
       ``t +- d/2`` lie in ``[-A, A]``; ``+inf`` if only ``t - d/2`` does,
       ``-inf`` if only ``t + d/2`` does, and ``0`` (the ``log(0/0) := 0``
@@ -174,6 +180,37 @@ class TruncatedLaplace(NoiseDistribution):
         mag = -self.scale * np.log1p(u * -self._norm)
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
         return np.minimum(mag, self.bound) * sign
+
+    def _abs_moment(self, n: int) -> float:
+        """E|T|^n = A^n S(a, n) / ((n + 1) exprel(a)) (a <= n + 30), else lambda^n n! P(n + 1, a) / (1 - e^{-a})."""
+        lam, a = self.scale, self.bound / self.scale
+        if a <= n + 30.0:
+            # S = sum_k a^k / prod_{j=1..k} (n + 1 + j): positive terms, to below 1e-17 of the sum
+            term, total, k = 1.0, 0.0, 0
+            while term > 1e-18 * total or k <= a:
+                total += term
+                k += 1
+                term *= a / (n + 1 + k)
+            return self.bound**n * total / ((n + 1) * float(sc.exprel(a)))
+        val = float(sc.gammainc(n + 1.0, a)) / self._norm
+        for k in range(1, n + 1):
+            val *= k * lam
+        return val
+
+    def _moment(self, n: int) -> float:
+        return self._abs_moment(n)
+
+    def _entropy(self) -> float:
+        # h = log(2 lambda (1 - e^{-a})) + E|T| / lambda
+        a = self.bound / self.scale
+        return math.log(2.0 * self.scale) + float(log1mexp(a)) + self._abs_moment(1) / self.scale
+
+    def _half_mass(self, x):
+        # P(0 < T <= x) = (1 - e^{-x/lambda}) / (2 (1 - e^{-A/lambda})) on [0, A]
+        return -0.5 * np.expm1(-np.minimum(x, self.bound) / self.scale) / self._norm
+
+    def _kinks(self):
+        return (self.bound,)
 
 
 #: fhsym 0.1 name of :class:`TruncatedLaplace`

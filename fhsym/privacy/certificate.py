@@ -65,7 +65,8 @@ class Certificate:
         profile at ``sensitivity``), ``"profile-1d-l2"`` (the Gaussian mechanism in ``dim``
         coordinates: its 1-D profile at ``l2_sensitivity``), ``"pure-l1"`` (Laplace noise with
         eps * beta >= l1_sensitivity: pure DP), ``"pure-composition"`` (``dim`` pure-DP
-        coordinates whose budgets add up to at most epsilon), ``"pld-kfold"`` (the exact
+        coordinates whose budgets add up to at most epsilon), ``"profile-lattice"`` (the discrete flipped Huber's
+        lattice profile at ``sensitivity``, a multiple of ``step``), ``"pld-kfold"`` (the exact
         K-fold profile by privacy-loss distributions), ``"theorem8"`` (the paper's sufficient
         condition).
     rigorous : bool

@@ -100,15 +100,9 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
     g = V.check_scalar(gamma, V.GAMMA)
     Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
     digits = V.check_int(dps, "dps", 1)
-    from flint import ctx
-
     enc = enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta, rel_width=10.0 ** -min(digits, 300),
                           max_prec=max(1 << 14, 4 * digits))
-    with ctx.workprec(enc.prec):
-        up = enc.as_arb().upper()
-        man, exp = up.man_exp()
-    with mp.workprec(max(enc.prec, int(man).bit_length() + 8)):
-        return mp.ldexp(mp.mpf(int(man)), int(exp))
+    return enc.upper_mpf()
 
 
 def profile_mpmath(epsilon: float, alpha: float, gamma: float, sensitivity: float = 1.0, dps: int = 60) -> mp.mpf:

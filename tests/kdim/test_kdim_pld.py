@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 import fhsym
-from fhsym.kdim import pld as P
+from fhsym.accounting import pld_core as P
 from fhsym.kdim import flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
 
 

@@ -28,7 +28,8 @@ BAD = [
     (lambda: GaussianMechanism(0.0), "sigma", "(0, inf)"),
     (lambda: GaussianMechanism(math.nan), "sigma", "(0, inf)"),
     (lambda: GaussianMechanism("1"), "sigma", "(0, inf)"),
-    (lambda: GaussianMechanism([1.0, 2.0]), "sigma", "scalar"),
+    # array parameters broadcast (scipy-style, fhsym.noise.broadcast); a bad element still raises
+    (lambda: GaussianMechanism([1.0, -2.0]), "sigma", "(0, inf)"),
     (lambda: LaplaceMechanism(-1.0), "beta", "(0, inf)"),
     (lambda: OSGTMechanism(-0.1, 1.0), "vartheta", "[0, inf)"),
     (lambda: OSGTMechanism(1.0, 0.0), "varrho", "(0, inf)"),

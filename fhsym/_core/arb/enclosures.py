@@ -130,6 +130,20 @@ class Enclosure:
         with ctx.workprec(self.prec):
             return arb(self.ball)
 
+    def upper_mpf(self):
+        """The upper end of the ball, exactly, as an ``mpmath.mpf`` (a proven upper bound on delta(eps)).
+
+        >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
+        >>> bool(e.upper_mpf() >= 1 - __import__("math").exp(-0.125))
+        True
+        """
+        import mpmath as mp
+
+        with ctx.workprec(self.prec):
+            man, exp = self.as_arb().upper().man_exp()
+        with mp.workprec(max(self.prec, int(man).bit_length() + 8)):
+            return mp.ldexp(mp.mpf(int(man)), int(exp))
+
 
 # ---------------------------------------------------------------------------
 # validation (pure Python; same wording as fhsym._validation.Domain)

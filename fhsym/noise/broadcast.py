@@ -1,0 +1,247 @@
+"""Array parameters for every noise distribution, broadcast like scipy.stats (for convenience, not speed).
+
+``FlippedHuber(alpha=[1, 2], gamma=[1, 3])`` is an instance of a subclass of
+``FlippedHuber`` (built once per class by :func:`broadcast_class`) that holds an object
+array of scalar ``FlippedHuber`` instances, one per element of the broadcast parameter
+shape.  Every public method evaluates the scalar instances and assembles the result:
+
+* methods vectorised in their arguments (``pdf``, ``cdf``, ``ppf``, ``interval``,
+  ``privacy_profile``, ...): the argument is broadcast against the parameter shape and each
+  scalar instance is called once, on the slice of the argument that belongs to it;
+* every other public method (``var``, ``moment``, ``entropy``, ``expect``, ``stats``,
+  ``support``, ``fisher_information``, ...): one call per element of the broadcast shape
+  of the parameters and the array arguments; numbers are assembled into a float array,
+  tuples into a tuple of arrays;
+* ``rvs(size)``: ``size`` must be broadcast-compatible with the parameter shape (the
+  default is that shape); one draw per scalar instance for all its positions.
+
+Scalar parameters never come here: they construct the class itself, exactly as before, and
+keep returning Python floats.  Validation stays per element (the scalar constructor's
+``ValueError``, naming the parameter, plus the element's index).
+
+Examples
+--------
+>>> import fhsym
+>>> fh = fhsym.FlippedHuber(alpha=[1.0, 2.0], gamma=[1.0, 3.0])
+>>> isinstance(fh, fhsym.FlippedHuber), fh.parameter_shape
+(True, (2,))
+>>> fh.var().shape, fh.pdf([[0.0], [1.0]]).shape
+((2,), (2, 2))
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from typing import Any, Dict, Tuple
+
+import numpy as np
+
+from .._core.random import RandomState, as_generator, size_to_shape
+
+__all__ = ["ArrayParameters", "broadcast_class", "new_instance"]
+
+#: public methods vectorised in their arguments: one call per scalar instance
+VECTORISED = frozenset({
+    "logpdf", "pdf", "cdf", "sf", "logcdf", "logsf", "ppf", "isf", "interval", "privacy_profile",
+    "log_privacy_profile", "privacy_loss", "centered_privacy_loss", "epsilon_for_delta", "mgf", "log_mgf",
+})
+
+_CLASSES: Dict[type, type] = {}
+
+
+def _is_array(a: Any) -> bool:
+    """An argument to broadcast: a list, tuple or ndarray with at least one dimension."""
+    return isinstance(a, (list, tuple, np.ndarray)) and np.ndim(a) > 0
+
+
+def new_instance(cls: type, args: tuple, kwargs: dict) -> Any:
+    """``cls.__new__``: an uninitialised instance of ``cls``, or of its broadcasting subclass."""
+    scalar_cls = cls.__dict__.get("_scalar_class")
+    arrays = any(_is_array(a) for a in args) or any(_is_array(a) for a in kwargs.values())
+    if scalar_cls is not None and not arrays:
+        # the broadcasting class called with scalars (e.g. from_parameters): a scalar instance
+        return scalar_cls(*args, **kwargs)
+    if arrays:
+        return object.__new__(broadcast_class(cls if scalar_cls is None else scalar_cls))
+    return object.__new__(cls)
+
+
+def _assemble(objs: np.ndarray) -> Any:
+    """Per-element results (object array) as a float array, a tuple of arrays, or as they are."""
+    if objs.size == 0:
+        return np.empty(objs.shape)
+    first = objs.flat[0]
+    if isinstance(first, tuple):
+        return tuple(_assemble(_component(objs, k)) for k in range(len(first)))
+    if all(isinstance(o, (numbers.Real, np.ndarray)) and np.ndim(o) == 0 for o in objs.flat):
+        return np.asarray(objs.tolist(), dtype=float).reshape(objs.shape)
+    return objs
+
+
+def _component(objs: np.ndarray, k: int) -> np.ndarray:
+    out = np.empty(objs.shape, dtype=object)
+    for idx in np.ndindex(objs.shape):
+        out[idx] = objs[idx][k]
+    return out
+
+
+def _element(a: np.ndarray, idx: tuple) -> Any:
+    v = a[idx]
+    return v.item() if isinstance(v, np.generic) else v
+
+
+class ArrayParameters:
+    """Mixin of the broadcasting subclasses; see the module docstring."""
+
+    _scalar_class: type
+    _elements: np.ndarray
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = self._scalar_class
+        sig = inspect.signature(cls.__init__)
+        bound = sig.bind(None, *args, **kwargs)  # TypeError for a wrong call, as the class would raise
+        bound.apply_defaults()
+        values = dict(list(bound.arguments.items())[1:])
+        arrays = {k: np.asarray(v) for k, v in values.items() if _is_array(v)}
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+        except ValueError:
+            shapes = ", ".join(f"{k}: {a.shape}" for k, a in arrays.items())
+            raise ValueError(f"{cls.__name__} parameters must broadcast to one shape; got {shapes}") from None
+        arrays = {k: np.broadcast_to(a, shape) for k, a in arrays.items()}
+        elements = np.empty(shape, dtype=object)
+        for idx in np.ndindex(shape):
+            kw = {k: (_element(arrays[k], idx) if k in arrays else v) for k, v in values.items()}
+            try:
+                elements[idx] = cls(**kw)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (at parameter index {idx})") from None
+        self._elements = elements
+        for d in cls.parameter_domains:
+            vals = [getattr(e, d.name) for e in elements.flat]
+            setattr(self, d.name, np.asarray(vals, dtype=float).reshape(shape))
+
+    # ------------------------------------------------------------ identity
+    @property
+    def parameter_shape(self) -> Tuple[int, ...]:
+        """The broadcast shape of the parameters."""
+        return self._elements.shape
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{d.name}={getattr(self, d.name).tolist()!r}" for d in self._scalar_class.parameter_domains)
+        return f"{self._scalar_class.__name__}({args})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ArrayParameters) or other._scalar_class is not self._scalar_class:
+            return False
+        return all(np.array_equal(getattr(self, d.name), getattr(other, d.name))
+                   for d in self._scalar_class.parameter_domains)
+
+    def __hash__(self) -> int:
+        return hash((self._scalar_class, self.parameter_shape,
+                     tuple(tuple(np.ravel(getattr(self, d.name)).tolist()) for d in self._scalar_class.parameter_domains)))
+
+    def __reduce__(self):
+        return (self._scalar_class, tuple(getattr(self, d.name) for d in self._scalar_class.parameter_domains))
+
+    # ------------------------------------------------------------ methods
+    def to_scipy(self) -> Any:
+        """A scipy distribution object with these (array) parameters; see ``NoiseDistribution.to_scipy``."""
+        from .scipy_adapter import to_scipy
+
+        return to_scipy(self)
+
+    def rvs(self, size: Any = None, random_state: RandomState = None) -> np.ndarray:
+        """Samples of shape ``size`` (default: the parameter shape), which must broadcast with it."""
+        pshape = self.parameter_shape
+        shape = pshape if size is None else size_to_shape(size)
+        try:
+            ok = np.broadcast_shapes(shape, pshape) == shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"size must be a shape that the parameter shape {pshape} broadcasts to; got {size!r}")
+        rng = as_generator(random_state)
+        owner = np.broadcast_to(np.arange(self._elements.size).reshape(pshape), shape)
+        out = np.empty(shape)
+        for p, elem in enumerate(self._elements.flat):
+            mask = owner == p
+            out[mask] = elem.rvs(int(np.count_nonzero(mask)), random_state=rng)
+        return out
+
+    def _call(self, name: str, args: tuple, kwargs: dict) -> Any:
+        pos = [i for i, a in enumerate(args) if _is_array(a)]
+        kws = [k for k, v in kwargs.items() if _is_array(v)]
+        arrs = [np.asarray(args[i]) for i in pos] + [np.asarray(kwargs[k]) for k in kws]
+        try:
+            shape = np.broadcast_shapes(self.parameter_shape, *(a.shape for a in arrs))
+        except ValueError:
+            raise ValueError(f"the arguments of {name}() must broadcast with the parameter shape "
+                             f"{self.parameter_shape}; got shapes {[a.shape for a in arrs]}") from None
+        arrs = [np.broadcast_to(a, shape) for a in arrs]
+        elements = np.broadcast_to(self._elements, shape)
+
+        def call(elem: Any, values: list) -> Any:
+            a, kw = list(args), dict(kwargs)
+            for i, v in zip(pos, values):
+                a[i] = v
+            for k, v in zip(kws, values[len(pos):]):
+                kw[k] = v
+            return getattr(elem, name)(*a, **kw)
+
+        if name in VECTORISED:
+            owner = np.broadcast_to(np.arange(self._elements.size).reshape(self.parameter_shape), shape)
+            parts = []
+            for p, elem in enumerate(self._elements.flat):
+                mask = owner == p
+                if mask.any():
+                    parts.append((mask, call(elem, [a[mask] for a in arrs])))
+            return _scatter(parts, shape)
+        out = np.empty(shape, dtype=object)
+        for idx in np.ndindex(shape):
+            out[idx] = call(elements[idx], [_element(a, idx) for a in arrs])
+        return _assemble(out)
+
+
+def _scatter(parts: list, shape: Tuple[int, ...]) -> Any:
+    """Results of vectorised calls (arrays or tuples of arrays, one per mask) put in place."""
+    if not parts:
+        return np.empty(shape)
+    if isinstance(parts[0][1], tuple):
+        n = len(parts[0][1])
+        return tuple(_scatter([(m, r[k]) for m, r in parts], shape) for k in range(n))
+    out = np.empty(shape)
+    for mask, res in parts:
+        out[mask] = res
+    return out
+
+
+def _elementwise(name: str, func: Any) -> Any:
+    def method(self, *args: Any, **kwargs: Any) -> Any:
+        return self._call(name, args, kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = func.__qualname__
+    method.__doc__ = func.__doc__
+    return method
+
+
+def broadcast_class(cls: type) -> type:
+    """The broadcasting subclass of ``cls`` (created once, cached)."""
+    found = _CLASSES.get(cls)
+    if found is not None:
+        return found
+    ns: Dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
+                          "_scalar_class": cls}
+    own = set(vars(ArrayParameters))
+    for name in dir(cls):
+        if name.startswith("_") or name in own:
+            continue
+        attr = inspect.getattr_static(cls, name)
+        if isinstance(attr, (staticmethod, classmethod, property)) or not inspect.isfunction(attr):
+            continue
+        ns[name] = _elementwise(name, attr)
+    new = type(cls.__name__, (ArrayParameters, cls), ns)
+    _CLASSES[cls] = new
+    return new

@@ -1,0 +1,543 @@
+"""The discrete flipped Huber distribution on the lattice step*Z, with an exact sampler.
+
+Probability mass function (the paper's loss, eq 7, on the lattice; eq 8 with a sum in
+place of the integral)::
+
+    P(X = k h) = exp(-rho_alpha(k h) / gamma^2) / Z,   k in Z,  h = step,
+    rho_alpha(t) = alpha |t|            for |t| <= alpha,
+                 = (t^2 + alpha^2) / 2  for |t| >  alpha,
+    Z = 1 + 2 sum_{n=1}^{K} e^{-lam n} + 2 e^{-b^2/2} sum_{n > K} e^{-c^2 n^2/2},
+
+with K = floor(alpha/h), lam = alpha h/gamma^2, b = alpha/gamma, c = h/gamma
+(:mod:`fhsym.symbolic.discrete`).  alpha = 0 is the discrete Gaussian, alpha >= gamma^2/h-ish
+shapes approach the discrete Laplace.
+
+Arguments of ``pmf``/``cdf``/... are values on the real line.  A value within a relative
+1e-9 (at most 1e-3 steps) of a lattice point k h is that point, so ``fl(k * step)``, the
+float the sampler returns, is recognised as k h.  Every method evaluates the stable forms
+of :mod:`fhsym.noise.lattice_sums` in log space.
+
+Sampling is exact (:mod:`fhsym.noise.exact_sampling`): integer arithmetic from the random
+bits to the lattice index; only ``output="value"`` converts ``k * step`` to a float, as the
+very last step.
+
+Accuracy (``tests/test_discrete.py``, ``proofs/discrete.py``, against exact 60-digit
+summation): see docs/accuracy.md.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core import domains as V
+from .._core.random import size_to_shape
+from . import lattice_sums as LS
+from . import exact_sampling as XS
+
+__all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
+
+STEP = V.Domain("step", 0.0, math.inf)
+_SNAP_REL = 1e-9
+_SNAP_MAX = 1e-3
+_COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
+_ULP = 2.0**-52
+
+Float = Union[float, np.ndarray]
+
+
+def _finish(a: np.ndarray) -> Float:
+    return a[()] if a.ndim == 0 else a
+
+
+def lattice_sensitivity(sensitivity: object, step: float) -> int:
+    """The sensitivity in lattice steps, S = sensitivity/step, as an exact positive integer.
+
+    Exact on the binary values.  A ratio within 1e-9 *below* an integer S is taken as S (a
+    larger sensitivity: never less private); any other non-integer ratio raises ValueError.
+    ``sensitivity`` may be a ``fractions.Fraction`` (or int) to state an exact multiple of a
+    non-dyadic step, e.g. ``17 * Fraction(0.001)``.
+
+    >>> lattice_sensitivity(0.75, 0.25)
+    3
+    >>> lattice_sensitivity(1.0, 0.1)          # 1.0 / fl(0.1) = 9.99999999999999944...
+    10
+    >>> lattice_sensitivity(17 * Fraction(0.001), 0.001)
+    17
+    """
+    if isinstance(sensitivity, (Fraction, int)) and not isinstance(sensitivity, bool):
+        d = Fraction(sensitivity)
+        if d <= 0:
+            raise ValueError(f"sensitivity must be a finite real number in (0, inf); got {sensitivity!r}")
+    else:
+        d = Fraction(V.check_scalar(sensitivity, V.SENSITIVITY))
+    ratio = d / Fraction(step)
+    s = -((-ratio.numerator) // ratio.denominator)  # ceil
+    if s < 1 or s - ratio > Fraction(1, 10**9) * s:
+        raise ValueError(
+            f"sensitivity must be a positive integer multiple of step={step!r} (exactly, or within 1e-9 below; "
+            f"pass a Fraction such as S * Fraction(step) for a non-dyadic step); got {sensitivity!r} = "
+            f"{float(ratio)!r} steps"
+        )
+    return s
+
+
+def lattice_index(value: object, step: float) -> int:
+    """The lattice point nearest to ``value``: floor(value/step + 1/2), exactly (an int).
+
+    Exact rational arithmetic on the binary values (``Fraction`` inputs are exact too).  For a
+    query of sensitivity S steps the snapped indices differ by at most S, because
+    floor(a + 1/2) - floor(b + 1/2) <= S whenever a - b <= S (S an integer).
+
+    >>> lattice_index(0.3, 0.25), lattice_index(-0.375, 0.25), lattice_index(Fraction(7, 10), Fraction(1, 10))
+    (1, -1, 7)
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"value must be a finite real number; got {value!r}")
+    v = value if isinstance(value, (Fraction, int)) else Fraction(V.check_scalar(value, V.Domain("value")))
+    h = step if isinstance(step, Fraction) else Fraction(V.check_scalar(step, STEP))
+    if h <= 0:
+        raise ValueError(f"step must be > 0; got {step!r}")
+    return math.floor(Fraction(v) / h + Fraction(1, 2))
+
+
+class DiscreteFlippedHuber:
+    """The flipped Huber distribution restricted to the lattice step*Z.
+
+    Parameters
+    ----------
+    alpha : float
+        Transition parameter, finite, >= 0 (0 gives the discrete Gaussian).
+    gamma : float
+        Scale parameter, finite, > 0.
+    step : float
+        Lattice spacing h > 0.  The parameters are used at their exact binary values.
+
+    Examples
+    --------
+    >>> d = DiscreteFlippedHuber(alpha=1.0, gamma=2.0, step=0.25)
+    >>> float(d.cdf(0.0) + d.sf(0.0)) == 1.0
+    True
+    >>> round(float(d.pmf(0.25) / d.pmf(0.0)), 12) == round(math.exp(-1.0 * 0.25 / 4), 12)
+    True
+    >>> k = d.rvs(3, random_state=1, output="index"); k.dtype.kind
+    'i'
+    """
+
+    #: the mechanism's key (as in :func:`fhsym.calibrate` / certificates)
+    name = "discrete_flipped_huber"
+
+    def __init__(self, alpha: float, gamma: float, step: float) -> None:
+        self.alpha = V.check_scalar(alpha, V.ALPHA)
+        self.gamma = V.check_scalar(gamma, V.GAMMA)
+        self.step = V.check_scalar(step, STEP)
+        K = Fraction(self.alpha) / Fraction(self.step)
+        self.K = K.numerator // K.denominator
+        if self.K >= 2**52:
+            raise ValueError(f"alpha/step must be < 2^52; got alpha={alpha!r}, step={step!r}")
+        self.b = self.alpha / self.gamma
+        self.c = self.step / self.gamma
+        if not (math.isfinite(self.b) and math.isfinite(self.c)) or self.c == 0.0:
+            raise ValueError(f"alpha/gamma and step/gamma must be finite and step/gamma > 0; got {alpha!r}, {gamma!r}, {step!r}")
+        self.lam = self.b * self.c
+        Kf = float(self.K)
+        # d = c (K+1) - b in (0, c]: how far the first tail point lies beyond alpha (standard units)
+        self._d = (self.step * (Kf + 1.0) - self.alpha) / self.gamma
+        self._log_r_first = float(LS.log_r0(np.array(Kf + 1.0), self.c))
+        self._log_t1 = float(self._log_upper_tail_pos(np.array(1.0)))
+        self._log_z = float(np.logaddexp(0.0, math.log(2.0) + self._log_t1))
+        self._sampler = None
+
+    # ------------------------------------------------------------------ basics
+    def __repr__(self) -> str:
+        return f"DiscreteFlippedHuber(alpha={self.alpha!r}, gamma={self.gamma!r}, step={self.step!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiscreteFlippedHuber) and (self.alpha, self.gamma, self.step) == (other.alpha, other.gamma, other.step)
+
+    def __hash__(self) -> int:
+        return hash((DiscreteFlippedHuber, self.alpha, self.gamma, self.step))
+
+    @property
+    def parameters(self) -> dict:
+        """The parameters by name, as given (floats)."""
+        return {"alpha": self.alpha, "gamma": self.gamma, "step": self.step}
+
+    def log_normaliser(self) -> float:
+        """log Z, Z = sum_k exp(-rho_alpha(k h)/gamma^2) (:func:`fhsym.symbolic.discrete.normaliser`).
+
+        >>> d = DiscreteFlippedHuber(0.0, 1e-3, 1.0)      # nearly a point mass: Z = 1 + 2e^{-5e5} + ...
+        >>> d.log_normaliser()
+        0.0
+        """
+        return self._log_z
+
+    # ------------------------------------------------------------------ index-space kernels
+    def _energy(self, n: np.ndarray) -> np.ndarray:
+        """E(n) for n >= 0 (hinge form lam n + (c n - b)_+^2/2 is used only through the pieces)."""
+        return np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
+
+    def _rho_pos(self, n: np.ndarray) -> np.ndarray:
+        """log(T(n) e^{E(n)}) for n >= 1: moderate-sized, no cancellation."""
+        n = np.asarray(n, dtype=float)
+        out = np.empty(n.shape)
+        tail = n > self.K
+        if tail.any():
+            out[tail] = LS.log_r0(n[tail], self.c)
+        cen = ~tail
+        if cen.any():
+            nc = n[cen]
+            with np.errstate(divide="ignore"):
+                la = np.log(-np.expm1(-self.lam * (self.K - nc + 1.0))) - math.log(-math.expm1(-self.lam))
+            gap = self.lam * (self.K + 1.0 - nc) + 0.5 * self._d * self._d  # E(K+1) - E(n) >= 0
+            out[cen] = np.logaddexp(la, -gap + self._log_r_first)
+        return out
+
+    def _log_upper_tail_pos(self, n: np.ndarray) -> np.ndarray:
+        """log T(n) = log sum_{j >= n} exp(-E(j)) for n >= 1."""
+        return -self._energy(n) + self._rho_pos(n)
+
+    def _log_upper_tail(self, n: np.ndarray) -> np.ndarray:
+        """log T(n) for every integer n (n <= 0 through T(n) = Z - T(1 - n))."""
+        n = np.asarray(n, dtype=float)
+        out = np.empty(n.shape)
+        pos = n >= 1
+        if pos.any():
+            out[pos] = self._log_upper_tail_pos(n[pos])
+        if (~pos).any():
+            lt = self._log_upper_tail_pos(1.0 - n[~pos])
+            out[~pos] = self._log_z + np.log1p(-np.exp(lt - self._log_z))
+        return out
+
+    def _log_cdf_idx(self, k: np.ndarray) -> np.ndarray:
+        """log P(index <= k): log T(-k) - log Z for k < 0 (symmetry), log1p(-T(k+1)/Z) for k >= 0."""
+        k = np.asarray(k, dtype=float)
+        out = np.empty(k.shape)
+        neg = k < 0
+        if neg.any():
+            out[neg] = self._log_upper_tail_pos(-k[neg]) - self._log_z
+        if (~neg).any():
+            out[~neg] = np.log1p(-np.exp(self._log_upper_tail_pos(k[~neg] + 1.0) - self._log_z))
+        return out
+
+    def _log_sf_idx(self, k: np.ndarray) -> np.ndarray:
+        """log P(index > k) = log P(index <= -k - 1) (symmetry)."""
+        return self._log_cdf_idx(-np.asarray(k, dtype=float) - 1.0)
+
+    # ------------------------------------------------------------------ lattice arguments
+    def _index(self, x: ArrayLike):
+        """(nearest lattice index, on-lattice mask, floor index with snapping) of values x."""
+        x = V.check_array(x, V.REAL)
+        t = x / self.step
+        tol = np.minimum(_SNAP_REL * np.maximum(1.0, np.abs(t)), _SNAP_MAX)
+        with np.errstate(invalid="ignore"):
+            k = np.rint(t)
+            on = np.abs(t - k) <= tol
+            fl = np.floor(t + tol)
+        return k, on, fl
+
+    def logpmf(self, x: ArrayLike) -> Float:
+        """log P(X = x) = -rho_alpha(x)/gamma^2 - log Z on the lattice, -inf off it.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> float(d.logpmf(0.1))
+        -inf
+        """
+        k, on, _ = self._index(x)
+        n = np.abs(k)
+        out = np.full(k.shape, -np.inf)
+        fin = on & np.isfinite(n)
+        out[fin] = -self._energy(n[fin]) - self._log_z
+        return _finish(out)
+
+    def pmf(self, x: ArrayLike) -> Float:
+        """P(X = x): exp(-rho_alpha(x)/gamma^2)/Z at lattice points x = k step, 0 elsewhere.
+
+        >>> d = DiscreteFlippedHuber(0.0, 1e-3, 1.0)
+        >>> float(d.pmf(0.0))
+        1.0
+        """
+        return _finish(np.exp(np.asarray(self.logpmf(x))))
+
+    def cdf(self, x: ArrayLike) -> Float:
+        """P(X <= x) = 1 - T(k+1)/Z (k = floor(x/step) >= 0), T(-k)/Z (k < 0).
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> bool(abs(d.cdf(-0.25) + d.cdf(0.0) - 1.0) < 1e-15)            # symmetry
+        True
+        """
+        _, _, k = self._index(x)
+        out = np.empty(k.shape)
+        fin = np.isfinite(k)
+        out[~fin] = np.where(k[~fin] > 0, 1.0, 0.0)
+        kf = k[fin]
+        pos = kf >= 0
+        res = np.empty(kf.shape)
+        if pos.any():
+            res[pos] = -np.expm1(self._log_sf_idx(kf[pos]))
+        if (~pos).any():
+            res[~pos] = np.exp(self._log_cdf_idx(kf[~pos]))
+        out[fin] = res
+        return _finish(out)
+
+    def logsf(self, x: ArrayLike) -> Float:
+        """log P(X > x) = log T(k+1) - log Z (k = floor(x/step)), finite far in the tail.
+
+        >>> d = DiscreteFlippedHuber(1.0, 1.0, 0.5)
+        >>> bool(np.isfinite(d.logsf(1e3)))
+        True
+        """
+        _, _, k = self._index(x)
+        out = np.empty(k.shape)
+        fin = np.isfinite(k)
+        out[~fin] = np.where(k[~fin] > 0, -np.inf, 0.0)
+        out[fin] = self._log_sf_idx(k[fin])
+        return _finish(out)
+
+    def sf(self, x: ArrayLike) -> Float:
+        """P(X > x) = T(k+1)/Z, k = floor(x/step).
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> bool(abs(d.sf(0.0) - (1 - d.pmf(0.0)) / 2) < 1e-15)
+        True
+        """
+        return _finish(np.exp(np.asarray(self.logsf(x))))
+
+    def ppf(self, q: ArrayLike) -> Float:
+        """Smallest lattice value x = k step with cdf(x) >= q (q in [0, 1]; 0 -> -inf, 1 -> inf).
+
+        Integer bisection on the log CDF (q <= 1/2) or the log survival function (q > 1/2).
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> float(d.ppf(0.5))
+        0.0
+        >>> bool(d.cdf(d.ppf(0.9)) >= 0.9 > d.cdf(d.ppf(0.9) - 0.25))
+        True
+        """
+        qa = V.check_array(q, V.PROBABILITY)
+        out = np.empty(qa.shape)
+        flat_q = qa.ravel()
+        res = np.empty(flat_q.size)
+        res[flat_q == 0] = -np.inf
+        res[flat_q == 1] = np.inf
+        mid = (flat_q > 0) & (flat_q < 1)
+        if mid.any():
+            qq = flat_q[mid]
+            lower = qq <= 0.5
+            # P(index <= k) >= q  <=>  log T(-k) - log Z >= log q   (q <= 1/2)
+            #                     <=>  log P(index > k) <= log(1 - q)  (q > 1/2)
+            target = np.where(lower, np.log(qq), np.log1p(-qq))
+
+            def ok(k: np.ndarray) -> np.ndarray:
+                return np.where(lower, self._log_cdf_idx(k) >= target, self._log_sf_idx(k) <= target)
+
+            hi = np.ones(qq.size)
+            while not ok(hi).all():
+                hi = np.where(ok(hi), hi, 2.0 * hi)
+            lo = -hi.copy()
+            while ok(lo).any():
+                lo = np.where(ok(lo), 2.0 * lo, lo)
+            # invariant: ok(hi), not ok(lo)
+            while np.any(hi - lo > 1):
+                m = np.floor(0.5 * (lo + hi))
+                g = ok(m)
+                hi = np.where(g, m, hi)
+                lo = np.where(g, lo, m)
+            res[mid] = hi * self.step
+        out[...] = res.reshape(qa.shape)
+        return _finish(out)
+
+    # ------------------------------------------------------------------ moments
+    def mean(self) -> float:
+        """0 (the pmf is symmetric).
+
+        >>> DiscreteFlippedHuber(1.0, 2.0, 0.5).mean()
+        0.0
+        """
+        return 0.0
+
+    def median(self) -> float:
+        """0 (symmetric, with an atom at 0)."""
+        return 0.0
+
+    def var(self) -> float:
+        """Var X = 2 h^2 [sum_{n=1}^K n^2 e^{-lam n} + e^{-b^2/2} Theta_2(K+1)] / Z (symbolic.discrete.variance).
+
+        >>> d = DiscreteFlippedHuber(0.0, 100.0, 1.0)        # discrete Gaussian, sigma = 100 steps
+        >>> round(d.var(), 6)
+        10000.0
+        """
+        Kf = float(self.K)
+        m = Kf + 1.0
+        log_tail = -float(self._energy(np.array(m))) + 2.0 * math.log(m) + float(LS.log_r2(np.array(m), self.c))
+        if self.K >= 1:
+            log_tot = float(np.logaddexp(math.log(LS.geometric2(Kf, self.lam)), log_tail))
+        else:
+            log_tot = log_tail
+        return math.exp(math.log(2.0) + 2.0 * math.log(self.step) + log_tot - self._log_z)
+
+    def std(self) -> float:
+        """sqrt(var())."""
+        return math.sqrt(self.var())
+
+    def support(self):
+        """(-inf, inf): the lattice step*Z (every lattice point has positive mass)."""
+        return (-math.inf, math.inf)
+
+    # ------------------------------------------------------------------ sampling
+    def sampler(self) -> XS.ExactLatticeSampler:
+        """The exact sampler of the lattice index (built once)."""
+        if self._sampler is None:
+            self._sampler = XS.discrete_flipped_huber_sampler(self.alpha, self.gamma, self.step)
+        return self._sampler
+
+    def rvs(self, size=None, random_state: object = None, output: str = "value"):
+        """Exact draws; the randomness is the OS CSPRNG unless ``random_state`` is given.
+
+        ``output``: ``"index"`` the lattice indices k (int64, exact); ``"fraction"`` the exact
+        values k*step as ``fractions.Fraction`` (object array); ``"value"`` (default) the floats
+        fl(k * step), the only float operation, rounding k*step to nearest once.  ``size`` as in
+        scipy (None: one draw).  ``random_state``: None (OS), int seed, numpy Generator /
+        RandomState or random.Random, used only for random integers.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> d.rvs(4, random_state=3, output="index").shape
+        (4,)
+        """
+        if output not in ("value", "index", "fraction"):
+            raise ValueError(f"output must be 'value', 'index' or 'fraction'; got {output!r}")
+        if isinstance(size, (bool, float, np.floating)):
+            raise ValueError(f"size must be None, a non-negative integer or a tuple of them; got {size!r}")
+        shape = size_to_shape(size)
+        count = int(np.prod(shape)) if shape else 1
+        k = self.sampler().sample(count, random_state)
+        if output == "index":
+            res = k
+        elif output == "fraction":
+            h = Fraction(self.step)
+            res = np.array([int(v) * h for v in k.tolist()], dtype=object)
+        else:
+            res = np.asarray(k, dtype=np.float64) * self.step  # documented conversion
+        return res.reshape(shape)[()] if not shape else res.reshape(shape)
+
+    # ------------------------------------------------------------------ privacy
+    def _loss(self, k: int, s: int) -> float:
+        """L(k) = E(k+s) - E(k) in the hinge form (symbolic.discrete.privacy_loss_hinge)."""
+        a, bb = abs(k + s), abs(k)
+        lin = self.lam * (a - bb)
+        ha = self.c * a - self.b if a > self.K else 0.0
+        hb = self.c * bb - self.b if bb > self.K else 0.0
+        if a > self.K and bb > self.K:  # (ha^2 - hb^2)/2 = c (a - b)(c (a + b) - 2 b)/2
+            quad = 0.5 * self.c * (a - bb) * (self.c * (a + bb) - 2.0 * self.b)
+        else:
+            quad = 0.5 * (ha * ha - hb * hb)
+        return lin + quad
+
+    def _kstar(self, eps: float, s: int) -> int:
+        """min{k : L(k) > eps} (L non-decreasing: E is convex, symbolic.discrete.convexity_gaps)."""
+        lo = -(s // 2) - 1  # L(lo) <= 0
+        hi = max(self.K + 1, 1)
+        while self._loss(hi, s) <= eps:
+            hi = 2 * hi + 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._loss(mid, s) > eps:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    def _log_profile_one(self, eps: float, s: int) -> float:
+        ks = self._kstar(eps, s)
+        if ks >= 1:
+            r1, r2 = (float(v) for v in self._rho_pos(np.array([float(ks), float(ks + s)])))
+            L = self._loss(ks, s)
+            x = eps - L + r2 - r1
+            lt1 = -float(self._energy(np.array(float(ks)))) + r1
+            scale = abs(eps) + abs(L) + abs(r1) + abs(r2)
+        else:
+            lt1, lt2 = (float(v) for v in self._log_upper_tail(np.array([float(ks), float(ks + s)])))
+            x = eps + lt2 - lt1
+            scale = abs(eps) + abs(lt1) + abs(lt2)
+        # k* from float losses is exact unless a loss lies within rounding of eps: then the terms
+        # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
+        tie = 1e-14 * (abs(eps) + 1.0)
+        near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
+        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
+            from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
+
+            return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
+        return lt1 - self._log_z + math.log(-math.expm1(x))
+
+    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """log delta(eps) of the mechanism k -> k + noise on the lattice (see :meth:`privacy_profile`).
+
+        >>> d = DiscreteFlippedHuber(1.0, 1.0, 0.5)
+        >>> bool(np.isfinite(d.log_privacy_profile(200.0, sensitivity=1.0)))
+        True
+        """
+        s = lattice_sensitivity(sensitivity, self.step)
+        e = V.check_array(epsilon, V.EPSILON)
+        out = np.array([self._log_profile_one(float(v), s) for v in e.ravel()]).reshape(e.shape)
+        return _finish(out)
+
+    def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """Exact delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+, S = sensitivity/step lattice steps.
+
+        The privacy loss L(k) = E(k + S) - E(k) is non-decreasing, so delta = (T(k*) - e^eps
+        T(k* + S))/Z with k* = min{k : L(k) > eps} (symbolic.discrete.profile).  The
+        sensitivity must be a multiple of step (:func:`lattice_sensitivity`).  Evaluated in
+        float in log space; where that form may lose more than 5e-13 relative to cancellation
+        (next to eps = L(k) for some k), or where some L(k) is within 1e-14 of eps (so that the
+        float k* could be off), the certified arb enclosure's upper end is returned.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> tv = float(d.cdf(0.5) - d.cdf(-0.5))     # eps = 0: total variation = P(-1 <= k <= 2), S = 4
+        >>> bool(abs(d.privacy_profile(0.0) - tv) < 1e-15)
+        True
+        """
+        return _finish(np.exp(np.asarray(self.log_privacy_profile(epsilon, sensitivity), dtype=float)))
+
+    def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
+        """Smallest eps with delta(eps) <= delta, certified: the enclosure's upper end <= delta.
+
+        Bisection on :meth:`log_privacy_profile`, then eps is raised (by 1e-12 relative
+        steps) until :func:`fhsym.privacy.discrete_enclosure.discrete_profile_enclosure`
+        certifies it.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> e = d.epsilon_for_delta(1e-6)
+        >>> bool(d.privacy_profile(e) <= 1e-6 < d.privacy_profile(e * (1 - 1e-6)))
+        True
+        """
+        from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
+
+        s = lattice_sensitivity(sensitivity, self.step)
+        dl = V.check_array(delta, V.DELTA)
+        out = np.empty(dl.size)
+        for i, target in enumerate(dl.ravel().tolist()):
+            lt = math.log(target)
+
+            def f(e: float) -> float:
+                return self._log_profile_one(e, s) - lt
+
+            if f(0.0) <= 0:
+                out[i] = 0.0
+                continue
+            lo, hi = 0.0, 1.0
+            while f(hi) > 0:
+                lo, hi = hi, 2.0 * hi
+            for _ in range(200):
+                mid = 0.5 * (lo + hi)
+                if mid in (lo, hi):
+                    break
+                lo, hi = (lo, mid) if f(mid) <= 0 else (mid, hi)
+            e = hi
+            while _enclosure_steps(e, self.alpha, self.gamma, self.step, s)[1] > target:
+                e = e * (1 + 1e-12) + 1e-300
+            out[i] = e
+        return _finish(out.reshape(dl.shape))

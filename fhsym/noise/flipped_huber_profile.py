@@ -1,0 +1,405 @@
+"""Exact privacy of the 1-D flipped Huber mechanism (Theorem 3, eq 13-16).
+
+The mechanism M(D) = f(D) + T, T ~ FH(alpha, gamma^2), with sensitivity Delta is
+(eps, delta)-DP if and only if delta >= delta^(1)(eps), where (eq 16, Lemma 11)
+
+    delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt
+                   = G_bar(t1) - e^eps G_bar(t2),   t1,2 = zeta~_Delta^{-1}(eps) -+ Delta/2,
+
+which the paper evaluates in closed form in five cases (eq 13, Table I).  Each
+case is a generated kernel of :mod:`fhsym._generated.privacy_profile`, printed
+from a stable rewrite of the paper's expression (see
+:mod:`fhsym.symbolic.privacy`; ``python -m proofs`` shows every rewrite equal to
+eq 13 and eq 13 equal to the integral).
+
+Accuracy (``tests/test_privacy_profile.py``, against mpmath quadrature of the
+integral): relative error <= 1e-10 (absolute 1e-300 where delta underflows)
+over alpha/gamma in {0} U [1e-6, 1e4], Delta/gamma in [1e-6, 1e3], eps in [0, 50];
+never NaN.  Calibrations certify their result against this bound
+(:data:`PROFILE_RTOL`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import mpmath as mp
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize
+
+from .._core import numerics as _nx
+from .._core import domains as V
+from .._core.arb import enclose_profile
+from .._generated import flipped_huber as K
+from .._generated import privacy_loss as L
+from .._generated import privacy_profile as P
+
+__all__ = [
+    "KINK_WINDOW",
+    "case_boundaries",
+    "log_profile_std",
+    "loss_std",
+    "scalar_units",
+    "privacy_profile",
+    "log_privacy_profile",
+    "epsilon_for_delta",
+    "privacy_loss",
+    "centered_privacy_loss",
+    "PROFILE_RTOL",
+]
+
+#: Certified bound on the relative error of :func:`privacy_profile` (measured <= 1e-10;
+#: calibrations require delta * (1 + PROFILE_RTOL) <= target).
+PROFILE_RTOL = 1e-9
+
+Float = Union[float, np.ndarray]
+
+_T = V.Domain("t", closed_lower=True, closed_upper=True, allow_inf=True)
+_D_ARG = V.Domain("d", closed_lower=True, closed_upper=True)
+
+
+def _out(a: np.ndarray) -> Float:
+    return a[()] if a.ndim == 0 else a
+
+
+def _shape(alpha: float, gamma: float):
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    b = a / g
+    if not math.isfinite(b):
+        raise ValueError(f"alpha/gamma must be finite; got alpha={a!r}, gamma={g!r}")
+    return a, g, b
+
+
+def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
+    """Validated float arrays (b, D) = (alpha/gamma, Delta/gamma), each finite (not broadcast)."""
+    a = V.check_array(alpha, V.ALPHA)
+    g = V.check_array(gamma, V.GAMMA)
+    Delta = V.check_array(sensitivity, V.SENSITIVITY)
+    with np.errstate(over="ignore"):
+        b = a / g
+        D = Delta / g
+    if not np.all(np.isfinite(b)):
+        i = np.argwhere(~np.isfinite(b))[0]
+        ai, gi = np.broadcast_to(a, b.shape)[tuple(i)], np.broadcast_to(g, b.shape)[tuple(i)]
+        raise ValueError(f"alpha/gamma must be finite; got alpha={float(ai)!r}, gamma={float(gi)!r}")
+    if not np.all(np.isfinite(D)):
+        i = np.argwhere(~np.isfinite(D))[0]
+        di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
+        raise ValueError(f"sensitivity/gamma must be finite; got sensitivity={float(di)!r}, gamma={float(gi)!r}")
+    return b, D
+
+
+def scalar_units(alpha: float, gamma: float, sensitivity: float):
+    """(b, D) as floats for scalar parameters, with the same checks as :func:`_shape_arrays`."""
+    b, D = _shape_arrays(V.check_scalar(alpha, V.ALPHA), V.check_scalar(gamma, V.GAMMA),
+                         V.check_scalar(sensitivity, V.SENSITIVITY))
+    return float(b), float(D)
+
+
+def case_boundaries(b: float, D: float):
+    """The eps-ranges of Table I in standard units (b = alpha/gamma, D = Delta/gamma).
+
+    Returns (e3, nu1, nu2): case (v) is eps >= nu2, (iv) is nu1 <= eps < nu2, (iii) is
+    e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else case (ii).  Empty
+    cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b = 0).
+    Elementwise for arrays.
+    """
+    nu2 = (D + 2.0 * b) * D / 2.0
+    nu1 = (np.maximum(D - b, 0.0) ** 2 + 2.0 * b * D) / 2.0
+    e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
+    return e3, nu1, nu2
+
+
+def log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) -> np.ndarray:
+    """log delta(eps) in standard units, elementwise over broadcast (eps, b, D, lw); -inf where delta = 0.
+
+    eps >= 0 finite, b >= 0, D > 0, lw = log_omega_tilde(b).  The boundaries nu1, nu2 are
+    tested on eps - bD computed error-free (the same quantity the kernels take the square
+    root of), so a case and its formula never disagree about which side of eps = bD a point
+    lies.  Scalar parameters (the common case) are passed to the kernels unindexed.
+    """
+    eps, b, D, lw = (np.asarray(x, dtype=float) for x in (eps, b, D, lw))
+    shape = np.broadcast_shapes(eps.shape, b.shape, D.shape, lw.shape)
+
+    def pick(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+        return x if x.ndim == 0 else np.broadcast_to(x, shape)[m]
+
+    e3, _, _ = case_boundaries(b, D)
+    edb = _nx.sub_prod(eps, b, D)  # eps - b D
+    out = np.empty(shape)
+    c5 = np.broadcast_to(edb >= 0.5 * D * D, shape)
+    c4 = ~c5 & (edb >= 0.5 * np.maximum(D - b, 0.0) ** 2)
+    c3 = ~c5 & ~c4 & (eps >= e3)
+    low = ~(c5 | c4 | c3)
+    wide = D > 2.0 * b  # case (i) below e3, else case (ii)
+    cases = ((c5, P.log_profile_case_v, False), (c4, P.log_profile_case_iv, False),
+             (c3, P.log_profile_case_iii, False), (low & wide, P.profile_case_i, True),
+             (low & ~wide, P.profile_case_ii, True))
+    with np.errstate(divide="ignore"):
+        for m, kernel, take_log in cases:
+            if m.any():
+                v = kernel(pick(b, m), pick(D, m), pick(eps, m), pick(lw, m))
+                out[m] = np.log(v) if take_log else v
+    return np.minimum(out, 0.0)
+
+
+def _check_eps(epsilon: ArrayLike) -> np.ndarray:
+    return V.check_array(epsilon, V.EPSILON)
+
+
+def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitivity: float = 1.0) -> Float:
+    """log delta^(1)(eps) (eq 13), finite far beyond where delta underflows; -inf where delta = 0.
+
+    delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt = G_bar(t1) - e^eps G_bar(t2)
+    (Theorem 3, eq 13 and 16; Delta = ``sensitivity``), evaluated case by case (Table I),
+    cases (iii)-(v) in log space.  Vectorised with NumPy broadcasting over ``epsilon``
+    (>= 0), ``alpha`` (>= 0), ``gamma`` (> 0) and ``sensitivity`` (> 0).
+
+    Examples
+    --------
+    >>> import math
+    >>> math.isclose(float(log_privacy_profile(1.0, alpha=1.0, gamma=2.0)),
+    ...              math.log(float(privacy_profile(1.0, alpha=1.0, gamma=2.0))), rel_tol=1e-14)
+    True
+    >>> float(privacy_profile(2000.0, alpha=1.0, gamma=2.0))              # underflows
+    0.0
+    >>> f"{float(log_privacy_profile(2000.0, alpha=1.0, gamma=2.0)):.10g}"  # still finite
+    '-7999018.248'
+    """
+    eps = _check_eps(epsilon)
+    b, D = _shape_arrays(alpha, gamma, sensitivity)
+    lw = K.log_omega_tilde(b)
+    out = log_profile_std(eps, b, D, lw)
+    return _out(_near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D))
+
+
+#: Relative half-width of the neighbourhood of eps = alpha Delta / gamma^2 re-evaluated by mpmath.
+KINK_WINDOW = 1e-6
+
+
+def _near_kink_exactly(out: np.ndarray, eps, alpha, gamma, sensitivity, b, D) -> np.ndarray:
+    """Replace log delta within KINK_WINDOW (relative) of the kink eps = alpha Delta/gamma^2 by mpmath.
+
+    There delta's Laplace part vanishes linearly in eps - alpha Delta/gamma^2, and the kernels see
+    that distance through the rounded b = alpha/gamma and D = Delta/gamma: ~2 ulp of bD, which is
+    up to ~1e-8 relative in delta at the kink itself (6.5e-9 measured at alpha = 6.62, gamma =
+    1.49, eps = 3).  Where b and D are exact (e.g. gamma a power of 2) nothing is replaced.  Outside
+    the window the error this causes is below ~4e-12 relative.  The replacement is
+    the upper end of the ball-arithmetic enclosure (:func:`fhsym._core.arb.enclose_profile`, 20 digits), so these points cost
+    ~20 ms each; a grid of eps meets at most a few of them.
+    """
+    a = np.asarray(alpha, dtype=float)
+    g = np.asarray(gamma, dtype=float)
+    dl = np.asarray(sensitivity, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        near = np.abs(_nx.sub_prod(eps, b, D)) <= KINK_WINDOW * np.maximum(1.0, b * D)
+        if not near.any():
+            return out
+        bh, bl = _nx.two_prod(b, g)
+        dh, dl_ = _nx.two_prod(D, g)
+        exact = (bh == a) & (bl == 0.0) & (dh == dl) & (dl_ == 0.0)
+    near = np.broadcast_to(near & ~exact, out.shape)
+    if not near.any():
+        return out
+    out = np.array(out, dtype=float)
+    shape = out.shape
+    args = [np.broadcast_to(x, shape) for x in (eps, a, g, dl)]
+    for idx in np.ndindex(shape):
+        if not near[idx]:
+            continue
+        e, ai, gi, di = (float(x[idx]) for x in args)
+        v = enclose_profile("flipped_huber", {"alpha": ai, "gamma": gi}, e, di, rel_width=1e-20,
+                            max_prec=1 << 14).upper_mpf()
+        out[idx] = float(mp.log(v)) if v > 0 else -math.inf
+    return out
+
+
+def privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitivity: float = 1.0) -> Float:
+    """Exact 1-D privacy profile delta^(1)(eps) of FH(alpha, gamma^2) noise (Theorem 3, eq 13).
+
+    The mechanism is (eps, delta)-DP iff delta >= privacy_profile(eps).  Vectorised with
+    NumPy broadcasting over ``epsilon`` (>= 0), ``alpha`` (>= 0), ``gamma`` (> 0) and
+    ``sensitivity`` (> 0), so a whole (alpha, gamma) grid is one call.
+    alpha = 0 gives the exact Gaussian profile (Balle & Wang 2018).
+
+    Formula: delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt = G_bar(t1) - e^eps G_bar(t2),
+    t1,2 = zeta~_Delta^{-1}(eps) -+ Delta/2 (eq 16), in the closed form of eq 13 (five
+    cases, Table I); computed as exp(:func:`log_privacy_profile`).  Within 1e-6 (relative) of the kink
+    eps = alpha Delta/gamma^2 the value comes from the ball-arithmetic profile instead.
+
+    Examples
+    --------
+    >>> float(privacy_profile(0.0, alpha=1.0, gamma=1.0, sensitivity=1e-300)) < 1e-290
+    True
+
+    Decreasing in eps; at eps = 0 it is the total variation distance
+    P(|T| <= Delta/2) between T and T + Delta:
+
+    >>> import math
+    >>> from fhsym import FlippedHuber
+    >>> [f"{d:.6g}" for d in privacy_profile([0.0, 0.5, 1.0, 2.0], alpha=1.0, gamma=2.0)]
+    ['0.208911', '0.0515608', '0.00671506', '9.28086e-06']
+    >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+    >>> math.isclose(float(privacy_profile(0.0, 1.0, 2.0)), float(fh.cdf(0.5) - fh.cdf(-0.5)), rel_tol=1e-13)
+    True
+
+    Broadcasting over the parameters, e.g. a column of alpha against a row of gamma:
+
+    >>> privacy_profile(1.0, alpha=[[0.5], [1.0]], gamma=[2.0, 3.0]).shape
+    (2, 2)
+    >>> bool(privacy_profile(1.0, [[1.0]], [2.0])[0, 0] == privacy_profile(1.0, 1.0, 2.0))
+    True
+
+    alpha = 0 is the Gaussian mechanism (the profile of Balle & Wang 2018):
+
+    >>> from scipy.stats import norm
+    >>> s, D, e = 1.5, 1.0, 0.5
+    >>> round(float(privacy_profile(e, alpha=0.0, gamma=s, sensitivity=D)), 12)
+    0.108744376889
+    >>> round(float(norm.cdf(D / (2 * s) - e * s / D) - math.exp(e) * norm.cdf(-D / (2 * s) - e * s / D)), 12)
+    0.108744376889
+    """
+    return _out(np.exp(np.asarray(log_privacy_profile(epsilon, alpha, gamma, sensitivity))))
+
+
+def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity: float = 1.0) -> Float:
+    """Smallest eps with delta^(1)(eps) <= delta, certified (never under-reported).
+
+    The returned eps satisfies privacy_profile(eps) * (1 + PROFILE_RTOL) <= delta; it
+    exceeds the exact root by at most ~1e-12 relative.  Vectorised in ``delta`` in (0, 1).
+
+    Formula: the inverse in eps of the privacy profile (Theorem 3, eq 13), found by a
+    root search (Brent) on :func:`log_privacy_profile` at the target
+    log(delta) - log1p(PROFILE_RTOL), then stepped up until the inequality above holds;
+    0 when the total variation delta^(1)(0) is already <= delta/(1 + PROFILE_RTOL).
+
+    Examples
+    --------
+    >>> eps = epsilon_for_delta([1e-3, 1e-6, 1e-9], alpha=1.0, gamma=2.0)
+    >>> np.round(eps, 8)                                     # decreasing in delta
+    array([1.34947982, 2.25226642, 2.90829582])
+    >>> bool(privacy_profile(eps[1], 1.0, 2.0) <= 1e-6 < privacy_profile(eps[1] * (1 - 1e-9), 1.0, 2.0))
+    True
+    >>> float(epsilon_for_delta(0.5, alpha=1.0, gamma=2.0))   # delta above the total variation
+    0.0
+    """
+    b, D = scalar_units(alpha, gamma, sensitivity)
+    deltas = V.check_array(delta, V.DELTA)
+    lw = float(K.log_omega_tilde(np.float64(b)))
+
+    def logd(e: float) -> float:
+        return float(log_profile_std(np.array([e]), b, D, lw)[0])
+
+    out = np.empty(deltas.shape, dtype=float)
+    for idx, dt in np.ndenumerate(deltas):
+        target = math.log(dt) - math.log1p(PROFILE_RTOL)
+        if logd(0.0) <= target:
+            out[idx] = 0.0
+            continue
+        hi = 1.0
+        while logd(hi) > target:
+            hi *= 2.0
+            if hi > 1e300:
+                raise OverflowError("no finite eps reaches this delta")
+        lo = hi / 2.0 if hi > 1.0 else 0.0
+        root = optimize.brentq(lambda e: logd(e) - target, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+        e = root
+        while logd(e) > target:  # step to the certified side
+            e = np.nextafter(e, np.inf) if e > 0 else 5e-324
+            e = e + abs(e) * 1e-15
+        out[idx] = e
+    return _out(out)
+
+
+# ----------------------------------------------------------------------------
+# privacy loss
+# ----------------------------------------------------------------------------
+def loss_std(s: np.ndarray, D: np.ndarray, b: float) -> np.ndarray:
+    """zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0, by regime (each a generated kernel).
+
+    The regime of u = s + D is decided from |s + D| - b computed from the exact sum (the
+    same quantity the mixed-regime kernels use), so the loss is accurate to a few ulp
+    however close s or u is to +-b.
+    """
+    s, D = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(D, dtype=float))
+    uh, _ = _nx.two_sum(s, D)
+    uo = _nx.abs_sum_sub(s, D, b)  # |s + D| - b from the exact sum, as the kernels use it
+    so = np.abs(s) - b  # |s| - b (one rounding; exact when |s| is near b)
+    out = np.zeros(s.shape)
+    cs, cu = so <= 0, uo <= 0
+    both_c = cs & cu
+    same = both_c & (s * uh >= 0)
+    cross = both_c & ~same
+    tt = ~cs & ~cu
+    ct = cs & ~cu
+    tc = ~cs & cu
+    with np.errstate(over="ignore", invalid="ignore"):
+        out[same] = L.loss_center_same_sign(b, D[same], s[same])
+        out[cross] = L.loss_center_cross(b, D[cross], s[cross])
+        out[tt] = L.loss_tail_tail(b, D[tt], s[tt])
+        out[ct] = L.loss_center_tail(b, D[ct], s[ct])
+        out[tc] = L.loss_tail_center(b, D[tc], s[tc])
+    out[D == 0] = 0.0
+    return out
+
+
+def privacy_loss(t: ArrayLike, d: ArrayLike, alpha: float, gamma: float) -> Float:
+    """Privacy loss zeta_d(t) = psi(t + d) - psi(t) = log g(t)/g(t + d) (Sec II-C1).
+
+    Non-decreasing in t for d > 0 (log-concavity); zeta_{-d}(t) = zeta_d(-t).
+    Piecewise: linear with slope d/gamma^2 where t and t + d are in the Gaussian tails,
+    flat (+-alpha d/gamma^2) where both are on one side of the Laplace centre.
+
+    Formula: zeta_d(t) = (rho_alpha(t + d) - rho_alpha(t))/gamma^2 with rho_alpha of eq 7
+    (log kappa cancels), evaluated per regime without cancellation.  Its centred form
+    (:func:`centered_privacy_loss`) and that form's partial inverse (eq 15) give the
+    crossing points of Theorem 3's condition (eq 14, 16).  Vectorised (broadcast) in ``t``
+    and ``d``; ``alpha``, ``gamma`` scalars.
+
+    Examples
+    --------
+    >>> t = np.array([-3.0, -0.5, 0.2, 3.0])
+    >>> privacy_loss(t, 1.0, alpha=1.0, gamma=2.0)       # tails: slope d/gamma^2 = 1/4
+    array([-0.625,  0.   ,  0.255,  0.875])
+    >>> privacy_loss(t, 1.0, alpha=0.0, gamma=2.0)       # Gaussian: (2 t d + d^2)/(2 gamma^2)
+    array([-0.625,  0.   ,  0.175,  0.875])
+    >>> float(privacy_loss(0.3, -1.0, 1.0, 2.0)) == float(privacy_loss(-0.3, 1.0, 1.0, 2.0))
+    True
+    """
+    _, g, b = _shape(alpha, gamma)
+    ta = V.check_array(t, _T)
+    da = V.check_array(d, _D_ARG)
+    s, D = np.broadcast_arrays(ta / g, da / g)
+    neg = D < 0
+    s = np.where(neg, -s, s)  # zeta_{-d}(t) = zeta_d(-t)
+    return _out(loss_std(s, np.abs(D), b))
+
+
+def centered_privacy_loss(t: ArrayLike, d: ArrayLike, alpha: float, gamma: float) -> Float:
+    """Centred privacy loss zeta~_d(t) = psi(t + d/2) - psi(t - d/2) = zeta_d(t - d/2) (Sec II-C1).
+
+    Odd in t, non-decreasing in t for d > 0, with a ridge at t = d/2 and a groove at
+    -d/2 (Appendix C); bounded above by t d/gamma^2 + (alpha^2 - [alpha - |d|]_+^2)/(2 gamma^2).
+
+    Formula: zeta~_d(t) = (rho_alpha(t + d/2) - rho_alpha(t - d/2))/gamma^2 (eq 7), evaluated
+    as :func:`privacy_loss` at t - d/2.  eq 15 is its partial inverse zeta~_Delta^{-1},
+    which gives the crossing points t1,2 = zeta~_Delta^{-1}(eps) -+ Delta/2 of Theorem 3's
+    condition (eq 14, 16).  Vectorised (broadcast) in ``t`` and ``d``.
+
+    Examples
+    --------
+    >>> t = np.array([-3.0, -0.5, 0.2, 3.0])
+    >>> z = centered_privacy_loss(t, 1.0, alpha=1.0, gamma=2.0)
+    >>> z
+    array([-0.75, -0.25,  0.1 ,  0.75])
+    >>> bool(np.allclose(centered_privacy_loss(-t, 1.0, 1.0, 2.0), -z, rtol=1e-14, atol=0))   # odd in t
+    True
+    >>> bool(np.all(z <= t * 1.0 / 2.0**2 + (1.0**2 - max(1.0 - 1.0, 0.0) ** 2) / (2 * 2.0**2)))  # upper bound
+    True
+    """
+    ta = V.check_array(t, _T)
+    da = V.check_array(d, _D_ARG)
+    return privacy_loss(ta - da / 2.0, da, alpha, gamma)

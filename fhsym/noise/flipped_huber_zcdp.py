@@ -1,0 +1,56 @@
+"""Zero-concentrated DP parameters of flipped Huber noise (talk slides, "zCDP of FH"; paper Sec VI-A).
+
+Theorem (slides): the 1-D FH mechanism with sensitivity Delta is (R_Delta(alpha)/(2 gamma^2),
+Delta^2/(2 gamma^2))-zCDP, R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5); K i.i.d.
+coordinates give (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  The proof, the refinement and the
+composition and conversion to (eps, delta) are in :mod:`fhsym.accounting.zcdp`; these parameters depend on
+the noise law only, so they live with it (``FlippedHuber.zcdp`` uses them).
+
+>>> zcdp_params(alpha=1.0, gamma=2.0, sensitivity=1.0)
+(0.125, 0.125)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Tuple
+
+import numpy as np
+
+from .._core import domains as V
+from .._core.sensitivities import resolve_sensitivities
+
+__all__ = ["R_Delta", "zcdp_params"]
+
+
+def R_Delta(alpha, sensitivity):
+    """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
+
+    Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
+    and concave in alpha, non-decreasing and concave in Delta.
+    """
+    a = np.asarray(alpha, dtype=float)
+    d = np.asarray(sensitivity, dtype=float)
+    out = np.where(a <= d, a * a, d * (2.0 * a - d))
+    return out[()] if out.ndim == 0 else out
+
+
+
+def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None, dim: int = 1,
+                l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None,
+                refine: bool = False) -> Tuple[float, float]:
+    """(xi, eta) of the K-dim FH mechanism: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).
+
+    ``dim = 1`` gives the 1-D theorem (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)).  With
+    ``refine=True`` xi uses the largest sum of R_{|d_i|} over the sensitivity set (<= the slides' value).
+
+    >>> zcdp_params(alpha=1.0, gamma=2.0, sensitivity=1.0)
+    (0.125, 0.125)
+    """
+    a = V.check_scalar(alpha, V.ALPHA)
+    g = V.check_scalar(gamma, V.GAMMA)
+    K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
+    c = min(D, D2 / math.sqrt(K), D1 / K) if refine else D
+    xi = K * float(R_Delta(a, c)) / (2.0 * g * g)
+    eta = D2 * D2 / (2.0 * g * g)
+    return xi, eta

@@ -1,0 +1,53 @@
+"""The outputs shown on docs/getting-started.md are what the code prints (scripts/docs_examples.py).
+
+``test_getting_started_outputs`` runs every ``pycon`` and ``console`` example of the page and
+fails with a diff when a shown output is stale (refresh: ``python scripts/docs_examples.py
+--update``).  The other tests are negative controls of the checker itself.  ~10-20 s (three CLI
+processes and one figure; the figure needs matplotlib, extra ``plot``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("docs_examples_under_test", ROOT / "scripts" / "docs_examples.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+E = _load()
+
+
+def test_getting_started_outputs():
+    pytest.importorskip("matplotlib", reason="the page's figure example needs matplotlib (extra plot)")
+    _, problems = E.run_page(ROOT / "docs" / "getting-started.md")
+    assert not problems, "\n".join(problems)
+
+
+def test_stale_output_is_reported(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```pycon\n>>> x = 2\n>>> x + 1\n4\n>>> print('a', x)\na 2\n```\n")
+    _, problems = E.run_page(page)
+    assert len(problems) == 1 and "x + 1" in problems[0] and "+3" in problems[0]
+    new, _ = E.run_page(page, update=True)
+    assert new == "```pycon\n>>> x = 2\n>>> x + 1\n3\n>>> print('a', x)\na 2\n```\n"
+
+
+def test_console_exceptions_and_unchecked_blocks(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ echo hi; false\nhi\n\n$ echo $?\n1\n```\n\n"
+                    "```pycon\n>>> int('x')\nTraceback (most recent call last):\n  ...\n"
+                    "ValueError: invalid literal for int() with base 10: 'x'\n```\n\n"
+                    "```python\nprint('never run, so never checked')\n```\n")
+    _, problems = E.run_page(page)
+    assert len(problems) == 1 and "a 'python' block" in problems[0]
