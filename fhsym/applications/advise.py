@@ -200,6 +200,12 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         listed in ``failed`` with the error.
 
     The option of each candidate equals ``fhsym.calibrate(**option.call)``.
+
+    Examples
+    --------
+    >>> adv = advise(2.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure"))
+    >>> adv.best.candidate, round(adv.best.variance, 3), round(adv.gain_db, 2)
+    ('laplace_pure', 0.5, 9.98)
     """
     if isinstance(candidates, str):
         raise ValueError(f"candidates must be a sequence of names from {list(CANDIDATES)}; got the string {candidates!r}")
