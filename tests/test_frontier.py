@@ -114,7 +114,7 @@ def test_entry_ranks_and_gains():
 
 
 def test_advisor_equals_the_direct_calibrations_in_one_dimension():
-    adv = fhsym.advise(0.3, 1e-6)
+    adv = fhsym.advise(0.3, 1e-6, data=False)  # against the code as it is (the data file may be older)
     assert [o.variance for o in adv.options] == sorted(o.variance for o in adv.options)
     assert {o.candidate for o in adv.options} == set(F.CANDIDATES)
     direct = {
@@ -134,7 +134,7 @@ def test_advisor_equals_the_direct_calibrations_in_one_dimension():
 
 
 def test_advisor_in_five_dimensions_equals_direct_cheap_and_fh():
-    adv = fhsym.advise(0.3, 1e-6, dim=5)
+    adv = fhsym.advise(0.3, 1e-6, dim=5, data=False)
     by = {o.candidate: o for o in adv.options}
     assert fhsym.calibrate(0.3, 1e-6, dim=5, mechanism="gaussian").variance == by["gaussian"].variance
     assert fhsym.calibrate(0.3, 1e-6, dim=5, mechanism="staircase").variance == by["staircase"].variance
@@ -281,3 +281,26 @@ def test_gaussian_limit_fh_certificate_rechecks_and_a_forged_one_does_not():
     forged = cal.certificate.to_dict()
     forged["parameters"]["gamma"] = (cal.parameters["gamma"] * (1 - 1e-4)).hex()  # a little less noise
     assert not fhsym.verify_certificate(forged)
+
+
+def test_advice_from_the_data_file_is_certified():
+    """Where the data file holds the calls, the advisor reuses them only after re-verifying each certificate."""
+    if not default_data_path().is_file():
+        pytest.skip("the frontier data file is not in this checkout")
+    adv = fhsym.advise(1.0, 1e-6, dim=5)
+    assert any(o.source.startswith("frontier data") for o in adv.options)
+    for o in adv.options:
+        cert = o.calibration.certificate
+        assert fhsym.verify_certificate(cert) and cert.upper <= 1e-6, o.candidate
+        assert (cert.epsilon, cert.target_delta, cert.dim * cert.compositions) == (1.0, 1e-6, 5)
+        assert o.variance == pytest.approx(o.calibration.mechanism.var(), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps, K, T", [(1.0, 5, 1), (0.3, 3, 1), (1.0, 10, 3), (0.1, 7, 10)])
+def test_composed_staircase_budget_is_never_exceeded(eps, K, T):
+    """eps / (K T) rounded up would give K T eps0 > eps (e.g. 5 x 0.2 > 1 exactly): the calibration rounds it down."""
+    from fractions import Fraction
+
+    cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, mechanism="staircase")
+    assert K * T * Fraction(cal.parameters["epsilon"]) <= Fraction(eps)
+    assert fhsym.verify_certificate(cal.certificate)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Optional
 
 from .._core import domains as V
@@ -168,7 +169,10 @@ def calibrate(
                         f"||d||_2 only, so the 1-D profile at sqrt(T) Delta_2 = {l2:g} is exact", "profile-1d-l2")
     if mechanism == "staircase":
         # basic composition: each coordinate of each release is eps/(K T)-DP for |d_i| <= Delta; pure DP adds up
-        cal = M.calibrate_staircase(eps / KT, D, **options)
+        eps0 = eps / KT
+        if Fraction(KT) * Fraction(eps0) > Fraction(eps):  # the division rounded up: K T eps0 must not exceed eps
+            eps0 = math.nextafter(eps0, 0.0)
+        cal = M.calibrate_staircase(eps0, D, **options)
         return _relabel(cal, request, "staircase-pure-composed",
                         f"each of the {K} coordinates in each of {T} release(s) is eps/{KT}-DP for |d_i| <= {D:g}; "
                         f"pure DP composes additively", "pure-composition")
