@@ -129,6 +129,30 @@ def assemble(cache_dir: Path, out: Path) -> int:
     return 0
 
 
+def verify(data_path: Path) -> int:
+    """Re-check every certificate of the data file with fhsym.verify_certificate; record the counts in the file."""
+    from fhsym.calibration.verify import check_certificate
+
+    data = load(data_path)
+    t0 = time.perf_counter()
+    failed, rigorous = [], 0
+    for k, rec in data["calibrations"].items():
+        v = check_certificate(rec["certificate"])
+        rigorous += v.rigorous
+        if not v.ok:
+            failed.append({"call": rec["call"], "reason": v.reason})
+    n = len(data["calibrations"])
+    data["verification"] = {"checked": n, "ok": n - len(failed), "rigorous": rigorous, "failed": failed,
+                            "by": "fhsym.calibration.verify.check_certificate", "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    text = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
+    data_path.write_bytes(gzip.compress(text, mtime=0) if data_path.suffix == ".gz" else text)
+    print(f"{n} certificates re-checked: {n - len(failed)} hold ({rigorous} by ball arithmetic or exact rationals, "
+          f"the rest by a re-computed PLD upper bound), {len(failed)} do not; {time.perf_counter() - t0:.0f} s")
+    for f in failed[:20]:
+        print("  FAILED", f["call"], f["reason"][:160])
+    return 0 if not failed else 1
+
+
 # ---------------------------------------------------------------------------
 # figures and page
 
@@ -443,6 +467,17 @@ def render_page(data, figs) -> str:
           f"{summ['task_seconds'] / 3600:.2f} h of task time, {summ['errors']} calibration(s) that failed "
           f"(listed in the entries' status), {summ['not_computed_calls']} calibration call(s) not computed yet. "
           "Complete releases per set, T and delta:", "", *_coverage(data), ""]
+    ver = data.get("verification")
+    if ver:
+        L += [f"Every certificate of the data file was re-checked by `fhsym.verify_certificate` ({ver['at']}): "
+              f"{ver['ok']} of {ver['checked']} hold ({ver['rigorous']} by ball arithmetic or exact rationals, the "
+              f"others by a re-computed K-fold PLD upper bound); {len(ver['failed'])} do not"
+              + (": " + "; ".join(f"{f['call']['mechanism']} K T = {f['call']['dim'] * f['call']['compositions']}, "
+                                  f"eps = {f['call']['epsilon']:g}, delta = {f['call']['delta']:g}"
+                                  for f in ver["failed"][:10]) if ver["failed"] else "") + ".", ""]
+    else:
+        L += ["The certificates of this data file have not been re-checked in bulk (`python scripts/frontier_report.py "
+              "verify`).", ""]
     errs: dict = {}
     for e in entries:
         for c, st in e["status"].items():
@@ -488,6 +523,7 @@ def render_page(data, figs) -> str:
     L += ["## Reproduce", "", "```",
           "python scripts/frontier.py run            # cached, resumable; --scheduler ADDRESS for a Dask cluster",
           "python scripts/frontier.py assemble       # cache -> docs/reproduction/data/frontier.json.gz",
+          "python scripts/frontier_report.py verify  # re-check every certificate, record the counts",
           "python scripts/frontier_report.py report  # figures and this page", "```", "",
           "For one release, `fhsym advise --epsilon E --delta D --dim K --norm linf --compositions T --json` lists "
           "every mechanism's certified calibration, best first (re-using this data file where it holds the call).", ""]
@@ -504,8 +540,12 @@ def main(argv=None) -> int:
     a.add_argument("--out", type=Path, default=DATA)
     r = sub.add_parser("report", help="figures and docs/frontier.md from the data file (prints the page)")
     r.add_argument("--data", type=Path, default=DATA)
+    v = sub.add_parser("verify", help="re-check every certificate of the data file and record the counts in it")
+    v.add_argument("--data", type=Path, default=DATA)
     ns = ap.parse_args(argv)
-    return assemble(ns.cache, ns.out) if ns.cmd == "assemble" else report(ns.data)
+    if ns.cmd == "assemble":
+        return assemble(ns.cache, ns.out)
+    return verify(ns.data) if ns.cmd == "verify" else report(ns.data)
 
 
 if __name__ == "__main__":
