@@ -52,6 +52,7 @@ SUBPROCESS_BAD = [
     (["sample", "--alpha", "1", "--gamma", "2", "-n", "-1"], "n"),
 ]
 INPROCESS_BAD = [
+    (["sample", "--alpha", "1", "--gamma", "2", "-n", "100000000000"], "n"),  # issue 13: refused up front, no traceback
     (["calibrate", "--epsilon", "nan", "--delta", "1e-6"], "epsilon"),
     (["calibrate", "--epsilon", "inf", "--delta", "1e-6"], "epsilon"),
     (["calibrate", "--epsilon", "1", "--delta", "-1e-6"], "delta"),
@@ -367,3 +368,38 @@ def test_progress_bar_non_tty():
     off.advance()
     off.message("hidden")
     assert quiet.getvalue() == ""
+
+
+def test_sample_huge_n_to_a_file_is_refused_up_front_with_the_space_it_needs(tmp_path, capsys):
+    """Issue 13: 10^11 samples need 745 GiB; the refusal says so before any allocation (exit 2, one line)."""
+    code = cli.main(["sample", "--alpha", "1", "--gamma", "2", "-n", "100000000000", "--out", str(tmp_path / "x.npy")])
+    err = capsys.readouterr().err
+    assert code == 2 and "GiB" in err and len(err.strip().splitlines()) == 1
+
+
+def test_sample_to_npy_in_chunks_equals_one_rvs_call(tmp_path, monkeypatch):
+    """--out writes in chunks (bounded memory); the file holds exactly the samples of one rvs(n) call."""
+    from fhsym.cli import commands
+
+    monkeypatch.setattr(commands, "SAMPLE_CHUNK", 1000)
+    path = tmp_path / "x.npy"
+    assert cli.main(["sample", "--alpha", "0.7", "--gamma", "1.3", "-n", "3456", "--seed", "9", "--out", str(path)]) == 0
+    np.testing.assert_array_equal(np.load(path), fhsym.FlippedHuber(0.7, 1.3).rvs(3456, random_state=9))
+
+
+def test_calibrate_compositions_and_discrete_step_match_the_library(capsys):
+    """--compositions T and --step H reach fhsym.calibrate (every argument used or refused)."""
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--dim", "2", "--compositions", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = fhsym.calibrate(1.0, 1e-6, dim=2, compositions=2)
+    assert out["compositions"] == 2 and out["variance"] == ref.variance
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-5", "--mechanism", "discrete_flipped_huber",
+                     "--step", "0.125", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ref = fhsym.calibrate(1.0, 1e-5, mechanism="discrete_flipped_huber", step=0.125)
+    assert out["variance"] == ref.variance and out["parameters"]["step"] == 0.125
+    # --step without the lattice mechanism, and the lattice mechanism without --step: refused, exit 2
+    for args in (["--step", "0.125"], ["--mechanism", "discrete_flipped_huber"]):
+        assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-5", *args]) == 2
+        err = capsys.readouterr().err
+        assert "step" in err and len(err.strip().splitlines()) == 1

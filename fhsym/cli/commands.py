@@ -24,10 +24,15 @@ from .progress import Progress
 def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
+    options = {} if ns.step is None else {"step": ns.step}  # refused by calibrate for the other mechanisms
+    if ns.dim * ns.compositions > 1 and not ns.json:
+        # K-dimensional and composed calibrations search with certified PLDs: seconds, not milliseconds
+        print(f"fhsym calibrate: dim {ns.dim} x {ns.compositions} release(s): searching with certified "
+              f"privacy-loss distributions (seconds) ...", file=sys.stderr, flush=True)
     try:
         cal = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
                         l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity, method=ns.method,
-                        mechanism=ns.mechanism)
+                        mechanism=ns.mechanism, compositions=ns.compositions, **options)
     except NotImplementedError as exc:
         raise CLIError(f"--dim {ns.dim} (method {ns.method!r}) is not available in this version of fhsym: {exc}") from None
     res = dict(cal.as_dict())
@@ -38,7 +43,7 @@ def cmd_calibrate(ns) -> tuple:
             try:
                 comparison[other] = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,
                                               l2_sensitivity=ns.l2_sensitivity, l1_sensitivity=ns.l1_sensitivity,
-                                              mechanism=other).variance
+                                              mechanism=other, compositions=ns.compositions).variance
             except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
                 pass
     res["comparison"] = comparison
@@ -87,18 +92,41 @@ def cmd_profile(ns) -> tuple:
 def cmd_sample(ns) -> tuple:
     from ..noise import FlippedHuber
 
+    import shutil
+
+    from .._core.random import as_generator
+
     fh = FlippedHuber(ns.alpha, ns.gamma)
-    x = np.atleast_1d(fh.rvs(ns.n, random_state=ns.seed))
     res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
     if ns.out:
         out = Path(ns.out)
         if not out.parent.is_dir():
             raise CLIError(f"argument --out: directory {str(out.parent)!r} does not exist")
-        np.save(out, x)
-        res["out"] = str(out if out.suffix == ".npy" else out.with_name(out.name + ".npy"))
+        out = out if out.suffix == ".npy" else out.with_name(out.name + ".npy")
+        free = shutil.disk_usage(out.parent).free
+        if 8 * ns.n + 128 > free:
+            raise CLIError(f"argument -n: {ns.n} samples need {8 * ns.n / 2**30:.3g} GiB; {free / 2**30:.3g} GiB are free "
+                           f"in {str(out.parent)!r}")
+        # drawn and written in chunks (bounded memory); the samples are those of one rvs(n) call
+        rng = as_generator(ns.seed)
+        arr = np.lib.format.open_memmap(out, mode="w+", dtype=np.float64, shape=(ns.n,))
+        for start in range(0, ns.n, SAMPLE_CHUNK):
+            m = min(SAMPLE_CHUNK, ns.n - start)
+            arr[start : start + m] = np.atleast_1d(fh.rvs(m, random_state=rng))
+        arr.flush()
+        del arr
+        res["out"] = str(out)
         return res, 0
-    res["samples"] = [float(v) for v in x]
+    if ns.n > MAX_PRINTED_SAMPLES:
+        raise CLIError(f"argument -n: at most {MAX_PRINTED_SAMPLES} samples are printed; got {ns.n} "
+                       "(write them to a file with --out FILE.npy)")
+    res["samples"] = [float(v) for v in np.atleast_1d(fh.rvs(ns.n, random_state=ns.seed))]
     return res, 0
+
+
+#: ``fhsym sample`` prints at most this many samples (more go to ``--out``, written in chunks)
+MAX_PRINTED_SAMPLES = 10_000_000
+SAMPLE_CHUNK = 1 << 22
 
 
 def _load_proofs(root: Path):

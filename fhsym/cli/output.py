@@ -6,12 +6,14 @@ import math
 
 _NAMES = {"flipped_huber": ("flipped Huber", "FlippedHuber"), "gaussian": ("Gaussian", "Gaussian"),
           "laplace": ("Laplace", "Laplace"), "truncated_laplace": ("truncated Laplace", "TruncatedLaplace"),
-          "staircase": ("staircase", "Staircase"), "osgt": ("OSGT", "OSGT")}
+          "staircase": ("staircase", "Staircase"), "osgt": ("OSGT", "OSGT"),
+          "discrete_flipped_huber": ("discrete flipped Huber", "DiscreteFlippedHuber")}
 _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian tails",
             "gamma": "scale of the Gaussian tails" , "sigma": "standard deviation", "beta": "Laplace scale",
             "scale": "Laplace scale before truncation", "bound": "truncation half-width",
             "vartheta": "offset of the Gaussian tails", "varrho": "scale of the Gaussian tails",
-            "epsilon": "design privacy of the staircase", "sensitivity": "design sensitivity (step period)"}
+            "epsilon": "design privacy of the staircase", "sensitivity": "design sensitivity (step period)",
+            "step": "lattice spacing of the noise"}
 
 
 def _print_calibration(res: dict) -> None:
@@ -40,7 +42,11 @@ def _print_calibration(res: dict) -> None:
         print(f"  {'written to':<17}: {res['certificate_file']}  (re-check: fhsym check-certificate {res['certificate_file']})")
     args = ", ".join(f"{k}={v!r}" for k, v in params.items())
     size = "size" if dim == 1 else f"(size, {dim})"
-    print(f"  draw the noise   : fhsym.{cls}({args}).rvs({size})   # floating point; see docs/security.md")
+    if res["mechanism"] == "discrete_flipped_huber":
+        print(f"  release          : fhsym.release(value, calibration=cal, secure=True)   # exact lattice noise, integers "
+              f"only; or fhsym.{cls}({args}).rvs(size, output='index')")
+    else:
+        print(f"  draw the noise   : fhsym.{cls}({args}).rvs({size})   # floating point; see docs/security.md")
 
 
 

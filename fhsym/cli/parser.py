@@ -59,6 +59,7 @@ _ALPHA = _real(V.ALPHA)
 _GAMMA = _real(V.GAMMA)
 _L2 = _real(V.Domain("l2_sensitivity", 0.0, math.inf))
 _L1 = _real(V.Domain("l1_sensitivity", 0.0, math.inf))
+_STEP = _real(V.Domain("step", 0.0, math.inf))
 
 
 # ---------------------------------------------------------------------------
@@ -109,8 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--method", choices=("auto", "exact", "sufficient", "pure"), default="auto",
                    help="auto (default); flipped Huber: exact (Theorem 3 / exact K-fold profile) or sufficient "
                         "(Theorem 8, dim > 1); Laplace: pure (delta = 0) or exact")
-    c.add_argument("--mechanism", choices=("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt"),
-                   default="flipped_huber", help="the noise to calibrate (default flipped_huber)")
+    c.add_argument("--mechanism", choices=("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt",
+                                            "discrete_flipped_huber"),
+                   default="flipped_huber", help="the noise to calibrate (default flipped_huber; discrete_flipped_huber "
+                                                 "needs --step)")
+    c.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
+                   help="number of releases composed, T >= 1 (default 1; the guarantee covers all T)")
+    c.add_argument("--step", type=_STEP, default=None, metavar="H",
+                   help="lattice spacing h > 0 of --mechanism discrete_flipped_huber (the sensitivity is a multiple of it)")
     c.add_argument("--certificate", type=Path, default=None, metavar="FILE",
                    help="also write the certificate as JSON to FILE (re-check it with: fhsym check-certificate FILE)")
     c.add_argument("--json", action="store_true", help="print JSON")

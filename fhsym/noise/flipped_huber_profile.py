@@ -105,11 +105,13 @@ def case_boundaries(b: float, D: float):
     Returns (e3, nu1, nu2): case (v) is eps >= nu2, (iv) is nu1 <= eps < nu2, (iii) is
     e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else case (ii).  Empty
     cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b = 0).
-    Elementwise for arrays.
+    Elementwise for arrays.  A boundary beyond the float range is +inf (its case starts past every
+    float eps), so overflow here is the right answer, not an error.
     """
-    nu2 = (D + 2.0 * b) * D / 2.0
-    nu1 = (np.maximum(D - b, 0.0) ** 2 + 2.0 * b * D) / 2.0
-    e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        nu2 = (D + 2.0 * b) * D / 2.0
+        nu1 = (np.maximum(D - b, 0.0) ** 2 + 2.0 * b * D) / 2.0
+        e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
     return e3, nu1, nu2
 
 
