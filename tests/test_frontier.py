@@ -304,3 +304,13 @@ def test_composed_staircase_budget_is_never_exceeded(eps, K, T):
     cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, mechanism="staircase")
     assert K * T * Fraction(cal.parameters["epsilon"]) <= Fraction(eps)
     assert fhsym.verify_certificate(cal.certificate)
+
+
+@pytest.mark.parametrize("eps, K, T", [(1.0, 2, 10), (0.5, 3, 7), (2.0, 5, 3)])
+def test_composed_pure_laplace_covers_the_composed_radius(eps, K, T):
+    """beta >= T Delta_1 / eps exactly (10 x fl(sqrt 2) rounds down in floats: the calibration rounds it up)."""
+    from fractions import Fraction
+
+    cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, l2_sensitivity=1.0, mechanism="laplace", method="pure")
+    assert Fraction(eps) * Fraction(cal.parameters["beta"]) >= T * Fraction(cal.l1_sensitivity)
+    assert fhsym.verify_certificate(cal.certificate)

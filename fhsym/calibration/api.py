@@ -180,7 +180,10 @@ def calibrate(
         raise ValueError(f"mechanism {mechanism!r} takes its options {sorted(options)} in one dimension only")
     candidates = []
     if mechanism == "laplace" and (method == "pure" or (method == "auto" and eps > 0)):
-        cal = M.calibrate_laplace(eps, 0.0, T * D1)
+        l1_total = T * D1
+        if Fraction(l1_total) < T * Fraction(D1):  # the product rounded down: beta must cover T Delta_1 exactly
+            l1_total = math.nextafter(l1_total, math.inf)
+        cal = M.calibrate_laplace(eps, 0.0, l1_total)
         candidates.append(_relabel(cal, request, "laplace-pure-l1",
                                    f"i.i.d. Laplace noise with beta >= T Delta_1/eps is eps-DP over {T} release(s) for "
                                    f"every d with ||d||_1 <= {D1:g}", "pure-l1"))
