@@ -8,7 +8,7 @@ numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 
 from ._core import compat as _compat
 
-_compat.register("fhsym._")  # the generated kernels import fhsym._numerics
+_compat.register("fhsym._")  # fhsym 0.1 private paths (fhsym._numerics, fhsym._validation, ...)
 
 from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import certified_profile, is_private

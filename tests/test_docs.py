@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # modules that run code on import (entry points) are not imported here
 _NOT_IMPORTED = {"fhsym.__main__", "fhsym.codegen.__main__"}
-_OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)", "opendp": "opendp"}
+_OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)", "opendp": "opendp", "jax": "jax"}
 
 
 def _modules():

@@ -10,9 +10,9 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
-__all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'log_mgf_half_pos', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
+__all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'nfi_std', 'log_mgf_half_pos', 'log_mgf_half_pos_far', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
 
 
 def log_omega_tilde(b):
@@ -68,24 +68,22 @@ def sf_center(b, s, lw):
     """P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).
     
     Paper: eq 10, 0 <= t <= alpha.
-    SymPy source: ((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2)*exp(-b*s - lw)
+    SymPy source: (sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)*exp(-b*s - lw)
     """
-    x0 = b - s
-    x1 = -b*x0
-    x2 = (1/2)*np.sqrt(2)
-    return (x0*sc.exprel(x1) + np.sqrt(np.pi)*x2*np.exp(x1)*sc.erfcx(b*x2))*np.exp(-b*s - lw)
+    x0 = -b*(b - s)
+    x1 = (1/2)*np.sqrt(2)
+    return (np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(b*x1) - np.expm1(x0)/b)*np.exp(-b*s - lw)
 
 
 def logsf_center(b, s, lw):
     """log P(T > gamma*s) for 0 <= s <= b.
     
     Paper: eq 10, 0 <= t <= alpha.
-    SymPy source: -b*s - lw + log((b - s)*exprel(-b*(b - s)) + sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2)
+    SymPy source: -b*s - lw + log(sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)
     """
-    x0 = b - s
-    x1 = -b*x0
-    x2 = (1/2)*np.sqrt(2)
-    return -b*s - lw + np.log(x0*sc.exprel(x1) + np.sqrt(np.pi)*x2*np.exp(x1)*sc.erfcx(b*x2))
+    x0 = -b*(b - s)
+    x1 = (1/2)*np.sqrt(2)
+    return -b*s - lw + np.log(np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(b*x1) - np.expm1(x0)/b)
 
 
 def tail_mass(b, lw):
@@ -160,7 +158,7 @@ def variance_std(b, lw):
     x0 = b**2
     x1 = np.exp(-x0)
     x2 = np.sqrt(2)
-    return (2*b**3*_nx.lowergamma3_scaled(x0) + 2*b*x1 + np.sqrt(np.pi)*x1*x2*sc.erfcx((1/2)*b*x2))*np.exp(-lw)
+    return (2*b**3*nx.lowergamma3_scaled(x0) + 2*b*x1 + np.sqrt(np.pi)*x1*x2*sc.erfcx((1/2)*b*x2))*np.exp(-lw)
 
 
 def fisher_std(b, lw):
@@ -173,8 +171,24 @@ def fisher_std(b, lw):
     return -2*b*(sc.exprel(-b**2) - 1)*np.exp(-lw) + 1
 
 
+def nfi_std(b, lw):
+    """Var(T) I(T), the product of the variance and Fisher information kernels (both positive-term
+    forms).
+    
+    Paper: Sec II-D (NFI = Var * I, eq 11 x eq 12; scale free).
+    SymPy source: (2*b*(1 - exprel(-b**2))*exp(-lw) + 1)*(2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw)
+    """
+    x0 = np.exp(-lw)
+    x1 = b**2
+    x2 = -x1
+    x3 = 2*b
+    x4 = np.exp(x2)
+    x5 = np.sqrt(2)
+    return -x0*(x0*x3*(sc.exprel(x2) - 1) - 1)*(2*b**3*nx.lowergamma3_scaled(x1) + x3*x4 + np.sqrt(np.pi)*x4*x5*sc.erfcx((1/2)*b*x5))
+
+
 def log_mgf_half_pos(b, m):
-    """log E(m) for m >= 0, m = b +- gamma*s.
+    """log E(m) for 0 <= m < 1, m = b +- gamma*s.
     
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
     kappa/gamma.
@@ -183,6 +197,19 @@ def log_mgf_half_pos(b, m):
     x0 = -b*m
     x1 = (1/2)*np.sqrt(2)
     return np.log(b*sc.exprel(x0) + np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(m*x1))
+
+
+def log_mgf_half_pos_far(b, m):
+    """log E(m) for m >= 1, m = b +- gamma*s; no product b*m that matters when it overflows (b ->
+    inf: -log m).
+    
+    Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
+    kappa/gamma.
+    SymPy source: log(sqrt(2)*sqrt(pi)*exp(-b*m)*erfcx(sqrt(2)*m/2)/2 - expm1(-b*m)/m)
+    """
+    x0 = -b*m
+    x1 = (1/2)*np.sqrt(2)
+    return np.log(np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(m*x1) - np.expm1(x0)/m)
 
 
 def log_mgf_half_neg(b, m):
@@ -205,7 +232,7 @@ def moment_std(n, b, lw):
     x0 = n + 1
     x1 = b**2
     x2 = (1/2)*x1
-    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*_nx.lowergamma_scaled(n, x1))*np.exp(-lw)
+    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*nx.lowergamma_scaled(n, x1))*np.exp(-lw)
 
 
 def sf_center_near_median(b, s, lw):

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 __all__ = ['loss_center_same_sign', 'loss_center_cross', 'loss_tail_tail', 'loss_center_tail', 'loss_tail_center']
 
@@ -50,7 +50,7 @@ def loss_center_tail(b, D, s):
     Paper: Sec II-C1, zeta_d with t in the Laplace centre and t + d in the right Gaussian tail.
     SymPy source: -b*(-b + Abs(s)) + (2*b + abs_sum_sub(s, D, b))*abs_sum_sub(s, D, b)/2
     """
-    x0 = _nx.abs_sum_sub(s, D, b)
+    x0 = nx.abs_sum_sub(s, D, b)
     return b*(b - abs(s)) + (1/2)*x0*(2*b + x0)
 
 
@@ -62,4 +62,4 @@ def loss_tail_center(b, D, s):
     SymPy source: b*abs_sum_sub(s, D, b) - (-b + Abs(s))*(b + Abs(s))/2
     """
     x0 = abs(s)
-    return b*_nx.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)
+    return b*nx.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)

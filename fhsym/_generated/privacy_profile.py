@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import scipy.special as sc
 
-from fhsym import _numerics as _nx
+from fhsym._core import numerics as nx
 
 __all__ = ['profile_case_i', 'profile_case_ii', 'log_profile_case_iii', 'log_profile_case_iv', 'log_profile_case_v']
 
@@ -25,7 +25,7 @@ def profile_case_i(b, D, epsilon, lw):
     x0 = b**2
     x1 = np.sqrt(2)
     x2 = np.sqrt(np.pi)*x1*np.exp(-1/2*x0)
-    return (2*b*sc.exprel(-x0) - x2*sc.erf((1/2)*b*x1) + x2*_nx.gauss_profile(-1/2*D + epsilon/D, D))*np.exp(-lw)
+    return (2*b*sc.exprel(-x0) - x2*sc.erf((1/2)*b*x1) + x2*nx.gauss_profile(-1/2*D + epsilon/D, D))*np.exp(-lw)
 
 
 def profile_case_ii(b, D, epsilon, lw):
@@ -38,7 +38,7 @@ def profile_case_ii(b, D, epsilon, lw):
     """
     x0 = -epsilon
     x1 = np.sqrt(2)*b
-    return -(-1/2*(np.sqrt(np.pi)*x1*sc.erfcx((1/2)*x1) - 2)*np.exp(-b**2 - x0)*np.expm1(x0) + 2*np.expm1((1/2)*_nx.sub_prod(epsilon, b, D)))*np.exp(-lw)/b
+    return -(-1/2*(np.sqrt(np.pi)*x1*sc.erfcx((1/2)*x1) - 2)*np.exp(-b**2 - x0)*np.expm1(x0) + 2*np.expm1((1/2)*nx.sub_prod(epsilon, b, D)))*np.exp(-lw)/b
 
 
 def log_profile_case_iii(b, D, epsilon, lw):
@@ -62,7 +62,7 @@ def log_profile_case_iii(b, D, epsilon, lw):
     x10 = b*x5
     x11 = sc.erfcx(x5*(D + b))
     x12 = (1/2)*D**2
-    return -lw + np.logaddexp(np.logaddexp(-x4 + np.log(functools.reduce(np.maximum, [0, x3*sc.exprel(x4) - x7*(-sc.erfcx(x6)*np.expm1(-1/2*x3*(D - b + x1)) + _nx.erfcx_diff(-x2*x5, x3*x5))])), np.log(functools.reduce(np.maximum, [0, b*sc.exprel(x9) + x7*(x11*np.expm1(-1/2*b*(2*D + b)) - _nx.erfcx_diff(x6, x10))*np.exp(epsilon - x12 - 1/2*x8)]))), x9 + np.log(x7) + np.log(-x11*np.expm1(-x12 + _nx.sub_prod(epsilon, b, D)) + _nx.erfcx_diff(x10, x6)))
+    return -lw + np.logaddexp(np.logaddexp(-x4 + np.log(functools.reduce(np.maximum, [0, x3*sc.exprel(x4) - x7*(-sc.erfcx(x6)*np.expm1(-1/2*x3*(D - b + x1)) + nx.erfcx_diff(-x2*x5, x3*x5))])), np.log(functools.reduce(np.maximum, [0, b*sc.exprel(x9) + x7*(x11*np.expm1(-1/2*b*(2*D + b)) - nx.erfcx_diff(x6, x10))*np.exp(epsilon - x12 - 1/2*x8)]))), x9 + np.log(x7) + np.log(-x11*np.expm1(-x12 + nx.sub_prod(epsilon, b, D)) + nx.erfcx_diff(x10, x6)))
 
 
 def log_profile_case_iv(b, D, epsilon, lw):
@@ -74,14 +74,14 @@ def log_profile_case_iv(b, D, epsilon, lw):
     SymPy source: -lw + logaddexp(-b*(-D + b + sqrt(2)*sqrt(sub_prod(epsilon, b, D))) + log(Max(0, (D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*exprel(-b*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))) - sqrt(2)*sqrt(pi)*(-erfcx(sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2 + sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2)*expm1(-(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*(D + 2*b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2) + erfcx_diff(sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2, sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2))/2)), -b**2 + log(-erfcx(sqrt(2)*(D + b)/2)*expm1(-D**2/2 + sub_prod(epsilon, b, D)) + erfcx_diff(sqrt(2)*b/2, sqrt(2)*D/2)) + log(sqrt(2)*sqrt(pi)/2))
     """
     x0 = np.sqrt(2)
-    x1 = _nx.sub_prod(epsilon, b, D)
+    x1 = nx.sub_prod(epsilon, b, D)
     x2 = x0*np.sqrt(x1)
     x3 = b + x2
     x4 = D - x2
     x5 = (1/2)*x0
     x6 = sc.erfcx(x5*(D + b))
     x7 = np.sqrt(np.pi)*x5
-    return -lw + np.logaddexp(-b*(-D + x3) + np.log(functools.reduce(np.maximum, [0, x4*sc.exprel(-b*x4) - x7*(-x6*np.expm1(-1/2*x4*(D + 2*b + x2)) + _nx.erfcx_diff(x3*x5, x4*x5))])), -b**2 + np.log(x7) + np.log(-x6*np.expm1(-1/2*D**2 + x1) + _nx.erfcx_diff(b*x5, D*x5)))
+    return -lw + np.logaddexp(-b*(-D + x3) + np.log(functools.reduce(np.maximum, [0, x4*sc.exprel(-b*x4) - x7*(-x6*np.expm1(-1/2*x4*(D + 2*b + x2)) + nx.erfcx_diff(x3*x5, x4*x5))])), -b**2 + np.log(x7) + np.log(-x6*np.expm1(-1/2*D**2 + x1) + nx.erfcx_diff(b*x5, D*x5)))
 
 
 def log_profile_case_v(b, D, epsilon, lw):
@@ -91,4 +91,4 @@ def log_profile_case_v(b, D, epsilon, lw):
     Paper: eq 13, case (v): eps >= (Delta + 2 alpha) Delta/(2 gamma^2).
     SymPy source: -b**2/2 - lw + log_gauss_profile(-D/2 + epsilon/D, D) + log(2*pi)/2
     """
-    return -1/2*b**2 - lw + _nx.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*np.log(2*np.pi)
+    return -1/2*b**2 - lw + nx.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*np.log(2*np.pi)

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import interpolate
 
 from .._core import domains as V
-from .._generated import flipped_huber as KER
+from .._generated import flipped_huber_pieces as KP
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.profile import log_profile_std, privacy_loss
 
@@ -39,7 +39,7 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
 
 
 def _profile_1d(b: float, D: float) -> Callable[[np.ndarray], np.ndarray]:
-    lw = float(KER.log_omega_tilde(np.float64(b)))
+    lw = float(KP.log_kappa_std(np.float64(b)))
 
     def f(nu: np.ndarray) -> np.ndarray:
         nu = np.asarray(nu, dtype=float)

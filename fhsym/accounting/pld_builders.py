@@ -282,13 +282,13 @@ def flipped_huber_pld(
     point): for searches, whose result is certified afterwards; the bound is then not certified.
     """
     from ..privacy.profile import PROFILE_RTOL, log_profile_std, scalar_units, log_privacy_profile
-    from .._generated.flipped_huber import log_omega_tilde
+    from .._generated.flipped_huber_pieces import log_kappa_std
 
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
     b, D = scalar_units(a, g, Dl)
-    lw = float(log_omega_tilde(np.float64(b)))
+    lw = float(log_kappa_std(np.float64(b)))
 
     def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
         e = np.asarray(eps, dtype=float)

@@ -34,7 +34,7 @@ from scipy import optimize
 
 from .._core import domains as V
 from .._core.search import CalibrationError, increasing_roots, largest_true_many
-from .._generated import flipped_huber as K
+from .._generated import flipped_huber_pieces as KP
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import profile_bound
 from ..privacy.certify import certified_profile
@@ -46,13 +46,13 @@ __all__ = ["calibrate_flipped_huber", "gaussian_dominance", "max_D_many", "searc
 
 
 def variance_std(b: float) -> float:
-    lw = float(K.log_omega_tilde(np.float64(b)))
-    return float(K.variance_std(np.float64(b), lw))
+    lw = float(KP.log_kappa_std(np.float64(b)))
+    return float(KP.variance_of_b(np.float64(b), lw))
 
 
 def _max_D(eps: float, log_target: float, b: float) -> float:
     """sup{D > 0 : log delta(eps; b, D) <= log_target} (standard units, gamma = 1)."""
-    lw = float(K.log_omega_tilde(np.float64(b)))
+    lw = float(KP.log_kappa_std(np.float64(b)))
 
     def f(D: float) -> float:
         return float(log_profile_std(np.array([eps]), b, D, lw)[0]) - log_target
@@ -79,7 +79,7 @@ def _max_D_many(eps: float, log_target: float, bs: np.ndarray) -> np.ndarray:
     is recomputed by :func:`_max_D` (Brent) before certification.
     """
     bs = np.asarray(bs, dtype=float)
-    lw = K.log_omega_tilde(bs)
+    lw = KP.log_kappa_std(bs)
     e = np.float64(eps)
 
     def feasible(D: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -95,7 +95,7 @@ def _objective_many(bs: np.ndarray, eps: float, log_target: float) -> np.ndarray
     """log(Var / Delta^2) at the least feasible gamma, for each shape b (inf where infeasible)."""
     bs = np.asarray(bs, dtype=float)
     D = _max_D_many(eps, log_target, bs)
-    v = K.variance_std(bs, K.log_omega_tilde(bs))
+    v = KP.variance_of_b(bs, KP.log_kappa_std(bs))
     with np.errstate(divide="ignore"):
         return np.where(D > 0, np.log(v) - 2.0 * np.log(D), np.inf)
 
@@ -123,7 +123,7 @@ def max_D_many(eps: float, log_target: float, bs: np.ndarray, guess: Optional[np
     """
     bs = np.asarray(bs, dtype=float)
     n = bs.size
-    lw = K.log_omega_tilde(bs)
+    lw = KP.log_kappa_std(bs)
     e = np.float64(eps)
 
     def f(u: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -191,7 +191,7 @@ def max_D_many(eps: float, log_target: float, bs: np.ndarray, guess: Optional[np
 
 def _objective(bs: np.ndarray, D: np.ndarray) -> np.ndarray:
     """log(Var / Delta^2) = log v(b) - 2 log D*(b); inf where no D is feasible."""
-    v = K.variance_std(bs, K.log_omega_tilde(bs))
+    v = KP.variance_of_b(bs, KP.log_kappa_std(bs))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(D > 0, np.log(v) - 2.0 * np.log(D), np.inf)
 
@@ -210,7 +210,7 @@ def _kink_candidate(eps: float, log_target: float, D_guess: float):
         D = np.exp(u)
         b = eps / D
         with np.errstate(all="ignore"):
-            v = log_profile_std(e, b, D, K.log_omega_tilde(b)) - log_target
+            v = log_profile_std(e, b, D, KP.log_kappa_std(b)) - log_target
         return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
 
     u0 = math.log(D_guess)

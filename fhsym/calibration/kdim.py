@@ -52,7 +52,7 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
-from .._generated.flipped_huber import log_omega_tilde
+from .._generated.flipped_huber_pieces import log_kappa_std
 from ..accounting import sufficient as S
 from ..accounting.kdim import aligned_step, default_step, kdim_pld, worst_case_candidates
 from ..accounting.pld import from_privacy_profile
@@ -179,7 +179,7 @@ def _search_log_delta(eps: float, b: float, D: float, K: int) -> float:
     aligned with the loss atoms.  Near the kink the kernels are not corrected (the certify step is).
     """
     h = aligned_step(default_step(b, 1.0, K, D, resolution=SEARCH_RESOLUTION), b, 1.0, D)
-    lw = float(log_omega_tilde(np.float64(b)))
+    lw = float(log_kappa_std(np.float64(b)))
 
     def prof(e: np.ndarray) -> np.ndarray:
         with np.errstate(under="ignore"):

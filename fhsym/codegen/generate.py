@@ -1,9 +1,18 @@
-"""Generate ``fhsym/_generated/*.py`` from the stable SymPy forms.
+"""Generate ``fhsym/_generated/`` from the stable SymPy forms, for every target.
 
 Usage::
 
-    python -m fhsym.codegen            # regenerate the checked-in modules
-    python -m fhsym.codegen --check    # exit 1 (with a diff) if they are stale
+    python -m fhsym.codegen                          # regenerate every checked-in target
+    python -m fhsym.codegen --target numpy           # only the numpy modules (the default target)
+    python -m fhsym.codegen --target c --out DIR     # the C99 library (fhsym.h, fhsym.c) into DIR
+    python -m fhsym.codegen --target jax --out DIR   # the JAX module (jax_kernels.py) into DIR
+    python -m fhsym.codegen --check                  # exit 1 (with a diff) if any checked-in file is stale
+
+Targets: ``numpy`` writes the kernel modules (one function per stable kernel) and the
+piece modules (the region dispatch, Table I, the K-dim and zCDP formulas) under
+``fhsym/_generated/``; ``c`` writes ``fhsym/_generated/c/`` (a self-contained C99 library:
+the hand-written special functions of ``fhsym/codegen/c/`` embedded, libm only); ``jax``
+writes ``fhsym/_generated/jax_kernels.py``.  All print the same SymPy declarations.
 
 The output depends on the SymPy version that printed it, which is recorded in
 the header; ``--check`` under a different SymPy version reports that and skips
@@ -14,17 +23,19 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import importlib
 import sys
 import textwrap
 from pathlib import Path
-from typing import Iterable, List, Sequence, Tuple
+from typing import Callable, Iterable, List, Sequence, Tuple
 
 import sympy as sp
 
-from .printer import KernelPrinter
+from . import pieces as PC
+from .printer import KernelPrinter, PiecesPrinter
 
-__all__ = ["MODULES", "render_module", "main"]
+__all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "outputs", "main"]
 
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "_generated"
 COMMAND = "python -m fhsym.codegen"
@@ -52,6 +63,33 @@ MODULES: Tuple[Tuple[str, str, str, str], ...] = (
 )
 
 
+# (output file, source module, kernel-tuple attribute or None, functions attribute, module docstring)
+PIECE_MODULES: Tuple[Tuple[str, str, object, str, str], ...] = (
+    (
+        "flipped_huber_pieces.py",
+        "fhsym.symbolic.laplace_limit",
+        "LAPLACE_KERNELS",
+        "DISTRIBUTION_FUNCTIONS",
+        "Region dispatch of the flipped Huber distribution: which kernel of flipped_huber.py (or Laplace-limit kernel "
+        "below, b > 64) applies where (standard units).",
+    ),
+    (
+        "privacy_pieces.py",
+        "fhsym.symbolic.privacy",
+        None,
+        "PRIVACY_FUNCTIONS",
+        "Table I's case boundaries and the region dispatch of the 1-D privacy profile and the privacy loss (standard units).",
+    ),
+    (
+        "kdim.py",
+        "fhsym.symbolic.kdim",
+        "KDIM_KERNELS",
+        "KDIM_FUNCTIONS",
+        "K dimensions (Sec IV-B) and zCDP: R_Delta and its inverse, theta, Lemma 5/7 arguments, Theorem 8's LHS in log space.",
+    ),
+)
+
+
 def _header(source: str, doc: str) -> str:
     return textwrap.dedent(
         f'''\
@@ -67,7 +105,7 @@ def _header(source: str, doc: str) -> str:
         import numpy as np
         import scipy.special as sc
 
-        from fhsym import _numerics as _nx
+        from fhsym._core import numerics as nx
 
         '''
     )
@@ -96,6 +134,101 @@ def render_module(source: str, attr: str, doc: str) -> str:
     return _header(source, doc) + all_line + body
 
 
+def _kernel_refs() -> Tuple[dict, dict]:
+    """kernel name -> the name it is called by from a piece module, and the module aliases."""
+    refs, aliases = {}, {}
+    for fname, source, attr, _ in MODULES:
+        stem = fname[:-3]
+        for k in PC.load(source, attr):
+            refs[k.name] = f"_{stem}.{k.name}"
+            aliases[f"_{stem}"] = stem
+    return refs, aliases
+
+
+def _doc_block(lines: Sequence[str], indent: str = "    ") -> str:
+    body = []
+    for par in lines:
+        if par.startswith("    ") or par.startswith("SymPy") or par.startswith("Pieces"):
+            body.append(par)
+        else:
+            body.append(textwrap.fill(par, width=92) if par else "")
+    return indent + '"""' + "\n".join(body).replace("\n", "\n" + indent).replace(indent + "\n", "\n") + "\n" + indent + '"""'
+
+
+def _render_piecewise_numpy(fn, refs: dict, printer) -> str:
+    prep = PC.prepare(fn)
+    names = [a.name for a in fn.args]
+    lines = [f"def {fn.name}({', '.join(names)}):", _doc_block(PC.docstring(fn))]
+    tup = ", ".join(names)
+    one = "," if len(names) == 1 else ""
+    lines.append(f"    {tup}{one} = (np.asarray(v, dtype=float) for v in ({tup}{one}))")
+    lines.append("    shape = np.broadcast_shapes({})".format(", ".join(f"{n}.shape" for n in names)))
+    lines.append("    out = np.full(shape, np.nan)")
+    indent = "    "
+    if fn.ignore:  # the regions too: their thresholds may overflow to the same harmless limits
+        lines.append("    with np.errstate({}):".format(", ".join(f'{w}="ignore"' for w in fn.ignore)))
+        indent = "        "
+    for sym, sub in prep.region_subs:
+        lines.append(f"{indent}{sym} = {printer.doprint(sub)}")
+    for i, r in enumerate(prep.regions):
+        lines.append(f"{indent}m{i} = np.broadcast_to({printer.doprint(r)}, shape)")
+    for i, pc in enumerate(fn.pieces):
+        picked = {a: f"_pick({a.name}, m{i})" for a in fn.args}
+        val = PC.piece_call(pc, picked, printer, lambda name, args: f"{refs.get(name, name)}({', '.join(args)})")
+        lines.append(f"{indent}if m{i}.any():")
+        lines.append(f"{indent}    out[m{i}] = {val}")
+    if fn.post is None:
+        lines.append("    return out")
+    else:
+        lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
+    return "\n".join(lines) + "\n"
+
+
+def _render_formula_numpy(f, printer) -> str:
+    subs, reduced = PC.prepare_formula(f)
+    lines = [f"def {f.name}({', '.join(a.name for a in f.args)}):", _doc_block(PC.docstring(f))]
+    for sym, sub in subs:
+        lines.append(f"    {sym} = {printer.doprint(sub)}")
+    outs = [printer.doprint(e) for e in reduced]
+    lines.append(f"    return {outs[0]}" if len(outs) == 1 else f"    return ({', '.join(outs)})")
+    return "\n".join(lines) + "\n"
+
+
+_PICK = (
+    "def _pick(x, m):\n"
+    '    """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""\n'
+    "    return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]\n"
+)
+
+
+def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: str) -> str:
+    """The numpy module of a declaration set: its own kernels (if any), then its piecewise functions and formulas."""
+    from fhsym.symbolic.piecewise import PiecewiseFunction
+
+    refs, aliases = _kernel_refs()
+    kernels = PC.load(source, kernels_attr) if kernels_attr else ()
+    functions = PC.load(source, functions_attr)
+    for k in kernels:
+        refs[k.name] = k.name
+    kprinter, printer = KernelPrinter(), PiecesPrinter()
+    parts = [_render_kernel(k, kprinter) for k in kernels]
+    for fn in functions:
+        parts.append(_render_piecewise_numpy(fn, refs, printer) if isinstance(fn, PiecewiseFunction) else _render_formula_numpy(fn, printer))
+    body = "\n\n".join(parts)
+    used = sorted(a for a in aliases if f"{a}." in body)
+    imports = "".join(f"from fhsym._generated import {aliases[a]} as {a}\n" for a in used)
+    names = [k.name for k in kernels] + [f.name for f in functions]
+    head = _header(source, doc).replace(
+        "# Every function below is printed from a SymPy expression that proofs/ shows equal\n"
+        "# to the paper formula named in its docstring.  Regenerate",
+        "# Every function below is printed from a SymPy declaration: a kernel proven equal to the\n"
+        "# paper formula (proofs/), a piecewise function applying kernels under the regions they\n"
+        "# declare, or a formula.  Regenerate",
+    )
+    all_line = "__all__ = [" + ", ".join(repr(n) for n in names) + "]\n\n\n"
+    return head + imports + ("\n" if imports else "") + all_line + _PICK + "\n\n" + body
+
+
 def _recorded_sympy_version(text: str) -> str:
     for line in text.splitlines()[:3]:
         if "with SymPy" in line:
@@ -103,42 +236,83 @@ def _recorded_sympy_version(text: str) -> str:
     return ""
 
 
-def check(targets: Iterable[Tuple[str, str, str, str]] = MODULES) -> int:
+TARGETS = ("numpy", "c", "jax")
+
+
+def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
+    """(path relative to the target's directory, renderer) for every file a target writes."""
+    if target == "numpy":
+        out: List[Tuple[str, Callable[[], str]]] = [(fname, functools.partial(render_module, source, attr, doc)) for fname, source, attr, doc in MODULES]
+        out += [(fname, functools.partial(render_pieces_module, source, kattr, fattr, doc))
+                for fname, source, kattr, fattr, doc in PIECE_MODULES]
+        return out
+    if target == "c":
+        from . import target_c
+
+        return list(target_c.FILES.items())
+    if target == "jax":
+        from . import target_jax
+
+        return [(target_jax.FILENAME, target_jax.render)]
+    raise ValueError(f"target must be one of {TARGETS}; got {target!r}")
+
+
+def default_dir(target: str) -> Path:
+    """Where a target's files are checked in."""
+    return GENERATED_DIR / "c" if target == "c" else GENERATED_DIR
+
+
+def _check_file(path: Path, render: Callable[[], str]) -> int:
+    name = path.relative_to(GENERATED_DIR.parent) if path.is_relative_to(GENERATED_DIR.parent) else path
+    if not path.exists():
+        print(f"MISSING: {path} (run `{COMMAND}`)")
+        return 1
+    current = path.read_text()
+    recorded = _recorded_sympy_version(current)
+    if recorded and recorded != sp.__version__:
+        print(f"SKIPPED: {name} was generated with SymPy {recorded}, this is SymPy {sp.__version__}; "
+              f"install sympy=={recorded} to check it")
+        return 0
+    fresh = render()
+    if fresh != current:
+        diff = difflib.unified_diff(current.splitlines(), fresh.splitlines(), f"{name} (checked in)", f"{name} (fresh)", lineterm="")
+        print("\n".join(diff))
+        print(f"STALE: {path} differs from its source; run `{COMMAND}` and commit the result")
+        return 1
+    print(f"OK: {name} is up to date")
+    return 0
+
+
+def check(targets: Iterable[str] = TARGETS) -> int:
+    """Regenerate every checked-in file of ``targets`` in memory; 1 if any differs or is missing."""
     status = 0
-    for fname, source, attr, doc in targets:
-        path = GENERATED_DIR / fname
-        if not path.exists():
-            print(f"MISSING: {path} (run `{COMMAND}`)")
-            status = 1
-            continue
-        current = path.read_text()
-        recorded = _recorded_sympy_version(current)
-        if recorded and recorded != sp.__version__:
-            print(f"SKIPPED: {fname} was generated with SymPy {recorded}, this is SymPy {sp.__version__}; "
-                  f"install sympy=={recorded} to check it")
-            continue
-        fresh = render_module(source, attr, doc)
-        if fresh != current:
-            diff = difflib.unified_diff(current.splitlines(), fresh.splitlines(), f"{fname} (checked in)", f"{fname} (fresh)", lineterm="")
-            print("\n".join(diff))
-            print(f"STALE: {path} differs from its source; run `{COMMAND}` and commit the result")
-            status = 1
-        else:
-            print(f"OK: {fname} is up to date")
+    for target in targets:
+        for rel, render in outputs(target):
+            status |= _check_file(default_dir(target) / rel, render)
     return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description="Generate fhsym's numeric kernels from the SymPy forms.")
-    parser.add_argument("--check", action="store_true", help="fail (exit 1) if the checked-in modules are stale")
+    parser = argparse.ArgumentParser(prog=COMMAND, description="Generate fhsym's numeric code from the SymPy forms.")
+    parser.add_argument("--check", action="store_true", help="fail (exit 1) if any checked-in generated file is stale")
+    parser.add_argument("--target", choices=TARGETS, action="append",
+                        help="target(s) to write (default: all; --check: all checked-in targets)")
+    parser.add_argument("--out", type=Path, help="write into this directory instead of the checked-in location (one target)")
     ns = parser.parse_args(argv)
+    targets = tuple(ns.target) if ns.target else TARGETS
     if ns.check:
-        return check()
-    GENERATED_DIR.mkdir(exist_ok=True)
-    for fname, source, attr, doc in MODULES:
-        text = render_module(source, attr, doc)
-        (GENERATED_DIR / fname).write_text(text)
-        print(f"wrote {GENERATED_DIR / fname}")
+        if ns.out:
+            parser.error("--check compares the checked-in files; it takes no --out")
+        return check(targets)
+    if ns.out and len(targets) != 1:
+        parser.error("--out needs exactly one --target")
+    for target in targets:
+        out_dir = ns.out if ns.out else default_dir(target)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for rel, render in outputs(target):
+            path = out_dir / rel
+            path.write_text(render())
+            print(f"wrote {path}")
     return 0
 
 

@@ -33,6 +33,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._generated import flipped_huber as K
+from .._generated import flipped_huber_pieces as KP
 from .base import NoiseDistribution
 from .flipped_huber_privacy import FlippedHuberPrivacyMethods
 from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
@@ -40,6 +41,8 @@ from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
 __all__ = ["FlippedHuber"]
 
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
+# shape b above which the scale-free moments use their Laplace-limit kernels (fhsym.symbolic.laplace_limit)
+_LAPLACE_B = 64.0
 # alpha/gamma above which omega = exp(log_omega) exceeds the float range
 _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
@@ -84,10 +87,11 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
             )
         self.b = b
         b_arr = np.float64(b)
-        self._lw = float(K.log_omega_tilde(b_arr))  # log(kappa/gamma)
-        self._tail_mass = float(K.tail_mass(b_arr, self._lw))  # P(T > alpha)
+        self._lw = float(KP.log_kappa_std(b_arr))  # log(kappa/gamma), Laplace-limit form beyond b = 64
+        self._tail_mass = float(KP.tail_mass_of_b(b_arr, self._lw))  # P(T > alpha)
         # smallest p for which Q^{-1}(p omega / sqrt(2 pi)) is evaluated directly (argument >= 1e-290)
-        self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - self.log_omega() + _HALF_LOG_2PI, 0.0))
+        log_omega = self._lw + 0.5 * b * b  # inf past b ~ 1.9e154 (then the bound below is 0, exactly right)
+        self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
         # standardised upper quartile: below it sf is computed as 1/2 - mass([0, s])
         self._upper_quartile = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
         self._moments = None  # even moments m_2 .. m_20, computed on first use by log_mgf
@@ -119,7 +123,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> f"{FlippedHuber(alpha=1000.0, gamma=1.0).log_omega():.10g}"  # omega overflows here
         '499993.7854'
         """
-        return self._lw + 0.5 * self.b**2
+        return self._representable(self._lw + 0.5 * self.b * self.b, "log omega")
 
     def omega(self) -> float:
         """omega of eq 9 (>= sqrt(2 pi), Proposition 1).
@@ -235,12 +239,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         '-12500001.63'
         """
         s = np.abs(self._std(x))
-        b = self.b
-        out = np.empty_like(s)
-        centre = s <= b
-        out[centre] = K.logpdf_center(b, s[centre], self._lw)
-        with np.errstate(over="ignore"):
-            out[~centre] = K.logpdf_tail(b, s[~centre], self._lw)
+        out = KP.logpdf_std(self.b, s, self._lw)
         out -= math.log(self.gamma)
         return scalar_or_array(out)
 
@@ -273,32 +272,10 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         """P(S > s) for s >= 0 (eq 10): 1/2 minus the mass of [0, s] up to the upper quartile
         (exactly 1/2 at s = 0, so the CDF is monotone through the median), beyond it a sum
         of positive terms (accurate in relative terms far into the tail)."""
-        b, lw = self.b, self._lw
-        out = np.empty_like(s)
-        near = s <= self._upper_quartile
-        centre = s <= b
-        m = near & centre
-        out[m] = K.sf_center_near_median(b, s[m], lw)
-        m = near & ~centre
-        out[m] = K.sf_tail_near_median(b, s[m], lw)
-        m = ~near & centre
-        out[m] = K.sf_center(b, s[m], lw)
-        m = ~near & ~centre
-        out[m] = K.sf_tail(b, s[m], lw)
-        return out
+        return KP.sf_std_nonneg(self.b, s, self._lw, self._upper_quartile)
 
     def _logsf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
-        out = np.empty_like(s)
-        near = s <= self._upper_quartile
-        out[near] = np.log(self._sf_std_nonneg(s[near]))
-        far = ~near
-        centre = s <= self.b
-        m = far & centre
-        out[m] = K.logsf_center(self.b, s[m], self._lw)
-        m = far & ~centre
-        with np.errstate(over="ignore"):
-            out[m] = K.logsf_tail(self.b, s[m], self._lw)
-        return out
+        return KP.logsf_std_nonneg(self.b, s, self._lw, self._upper_quartile)
 
     def sf(self, x: ArrayLike) -> Float:
         """Survival function P(T > x) (1 - eq 10); accurate in relative terms far into the right tail.
@@ -440,7 +417,10 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> FlippedHuber(alpha=0.0, gamma=1.5).var()       # alpha = 0: N(0, 1.5^2)
         2.25
         """
-        return self._representable(self.gamma * (self.gamma * float(K.variance_std(np.float64(self.b), self._lw))),
+        if self.b > _LAPLACE_B:  # gamma^2 * 2/b^2 = 2 (gamma/b)^2: the Laplace kernel at b/gamma (no underflow)
+            with np.errstate(over="ignore"):  # inf -> the ValueError of _representable
+                return self._representable(float(KP.variance_std_laplace(np.float64(self.b / self.gamma))), "variance")
+        return self._representable(self.gamma * (self.gamma * float(KP.variance_of_b(np.float64(self.b), self._lw))),
                                    "variance")
 
     def std(self) -> float:
@@ -482,7 +462,11 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> round(FlippedHuber(alpha=0.0, gamma=1.5).fisher_information(), 15)   # 1/1.5^2
         0.444444444444444
         """
-        return self._representable(float(K.fisher_std(np.float64(self.b), self._lw)) / self.gamma / self.gamma,
+        if self.b > _LAPLACE_B:  # b^2/gamma^2 = (b/gamma)^2: the Laplace kernel at b/gamma (no spurious overflow)
+            with np.errstate(over="ignore"):  # inf -> the ValueError below
+                return self._representable(float(KP.fisher_std_laplace(np.float64(self.b / self.gamma))),
+                                           "Fisher information")
+        return self._representable(float(KP.fisher_of_b(np.float64(self.b), self._lw)) / self.gamma / self.gamma,
                                    "Fisher information")
 
     def nfi(self) -> float:
@@ -504,16 +488,10 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> round(FlippedHuber(alpha=1e4, gamma=1.0).nfi(), 6)    # Laplace limit
         2.0
         """
-        b = np.float64(self.b)
-        return float(K.variance_std(b, self._lw)) * float(K.fisher_std(b, self._lw))
+        return float(KP.nfi_of_b(np.float64(self.b), self._lw))
 
     def _log_E(self, m: np.ndarray) -> np.ndarray:
-        out = np.empty_like(m)
-        pos = m >= 0
-        out[pos] = K.log_mgf_half_pos(self.b, m[pos])
-        with np.errstate(divide="ignore"):  # b = 0: log(b * exprel(b m)) = -inf is exact
-            out[~pos] = K.log_mgf_half_neg(self.b, m[~pos])
-        return out
+        return KP.log_mgf_half(self.b, m)  # b = 0: log(b * exprel(b m)) = -inf is exact
 
     _MGF_SERIES_TERMS = 10  # even moments m_2 .. m_20
 
@@ -552,6 +530,8 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         if not np.all(np.isfinite(u)):
             raise ValueError(f"s must satisfy |gamma*s| < inf; got gamma*s overflowing for gamma={self.gamma!r}")
         u = np.asarray(u, dtype=float)
+        if self.b > _LAPLACE_B:
+            return scalar_or_array(self._log_mgf_laplace_limit(u))
         out = np.empty_like(u)
         mom = self._even_moments()
         small = u * u * mom[0] <= 0.1
@@ -570,6 +550,20 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
             ub = u[big]
             out[big] = np.logaddexp(self._log_E(self.b + ub), self._log_E(self.b - ub)) - self._lw
         return scalar_or_array(out)
+
+    def _log_mgf_laplace_limit(self, u: np.ndarray) -> np.ndarray:
+        # b > 64: the Laplace MGF -log(1 - (u/b)^2) for |u| <= b/2 (remainder <= 8 e^{-b^2/2},
+        # proofs/laplace_limit.py), the closed form in log space beyond
+        near = np.abs(u) <= 0.5 * self.b
+        out = np.empty_like(u)
+        if near.any():
+            out[near] = KP.log_mgf_laplace(self.b, u[near])
+        far = ~near
+        if far.any():
+            uf = u[far]
+            with np.errstate(over="ignore"):  # b + |u| > 1.8e308: log M ~ u^2/2 is beyond the float range too (inf)
+                out[far] = np.logaddexp(self._log_E(self.b + uf), self._log_E(self.b - uf)) - self._lw
+        return out
 
     def mgf(self, s: ArrayLike) -> Float:
         """Moment generating function M(s) = E[exp(s T)] (Sec III-B2).

@@ -32,9 +32,8 @@ from scipy import optimize
 from .._core import numerics as _nx
 from .._core import domains as V
 from .._core.arb import enclose_profile
-from .._generated import flipped_huber as K
-from .._generated import privacy_loss as L
-from .._generated import privacy_profile as P
+from .._generated import flipped_huber_pieces as KP
+from .._generated import privacy_pieces as PP
 
 __all__ = [
     "KINK_WINDOW",
@@ -73,6 +72,12 @@ def _shape(alpha: float, gamma: float):
     return a, g, b
 
 
+#: the range of D = sensitivity/gamma the profile answers on: normal floats (a subnormal or zero D has lost
+#: its relative precision, and delta ~ b D need not be negligible) whose square is finite (Table I uses D^2/2)
+D_MIN = float(np.finfo(float).tiny)
+D_MAX = 1e150
+
+
 def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
     """Validated float arrays (b, D) = (alpha/gamma, Delta/gamma), each finite (not broadcast)."""
     a = V.check_array(alpha, V.ALPHA)
@@ -89,6 +94,21 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
         i = np.argwhere(~np.isfinite(D))[0]
         di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
         raise ValueError(f"sensitivity/gamma must be finite; got sensitivity={float(di)!r}, gamma={float(gi)!r}")
+    with np.errstate(over="ignore"):
+        bD = b * D
+    if not np.all(np.isfinite(bD)):
+        i = np.argwhere(~np.isfinite(bD))[0]
+        raise ValueError(f"alpha*sensitivity/gamma^2 must be finite (below 1.8e308; delta = 1 to double precision "
+                         f"beyond, for every finite eps); got alpha/gamma={float(b[tuple(i)] if b.ndim else b)!r}, "
+                         f"sensitivity/gamma={float(D[tuple(i)] if D.ndim else D)!r}")
+    bad = (D < D_MIN) | (D > D_MAX)
+    if np.any(bad):
+        i = np.argwhere(bad)[0]
+        di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
+        raise ValueError(
+            f"sensitivity/gamma must be in [{D_MIN:.6g}, {D_MAX:.6g}] (a normal float whose square is finite: "
+            f"the profile's formulas use D^2/2 and divide by D); got sensitivity={float(di)!r}, gamma={float(gi)!r}, "
+            f"ratio {float(D[tuple(i)])!r}: rescale the sensitivity and the noise scale together")
     return b, D
 
 
@@ -105,47 +125,21 @@ def case_boundaries(b: float, D: float):
     Returns (e3, nu1, nu2): case (v) is eps >= nu2, (iv) is nu1 <= eps < nu2, (iii) is
     e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else case (ii).  Empty
     cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b = 0).
-    Elementwise for arrays.  A boundary beyond the float range is +inf (its case starts past every
-    float eps), so overflow here is the right answer, not an error.
+    Elementwise for arrays; a boundary beyond the float range is +inf.  Generated from
+    ``fhsym.symbolic.privacy.TABLE_I``.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        nu2 = (D + 2.0 * b) * D / 2.0
-        nu1 = (np.maximum(D - b, 0.0) ** 2 + 2.0 * b * D) / 2.0
-        e3 = (np.maximum(2.0 * b, D) ** 2 - 2.0 * b * D) / 2.0
-    return e3, nu1, nu2
+    return PP.case_boundaries(b, D)
 
 
 def log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) -> np.ndarray:
     """log delta(eps) in standard units, elementwise over broadcast (eps, b, D, lw); -inf where delta = 0.
 
-    eps >= 0 finite, b >= 0, D > 0, lw = log_omega_tilde(b).  The boundaries nu1, nu2 are
-    tested on eps - bD computed error-free (the same quantity the kernels take the square
-    root of), so a case and its formula never disagree about which side of eps = bD a point
-    lies.  Scalar parameters (the common case) are passed to the kernels unindexed.
+    eps >= 0 finite, b >= 0, D > 0, lw = log_kappa_std(b).  The region dispatch (Table I,
+    the boundaries nu1, nu2 tested on eps - bD computed error-free, the quantity the kernels
+    take the square root of) is generated from the kernels' declared regions
+    (``fhsym.symbolic.privacy``, ``fhsym._generated.privacy_pieces.log_profile_std``).
     """
-    eps, b, D, lw = (np.asarray(x, dtype=float) for x in (eps, b, D, lw))
-    shape = np.broadcast_shapes(eps.shape, b.shape, D.shape, lw.shape)
-
-    def pick(x: np.ndarray, m: np.ndarray) -> np.ndarray:
-        return x if x.ndim == 0 else np.broadcast_to(x, shape)[m]
-
-    e3, _, _ = case_boundaries(b, D)
-    edb = _nx.sub_prod(eps, b, D)  # eps - b D
-    out = np.empty(shape)
-    c5 = np.broadcast_to(edb >= 0.5 * D * D, shape)
-    c4 = ~c5 & (edb >= 0.5 * np.maximum(D - b, 0.0) ** 2)
-    c3 = ~c5 & ~c4 & (eps >= e3)
-    low = ~(c5 | c4 | c3)
-    wide = D > 2.0 * b  # case (i) below e3, else case (ii)
-    cases = ((c5, P.log_profile_case_v, False), (c4, P.log_profile_case_iv, False),
-             (c3, P.log_profile_case_iii, False), (low & wide, P.profile_case_i, True),
-             (low & ~wide, P.profile_case_ii, True))
-    with np.errstate(divide="ignore"):
-        for m, kernel, take_log in cases:
-            if m.any():
-                v = kernel(pick(b, m), pick(D, m), pick(eps, m), pick(lw, m))
-                out[m] = np.log(v) if take_log else v
-    return np.minimum(out, 0.0)
+    return PP.log_profile_std(b, D, eps, lw)
 
 
 def _check_eps(epsilon: ArrayLike) -> np.ndarray:
@@ -173,7 +167,7 @@ def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitiv
     """
     eps = _check_eps(epsilon)
     b, D = _shape_arrays(alpha, gamma, sensitivity)
-    lw = K.log_omega_tilde(b)
+    lw = KP.log_kappa_std(b)
     out = log_profile_std(eps, b, D, lw)
     return _out(_near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D))
 
@@ -290,7 +284,7 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
     """
     b, D = scalar_units(alpha, gamma, sensitivity)
     deltas = V.check_array(delta, V.DELTA)
-    lw = float(K.log_omega_tilde(np.float64(b)))
+    lw = float(KP.log_kappa_std(np.float64(b)))
 
     def logd(e: float) -> float:
         return float(log_profile_std(np.array([e]), b, D, lw)[0])
@@ -324,27 +318,11 @@ def loss_std(s: np.ndarray, D: np.ndarray, b: float) -> np.ndarray:
 
     The regime of u = s + D is decided from |s + D| - b computed from the exact sum (the
     same quantity the mixed-regime kernels use), so the loss is accurate to a few ulp
-    however close s or u is to +-b.
+    however close s or u is to +-b (``fhsym._generated.privacy_pieces.loss_std``).
     """
     s, D = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(D, dtype=float))
-    uh, _ = _nx.two_sum(s, D)
-    uo = _nx.abs_sum_sub(s, D, b)  # |s + D| - b from the exact sum, as the kernels use it
-    so = np.abs(s) - b  # |s| - b (one rounding; exact when |s| is near b)
-    out = np.zeros(s.shape)
-    cs, cu = so <= 0, uo <= 0
-    both_c = cs & cu
-    same = both_c & (s * uh >= 0)
-    cross = both_c & ~same
-    tt = ~cs & ~cu
-    ct = cs & ~cu
-    tc = ~cs & cu
-    with np.errstate(over="ignore", invalid="ignore"):
-        out[same] = L.loss_center_same_sign(b, D[same], s[same])
-        out[cross] = L.loss_center_cross(b, D[cross], s[cross])
-        out[tt] = L.loss_tail_tail(b, D[tt], s[tt])
-        out[ct] = L.loss_center_tail(b, D[ct], s[ct])
-        out[tc] = L.loss_tail_center(b, D[tc], s[tc])
-    out[D == 0] = 0.0
+    out = PP.loss_std(b, D, s)
+    out[D == 0] = 0.0  # zeta_0 = 0, also at s = +-inf where the kernels give 0 * inf
     return out
 
 

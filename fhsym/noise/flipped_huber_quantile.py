@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from .._core import domains as V
 from .._core.random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
 from .._generated import flipped_huber as K
+from .._generated import flipped_huber_pieces as KP
 
 __all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "scalar_or_array"]
 
@@ -46,33 +47,7 @@ class FlippedHuberQuantileMethods:
         The quantile of the paper's missing Appendix B, derived by inverting eq 10
         piece by piece (see fhsym.symbolic.definitions.ppf_center / ppf_tail_upper).
         """
-        b, lw = self.b, self._lw
-        out = np.empty_like(p)
-        tail = p <= self._tail_mass
-        near = p >= 0.25
-        m = tail & ~near
-        if m.any():
-            pm = p[m]
-            # p * omega / sqrt(2 pi) is a normal float above this p: use ndtri directly
-            direct = pm >= self._isf_direct_min
-            res = np.empty_like(pm)
-            res[direct] = K.isf_tail_direct(b, pm[direct], lw)
-            res[~direct] = K.isf_tail(b, np.log(pm[~direct]), lw)
-            out[m] = res
-        m = tail & near
-        if m.any():
-            out[m] = K.isf_tail_near_half(b, h[m], lw)
-        m = ~tail & ~near
-        if m.any():
-            out[m] = K.isf_center(b, p[m], lw)
-        m = ~tail & near
-        if m.any():
-            hm = h[m]
-            val = np.zeros_like(hm)
-            nz = hm > 0
-            val[nz] = K.isf_center_near_half(b, hm[nz], lw)
-            out[m] = val
-        return out
+        return KP.isf_std(self.b, p, h, self._lw, self._tail_mass, self._isf_direct_min)
 
     def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
         """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""

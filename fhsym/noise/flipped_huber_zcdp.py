@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from typing import Optional, Tuple
 
-import numpy as np
 
 from .._core import domains as V
 from .._core.sensitivities import resolve_sensitivities
+from .._generated import kdim as KD
 
 __all__ = ["R_Delta", "zcdp_params"]
 
@@ -29,9 +29,7 @@ def R_Delta(alpha, sensitivity):
     Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing
     and concave in alpha, non-decreasing and concave in Delta.
     """
-    a = np.asarray(alpha, dtype=float)
-    d = np.asarray(sensitivity, dtype=float)
-    out = np.where(a <= d, a * a, d * (2.0 * a - d))
+    out = KD.R_Delta(alpha, sensitivity)
     return out[()] if out.ndim == 0 else out
 
 
@@ -51,6 +49,6 @@ def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None,
     g = V.check_scalar(gamma, V.GAMMA)
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
     c = min(D, D2 / math.sqrt(K), D1 / K) if refine else D
-    xi = K * float(R_Delta(a, c)) / (2.0 * g * g)
-    eta = D2 * D2 / (2.0 * g * g)
+    xi = float(KD.zcdp_xi(K, float(R_Delta(a, c)), g))
+    eta = float(KD.zcdp_eta(D2, g))
     return xi, eta

@@ -32,10 +32,12 @@ Stable forms.  Writing S(x) = int_x^inf exp(-rho_b(s)) ds (so P(T > gamma x) = S
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
 from . import definitions as D
+from . import naive as N
 from .definitions import PaperObject, rho
 from .special import Q, abs_sum_sub, erfcx, erfcx_diff, exprel, gauss_profile, log_gauss_profile, logaddexp, sub_prod
 from .stable import SQRT_PI_2, Kernel, lw
@@ -44,7 +46,7 @@ __all__ = [
     "d", "Delta", "eps", "Dn",
     "zeta", "zeta_centered", "ridge", "R_Delta", "zeta_centered_upper",
     "zeta_centered_inverse", "J_inverse_helper", "nu1", "nu2",
-    "TABLE_I", "DELTA_CASES", "PROFILE_KERNELS", "LOSS_KERNELS", "OBJECTS",
+    "TABLE_I", "TABLE_I_STD", "E3_STD", "NU1_STD", "NU2_STD", "DELTA_CASES", "PROFILE_KERNELS", "LOSS_KERNELS", "OBJECTS",
 ]
 
 t, alpha, gamma, b = D.t, D.alpha, D.gamma, D.b
@@ -127,6 +129,25 @@ def _std(expr):
 
 
 # ----------------------------------------------------------------------------
+# Region dispatch of the profile: Table I in standard units, tested on exact quantities
+# ----------------------------------------------------------------------------
+# The boundaries nu1, nu2 are tested on eps - bD computed error-free (node sub_prod, the quantity
+# the kernels take the square root of), so a case and its formula never disagree about which side
+# of eps = bD a point lies; e3 (the lower end of case (iii)) is Table I's, in standard units.
+TABLE_I_STD = tuple((row[0], *(_std(sp.sympify(x)) for x in row[1:4])) for row in TABLE_I)
+E3_STD, NU1_STD, NU2_STD = (TABLE_I_STD[i][1] for i in (2, 3, 4))
+_edb_region = sub_prod(eps, b, Dn)
+_in_v = sp.Ge(_edb_region, Dn**2 / 2)  # eps >= nu2
+_in_iv_up = sp.Ge(_edb_region, sp.Max(Dn - b, 0) ** 2 / 2)  # eps >= nu1
+_in_iii_up = sp.Ge(eps, E3_STD)
+_low = sp.And(~_in_v, ~_in_iv_up, ~_in_iii_up)
+REGION_V = _in_v
+REGION_IV = sp.And(~_in_v, _in_iv_up)
+REGION_III = sp.And(~_in_v, ~_in_iv_up, _in_iii_up)
+REGION_I = sp.And(_low, sp.Gt(Dn, 2 * b))
+REGION_II = sp.And(_low, sp.Le(Dn, 2 * b))
+
+# ----------------------------------------------------------------------------
 # Stable kernels of the profile (standard units)
 # ----------------------------------------------------------------------------
 _deficit_factor = 1 - b * SQRT_PI_2 * erfcx(b / sp.sqrt(2))  # M(b) = 1 - b Mills(b) >= 0
@@ -187,6 +208,9 @@ PROFILE_I = Kernel(
     doc="delta(eps) in case (i) as 2J(b) e^{-lw} (= 1 - sqrt(2 pi)/omega) plus the Gaussian term; both >= 0.",
     domain=_dom,
     constraint=sp.And(sp.Lt(b, Dn / 2), sp.Lt(eps, (Dn - 2 * b) * Dn / 2)),
+    region=REGION_I,
+    naive=N.profile_case_i,
+    stress=((2.0**-50, 2.0**-40, 0.0), "tiny Delta/gamma = 2^-40: Q(x) - e^eps Q(x + D) cancels (delta ~ 4e-13)"),
 )
 
 PROFILE_II = Kernel(
@@ -199,6 +223,12 @@ PROFILE_II = Kernel(
     doc="delta(eps) in case (ii) as (2/b)(1 - e^{(eps - bD)/2}) + (e^eps - 1) tau, two non-negative terms.",
     domain=_dom,
     constraint=sp.And(sp.Gt(b, Dn / 2), sp.Lt(eps, sp.Min(2 * b - Dn, Dn) * b)),
+    region=REGION_II,
+    naive=N.profile_case_ii,
+    stress=(
+        (30.0, 1.0, 30.0 - 2.0**-20),
+        "eps = alpha Delta/gamma^2 - 2^-20 with e^eps ~ 1e13: (1 - e^eps)/2 + ... cancels to delta ~ 5e-7",
+    ),
 )
 
 LOG_PROFILE_III = Kernel(
@@ -210,6 +240,12 @@ LOG_PROFILE_III = Kernel(
     doc="log delta(eps) in case (iii), t1 in [-alpha, 0), t2 >= alpha, as log(CT- + CT+ + TT): three non-negative pieces of int [g(t) - e^eps g(t + Delta)]_+.",
     domain=_dom,
     constraint=sp.And(sp.Lt(b, Dn), sp.Ge(eps, (sp.Max(2 * b, Dn) ** 2 - 2 * b * Dn) / 2), sp.Lt(eps, (sp.Max(Dn - b, 0) ** 2 + 2 * b * Dn) / 2)),
+    region=REGION_III,
+    naive=lambda b, D, e: np.log(N.profile_case_iii(b, D, e)),
+    stress=(
+        (2.0**-40, 2.0**-33, 2.0**-67),
+        "tiny alpha/gamma and Delta/gamma: 1 - exp(b t1) rounds to 0 and 1/2 + ... - e^eps c Q cancels (delta ~ 5e-11)",
+    ),
 )
 
 LOG_PROFILE_IV = Kernel(
@@ -221,6 +257,9 @@ LOG_PROFILE_IV = Kernel(
     doc="log delta(eps) in case (iv), t1 in [0, alpha), t2 >= alpha, as log(CT+ + TT): two non-negative pieces of int [g(t) - e^eps g(t + Delta)]_+.",
     domain=_dom,
     constraint=sp.And(sp.Ge(eps, (sp.Max(Dn - b, 0) ** 2 + 2 * b * Dn) / 2), sp.Lt(eps, (Dn + 2 * b) * Dn / 2)),
+    region=REGION_IV,
+    naive=lambda b, D, e: np.log(N.profile_case_iv(b, D, e)),
+    stress=((40.0, 1.0, 40.25), "large alpha/gamma = 40: sinh(b^2/2) = sinh(800) overflows, omega = inf"),
 )
 
 LOG_PROFILE_V = Kernel(
@@ -232,6 +271,9 @@ LOG_PROFILE_V = Kernel(
     doc="log delta(eps) in case (v) = log(sqrt(2 pi)/omega) + log H(eps/D - D/2, D); finite far into the tail.",
     domain=_dom,
     constraint=sp.Ge(eps, (Dn + 2 * b) * Dn / 2),
+    region=REGION_V,
+    naive=lambda b, D, e: np.log(N.profile_case_v(b, D, e)),
+    stress=((1.0, 1e-11, 2e-11 + 1e-22), "tiny Delta/gamma = 1e-11: Q(x) - e^eps Q(x + D) cancels (delta ~ 7e-14)"),
 )
 
 PROFILE_KERNELS = (PROFILE_I, PROFILE_II, LOG_PROFILE_III, LOG_PROFILE_IV, LOG_PROFILE_V)
@@ -240,6 +282,10 @@ PROFILE_KERNELS = (PROFILE_I, PROFILE_II, LOG_PROFILE_III, LOG_PROFILE_IV, LOG_P
 # Privacy loss zeta_D(s) = rho_b(s + D) - rho_b(s), D > 0, by regime of (s, s + D)
 # ----------------------------------------------------------------------------
 _u = s + Dn
+# regime of s and of u = s + D, decided on |s| - b and on |s + D| - b from the exact sum (node
+# abs_sum_sub, the quantity the mixed-regime kernels use)
+_cs = sp.Le(sp.Abs(s) - b, 0)  # s in the Laplace centre
+_cu = sp.Le(abs_sum_sub(s, Dn, b), 0)  # s + D in the Laplace centre
 LOSS_CENTER_SAME = Kernel(
     name="loss_center_same_sign",
     args=(b, Dn, s),
@@ -249,6 +295,9 @@ LOSS_CENTER_SAME = Kernel(
     doc="+-b D: both points in the Laplace centre on the same side of 0 (flat part of the loss).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 10.0), "s": (-10.0, 10.0)},
     constraint=sp.And(sp.Ge(s, -b), sp.Le(_u, b), sp.Ge(s * _u, 0)),
+    region=sp.And(_cs, _cu, sp.Ge(s * _u, 0)),
+    naive=N.privacy_loss,
+    stress=((10.0, 1e-12, 5.0), "s = 5, D = 1e-12: b(s + D) - b s loses D to rounding of s + D"),
 )
 LOSS_CENTER_CROSS = Kernel(
     name="loss_center_cross",
@@ -259,6 +308,9 @@ LOSS_CENTER_CROSS = Kernel(
     doc="b(2s + D): both points in the Laplace centre on opposite sides of 0.",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 10.0), "s": (-10.0, 10.0)},
     constraint=sp.And(sp.Ge(s, -b), sp.Le(_u, b), sp.Lt(s, 0), sp.Gt(_u, 0)),
+    region=sp.And(_cs, _cu, sp.Lt(s * _u, 0)),
+    naive=N.privacy_loss,
+    stress=((0.7, 0.7, -0.35 + 1e-12), "s + D/2 = 1e-12: b(s + D) - b|s| cancels (b(2s + D) does not)"),
 )
 LOSS_TAIL_TAIL = Kernel(
     name="loss_tail_tail",
@@ -269,6 +321,9 @@ LOSS_TAIL_TAIL = Kernel(
     doc="D(s + D/2): both points in the Gaussian tails (either side).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-30.0, 30.0)},
     constraint=sp.And(sp.Gt(sp.Abs(s), b), sp.Gt(sp.Abs(_u), b)),
+    region=sp.And(~_cs, ~_cu),
+    naive=N.privacy_loss,
+    stress=((1.0, 3.3e-7, 1234567.891), "s = 1.2e6, D = 3.3e-7: ((s + D)^2 - s^2)/2 cancels (s^2 = 1.5e12)"),
 )
 # The two mixed regimes are written in the offsets from the kink, |s| - b and uo = |s + D| - b
 # (node abs_sum_sub: the sum s + D is taken error-free): then they have no cancellation even when
@@ -284,6 +339,9 @@ LOSS_CENTER_TAIL = Kernel(
     doc="((s + D)^2 + b^2)/2 - b|s| = uo (uo + 2b)/2 - b(|s| - b), uo = |s + D| - b: two terms >= 0 (s in [-b, b], s + D > b).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-10.0, 10.0)},
     constraint=sp.And(sp.Le(sp.Abs(s), b), sp.Gt(_u, b)),
+    region=sp.And(_cs, ~_cu),
+    naive=N.privacy_loss,
+    stress=((1.0, 1e-12, 1.0), "s = b = 1, D = 1e-12: ((s + D)^2 + b^2)/2 - b|s| loses ~log10(b/D) digits to the rounding of s + D"),
 )
 LOSS_TAIL_CENTER = Kernel(
     name="loss_tail_center",
@@ -294,6 +352,9 @@ LOSS_TAIL_CENTER = Kernel(
     doc="b|s + D| - (s^2 + b^2)/2 = -[(|s| - b)(|s| + b)/2 - b uo], uo = |s + D| - b: two terms >= 0 inside (s < -b, |s + D| <= b).",
     domain={"b": (1e-2, 10.0), "D": (1e-3, 30.0), "s": (-40.0, 0.0)},
     constraint=sp.And(sp.Lt(s, -b), sp.Le(sp.Abs(_u), b)),
+    region=sp.And(~_cs, _cu),
+    naive=N.privacy_loss,
+    stress=((1.0, 2e-12, -1.0 - 1e-12), "s = -b - 1e-12, D = 2e-12: b|s + D| - (s^2 + b^2)/2 loses ~log10(b/D) digits"),
 )
 
 LOSS_KERNELS = (LOSS_CENTER_SAME, LOSS_CENTER_CROSS, LOSS_TAIL_TAIL, LOSS_CENTER_TAIL, LOSS_TAIL_CENTER)
@@ -307,3 +368,56 @@ OBJECTS = (
     PaperObject("zeta_centered_inverse", zeta_centered_inverse, "eq 15", "nu real"),
     PaperObject("table_I", sp.Tuple(*[sp.Tuple(sp.Symbol(r[0]), *r[1:]) for r in TABLE_I]), "Table I", "eps >= 0"),
 ) + tuple(PaperObject(f"delta_case_{k}", v, "eq 13", f"case ({k}) of Table I") for k, v in DELTA_CASES.items())
+
+
+# ----------------------------------------------------------------------------
+# The profile's and the loss's piecewise functions, and Table I's boundaries
+# ----------------------------------------------------------------------------
+from .piecewise import Formula, Piece, PiecewiseFunction  # noqa: E402
+
+CASE_BOUNDARIES = Formula(
+    name="case_boundaries",
+    args=(b, Dn),
+    exprs=(E3_STD, NU1_STD, NU2_STD),
+    doc="(e3, nu1, nu2): the eps-ranges of Table I in standard units.  Case (v) is eps >= nu2, (iv) is "
+    "nu1 <= eps < nu2, (iii) is e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else case (ii); "
+    "empty cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b = 0).",
+    paper_ref="Table I (lower ends of cases (iii), (iv), (v))",
+)
+
+_ln = sp.log
+_R = sp.Rational
+
+
+def _interior(bv, Dv, ev):
+    """A point strictly inside a case of Table I (JAX: where the unselected kernel is evaluated)."""
+    return ((b, _R(bv)), (Dn, _R(Dv)), (eps, _R(ev)))
+
+
+LOG_PROFILE_STD = PiecewiseFunction(
+    name="log_profile_std",
+    args=(b, Dn, eps, lw),
+    pieces=(
+        Piece(LOG_PROFILE_V, safe=_interior("1/4", 1, 1)),  # nu2 = 3/4
+        Piece(LOG_PROFILE_IV, safe=_interior("1/4", 1, "5/8")),  # nu1 = 17/32, nu2 = 3/4
+        Piece(LOG_PROFILE_III, safe=_interior("1/4", 1, "2/5")),  # e3 = 1/4, nu1 = 17/32
+        Piece(PROFILE_I, wrap=_ln, safe=_interior("1/4", 1, "1/8")),  # D > 2b, eps < e3 = 1/4
+        Piece(PROFILE_II, wrap=_ln, safe=_interior(1, 1, "1/2")),  # D <= 2b, eps < e3 = 1
+    ),
+    doc="log delta(eps) (eq 13) in standard units, case by case (Table I), capped at 0; -inf where delta = 0.",
+    paper_ref="eq 13, Table I",
+    post=lambda y: sp.Min(y, 0),
+    ignore=("divide", "over"),  # overflow (x^2 of a huge argument, b^2 past 1e154) only ever rounds log delta to its -inf limit
+)
+
+LOSS_STD = PiecewiseFunction(
+    name="loss_std",
+    args=(b, Dn, s),
+    pieces=tuple(Piece(k) for k in LOSS_KERNELS),
+    doc="zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0 by regime of (s, s + D): the regime of s + D is decided "
+    "on |s + D| - b from the exact sum, as the mixed-regime kernels use it.",
+    paper_ref="Sec II-C1",
+    ignore=("over", "invalid"),
+)
+
+PRIVACY_FUNCTIONS = (CASE_BOUNDARIES, LOG_PROFILE_STD, LOSS_STD)

@@ -10,7 +10,7 @@ Each node is a SymPy ``Function`` that
 * has an ``fdiff`` so derivatives (density = d CDF / dt, Fisher information) can
   be taken symbolically;
 * is printed by :mod:`fhsym.codegen.printer` as a call to the vectorised
-  implementation (``scipy.special`` or :mod:`fhsym._numerics`).
+  implementation (``scipy.special`` or :mod:`fhsym._core.numerics`).
 
 =================  ===========================================  ==========================
 node               definition                                    printed as
@@ -21,15 +21,15 @@ node               definition                                    printed as
 ``ndtri_exp(y)``   ``ndtri(exp(y))``                             ``scipy.special.ndtri_exp``
 ``exprel(x)``      ``(exp(x) - 1)/x``, 1 at x = 0                ``scipy.special.exprel``
 ``lowergamma3_scaled(y)``  ``lowergamma(3, y)/y**3`` = int_0^1 u^2 e^{-yu} du, 1/3 at 0
-                                                                 ``fhsym._numerics``
-``lowergamma_scaled(n,y)`` ``lowergamma(n+1, y)/y**(n+1)``         ``fhsym._numerics``
-``log1mexp(x)``    ``log(1 - exp(-x))`` for x > 0                ``fhsym._numerics``
+                                                                 ``fhsym._core.numerics``
+``lowergamma_scaled(n,y)`` ``lowergamma(n+1, y)/y**(n+1)``         ``fhsym._core.numerics``
+``log1mexp(x)``    ``log(1 - exp(-x))`` for x > 0                ``fhsym._core.numerics``
 ``logaddexp(x,y)`` ``log(exp(x) + exp(y))``                      ``numpy.logaddexp``
-``erfcx_diff(y,k)`` ``erfcx(y) - erfcx(y + k)``, k >= 0           ``fhsym._numerics``
-``gauss_profile(x,D)`` ``Q(x) - exp(Dx + D^2/2) Q(x + D)``        ``fhsym._numerics``
-``log_gauss_profile(x,D)`` its log                                ``fhsym._numerics``
-``sub_prod(e,x,y)`` ``e - x*y`` with an error-free product          ``fhsym._numerics``
-``abs_sum_sub(x,y,c)`` ``|x + y| - c`` with an error-free sum       ``fhsym._numerics``
+``erfcx_diff(y,k)`` ``erfcx(y) - erfcx(y + k)``, k >= 0           ``fhsym._core.numerics``
+``gauss_profile(x,D)`` ``Q(x) - exp(Dx + D^2/2) Q(x + D)``        ``fhsym._core.numerics``
+``log_gauss_profile(x,D)`` its log                                ``fhsym._core.numerics``
+``sub_prod(e,x,y)`` ``e - x*y`` with an error-free product          ``fhsym._core.numerics``
+``abs_sum_sub(x,y,c)`` ``|x + y| - c`` with an error-free sum       ``fhsym._core.numerics``
 =================  ===========================================  ==========================
 """
 

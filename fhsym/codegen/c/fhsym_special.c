@@ -1,0 +1,317 @@
+/* ---------------------------------------------------------------------------------------------
+ * fhsym C runtime: the special functions the generated kernels call that C99's libm lacks.
+ * Hand-written (fhsym/codegen/c/fhsym_special.c), embedded verbatim into the generated fhsym.c by
+ * `python -m fhsym.codegen --target c`.  Each is the C twin of a SymPy node of
+ * fhsym.symbolic.special (numpy twins: scipy.special and fhsym/_numerics.py); accuracy against
+ * mpmath is measured by tests/test_codegen_c.py and reported in docs/codegen.md.
+ *
+ * Requirements: C99 and libm (erf, erfc, expm1, log1p, fma).  Compile without value-changing
+ * optimisations (no -ffast-math; ISO mode, e.g. -std=c99, keeps -ffp-contract=off): the
+ * error-free transformations below rely on IEEE rounding of every operation.
+ * ------------------------------------------------------------------------------------------- */
+
+static const double FHSYM__PI = 3.141592653589793;
+static const double FHSYM__SQRT_PI = 1.7724538509055159;   /* sqrt(pi) */
+static const double FHSYM__SQRT_2PI = 2.5066282746310002;  /* sqrt(2 pi) */
+static const double FHSYM__SQRT1_2 = 0.7071067811865476;   /* 1/sqrt(2) */
+static const double FHSYM__LN2 = 0.6931471805599453;
+
+/* min/max that propagate NaN (C's fmin/fmax return the other argument) */
+static double fhsym__min(double a, double b) { return (a != a || b != b) ? NAN : (a < b ? a : b); }
+static double fhsym__max(double a, double b) { return (a != a || b != b) ? NAN : (a > b ? a : b); }
+
+/* exp(-(x*x)/2) with x*x = hi + lo exactly (fma): no loss from rounding x*x for large |x| */
+static double fhsym__exp_mhalf_sq(double x)
+{
+    double hi = x * x;
+    double lo = fma(x, x, -hi);
+    return exp(-0.5 * hi) * (1.0 - 0.5 * lo);
+}
+
+/* erfcx(x) = exp(x^2) erfc(x).  x < 25: exp(x^2) with x^2 = hi + lo exactly, times libm erfc; x >= 25:
+ * the Laplace continued fraction erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))),
+ * evaluated backwards with 40 terms (converged to < 1e-17 relative for x >= 25).  Overflows (HUGE_VAL) for
+ * x < -26.6 as the true value does. */
+double fhsym_erfcx(double x)
+{
+    if (x != x) return x;
+    if (x < 25.0) {
+        double hi, lo, e;
+        if (x < -26.7) return HUGE_VAL;
+        hi = x * x;
+        lo = fma(x, x, -hi);
+        e = exp(hi) * (1.0 + lo);
+        if (x >= 0.0) return e * erfc(x);
+        return 2.0 * e - fhsym_erfcx(-x);
+    }
+    if (x == HUGE_VAL) return 0.0;
+    {
+        double t = x;
+        int k;
+        for (k = 40; k >= 1; --k) t = x + 0.5 * k / t;
+        return 1.0 / (FHSYM__SQRT_PI * t);
+    }
+}
+
+/* log Phi(x), the log of the standard normal CDF, relative accuracy for every x.
+ * x < -1: log(erfcx(-x/sqrt2)/2) - x^2/2 (two negative terms; x^2/2 from the exact square);
+ * -1 <= x < 1: log(erfc(-x/sqrt2)/2);  x >= 1: log1p(-exp(-x^2/2) erfcx(x/sqrt2)/2). */
+double fhsym_log_ndtr(double x)
+{
+    if (x != x) return x;
+    if (x < -1.0) {
+        double hi = x * x;
+        double lo = fma(x, x, -hi);
+        if (x == -HUGE_VAL) return -HUGE_VAL;
+        return (log(0.5 * fhsym_erfcx(-x * FHSYM__SQRT1_2)) - 0.5 * lo) - 0.5 * hi;
+    }
+    if (x < 1.0) return log(0.5 * erfc(-x * FHSYM__SQRT1_2));
+    if (x == HUGE_VAL) return 0.0;
+    return log1p(-0.5 * fhsym__exp_mhalf_sq(x) * fhsym_erfcx(x * FHSYM__SQRT1_2));
+}
+
+/* Phi(x) - p for p <= 1/2, for the Halley refinement of ndtri: near the median from 1/2 - p (exact for
+ * p >= 1/4) and erf (relatively accurate near 0), in the tail from erfc (relatively accurate there) */
+static double fhsym__ndtr_minus(double x, double p)
+{
+    if (p >= 0.25) return (0.5 - p) + 0.5 * erf(x * FHSYM__SQRT1_2);
+    return 0.5 * erfc(-x * FHSYM__SQRT1_2) - p;
+}
+
+/* Phi^{-1}(p): Acklam's rational approximation (relative error < 1.2e-9), then Halley steps on
+ * Phi(x) - p (erfc in the tails, erf near the median) until the step is below 1e-16 |x|. */
+double fhsym_ndtri(double p)
+{
+    static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                6.680131188771972e+01, -1.328068155288572e+01};
+    static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                3.754408661907416e+00};
+    double x, q, r;
+    int i;
+    if (p != p || p < 0.0 || p > 1.0) return NAN;
+    if (p == 0.0) return -HUGE_VAL;
+    if (p == 1.0) return HUGE_VAL;
+    if (p > 0.5) return -fhsym_ndtri(1.0 - p); /* 1 - p is exact for p in [1/2, 1] */
+    if (p < 0.02425) {
+        q = sqrt(-2.0 * log(p));
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+    } else {
+        q = p - 0.5;
+        r = q * q;
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+    }
+    if (p == 0.5) return 0.0;
+    for (i = 0; i < 4; ++i) {
+        /* u = (Phi(x) - p)/phi(x); Halley: x -= u/(1 + x u/2) */
+        double u = fhsym__ndtr_minus(x, p) * FHSYM__SQRT_2PI / fhsym__exp_mhalf_sq(x);
+        double step = u / (1.0 + 0.5 * x * u);
+        x -= step;
+        if (fabs(step) <= 1e-16 * fabs(x)) break;
+    }
+    return x;
+}
+
+/* Phi^{-1}(exp(y)) for y <= 0.  y > -log 2: -ndtri(-expm1(y)) (1 - p exactly); y > -700: ndtri(exp(y))
+ * (the rounding of exp(y) moves x by < eps/x^2 relative); below, Newton on log_ndtr(x) = y from the
+ * asymptotic start -sqrt(-2y - log(-4 pi y)). */
+double fhsym_ndtri_exp(double y)
+{
+    double x;
+    int i;
+    if (y != y || y > 0.0) return NAN;
+    if (y == 0.0) return HUGE_VAL;
+    if (y > -FHSYM__LN2) return -fhsym_ndtri(-expm1(y));
+    if (y > -700.0) return fhsym_ndtri(exp(y));
+    if (y == -HUGE_VAL) return -HUGE_VAL;
+    x = -sqrt(-2.0 * y - log(-4.0 * FHSYM__PI * y));
+    for (i = 0; i < 60; ++i) {
+        double ln = fhsym_log_ndtr(x);
+        /* d log Phi/dx = phi(x)/Phi(x) = exp(log phi - log Phi) */
+        double slope = exp(-0.5 * x * x - 0.5 * log(2.0 * FHSYM__PI) - ln);
+        double step = (ln - y) / slope;
+        x -= step;
+        if (fabs(step) <= 4e-16 * fabs(x)) break;
+    }
+    return x;
+}
+
+/* (exp(x) - 1)/x, 1 at x = 0 */
+double fhsym_exprel(double x)
+{
+    if (x == 0.0) return 1.0;
+    if (x == -HUGE_VAL) return 0.0;
+    return expm1(x) / x;
+}
+
+/* erf^{-1}(z) for -1 <= z <= 1.  |z| >= 1/2: -ndtri((1 - |z|)/2)/sqrt2 (1 - |z| exact), then one Newton
+ * step on erfc; |z| < 1/2: the Maclaurin series in w = sqrt(pi) z/2 to w^9, then Halley steps on erf(x) - z
+ * (erf is relatively accurate near 0, so x keeps relative accuracy as z -> 0). */
+double fhsym_erfinv(double z)
+{
+    double az = fabs(z), x;
+    int i;
+    if (z != z || az > 1.0) return NAN;
+    if (az == 1.0) return z > 0 ? HUGE_VAL : -HUGE_VAL;
+    if (z == 0.0) return z;
+    if (az >= 0.5) {
+        double t = 1.0 - az; /* exact */
+        double u;
+        x = -fhsym_ndtri(0.5 * t) * FHSYM__SQRT1_2;
+        u = (erfc(x) - t) / (2.0 / FHSYM__SQRT_PI * exp(-x * x)); /* Newton step on erfc(x) = t */
+        x += u / (1.0 - x * u);                                      /* with Halley's correction */
+        return z > 0 ? x : -x;
+    }
+    {
+        double w = 0.5 * FHSYM__SQRT_PI * az, w2 = w * w;
+        x = w * (1.0 + w2 * (1.0 / 3.0 + w2 * (7.0 / 30.0 + w2 * (127.0 / 630.0 + w2 * (4369.0 / 22680.0)))));
+    }
+    for (i = 0; i < 4; ++i) {
+        double f = erf(x) - az;
+        double fp = 2.0 / FHSYM__SQRT_PI * exp(-x * x);
+        double step = f / (fp + x * f);
+        x -= step;
+        if (fabs(step) <= 1e-17 * x) break;
+    }
+    return z > 0 ? x : -x;
+}
+
+/* lowergamma(3, y)/y^3 = int_0^1 u^2 exp(-y u) du for y >= 0 (1/3 at 0).  y <= 30: the positive series
+ * exp(-y) sum_k y^k/(3 4 ... (3 + k)); above: 2 (1 - exp(-y)(1 + y + y^2/2))/y^3 (cancellation < 1e-10). */
+double fhsym_lowergamma3_scaled(double y)
+{
+    if (y != y || y < 0.0) return NAN;
+    if (y <= 30.0) {
+        double term = 1.0 / 3.0, sum = term;
+        int k;
+        for (k = 1; k < 200; ++k) {
+            term *= y / (3.0 + k);
+            sum += term;
+            if (term <= 1e-17 * sum) break;
+        }
+        return exp(-y) * sum;
+    }
+    return 2.0 * (1.0 - exp(-y) * (1.0 + y + 0.5 * y * y)) / (y * y * y);
+}
+
+/* log(1 - exp(-x)) for x > 0 (Maechler 2012) */
+double fhsym_log1mexp(double x)
+{
+    if (x != x || x < 0.0) return NAN;
+    return x <= FHSYM__LN2 ? log(-expm1(-x)) : log1p(-exp(-x));
+}
+
+/* log(exp(x) + exp(y)) */
+double fhsym_logaddexp(double x, double y)
+{
+    double m;
+    if (x != x || y != y) return NAN;
+    m = x > y ? x : y;
+    if (m == -HUGE_VAL || m == HUGE_VAL) return m;
+    return m + log1p(exp(-fabs(x - y)));
+}
+
+/* e - x y with one rounding (fma) */
+double fhsym_sub_prod(double e, double x, double y) { return fma(-x, y, e); }
+
+/* |x + y| - c with x + y taken error-free (Knuth's TwoSum) */
+double fhsym_abs_sum_sub(double x, double y, double c)
+{
+    double h = x + y;
+    double bb = h - x;
+    double l = (x - (h - bb)) + (y - bb);
+    if (!isfinite(l)) return fabs(x + y) - c;
+    return (fabs(h) - c) + (h < 0 ? -l : l);
+}
+
+/* erfcx(y) - erfcx(y + k), k >= 0, without cancellation (the C twin of fhsym._numerics.erfcx_diff):
+ * y >= 7: the asymptotic series differenced term by term with c_{2m+1} = 1 - q^{2m+1}, q = y/(y + k), by
+ * the positive recurrence c_{n+2} = (1 - q^2) + q^2 c_n (terms by band of y, remainder < 1e-18);
+ * y < 7, k max(1, -y) >= 1/2: the direct difference; otherwise 8-point Gauss-Legendre of
+ * -erfcx'(t) = 2/sqrt(pi) - 2 t erfcx(t) over [y, y + k]. */
+double fhsym_erfcx_diff(double y, double k)
+{
+    static const double gl_x[8] = {-0.9602898564975362, -0.7966664774136267, -0.525532409916329,
+                                   -0.18343464249564978, 0.18343464249564978, 0.525532409916329,
+                                   0.7966664774136267, 0.9602898564975362};
+    static const double gl_w[8] = {0.10122853629037706, 0.22238103445337443, 0.3137066458778869,
+                                   0.36268378337836166, 0.36268378337836166, 0.3137066458778869,
+                                   0.22238103445337443, 0.10122853629037706};
+    if (y != y || k != k) return NAN;
+    if (y >= 7.0) {
+        int terms, m;
+        double inv = 1.0 / y, inv2 = inv * inv, s = y + k, q, c, q2, dd, acc = 0.0, pw = inv, coef;
+        if (y < 10.0) terms = 40;
+        else if (y < 14.0) terms = 18;
+        else if (y < 20.0) terms = 13;
+        else if (y < 30.0) terms = 11;
+        else if (y < 50.0) terms = 9;
+        else if (y < 100.0) terms = 8;
+        else if (y < 1e3) terms = 7;
+        else terms = 5;
+        q = y / s;
+        c = (k == HUGE_VAL) ? 1.0 : k / s;
+        q2 = q * q;
+        dd = c * (1.0 + q);
+        coef = 1.0 / FHSYM__SQRT_PI;
+        for (m = 0; m < terms; ++m) {
+            acc += coef * pw * c;
+            pw *= inv2;
+            c = dd + q2 * c;
+            coef *= -(2.0 * m + 1.0) / 2.0;
+        }
+        return acc;
+    }
+    if (k * (y < -1.0 ? -y : 1.0) >= 0.5) return fhsym_erfcx(y) - fhsym_erfcx(y + k);
+    {
+        double half = 0.5 * k, mid = y + half, tot = 0.0;
+        int i;
+        for (i = 0; i < 8; ++i) {
+            double t = mid + half * gl_x[i];
+            tot += gl_w[i] * (2.0 / FHSYM__SQRT_PI - 2.0 * t * fhsym_erfcx(t));
+        }
+        return tot * half;
+    }
+}
+
+static double fhsym__gauss_profile_hi(double x, double D)
+{
+    return 0.5 * fhsym__exp_mhalf_sq(x) * fhsym_erfcx_diff(x * FHSYM__SQRT1_2, D * FHSYM__SQRT1_2);
+}
+
+static double fhsym__gauss_profile_direct(double x, double D)
+{
+    return 0.5 * erfc(x * FHSYM__SQRT1_2) - 0.5 * fhsym__exp_mhalf_sq(x) * fhsym_erfcx((x + D) * FHSYM__SQRT1_2);
+}
+
+/* H(x, D) = Q(x) - exp(D x + D^2/2) Q(x + D) >= 0, D > 0 (fhsym._numerics.gauss_profile): x >= -5 through
+ * erfcx_diff; x < -5 < x + D/2 directly; otherwise the reflection -expm1(a) + e^a H(-x - D, D), a = D(x + D/2). */
+double fhsym_gauss_profile(double x, double D)
+{
+    if (x != x || D != D) return NAN;
+    if (x >= -5.0) return fhsym__gauss_profile_hi(x, D);
+    if (x + 0.5 * D > 0.0) return fhsym__gauss_profile_direct(x, D);
+    {
+        double a = D * (x + 0.5 * D);
+        double xm = -x - D;
+        double hm = xm >= -5.0 ? fhsym__gauss_profile_hi(xm, D) : fhsym__gauss_profile_direct(xm, D);
+        return -expm1(a) + exp(a) * hm;
+    }
+}
+
+/* log H(x, D), finite wherever H > 0 */
+double fhsym_log_gauss_profile(double x, double D)
+{
+    if (x != x || D != D) return NAN;
+    if (x >= -5.0) {
+        double hi = x * x;
+        double lo = fma(x, x, -hi);
+        return (log(0.5 * fhsym_erfcx_diff(x * FHSYM__SQRT1_2, D * FHSYM__SQRT1_2)) - 0.5 * lo) - 0.5 * hi;
+    }
+    return log(fhsym_gauss_profile(x, D));
+}

@@ -1,0 +1,237 @@
+"""fhsym.jax, the JAX target (fhsym/_generated/jax_kernels.py): values, gradients, jit/vmap, errors.
+
+* Values against fhsym's numpy API (the same SymPy kernels through another printer) and against
+  the mpmath ground truth of ``tests/data`` (quadrature of the definition): pointwise functions,
+  quantiles, variance (rtol 1e-12) and the privacy profile (rtol 1e-10), in one broadcast call
+  per function over all reference points (alpha and gamma vary across the call).
+* Gradients: d logpdf/d alpha and d variance/d gamma against the SymPy derivatives of the paper's
+  log density (eq 7-9) and variance (eq 11) evaluated in mpmath (two precisions agreeing); and
+  every function's gradient finite over a grid that includes alpha = 0 and alpha/gamma = 1e4.
+* ``jit`` gives the eager values; concrete invalid input raises ``ValueError``, traced gives NaN.
+
+XLA on CPU flushes subnormal results to zero, so where the true value is below the smallest
+normal double (2.2e-308) the JAX result is only required to be below it as well (counted and
+printed); everywhere else the relative error is measured as for the C and numpy targets.
+
+Skipped when jax is not installed (``pip install 'fhsym[jax]'``).  ``pytest -s`` prints the worst errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra: pip install 'fhsym[jax]'")
+
+import jax.numpy as jnp  # noqa: E402
+
+import fhsym  # noqa: E402
+from fhsym import jax as fhj  # noqa: E402
+from fhsym._core import numerics  # noqa: E402
+from fhsym.symbolic import definitions as SD  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+TINY = 2.2250738585072014e-308  # the smallest normal double: XLA flushes results below it to 0
+
+
+def _rel(got, ref):
+    """Elementwise |got - ref| / |ref| (ref: mpmath strings); 0 where both are below the smallest normal."""
+    out = []
+    with mpmath.workdps(40):
+        for g, r in zip(np.ravel(got), np.ravel(ref)):
+            r = mpmath.mpf(r)
+            g = float(g)
+            if math.isnan(g):
+                out.append(math.inf)
+            elif mpmath.isinf(r) or math.isinf(g):
+                out.append(0.0 if g == r else math.inf)
+            elif abs(r) < TINY:
+                out.append(0.0 if abs(g) <= TINY else math.inf)
+            else:
+                out.append(float(abs(mpmath.mpf(g) - r) / abs(r)))
+    return np.array(out)
+
+
+def _report(label, err, where, ref=None):
+    i = int(np.argmax(err))
+    flushed = "" if ref is None else f" ({sum(abs(mpmath.mpf(r)) < TINY for r in ref)} below the smallest normal)"
+    print(f"\nJAX {label}: worst rel err {err[i]:.3g} at {where[i]} over {len(err)} points{flushed}")
+    return err[i]
+
+
+def _numpy_api(name, rows, arg):
+    """fhsym's numpy API on the same points, one FlippedHuber per (alpha, gamma)."""
+    out = np.empty(len(rows))
+    groups = {}
+    for i, r in enumerate(rows):
+        groups.setdefault((r["alpha"], r["gamma"]), []).append(i)
+    for (a, g), idx in groups.items():
+        fh = fhsym.FlippedHuber(float(a), float(g))
+        out[idx] = np.asarray(getattr(fh, name)(np.array([float(rows[i][arg]) for i in idx])), dtype=float)
+    return [repr(float(v)) for v in out]
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return json.loads((DATA / "fh_reference.json").read_text())
+
+
+@pytest.mark.parametrize("name", ["pdf", "logpdf", "cdf", "sf", "logsf"])
+def test_pointwise_values(ref, name):
+    rows = ref["pointwise"]
+    x, a, g = (np.array([float(r[k]) for r in rows]) for k in ("x", "alpha", "gamma"))
+    got = np.asarray(jax.jit(getattr(fhj, name))(x, a, g))
+    where = [f"alpha={r['alpha']} gamma={r['gamma']} x={r['x']}" for r in rows]
+    refs = [r[name] for r in rows]
+    assert _report(name + " vs quadrature", _rel(got, refs), where, refs) <= 1e-12
+    assert _report(name + " vs numpy API", _rel(got, _numpy_api(name, rows, "x")), where) <= 1e-13
+
+
+def test_quantile_values(ref):
+    rows = ref["quantiles"]
+    q, a, g = (np.array([float(r[k]) for r in rows]) for k in ("q", "alpha", "gamma"))
+    got = np.asarray(jax.jit(fhj.ppf)(q, a, g))
+    where = [f"alpha={r['alpha']} gamma={r['gamma']} q={r['q']}" for r in rows]
+    assert _report("ppf vs quadrature", _rel(got, [r["ppf"] for r in rows]), where) <= 1e-12
+    assert _report("ppf vs numpy API", _rel(got, _numpy_api("ppf", rows, "q")), where) <= 1e-13
+
+
+def test_variance_values(ref):
+    rows = ref["moments"]
+    a, g = (np.array([float(r[k]) for r in rows]) for k in ("alpha", "gamma"))
+    got = np.asarray(jax.jit(fhj.variance)(a, g))
+    where = [f"alpha={r['alpha']} gamma={r['gamma']}" for r in rows]
+    assert _report("variance vs quadrature", _rel(got, [r["variance"] for r in rows]), where) <= 1e-12
+
+
+def test_variance_in_the_laplace_limit():
+    """alpha/gamma in [64, 1e150] (the Laplace-limit piece): against mpmath of the cancellation-free form of eq 11
+    (proofs/laplace_limit.py proves it equal to eq 11), and its gradient d/d alpha finite."""
+    from proofs.laplace_limit import references
+
+    bs = [63.99, 64.0, 64.01, 100.0, 1e4, 1e15, 1e51, 1e60, 1e102, 1e150]
+    a, g = (np.array(v) for v in zip(*[(b * gm, gm) for b in bs for gm in (1e-6, 1.0, 1e6)]))
+    got = np.asarray(jax.jit(fhj.variance)(a, g))
+    with mpmath.workdps(50):
+        refs = [str(references(mpmath.mpf(x) / mpmath.mpf(y))["variance_of_b"] * mpmath.mpf(y) ** 2) for x, y in zip(a, g)]
+    assert _report("variance, alpha/gamma in [64, 1e150], vs mpmath", _rel(got, refs), [f"alpha={x!r} gamma={y!r}" for x, y in zip(a, g)]) <= 1e-12
+    assert np.all(np.isfinite(np.asarray(jax.vmap(jax.grad(fhj.variance))(a, g))))
+
+
+def test_privacy_profile_values_and_gradients():
+    """Values at the 1224 reference points, and every partial derivative finite there (one compile).
+
+    Excluded from the gradient check: points exactly at the kink eps = bD (b = alpha/gamma, D = Delta/gamma,
+    eps - bD = 0 in the error-free product), where case (iv)'s kernel takes sqrt(eps - bD)."""
+    rows = json.loads((DATA / "privacy_profile_reference.json").read_text())["rows"]
+    e, a, g, D = (np.array([float(r[k]) for r in rows]) for k in ("eps", "alpha", "gamma", "Delta"))
+    vg = jax.jit(jax.vmap(jax.value_and_grad(fhj.privacy_profile, argnums=(0, 1, 2, 3))))
+    got, grads = vg(e, a, g, D)
+    got = np.asarray(got)
+    with mpmath.workdps(40):
+        refs = [str(mpmath.exp(mpmath.mpf(r["log_delta"]))) if r["log_delta"] != "-inf" else "0" for r in rows]
+    where = [f"eps={r['eps']} alpha={r['alpha']} gamma={r['gamma']} Delta={r['Delta']}" for r in rows]
+    assert _report("privacy_profile vs quadrature", _rel(got, refs), where, refs) <= 1e-10
+    numpy = fhsym.privacy_profile(e, a, g, D)
+    assert _report("privacy_profile vs numpy API", _rel(got, [repr(float(v)) for v in numpy]), where) <= 1e-12
+    kink = np.asarray(numerics.sub_prod(e, a / g, D / g)) == 0.0
+    for k, gk in enumerate(grads):
+        bad = ~np.isfinite(np.asarray(gk)) & ~kink
+        assert not bad.any(), f"d privacy_profile/d arg{k} not finite at {[where[i] for i in np.flatnonzero(bad)[:5]]}"
+    print(f"JAX privacy_profile gradients: finite at all {int((~kink).sum())} points off the exact kink ({int(kink.sum())} on it)")
+
+
+# ----------------------------------------------------------------------------
+# gradients against the SymPy derivative of the paper's formulas, in mpmath
+# ----------------------------------------------------------------------------
+def _mp_eval(expr, args, point):
+    """expr at the exact binary point, to 20 digits (two working precisions agreeing)."""
+    f = sp.lambdify(args, expr, modules="mpmath")
+    prev = None
+    for dps in (60, 120, 240, 480, 960):
+        with mpmath.workdps(dps):
+            v = f(*[mpmath.mpf(x) for x in point])
+        if prev is not None and abs(v - prev) <= abs(v) * mpmath.mpf(10) ** -20:
+            return v
+        prev = v
+    raise AssertionError(f"no convergence at {point}")
+
+
+def test_grad_logpdf_alpha_against_sympy():
+    """d log g/d alpha = -d rho/d alpha / gamma^2 - d log kappa/d alpha, two terms that cancel as alpha -> 0
+    (the Gaussian limit, where the derivative is O(alpha)): required to 1e-10 relative or 2e-15 of the
+    size of those terms, (|t| + alpha)/gamma^2 + 1/gamma."""
+    log_g = -SD.rho() / SD.gamma**2 - sp.log(SD.kappa)  # eq 8 with eq 7 and eq 9
+    d_alpha = sp.diff(log_g, SD.alpha)
+    grad = jax.jit(jax.vmap(jax.grad(fhj.logpdf, argnums=1)))
+    pts = [(t, a, gm) for gm in (0.5, 1.0, 2.0) for a in (1e-3, 0.5, 1.0, 3.0, 40.0) for t in (-3.0, -0.4, 0.2, 1.5, 12.0, 200.0)]
+    t, a, gm = (np.array(v) for v in zip(*pts))
+    got = np.asarray(grad(t, a, gm))
+    refs = [_mp_eval(d_alpha, (SD.t, SD.alpha, SD.gamma), p) for p in pts]
+    rel = _rel(got, [str(r) for r in refs])
+    scale = (np.abs(t) + a) / gm**2 + 1.0 / gm
+    absolute = np.array([float(abs(mpmath.mpf(float(g)) - r)) for g, r in zip(got, refs)]) / scale
+    where = [str(p) for p in pts]
+    _report("d logpdf/d alpha vs SymPy derivative (relative)", rel, where)
+    _report("d logpdf/d alpha vs SymPy derivative (relative to the size of its terms)", absolute, where)
+    assert np.all((rel <= 1e-10) | (absolute <= 2e-15))
+
+
+def test_grad_variance_gamma_against_sympy():
+    d_gamma = sp.diff(SD.variance, SD.gamma)  # eq 11
+    grad = jax.jit(jax.vmap(jax.grad(fhj.variance, argnums=1)))
+    pts = [(a, gm) for gm in (0.5, 1.0, 2.0, 30.0) for a in (1e-3, 0.1, 0.5, 1.0, 3.0, 10.0, 40.0, 100.0)]
+    a, gm = (np.array(v) for v in zip(*pts))
+    got = np.asarray(grad(a, gm))
+    refs = [str(_mp_eval(d_gamma, (SD.alpha, SD.gamma), p)) for p in pts]
+    worst = _report("d variance/d gamma vs SymPy derivative", _rel(got, refs), [str(p) for p in pts])
+    assert worst <= 1e-10
+
+
+@pytest.mark.parametrize("name", ["logpdf", "pdf", "cdf", "sf", "logsf", "ppf", "variance"])
+def test_gradients_are_finite(name):
+    """Every partial derivative finite on a grid with alpha = 0, tiny and huge alpha/gamma, far tails
+    (the privacy profile: at its reference points, above)."""
+    f = getattr(fhj, name)
+    alphas, gammas = [0.0, 1e-6, 0.3, 1.0, 7.0, 100.0], [0.5, 2.0]
+    if name == "variance":
+        pts = [(a, g) for a in alphas for g in gammas]
+    elif name == "ppf":
+        pts = [(q, a, g) for q in (1e-300, 1e-20, 0.1, 0.3, 0.5, 0.8, 1 - 1e-12) for a in alphas for g in gammas]
+    else:
+        pts = [(x, a, g) for x in (-1e3, -30.0, -2.0, -0.1, 0.0, 0.25, 3.0, 50.0) for a in alphas for g in gammas]
+    cols = [np.array(c) for c in zip(*pts)]
+    grads = jax.jit(jax.vmap(jax.grad(f, argnums=tuple(range(len(cols))))))(*cols)
+    for k, gk in enumerate(grads):
+        bad = ~np.isfinite(np.asarray(gk))
+        assert not bad.any(), f"d {name}/d arg{k} not finite at {[pts[i] for i in np.flatnonzero(bad)[:5]]}"
+
+
+def test_jit_matches_eager_and_vmap():
+    x = jnp.array([-40.0, -1.0, 0.0, 0.3, 2.5, 90.0])
+    eager = np.asarray(fhj.cdf(x, 1.0, 2.0))
+    # XLA compiles the jitted graph as a whole (fused, possibly contracted to FMA): equal to a few ulp, not bitwise
+    jitted = np.asarray(jax.jit(fhj.cdf)(x, 1.0, 2.0))
+    rel = np.abs(jitted - eager) / np.abs(eager)
+    print(f"JAX cdf: jit vs eager, worst relative difference {rel.max():.2e}")
+    assert rel.max() <= 8 * np.finfo(float).eps
+    np.testing.assert_allclose(np.asarray(jax.vmap(fhj.cdf, in_axes=(0, None, None))(x, 1.0, 2.0)), eager, rtol=8 * np.finfo(float).eps, atol=0)
+
+
+def test_invalid_input():
+    with pytest.raises(ValueError, match="gamma"):
+        fhj.cdf(0.0, 1.0, -1.0)
+    with pytest.raises(ValueError, match="alpha"):
+        fhj.variance(-1.0, 1.0)
+    with pytest.raises(ValueError, match="q"):
+        fhj.ppf(1.5, 1.0, 1.0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        fhj.privacy_profile(1.0, 1.0, 1.0, 0.0)
+    traced = jax.jit(fhj.sf)(0.3, jnp.array([1.0, -1.0]), 1.0)
+    assert np.isfinite(traced[0]) and np.isnan(traced[1])

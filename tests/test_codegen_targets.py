@@ -1,0 +1,51 @@
+"""Every checked-in generated file of every target (numpy kernels and pieces, C, JAX) is fresh.
+
+Regenerates each file into memory and compares it with the checked-in one; the printed
+text depends on the SymPy version, so a file recorded under another SymPy is skipped with
+the reason.  Also runs ``python -m fhsym.codegen --check`` itself.
+"""
+
+import difflib
+import subprocess
+import sys
+
+import pytest
+import sympy
+
+from fhsym.codegen import generate as G
+
+FILES = [(t, rel, render) for t in G.TARGETS for rel, render in G.outputs(t)]
+
+
+@pytest.mark.parametrize("target,rel,render", FILES, ids=[f"{t}:{rel}" for t, rel, _ in FILES])
+def test_generated_file_is_fresh(target, rel, render):
+    path = G.default_dir(target) / rel
+    assert path.exists(), f"{path} is missing; run `{G.COMMAND}`"
+    current = path.read_text()
+    assert current.startswith(("# GENERATED FILE - DO NOT EDIT.", "// GENERATED FILE - DO NOT EDIT."))
+    recorded = G._recorded_sympy_version(current)
+    if recorded != sympy.__version__:
+        pytest.skip(f"{rel} was generated with SymPy {recorded}; this is SymPy {sympy.__version__}")
+    fresh = render()
+    if fresh != current:
+        diff = "\n".join(difflib.unified_diff(current.splitlines(), fresh.splitlines(), "checked-in", "fresh", lineterm=""))
+        pytest.fail(f"{path} is stale; run `{G.COMMAND}` and commit.\n{diff}")
+
+
+def test_check_command_passes():
+    out = subprocess.run([sys.executable, "-m", "fhsym.codegen", "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "STALE" not in out.stdout and "MISSING" not in out.stdout
+
+
+def test_generated_piece_functions_are_the_declarations():
+    from fhsym._generated import flipped_huber_pieces, kdim, privacy_pieces
+    from fhsym.symbolic import kdim as SK
+    from fhsym.symbolic import laplace_limit as SL
+    from fhsym.symbolic import privacy as SP
+    from fhsym.symbolic import stable as SS
+
+    assert [f.name for f in SS.DISTRIBUTION_FUNCTIONS] == [f.name for f in SL.DISTRIBUTION_FUNCTIONS][: len(SS.DISTRIBUTION_FUNCTIONS)]
+    assert flipped_huber_pieces.__all__ == [k.name for k in SL.LAPLACE_KERNELS] + [f.name for f in SL.DISTRIBUTION_FUNCTIONS]
+    assert privacy_pieces.__all__ == [f.name for f in SP.PRIVACY_FUNCTIONS]
+    assert kdim.__all__ == [k.name for k in SK.KDIM_KERNELS] + [f.name for f in SK.KDIM_FUNCTIONS]
