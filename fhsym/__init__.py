@@ -19,6 +19,7 @@ from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Sta
 from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
+from .applications.advise import advise
 from .privacy import (
     PROFILE_RTOL,
     centered_privacy_loss,
@@ -57,6 +58,7 @@ __all__ = [
     "release",
     "Release",
     "gaussian_dominance",
+    "advise",
     "certified_profile",
     "is_private",
     "accounting",

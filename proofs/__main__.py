@@ -7,6 +7,9 @@ Usage::
     python -m proofs --check distribution.rho_properties   # one check (repeatable)
     python -m proofs --quick              # the fast subset (fewer points), as run by the tests
     python -m proofs --list               # list topics and checks
+    python -m proofs --scheduler local --cache .proofs-cache   # each check a task on a local Dask cluster;
+                                          # an interrupted run resumes from the cache (same code only)
+    python -m proofs --scheduler tcp://host:8786               # on a dask.distributed cluster
 
 Every check ends with one status (PROVEN, VERIFIED, ERRATUM CONFIRMED, CROSS-CHECK or FAIL;
 see :mod:`proofs._harness`).  The report holds no timings (they are printed here), so two runs
@@ -36,6 +39,12 @@ def main(argv=None) -> int:
     ap.add_argument("--report", type=Path, default=None, help=f"write the markdown report here (default for a full run: {DEFAULT_REPORT})")
     ap.add_argument("--no-report", action="store_true", help="do not write a report")
     ap.add_argument("--list", action="store_true", help="list topics and checks, then exit")
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run each check as a task through fhsym's sweep runner: 'local' (a local Dask cluster of "
+                         "--jobs workers, the optional extra fhsym[dask]), 'serial', or a dask.distributed address")
+    ap.add_argument("--cache", type=Path, default=None, metavar="DIR",
+                    help="with --scheduler: keep finished checks here, so that an interrupted run resumes (keyed by "
+                         "a hash of the fhsym and proofs code: any change re-runs)")
     ns = ap.parse_args(argv)
 
     topics = H.discover()
@@ -71,7 +80,13 @@ def main(argv=None) -> int:
         done[0] += 1
         print(f"  [{done[0]:3d}/{len(checks)}] {r.status:17s} {r.key}  ({r.seconds:.1f}s)", flush=True)
 
-    results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
+    if ns.cache is not None and ns.scheduler is None:
+        print("error: --cache needs --scheduler", file=sys.stderr)
+        return 2
+    if ns.scheduler is not None:
+        results = H.run_on_dask(checks, ns.quick, ns.scheduler, ns.cache, ns.jobs, progress=progress)
+    else:
+        results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
     elapsed = time.perf_counter() - t0
     print()
     print(H.format_table(results))

@@ -42,7 +42,7 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -333,6 +333,62 @@ def _find(module: str, topic: str, name: str) -> Check:
 
 def _run_by_name(module: str, topic: str, name: str, quick: bool) -> Result:
     return run_one(_find(module, topic, name), quick)
+
+
+def run_check_record(module: str, topic: str, name: str, quick: bool, code: str = "") -> Dict[str, Any]:
+    """:func:`run_one` as a JSON-able dict (a task of :func:`run_on_dask`; ``code`` only keys the cache)."""
+    from dataclasses import asdict
+
+    return asdict(run_one(_find(module, topic, name), quick))
+
+
+def code_hash() -> str:
+    """sha256 of every .py file of fhsym and proofs: a cached proof result is reused only for the same code."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for root in (PACKAGE_DIR, PACKAGE_DIR.parent / "fhsym"):
+        for f in sorted(root.rglob("*.py")):
+            h.update(str(f.relative_to(root.parent)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:32]
+
+
+def run_on_dask(checks: Sequence[Check], quick: bool, scheduler: str, cache: Optional[Path], workers: Optional[int],
+                progress: Optional[Callable[[Result], None]] = None) -> List[Result]:
+    """Run ``checks`` as independent tasks through :func:`fhsym.applications.sweeps.run_tasks`.
+
+    ``scheduler``: ``"local"`` (a local Dask cluster), ``"serial"`` or a ``dask.distributed`` address.
+    ``cache``: the directory of finished checks (an interrupted run resumes; keyed by the code hash, so a
+    change to fhsym or proofs re-runs everything); None: a temporary directory.
+    """
+    import tempfile
+
+    from fhsym.applications.sweeps import SweepProgress, Task, run_tasks
+
+    code = code_hash()
+    own = [c for c in checks if c.module != __name__]
+    tasks = [Task(f"{__name__}:run_check_record", {"module": c.module, "topic": c.topic, "name": c.name,
+                                                   "quick": bool(quick), "code": code}, label=c.key) for c in own]
+    results: Dict[str, Result] = {c.key: run_one(c, quick) for c in checks if c.module == __name__}
+
+    def on_result(task, out) -> None:
+        if progress and "result" in out:
+            progress(Result(**out["result"]))
+
+    bar = SweepProgress(len(tasks), label="proofs", enabled=progress is None)
+    with tempfile.TemporaryDirectory() as tmp:
+        outs = run_tasks(tasks, cache or tmp, scheduler=scheduler, workers=workers, progress=bar, on_result=on_result)
+    for c, out in zip(own, outs):
+        if out is not None and "result" in out:
+            results[c.key] = Result(**out["result"])
+            if progress and out.get("cached"):
+                progress(results[c.key])
+        else:
+            err = "not run" if out is None else out["error"]
+            results[c.key] = Result(c.topic, c.name, c.obj, c.paper, c.claim, FAIL, "(task error)", "-", "",
+                                    [f"`{err}`"], None)
+    return [results[c.key] for c in checks]
 
 
 def _worker_error(c: Check, msg: str) -> Result:

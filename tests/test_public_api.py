@@ -25,7 +25,7 @@ EXPECTED = {
     # calibration (fhsym.calibration)
     "calibrate", "Calibration", "CalibrationError", "verify_certificate",
     # applications
-    "release", "Release",
+    "release", "Release", "advise",
     # subpackages and 0.1 namespaces
     "noise", "privacy", "accounting", "calibration", "kdim", "mechanisms",
     "__version__",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Optional
 
 from .._core import domains as V
@@ -168,7 +169,10 @@ def calibrate(
                         f"||d||_2 only, so the 1-D profile at sqrt(T) Delta_2 = {l2:g} is exact", "profile-1d-l2")
     if mechanism == "staircase":
         # basic composition: each coordinate of each release is eps/(K T)-DP for |d_i| <= Delta; pure DP adds up
-        cal = M.calibrate_staircase(eps / KT, D, **options)
+        eps0 = eps / KT
+        if Fraction(KT) * Fraction(eps0) > Fraction(eps):  # the division rounded up: K T eps0 must not exceed eps
+            eps0 = math.nextafter(eps0, 0.0)
+        cal = M.calibrate_staircase(eps0, D, **options)
         return _relabel(cal, request, "staircase-pure-composed",
                         f"each of the {K} coordinates in each of {T} release(s) is eps/{KT}-DP for |d_i| <= {D:g}; "
                         f"pure DP composes additively", "pure-composition")
@@ -176,7 +180,10 @@ def calibrate(
         raise ValueError(f"mechanism {mechanism!r} takes its options {sorted(options)} in one dimension only")
     candidates = []
     if mechanism == "laplace" and (method == "pure" or (method == "auto" and eps > 0)):
-        cal = M.calibrate_laplace(eps, 0.0, T * D1)
+        l1_total = T * D1
+        if Fraction(l1_total) < T * Fraction(D1):  # the product rounded down: beta must cover T Delta_1 exactly
+            l1_total = math.nextafter(l1_total, math.inf)
+        cal = M.calibrate_laplace(eps, 0.0, l1_total)
         candidates.append(_relabel(cal, request, "laplace-pure-l1",
                                    f"i.i.d. Laplace noise with beta >= T Delta_1/eps is eps-DP over {T} release(s) for "
                                    f"every d with ||d||_1 <= {D1:g}", "pure-l1"))

@@ -7,7 +7,7 @@ import sys
 from typing import Optional, Sequence
 
 
-from .commands import (cmd_calibrate, cmd_check_certificate, cmd_profile, cmd_reproduce, cmd_sample,
+from .commands import (cmd_advise, cmd_calibrate, cmd_check_certificate, cmd_profile, cmd_reproduce, cmd_sample,
                        cmd_verify)
 from .common import CLIError
 from .output import json_ready, print_human
@@ -36,7 +36,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ns = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return int(exc.code or 0)
-    handlers = {"calibrate": cmd_calibrate, "check-certificate": cmd_check_certificate, "profile": cmd_profile,
+    handlers = {"advise": cmd_advise, "calibrate": cmd_calibrate, "check-certificate": cmd_check_certificate, "profile": cmd_profile,
                 "sample": cmd_sample, "verify": cmd_verify, "reproduce": cmd_reproduce}
     try:
         res, status = handlers[ns.command](ns)

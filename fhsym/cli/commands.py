@@ -59,6 +59,15 @@ def cmd_calibrate(ns) -> tuple:
     return res, 0
 
 
+def cmd_advise(ns) -> tuple:
+    from ..applications.advise import advise
+
+    bar = Progress(0, "advise", enabled=not ns.no_progress)
+    adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
+                 data=False if ns.no_data else None, progress=bar.message)
+    return adv.to_dict(), 0
+
+
 def cmd_check_certificate(ns) -> tuple:
     from ..calibration.verify import check_certificate
 

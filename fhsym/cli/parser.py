@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Every subcommand takes --json (machine-readable output on stdout) and --help. "
         "Examples:\n  fhsym calibrate --epsilon 1 --delta 1e-6\n"
         "  fhsym profile --alpha 1 --gamma 2 --epsilon 0.5 1 2 --json\n"
-        "  fhsym sample --alpha 1 --gamma 2 -n 5 --seed 0\n  fhsym verify --quick\n  fhsym reproduce --out docs",
+        "  fhsym sample --alpha 1 --gamma 2 -n 5 --seed 0\n  fhsym advise --epsilon 0.3 --delta 1e-6 --dim 5\n"
+        "  fhsym verify --quick\n  fhsym reproduce --out docs",
         formatter_class=fmt,
     )
     from .._core.version import __version__
@@ -120,6 +121,30 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--certificate", type=Path, default=None, metavar="FILE",
                    help="also write the certificate as JSON to FILE (re-check it with: fhsym check-certificate FILE)")
     c.add_argument("--json", action="store_true", help="print JSON")
+
+    ad = sub.add_parser(
+        "advise", formatter_class=fmt,
+        help="which mechanism needs the least noise for this release (every one certified)",
+        description="Certified calibrations of every mechanism (flipped Huber, Gaussian, Laplace K-fold and pure,\n"
+        "truncated Laplace, staircase, OSGT) for one release, sorted by per-coordinate variance, best first,\n"
+        "with the gain over the runner-up (fhsym.advise).  Calibrations held by the frontier data file\n"
+        "(docs/reproduction/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
+        "the rest are computed (progress on stderr).  The sensitivity set is the --norm ball of radius 1;\n"
+        "the box-based mechanisms cover an l2 / l1 ball through the box that contains it.",
+        epilog="examples:\n  fhsym advise --epsilon 0.3 --delta 1e-6\n"
+        "  fhsym advise --epsilon 1 --delta 1e-8 --dim 20 --norm l2 --compositions 10 --json\n" + _EPILOG_EXIT,
+    )
+    ad.add_argument("--epsilon", type=_real(V.Domain("epsilon", 0.0, math.inf)), required=True, metavar="E",
+                    help="privacy budget eps > 0")
+    ad.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
+    ad.add_argument("--dim", type=_integer("dim", 1), default=1, metavar="K", help="coordinates K >= 1 (default 1)")
+    ad.add_argument("--norm", choices=("linf", "l2", "l1"), default="linf",
+                    help="the sensitivity set: the unit ball of this norm (default linf: the box)")
+    ad.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
+                    help="releases composed T >= 1 (default 1)")
+    ad.add_argument("--no-data", action="store_true", help="compute everything (do not reuse the frontier data file)")
+    ad.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
+    ad.add_argument("--json", action="store_true", help="print JSON")
 
     cc = sub.add_parser(
         "check-certificate", formatter_class=fmt,

@@ -1,0 +1,246 @@
+"""``fhsym.advise``: every mechanism's certified calibration for one release, best first.
+
+For a release (epsilon, delta, K coordinates, T compositions, a sensitivity set: the l_inf box,
+the l2 ball or the l1 ball of radius ``sensitivity``) the advisor calibrates each candidate of
+:mod:`fhsym.applications.frontier` with :func:`fhsym.calibrate` and ranks them by per-coordinate
+variance.  Where the frontier data file (``docs/reproduction/data/frontier.json.gz``) holds the same
+calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
+holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
+
+The box-based candidates (flipped Huber, K-fold Laplace, truncated Laplace, OSGT, staircase)
+cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applications.frontier`).
+
+>>> import fhsym
+>>> adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
+>>> [o.candidate for o in adv.options], round(adv.gain_db, 3)
+(['staircase', 'laplace_pure', 'gaussian'], 0.182)
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+
+from .._core.sensitivities import resolve_sensitivities
+from ..calibration import Calibration, calibrate
+from ..calibration.verify import verify_certificate
+from ..noise import NOISE_CLASSES
+from ..privacy.certificate import Certificate
+from .frontier import BOX_BASED, CANDIDATES, calibration_call, gain_db
+
+__all__ = ["Advice", "Option", "advise", "default_data_path", "load_frontier_calibrations"]
+
+#: cheap first: the order in which the advisor computes what the data file does not hold
+_ORDER = ("gaussian", "laplace_pure", "staircase", "flipped_huber", "laplace_kfold", "truncated_laplace", "osgt")
+
+
+def default_data_path() -> Path:
+    """The frontier data file of the source checkout (``FHSYM_FRONTIER_DATA`` overrides it)."""
+    env = os.environ.get("FHSYM_FRONTIER_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "docs" / "reproduction" / "data" / "frontier.json.gz"
+
+
+def call_key(call: Dict[str, Any]) -> str:
+    """The data file's key of a calibration call: its keyword arguments as sorted JSON."""
+    return json.dumps(call, sort_keys=True)
+
+
+_LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
+
+
+def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
+    """``{call_key: record}`` of a frontier data file (memoised by path and modification time).
+
+    The file is JSON, gzip-compressed when its name ends in ``.gz``.  A missing file gives ``{}``;
+    a malformed one raises ``ValueError``.
+    """
+    p = Path(path)
+    try:
+        stamp = p.stat().st_mtime
+    except OSError:
+        return {}
+    k = (str(p.resolve()), stamp)
+    if k not in _LOADED:
+        try:
+            raw = gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes()
+            data = json.loads(raw)
+            cals = data["calibrations"]
+        except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
+            raise ValueError(f"{str(p)!r} is not a frontier data file: {exc}") from None
+        _LOADED.clear()
+        _LOADED[k] = {call_key(rec["call"]): rec for rec in cals.values()}
+    return _LOADED[k]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One candidate's certified calibration for the release."""
+
+    candidate: str
+    calibration: Calibration
+    source: str
+    call: Dict[str, Any]
+    covers: str
+
+    @property
+    def variance(self) -> float:
+        return self.calibration.variance
+
+    def to_dict(self) -> Dict[str, Any]:
+        cal = self.calibration
+        return {"candidate": self.candidate, "mechanism": cal.mechanism.name, "variance": cal.variance,
+                "parameters": dict(cal.parameters), "method": cal.method, "achieved_delta": cal.achieved_delta,
+                "source": self.source, "covers": self.covers, "calibrate": self.call,
+                "certificate": cal.certificate.to_dict()}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The candidates for one release, sorted by certified per-coordinate variance (best first)."""
+
+    epsilon: float
+    delta: float
+    dim: int
+    norm: str
+    compositions: int
+    sensitivity: float
+    options: Tuple[Option, ...]
+    failed: Tuple[Tuple[str, str], ...] = ()
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    @property
+    def gain_db(self) -> float:
+        """The best option's advantage over the runner-up, 10 log10(var_2 / var_1) dB (>= 0)."""
+        return gain_db(self.options[0].variance, self.options[1].variance) if len(self.options) > 1 else math.nan
+
+    @property
+    def fh_gain_db(self) -> Optional[float]:
+        """Flipped Huber's gain over the best other candidate in dB (negative: it loses); None if not ranked."""
+        fh = [o for o in self.options if o.candidate == "flipped_huber"]
+        others = [o for o in self.options if o.candidate != "flipped_huber"]
+        return gain_db(fh[0].variance, others[0].variance) if fh and others else None
+
+    def to_dict(self) -> Dict[str, Any]:
+        gain = self.gain_db
+        return {"epsilon": self.epsilon, "delta": self.delta, "dim": self.dim, "norm": self.norm,
+                "compositions": self.compositions, "sensitivity": self.sensitivity,
+                "best": self.best.candidate, "gain_over_runner_up_db": None if math.isnan(gain) else gain,
+                "fh_gain_db": self.fh_gain_db, "options": [o.to_dict() for o in self.options],
+                "failed": [{"candidate": c, "error": e} for c, e in self.failed]}
+
+
+def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositions: int) -> str:
+    K, T, KT = dim, compositions, dim * compositions
+    text = []
+    if call["dim"] != dim or call["compositions"] != compositions:
+        text.append(f"{T} release(s) of {K} coordinates calibrated as one release of {KT} coordinates (the same "
+                    f"mechanism over the box)")
+    if norm != "linf" and K > 1 and candidate in BOX_BASED:
+        text.append(f"covers the {norm} ball through the l_inf box of the same radius that contains it")
+    return "; ".join(text)
+
+
+def _from_record(rec: Dict[str, Any], call: Dict[str, Any]) -> Optional[Calibration]:
+    """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``."""
+    try:
+        cert = Certificate.from_dict(rec["certificate"])
+    except (KeyError, ValueError):
+        return None
+    K, D, D2, D1 = resolve_sensitivities(call["dim"], call.get("sensitivity"), call.get("l2_sensitivity"),
+                                         call.get("l1_sensitivity"))
+    want = (call["mechanism"], call["epsilon"], call["delta"], K, call["compositions"], D, D2, D1)
+    have = (cert.mechanism, cert.epsilon, cert.target_delta, cert.dim, cert.compositions, cert.sensitivity,
+            cert.l2_sensitivity, cert.l1_sensitivity)
+    if want != have or not cert.holds:
+        return None
+    try:
+        if not verify_certificate(cert):
+            return None
+        noise = NOISE_CLASSES[cert.mechanism].from_parameters(cert.parameters)
+    except (ValueError, KeyError):
+        return None
+    return Calibration(mechanism=noise, epsilon=cert.epsilon, target_delta=cert.target_delta,
+                       achieved_delta=cert.upper, sensitivity=cert.sensitivity, l2_sensitivity=cert.l2_sensitivity,
+                       l1_sensitivity=cert.l1_sensitivity, dim=cert.dim, variance=noise.var(),
+                       method=str(rec.get("method", cert.method)), certificate=cert, compositions=cert.compositions)
+
+
+def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compositions: int = 1, *,
+           sensitivity: float = 1.0, data: Union[None, bool, str, Path] = None,
+           candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None) -> Advice:
+    """Certified calibrations of every candidate mechanism for one release, sorted by variance.
+
+    Parameters
+    ----------
+    epsilon : float > 0;  delta : float in (0, 1)
+    dim : int >= 1 (K coordinates);  compositions : int >= 1 (T releases)
+    sensitivity : float > 0, the radius of the sensitivity set (default 1)
+    norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
+    data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
+        ``False`` computes everything
+    candidates : subset of :data:`fhsym.applications.frontier.CANDIDATES`
+    progress : called with a line of text before each calibration that is computed (the CLI prints it)
+
+    Returns
+    -------
+    Advice
+        ``options`` best first (each a certified :class:`fhsym.Calibration` with its source: the
+        data file, re-verified, or computed now), ``gain_db`` over the runner-up, ``fh_gain_db``.
+        A candidate whose calibration fails (e.g. too large a dim for the exact K-fold search) is
+        listed in ``failed`` with the error.
+
+    The option of each candidate equals ``fhsym.calibrate(**option.call)``.
+
+    Examples
+    --------
+    >>> adv = advise(2.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure"))
+    >>> adv.best.candidate, round(adv.best.variance, 3), round(adv.gain_db, 2)
+    ('laplace_pure', 0.5, 9.98)
+    """
+    if isinstance(candidates, str):
+        raise ValueError(f"candidates must be a sequence of names from {list(CANDIDATES)}; got the string {candidates!r}")
+    cands = tuple(candidates)
+    bad = [c for c in cands if c not in CANDIDATES]
+    if bad or not cands or len(set(cands)) != len(cands):
+        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)} without repeats; "
+                         f"got {list(cands)!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable taking one line of text, or None; got {progress!r}")
+    if not (data is None or isinstance(data, (bool, str, os.PathLike))):
+        raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
+    calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
+    if data is False:
+        records: Dict[str, Any] = {}
+    else:
+        records = load_frontier_calibrations(default_data_path() if data is None or data is True else Path(os.fspath(data)))
+    options, failed = [], []
+    for c in sorted(cands, key=_ORDER.index):
+        call = calls[c]
+        rec = records.get(call_key(call))
+        cal = _from_record(rec, call) if rec is not None else None
+        source = "frontier data (certificate re-verified)"
+        if cal is None:
+            source = "computed"
+            if progress is not None:
+                progress(f"fhsym advise: calibrating {c} (dim {call['dim']}, compositions {call['compositions']}) ...")
+            try:
+                cal = calibrate(**call)
+            except ValueError as exc:  # includes CalibrationError
+                failed.append((c, " ".join(str(exc).split())))
+                continue
+        options.append(Option(c, cal, source, call, _covers(c, call, dim, norm, compositions)))
+    if not options:
+        raise ValueError(f"no candidate could be calibrated: {failed}")
+    options.sort(key=lambda o: (o.variance, CANDIDATES.index(o.candidate)))
+    return Advice(float(epsilon), float(delta), int(dim), norm, int(compositions), float(sensitivity), tuple(options),
+                  tuple(failed))

@@ -1,0 +1,316 @@
+"""The frontier's pieces: the cached sweep runner (in-process and on Dask), the advisor and ``fhsym advise``."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import pytest
+
+import fhsym
+from fhsym.applications import frontier as F
+from fhsym.applications.advise import call_key, default_data_path, load_frontier_calibrations
+from fhsym.applications.sweeps import DiskCache, Task, dask_available, run_tasks
+from fhsym.cli import main
+
+# ---------------------------------------------------------------------------
+# the sweep runner
+
+
+def test_tasks_are_cached_and_resumed(tmp_path):
+    tasks = [Task("statistics:fmean", {"data": [1.0, 2.0, float(i)]}, label=f"t{i}") for i in range(4)]
+    first = run_tasks(tasks[:2], tmp_path, scheduler="serial", progress=False)
+    assert [o["result"] for o in first] == [1.0, 4.0 / 3.0]
+    assert not any(o["cached"] for o in first)
+    both = run_tasks(tasks, tmp_path, scheduler="serial", progress=False)  # an interrupted sweep resumes
+    assert [o["cached"] for o in both] == [True, True, False, False]
+    assert len(list(tmp_path.glob("*.json"))) == 4
+
+
+def test_the_key_depends_on_inputs_and_version(tmp_path):
+    t = Task("statistics:fmean", {"data": [1.0]})
+    assert t.key("1") != t.key("2") and t.key("1") != Task("statistics:fmean", {"data": [2.0]}).key("1")
+    run_tasks([t], tmp_path, scheduler="serial", progress=False)
+    assert DiskCache(tmp_path, version="another").get(t) is None
+    assert DiskCache(tmp_path).get(t)["result"] == 1.0
+
+
+def test_an_error_is_recorded_not_raised(tmp_path):
+    bad = Task("fhsym.applications.frontier:calibration_record", {"epsilon": 1.0, "delta": 2.0, "mechanism": "gaussian"})
+    out = run_tasks([bad], tmp_path, scheduler="serial", progress=False)
+    assert out[0]["error"].startswith("ValueError: delta must be")
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="func"):
+        Task("no_colon", {})
+    with pytest.raises(ValueError, match="JSON"):
+        Task("math:hypot", {"x": math.nan})
+    with pytest.raises(ValueError, match="chunk"):
+        run_tasks([], "/tmp", chunk=0)
+    with pytest.raises(ValueError, match="workers"):
+        run_tasks([], "/tmp", workers=0)
+
+
+def test_dask_local_cluster_runs_calibrations_and_resumes(tmp_path):
+    """The Dask path (optional extra): a scheduler address, then the default local cluster resuming from the cache."""
+    distributed = pytest.importorskip("dask.distributed")
+    calls = [F.calibration_call(c, e, 1e-6) for c in ("gaussian", "laplace_pure", "staircase") for e in (0.5, 2.0)]
+    tasks = [F.frontier_task(c) for c in calls]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cl:
+        first = run_tasks(tasks[:4], tmp_path, scheduler=cl.scheduler_address, progress=False, chunk=2)
+    assert all(o is not None and not o["cached"] for o in first)
+    assert {o["pid"] for o in first}.isdisjoint({os.getpid()})  # ran in the worker processes
+    out = run_tasks(tasks, tmp_path, scheduler="local", workers=2, progress=False)  # an interrupted sweep resumes
+    assert [o["cached"] for o in out] == [True] * 4 + [False] * 2
+    for call, o in zip(calls, out):
+        assert o["result"]["variance"] == fhsym.calibrate(**call).variance
+        assert fhsym.verify_certificate(o["result"]["certificate"])
+
+
+def test_without_dask_the_runner_says_so_or_runs_in_process(tmp_path, monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_dask(name, *a, **k):
+        if name.startswith("dask") or name.startswith("distributed"):
+            raise ImportError(f"No module named {name!r} (simulated)")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    assert not dask_available()
+    t = [Task("statistics:fmean", {"data": [1.0, 5.0]})]
+    assert run_tasks(t, tmp_path, progress=False)[0]["result"] == 3.0  # "auto" falls back to in-process
+    with pytest.raises(ImportError, match="fhsym\\[dask\\]"):
+        run_tasks([Task("statistics:fmean", {"data": [2.0]})], tmp_path, scheduler="local", progress=False)
+
+
+# ---------------------------------------------------------------------------
+# the grid and the ranking
+
+
+def test_box_requests_are_keyed_by_the_product():
+    a = F.calibration_call("osgt", 0.5, 1e-6, dim=5, compositions=10)
+    b = F.calibration_call("osgt", 0.5, 1e-6, dim=50)
+    assert a == b and a["dim"] == 50 and a["compositions"] == 1
+    g = F.calibration_call("gaussian", 0.5, 1e-6, dim=5, norm="l2", compositions=10)
+    assert (g["dim"], g["compositions"], g["l2_sensitivity"]) == (5, 10, 1.0) and "sensitivity" not in g
+    assert F.calibration_call("flipped_huber", 0.5, 1e-6, dim=5, norm="l1")["sensitivity"] == 1.0
+    assert len(F.EPSILONS) >= 20 and F.EPSILONS[0] == 0.05 and F.EPSILONS[-1] == 10.0
+    with pytest.raises(ValueError, match="norm"):
+        F.calibration_call("osgt", 0.5, 1e-6, norm="l3")
+
+
+def test_entry_ranks_and_gains():
+    e = F.entry({"flipped_huber": 10.0, "gaussian": 20.0, "osgt": 9.0})
+    assert e["ranking"] == ["osgt", "flipped_huber", "gaussian"] and e["best"] == "osgt"
+    assert e["fh_gain_db"] == pytest.approx(10 * math.log10(0.9))
+
+
+# ---------------------------------------------------------------------------
+# the advisor
+
+
+def test_advisor_equals_the_direct_calibrations_in_one_dimension():
+    adv = fhsym.advise(0.3, 1e-6, data=False)  # against the code as it is (the data file may be older)
+    assert [o.variance for o in adv.options] == sorted(o.variance for o in adv.options)
+    assert {o.candidate for o in adv.options} == set(F.CANDIDATES)
+    direct = {
+        "flipped_huber": fhsym.calibrate(0.3, 1e-6),
+        "gaussian": fhsym.calibrate(0.3, 1e-6, mechanism="gaussian"),
+        "laplace_kfold": fhsym.calibrate(0.3, 1e-6, mechanism="laplace"),
+        "laplace_pure": fhsym.calibrate(0.3, 1e-6, mechanism="laplace", method="pure"),
+        "truncated_laplace": fhsym.calibrate(0.3, 1e-6, mechanism="truncated_laplace"),
+        "staircase": fhsym.calibrate(0.3, 1e-6, mechanism="staircase"),
+        "osgt": fhsym.calibrate(0.3, 1e-6, mechanism="osgt"),
+    }
+    for o in adv.options:
+        assert o.calibration.parameters == direct[o.candidate].parameters, o.candidate
+        assert o.variance == direct[o.candidate].variance
+        assert o.calibration.achieved_delta <= 1e-6
+    assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.options[0].variance))
+
+
+def test_advisor_in_five_dimensions_equals_direct_cheap_and_fh():
+    adv = fhsym.advise(0.3, 1e-6, dim=5, data=False)
+    by = {o.candidate: o for o in adv.options}
+    assert fhsym.calibrate(0.3, 1e-6, dim=5, mechanism="gaussian").variance == by["gaussian"].variance
+    assert fhsym.calibrate(0.3, 1e-6, dim=5, mechanism="staircase").variance == by["staircase"].variance
+    assert fhsym.calibrate(0.3, 1e-6, dim=5, method="exact").variance == by["flipped_huber"].variance
+
+
+def test_advisor_does_not_trust_an_edited_certificate(tmp_path):
+    call = F.calibration_call("gaussian", 0.3, 1e-6)
+    cal = fhsym.calibrate(**call)
+    cert = cal.certificate.to_dict()
+    cert["parameters"]["sigma"] = (cal.sigma * 0.9).hex()  # less noise than certified: must not verify
+    rec = {"call": call, "variance": cal.variance * 0.81, "parameters": {"sigma": cal.sigma * 0.9},
+           "method": cal.method, "achieved_delta": cal.achieved_delta, "seconds": 0.0, "certificate": cert}
+    path = tmp_path / "frontier.json"
+    path.write_text(json.dumps({"calibrations": {call_key(call): rec}}))
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=("gaussian",))
+    assert adv.best.source == "computed" and adv.best.variance == cal.variance
+    cert["parameters"]["sigma"] = cal.sigma.hex()  # the genuine certificate is reused
+    rec["certificate"] = cert
+    path.write_text(json.dumps({"calibrations": {call_key(call): rec}}))
+    os.utime(path, (1, 1))
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=("gaussian",))
+    assert adv.best.source.startswith("frontier data") and adv.best.variance == cal.variance
+
+
+def test_advised_best_is_no_worse_than_any_direct_calibration():
+    """Three coordinates over the l2 ball, two releases: the advice against fhsym.calibrate at the same parameters."""
+    adv = fhsym.advise(1.0, 1e-6, dim=3, norm="l2", compositions=2, data=False)
+    assert not adv.failed and len(adv.options) == len(F.CANDIDATES)
+    direct = {}
+    for mech, method in (("flipped_huber", "auto"), ("gaussian", "auto"), ("laplace", "exact"), ("laplace", "pure"),
+                         ("truncated_laplace", "auto"), ("staircase", "auto"), ("osgt", "auto")):
+        cal = fhsym.calibrate(1.0, 1e-6, dim=3, compositions=2, l2_sensitivity=1.0, mechanism=mech, method=method)
+        assert cal.achieved_delta <= 1e-6
+        direct[mech, method] = cal.variance
+    for (mech, method), v in direct.items():
+        assert adv.best.variance <= v, (mech, method, v, adv.best.variance)
+    for o in adv.options:
+        assert fhsym.verify_certificate(o.calibration.certificate), o.candidate
+        assert o.calibration.certificate.holds and o.calibration.achieved_delta <= 1e-6
+    assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.best.variance))
+    assert adv.gain_db >= 0
+
+
+def test_composed_certificates_recheck_and_forged_ones_do_not():
+    """verify_certificate accounts for compositions T: Gaussian at sqrt(T) Delta_2, pure Laplace T Delta_1, staircase K T eps0."""
+    g = fhsym.calibrate(1.0, 1e-6, dim=3, compositions=2, l2_sensitivity=1.0, mechanism="gaussian")
+    assert fhsym.verify_certificate(g.certificate)
+    lap = fhsym.calibrate(1.0, 1e-6, dim=3, compositions=4, l1_sensitivity=1.0, mechanism="laplace", method="pure")
+    st = fhsym.calibrate(1.0, 1e-6, dim=2, compositions=3, mechanism="staircase")
+    assert fhsym.verify_certificate(lap.certificate) and fhsym.verify_certificate(st.certificate)
+    # the same noise claimed for more releases than it was calibrated for: each must be refused
+    for cal in (g, lap, st):
+        forged = cal.certificate.to_dict()
+        forged["compositions"] = 2 * cal.compositions
+        assert not fhsym.verify_certificate(forged), cal.mechanism.name
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"norm": "l3"}, "norm"), ({"delta": 0.0}, "delta"), ({"delta": 1.0}, "delta"), ({"epsilon": -1.0}, "epsilon"),
+    ({"epsilon": math.nan}, "epsilon"), ({"dim": 0}, "dim"), ({"dim": 2.5}, "dim"), ({"dim": True}, "dim"),
+    ({"compositions": 0}, "compositions"), ({"sensitivity": 0.0}, "sensitivity"),
+    ({"candidates": ("nope",)}, "candidates"), ({"candidates": ()}, "candidates"),
+    ({"candidates": "osgt"}, "candidates"), ({"candidates": ("osgt", "osgt")}, "candidates"),
+    ({"progress": 3}, "progress"), ({"data": 3}, "data"),
+])
+def test_advisor_refuses_bad_arguments(kwargs, name):
+    args = {"epsilon": 1.0, "delta": 1e-6, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        fhsym.advise(args.pop("epsilon"), args.pop("delta"), **args)
+
+
+def test_advisor_uses_sensitivity_and_reports_progress():
+    lines = []
+    one = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure"), progress=lines.append)
+    two = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure"), sensitivity=2.0)
+    assert len(lines) == 2 and all("calibrating" in x for x in lines)
+    for a, b in zip(one.options, two.options):  # both scale with the sensitivity: variance x 4
+        assert b.variance == pytest.approx(4 * a.variance, rel=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# the CLI
+
+
+@pytest.mark.parametrize("dim", [1, 5, 20])
+def test_cli_advise_lists_every_mechanism_best_first(dim, capsys):
+    assert main(["advise", "--epsilon", "0.3", "--delta", "1e-6", "--dim", str(dim), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    variances = [o["variance"] for o in res["options"]]
+    assert variances == sorted(variances)
+    assert {o["candidate"] for o in res["options"]} == set(F.CANDIDATES), res["failed"]
+    assert res["best"] == res["options"][0]["candidate"]
+    assert res["gain_over_runner_up_db"] == pytest.approx(10 * math.log10(variances[1] / variances[0]))
+    for o in res["options"]:
+        assert o["achieved_delta"] <= 1e-6 and o["certificate"]["target_delta"] == (1e-6).hex()
+
+
+def test_cli_advise_human_output_and_errors(capsys):
+    assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--dim", "3", "--norm", "l2"]) == 0
+    out = capsys.readouterr().out
+    assert "best first" in out and "covers the l2 ball through the l_inf box" in out
+    assert main(["advise", "--epsilon", "0", "--delta", "1e-6"]) == 2
+    assert "epsilon" in capsys.readouterr().err
+    assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--norm", "l3"]) == 2
+
+
+def test_data_file_certificates_cover_their_calls():
+    path = default_data_path()
+    if not path.is_file():
+        pytest.skip("the frontier data file is not in this checkout")
+    recs = load_frontier_calibrations(path)
+    assert recs
+    for k, rec in list(recs.items())[:: max(len(recs) // 200, 1)]:
+        c, cert = rec["call"], rec["certificate"]
+        assert call_key(c) == k and cert["mechanism"] == c["mechanism"]
+        assert float.fromhex(cert["epsilon"]) == c["epsilon"] and float.fromhex(cert["target_delta"]) == c["delta"]
+        assert float.fromhex(cert["upper"]) <= c["delta"]
+
+
+# ---------------------------------------------------------------------------
+# the proofs as sweep tasks (python -m proofs --scheduler ... --cache ...)
+
+
+def test_proof_checks_run_as_cached_tasks(tmp_path):
+    from proofs import _harness as H
+
+    checks = H.select(H.discover(), ["distribution"], True)[:3]
+    seen = []
+    first = H.run_on_dask(checks, True, "serial", tmp_path, None, progress=seen.append)
+    direct = [H.run_one(c, True) for c in checks]
+    assert [r.key for r in first] == [c.key for c in checks] and len(seen) == 3
+    assert [(r.verdict, r.worst, r.evidence) for r in first] == [(r.verdict, r.worst, r.evidence) for r in direct]
+    assert len(list(tmp_path.glob("*.json"))) == 3
+    again = H.run_on_dask(checks, True, "serial", tmp_path, None)  # resumed from the cache: nothing re-run
+    assert [(r.verdict, r.seconds) for r in again] == [(r.verdict, r.seconds) for r in first]
+
+
+def test_gaussian_limit_fh_certificate_rechecks_and_a_forged_one_does_not():
+    """FH at alpha = 0 over the box is certified by the Gaussian profile at sqrt(K) Delta; the verifier must re-check it."""
+    cal = fhsym.calibrate(0.3, 1e-6, dim=20, method="exact")
+    assert cal.parameters["alpha"] == 0.0 and cal.certificate.claim == "pld-kfold"
+    assert fhsym.verify_certificate(cal.certificate)
+    forged = cal.certificate.to_dict()
+    forged["parameters"]["gamma"] = (cal.parameters["gamma"] * (1 - 1e-4)).hex()  # a little less noise
+    assert not fhsym.verify_certificate(forged)
+
+
+def test_advice_from_the_data_file_is_certified():
+    """Where the data file holds the calls, the advisor reuses them only after re-verifying each certificate."""
+    if not default_data_path().is_file():
+        pytest.skip("the frontier data file is not in this checkout")
+    adv = fhsym.advise(1.0, 1e-6, dim=5)
+    assert any(o.source.startswith("frontier data") for o in adv.options)
+    for o in adv.options:
+        cert = o.calibration.certificate
+        assert fhsym.verify_certificate(cert) and cert.upper <= 1e-6, o.candidate
+        assert (cert.epsilon, cert.target_delta, cert.dim * cert.compositions) == (1.0, 1e-6, 5)
+        assert o.variance == pytest.approx(o.calibration.mechanism.var(), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps, K, T", [(1.0, 5, 1), (0.3, 3, 1), (1.0, 10, 3), (0.1, 7, 10)])
+def test_composed_staircase_budget_is_never_exceeded(eps, K, T):
+    """eps / (K T) rounded up would give K T eps0 > eps (e.g. 5 x 0.2 > 1 exactly): the calibration rounds it down."""
+    from fractions import Fraction
+
+    cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, mechanism="staircase")
+    assert K * T * Fraction(cal.parameters["epsilon"]) <= Fraction(eps)
+    assert fhsym.verify_certificate(cal.certificate)
+
+
+@pytest.mark.parametrize("eps, K, T", [(1.0, 2, 10), (0.5, 3, 7), (2.0, 5, 3)])
+def test_composed_pure_laplace_covers_the_composed_radius(eps, K, T):
+    """beta >= T Delta_1 / eps exactly (10 x fl(sqrt 2) rounds down in floats: the calibration rounds it up)."""
+    from fractions import Fraction
+
+    cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, l2_sensitivity=1.0, mechanism="laplace", method="pure")
+    assert Fraction(eps) * Fraction(cal.parameters["beta"]) >= T * Fraction(cal.l1_sensitivity)
+    assert fhsym.verify_certificate(cal.certificate)
