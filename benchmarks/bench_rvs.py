@@ -58,7 +58,7 @@ def main() -> None:
     worst = np.inf
     mem_lap = peak_bytes(lambda: rng.laplace(0.0, 1.0, n))
     worst_mem = 0.0
-    for b in [0.0, 0.1, 0.5, 1.0, 2.0, 3.0, 10.0, 100.0]:
+    for b in [0.0, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 100.0]:
         fh = fhsym.FlippedHuber(b, 1.0)
         t = median_time(lambda: fh.rvs(n, random_state=rng), ns.repeat)
         ratio = t_lap / t

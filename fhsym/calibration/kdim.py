@@ -199,8 +199,15 @@ def _feasible_root(f, x0: float, dx: float, xtol: float, known: Optional[Tuple[f
     as where the loss atoms add up to eps), every evaluation recorded: the largest feasible and the
     smallest infeasible point seen bracket the root, bisected further if wider than xtol.
     ``known = (x, f(x))`` with f(x) <= 0 saves an evaluation.  Returns (-inf, nan) / (inf, nan)
-    if no sign change is found.
+    if no sign change is found.  A NaN value of f counts as infeasible (+inf): the search then stays on the
+    side that is certified afterwards, and brentq never sees a NaN.
     """
+    raw = f
+
+    def f(x: float) -> float:  # noqa: F811 - the NaN-safe view of the caller's f
+        v = raw(x)
+        return math.inf if v != v else v
+
     n = 0
     if known is not None:
         lo, flo = known

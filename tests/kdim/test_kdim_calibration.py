@@ -153,3 +153,14 @@ def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
     for method in ("auto", "exact", "sufficient"):
         with pytest.raises(ValueError, match=r"dim must be an integer in \[1, 100000\] .*got 1000000000"):
             fhsym.calibrate(1.0, 1e-6, dim=10**9, method=method)
+
+
+@pytest.mark.parametrize("eps", [5.0, 6.0])
+def test_exact_search_survives_nan_objective_values(eps):
+    """Found by the frontier sweep: at K = 100, delta = 1e-5, eps = 5 and 6 the transition search met a NaN and
+    brentq raised "function value is NaN".  Now a NaN is infeasible; the result is certified and, at this
+    Gaussian-limit optimum (alpha = 0), within 1e-8 of the analytic Gaussian (Balle & Wang) at l2 = 10."""
+    cal = fhsym.calibrate(eps, 1e-5, dim=100, method="exact")
+    assert cal.achieved_delta <= 1e-5 and fhsym.verify_certificate(cal.certificate)
+    gauss = fhsym.calibrate(eps, 1e-5, dim=100, mechanism="gaussian").variance
+    assert cal.variance <= gauss * (1 + 1e-8)
