@@ -403,3 +403,13 @@ def test_calibrate_compositions_and_discrete_step_match_the_library(capsys):
         assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-5", *args]) == 2
         err = capsys.readouterr().err
         assert "step" in err and len(err.strip().splitlines()) == 1
+
+
+def test_calibrate_at_huge_epsilon_is_clean(capsys):
+    """Issue 13: `fhsym calibrate --epsilon 1e300` answers (the Laplace limit) without warnings or a traceback
+    (pytest turns warnings into errors, so a stray overflow warning fails this test)."""
+    assert cli.main(["calibrate", "--epsilon", "1e300", "--delta", "1e-6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the Laplace-limit variance 2/eps^2 = 2e-600 is below the float range: it rounds to 0.0, the nearest double
+    assert out["achieved_delta"] <= 1e-6 and 0.0 <= out["variance"] < 1e-290
+    assert out["parameters"]["gamma"] > 0 and out["parameters"]["alpha"] > 0

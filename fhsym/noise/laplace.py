@@ -43,7 +43,8 @@ def laplace_profile(eps: np.ndarray, d: float, beta: float) -> np.ndarray:
     if s_hi == math.inf:
         return np.ones(np.shape(eps))
     diff = (eps - s_hi) - s_lo  # eps - s_hi is exact near the crossing (Sterbenz)
-    return np.where(diff < 0.0, -np.expm1(0.5 * diff), 0.0)
+    with np.errstate(over="ignore"):  # expm1 of the discarded branch (diff >= 0) may overflow; np.where drops it
+        return np.where(diff < 0.0, -np.expm1(np.minimum(0.5 * diff, 0.0)), 0.0)
 
 
 class Laplace(NoiseDistribution):
