@@ -199,15 +199,8 @@ def _feasible_root(f, x0: float, dx: float, xtol: float, known: Optional[Tuple[f
     as where the loss atoms add up to eps), every evaluation recorded: the largest feasible and the
     smallest infeasible point seen bracket the root, bisected further if wider than xtol.
     ``known = (x, f(x))`` with f(x) <= 0 saves an evaluation.  Returns (-inf, nan) / (inf, nan)
-    if no sign change is found.  A NaN value of f counts as infeasible (+inf): the search then stays on the
-    side that is certified afterwards, and brentq never sees a NaN.
+    if no sign change is found.
     """
-    raw = f
-
-    def f(x: float) -> float:  # noqa: F811 - the NaN-safe view of the caller's f
-        v = raw(x)
-        return math.inf if v != v else v
-
     n = 0
     if known is not None:
         lo, flo = known
@@ -345,7 +338,8 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
     for i in range(1, len(grid)):
         if feas[i] and not feas[i - 1]:
             def g(y: float) -> float:  # y = -log b: non-decreasing
-                return crossing(math.exp(-y))[1]
+                fc = crossing(math.exp(-y))[1]
+                return math.inf if math.isnan(fc) else fc  # no atom at this b: no feasible crossing (as in the scan)
 
             y, gy = _feasible_root(g, -math.log(grid[i]), math.log(grid[i] / grid[i - 1]), 1e-4,
                                    known=(-math.log(grid[i]), crossing(grid[i])[1]))

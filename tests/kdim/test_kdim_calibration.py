@@ -158,7 +158,8 @@ def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
 @pytest.mark.parametrize("eps", [5.0, 6.0])
 def test_exact_search_survives_nan_objective_values(eps):
     """Found by the frontier sweep: at K = 100, delta = 1e-5, eps = 5 and 6 the transition search met a NaN and
-    brentq raised "function value is NaN".  Now a NaN is infeasible; the result is certified and, at this
+    brentq raised "function value is NaN" (a shape with no loss atom at the crossing).  Now that shape counts as
+    having no feasible crossing, as in the scan; the result is certified and, at this
     Gaussian-limit optimum (alpha = 0), within 1e-8 of the analytic Gaussian (Balle & Wang) at l2 = 10."""
     cal = fhsym.calibrate(eps, 1e-5, dim=100, method="exact")
     assert cal.achieved_delta <= 1e-5 and fhsym.verify_certificate(cal.certificate)
