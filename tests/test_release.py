@@ -212,3 +212,11 @@ def test_secure_release_refuses_vectors_and_float_calibrations():
         fhsym.release([1.0, 2.0], 1.0, 1e-5, sensitivity=1.0, secure=True, step=0.125)
     with pytest.raises(ValueError, match="discrete_flipped_huber"):
         fhsym.release(1.0, secure=True, calibration=fhsym.calibrate(1.0, 1e-5))
+
+
+def test_a_lattice_calibration_is_only_released_securely():
+    """A discrete calibration with secure=False would add lattice noise to an unsnapped float (Mironov's
+    exposure again): refused, naming secure=True."""
+    cal = fhsym.calibrate(1.0, 1e-5, sensitivity=1.0, mechanism="discrete_flipped_huber", step=0.125)
+    with pytest.raises(ValueError, match="secure=True"):
+        fhsym.release(3.3, calibration=cal, sensitivity=1.0)

@@ -131,6 +131,7 @@ DELTA = Domain("delta", 0.0, 1.0)
 SENSITIVITY = Domain("sensitivity", 0.0, math.inf)
 L2_SENSITIVITY = Domain("l2_sensitivity", 0.0, math.inf)
 L1_SENSITIVITY = Domain("l1_sensitivity", 0.0, math.inf)
+STEP = Domain("step", 0.0, math.inf)  # lattice spacing of the discrete noise
 PROBABILITY = Domain("q", 0.0, 1.0, closed_lower=True, closed_upper=True)
 MGF_ARGUMENT = Domain("s", -math.inf, math.inf)
 REAL = Domain("x", -math.inf, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)

@@ -18,6 +18,7 @@ tests only, never for data you publish.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -27,6 +28,7 @@ from .._core import domains as V
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
+from ..noise.discrete_flipped_huber import lattice_index
 
 __all__ = ["Release", "release"]
 
@@ -188,16 +190,22 @@ def release(
     K = x.size
     if not isinstance(secure, bool):
         raise ValueError(f"secure must be True or False; got {secure!r}")
+    lattice = "discrete_flipped_huber"
     if secure:
-        return _secure_release(x, epsilon, delta, _sensitivities(sensitivity, norm, l2_sensitivity, l1_sensitivity),
-                               mechanism, method, calibration, rng, options)
-    if "step" in options or mechanism == "discrete_flipped_huber":
+        if K != 1:
+            raise ValueError(f"secure=True releases one number per call (the exact lattice mechanism is calibrated in "
+                             f"one dimension); got a value with {K} coordinates")
+        if mechanism not in (None, lattice):
+            raise ValueError(f"secure=True uses mechanism {lattice!r} (exact lattice noise); got {mechanism!r}")
+        mechanism = None if calibration is not None else lattice
+    elif "step" in options or mechanism == lattice or getattr(getattr(calibration, "mechanism", None), "name", None) == lattice:
         raise ValueError("the lattice mechanism (step=, mechanism='discrete_flipped_huber') is released with secure=True "
                          "(the value snapped to the lattice, exact noise); with secure=False it is not used")
-    try:
-        gen = as_generator(rng)
-    except ValueError:
-        raise ValueError(f"rng must be None, an int seed, a numpy Generator or RandomState; got {rng!r}") from None
+    if not secure:  # the exact sampler takes rng as it is: None means the OS CSPRNG there
+        try:
+            rng = as_generator(rng)
+        except ValueError:
+            raise ValueError(f"rng must be None, an int seed, a numpy Generator or RandomState; got {rng!r}") from None
     sens = _sensitivities(sensitivity, norm, l2_sensitivity, l1_sensitivity)
     if calibration is None:
         if epsilon is None or delta is None:
@@ -216,45 +224,16 @@ def release(
             unused.pop("mechanism")
         if unused:
             raise ValueError(f"{sorted(unused)} cannot be used with calibration= (the calibration fixes the noise)")
+        if secure and calibration.mechanism.name != lattice:
+            raise ValueError(f"secure=True with calibration= needs a calibration of mechanism {lattice!r} "
+                             "(fhsym.calibrate(..., mechanism='discrete_flipped_huber', step=...))")
         _check_covers(calibration, K, sens, epsilon, delta)
         cal = calibration
-    noisy = x + _noise(cal, K, gen)
+    if secure:  # snap to the lattice, add exact integer-only noise; one rounding of k * step at the very end
+        noise: Any = cal.mechanism  # a DiscreteFlippedHuber (not a NoiseDistribution: it lives on a lattice)
+        k = lattice_index(float(x[0]), noise.step) + int(noise.rvs(None, random_state=rng, output="index"))
+        return Release(float(Fraction(k) * Fraction(noise.step)), cal, lattice_index=k)
+    noisy = x + _noise(cal, K, rng)
     out: Union[float, np.ndarray] = float(noisy[0]) if np.ndim(value) == 0 else noisy
     return Release(out, cal)
 
-
-def _secure_release(x: np.ndarray, epsilon: Optional[float], delta: Optional[float], sens: dict,
-                    mechanism: Optional[str], method: Optional[str], calibration: Optional[Calibration],
-                    rng: Any, options: dict) -> Release:
-    """``release(..., secure=True)``: snap to the lattice, add exact discrete flipped Huber noise (integers only)."""
-    from fractions import Fraction
-
-    from ..noise.discrete_flipped_huber import lattice_index
-
-    if x.size != 1:
-        raise ValueError(f"secure=True releases one number per call (the exact lattice mechanism is calibrated in one "
-                         f"dimension); got a value with {x.size} coordinates")
-    if mechanism not in (None, "discrete_flipped_huber"):
-        raise ValueError(f"secure=True uses mechanism 'discrete_flipped_huber' (exact lattice noise); got {mechanism!r}")
-    if calibration is None:
-        if epsilon is None or delta is None:
-            raise ValueError("epsilon and delta are required (or pass calibration=)")
-        if all(v is None for v in sens.values()):
-            raise ValueError("the query's sensitivity is required: give sensitivity=")
-        if "step" not in options:
-            raise ValueError("secure=True needs step=h > 0: the lattice the value is snapped to and the noise lives on")
-        cal = calibrate(epsilon, delta, dim=1, method="auto" if method is None else method,
-                        mechanism="discrete_flipped_huber", **sens, **options)
-    else:
-        if not isinstance(calibration, Calibration) or calibration.mechanism.name != "discrete_flipped_huber":
-            raise ValueError("secure=True with calibration= needs a calibration of mechanism 'discrete_flipped_huber' "
-                             "(fhsym.calibrate(..., mechanism='discrete_flipped_huber', step=...))")
-        unused = {k: v for k, v in (("method", method),) if v is not None}
-        unused.update(options)
-        if unused:
-            raise ValueError(f"{sorted(unused)} cannot be used with calibration= (the calibration fixes the noise)")
-        _check_covers(calibration, 1, sens, epsilon, delta)
-        cal = calibration
-    noise: Any = cal.mechanism  # a DiscreteFlippedHuber (not a NoiseDistribution: it lives on a lattice)
-    k = lattice_index(float(x[0]), noise.step) + int(noise.rvs(None, random_state=rng, output="index"))
-    return Release(float(Fraction(k) * Fraction(noise.step)), cal, lattice_index=k)

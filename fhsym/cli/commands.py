@@ -25,7 +25,9 @@ def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
     options = {} if ns.step is None else {"step": ns.step}  # refused by calibrate for the other mechanisms
-    if 1 < ns.dim * ns.compositions <= 100_000 and not ns.json:  # larger requests are refused at once
+    from ..calibration.kdim import MAX_DIM
+
+    if 1 < ns.dim * ns.compositions <= MAX_DIM and not ns.json:  # larger requests are refused at once
         # K-dimensional and composed calibrations search with certified PLDs: seconds, not milliseconds
         print(f"fhsym calibrate: dim {ns.dim} x {ns.compositions} release(s): searching with certified "
               f"privacy-loss distributions (seconds) ...", file=sys.stderr, flush=True)

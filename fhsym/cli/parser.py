@@ -59,7 +59,7 @@ _ALPHA = _real(V.ALPHA)
 _GAMMA = _real(V.GAMMA)
 _L2 = _real(V.Domain("l2_sensitivity", 0.0, math.inf))
 _L1 = _real(V.Domain("l1_sensitivity", 0.0, math.inf))
-_STEP = _real(V.Domain("step", 0.0, math.inf))
+_STEP = _real(V.STEP)
 
 
 # ---------------------------------------------------------------------------

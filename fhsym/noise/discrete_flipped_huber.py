@@ -41,7 +41,7 @@ from . import exact_sampling as XS
 
 __all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
 
-STEP = V.Domain("step", 0.0, math.inf)
+STEP = V.STEP
 _SNAP_REL = 1e-9
 _SNAP_MAX = 1e-3
 _COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
