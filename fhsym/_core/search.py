@@ -24,8 +24,8 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["CalibrationError", "increasing_roots", "smallest_true", "smallest_true_smooth", "largest_true",
-           "largest_true_many"]
+__all__ = ["CalibrationError", "first_true_int", "increasing_roots", "smallest_true", "smallest_true_smooth",
+           "largest_true", "largest_true_many"]
 
 
 class CalibrationError(ValueError):
@@ -58,6 +58,25 @@ def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
         else:
             ilo = mid
     return _i2f(ihi)
+
+
+def first_true_int(ok: Callable[[int], bool], lo: int, hi: int) -> int:
+    """The least integer k > lo with ok(k), for ok False at ``lo`` and non-decreasing in k (exact integers).
+
+    ``hi`` is a first guess; it is raised to 2 hi + 1 until ok(hi), then the bracket (lo, hi] is bisected.
+
+    >>> first_true_int(lambda k: k * k > 50, 0, 1)
+    8
+    """
+    while not ok(hi):
+        lo, hi = hi, 2 * hi + 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def smallest_true(ok: Callable[[float], bool], x0: float, *, name: str, allow_zero: bool = False) -> float:

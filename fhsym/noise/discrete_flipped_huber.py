@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core.random import size_to_shape
+from .._core.search import first_true_int
 from . import lattice_sums as LS
 from . import exact_sampling as XS
 
@@ -439,17 +440,8 @@ class DiscreteFlippedHuber:
 
     def _kstar(self, eps: float, s: int) -> int:
         """min{k : L(k) > eps} (L non-decreasing: E is convex, symbolic.discrete.convexity_gaps)."""
-        lo = -(s // 2) - 1  # L(lo) <= 0
-        hi = max(self.K + 1, 1)
-        while self._loss(hi, s) <= eps:
-            hi = 2 * hi + 1
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self._loss(mid, s) > eps:
-                hi = mid
-            else:
-                lo = mid
-        return hi
+        # L(-(s // 2) - 1) <= 0 <= eps: the search starts on the left of k*
+        return first_true_int(lambda k: self._loss(k, s) > eps, -(s // 2) - 1, max(self.K + 1, 1))
 
     def _log_profile_one(self, eps: float, s: int) -> float:
         ks = self._kstar(eps, s)

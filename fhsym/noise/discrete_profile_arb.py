@@ -23,6 +23,8 @@ from typing import Tuple
 
 from flint import arb, ctx, fmpq
 
+from .._core.search import first_true_int
+
 __all__ = ["profile_ball", "ball_ends", "profile_enclosure_steps"]
 
 _EM_Q = 20
@@ -77,16 +79,7 @@ class _Lattice:
         return self.energy(k + s) - self.energy(k)
 
     def kstar(self, eps: fmpq, s: int) -> int:
-        lo, hi = -(s // 2) - 1, max(self.K + 1, 1)
-        while self.loss(hi, s) <= eps:
-            hi = 2 * hi + 1
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self.loss(mid, s) > eps:
-                hi = mid
-            else:
-                lo = mid
-        return hi
+        return first_true_int(lambda k: self.loss(k, s) > eps, -(s // 2) - 1, max(self.K + 1, 1))
 
     # -- sums (arb) -----------------------------------------------------------
     def gauss_tail(self, m: int) -> arb:
