@@ -19,7 +19,7 @@ Protocol (see docs/dpcd.md for the reading of the results)
   ``TUNE_SEEDS`` simulated runs on the *public* split, with the noise the private run would get
   (lambda_i = 2 C_i / N_private).  No private data is touched by the tuning, so it costs no privacy.
 * Evaluation: each method with its tuned hyperparameters on the private split, ``--seeds`` noise
-  seeds, the same seeds for every method (the noise is sampled by inversion from the same uniforms,
+  seeds, the same seeds for every method (the noise is sampled by ``FlippedHuber.rvs`` from the same random words,
   so the runs of different methods are coupled: common random numbers); excess objective F(theta) - F* on the private split (F* from non-private CD run to
   convergence, cross-checked against scikit-learn) and the test error.  Every private run is
   re-certified by ``dp_coordinate_descent(verify=True)``.

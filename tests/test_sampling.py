@@ -4,13 +4,12 @@ The KS tests use fixed seeds, so they are deterministic: each would fail with
 probability 1e-3 for a correct sampler and a fresh seed; with the fixed seed a
 pass is permanent unless the sampler (or the cdf) changes.
 
-Scope: the sampler is an inversion sampler (x = +-gamma isf_std(U)), and the KS
-statistic is invariant under monotone maps, so for one seed it is the same for
-every parameter set.  KS against ``fh.cdf`` therefore checks that the sampler is
-consistent with the cdf (right inverse, right sign, no mis-mapped pieces); the
-accuracy of cdf/isf themselves is checked against mpmath in
-test_distribution_accuracy.py.  The tail-mass and moment checks below compare
-the sample with independent quantities (sf at alpha, the variance).
+Scope: the sampler is a ziggurat (fhsym/noise/flipped_huber_ziggurat.py).  KS against
+``fh.cdf`` checks the whole law; KS is weak in the tails, so the tail mass beyond alpha,
+the variance and the law of the samples beyond the base edge r (drawn by the exact tail
+inversion) are checked separately.  The tables themselves are checked against mpmath
+quadrature of the density and against numpy's published ziggurat constants.  The
+accuracy of cdf/sf is checked against mpmath in test_distribution_accuracy.py.
 """
 
 from __future__ import annotations
@@ -110,12 +109,88 @@ def test_alpha0_matches_normal_and_symmetry():
 
 
 @pytest.mark.parametrize("b", [0.0, 0.5, 1.0, 3.0, 100.0])
-def test_rvs_output_does_not_depend_on_the_chunk_size(b, monkeypatch):
-    """rvs draws in chunks of RVS_CHUNK (memory, speed); the samples are those of one big draw."""
-    import fhsym.noise.flipped_huber_quantile as Q
+def test_rvs_output_does_not_depend_on_the_block_size(b, monkeypatch):
+    """rvs draws proposals in blocks (memory, speed); the samples do not depend on the block size."""
+    import fhsym.noise.flipped_huber_ziggurat as Z
 
     fh = fhsym.FlippedHuber(b, 1.5)
-    chunked = fh.rvs(3 * Q.RVS_CHUNK + 17, random_state=11)
-    monkeypatch.setattr(Q, "RVS_CHUNK", 1 << 30)
-    whole = fh.rvs(3 * (1 << 16) + 17, random_state=11)
-    assert np.array_equal(chunked, whole)
+    n = 3 * Z.BLOCK + 17
+    big = fh.rvs(n, random_state=11)
+    monkeypatch.setattr(Z, "BLOCK", 1000)
+    small = fh.rvs(n, random_state=11)
+    assert np.array_equal(big, small)
+
+
+@pytest.mark.parametrize("b", [0.0, 0.8, 3.0])
+def test_sampler_stream_equals_one_draw(b):
+    """fh.sampler(seed).draw(m1), .draw(m2), ... are the samples of one rvs(m1 + m2 + ...) call; the
+    first n samples of a larger request equal a request of n (across block boundaries)."""
+    import fhsym.noise.flipped_huber_ziggurat as Z
+
+    fh = fhsym.FlippedHuber(b, 2.0)
+    sizes = [1, 63, Z.BLOCK - 1, 2, Z.BLOCK + 5, 1000]
+    s = fh.sampler(5)
+    streamed = np.concatenate([s.draw(m) for m in sizes])
+    whole = fh.rvs(sum(sizes), random_state=5)
+    assert np.array_equal(streamed, whole)
+    for n in (1, 64, Z.BLOCK + 3):
+        assert np.array_equal(fh.rvs(n, random_state=5), whole[:n])
+
+
+def test_legacy_randomstate_and_no_negative_zero():
+    fh = fhsym.FlippedHuber(0.5, 1.0)
+    a = fh.rvs(1000, random_state=np.random.RandomState(3))
+    b = fh.rvs(1000, random_state=np.random.RandomState(3))
+    assert np.array_equal(a, b) and np.all(np.isfinite(a))
+    x = fh.rvs(200_000, random_state=2)
+    assert not np.any(np.signbit(x) & (x == 0.0))
+
+
+@pytest.mark.parametrize("b", [0.0, 0.5, 2.0, 3.0, 10.0, 100.0])
+def test_ziggurat_tables_have_equal_areas(b):
+    """Every layer has the area v: layers 1-254 to 5e-13 relative, the top layer (which closes the
+    recursion; r is found by bisection to the last float) to 5e-12, i.e. a total-variation distortion
+    below 2e-14; the base layer r f(r) + int_r^inf f equals v.  Areas and the tail integral are
+    computed with mpmath (30 digits) from the definition exp(-rho_b), not from the package's sf."""
+    import mpmath as mp
+
+    from fhsym.noise.flipped_huber_ziggurat import LAYERS, ziggurat_tables
+
+    t = ziggurat_tables(fhsym.FlippedHuber(b, 1.0))
+    with mp.workdps(30):
+        B = mp.mpf(b)
+
+        def f(s):
+            s = mp.mpf(s)
+            return mp.exp(-(B * s if s <= B else (s * s + B * B) / 2))
+
+        err = [abs(mp.mpf(t.x[i]) * (f(t.x[i + 1]) - f(t.x[i])) / t.v - 1) for i in range(1, LAYERS)]
+        assert max(err[:-1]) < 5e-13 and err[-1] < 5e-12, (max(err[:-1]), err[-1])
+        pts = [mp.mpf(t.r)] + ([B] if B > t.r else []) + [mp.inf]
+        tail = mp.quad(lambda s: mp.exp(-(B * s if s <= B else (s * s + B * B) / 2)), pts)
+        assert abs((t.r * f(t.r) + tail) / t.v - 1) < 1e-13
+
+
+def test_ziggurat_edges_match_numpy_published_constants():
+    """b = 0 is the standard normal: r = 3.6541528853610088 (numpy's ziggurat_constants.h, ziggurat_nor_r);
+    b -> inf is the exponential with rate b: r = 7.69711747013104972 / b (ziggurat_exp_r)."""
+    from fhsym.noise.flipped_huber_ziggurat import ziggurat_tables
+
+    assert abs(ziggurat_tables(fhsym.FlippedHuber(0.0, 1.0)).r / 3.6541528853610088 - 1) < 1e-14
+    assert abs(ziggurat_tables(fhsym.FlippedHuber(100.0, 1.0)).r * 100.0 / 7.69711747013104972 - 1) < 1e-14
+
+
+@pytest.mark.parametrize("b", [0.0, 1.0, 2.9, 3.0, 30.0])
+def test_samples_beyond_the_base_edge_follow_the_tail(b):
+    """The samples with |x| > r gamma (the exact-tail path and the wedge of the base layer) follow the
+    conditional law P(|T| > x | |T| > r gamma) = sf(x) / sf(r gamma) (KS)."""
+    from fhsym.noise.flipped_huber_ziggurat import ziggurat_tables
+
+    fh = fhsym.FlippedHuber(b, 1.0)
+    r = ziggurat_tables(fh).r
+    x = np.abs(fh.rvs(4 * N, random_state=17))
+    tail = x[x > r]
+    assert tail.size > 1000
+    sr = float(fh.sf(r))
+    res = stats.kstest(tail, lambda v: 1.0 - fh.sf(v) / sr)
+    assert res.pvalue > P_MIN, (tail.size, res)

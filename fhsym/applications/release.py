@@ -165,7 +165,7 @@ def release(
         be for ``dim = K`` and cover the given sensitivity set; ``mechanism``, ``method``
         and options must not be given with it.
     secure : bool
-        False (default): float noise from the inversion sampler (fast; its low-order bits can leak the
+        False (default): float noise from the ziggurat sampler (fast; its low-order bits can leak the
         value, Mironov 2012, see docs/security.md).  True: the exact lattice mechanism -- the value is
         snapped to the lattice ``step`` * Z (``step=`` is required; the sensitivity must be a multiple of
         it), and discrete flipped Huber noise is drawn with integer arithmetic only, from the operating

@@ -96,8 +96,6 @@ def cmd_sample(ns) -> tuple:
 
     import shutil
 
-    from .._core.random import as_generator
-
     fh = FlippedHuber(ns.alpha, ns.gamma)
     res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
     if ns.out:
@@ -109,12 +107,12 @@ def cmd_sample(ns) -> tuple:
         if 8 * ns.n + 128 > free:
             raise CLIError(f"argument -n: {ns.n} samples need {8 * ns.n / 2**30:.3g} GiB; {free / 2**30:.3g} GiB are free "
                            f"in {str(out.parent)!r}")
-        # drawn and written in chunks (bounded memory); the samples are those of one rvs(n) call
-        rng = as_generator(ns.seed)
+        # drawn and written in chunks (bounded memory) from one sample stream: the samples of one rvs(n) call
+        stream = fh.sampler(ns.seed)
         arr = np.lib.format.open_memmap(out, mode="w+", dtype=np.float64, shape=(ns.n,))
         for start in range(0, ns.n, SAMPLE_CHUNK):
             m = min(SAMPLE_CHUNK, ns.n - start)
-            arr[start : start + m] = np.atleast_1d(fh.rvs(m, random_state=rng))
+            arr[start : start + m] = stream.draw(m)
         arr.flush()
         del arr
         res["out"] = str(out)

@@ -173,8 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "sample", formatter_class=fmt,
-        help="draw flipped Huber noise (inverse-CDF sampler)",
-        description="Draw n samples of FH(alpha, gamma^2) noise (FlippedHuber.rvs: inverse CDF of eq 10).",
+        help="draw flipped Huber noise (float ziggurat sampler)",
+        description="Draw n samples of FH(alpha, gamma^2) noise (FlippedHuber.rvs: a ziggurat on eq 8).",
         epilog="example: fhsym sample --alpha 1 --gamma 2 -n 1000 --seed 0 --out noise.npy\n" + _EPILOG_EXIT,
     )
     s.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")

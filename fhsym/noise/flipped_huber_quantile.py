@@ -2,9 +2,9 @@
 :class:`fhsym.FlippedHuber`.
 
 ppf/isf invert the CDF of eq 10 piecewise in standard units s = t/gamma, b = alpha/gamma: the Laplace
-centre by a log1p form, the Gaussian tails through ``log_ndtr``/``ndtri_exp``; ``rvs`` draws a
-half-open uniform, inverts the half-line survival function and applies a random sign (inversion sampler,
-one uniform per draw).  A mixin: it reads ``alpha``, ``gamma``, ``b`` and the generated kernels only.
+centre by a log1p form, the Gaussian tails through ``log_ndtr``/``ndtri_exp``; ``rvs`` and ``sampler``
+draw with the ziggurat of :mod:`fhsym.noise.flipped_huber_ziggurat` (one 64-bit word per proposal).
+A mixin: it reads ``alpha``, ``gamma``, ``b`` and the generated kernels only.
 
 >>> import fhsym
 >>> fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
@@ -20,16 +20,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.random import RandomState, apply_random_sign, as_generator, open_half_uniform, size_to_shape
-from .._generated import flipped_huber as K
+from .._core.random import RandomState, as_generator, size_to_shape
 from .._generated import flipped_huber_pieces as KP
+from .flipped_huber_ziggurat import BLOCK, ZigguratSampler
 
 __all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "scalar_or_array"]
 
 Float = Union[float, np.ndarray]
 
-#: draws per chunk in ``rvs`` (the output does not depend on it)
-RVS_CHUNK = 1 << 16
+#: proposals per block in ``rvs`` (the output does not depend on it; kept as a 0.2 name)
+RVS_CHUNK = BLOCK
 
 
 def scalar_or_array(a: np.ndarray) -> Float:
@@ -119,16 +119,15 @@ class FlippedHuberQuantileMethods:
 
     # ---------------------------------------------------------------- sampling
     def rvs(self, size=None, random_state: RandomState = None) -> Float:
-        """Draw samples by inversion of the CDF (Smirnov transform, Sec III-C).
+        """Draw samples with a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
 
-        64 random bits per sample: 63 give p in (0, 1/2) on a grid of step 2^-64
-        (see :func:`fhsym._random.open_half_uniform`), one gives the sign; the
-        sample is +-gamma * isf_std(p).  Never returns +-inf.  For speed, each
-        piece of the quantile is evaluated by one formula over its whole range,
-        so a sample agrees with ``isf(p)`` to a few ulp of gamma (absolute) near
-        the median and to a few ulp (relative) elsewhere.  Like every
-        floating-point sampler it is not hardened against floating-point side
-        channels (Mironov 2012).
+        256 layers of equal area built for the shape alpha/gamma (cached per shape); one 64-bit word
+        per proposal (layer, sign, 53-bit uniform), about 98-99 % accepted at once, the rest decided by
+        one word of a second stream: the wedge test against the exact density, or beyond the base
+        edge the exact tail by inversion of eq 10 (:mod:`fhsym.noise.flipped_huber_ziggurat`).  Never
+        returns +-inf or -0.0.  The first n samples of a larger request equal a request of n.  Like
+        every floating-point sampler it is not hardened against floating-point side channels (Mironov
+        2012): see docs/security.md and :class:`fhsym.DiscreteFlippedHuber` for the exact sampler.
 
         ``size=None`` returns one sample (a numpy float64), otherwise an array of that
         shape; ``random_state`` is None, an int seed, a numpy ``Generator`` or
@@ -149,38 +148,19 @@ class FlippedHuberQuantileMethods:
         True
         """
         shape = size_to_shape(size)
-        rng = as_generator(random_state)
         n = int(np.prod(shape)) if shape else 1
-        out = np.empty(n)
-        # chunks of 2^16 draws: the kernels' temporaries stay in cache and the peak memory is the
-        # output plus O(chunk); the bit stream is consumed in order, so the samples do not depend on it
-        for start in range(0, n, RVS_CHUNK):
-            p, raw = open_half_uniform(rng, min(RVS_CHUNK, n - start))
-            s = self._sample_std(p)
-            s *= self.gamma
-            out[start : start + s.size] = apply_random_sign(s, raw)
+        out = self.sampler(random_state).draw(n)
         return out.reshape(shape) if shape else out[0]
 
-    def _sample_std(self, p: np.ndarray) -> np.ndarray:
-        """isf_std(p) for p in [2^-65, 1/2): one kernel over the majority piece, the other on the rest."""
-        b, lw = self.b, self._lw
-        if self._tail_mass < 2.0**-65:  # the Gaussian tails are out of reach of the uniform grid
-            return K.isf_center(b, p, lw)
-        if b == 0.0:
-            return K.isf_tail_direct(b, p, lw)
-        tail = p <= self._tail_mass
-        frac = np.count_nonzero(tail) / max(p.size, 1)
-        if 0.15 <= frac <= 0.85:
-            # both pieces common: evaluating both kernels everywhere and merging with one masked
-            # copy is cheaper than gathering and scattering either one (p is clipped into the
-            # tail piece's range so the discarded values stay finite)
-            out = K.isf_center(b, p, lw)  # positive argument of the log everywhere: no warnings
-            np.copyto(out, K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw), where=tail)
-        elif frac < 0.15:
-            out = K.isf_center(b, p, lw)
-            out[tail] = K.isf_tail_direct(b, p[tail], lw)
-        else:
-            centre = ~tail
-            out = K.isf_tail_direct(b, np.minimum(p, self._tail_mass), lw)
-            out[centre] = K.isf_center(b, p[centre], lw)
-        return out
+    def sampler(self, random_state: RandomState = None) -> ZigguratSampler:
+        """A stream of samples: ``s = fh.sampler(rng); s.draw(m1); s.draw(m2)`` gives the samples of one
+        ``rvs(m1 + m2)`` call (for drawing in chunks with bounded memory).
+
+        >>> import numpy as np
+        >>> from fhsym import FlippedHuber
+        >>> fh = FlippedHuber(alpha=0.5, gamma=1.0)
+        >>> s = fh.sampler(7)
+        >>> bool(np.array_equal(np.concatenate([s.draw(4), s.draw(6)]), fh.rvs(10, random_state=7)))
+        True
+        """
+        return ZigguratSampler(self, as_generator(random_state))
