@@ -314,3 +314,20 @@ def test_composed_pure_laplace_covers_the_composed_radius(eps, K, T):
     cal = fhsym.calibrate(eps, 1e-6, dim=K, compositions=T, l2_sensitivity=1.0, mechanism="laplace", method="pure")
     assert Fraction(eps) * Fraction(cal.parameters["beta"]) >= T * Fraction(cal.l1_sensitivity)
     assert fhsym.verify_certificate(cal.certificate)
+
+
+def test_cli_advise_sensitivity_is_used(capsys):
+    """--sensitivity S is the radius of the set: every certified variance is S^2 times the radius-1 one,
+    and each certificate records S (the option is refused nowhere, used everywhere)."""
+    args = ["advise", "--epsilon", "2", "--delta", "1e-6", "--no-data", "--no-progress", "--json"]
+    assert main(args) == 0
+    one = {o["candidate"]: o for o in json.loads(capsys.readouterr().out)["options"]}
+    assert main(args + ["--sensitivity", "3"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    three = {o["candidate"]: o for o in res["options"]}
+    assert res["sensitivity"] == 3.0 and set(three) == set(one)
+    for c, o in three.items():
+        assert o["variance"] == pytest.approx(9 * one[c]["variance"], rel=1e-6), c
+        assert float.fromhex(o["certificate"]["sensitivity"]) == 3.0
+    assert main(args + ["--sensitivity", "-1"]) == 2
+    assert "sensitivity" in capsys.readouterr().err

@@ -66,7 +66,7 @@ def cmd_advise(ns) -> tuple:
 
     bar = Progress(0, "advise", enabled=not ns.no_progress)
     adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
-                 data=False if ns.no_data else None, progress=bar.message)
+                 sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message)
     return adv.to_dict(), 0
 
 

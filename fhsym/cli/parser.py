@@ -129,7 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
         "truncated Laplace, staircase, OSGT) for one release, sorted by per-coordinate variance, best first,\n"
         "with the gain over the runner-up (fhsym.advise).  Calibrations held by the frontier data file\n"
         "(docs/reproduction/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
-        "the rest are computed (progress on stderr).  The sensitivity set is the --norm ball of radius 1;\n"
+        "the rest are computed (progress on stderr).  The sensitivity set is the --norm ball of radius\n"
+        "--sensitivity (default 1);\n"
         "the box-based mechanisms cover an l2 / l1 ball through the box that contains it.",
         epilog="examples:\n  fhsym advise --epsilon 0.3 --delta 1e-6\n"
         "  fhsym advise --epsilon 1 --delta 1e-8 --dim 20 --norm l2 --compositions 10 --json\n" + _EPILOG_EXIT,
@@ -139,7 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
     ad.add_argument("--dim", type=_integer("dim", 1), default=1, metavar="K", help="coordinates K >= 1 (default 1)")
     ad.add_argument("--norm", choices=("linf", "l2", "l1"), default="linf",
-                    help="the sensitivity set: the unit ball of this norm (default linf: the box)")
+                    help="the sensitivity set: the ball of this norm (default linf: the box)")
+    ad.add_argument("--sensitivity", type=_SENS, default=1.0, metavar="S",
+                    help="radius S > 0 of the sensitivity set (default 1); the frontier data (radius 1) is\n"
+                         "reused only for S = 1, other radii are calibrated now")
     ad.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                     help="releases composed T >= 1 (default 1)")
     ad.add_argument("--no-data", action="store_true", help="compute everything (do not reuse the frontier data file)")
