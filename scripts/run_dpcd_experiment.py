@@ -50,6 +50,7 @@ from fhsym.applications import (  # noqa: E402
     coordinate_smoothness,
     dp_coordinate_descent,
     dpcd_noise_std,
+    dpcd_sample,
     objective,
 )
 
@@ -163,7 +164,7 @@ def tune(pub, n_private, M, loss, reg, delta, mech, acc, seed, passes=None):
             T = np.zeros((TUNE_SEEDS, L, K))
         else:
             lam = coordinate_sensitivities(Cs, n_private)  # the noise of the private run
-            T = calibration(L, K, delta, mech, acc).sample(lam, (TUNE_SEEDS, L), np.random.default_rng(seed))
+            T = dpcd_sample(calibration(L, K, delta, mech, acc), lam, (TUNE_SEEDS, L), np.random.default_rng(seed))
         th, _ = coordinate_descent(X, y, loss=loss, regularizer=reg, lam=LAM, n_passes=L, step_sizes=taus,
                                    clip_thresholds=Cs, noise=T, track_objective=False)
         score = float(np.mean(objective(X, y, th, loss, reg, LAM)))
