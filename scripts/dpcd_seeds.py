@@ -23,7 +23,7 @@ diabetes data used in ``scripts/run_dpcd_experiment.py``):
    intercept, K = m + 1 in {2, 3, 4, 6, 11}, and L in {1, 2, 3, 5} passes: n = L K from 2 to 55.
    For each (K, L) the step tau and clip C are tuned on the public split (criterion: the mean
    public objective of both noises, 30 simulated runs each) and *shared* by both noises; both
-   noises are drawn by inversion from the same uniforms (common random numbers), so the
+   noises are drawn by ``FlippedHuber.rvs`` from the same seeds (common random numbers), so the
    per-seed difference F_FH - F_Gauss is paired.  FH wins a configuration when the paired mean
    difference is below -2 standard errors; the Gaussian wins when it is above +2 s.e.
 
