@@ -149,7 +149,7 @@ def test_legacy_randomstate_and_no_negative_zero():
 @pytest.mark.parametrize("b", [0.0, 0.5, 2.0, 3.0, 10.0, 100.0])
 def test_ziggurat_tables_have_equal_areas(b):
     """Every layer has the area v: layers 1-254 to 5e-13 relative, the top layer (which closes the
-    recursion; r is found by bisection to the last float) to 5e-12, i.e. a total-variation distortion
+    recursion; r is a root found to the last float or two) to 5e-12, i.e. a total-variation distortion
     below 2e-14; the base layer r f(r) + int_r^inf f equals v.  Areas and the tail integral are
     computed with mpmath (30 digits) from the definition exp(-rho_b), not from the package's sf."""
     import mpmath as mp

@@ -7,7 +7,7 @@ sqrt(2L - b^2) beyond.  The 256 layers x_1 = r > x_2 > ... > x_255 > x_256 = 0 h
 
     v = r f(r) + T(r),   x_{i+1} = f^{-1}(f(x_i) + v/x_i),   T(r) = int_r^inf f = kappa~ P(S > r),
 
-with r found by bisection so that the top layer closes (f(x_255) + v/x_255 = 1).  One 64-bit word per
+with r the root (Brent) of the top layer's closure (f(x_255) + v/x_255 = 1).  One 64-bit word per
 proposal: bits 0-7 pick the layer, bit 8 the sign, bits 11-63 the 53-bit uniform U; the proposal
 x = U x_i is accepted at once when x < x_{i+1} (about 98-99 % of proposals); otherwise one word of a
 second stream decides it: a uniform height in the layer's wedge against f(x), or, in the base layer
@@ -32,7 +32,7 @@ import math
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 
 from .._core.random import random_words
 
@@ -129,7 +129,7 @@ def _tables_cached(b: float, lk: float, log_sf: Callable[[float], float]) -> Zig
 
 
 def _build(b: float, lk: float, log_sf: Callable[[float], float]) -> ZigguratTables:
-    """Bisection on r (the base layer's edge) until the top layer closes; lk = log kappa~ (the
+    """Root of the top layer's closure residual in r (the base layer's edge); lk = log kappa~ (the
     normaliser in standard units), log_sf(s) = log P(S > s)."""
 
     def area(r: float) -> float:
@@ -148,16 +148,10 @@ def _build(b: float, lk: float, log_sf: Callable[[float], float]) -> ZigguratTab
             break
     if lo is None or hi is None:  # pragma: no cover - the residual changes sign for every b checked
         raise RuntimeError(f"ziggurat: no bracket for the base edge at b={b!r}")
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if not lo < mid < hi:
-            break
-        res, _ = _layers(b, mid, area(mid))
-        if res > 0.0:
-            lo = mid
-        else:
-            hi = mid
-    r = hi
+    # the residual is continuous near the root (it jumps only where an intermediate layer overshoots,
+    # far below it): Brent's method, about 10 builds instead of 55 bisections
+    r = optimize.brentq(lambda t: _layers(b, t, area(t))[0], lo, hi, xtol=lo * 1e-16, rtol=4.0 * 2.0**-52,
+                        maxiter=200)
     v = area(r)
     _, xs = _layers(b, r, v)
     assert xs is not None
@@ -166,7 +160,7 @@ def _build(b: float, lk: float, log_sf: Callable[[float], float]) -> ZigguratTab
 
 
 def ziggurat_tables(fh: Any) -> ZigguratTables:
-    """The (cached) tables of a :class:`fhsym.FlippedHuber` (built once per shape b, about 10 ms).
+    """The (cached) tables of a :class:`fhsym.FlippedHuber` (built once per shape b, 2-5 ms).
 
     >>> import fhsym
     >>> t = ziggurat_tables(fhsym.FlippedHuber(alpha=0.0, gamma=1.0))   # the Gaussian: numpy's r
