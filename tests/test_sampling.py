@@ -194,3 +194,17 @@ def test_samples_beyond_the_base_edge_follow_the_tail(b):
     sr = float(fh.sf(r))
     res = stats.kstest(tail, lambda v: 1.0 - fh.sf(v) / sr)
     assert res.pvalue > P_MIN, (tail.size, res)
+
+
+@pytest.mark.parametrize("alpha,gamma", [(0.0, 1.0), (0.5, 2.0), (3.0, 1e-6), (50.0, 1e6)])
+def test_rvs_inversion_law_and_coupling(alpha, gamma):
+    """rvs_inversion: KS against the cdf; each sample is +-gamma isf_std(p) of its word, so samples of two
+    shapes from one seed are monotonely coupled (the same sign and the same rank)."""
+    fh = FlippedHuber(alpha=alpha, gamma=gamma)
+    x = fh.rvs_inversion(N, random_state=23)
+    assert np.all(np.isfinite(x)) and x.shape == (N,)
+    assert stats.kstest(x, fh.cdf).pvalue > P_MIN
+    g = FlippedHuber(alpha=0.0, gamma=gamma).rvs_inversion(N, random_state=23)
+    assert np.array_equal(np.signbit(x), np.signbit(g))
+    assert np.array_equal(np.argsort(np.abs(x), kind="stable"), np.argsort(np.abs(g), kind="stable"))
+    assert np.array_equal(fh.rvs_inversion(10, random_state=23), x[:10])

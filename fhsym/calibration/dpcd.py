@@ -277,14 +277,16 @@ def dpcd_noise_std(cal: Calibration, sensitivities) -> np.ndarray:
 def dpcd_sample(cal: Calibration, sensitivities, size: Tuple[int, ...] = (), random_state: RandomState = None) -> np.ndarray:
     """Noise of shape ``size + (K,)``: column i from FH(alpha_i, gamma_i^2) (alpha_i = 0: N(0, gamma_i^2)).
 
-    Sampled column by column from one generator (``FlippedHuber.rvs``), so the same ``random_state``
-    gives the same random words whatever the calibration (common random numbers: sharper paired
-    comparisons; a column with alpha_i = 0 is the same Gaussian noise for every method).
+    Sampled by inversion (``FlippedHuber.rvs_inversion``) column by column from one generator, so the
+    same ``random_state`` gives the same uniforms whatever the calibration: common random numbers,
+    monotonely coupled (sharper paired comparisons; a column with alpha_i = 0 is the same Gaussian
+    noise for every method).
     """
     alpha, gamma = dpcd_parameters(cal, sensitivities)
     rng = as_generator(random_state)
     size = tuple(int(s) for s in size)
     out = np.empty(size + (cal.dim,))
     for i in range(cal.dim):
-        out[..., i] = FlippedHuber(float(alpha[i]), float(gamma[i])).rvs(size=size if size else None, random_state=rng)
+        out[..., i] = FlippedHuber(float(alpha[i]), float(gamma[i])).rvs_inversion(size=size if size else None,
+                                                                                     random_state=rng)
     return out

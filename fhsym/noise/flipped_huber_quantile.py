@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.random import RandomState, as_generator, size_to_shape
+from .._core.random import RandomState, as_generator, random_words, size_to_shape
 from .._generated import flipped_huber_pieces as KP
 from .flipped_huber_ziggurat import BLOCK, ZigguratSampler
 
@@ -151,6 +151,33 @@ class FlippedHuberQuantileMethods:
         n = int(np.prod(shape)) if shape else 1
         out = self.sampler(random_state).draw(n)
         return out.reshape(shape) if shape else out[0]
+
+    def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
+        """Draw samples by inversion: x = +-gamma isf_std(p), one 64-bit word per sample (eq 10 inverted).
+
+        The top 63 bits k give p = (k + 1/2) 2^-64 in (0, 1/2), the lowest bit the sign.  Slower than
+        :meth:`rvs` (0.27-0.32x numpy's Laplace throughput at 10^6 draws), but monotone in the word:
+        the same seed gives samples of different shapes that are coupled as closely as possible (common random numbers for paired comparisons:
+        FH at alpha = 0 and the Gaussian get the same numbers, and FH at a small alpha/gamma numbers
+        close to them).  Same law as :meth:`rvs`.
+
+        >>> import numpy as np
+        >>> from fhsym import FlippedHuber
+        >>> a = FlippedHuber(0.0, 1.0).rvs_inversion(5, random_state=3)
+        >>> b = FlippedHuber(0.01, 1.0).rvs_inversion(5, random_state=3)
+        >>> bool(np.max(np.abs(a - b)) < 0.05)
+        True
+        """
+        shape = size_to_shape(size)
+        n = int(np.prod(shape)) if shape else 1
+        raw = random_words(as_generator(random_state), n)
+        p = (raw >> np.uint64(1)).view(np.int64).astype(np.float64)
+        p *= 2.0**-64
+        p += 2.0**-65
+        s = self._isf_std(p, 0.5 - p) * self.gamma
+        xb = s.view(np.uint64)
+        xb ^= raw << np.uint64(63)
+        return s.reshape(shape) if shape else s[0]
 
     def sampler(self, random_state: RandomState = None) -> ZigguratSampler:
         """A stream of samples: ``s = fh.sampler(rng); s.draw(m1); s.draw(m2)`` gives the samples of one
