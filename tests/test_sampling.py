@@ -123,13 +123,13 @@ def test_rvs_output_does_not_depend_on_the_block_size(b, monkeypatch):
 
 @pytest.mark.parametrize("b", [0.0, 0.8, 3.0])
 def test_sampler_stream_equals_one_draw(b):
-    """fh.sampler(seed).draw(m1), .draw(m2), ... are the samples of one rvs(m1 + m2 + ...) call; the
+    """fh.sample_stream(seed).draw(m1), .draw(m2), ... are the samples of one rvs(m1 + m2 + ...) call; the
     first n samples of a larger request equal a request of n (across block boundaries)."""
     import fhsym.noise.flipped_huber_ziggurat as Z
 
     fh = fhsym.FlippedHuber(b, 2.0)
     sizes = [1, 63, Z.BLOCK - 1, 2, Z.BLOCK + 5, 1000]
-    s = fh.sampler(5)
+    s = fh.sample_stream(5)
     streamed = np.concatenate([s.draw(m) for m in sizes])
     whole = fh.rvs(sum(sizes), random_state=5)
     assert np.array_equal(streamed, whole)

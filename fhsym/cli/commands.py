@@ -108,7 +108,7 @@ def cmd_sample(ns) -> tuple:
             raise CLIError(f"argument -n: {ns.n} samples need {8 * ns.n / 2**30:.3g} GiB; {free / 2**30:.3g} GiB are free "
                            f"in {str(out.parent)!r}")
         # drawn and written in chunks (bounded memory) from one sample stream: the samples of one rvs(n) call
-        stream = fh.sampler(ns.seed)
+        stream = fh.sample_stream(ns.seed)
         arr = np.lib.format.open_memmap(out, mode="w+", dtype=np.float64, shape=(ns.n,))
         for start in range(0, ns.n, SAMPLE_CHUNK):
             m = min(SAMPLE_CHUNK, ns.n - start)

@@ -149,7 +149,7 @@ class FlippedHuberQuantileMethods:
         """
         shape = size_to_shape(size)
         n = int(np.prod(shape)) if shape else 1
-        out = self.sampler(random_state).draw(n)
+        out = self.sample_stream(random_state).draw(n)
         return out.reshape(shape) if shape else out[0]
 
     def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
@@ -179,14 +179,14 @@ class FlippedHuberQuantileMethods:
         xb ^= raw << np.uint64(63)
         return s.reshape(shape) if shape else s[0]
 
-    def sampler(self, random_state: RandomState = None) -> ZigguratSampler:
-        """A stream of samples: ``s = fh.sampler(rng); s.draw(m1); s.draw(m2)`` gives the samples of one
+    def sample_stream(self, random_state: RandomState = None) -> ZigguratSampler:
+        """A stream of samples: ``s = fh.sample_stream(rng); s.draw(m1); s.draw(m2)`` gives the samples of one
         ``rvs(m1 + m2)`` call (for drawing in chunks with bounded memory).
 
         >>> import numpy as np
         >>> from fhsym import FlippedHuber
         >>> fh = FlippedHuber(alpha=0.5, gamma=1.0)
-        >>> s = fh.sampler(7)
+        >>> s = fh.sample_stream(7)
         >>> bool(np.array_equal(np.concatenate([s.draw(4), s.draw(6)]), fh.rvs(10, random_state=7)))
         True
         """
