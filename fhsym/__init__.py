@@ -6,13 +6,14 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 """
 
+import sys
+
 from ._core import compat as _compat
 
-_compat.register("fhsym._")  # fhsym 0.1 private paths (fhsym._numerics, fhsym._validation, ...)
+_compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...): deprecated aliases
 
 from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import certified_profile, is_private
-from . import kdim, mechanisms
 from . import accounting, calibration, noise, privacy
 from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
@@ -31,7 +32,12 @@ from .privacy import (
 
 from .applications.release import Release, release
 
-_compat.register()
+_compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
+
+
+def __getattr__(name: str) -> object:
+    """fhsym 0.1 attribute paths (``fhsym.distribution``, ``fhsym.kdim``, ...): deprecated."""
+    return _compat.attribute(__name__, name)
 
 from ._core.version import __version__
 
@@ -65,8 +71,6 @@ __all__ = [
     "calibration",
     "noise",
     "privacy",
-    "kdim",
-    "mechanisms",
     "PrivacyLossDistribution",
     "kdim_privacy_profile",
     "zcdp_to_dp",
