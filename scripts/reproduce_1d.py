@@ -316,8 +316,8 @@ def _vs_paper(v: float, paper: Optional[float]) -> str:
 
 def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, kdim_md: Optional[Path]) -> None:
     from fhsym import plotting as P
-    from fhsym.mechanisms import GaussianMechanism, OSGTMechanism
-    from fhsym.privacy_profile import privacy_profile
+    from fhsym.noise import GaussianMechanism, OSGTMechanism
+    from fhsym.privacy.profile import privacy_profile
 
     g = grids(quick)
     L: List[str] = []

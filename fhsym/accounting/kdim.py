@@ -7,7 +7,7 @@ symmetric), so
 
     delta_d(eps) = the profile of the composition of the K one-dimensional mechanisms,
 
-computed here with a certified bracket by :mod:`fhsym.kdim.pld`.
+computed here with a certified bracket by :mod:`fhsym.accounting.pld`.
 
 Which d a result covers
 -----------------------
@@ -30,7 +30,7 @@ Which d a result covers
   spreading is worst, FH sits in between); :func:`worst_case_lower_bound` evaluates a family
   of extreme vectors of the set and returns the largest certified *lower* bound -- a lower
   bound on the true worst case, so [that, box upper bound] brackets the exact worst-case
-  profile.  zCDP (:mod:`fhsym.kdim.zcdp`) gives a bound that does use Delta_2 and Delta_1.
+  profile.  zCDP (:mod:`fhsym.accounting.zcdp`) gives a bound that does use Delta_2 and Delta_1.
 """
 
 from __future__ import annotations
@@ -121,11 +121,11 @@ def kdim_pld(
     d with ||d||_inf <= Delta (see the module docstring).  With ``difference`` (a vector of length
     ``dim``) it is the exact profile for that d.  ``step=None`` picks :func:`default_step`,
     shrunk so that the loss atoms of FH lie on the grid.  ``certified=False``: see
-    :func:`fhsym.kdim.flipped_huber_pld` (for searches only).
+    :func:`fhsym.accounting.flipped_huber_pld` (for searches only).
 
     Bounded work: the FFT length of the composition is estimated from the one-dimensional PLD
     before anything is convolved, and a ``ValueError`` naming ``dim`` refuses compositions above
-    :data:`fhsym.kdim.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
+    :data:`fhsym.accounting.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
     step, up to dim * rounds ~ 10^6).
     """
     a = V.check_scalar(alpha, V.ALPHA)
@@ -168,7 +168,7 @@ def _too_large(K: int, L: int, N: int) -> str:
     kmax = max(1, int(K * (MAX_FFT / N) ** 2))
     return (f"dim must be at most ~{kmax} for these parameters, rounds and step (got dim = {K}, rounds = {L}): the "
             f"composition needs an FFT of ~{N} points and the engine's limit is {MAX_FFT} (memory and run time; the "
-            f"window grows like sqrt(dim * rounds)); use a larger step, or zCDP (fhsym.kdim.zcdp) for larger compositions")
+            f"window grows like sqrt(dim * rounds)); use a larger step, or zCDP (fhsym.accounting.zcdp) for larger compositions")
 
 
 def kdim_privacy_profile(

@@ -5,7 +5,7 @@
   regularisation.
 * :mod:`fhsym.applications.accounting` -- privacy accounting of a whole DP-CD run and
   certified noise calibration, Gaussian or flipped Huber, under zCDP (the paper's) or by
-  exact composition of privacy loss distributions (:mod:`fhsym.kdim.pld`).
+  exact composition of privacy loss distributions (:mod:`fhsym.accounting.pld`).
 
 >>> import numpy as np
 >>> from fhsym.applications import dp_coordinate_descent

@@ -24,5 +24,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``fhsym.privacy.discrete_calibration`` (fhsym 0.1, now fhsym.calibration.discrete): deprecated."""
+    """``fhsym.privacy.discrete_calibration`` (fhsym 0.1 path of fhsym.calibration.discrete): deprecated."""
     return _compat.attribute(__name__, name)
