@@ -31,6 +31,7 @@ from .privacy import (
 )
 
 from .applications.release import Release, release
+from .applications.dpcd import DPCDConfig
 
 _compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
 
@@ -63,6 +64,7 @@ __all__ = [
     "Calibration",
     "release",
     "Release",
+    "DPCDConfig",
     "gaussian_dominance",
     "advise",
     "certified_profile",
