@@ -30,7 +30,7 @@ from .privacy import (
     privacy_profile,
 )
 
-from .applications.release import Release, release
+from .applications.release import Release, ReleaseConfig, release
 from .applications.dpcd import DPCDConfig
 
 _compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
@@ -64,6 +64,7 @@ __all__ = [
     "Calibration",
     "release",
     "Release",
+    "ReleaseConfig",
     "DPCDConfig",
     "gaussian_dominance",
     "advise",

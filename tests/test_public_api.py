@@ -24,7 +24,7 @@ EXPECTED = {
     # calibration (fhsym.calibration)
     "calibrate", "Calibration", "CalibrationError", "verify_certificate",
     # applications
-    "release", "Release", "advise", "DPCDConfig",
+    "release", "Release", "ReleaseConfig", "advise", "DPCDConfig",
     # subpackages (the 0.1 namespaces fhsym.kdim, fhsym.mechanisms are deprecated, not listed)
     "noise", "privacy", "accounting", "calibration",
     "__version__",

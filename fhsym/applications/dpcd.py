@@ -50,6 +50,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._core import domains as V
+from .._core.config import UNSET, resolve_config
 from .._core.random import RandomState, as_generator
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
 from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
@@ -410,38 +411,14 @@ class DPCDConfig:
             raise ValueError(f"verify must be True or False; got {self.verify!r}")
 
 
-class _Unset:
-    """The default of a keyword that was not passed (so that ``config=`` can refuse the ones that were)."""
-
-    def __repr__(self) -> str:
-        return "<unset>"
-
-
-_UNSET: Any = _Unset()
-
-
-def _resolve_config(cls, config, given: dict, func: str):
-    """The config of a call: ``config`` itself, or one made from the keywords; never both."""
-    passed = {k: v for k, v in given.items() if v is not _UNSET}
-    if config is None:
-        return cls(**passed)
-    if not isinstance(config, cls):
-        raise ValueError(f"config must be a {cls.__name__} or None; got {type(config).__name__}")
-    if passed:
-        name = sorted(passed)[0]
-        raise ValueError(f"{func}: {name}= was passed together with config=; set it in the config instead "
-                         f"(dataclasses.replace(config, {name}=...)) so that no argument is ignored")
-    return config
-
-
 def dp_coordinate_descent(
     X, y, *, config: Optional[DPCDConfig] = None,
-    loss: str = _UNSET, regularizer: str = _UNSET, lam: float = _UNSET,
-    n_passes: int = _UNSET, step: float = _UNSET, clip: float = _UNSET,
-    epsilon: Optional[float] = _UNSET, delta: Optional[float] = _UNSET,
-    mechanism: Optional[str] = _UNSET, accountant: str = _UNSET,
-    noise: Optional[Calibration] = _UNSET, smoothness=_UNSET, theta0=_UNSET,
-    random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = _UNSET,
+    loss: str = UNSET, regularizer: str = UNSET, lam: float = UNSET,
+    n_passes: int = UNSET, step: float = UNSET, clip: float = UNSET,
+    epsilon: Optional[float] = UNSET, delta: Optional[float] = UNSET,
+    mechanism: Optional[str] = UNSET, accountant: str = UNSET,
+    noise: Optional[Calibration] = UNSET, smoothness=UNSET, theta0=UNSET,
+    random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = UNSET,
 ) -> DPCDResult:
     """DP-CD (Algorithm 3) with noise calibrated for (epsilon, delta)-DP of the whole run.
 
@@ -472,9 +449,9 @@ def dp_coordinate_descent(
     >>> res.noise is None, res.objective_trace.shape
     (True, (4,))
     """
-    if config is None and n_passes is _UNSET:
+    if config is None and n_passes is UNSET:
         raise ValueError("n_passes is required (an integer >= 1), as a keyword or in config=")
-    cfg = _resolve_config(DPCDConfig, config, dict(
+    cfg = resolve_config(DPCDConfig, config, dict(
         loss=loss, regularizer=regularizer, lam=lam, n_passes=n_passes, step=step, clip=clip, epsilon=epsilon,
         delta=delta, mechanism=mechanism, accountant=accountant, noise=noise, smoothness=smoothness, theta0=theta0,
         verify=verify), "dp_coordinate_descent")
