@@ -15,7 +15,7 @@ _compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld,
 from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import certified_profile, is_private
 from . import accounting, calibration, noise, privacy
-from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
+from .accounting import KDimPLDConfig, PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
 from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
@@ -75,6 +75,7 @@ __all__ = [
     "noise",
     "privacy",
     "PrivacyLossDistribution",
+    "KDimPLDConfig",
     "kdim_privacy_profile",
     "zcdp_to_dp",
     "__version__",

@@ -20,7 +20,7 @@ EXPECTED = {
     "privacy_profile", "log_privacy_profile", "epsilon_for_delta", "privacy_loss", "centered_privacy_loss",
     "certified_profile", "is_private", "PROFILE_RTOL", "Certificate",
     # accounting (fhsym.accounting)
-    "PrivacyLossDistribution", "kdim_privacy_profile", "gaussian_dominance", "zcdp_to_dp",
+    "PrivacyLossDistribution", "KDimPLDConfig", "kdim_privacy_profile", "gaussian_dominance", "zcdp_to_dp",
     # calibration (fhsym.calibration)
     "calibrate", "Calibration", "CalibrationError", "verify_certificate",
     # applications
