@@ -12,7 +12,7 @@ from ._core import compat as _compat
 
 _compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...): deprecated aliases
 
-from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
+from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import certified_profile, is_private
 from . import accounting, calibration, noise, privacy
 from .accounting import KDimPLDConfig, PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
@@ -61,6 +61,7 @@ __all__ = [
     "centered_privacy_loss",
     "PROFILE_RTOL",
     "calibrate",
+    "CalibrateConfig",
     "Calibration",
     "release",
     "Release",

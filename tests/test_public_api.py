@@ -22,7 +22,7 @@ EXPECTED = {
     # accounting (fhsym.accounting)
     "PrivacyLossDistribution", "KDimPLDConfig", "kdim_privacy_profile", "gaussian_dominance", "zcdp_to_dp",
     # calibration (fhsym.calibration)
-    "calibrate", "Calibration", "CalibrationError", "verify_certificate",
+    "calibrate", "CalibrateConfig", "Calibration", "CalibrationError", "verify_certificate",
     # applications
     "release", "Release", "ReleaseConfig", "advise", "DPCDConfig",
     # subpackages (the 0.1 namespaces fhsym.kdim, fhsym.mechanisms are deprecated, not listed)
