@@ -73,14 +73,14 @@ def warn_package(old: str) -> None:
 class _AliasLoader(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old path of :data:`MOVED_MODULES` and loads it as the new module (warning once)."""
 
+    def __init__(self) -> None:
+        self._real_specs: dict[str, Optional[importlib.machinery.ModuleSpec]] = {}
+
     def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
                   target: Optional[ModuleType] = None) -> Optional[importlib.machinery.ModuleSpec]:
         if fullname not in MOVED_MODULES:
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
-
-    def __init__(self) -> None:
-        self._real_specs: dict[str, Optional[importlib.machinery.ModuleSpec]] = {}
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = MOVED_MODULES[spec.name]
