@@ -150,7 +150,7 @@ def plan(quick: bool = False) -> Plan:
 
 def calibrate_one(kind: str, eps: float, delta: Optional[float]) -> dict:
     """One certified calibration; returns a JSON-ready dict (variance NaN -> None with an error)."""
-    from fhsym import mechanisms as M
+    from fhsym.calibration import mechanisms as M
 
     t0 = time.perf_counter()
     try:
