@@ -26,7 +26,7 @@ from scipy import special
 
 import fhsym
 from fhsym._generated import flipped_huber as FHK
-from fhsym.mechanisms.gaussian import gaussian_profile
+from fhsym.noise.gaussian import gaussian_profile
 
 
 def median_time(fn, repeat: int):

@@ -20,7 +20,7 @@ import statistics
 import time
 
 import fhsym
-from fhsym import mechanisms as M
+from fhsym.calibration import mechanisms as M
 from fhsym import certified_profile
 from fhsym.privacy.enclosures import enclose_profile
 

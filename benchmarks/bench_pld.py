@@ -40,7 +40,7 @@ import time
 
 import numpy as np
 
-from fhsym.kdim import flipped_huber_pld
+from fhsym.accounting import flipped_huber_pld
 
 try:  # optional baseline
     from dp_accounting.pld import privacy_loss_distribution as pldlib
@@ -97,7 +97,7 @@ def _timed(fn, repeat: int):
 
 
 def scaling_block(repeat: int) -> None:
-    from fhsym.kdim import kdim_pld
+    from fhsym.accounting import kdim_pld
 
     print("\n## Scaling in K: kdim_pld(alpha=1, gamma=3, K) (both bounds, default step)")
     print(f"{'K':>7} {'ms':>9} {'window':>9} {'delta_up(eps=2)':>16} {'bracket':>9}")
@@ -119,7 +119,7 @@ def scaling_block(repeat: int) -> None:
 
 def calibration_block(repeat: int) -> None:
     import fhsym
-    from fhsym.kdim import calibration as kcal
+    from fhsym.calibration import kdim as kcal
 
     def fh(K, method="auto"):
         def run():

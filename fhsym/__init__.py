@@ -6,15 +6,16 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 """
 
+import sys
+
 from ._core import compat as _compat
 
-_compat.register("fhsym._")  # fhsym 0.1 private paths (fhsym._numerics, fhsym._validation, ...)
+_compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...): deprecated aliases
 
-from .calibration import Calibration, CalibrationError, calibrate, gaussian_dominance
+from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import certified_profile, is_private
-from . import kdim, mechanisms
 from . import accounting, calibration, noise, privacy
-from .accounting import PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
+from .accounting import KDimPLDConfig, PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
 from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
@@ -29,9 +30,15 @@ from .privacy import (
     privacy_profile,
 )
 
-from .applications.release import Release, release
+from .applications.release import Release, ReleaseConfig, release
+from .applications.dpcd import DPCDConfig
 
-_compat.register()
+_compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
+
+
+def __getattr__(name: str) -> object:
+    """fhsym 0.1 attribute paths (``fhsym.distribution``, ``fhsym.kdim``, ...): deprecated."""
+    return _compat.attribute(__name__, name)
 
 from ._core.version import __version__
 
@@ -54,9 +61,12 @@ __all__ = [
     "centered_privacy_loss",
     "PROFILE_RTOL",
     "calibrate",
+    "CalibrateConfig",
     "Calibration",
     "release",
     "Release",
+    "ReleaseConfig",
+    "DPCDConfig",
     "gaussian_dominance",
     "advise",
     "certified_profile",
@@ -65,9 +75,8 @@ __all__ = [
     "calibration",
     "noise",
     "privacy",
-    "kdim",
-    "mechanisms",
     "PrivacyLossDistribution",
+    "KDimPLDConfig",
     "kdim_privacy_profile",
     "zcdp_to_dp",
     "__version__",

@@ -435,7 +435,7 @@ def osgt_vartheta_for_variance(variance: float, varrho: float) -> float:
     Examples
     --------
     >>> v = osgt_vartheta_for_variance(16.0, 7.0)
-    >>> from fhsym.mechanisms import OSGTMechanism
+    >>> from fhsym.noise import OSGTMechanism
     >>> round(OSGTMechanism(v, 7.0).variance(), 9)
     16.0
     """

@@ -369,7 +369,7 @@ def theorem8_gaussian_limit(ctx) -> Outcome:
              claim="fhsym.kdim.sufficient's float lemma5_bound, lemma7_bound, theorem8_lhs and theta_std equal the SymPy objects "
                    "of fhsym.symbolic.kdim evaluated in mpmath (box and tighter sets, alpha > 0)")
 def sufficient_formulas(ctx) -> Outcome:
-    from fhsym.kdim import sufficient as FS
+    from fhsym.accounting import sufficient as FS
 
     args = (al, g, ep, Kk, Dl, D2, D1)
     fns = {name: M.mp_function(args, getattr(SK, name)) for name in ("lemma5_bound", "lemma7_bound", "theorem8_lhs")}
@@ -401,7 +401,7 @@ def sufficient_formulas(ctx) -> Outcome:
 
 
 def _random_thm8_cases(ctx, n: int, box: bool):
-    from fhsym.kdim.sufficient import alpha_max, theorem8_lhs
+    from fhsym.accounting.sufficient import alpha_max, theorem8_lhs
 
     rng = ctx.rng("box" if box else "nonbox")
     out = []
@@ -429,7 +429,7 @@ def _random_thm8_cases(ctx, n: int, box: bool):
 
 @topic.check(obj="theorem8_lhs", paper="Theorem 8", claim="box (Delta_2 = sqrt(K) Delta, Delta_1 = K Delta): LHS >= the certified upper bound of the exact K-fold profile (which covers every d in the box)")
 def theorem8_box(ctx) -> Outcome:
-    from fhsym.kdim import kdim_pld
+    from fhsym.accounting import kdim_pld
 
     cases = _random_thm8_cases(ctx, ctx.n(60, 10), box=True)
     worst, where, bad = math.inf, "", 0
@@ -452,7 +452,7 @@ def theorem8_box(ctx) -> Outcome:
 
 @topic.check(obj="theorem8_lhs", paper="Theorem 8", claim="sets tighter than the box: LHS >= the certified lower bound of delta_d for every extreme vector d of the set (no counterexample; not a proof)", quick=False)
 def theorem8_nonbox(ctx) -> Outcome:
-    from fhsym.kdim import kdim_pld, worst_case_candidates
+    from fhsym.accounting import kdim_pld, worst_case_candidates
 
     cases = _random_thm8_cases(ctx, ctx.n(80, 8), box=False)
     worst, where, bad = 0.0, "", 0
@@ -482,7 +482,7 @@ def theorem8_nonbox(ctx) -> Outcome:
 @topic.check(obj="kdim_profile", paper="Sec IV-B, eq 28 (Lemma 11)", claim="with only an l_inf sensitivity the worst case is d = (Delta, ..., Delta): 1-D profile non-decreasing in |d| (30 digits), K-fold ordering (PLD)")
 def box_worst_case(ctx) -> Outcome:
     from . import reference as R
-    from fhsym.kdim import kdim_pld
+    from fhsym.accounting import kdim_pld
 
     rng = ctx.rng()
     worst1, where1 = -math.inf, ""
@@ -566,7 +566,7 @@ def zcdp_kdim(ctx) -> Outcome:
     c = sp.Symbol("c", positive=True)
     conc = sp.diff(2 * al * c - c**2, c, 2) == -2 and sp.diff(al**2, c, 2) == 0
     # numeric: refined xi <= paper xi, and equality in the box
-    from fhsym.kdim.zcdp import zcdp_params
+    from fhsym.accounting.zcdp import zcdp_params
 
     rng = ctx.rng()
     ok_num = True
@@ -592,8 +592,8 @@ def zcdp_kdim(ctx) -> Outcome:
 
 @topic.check(obj="kdim_profile", paper="Algorithm 2", claim="iterative integration (K = 2) agrees with the PLD bracket; the two are independent computations")
 def algorithm2_vs_pld(ctx) -> Outcome:
-    from fhsym.kdim import kdim_pld
-    from fhsym.kdim.iterative import iterative_profile
+    from fhsym.accounting import kdim_pld
+    from fhsym.accounting.iterative import iterative_profile
 
     rng = ctx.rng()
     out_of = 0
@@ -617,7 +617,7 @@ def algorithm2_vs_pld(ctx) -> Outcome:
 
 @topic.check(obj="kdim_profile", paper="Algorithm 2, line 4", claim="the printed recursion uses eps instead of nu: read literally it returns delta^(2) for every K >= 2")
 def algorithm2_typo(ctx) -> Outcome:
-    from fhsym.kdim import kdim_pld
+    from fhsym.accounting import kdim_pld
 
     # literal: delta^(k)(nu) = int g(t) delta^(k-1)(eps - zeta(t)) dt does not depend on nu, so delta^(k) = delta^(2)(eps) for k >= 2
     a, gm, e = 1.0, 2.0, 1.0
@@ -641,7 +641,7 @@ TABLE2_FH = (7237.09, 1971.36, 359.57, 87.09, 19.49)
 
 @topic.check(obj="theorem8_lhs", paper="Table II", claim="the FH (sufficient) row is reproduced at delta = 1e-6 (<= 4%, fhsym's optimiser below the paper's grid) and not at delta = 1e-8")
 def table2_delta(ctx) -> Outcome:
-    from fhsym.kdim.calibration import calibrate_sufficient
+    from fhsym.calibration.kdim import calibrate_sufficient
 
     rows = []
     for dl in (1e-6, 1e-8):
@@ -663,8 +663,8 @@ def table2_delta(ctx) -> Outcome:
 
 @topic.check(obj="kdim_profile", paper="Sec V-B (K = 5, eps = 0.3)", claim="the paper's exact variance 502 is infeasible: a certified lower bound on the exact minimum exceeds it", quick=False)
 def k5_exact_502(ctx) -> Outcome:
-    from fhsym.kdim import kdim_pld
-    from fhsym.kdim.calibration import _v
+    from fhsym.accounting import kdim_pld
+    from fhsym.calibration.kdim import _v
 
     eps, dl, K = 0.3, 1e-8, 5
     # for each shape b, D_lo(b) = largest D with the certified LOWER bound <= delta: every feasible D is below it,

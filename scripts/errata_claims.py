@@ -37,8 +37,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import fhsym  # noqa: E402
-from fhsym.kdim import calibrate_kdim, kdim_pld  # noqa: E402
-from fhsym.mechanisms import GaussianMechanism, OSGTMechanism, calibrate_gaussian  # noqa: E402
+from fhsym.accounting import kdim_pld  # noqa: E402
+from fhsym.calibration.kdim import calibrate_kdim  # noqa: E402
+from fhsym.calibration.mechanisms import calibrate_gaussian  # noqa: E402
+from fhsym.noise import GaussianMechanism, OSGTMechanism  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "reproduction", "data", "errata_claims.json")
 
@@ -129,7 +131,7 @@ def exact_lower_bound_on_min(eps: float, delta: float, K: int, shapes) -> list:
     Every feasible FH(b gamma, gamma) has Delta/gamma <= D_low(b) (the lower bound is below the true
     delta), hence variance gamma^2 v(b) >= v(b)/D_low(b)^2 at that shape.
     """
-    from fhsym.kdim.calibration import _v  # v(b) = Var FH(b, 1), eq 11
+    from fhsym.calibration.kdim import _v  # v(b) = Var FH(b, 1), eq 11
 
     out = []
     for b in shapes:

@@ -150,7 +150,7 @@ def plan(quick: bool = False) -> Plan:
 
 def calibrate_one(kind: str, eps: float, delta: Optional[float]) -> dict:
     """One certified calibration; returns a JSON-ready dict (variance NaN -> None with an error)."""
-    from fhsym import mechanisms as M
+    from fhsym.calibration import mechanisms as M
 
     t0 = time.perf_counter()
     try:
@@ -316,8 +316,8 @@ def _vs_paper(v: float, paper: Optional[float]) -> str:
 
 def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, kdim_md: Optional[Path]) -> None:
     from fhsym import plotting as P
-    from fhsym.mechanisms import GaussianMechanism, OSGTMechanism
-    from fhsym.privacy_profile import privacy_profile
+    from fhsym.noise import GaussianMechanism, OSGTMechanism
+    from fhsym.privacy.profile import privacy_profile
 
     g = grids(quick)
     L: List[str] = []

@@ -26,18 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import fhsym  # noqa: E402
-from fhsym.kdim import kdim_pld  # noqa: E402
-from fhsym.kdim.calibration import _v, calibrate_kdim  # noqa: E402
-from fhsym.kdim.pld import from_privacy_profile, laplace_pld  # noqa: E402
-from fhsym.kdim.zcdp import zcdp_params, zcdp_to_dp  # noqa: E402
-from fhsym.mechanisms import (  # noqa: E402
-    CERTIFICATION_MARGIN,
-    OSGTMechanism,
-    calibrate_gaussian,
-    calibrate_laplace,
-    calibrate_staircase,
-)
-from fhsym.mechanisms.osgt import osgt_profile  # noqa: E402
+from fhsym.accounting import kdim_pld  # noqa: E402
+from fhsym.calibration.kdim import _v, calibrate_kdim  # noqa: E402
+from fhsym.accounting.pld import from_privacy_profile, laplace_pld  # noqa: E402
+from fhsym.accounting.zcdp import zcdp_params, zcdp_to_dp  # noqa: E402
+from fhsym.calibration.mechanisms import calibrate_gaussian, calibrate_laplace, calibrate_staircase  # noqa: E402
+from fhsym.noise import OSGTMechanism  # noqa: E402
+from fhsym.privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN  # noqa: E402
+from fhsym.noise.osgt import osgt_profile  # noqa: E402
 
 PAPER_TABLE2 = {
     "eps": (0.2, 0.4, 1.0, 2.2, 5.0),

@@ -8,7 +8,7 @@ import mpmath as mp
 import pytest
 
 import fhsym
-from fhsym.certify import certified_profile
+from fhsym.privacy.certify import certified_profile
 from proofs import reference as R
 
 POINTS = [

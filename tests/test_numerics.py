@@ -9,7 +9,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from fhsym import _numerics as nx
+from fhsym._core import numerics as nx
 
 RTOL = 1e-15
 

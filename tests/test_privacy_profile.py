@@ -196,7 +196,7 @@ def test_profile_continuous_across_case_boundaries(lb, lD):
     |d delta/d eps| = e^eps G_bar(t2) <= e^eps, so |delta(e1) - delta(e2)| <= e^max(e1,e2) |e1 - e2|
     (a relative criterion would be wrong: at eps = alpha Delta/gamma^2 delta drops linearly to ~0).
     """
-    from fhsym.privacy_profile import case_boundaries
+    from fhsym.privacy.profile import case_boundaries
 
     b, D = 10.0**lb, 10.0**lD
     for e in set(case_boundaries(b, D)) | {b * D}:

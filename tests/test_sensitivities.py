@@ -18,7 +18,7 @@ import pytest
 
 import fhsym
 from fhsym import cli
-from fhsym.kdim.sufficient import resolve_sensitivities
+from fhsym.accounting.sufficient import resolve_sensitivities
 
 NAMES = ("sensitivity", "l2_sensitivity", "l1_sensitivity")
 FLAGS = {"sensitivity": "--sensitivity", "l2_sensitivity": "--l2-sensitivity", "l1_sensitivity": "--l1-sensitivity"}

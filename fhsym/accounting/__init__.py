@@ -11,6 +11,7 @@
 
 from .iterative import iterative_profile
 from .kdim import (
+    KDimPLDConfig,
     aligned_step,
     default_step,
     kdim_epsilon,
@@ -42,6 +43,7 @@ from .sufficient import (
 from .zcdp import zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
 
 __all__ = [
+    "KDimPLDConfig",
     "PrivacyLossDistribution",
     "R_Delta",
     "R_Delta_inverse",

@@ -106,10 +106,10 @@ def run_zcdp(alphas, gammas, sensitivities, n_passes: int) -> Tuple[float, float
 
 
 def pld_step(alphas, gammas, lam, resolution: float) -> float:
-    """The smallest 1-D loss scale / resolution (as fhsym.kdim.default_step), aligned with the loss atoms.
+    """The smallest 1-D loss scale / resolution (as fhsym.accounting.default_step), aligned with the loss atoms.
 
     The loss atoms +-alpha_i lambda_i/gamma_i^2 (releases with alpha_i > lambda_i) are put on the lattice
-    (:func:`fhsym.kdim.aligned_step`) when they all coincide (to 1e-9 relative) -- as in every calibrated run,
+    (:func:`fhsym.accounting.aligned_step`) when they all coincide (to 1e-9 relative) -- as in every calibrated run,
     where alpha_i lambda_i/gamma_i^2 = b/g for all i; otherwise the step is left as it is.
     """
     D = lam / gammas

@@ -11,7 +11,7 @@ sum of K independent one-dimensional losses and delta(eps) = E[(1 - e^{eps - L})
 nu < 0 the symmetric duality delta(nu) = 1 - e^nu + e^nu delta(-nu) is used (the K-fold pair is
 symmetric too).
 
-This module is a *cross-check*, independent of :mod:`fhsym.kdim.pld`: it shares only the exact
+This module is a *cross-check*, independent of :mod:`fhsym.accounting.pld`: it shares only the exact
 1-D profile (:func:`fhsym.privacy_profile`) and the FH density.  Integrals over t are
 composite 20-point Gauss-Legendre rules on panels split at every kink of the integrand
 (t = +-alpha, -Delta +- alpha, where the 1-D loss changes branch) and refined to width

@@ -7,7 +7,7 @@ symmetric), so
 
     delta_d(eps) = the profile of the composition of the K one-dimensional mechanisms,
 
-computed here with a certified bracket by :mod:`fhsym.kdim.pld`.
+computed here with a certified bracket by :mod:`fhsym.accounting.pld`.
 
 Which d a result covers
 -----------------------
@@ -30,21 +30,24 @@ Which d a result covers
   spreading is worst, FH sits in between); :func:`worst_case_lower_bound` evaluates a family
   of extreme vectors of the set and returns the largest certified *lower* bound -- a lower
   bound on the true worst case, so [that, box upper bound] brackets the exact worst-case
-  profile.  zCDP (:mod:`fhsym.kdim.zcdp`) gives a bound that does use Delta_2 and Delta_1.
+  profile.  zCDP (:mod:`fhsym.accounting.zcdp`) gives a bound that does use Delta_2 and Delta_1.
 """
 
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
+from .._core.config import UNSET, resolve_config
 from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, fft_size, flipped_huber_pld
 
 __all__ = [
+    "KDimPLDConfig",
     "aligned_step",
     "default_step",
     "kdim_pld",
@@ -102,18 +105,58 @@ def _multiset(difference: ArrayLike) -> List[Tuple[float, int]]:
     return [(float(v), int(c)) for v, c in zip(vals, counts)]
 
 
+@dataclass(frozen=True)
+class KDimPLDConfig:
+    """The options of :func:`kdim_pld`: which difference vector, how many rounds, and the grid.
+
+    ``difference`` a vector d of finite reals with a non-zero entry (None: d = (Delta, ..., Delta),
+    the box bound); ``rounds`` L >= 1 runs composed; ``step`` h > 0 of the loss grid (None: the
+    default step aligned with the loss atoms); ``tail_mass`` in (0, 1), the mass left outside
+    the window; ``upper_only`` and ``certified`` as in :func:`fhsym.accounting.flipped_huber_pld`.
+    The length of ``difference`` is checked against ``dim`` by :func:`kdim_pld`.
+
+    >>> from fhsym.accounting import KDimPLDConfig, kdim_pld
+    >>> pld = kdim_pld(1.0, 3.0, 2, config=KDimPLDConfig(rounds=2))
+    >>> pld.label
+    'FH(alpha=1, gamma=3), K=2, d=(Delta,...,Delta), Delta=1, 2 rounds'
+    >>> KDimPLDConfig(tail_mass=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: tail_mass must be a finite real number in (0, 1); got 0.0
+    """
+
+    difference: Optional[Any] = None
+    rounds: int = 1
+    step: Optional[float] = None
+    tail_mass: float = DEFAULT_TAIL_MASS
+    upper_only: bool = False
+    certified: bool = True
+
+    def __post_init__(self) -> None:
+        if self.difference is not None and not _multiset(self.difference):
+            raise ValueError("difference must have a non-zero entry (d = 0 has delta(eps) = 0 for eps >= 0)")
+        V.check_int(self.rounds, "rounds", 1)
+        if self.step is not None:
+            V.check_scalar(self.step, V.Domain("step", 0.0, math.inf))
+        V.check_scalar(self.tail_mass, V.Domain("tail_mass", 0.0, 1.0))
+        for name in ("upper_only", "certified"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}")
+
+
 def kdim_pld(
     alpha: float,
     gamma: float,
     dim: int,
     sensitivity: float = 1.0,
     *,
-    difference: Optional[ArrayLike] = None,
-    rounds: int = 1,
-    step: Optional[float] = None,
-    tail_mass: float = DEFAULT_TAIL_MASS,
-    upper_only: bool = False,
-    certified: bool = True,
+    config: Optional[KDimPLDConfig] = None,
+    difference: Optional[ArrayLike] = UNSET,
+    rounds: int = UNSET,
+    step: Optional[float] = UNSET,
+    tail_mass: float = UNSET,
+    upper_only: bool = UNSET,
+    certified: bool = UNSET,
 ) -> PrivacyLossDistribution:
     """Certified PLD bracket of the K-dimensional FH mechanism, composed over ``rounds`` runs.
 
@@ -121,13 +164,21 @@ def kdim_pld(
     d with ||d||_inf <= Delta (see the module docstring).  With ``difference`` (a vector of length
     ``dim``) it is the exact profile for that d.  ``step=None`` picks :func:`default_step`,
     shrunk so that the loss atoms of FH lie on the grid.  ``certified=False``: see
-    :func:`fhsym.kdim.flipped_huber_pld` (for searches only).
+    :func:`fhsym.accounting.flipped_huber_pld` (for searches only).
 
     Bounded work: the FFT length of the composition is estimated from the one-dimensional PLD
     before anything is convolved, and a ``ValueError`` naming ``dim`` refuses compositions above
-    :data:`fhsym.kdim.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
+    :data:`fhsym.accounting.pld.MAX_FFT` points (the window grows like sqrt(dim * rounds): at the default
     step, up to dim * rounds ~ 10^6).
+
+    The options after ``*`` come either as keywords or as one :class:`KDimPLDConfig`
+    (``config=``), not both (a keyword passed with ``config`` raises ``ValueError`` naming it).
     """
+    cfg = resolve_config(KDimPLDConfig, config, dict(
+        difference=difference, rounds=rounds, step=step, tail_mass=tail_mass, upper_only=upper_only,
+        certified=certified), "kdim_pld")
+    difference, rounds, step, tail_mass = cfg.difference, cfg.rounds, cfg.step, cfg.tail_mass
+    upper_only, certified = cfg.upper_only, cfg.certified
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     K = V.check_int(dim, "dim", 1)
@@ -168,7 +219,7 @@ def _too_large(K: int, L: int, N: int) -> str:
     kmax = max(1, int(K * (MAX_FFT / N) ** 2))
     return (f"dim must be at most ~{kmax} for these parameters, rounds and step (got dim = {K}, rounds = {L}): the "
             f"composition needs an FFT of ~{N} points and the engine's limit is {MAX_FFT} (memory and run time; the "
-            f"window grows like sqrt(dim * rounds)); use a larger step, or zCDP (fhsym.kdim.zcdp) for larger compositions")
+            f"window grows like sqrt(dim * rounds)); use a larger step, or zCDP (fhsym.accounting.zcdp) for larger compositions")
 
 
 def kdim_privacy_profile(

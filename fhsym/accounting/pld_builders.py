@@ -332,7 +332,7 @@ def gaussian_pld(sigma: float, sensitivity: float = 1.0, step: float = 1e-4, tai
 
     The exact Gaussian profile Q(eps/s - s/2) - e^eps Q(eps/s + s/2), s = Delta/sigma
     (Balle & Wang 2018), evaluated by the flipped Huber kernels at alpha = 0 (25x faster
-    than :func:`fhsym.mechanisms.gaussian.gaussian_profile`, relative error <= PROFILE_RTOL).
+    than :func:`fhsym.noise.gaussian.gaussian_profile`, relative error <= PROFILE_RTOL).
     """
     s = V.check_scalar(sigma, V.Domain("sigma", 0.0, math.inf))
     out = flipped_huber_pld(0.0, s, sensitivity, step, tail_mass, upper_only=upper_only)

@@ -84,7 +84,7 @@ product), so the invariant survives composition.  The certified error terms:
    from the lower side through its slack.
 4. Lattice rounding/discretisation: the connect-the-dots construction above (a dominating pair; exact
    at the lattice points).  The FH loss atoms +-alpha Delta/gamma^2 are put on the lattice by
-   :func:`fhsym.kdim.aligned_step` wherever the caller leaves the step to fhsym (``kdim_pld``,
+   :func:`fhsym.accounting.aligned_step` wherever the caller leaves the step to fhsym (``kdim_pld``,
    the K-dim calibration, the DP-CD accountant): an atom on the lattice costs nothing, off it up to a
    step of loss.
 
@@ -100,7 +100,7 @@ rounding of the lattice points l_j = (offset + j) step), plus/minus the slack.  
 clipped to 1 and the lower to 0.
 
 Which difference vectors a K-fold result covers is stated where it is built
-(:mod:`fhsym.kdim.profile`).
+(:mod:`fhsym.accounting.kdim`).
 """
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ class PrivacyLossDistribution:
     :func:`laplace_pld` or :func:`from_privacy_profile`; compose with
     :meth:`compose` / :meth:`self_compose` (same ``step`` required).
 
-    >>> from fhsym.kdim.pld import gaussian_pld
+    >>> from fhsym.accounting.pld import gaussian_pld
     >>> pld = gaussian_pld(sigma=1.0, sensitivity=1.0, step=1e-3).self_compose(4)
     >>> lo, up = pld.delta_bounds(1.0)
     >>> bool(lo <= up)

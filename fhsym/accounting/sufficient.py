@@ -26,7 +26,7 @@ Theorem 8's conclusion is *checked numerically*, not proven, whenever
 ``Delta_2 < sqrt(K) Delta`` or ``Delta_1 < K Delta``.  For the box case
 (``Delta_2 = sqrt(K) Delta``, ``Delta_1 = K Delta``) fhsym certifies every
 calibration independently with the exact K-fold profile
-(:mod:`fhsym.kdim.pld`).
+(:mod:`fhsym.accounting.pld`).
 
 All quantities are computed in log space where they can underflow
 (``log_theorem8_lhs``); no function returns NaN for valid input.
@@ -142,7 +142,7 @@ def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivit
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf when it is <= 0.
 
     Stable: log Q(A) + log(1 - exp(r)), r = eps + log Q(B) - log Q(A) < 0, with log_ndtr and
-    :func:`fhsym._numerics.log1mexp` (few-ulp for every r < 0).  Accuracy: relative error of the
+    :func:`fhsym._core.numerics.log1mexp` (few-ulp for every r < 0).  Accuracy: relative error of the
     LHS <= 4e-16 (1 + |log Q(A)| + |log Q(B)| + eps)/|r| + 1e-14 (the rounding of r itself: ~1e-13
     for |r| >= 1e-2, 1e-10 at |r| ~ 1e-5), ``tests/kdim/test_kdim_sufficient.py``.
     """

@@ -5,7 +5,7 @@
   regularisation.
 * :mod:`fhsym.applications.accounting` -- privacy accounting of a whole DP-CD run and
   certified noise calibration, Gaussian or flipped Huber, under zCDP (the paper's) or by
-  exact composition of privacy loss distributions (:mod:`fhsym.kdim.pld`).
+  exact composition of privacy loss distributions (:mod:`fhsym.accounting.pld`).
 
 >>> import numpy as np
 >>> from fhsym.applications import dp_coordinate_descent
@@ -24,6 +24,7 @@ from ..calibration.result import Calibration as NoiseCalibration  # fhsym 0.1 na
 from .dpcd import (
     LOSSES,
     REGULARIZERS,
+    DPCDConfig,
     DPCDResult,
     clipped_coordinate_gradient,
     clipping_thresholds,
@@ -57,6 +58,7 @@ __all__ = [
     "coordinate_descent",
     "coordinate_sensitivities",
     "coordinate_smoothness",
+    "DPCDConfig",
     "dp_coordinate_descent",
     "objective",
     "per_sample_coordinate_gradients",

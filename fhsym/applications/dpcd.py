@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 from scipy import special as sc
 
 from .._core import domains as V
+from .._core.config import UNSET, resolve_config
 from .._core.random import RandomState, as_generator
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
 from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
@@ -67,6 +68,7 @@ __all__ = [
     "prox",
     "coordinate_descent",
     "DPCDResult",
+    "DPCDConfig",
     "dp_coordinate_descent",
 ]
 
@@ -338,19 +340,96 @@ class DPCDResult:
         return self.objective_trace[..., -1]
 
 
+@dataclass(frozen=True)
+class DPCDConfig:
+    """The settings of one DP-CD run (:func:`dp_coordinate_descent`), validated when it is made.
+
+    Problem: ``loss`` (``"squared"``, ``"logistic"``), ``regularizer`` (``"l2"``, ``"l1"``,
+    ``"none"``), ``lam`` >= 0.  Optimiser (Algorithm 3, paper Appendix D): ``n_passes`` L >= 1,
+    ``step`` tau > 0 (tau_i = tau / M_i), ``clip`` C > 0 (C_i = C sqrt(M_i / sum M); may be inf
+    only for a non-private run), ``smoothness`` public M_i > 0 or None (computed from X: not
+    covered by the guarantee), ``theta0`` the public start (default 0).  Privacy of the whole run:
+    ``epsilon`` > 0 and ``delta`` in (0, 1), ``mechanism`` (``"flipped_huber"``, ``"gaussian"``,
+    or None for non-private CD), ``accountant`` (``"pld"``, ``"zcdp"``), or ``noise`` a DP-CD
+    :class:`~fhsym.calibration.Calibration` to reuse; ``verify`` re-accounts the run.  The number
+    of features K is checked against ``smoothness`` / ``theta0`` / ``noise`` when the data arrive.
+
+    >>> import numpy as np
+    >>> from fhsym.applications import DPCDConfig, dp_coordinate_descent
+    >>> cfg = DPCDConfig(n_passes=2, step=0.5, clip=2.0, epsilon=1.0, delta=1e-6, mechanism="gaussian")
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((200, 3)); y = X @ np.array([1.0, -0.5, 0.0])
+    >>> res = dp_coordinate_descent(X, y, config=cfg, random_state=1)
+    >>> bool(res.privacy.ok), res.theta.shape
+    (True, (3,))
+    >>> DPCDConfig(n_passes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_passes must be an integer >= 1; got 0
+    """
+
+    n_passes: int
+    loss: str = "squared"
+    regularizer: str = "l2"
+    lam: float = 0.0
+    step: float = 1.0
+    clip: float = 1.0
+    epsilon: Optional[float] = None
+    delta: Optional[float] = None
+    mechanism: Optional[str] = "flipped_huber"
+    accountant: str = "pld"
+    noise: Optional[Calibration] = None
+    smoothness: Any = None
+    theta0: Any = None
+    verify: bool = True
+
+    def __post_init__(self) -> None:
+        _choice(self.loss, "loss", LOSSES)
+        rg = _choice(self.regularizer, "regularizer", REGULARIZERS)
+        _check_lam(self.lam, rg)
+        V.check_int(self.n_passes, "n_passes", 1)
+        V.check_scalar(self.step, V.Domain("step", 0.0, math.inf))
+        private = self.noise is not None or self.mechanism is not None
+        V.check_scalar(self.clip, V.Domain("clip", 0.0, math.inf, closed_upper=not private, allow_inf=not private))
+        if self.smoothness is not None:
+            V.check_array(self.smoothness, V.Domain("smoothness", 0.0, math.inf))
+        if self.theta0 is not None:
+            V.check_array(self.theta0, V.Domain("theta0", -math.inf, math.inf))
+        if self.noise is not None:
+            if not isinstance(self.noise, Calibration) or not self.noise.method.startswith("dpcd-"):
+                raise ValueError(f"noise must be a DP-CD Calibration (from calibrate_dpcd_noise) or None; got {self.noise!r}")
+        elif private:
+            _choice(self.mechanism, "mechanism", MECHANISMS)
+            _choice(self.accountant, "accountant", ACCOUNTANTS)
+        if not private and (self.epsilon is not None or self.delta is not None):
+            raise ValueError("mechanism=None runs non-private CD: do not pass epsilon/delta (choose a mechanism)")
+        if self.epsilon is not None:
+            V.check_scalar(self.epsilon, V.Domain("epsilon", 0.0, math.inf))
+        if self.delta is not None:
+            V.check_scalar(self.delta, V.Domain("delta", 0.0, 1.0))
+        if not isinstance(self.verify, (bool, np.bool_)):
+            raise ValueError(f"verify must be True or False; got {self.verify!r}")
+
+
 def dp_coordinate_descent(
-    X, y, *, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0,
-    n_passes: int, step: float = 1.0, clip: float = 1.0,
-    epsilon: Optional[float] = None, delta: Optional[float] = None,
-    mechanism: Optional[str] = "flipped_huber", accountant: str = "pld",
-    noise: Optional[Calibration] = None, smoothness=None, theta0=None,
-    random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = True,
+    X, y, *, config: Optional[DPCDConfig] = None,
+    loss: str = UNSET, regularizer: str = UNSET, lam: float = UNSET,
+    n_passes: int = UNSET, step: float = UNSET, clip: float = UNSET,
+    epsilon: Optional[float] = UNSET, delta: Optional[float] = UNSET,
+    mechanism: Optional[str] = UNSET, accountant: str = UNSET,
+    noise: Optional[Calibration] = UNSET, smoothness=UNSET, theta0=UNSET,
+    random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = UNSET,
 ) -> DPCDResult:
     """DP-CD (Algorithm 3) with noise calibrated for (epsilon, delta)-DP of the whole run.
+
+    The settings come either as keywords or as one :class:`DPCDConfig` (``config=``), not both:
+    a keyword passed together with ``config`` raises ``ValueError`` naming it.  Defaults are those
+    of :class:`DPCDConfig` (``n_passes`` is required).
 
     Parameters
     ----------
     X, y : the data (N x K, N); see the module docstring for the losses and labels.
+    config : a :class:`DPCDConfig` holding every setting below except ``random_state``, ``n_runs``.
     loss : ``"squared"`` or ``"logistic"``;  regularizer : ``"l2"``, ``"l1"`` or ``"none"``;  lam >= 0.
     n_passes : L >= 1;  step : tau > 0 (tau_i = tau / M_i);  clip : C > 0 (C_i = C sqrt(M_i / sum M)).
     epsilon, delta : the guarantee for the whole run (epsilon > 0, delta in (0, 1)).
@@ -362,7 +441,23 @@ def dp_coordinate_descent(
     random_state : seed / Generator for the noise;  n_runs : None for one run, or R independent runs.
     verify : re-account the run from its absolute per-coordinate parameters and raise
         ``RuntimeError`` if the certified delta exceeds the target (default True).
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((200, 2)); y = X @ np.array([1.0, -1.0])
+    >>> res = dp_coordinate_descent(X, y, n_passes=3, mechanism=None, lam=0.0)
+    >>> res.noise is None, res.objective_trace.shape
+    (True, (4,))
     """
+    if config is None and n_passes is UNSET:
+        raise ValueError("n_passes is required (an integer >= 1), as a keyword or in config=")
+    cfg = resolve_config(DPCDConfig, config, dict(
+        loss=loss, regularizer=regularizer, lam=lam, n_passes=n_passes, step=step, clip=clip, epsilon=epsilon,
+        delta=delta, mechanism=mechanism, accountant=accountant, noise=noise, smoothness=smoothness, theta0=theta0,
+        verify=verify), "dp_coordinate_descent")
+    loss, regularizer, lam, n_passes, step, clip = cfg.loss, cfg.regularizer, cfg.lam, cfg.n_passes, cfg.step, cfg.clip
+    epsilon, delta, mechanism, accountant = cfg.epsilon, cfg.delta, cfg.mechanism, cfg.accountant
+    noise, smoothness, theta0, verify = cfg.noise, cfg.smoothness, cfg.theta0, cfg.verify
     ls = _choice(loss, "loss", LOSSES)
     rg = _choice(regularizer, "regularizer", REGULARIZERS)
     A = _check_X(X)

@@ -17,20 +17,23 @@ tests only, never for data you publish.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Optional, Union
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
+from .._core.config import UNSET, resolve_config
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
 from ..noise.discrete_flipped_huber import lattice_index
 
-__all__ = ["Release", "release"]
+__all__ = ["Release", "ReleaseConfig", "release"]
 
 _NORMS = {"linf": "sensitivity", "l2": "l2_sensitivity", "l1": "l1_sensitivity"}
 
@@ -119,6 +122,56 @@ def _check_covers(cal: Calibration, K: int, sens: dict, epsilon: Optional[float]
         raise ValueError(f"calibration certifies delta <= {cal.achieved_delta!r} > the requested delta={delta!r}")
 
 
+@dataclass(frozen=True)
+class ReleaseConfig:
+    """How :func:`release` calibrates its noise: the guarantee, the query's sensitivity set, the noise.
+
+    Guarantee: ``epsilon`` >= 0, ``delta`` in (0, 1) (None when a ``calibration=`` is passed to
+    :func:`release`).  Sensitivity set: ``sensitivity`` > 0 in the norm ``norm`` (``"linf"``,
+    ``"l2"``, ``"l1"``), intersected with ``l2_sensitivity`` / ``l1_sensitivity`` > 0.  Noise:
+    ``mechanism`` and ``method`` (see :func:`fhsym.calibrate`), ``secure`` (the exact lattice
+    mechanism), ``options`` further keywords of :func:`fhsym.calibrate` (e.g. ``{"step": 0.5}``).
+
+    >>> import fhsym
+    >>> cfg = fhsym.ReleaseConfig(epsilon=1.0, delta=1e-6, sensitivity=1.0, norm="l2", mechanism="gaussian")
+    >>> fhsym.release([3.0, 1.0], config=cfg, rng=0).calibration.l2_sensitivity
+    1.0
+    >>> fhsym.ReleaseConfig(delta=2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: delta must be a finite real number in (0, 1); got 2.0
+    """
+
+    epsilon: Optional[float] = None
+    delta: Optional[float] = None
+    sensitivity: Optional[float] = None
+    norm: str = "linf"
+    l2_sensitivity: Optional[float] = None
+    l1_sensitivity: Optional[float] = None
+    mechanism: Optional[str] = None
+    method: Optional[str] = None
+    secure: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.epsilon is not None:
+            V.check_scalar(self.epsilon, V.EPSILON)
+        if self.delta is not None:
+            V.check_scalar(self.delta, V.DELTA)
+        for name in ("sensitivity", "l2_sensitivity", "l1_sensitivity"):
+            if getattr(self, name) is not None:
+                V.check_scalar(getattr(self, name), V.Domain(name, 0.0, math.inf))
+        _sensitivities(self.sensitivity, self.norm, self.l2_sensitivity, self.l1_sensitivity)
+        for name in ("mechanism", "method"):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a string or None; got {getattr(self, name)!r}")
+        if not isinstance(self.secure, bool):
+            raise ValueError(f"secure must be True or False; got {self.secure!r}")
+        if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
+            raise ValueError(f"options must be a mapping of keyword names to values; got {self.options!r}")
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))  # read-only, as the rest
+
+
 def _noise(cal: Calibration, K: int, rng: RandomState) -> np.ndarray:
     """K i.i.d. draws of the calibrated noise (the one place a secure sampler will branch in)."""
     return np.asarray(cal.mechanism.rvs(K, random_state=rng), dtype=float).reshape(K)
@@ -126,26 +179,33 @@ def _noise(cal: Calibration, K: int, rng: RandomState) -> np.ndarray:
 
 def release(
     value: ArrayLike,
-    epsilon: Optional[float] = None,
-    delta: Optional[float] = None,
-    sensitivity: Optional[float] = None,
-    norm: str = "linf",
-    mechanism: Optional[str] = None,
+    epsilon: Optional[float] = UNSET,
+    delta: Optional[float] = UNSET,
+    sensitivity: Optional[float] = UNSET,
+    norm: str = UNSET,
+    mechanism: Optional[str] = UNSET,
     rng: RandomState = None,
     *,
-    l2_sensitivity: Optional[float] = None,
-    l1_sensitivity: Optional[float] = None,
-    method: Optional[str] = None,
+    config: Optional[ReleaseConfig] = None,
+    l2_sensitivity: Optional[float] = UNSET,
+    l1_sensitivity: Optional[float] = UNSET,
+    method: Optional[str] = UNSET,
     calibration: Optional[Calibration] = None,
-    secure: bool = False,
+    secure: bool = UNSET,
     **options: Any,
 ) -> Release:
     """Release ``value + noise`` with (epsilon, delta)-DP noise calibrated for its dimension and norm.
+
+    The calibration settings come either as arguments or as one :class:`ReleaseConfig`
+    (``config=``), not both: an argument passed together with ``config`` raises ``ValueError``
+    naming it.  ``value``, ``rng`` and ``calibration`` are always arguments.
 
     Parameters
     ----------
     value : float or 1-D array of K floats
         The query answer (finite).  Other shapes raise ``ValueError``.
+    config : ReleaseConfig, optional
+        All the settings below except ``rng`` and ``calibration``.
     epsilon, delta : float
         The guarantee (required unless ``calibration`` is given; then, if given, the
         calibration must meet them).
@@ -186,6 +246,16 @@ def release(
     >>> type(fhsym.release(5.0, 1.0, 1e-6, sensitivity=1.0, rng=0).value)
     <class 'float'>
     """
+    if config is not None and options:
+        raise ValueError(f"release: {sorted(options)[0]}= was passed together with config=; put it in "
+                         "config.options instead so that no argument is ignored")
+    cfg = resolve_config(ReleaseConfig, config, dict(
+        epsilon=epsilon, delta=delta, sensitivity=sensitivity, norm=norm, mechanism=mechanism,
+        l2_sensitivity=l2_sensitivity, l1_sensitivity=l1_sensitivity, method=method, secure=secure,
+        options=options if options else UNSET), "release")
+    epsilon, delta, sensitivity, norm, mechanism = cfg.epsilon, cfg.delta, cfg.sensitivity, cfg.norm, cfg.mechanism
+    l2_sensitivity, l1_sensitivity, method, secure = cfg.l2_sensitivity, cfg.l1_sensitivity, cfg.method, cfg.secure
+    options = dict(cfg.options)
     x = _query(value)
     K = x.size
     if not isinstance(secure, bool):

@@ -9,8 +9,8 @@
 """
 
 from .._core.search import CalibrationError
-from .api import MECHANISMS, calibrate
+from .api import MECHANISMS, CalibrateConfig, calibrate
 from .flipped_huber import calibrate_flipped_huber, gaussian_dominance
 from .result import Calibration
 
-__all__ = ["MECHANISMS", "Calibration", "CalibrationError", "calibrate", "calibrate_flipped_huber", "gaussian_dominance"]
+__all__ = ["MECHANISMS", "CalibrateConfig", "Calibration", "CalibrationError", "calibrate", "calibrate_flipped_huber", "gaussian_dominance"]

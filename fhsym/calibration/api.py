@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Optional
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
 from .._core import domains as V
+from .._core.config import UNSET, resolve_config
 from .._core.sensitivities import resolve_sensitivities
 from . import mechanisms as M
 from .engine import Request, result
 from .flipped_huber import calibrate_flipped_huber
 from .result import Calibration
 
-__all__ = ["MECHANISMS", "calibrate"]
+__all__ = ["MECHANISMS", "CalibrateConfig", "calibrate"]
 
 #: the mechanisms :func:`calibrate` knows, with the options each one takes
 MECHANISMS = {
@@ -37,6 +40,57 @@ _METHODS = {
 }
 
 
+def _check_mechanism_method_options(mechanism: object, method: object, options: Mapping[str, Any]) -> None:
+    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {sorted(MECHANISMS)}; got {mechanism!r}")
+    allowed = MECHANISMS[mechanism]
+    for key in options:
+        if key not in allowed:
+            takes = f"takes the options {list(allowed)}" if allowed else "takes no options"
+            raise ValueError(f"mechanism {mechanism!r} {takes}; got {key}={options[key]!r}")
+    if not isinstance(method, str) or method not in _METHODS[mechanism]:
+        raise ValueError(f"method must be one of {list(_METHODS[mechanism])} for mechanism {mechanism!r}; got {method!r}")
+
+
+@dataclass(frozen=True)
+class CalibrateConfig:
+    """What :func:`calibrate` calibrates for (epsilon and delta apart): the sensitivity set, the size
+    of the release, and the noise.
+
+    ``sensitivity``, ``l2_sensitivity``, ``l1_sensitivity`` > 0 or None (the set is the
+    intersection of the given balls; none: the unit box); ``dim`` K >= 1 coordinates;
+    ``compositions`` T >= 1 releases; ``mechanism`` one of :data:`MECHANISMS`, ``method`` one of
+    its methods, ``options`` its options (e.g. ``{"cost": "magnitude"}`` for the staircase).
+
+    >>> import fhsym
+    >>> cfg = fhsym.CalibrateConfig(mechanism="gaussian", dim=3, l2_sensitivity=1.0)
+    >>> fhsym.calibrate(1.0, 1e-6, config=cfg) == fhsym.calibrate(1.0, 1e-6, mechanism="gaussian", dim=3,
+    ...                                                           l2_sensitivity=1.0)
+    True
+    >>> fhsym.CalibrateConfig(dim=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: dim must be an integer >= 1; got 0
+    """
+
+    sensitivity: Optional[float] = None
+    dim: int = 1
+    l2_sensitivity: Optional[float] = None
+    l1_sensitivity: Optional[float] = None
+    method: str = "auto"
+    mechanism: str = "flipped_huber"
+    compositions: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.options, Mapping) or not all(isinstance(k, str) for k in self.options):
+            raise ValueError(f"options must be a mapping of option names to values; got {self.options!r}")
+        _check_mechanism_method_options(self.mechanism, self.method, self.options)
+        resolve_sensitivities(self.dim, self.sensitivity, self.l2_sensitivity, self.l1_sensitivity)
+        V.check_int(self.compositions, "compositions", 1)
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))  # read-only, as the rest
+
+
 def _relabel(cal: Calibration, request: Request, method: str, covers: str, claim: str) -> Calibration:
     """A 1-D calibration re-stated for the K-dimensional request it certifies (same noise, same bound)."""
     from ..privacy.bounds import Bound
@@ -50,16 +104,21 @@ def _relabel(cal: Calibration, request: Request, method: str, covers: str, claim
 def calibrate(
     epsilon: float,
     delta: float,
-    sensitivity: Optional[float] = None,
-    dim: int = 1,
-    l2_sensitivity: Optional[float] = None,
-    l1_sensitivity: Optional[float] = None,
-    method: str = "auto",
-    mechanism: str = "flipped_huber",
-    compositions: int = 1,
+    sensitivity: Optional[float] = UNSET,
+    dim: int = UNSET,
+    l2_sensitivity: Optional[float] = UNSET,
+    l1_sensitivity: Optional[float] = UNSET,
+    method: str = UNSET,
+    mechanism: str = UNSET,
+    compositions: int = UNSET,
+    *,
+    config: Optional[CalibrateConfig] = None,
     **options: Any,
 ) -> Calibration:
     """Minimum-variance noise meeting (epsilon, delta)-DP, certified: the one calibration entry point.
+
+    The arguments after ``delta`` come either as arguments or as one :class:`CalibrateConfig`
+    (``config=``), not both: one passed together with ``config`` raises ``ValueError`` naming it.
 
     Parameters
     ----------
@@ -103,15 +162,15 @@ def calibrate(
     >>> f"{cal.variance:.5g}", f"{fhsym.calibrate(1.0, 1e-6, mechanism='gaussian').variance:.5g}"
     ('1.9998', '17.848')
     """
-    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {sorted(MECHANISMS)}; got {mechanism!r}")
-    allowed = MECHANISMS[mechanism]
-    for key in options:
-        if key not in allowed:
-            takes = f"takes the options {list(allowed)}" if allowed else "takes no options"
-            raise ValueError(f"mechanism {mechanism!r} {takes}; got {key}={options[key]!r}")
-    if not isinstance(method, str) or method not in _METHODS[mechanism]:
-        raise ValueError(f"method must be one of {list(_METHODS[mechanism])} for mechanism {mechanism!r}; got {method!r}")
+    if config is not None and options:
+        raise ValueError(f"calibrate: {sorted(options)[0]}= was passed together with config=; put it in "
+                         "config.options instead so that no argument is ignored")
+    cfg = resolve_config(CalibrateConfig, config, dict(
+        sensitivity=sensitivity, dim=dim, l2_sensitivity=l2_sensitivity, l1_sensitivity=l1_sensitivity,
+        method=method, mechanism=mechanism, compositions=compositions, options=options if options else UNSET),
+        "calibrate")
+    sensitivity, dim, l2_sensitivity, l1_sensitivity = cfg.sensitivity, cfg.dim, cfg.l2_sensitivity, cfg.l1_sensitivity
+    method, mechanism, compositions, options = cfg.method, cfg.mechanism, cfg.compositions, dict(cfg.options)
     eps = V.check_scalar(epsilon, V.EPSILON)
     dlt = V.check_scalar(delta, V.DELTA)
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)

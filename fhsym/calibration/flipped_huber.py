@@ -14,7 +14,7 @@ and bisection (:func:`_max_D_many`); the chosen shape's D* is recomputed by Bren
 
 Certification.  The returned (alpha, gamma) are floats, re-checked twice: with
 :func:`fhsym.privacy_profile` under the margin PROFILE_RTOL (1e-9; the profile's
-measured error is <= 1e-10), and with :func:`fhsym.certify.certified_profile`,
+measured error is <= 1e-10), and with :func:`fhsym.privacy.certify.certified_profile`,
 which evaluates delta at the exact binary values of (eps, alpha, gamma, Delta) to
 60 digits (confirmed at 120) by code independent of the float kernels — needed
 because calibrated optima sit at the kink eps = alpha Delta/gamma^2, where

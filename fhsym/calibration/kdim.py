@@ -11,15 +11,15 @@ v(b)/D*(b)^2 over b in {0} U [1e-3, b_max].
 
 Methods
 -------
-``"sufficient"``  Theorem 8 (:mod:`fhsym.kdim.sufficient`): D*(b) is the largest D at which
+``"sufficient"``  Theorem 8 (:mod:`fhsym.accounting.sufficient`): D*(b) is the largest D at which
     Theorem 8's restriction and inequality hold (bisection on that predicate).
-``"exact"``       the exact K-fold profile (:mod:`fhsym.kdim.pld`), certified upper bound
+``"exact"``       the exact K-fold profile (:mod:`fhsym.accounting.pld`), certified upper bound
     delta_upper(eps) <= delta.  Search -> certify: :func:`calibrate_exact` searches with a coarse
     PLD (D*(b) by a bracketed Brent root on its log; the shape scan, the atom transition and a
     Brent refinement in b are described there); :func:`certified_delta_upper` is the certify
     primitive evaluated at the returned floats by ``_certify_exact``.  This is exact for the
     l_inf box ||d||_inf <= Delta (worst case d = (Delta, ..., Delta), see
-    :mod:`fhsym.kdim.profile`); tighter Delta_2 / Delta_1 are not used by it (the box bound stays
+    :mod:`fhsym.accounting.kdim`); tighter Delta_2 / Delta_1 are not used by it (the box bound stays
     valid for the smaller set).
 ``"auto"``        both; the smaller certified variance wins.  For a sensitivity set tighter than
     the box only ``"exact"`` is certified (see below), so ``"auto"`` uses ``"exact"`` alone there.
@@ -36,7 +36,7 @@ Certification (never under-noised).  The returned floats are re-checked:
   (Delta_2 = sqrt(K) Delta, Delta_1 = K Delta), where Theorem 8 is proven (``docs/kdim.md``) --
   also the exact PLD upper bound <= delta, which does not depend on Theorem 8 at all.  For a
   set tighter than the box Theorem 8's proof is incomplete (its Lemma 7 fails for non-extreme
-  d); the PLD upper bound of every extreme vector of :func:`fhsym.kdim.worst_case_candidates`
+  d); the PLD upper bound of every extreme vector of :func:`fhsym.accounting.worst_case_candidates`
   is then checked instead, ``achieved_delta`` is the larger of Theorem 8's left-hand side and
   those bounds, and the certificate says that this is not a proof for the whole set (only an
   explicit ``method="sufficient"`` returns such a result).
@@ -159,9 +159,9 @@ def certified_delta_upper(epsilon: float, alpha: float, gamma: float, dim: int, 
     """The certify step: (certified upper bound on delta_K(epsilon), lattice step) at the given floats.
 
     The exact K-fold profile at d = (Delta, ..., Delta) (covers every d with ||d||_inf <= Delta,
-    :mod:`fhsym.kdim.profile`): the PLD upper bound of :func:`fhsym.kdim.kdim_pld` at its default
+    :mod:`fhsym.accounting.kdim`): the PLD upper bound of :func:`fhsym.accounting.kdim_pld` at its default
     step, aligned with the loss atoms, built from the public profile (exact near the kink).  Its
-    error model is stated in :mod:`fhsym.kdim.pld`.  Memoised: the search's last evaluations are
+    error model is stated in :mod:`fhsym.accounting.pld`.  Memoised: the search's last evaluations are
     the certificate's.
 
     >>> up, step = certified_delta_upper(1.0, 1.0, 3.0, 4)
@@ -265,7 +265,7 @@ def _check_dim(K: int) -> None:
         raise ValueError(
             f"dim must be an integer in [1, {MAX_DIM}] for the exact K-dimensional calibration; got {K}: each of its "
             f"~50 K-fold PLD evaluations needs an FFT of ~sqrt(dim) * 7e3 points (~{int(math.sqrt(K) * 7e3):.3g} here), "
-            f"and the certified float-error bound grows like dim.  For larger dim use zCDP (fhsym.kdim.zcdp) or the "
+            f"and the certified float-error bound grows like dim.  For larger dim use zCDP (fhsym.accounting.zcdp) or the "
             f"Gaussian mechanism with l2 sensitivity sqrt(dim) Delta")
 
 
@@ -385,7 +385,7 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
 
 def _gauss_box_upper(eps: float, gamma: float, K: int, Dl: float) -> float:
     """At alpha = 0 the K-fold profile at d = (Delta, ..., Delta) is the Gaussian profile with l2 sensitivity
-    sqrt(K) Delta (Balle & Wang): certified at the exact binary values by :func:`fhsym.certify.certified_profile`
+    sqrt(K) Delta (Balle & Wang): certified at the exact binary values by :func:`fhsym.privacy.certify.certified_profile`
     (mpmath, 60/120 digits), with sqrt(K) Delta rounded up by two ulps (the profile increases with it)."""
     from ..privacy.certify import certified_profile
 

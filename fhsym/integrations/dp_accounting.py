@@ -40,7 +40,7 @@ interpolation of over-estimates w_j >= delta(j h) (the profile times 1 + ``CERTI
 non-increasing), which lies above the convex true curve, hence dominates the true pair, and stays
 dominating under composition.  The composition itself is dp_accounting's (FFT convolution with
 pessimistic tail truncation), whose floating-point rounding dp_accounting does not bound (of the
-order of 1e-15 absolute per convolution); fhsym's own engine (:mod:`fhsym.kdim.pld`) does, and the
+order of 1e-15 absolute per convolution); fhsym's own engine (:mod:`fhsym.accounting.pld`) does, and the
 tests check the accountant against its certified bracket.
 
 fhsym's core never imports this module; importing it without dp_accounting installed raises
@@ -326,7 +326,7 @@ def flipped_huber_pld(alpha: float, gamma: float, sensitivity: float = 1.0, valu
 
 
 def to_dp_accounting(pld) -> "_pldlib.PrivacyLossDistribution":
-    """The certified upper bound of an fhsym :class:`~fhsym.kdim.pld.PrivacyLossDistribution` as a dp_accounting PLD.
+    """The certified upper bound of an fhsym :class:`~fhsym.accounting.pld.PrivacyLossDistribution` as a dp_accounting PLD.
 
     The masses are those of fhsym's pessimistic discretisation plus its floating-point slack added to
     the infinity mass, so dp_accounting's delta is still an upper bound.

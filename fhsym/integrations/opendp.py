@@ -15,7 +15,7 @@ input_domain                                      input_metric                pr
 ``vector_domain(atom_domain(T=float, nan=False),   ``linf_distance(float)``    every difference d with ||d||_inf <= d_in:
 size=K)``                                                                     the K-fold profile at the corner
                                                                               (d_in, ..., d_in), the worst case in the box
-                                                                              (:mod:`fhsym.kdim.profile`), certified upper
+                                                                              (:mod:`fhsym.accounting.kdim`), certified upper
                                                                               bound of fhsym's PLD (K >= 2)
 same vector domain                                ``l2_distance(float)``      every d with ||d||_2 <= d_in, through the box
                                                                               ||d||_inf <= d_in that contains the ball:
@@ -24,7 +24,7 @@ same vector domain                                ``l2_distance(float)``      ev
 ================================================  ==========================  ==========================================
 
 Anything else raises ``ValueError``.  K = 1 vectors use the 1-D closed form.  A K-fold PLD whose grid
-would be too large raises ``ValueError`` from :func:`fhsym.kdim.kdim_pld` when the map is evaluated.
+would be too large raises ``ValueError`` from :func:`fhsym.accounting.kdim_pld` when the map is evaluated.
 
 Composition.  OpenDP 0.16 does not compose ``smoothed_max_divergence`` measurements directly
 (``make_composition`` reports "No match for concrete type SmoothedMaxDivergence"); fix delta first
@@ -146,7 +146,7 @@ def make_flipped_huber(alpha: float, gamma: float, input_domain: Any = None, inp
     ``delta(eps)`` is :func:`privacy_curve` (alpha, gamma, d_in, K): the exact 1-D profile (Theorem 3,
     eq 13) for scalars, fhsym's certified K-fold PLD upper bound for vectors of size K (see the module
     docstring for the sensitivity set each metric certifies).  ``step`` sets the loss-grid spacing of
-    the K-fold PLD (default :func:`fhsym.kdim.default_step`); it is refused for scalar inputs.
+    the K-fold PLD (default :func:`fhsym.accounting.default_step`); it is refused for scalar inputs.
     The noise comes from :meth:`fhsym.FlippedHuber.rvs`.
 
     >>> import opendp.prelude as dp

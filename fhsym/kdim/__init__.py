@@ -1,4 +1,4 @@
-"""Old name of :mod:`fhsym.accounting` (K dimensions and composition), kept for fhsym 0.1 code.
+"""Deprecated: old name of :mod:`fhsym.accounting` (K dimensions and composition), kept for fhsym 0.1 code.
 
 Its modules moved: ``fhsym.kdim.pld`` -> :mod:`fhsym.accounting.pld`, ``fhsym.kdim.profile`` ->
 :mod:`fhsym.accounting.kdim`, ``fhsym.kdim.sufficient`` / ``zcdp`` / ``iterative`` ->
@@ -10,6 +10,12 @@ from ..accounting import *  # noqa: F401,F403
 from ..accounting import __all__ as _accounting_all
 from ..calibration.kdim import calibrate_kdim
 
-_compat.register("fhsym.kdim.")
+_compat.warn_package(__name__)
+
+
+def __getattr__(name: str) -> object:
+    """``fhsym.kdim.pld`` and the other old module paths as attributes (deprecated)."""
+    return _compat.attribute(__name__, name)
+
 
 __all__ = ["calibrate_kdim", *_accounting_all]

@@ -1,4 +1,4 @@
-"""Old name of the comparison mechanisms (fhsym 0.1); they live in :mod:`fhsym.noise` and
+"""Deprecated: old name of the comparison mechanisms (fhsym 0.1); they live in :mod:`fhsym.noise` and
 :mod:`fhsym.calibration.mechanisms`.
 
 Gaussian, Laplace, OSGT, truncated Laplace and staircase noise with their exact profiles and
@@ -24,7 +24,13 @@ from ..noise import (
 )
 from ..privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
 
-_compat.register("fhsym.mechanisms.")
+_compat.warn_package(__name__)
+
+
+def __getattr__(name: str) -> object:
+    """``fhsym.mechanisms.gaussian`` and the other old module paths as attributes (deprecated)."""
+    return _compat.attribute(__name__, name)
+
 
 __all__ = [
     "CERTIFICATION_MARGIN",

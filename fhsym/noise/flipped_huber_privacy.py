@@ -114,7 +114,7 @@ class FlippedHuberPrivacyMethods:
         """zCDP parameters (xi, eta) of the mechanism (talk slides, Sec VI-A).
 
         1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;
-        K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.kdim.zcdp.zcdp`.
+        K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.accounting.zcdp.zcdp`.
         A few roundings (R_Delta is evaluated as Delta (2 alpha - Delta), without cancellation).
 
         Examples

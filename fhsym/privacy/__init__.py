@@ -1,5 +1,6 @@
 """Privacy of one release: exact 1-D privacy profiles and losses, and their certification."""
 
+from .._core import compat as _compat
 from .certify import certified_profile, is_private
 from .profile import (
     PROFILE_RTOL,
@@ -20,3 +21,8 @@ __all__ = [
     "privacy_loss",
     "privacy_profile",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``fhsym.privacy.discrete_calibration`` (fhsym 0.1 path of fhsym.calibration.discrete): deprecated."""
+    return _compat.attribute(__name__, name)

@@ -245,7 +245,7 @@ def _tl_variance(e, dl, Dv=1):
 
 @topic.check(obj="OSGT (Sec V-A)", paper="Sec V-A, App F-A(c)", claim="the paper's OSGT variances 108.94 / 1.54 (eps = 0.3 / 3, delta = 1e-6) are not the OSGT optimum, even in the paper's search box", quick=False)
 def sec5a_osgt_variances(ctx) -> Outcome:
-    from fhsym.mechanisms import calibrate_osgt
+    from fhsym.calibration.mechanisms import calibrate_osgt
 
     from .. import reference_mechanisms as RM
 

@@ -65,7 +65,7 @@ def test_vector_linf_profile_is_the_kfold_upper_bound():
     alpha, gamma = 1.0, 2.0
     m2 = make_flipped_huber(alpha, gamma, _vec(2), dp.linf_distance(T=float))
     eps = np.array([0.25, 1.0, 2.0])
-    ref, err = fhsym.kdim.iterative_profile(eps, alpha, gamma, 2, 1.0)  # Algorithm 2, independent of the PLD
+    ref, err = fhsym.accounting.iterative_profile(eps, alpha, gamma, 2, 1.0)  # Algorithm 2, independent of the PLD
     got = np.array([m2.map(1.0).delta(float(e)) for e in eps])
     assert np.all(got >= ref - err - 1e-12)
     assert np.all(got <= ref * (1 + 1e-4))
@@ -86,7 +86,7 @@ def test_vector_l2_is_certified_through_the_box():
         assert d2 == minf.map(1.0).delta(e)
         # independent lower bounds: the extreme vectors (1, 0) and (1, 1)/sqrt(2) of the l2 ball
         assert float(R.privacy_profile(e, alpha, gamma, 1.0, dps=30)) <= d2
-        v, err = fhsym.kdim.iterative_profile(e, alpha, gamma, K, 1.0 / math.sqrt(2.0))
+        v, err = fhsym.accounting.iterative_profile(e, alpha, gamma, K, 1.0 / math.sqrt(2.0))
         assert float(v[0] - err[0]) <= d2
 
 

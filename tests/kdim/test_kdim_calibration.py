@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fhsym
-from fhsym.kdim import kdim_pld, worst_case_candidates
-from fhsym.kdim.calibration import calibrate_kdim
-from fhsym.kdim.sufficient import alpha_max, theorem8_lhs
+from fhsym.accounting import kdim_pld, worst_case_candidates
+from fhsym.calibration.kdim import calibrate_kdim
+from fhsym.accounting.sufficient import alpha_max, theorem8_lhs
 
 EPS, DELTA = 1.0, 1e-6
 
@@ -65,7 +65,7 @@ def test_calibration_rechecked_independently(cal):
     err = abs(v2 - v1)
     assert v2 <= DELTA + 2 * err + 1e-12 * DELTA, (v1, v2)
     if K == 2:
-        from fhsym.kdim.iterative import iterative_profile
+        from fhsym.accounting.iterative import iterative_profile
 
         v, e2 = iterative_profile(EPS, a, g, 2)
         assert v[0] <= DELTA + 2 * e2[0] + 1e-10 * DELTA
@@ -142,7 +142,7 @@ def test_invalid_requests():
 
 def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
     """dim = 10^9: a ValueError naming dim and the supported range, before any search or PLD is built."""
-    from fhsym.kdim import calibration as kcal
+    from fhsym.calibration import kdim as kcal
 
     def boom(*args, **kwargs):
         raise AssertionError("the search started")

@@ -13,7 +13,7 @@ from dp_accounting.pld import privacy_loss_mechanism as plm  # noqa: E402
 
 import fhsym  # noqa: E402
 from fhsym.integrations.dp_accounting import FlippedHuberPrivacyLoss, flipped_huber_pld, to_dp_accounting  # noqa: E402
-from fhsym.kdim import flipped_huber_pld as fh_pld, gaussian_pld, kdim_pld  # noqa: E402
+from fhsym.accounting import flipped_huber_pld as fh_pld, gaussian_pld, kdim_pld  # noqa: E402
 
 
 

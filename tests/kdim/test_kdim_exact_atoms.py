@@ -13,7 +13,7 @@ import mpmath as mp
 import pytest
 
 from fhsym.applications import account_run, calibrate_dpcd_noise, dpcd_parameters
-from fhsym.kdim import aligned_step, kdim_pld
+from fhsym.accounting import aligned_step, kdim_pld
 
 from kfold_atoms_reference import kfold_delta_bracket, masses
 
@@ -39,7 +39,7 @@ def test_reference_masses_and_one_dimensional_profile_from_the_definition():
 
 
 def test_reference_two_fold_agrees_with_algorithm_2():
-    from fhsym.kdim.iterative import iterative_profile
+    from fhsym.accounting.iterative import iterative_profile
 
     a, g = 8.0, 2.0  # alpha/gamma = 4: the tails T+-, which the reference brackets, weigh ~1e-7
     for eps in (1.0, 2.5, 3.9):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import fhsym
-from fhsym.kdim import kdim_pld
-from fhsym.kdim.iterative import iterative_profile, iterative_profile_value
+from fhsym.accounting import kdim_pld
+from fhsym.accounting.iterative import iterative_profile, iterative_profile_value
 
 
 def test_k1_is_the_closed_form():

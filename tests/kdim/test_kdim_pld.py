@@ -15,7 +15,7 @@ from scipy import stats
 
 import fhsym
 from fhsym.accounting import pld_core as P
-from fhsym.kdim import flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
+from fhsym.accounting import flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
 
 
 
@@ -63,7 +63,7 @@ def test_k1_bracket_contains_the_closed_form(alpha, gamma, Delta, eps):
 
 
 def P_step(alpha, gamma, Delta):
-    from fhsym.kdim import default_step
+    from fhsym.accounting import default_step
 
     return default_step(alpha, gamma, 1, Delta)
 
@@ -303,6 +303,6 @@ def test_window_does_not_grow_faster_than_sqrt_k():
 
 
 def default_step_for(alpha, gamma):
-    from fhsym.kdim import default_step
+    from fhsym.accounting import default_step
 
     return default_step(alpha, gamma)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fhsym
-from fhsym.kdim import kdim_pld, kdim_privacy_profile, worst_case_candidates, worst_case_lower_bound
+from fhsym.accounting import kdim_pld, kdim_privacy_profile, worst_case_candidates, worst_case_lower_bound
 
 
 @settings(max_examples=20)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 from scipy import stats
 
-from fhsym.kdim import sufficient as S
+from fhsym.accounting import sufficient as S
 
 
 @given(st.floats(0, 50), st.floats(1e-3, 20))
@@ -89,7 +89,7 @@ def test_log_theorem8_lhs_accuracy(eps, gamma, b):
     cancellation in r itself (the first three cases have r ~ -1e-7 .. -1e-6; the others 1e-14)."""
     import mpmath as mp
 
-    from fhsym.kdim.sufficient import _AB, log_theorem8_lhs
+    from fhsym.accounting.sufficient import _AB, log_theorem8_lhs
 
     A, B = _AB(eps, b * gamma, gamma, 3, 1.0, math.sqrt(3), 3.0)
     with mp.workdps(40):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fhsym import FlippedHuber
-from fhsym.kdim.zcdp import zcdp, zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
+from fhsym.accounting.zcdp import zcdp, zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
 
 
 def test_parameters_follow_the_slides():

@@ -12,18 +12,16 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from fhsym.mechanisms import (
-    CERTIFICATION_MARGIN,
-    Calibration,
-    OSGTMechanism,
-    StaircaseMechanism,
+from fhsym.calibration import Calibration
+from fhsym.calibration.mechanisms import (
     calibrate_gaussian,
     calibrate_laplace,
     calibrate_osgt,
     calibrate_staircase,
     calibrate_truncated_laplace,
-    staircase_optimal_gamma,
 )
+from fhsym.noise import OSGTMechanism, StaircaseMechanism, staircase_optimal_gamma
+from fhsym.privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
 
 
 from fhsym.calibration.mechanisms import SEARCH_MARGIN

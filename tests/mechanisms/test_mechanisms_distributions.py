@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from fhsym.mechanisms import (
+from fhsym.noise import (
     GaussianMechanism,
     LaplaceMechanism,
     OSGTMechanism,

@@ -14,14 +14,14 @@ import math
 import pytest
 from scipy import optimize
 
-from fhsym.mechanisms import (
-    OSGTMechanism,
+from fhsym.calibration.mechanisms import (
     calibrate_gaussian,
     calibrate_laplace,
     calibrate_osgt,
     calibrate_staircase,
     calibrate_truncated_laplace,
 )
+from fhsym.noise import OSGTMechanism
 
 DELTA = 1e-6
 

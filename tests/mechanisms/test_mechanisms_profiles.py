@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fhsym.mechanisms import (
+from fhsym.noise import (
     GaussianMechanism,
     LaplaceMechanism,
     OSGTMechanism,

@@ -9,17 +9,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fhsym.mechanisms import (
-    GaussianMechanism,
-    LaplaceMechanism,
-    OSGTMechanism,
-    StaircaseMechanism,
-    TruncatedLaplaceMechanism,
+from fhsym.calibration.mechanisms import (
     calibrate_gaussian,
     calibrate_laplace,
     calibrate_osgt,
     calibrate_staircase,
     calibrate_truncated_laplace,
+)
+from fhsym.noise import (
+    GaussianMechanism,
+    LaplaceMechanism,
+    OSGTMechanism,
+    StaircaseMechanism,
+    TruncatedLaplaceMechanism,
 )
 
 G = GaussianMechanism(1.0)

@@ -145,7 +145,7 @@ class Enclosure:
 
 
 # ---------------------------------------------------------------------------
-# validation (pure Python; same wording as fhsym._validation.Domain)
+# validation (pure Python; same wording as fhsym._core.domains.Domain)
 
 
 @dataclass(frozen=True)

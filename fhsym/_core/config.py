@@ -1,0 +1,52 @@
+"""Config dataclasses next to keyword arguments: one rule for both (issue 14).
+
+A function with a long parameter list also accepts its settings as one frozen dataclass
+(``config=``).  Its keywords default to :data:`UNSET`, so the function can tell which were passed:
+:func:`resolve_config` makes the config from the passed keywords, or returns ``config`` itself
+and refuses any keyword passed with it (``ValueError`` naming it), so that no argument is ever
+silently ignored.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class C:
+...     a: int = 1
+>>> resolve_config(C, None, {"a": 2}, "f"), resolve_config(C, C(3), {"a": UNSET}, "f")
+(C(a=2), C(a=3))
+>>> resolve_config(C, C(3), {"a": 2}, "f")
+Traceback (most recent call last):
+...
+ValueError: f: a= was passed together with config=; set it in the config instead (dataclasses.replace(config, a=...)) so that no argument is ignored
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Type, TypeVar
+
+__all__ = ["UNSET", "resolve_config"]
+
+T = TypeVar("T")
+
+
+class _Unset:
+    """The default of a keyword that was not passed."""
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+#: the default of a keyword that may also come from ``config=``
+UNSET: Any = _Unset()
+
+
+def resolve_config(cls: Type[T], config: Optional[T], given: Mapping[str, Any], func: str) -> T:
+    """The config of a call of ``func``: ``config``, or ``cls(**passed keywords)``; never both."""
+    passed = {k: v for k, v in given.items() if v is not UNSET}
+    if config is None:
+        return cls(**passed)
+    if not isinstance(config, cls):
+        raise ValueError(f"config must be a {cls.__name__} or None; got {type(config).__name__}")
+    if passed:
+        name = sorted(passed)[0]
+        raise ValueError(f"{func}: {name}= was passed together with config=; set it in the config instead "
+                         f"(dataclasses.replace(config, {name}=...)) so that no argument is ignored")
+    return config
