@@ -178,6 +178,8 @@ def _search_log_delta(eps: float, b: float, D: float, K: int) -> float:
     Standard units (gamma = 1, alpha = b, Delta = D); step = (1-D loss scale) / SEARCH_RESOLUTION,
     aligned with the loss atoms.  Near the kink the kernels are not corrected (the certify step is).
     """
+    if not 0.0 < D < math.inf:  # exp(x) under/overflowed in the bracket walk: no certificate there (infeasible)
+        return math.inf
     h = aligned_step(default_step(b, 1.0, K, D, resolution=SEARCH_RESOLUTION), b, 1.0, D)
     lw = float(log_kappa_std(np.float64(b)))
 
@@ -186,7 +188,11 @@ def _search_log_delta(eps: float, b: float, D: float, K: int) -> float:
             return np.exp(log_profile_std(np.asarray(e, dtype=float), b, D, lw))
 
     # the top of the grid: beyond it delta < ~1e-18 (the Gaussian tail of the noise past max(b, 10)); any top is valid
-    one = from_privacy_profile(prof, h, profile_rtol=PROFILE_RTOL, eps_max=D * (b + 10.0) + 0.5 * D * D, upper_only=True)
+    try:
+        one = from_privacy_profile(prof, h, profile_rtol=PROFILE_RTOL, eps_max=D * (b + 10.0) + 0.5 * D * D,
+                                   upper_only=True)
+    except FloatingPointError:  # the float profile is not finite at this D: treated as infeasible (never less noise)
+        return math.inf
     up = float(one.self_compose(K).delta_upper(eps)) if K > 1 else float(one.delta_upper(eps))
     return math.log(max(up, 1e-300))
 

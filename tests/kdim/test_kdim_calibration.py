@@ -165,3 +165,15 @@ def test_exact_search_survives_nan_objective_values(eps):
     assert cal.achieved_delta <= 1e-5 and fhsym.verify_certificate(cal.certificate)
     gauss = fhsym.calibrate(eps, 1e-5, dim=100, mechanism="gaussian").variance
     assert cal.variance <= gauss * (1 + 1e-8)
+
+
+def test_exact_search_survives_an_underflowing_bracket_walk():
+    """Found by the frontier sweep (K T = 1e5, delta = 1e-10, eps = 0.05): one shape's walk down in log D
+    doubled its step until D = exp(x) underflowed to 0, where the float profile is not finite, and the
+    FloatingPointError aborted the whole calibration.  Such points now count as infeasible (never less
+    noise); the result is certified and, at this Gaussian-limit optimum, within 1e-8 of the analytic
+    Gaussian (Balle & Wang) at l2 = sqrt(1e5)."""
+    cal = fhsym.calibrate(0.05, 1e-10, dim=100_000, method="exact")
+    assert cal.achieved_delta <= 1e-10 and fhsym.verify_certificate(cal.certificate)
+    gauss = fhsym.calibrate(0.05, 1e-10, dim=100_000, mechanism="gaussian").variance
+    assert gauss * (1 - 1e-6) <= cal.variance <= gauss * (1 + 1e-8)
