@@ -4,6 +4,7 @@ Usage::
 
     python scripts/frontier.py run [--stage NAME ...] [--scheduler ADDRESS] [--workers N] [--budget-minutes M]
     python scripts/frontier.py assemble      # cache -> docs/reproduction/data/frontier.json.gz
+    python scripts/frontier.py seed [--retry CANDIDATE ...]   # data file -> cache (resume from published results)
     python scripts/frontier.py report        # data file -> docs/figures/frontier_*.png and docs/frontier.md
 
 ``run`` submits the calibrations of the stages named (default: all, in order) to
@@ -22,6 +23,10 @@ Stages (the box-based calibrations are keyed by K T, see
 
 ``assemble`` writes the data file from whatever is cached: each release lists the candidates computed,
 skipped (with the reason) or not computed; nothing is filled in.
+
+``seed`` fills an empty cache from a data file: its calibrations (with their certificates) and the
+errors it records, so that a later ``run`` computes only what is missing.  ``--retry CANDIDATE``
+leaves that candidate's recorded errors out, so ``run`` recomputes them (after a fix).
 """
 
 from __future__ import annotations
@@ -79,11 +84,16 @@ def _box_releases(tier: str):
 
 
 def tl_relevant(cache: DiskCache, r) -> bool:
-    """Whether truncated Laplace can matter here: the K-fold Laplace is within TL_RELEVANCE of the best other."""
+    """Whether truncated Laplace can matter here: the K-fold Laplace is within TL_RELEVANCE of the best other,
+    or the K-fold Laplace failed (then nothing justifies skipping truncated Laplace)."""
     def var(c):
         return _cached_variance(cache, F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf",
                                                           r["compositions"]))
 
+    lap_rec = cache.get(F.frontier_task(F.calibration_call("laplace_kfold", r["epsilon"], r["delta"], r["dim"],
+                                                             "linf", r["compositions"])))
+    if lap_rec is not None and "error" in lap_rec:
+        return True  # the K-fold Laplace failed: no variance to prune by, so truncated Laplace is attempted
     lap = var("laplace_kfold")
     others = [v for v in (var(c) for c in F.CANDIDATES if c not in ("truncated_laplace", "laplace_kfold")) if v]
     return lap is not None and bool(others) and lap <= TL_RELEVANCE * min(others)
@@ -141,6 +151,37 @@ def cmd_run(ns) -> int:
     return 0
 
 
+def cmd_seed(ns) -> int:
+    import gzip
+
+    data = json.loads(gzip.open(ns.data, "rt").read())
+    if data.get("format") != "fhsym-frontier/1":
+        raise SystemExit(f"--data: not a frontier data file (format {data.get('format')!r})")
+    cache = DiskCache(ns.cache)
+    n_ok = n_err = 0
+    for rec in data["calibrations"].values():
+        cert = rec["certificate"]
+        result = {"mechanism": cert["mechanism"], "parameters": rec["parameters"], "variance": rec["variance"],
+                  "method": rec["method"], "achieved_delta": rec["achieved_delta"], "certificate": cert}
+        cache.put(F.frontier_task(rec["call"]), {"result": result, "seconds": rec["seconds"], "seeded": True})
+        n_ok += 1
+    keys = ("norm", "dim", "compositions", "epsilon", "delta")
+    seen = set()
+    for en in data["entries"]:
+        calls = F.calls_of({k: en[k] for k in keys})
+        for c, status in en["status"].items():
+            if not status.startswith("error: ") or c in (ns.retry or ()):
+                continue
+            task = F.frontier_task(calls[c])
+            if task.key(cache.version) not in seen:
+                seen.add(task.key(cache.version))
+                cache.put(task, {"error": status[len("error: "):], "seconds": 0.0, "seeded": True})
+                n_err += 1
+    print(f"frontier seed: {n_ok} calibrations and {n_err} recorded errors from {ns.data} into {ns.cache}"
+          f"{' (errors of ' + ', '.join(ns.retry) + ' left out)' if ns.retry else ''}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/frontier.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -155,11 +196,17 @@ def main(argv=None) -> int:
     a = sub.add_parser("assemble", help="write the data file from the cache")
     a.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     a.add_argument("--out", type=Path, default=DATA)
+    sd = sub.add_parser("seed", help="fill the cache from a data file (resume from published results)")
+    sd.add_argument("--data", type=Path, default=DATA)
+    sd.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    sd.add_argument("--retry", action="append", choices=F.CANDIDATES, help="leave this candidate's errors out")
     p = sub.add_parser("report", help="figures and docs/frontier.md from the data file")
     p.add_argument("--data", type=Path, default=DATA)
     ns = ap.parse_args(argv)
     if ns.cmd == "run":
         return cmd_run(ns)
+    if ns.cmd == "seed":
+        return cmd_seed(ns)
     from frontier_report import assemble, report  # scripts/frontier_report.py
 
     if ns.cmd == "assemble":
