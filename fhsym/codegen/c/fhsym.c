@@ -1,9 +1,23 @@
 /* ---------------------------------------------------------------------------------------------
- * fhsym C public API: parameter checks, standard units and symmetry around the generated
- * region dispatch.  Hand-written (fhsym/codegen/c/fhsym_api.c), embedded verbatim into the
- * generated fhsym.c; it mirrors fhsym/noise/flipped_huber.py and fhsym/privacy/profile.py.
- * Invalid parameters: NaN with errno = EDOM.  Valid calls leave errno as they found it.
+ * fhsym C library (declared in fhsym.h), one translation unit, libm only:
+ *   fhsym_special.c    the hand-written runtime of special functions C99 lacks;
+ *   fhsym_kernels.inc  the kernels and region dispatch printed from SymPy by
+ *                      `python -m fhsym.codegen --target c` into fhsym/_generated/c/;
+ *   below              the hand-written public API: parameter checks, standard units and symmetry
+ *                      around the region dispatch, mirroring fhsym/noise/flipped_huber.py and
+ *                      fhsym/privacy/profile.py.
+ * Build: cc -std=c99 -O2 -I fhsym/_generated/c -c fhsym/codegen/c/fhsym.c (link with -lm); never
+ * -ffast-math.  Invalid parameters: NaN with errno = EDOM.  Valid calls leave errno as they found it.
  * ------------------------------------------------------------------------------------------- */
+
+#include "fhsym.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include "fhsym_special.c"
+
+#include "fhsym_kernels.inc"
 
 static double fhsym__edom(void)
 {
