@@ -1,4 +1,7 @@
-"""The generated C99 library (fhsym/_generated/c/): compiled with the system C compiler, checked against mpmath.
+"""The C99 library: compiled with the system C compiler, checked against mpmath.
+
+The library is the hand-written translation unit ``fhsym/codegen/c/fhsym.c`` (with ``fhsym.h`` and the
+runtime ``fhsym_special.c``) including the generated ``fhsym/_generated/c/fhsym_kernels.inc``.
 
 * It compiles as strict C99 with every warning an error, and links against libm only.
 * Every public function against the mpmath ground truth of ``tests/data`` (quadrature of the
@@ -34,7 +37,8 @@ from mpmath import mp, mpf
 
 from fhsym.codegen import generate as G
 
-C_DIR = G.GENERATED_DIR / "c"
+C_DIR = G.GENERATED_DIR / "c"  # the generated kernels
+SRC_DIR = Path(G.__file__).parent / "c"  # the hand-written translation unit, header and runtime
 DATA = Path(__file__).parent / "data"
 FLOOR = mpf("1e-300")
 CFLAGS = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-fPIC", "-shared"]
@@ -63,13 +67,13 @@ def lib(tmp_path_factory):
     if cc is None:
         pytest.skip("no C compiler found (tried $CC, cc, gcc, clang): the C target cannot be built here")
     tmp = tmp_path_factory.mktemp("fhsym_c")
-    # the library as a user gets it: `python -m fhsym.codegen --target c --out DIR` (identical to the checked-in copy)
+    # the kernels as a user regenerates them: `python -m fhsym.codegen --target c --out DIR` (identical to the checked-in copy)
     gen = subprocess.run([sys.executable, "-m", "fhsym.codegen", "--target", "c", "--out", str(tmp)], capture_output=True, text=True)
     assert gen.returncode == 0, gen.stdout + gen.stderr
-    for name in ("fhsym.h", "fhsym.c"):
-        assert (tmp / name).read_text() == (C_DIR / name).read_text(), f"{name}: checked-in copy is stale"
+    assert sorted(p.name for p in tmp.iterdir()) == ["fhsym_kernels.inc"]  # only what is generated: no hand-written copies
+    assert (tmp / "fhsym_kernels.inc").read_text() == (C_DIR / "fhsym_kernels.inc").read_text(), "checked-in copy is stale"
     out = tmp / "libfhsym.so"
-    cmd = [cc, *CFLAGS, str(tmp / "fhsym.c"), "-o", str(out), "-lm"]
+    cmd = [cc, *CFLAGS, f"-I{tmp}", str(SRC_DIR / "fhsym.c"), "-o", str(out), "-lm"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
     so = ctypes.CDLL(str(out), use_errno=True)
@@ -112,10 +116,14 @@ def _data():
     return json.loads((DATA / "fh_reference.json").read_text())
 
 
+def _includes(path):
+    return sorted({line.split()[1] for line in path.read_text().splitlines() if line.startswith("#include")})
+
+
 def test_compiles_as_strict_c99_with_libm_only(lib):
-    src = (C_DIR / "fhsym.c").read_text()
-    includes = sorted({line.split()[1] for line in src.splitlines() if line.startswith("#include")})
-    assert includes == ['"fhsym.h"', "<errno.h>", "<math.h>"]
+    assert _includes(SRC_DIR / "fhsym.c") == ['"fhsym.h"', '"fhsym_kernels.inc"', '"fhsym_special.c"', "<errno.h>", "<math.h>"]
+    assert _includes(SRC_DIR / "fhsym_special.c") == _includes(C_DIR / "fhsym_kernels.inc") == []
+    assert _includes(SRC_DIR / "fhsym.h") == []
 
 
 @pytest.mark.parametrize("name", ["pdf", "logpdf", "cdf", "sf", "logsf"])
@@ -340,7 +348,7 @@ def test_runtime_special_function_against_mpmath(lib, name):
 
 
 def test_documented_example_builds_and_runs(tmp_path):
-    """The C example of docs/codegen.md, compiled with the documented flags against fhsym.c, prints what it says."""
+    """The C example of docs/codegen.md, compiled with the documented command, prints what it says."""
     cc = _compiler()
     if cc is None:
         pytest.skip("no C compiler found (tried $CC, cc, gcc, clang)")
@@ -348,7 +356,8 @@ def test_documented_example_builds_and_runs(tmp_path):
     example = doc.split("```c\n", 1)[1].split("```", 1)[0]
     (tmp_path / "example.c").write_text(example)
     exe = tmp_path / "example"
-    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Werror", f"-I{C_DIR}", str(tmp_path / "example.c"), str(C_DIR / "fhsym.c"), "-o", str(exe), "-lm"]
+    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Werror", f"-I{SRC_DIR}", f"-I{C_DIR}", str(tmp_path / "example.c"), str(SRC_DIR / "fhsym.c"),
+           "-o", str(exe), "-lm"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")

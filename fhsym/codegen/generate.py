@@ -4,14 +4,14 @@ Usage::
 
     python -m fhsym.codegen                          # regenerate every checked-in target
     python -m fhsym.codegen --target numpy           # only the numpy modules (the default target)
-    python -m fhsym.codegen --target c --out DIR     # the C99 library (fhsym.h, fhsym.c) into DIR
+    python -m fhsym.codegen --target c --out DIR     # the C99 kernels (fhsym_kernels.inc) into DIR
     python -m fhsym.codegen --target jax --out DIR   # the JAX module (jax_kernels.py) into DIR
     python -m fhsym.codegen --check                  # exit 1 (with a diff) if any checked-in file is stale
 
 Targets: ``numpy`` writes the kernel modules (one function per stable kernel) and the
 piece modules (the region dispatch, Table I, the K-dim and zCDP formulas) under
-``fhsym/_generated/``; ``c`` writes ``fhsym/_generated/c/`` (a self-contained C99 library:
-the hand-written special functions of ``fhsym/codegen/c/`` embedded, libm only); ``jax``
+``fhsym/_generated/``; ``c`` writes ``fhsym/_generated/c/fhsym_kernels.inc`` (the kernels and
+region dispatch the hand-written C99 library ``fhsym/codegen/c/fhsym.c`` includes); ``jax``
 writes ``fhsym/_generated/jax_kernels.py``.  All print the same SymPy declarations.
 
 The output depends on the SymPy version that printed it, which is recorded in

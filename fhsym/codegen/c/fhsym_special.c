@@ -1,8 +1,8 @@
 /* ---------------------------------------------------------------------------------------------
  * fhsym C runtime: the special functions the generated kernels call that C99's libm lacks.
- * Hand-written (fhsym/codegen/c/fhsym_special.c), embedded verbatim into the generated fhsym.c by
- * `python -m fhsym.codegen --target c`.  Each is the C twin of a SymPy node of
- * fhsym.symbolic.special (numpy twins: scipy.special and fhsym/_numerics.py); accuracy against
+ * Hand-written; not a translation unit of its own: fhsym.c includes it ahead of the generated
+ * kernels (fhsym/_generated/c/fhsym_kernels.inc).  Each is the C twin of a SymPy node of
+ * fhsym.symbolic.special (numpy twins: scipy.special and fhsym/_core/numerics.py); accuracy against
  * mpmath is measured by tests/test_codegen_c.py and reported in docs/codegen.md.
  *
  * Requirements: C99 and libm (erf, erfc, expm1, log1p, fma).  Compile without value-changing
