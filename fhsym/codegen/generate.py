@@ -28,7 +28,7 @@ import importlib
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
@@ -64,7 +64,7 @@ MODULES: Tuple[Tuple[str, str, str, str], ...] = (
 
 
 # (output file, source module, kernel-tuple attribute or None, functions attribute, module docstring)
-PIECE_MODULES: Tuple[Tuple[str, str, object, str, str], ...] = (
+PIECE_MODULES: Tuple[Tuple[str, str, Optional[str], str, str], ...] = (
     (
         "flipped_huber_pieces.py",
         "fhsym.symbolic.laplace_limit",
