@@ -141,17 +141,6 @@ def render_module(source: str, attr: str, doc: str) -> str:
     return _header(source, doc + "\n\n" + textwrap.fill(_XP_NOTE, 92), body) + all_line + body
 
 
-def _kernel_refs() -> Tuple[dict, dict]:
-    """kernel name -> the name it is called by from a piece module, and the module aliases."""
-    refs, aliases = {}, {}
-    for fname, source, attr, _ in MODULES:
-        stem = fname[:-3]
-        for k in PC.load(source, attr):
-            refs[k.name] = f"_{stem}.{k.name}"
-            aliases[f"_{stem}"] = stem
-    return refs, aliases
-
-
 def _render_regions(name: str, fn, users: Sequence[str], printer: XpPrinter) -> str:
     """The regions of a piecewise function as a tuple of boolean arrays (numpy or JAX, by ``xp``)."""
     prep = PC.prepare(fn)
@@ -203,11 +192,11 @@ def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: st
     functions and formulas."""
     from fhsym.symbolic.piecewise import PiecewiseFunction
 
-    refs, aliases = _kernel_refs()
     kernels = PC.load(source, kernels_attr) if kernels_attr else ()
     functions = PC.load(source, functions_attr)
-    for k in kernels:
-        refs[k.name] = k.name
+    kernel_home, _ = homes()
+    refs = {name: f"_{module}.{name}" for name, module in kernel_home.items()}
+    refs.update((k.name, k.name) for k in kernels)  # the module's own kernels
     xprinter, printer = XpPrinter(), PiecesPrinter()
     regions = PC.regions_names(functions)
     parts = [_render_kernel(k, xprinter) for k in kernels]
@@ -220,8 +209,8 @@ def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: st
             parts.append(_render_regions(regions[fn.name], fn, users, xprinter))
         parts.append(_render_piecewise_numpy(fn, regions[fn.name], refs, printer))
     body = "\n\n".join(parts)
-    used = sorted(a for a in aliases if f"{a}." in body)
-    imports = "".join(f"from fhsym._generated import {aliases[a]} as {a}\n" for a in used)
+    used = sorted(m for m in set(kernel_home.values()) if f"_{m}." in body)
+    imports = "".join(f"from fhsym._generated import {m} as _{m}\n" for m in used)
     names = [k.name for k in kernels] + [f.name for f in functions]
     head = _header(source, doc + ("\n\n" + textwrap.fill(_XP_NOTE, 92) if kernels else ""), body).replace(
         "# Every function below is printed from a SymPy expression that proofs/ shows equal\n"
