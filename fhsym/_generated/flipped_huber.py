@@ -3,255 +3,253 @@
 # Every function below is printed from a SymPy expression that proofs/ shows equal
 # to the paper formula named in its docstring.  Regenerate with `python -m fhsym.codegen`;
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-"""Stable kernels of the flipped Huber distribution in standard units (b = alpha/gamma, s = t/gamma)."""
+"""Stable kernels of the flipped Huber distribution in standard units (b = alpha/gamma, s = t/gamma).
 
-import functools
+Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
+jax.numpy in fhsym._generated.jax_kernels."""
 
-import numpy as np
-import scipy.special as sc
-
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY
 
 __all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'nfi_std', 'log_mgf_half_pos', 'log_mgf_half_pos_far', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
 
 
-def log_omega_tilde(b):
+def log_omega_tilde(b, xp=NUMPY):
     """log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b
     -> inf).
-    
+
     Paper: eq 9 (log omega - b^2/2 = log(kappa/gamma)).
     SymPy source: log(2*b*exprel(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))
     """
     x0 = -b**2
-    x1 = np.sqrt(2)
-    return np.log(2*b*sc.exprel(x0) + np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx((1/2)*b*x1))
+    x1 = xp.sqrt(2)
+    return xp.log(2*b*xp.exprel(x0) + xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx((1/2)*b*x1))
 
 
-def logpdf_center(b, s, lw):
+def logpdf_center(b, s, lw, xp=NUMPY):
     """log(gamma * g(gamma*s)) for 0 <= s <= b.
-    
+
     Paper: eq 8, |t| <= alpha.
     SymPy source: -b*s - lw
     """
     return -b*s - lw
 
 
-def logpdf_tail(b, s, lw):
+def logpdf_tail(b, s, lw, xp=NUMPY):
     """log(gamma * g(gamma*s)) for s > b.
-    
+
     Paper: eq 8, |t| > alpha.
     SymPy source: -b**2/2 - lw - s**2/2
     """
     return -1/2*b**2 - lw - 1/2*s**2
 
 
-def sf_tail(b, s, lw):
+def sf_tail(b, s, lw, xp=NUMPY):
     """P(T > gamma*s) for s >= b: sqrt(2 pi)/omega * Q(s).
-    
+
     Paper: eq 10, t > alpha.
     SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2/2 - lw)*erfc(sqrt(2)*s/2)/2
     """
-    x0 = (1/2)*np.sqrt(2)
-    return np.sqrt(np.pi)*x0*np.exp(-1/2*b**2 - lw)*sc.erfc(s*x0)
+    x0 = (1/2)*xp.sqrt(2)
+    return xp.sqrt(xp.pi)*x0*xp.exp(-1/2*b**2 - lw)*xp.erfc(s*x0)
 
 
-def logsf_tail(b, s, lw):
+def logsf_tail(b, s, lw, xp=NUMPY):
     """log P(T > gamma*s) for s >= b; finite for every finite s.
-    
+
     Paper: eq 10, t > alpha.
     SymPy source: -b**2/2 - lw + log_ndtr(-s) + log(2*pi)/2
     """
-    return -1/2*b**2 - lw + sc.log_ndtr(-s) + (1/2)*np.log(2*np.pi)
+    return -1/2*b**2 - lw + xp.log_ndtr(-s) + (1/2)*xp.log(2*xp.pi)
 
 
-def sf_center(b, s, lw):
+def sf_center(b, s, lw, xp=NUMPY):
     """P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).
-    
+
     Paper: eq 10, 0 <= t <= alpha.
     SymPy source: (sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)*exp(-b*s - lw)
     """
     x0 = -b*(b - s)
-    x1 = (1/2)*np.sqrt(2)
-    return (np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(b*x1) - np.expm1(x0)/b)*np.exp(-b*s - lw)
+    x1 = (1/2)*xp.sqrt(2)
+    return (xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(b*x1) - xp.expm1(x0)/b)*xp.exp(-b*s - lw)
 
 
-def logsf_center(b, s, lw):
+def logsf_center(b, s, lw, xp=NUMPY):
     """log P(T > gamma*s) for 0 <= s <= b.
-    
+
     Paper: eq 10, 0 <= t <= alpha.
     SymPy source: -b*s - lw + log(sqrt(2)*sqrt(pi)*exp(-b*(b - s))*erfcx(sqrt(2)*b/2)/2 - expm1(-b*(b - s))/b)
     """
     x0 = -b*(b - s)
-    x1 = (1/2)*np.sqrt(2)
-    return -b*s - lw + np.log(np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(b*x1) - np.expm1(x0)/b)
+    x1 = (1/2)*xp.sqrt(2)
+    return -b*s - lw + xp.log(xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(b*x1) - xp.expm1(x0)/b)
 
 
-def tail_mass(b, lw):
+def tail_mass(b, lw, xp=NUMPY):
     """P(T > alpha) = sqrt(2 pi)/omega * Q(b).
-    
+
     Paper: eq 10 at t = alpha.
     SymPy source: sqrt(2)*sqrt(pi)*exp(-b**2)*exp(-lw)*erfcx(sqrt(2)*b/2)/2
     """
-    x0 = (1/2)*np.sqrt(2)
-    return np.sqrt(np.pi)*x0*np.exp(-b**2)*np.exp(-lw)*sc.erfcx(b*x0)
+    x0 = (1/2)*xp.sqrt(2)
+    return xp.sqrt(xp.pi)*x0*xp.exp(-b**2)*xp.exp(-lw)*xp.erfcx(b*x0)
 
 
-def isf_tail(b, logp, lw):
+def isf_tail(b, logp, lw, xp=NUMPY):
     """s with P(T > gamma*s) = exp(logp), for exp(logp) <= P(T > alpha).
-    
+
     Paper: Appendix B (missing; derived): inverse of eq 10 on t > alpha.
     SymPy source: -ndtri_exp(b**2/2 + logp + lw - log(2*pi)/2)
     """
-    return -sc.ndtri_exp((1/2)*b**2 + logp + lw - 1/2*np.log(2*np.pi))
+    return -xp.ndtri_exp((1/2)*b**2 + logp + lw - 1/2*xp.log(2*xp.pi))
 
 
-def isf_tail_direct(b, p, lw):
+def isf_tail_direct(b, p, lw, xp=NUMPY):
     """s with P(T > gamma*s) = p for p <= P(T > alpha), used where p*omega/sqrt(2 pi) is a normal
     float (faster than the log form).
-    
+
     Paper: Appendix B (missing; derived): inverse of eq 10 on t > alpha.
     SymPy source: -ndtri(sqrt(2)*p*exp(b**2/2 + lw)/(2*sqrt(pi)))
     """
-    return -sc.ndtri((1/2)*np.sqrt(2)*p*np.exp((1/2)*b**2 + lw)/np.sqrt(np.pi))
+    return -xp.ndtri((1/2)*xp.sqrt(2)*p*xp.exp((1/2)*b**2 + lw)/xp.sqrt(xp.pi))
 
 
-def isf_center(b, p, lw):
+def isf_center(b, p, lw, xp=NUMPY):
     """s with P(T > gamma*s) = p, for P(T > alpha) < p <= 1/4 (a sum of two positive terms inside
     the log).
-    
+
     Paper: Appendix B (missing; derived): inverse of eq 10 on 0 <= t <= alpha.
     SymPy source: -log(b*p*exp(lw) + (-sqrt(2)*sqrt(pi)*b*erfcx(sqrt(2)*b/2)/2 + 1)*exp(-b**2))/b
     """
-    x0 = np.sqrt(2)*b
-    return -np.log(b*p*np.exp(lw) - 1/2*(np.sqrt(np.pi)*x0*sc.erfcx((1/2)*x0) - 2)*np.exp(-b**2))/b
+    x0 = xp.sqrt(2)*b
+    return -xp.log(b*p*xp.exp(lw) - 1/2*(xp.sqrt(xp.pi)*x0*xp.erfcx((1/2)*x0) - 2)*xp.exp(-b**2))/b
 
 
-def isf_center_near_half(b, h, lw):
+def isf_center_near_half(b, h, lw, xp=NUMPY):
     """s with P(T > gamma*s) = 1/2 - h, for 0 < h <= 1/4 and 1/2 - h > P(T > alpha); log1p keeps
     digits as h -> 0.
-    
+
     Paper: Appendix B (missing; derived): inverse of eq 10 near the median.
     SymPy source: -log1p(-b*h*exp(lw))/b
     """
-    return -np.log1p(-b*h*np.exp(lw))/b
+    return -xp.log1p(-b*h*xp.exp(lw))/b
 
 
-def isf_tail_near_half(b, h, lw):
+def isf_tail_near_half(b, h, lw, xp=NUMPY):
     """s with P(T > gamma*s) = 1/2 - h for 1/2 - h <= P(T > alpha) and h <= 1/4; exact in h as h ->
     its lower end.
-    
+
     Paper: Appendix B (missing; derived): inverse of eq 10 on t > alpha, near the median.
     SymPy source: sqrt(2)*erfinv(sqrt(2)*(-2*b*exp(-lw)*exprel(-b**2) + 2*h)*exp(b**2/2 + lw)/(2*sqrt(pi)) + erf(sqrt(2)*b/2))
     """
-    x0 = np.sqrt(2)
+    x0 = xp.sqrt(2)
     x1 = b**2
-    return x0*sc.erfinv(-x0*(b*np.exp(-lw)*sc.exprel(-x1) - h)*np.exp(lw + (1/2)*x1)/np.sqrt(np.pi) + sc.erf((1/2)*b*x0))
+    return x0*xp.erfinv(-x0*(b*xp.exp(-lw)*xp.exprel(-x1) - h)*xp.exp(lw + (1/2)*x1)/xp.sqrt(xp.pi) + xp.erf((1/2)*b*x0))
 
 
-def variance_std(b, lw):
+def variance_std(b, lw, xp=NUMPY):
     """Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
     ds]/(kappa/gamma): positive terms only.
-    
+
     Paper: eq 11 (Appendix A missing; derived from the second moment of each piece).
     SymPy source: (2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw)
     """
     x0 = b**2
-    x1 = np.exp(-x0)
-    x2 = np.sqrt(2)
-    return (2*b**3*nx.lowergamma3_scaled(x0) + 2*b*x1 + np.sqrt(np.pi)*x1*x2*sc.erfcx((1/2)*b*x2))*np.exp(-lw)
+    x1 = xp.exp(-x0)
+    x2 = xp.sqrt(2)
+    return (2*b**3*xp.lowergamma3_scaled(x0) + 2*b*x1 + xp.sqrt(xp.pi)*x1*x2*xp.erfcx((1/2)*b*x2))*xp.exp(-lw)
 
 
-def fisher_std(b, lw):
+def fisher_std(b, lw, xp=NUMPY):
     """gamma^2 * I(T) = 1 + (2 b/(kappa/gamma)) (1 - (1 - e^{-b^2})/b^2); the correction is small
     only where its absolute error is.
-    
+
     Paper: eq 12 (Appendix A missing; derived).
     SymPy source: 2*b*(1 - exprel(-b**2))*exp(-lw) + 1
     """
-    return -2*b*(sc.exprel(-b**2) - 1)*np.exp(-lw) + 1
+    return -2*b*(xp.exprel(-b**2) - 1)*xp.exp(-lw) + 1
 
 
-def nfi_std(b, lw):
+def nfi_std(b, lw, xp=NUMPY):
     """Var(T) I(T), the product of the variance and Fisher information kernels (both positive-term
     forms).
-    
+
     Paper: Sec II-D (NFI = Var * I, eq 11 x eq 12; scale free).
     SymPy source: (2*b*(1 - exprel(-b**2))*exp(-lw) + 1)*(2*b**3*lowergamma3_scaled(b**2) + 2*b*exp(-b**2) + sqrt(2)*sqrt(pi)*exp(-b**2)*erfcx(sqrt(2)*b/2))*exp(-lw)
     """
-    x0 = np.exp(-lw)
+    x0 = xp.exp(-lw)
     x1 = b**2
     x2 = -x1
     x3 = 2*b
-    x4 = np.exp(x2)
-    x5 = np.sqrt(2)
-    return -x0*(x0*x3*(sc.exprel(x2) - 1) - 1)*(2*b**3*nx.lowergamma3_scaled(x1) + x3*x4 + np.sqrt(np.pi)*x4*x5*sc.erfcx((1/2)*b*x5))
+    x4 = xp.exp(x2)
+    x5 = xp.sqrt(2)
+    return -x0*(x0*x3*(xp.exprel(x2) - 1) - 1)*(2*b**3*xp.lowergamma3_scaled(x1) + x3*x4 + xp.sqrt(xp.pi)*x4*x5*xp.erfcx((1/2)*b*x5))
 
 
-def log_mgf_half_pos(b, m):
+def log_mgf_half_pos(b, m, xp=NUMPY):
     """log E(m) for 0 <= m < 1, m = b +- gamma*s.
-    
+
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
     kappa/gamma.
     SymPy source: log(b*exprel(-b*m) + sqrt(2)*sqrt(pi)*exp(-b*m)*erfcx(sqrt(2)*m/2)/2)
     """
     x0 = -b*m
-    x1 = (1/2)*np.sqrt(2)
-    return np.log(b*sc.exprel(x0) + np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(m*x1))
+    x1 = (1/2)*xp.sqrt(2)
+    return xp.log(b*xp.exprel(x0) + xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(m*x1))
 
 
-def log_mgf_half_pos_far(b, m):
+def log_mgf_half_pos_far(b, m, xp=NUMPY):
     """log E(m) for m >= 1, m = b +- gamma*s; no product b*m that matters when it overflows (b ->
     inf: -log m).
-    
+
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
     kappa/gamma.
     SymPy source: log(sqrt(2)*sqrt(pi)*exp(-b*m)*erfcx(sqrt(2)*m/2)/2 - expm1(-b*m)/m)
     """
     x0 = -b*m
-    x1 = (1/2)*np.sqrt(2)
-    return np.log(np.sqrt(np.pi)*x1*np.exp(x0)*sc.erfcx(m*x1) - np.expm1(x0)/m)
+    x1 = (1/2)*xp.sqrt(2)
+    return xp.log(xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(m*x1) - xp.expm1(x0)/m)
 
 
-def log_mgf_half_neg(b, m):
+def log_mgf_half_neg(b, m, xp=NUMPY):
     """log E(m) for m < 0 (the exponentials grow; factored out of the log).
-    
+
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
     kappa/gamma.
     SymPy source: -b*m + logaddexp(log(b*exprel(b*m)), m**2/2 + log_ndtr(-m) + log(2*pi)/2)
     """
     x0 = b*m
-    return -x0 + np.logaddexp(np.log(b*sc.exprel(x0)), (1/2)*m**2 + sc.log_ndtr(-m) + (1/2)*np.log(2*np.pi))
+    return -x0 + xp.logaddexp(xp.log(b*xp.exprel(x0)), (1/2)*m**2 + xp.log_ndtr(-m) + (1/2)*xp.log(2*xp.pi))
 
 
-def moment_std(n, b, lw):
+def moment_std(n, b, lw, xp=NUMPY):
     """E[(T/gamma)^n] for even n >= 2: Laplace-centre and Gaussian-tail parts, both positive.
-    
+
     Paper: moments of eq 8 (the paper gives only the variance, eq 11; derived).
     SymPy source: (2*2**(n/2 - 1/2)*exp(-b**2/2)*uppergamma(n/2 + 1/2, b**2/2) + 2*b**(n + 1)*lowergamma_scaled(n, b**2))*exp(-lw)
     """
     x0 = n + 1
     x1 = b**2
     x2 = (1/2)*x1
-    return (2**((1/2)*n + 1/2)*np.exp(-x2)*sc.gamma((1/2)*x0)*sc.gammaincc((1/2)*x0, x2) + 2*b**x0*nx.lowergamma_scaled(n, x1))*np.exp(-lw)
+    return (2**((1/2)*n + 1/2)*xp.exp(-x2)*xp.gamma((1/2)*x0)*xp.gammaincc((1/2)*x0, x2) + 2*b**x0*xp.lowergamma_scaled(n, x1))*xp.exp(-lw)
 
 
-def sf_center_near_median(b, s, lw):
+def sf_center_near_median(b, s, lw, xp=NUMPY):
     """P(T > gamma*s) = 1/2 - mass of [0, s] for 0 <= s <= b where the result is >= 1/4 (no
     cancellation).
-    
+
     Paper: eq 10, 0 <= t <= alpha, near the median.
     SymPy source: -s*exp(-lw)*exprel(-b*s) + 1/2
     """
-    return -s*np.exp(-lw)*sc.exprel(-b*s) + 1/2
+    return -s*xp.exp(-lw)*xp.exprel(-b*s) + 1/2
 
 
-def sf_tail_near_median(b, s, lw):
+def sf_tail_near_median(b, s, lw, xp=NUMPY):
     """P(T > gamma*s) = 1/2 - centre mass - Gaussian mass of [b, s], for s >= b where the result is
     >= 1/4.
-    
+
     Paper: eq 10, t > alpha, near the median.
     SymPy source: -b*exp(-lw)*exprel(-b**2) - sqrt(2)*sqrt(pi)*(-erf(sqrt(2)*b/2) + erf(sqrt(2)*s/2))*exp(-b**2/2 - lw)/2 + 1/2
     """
     x0 = b**2
-    x1 = (1/2)*np.sqrt(2)
-    return -b*np.exp(-lw)*sc.exprel(-x0) + np.sqrt(np.pi)*x1*(sc.erf(b*x1) - sc.erf(s*x1))*np.exp(-lw - 1/2*x0) + 1/2
+    x1 = (1/2)*xp.sqrt(2)
+    return -b*xp.exp(-lw)*xp.exprel(-x0) + xp.sqrt(xp.pi)*x1*(xp.erf(b*x1) - xp.erf(s*x1))*xp.exp(-lw - 1/2*x0) + 1/2

@@ -4,85 +4,96 @@
 # paper formula (proofs/), a piecewise function applying kernels under the regions they
 # declare, or a formula.  Regenerate with `python -m fhsym.codegen`;
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-"""Region dispatch of the flipped Huber distribution: which kernel of flipped_huber.py (or Laplace-limit kernel below, b > 64) applies where (standard units)."""
+"""Region dispatch of the flipped Huber distribution: which kernel of flipped_huber.py (or Laplace-limit kernel below, b > 64) applies where (standard units).
 
-import functools
+Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
+jax.numpy in fhsym._generated.jax_kernels."""
 
 import numpy as np
-import scipy.special as sc
 
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY, float_arrays, piecewise
 
 from fhsym._generated import flipped_huber as _flipped_huber
 
 __all__ = ['log_omega_tilde_laplace', 'variance_std_laplace', 'fisher_std_laplace', 'log_mgf_laplace', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_mgf_half', 'log_kappa_std', 'variance_of_b', 'fisher_of_b', 'nfi_of_b', 'tail_mass_of_b']
 
 
-def _pick(x, m):
-    """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""
-    return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]
-
-
-def log_omega_tilde_laplace(b):
+def log_omega_tilde_laplace(b, xp=NUMPY):
     """log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2
     e^{-b^2}.
-    
+
     Paper: eq 9 (log omega - b^2/2), Laplace limit b > 64: remainder log1p(b A - E), |.| <= 2
     e^{-b^2}.
     SymPy source: -log(b) + log(2)
     """
-    return -np.log(b) + np.log(2)
+    return -xp.log(b) + xp.log(2)
 
 
-def variance_std_laplace(b):
+def variance_std_laplace(b, xp=NUMPY):
     """Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 +
     2).
-    
+
     Paper: eq 11, Laplace limit b > 64: (2/b^2)(1 + r), |r| <= e^{-b^2}(b^2 + 2).
     SymPy source: 2*(1/b)**2
     """
     return 2*(b**(-1.0))**2
 
 
-def fisher_std_laplace(b):
+def fisher_std_laplace(b, xp=NUMPY):
     """gamma^2 I(T) = b^2 (the Laplace Fisher information) for b > 64; overflows (to inf) only
     where b^2 does.
-    
+
     Paper: eq 12, Laplace limit b > 64: b^2 (1 + r), |r| <= 2 e^{-b^2}.
     SymPy source: b**2
     """
     return b**2
 
 
-def log_mgf_laplace(b, u):
+def log_mgf_laplace(b, u, xp=NUMPY):
     """log E[exp(u S)] = -log(1 - (u/b)^2) (the Laplace MGF) for b > 64 and |u| <= b/2.
-    
+
     Paper: Sec III-B2 (MGF), Laplace limit b > 64, |u| <= b/2: -log(1 - (u/b)^2) + r, |r| <= 8
     e^{-b^2/2}.
     SymPy source: -log1p(-(u/b)**2)
     """
-    return -np.log1p(-(u/b)**2)
+    return -xp.log1p(-(u/b)**2)
+
+
+def logpdf_std_regions(b, s, xp=NUMPY):
+    """The regions of logpdf_std, one per piece (in their order); disjoint, they cover the domain:
+        s <= b
+        s > b
+    """
+    return ((s <= b), (s > b))
 
 
 def logpdf_std(b, s, lw):
     """log(gamma g(gamma s)) for s = |t|/gamma >= 0: the Laplace centre or a Gaussian tail.
 
     Paper: eq 7, 8.
-    Pieces (their regions are disjoint and cover the domain):
-        logpdf_center  where  s <= b
-        logpdf_tail  where  s > b
+    Its pieces, one per region of logpdf_std_regions (in order): logpdf_center, logpdf_tail.
     """
-    b, s, lw = (np.asarray(v, dtype=float) for v in (b, s, lw))
-    shape = np.broadcast_shapes(b.shape, s.shape, lw.shape)
-    out = np.full(shape, np.nan)
+    b, s, lw = args = float_arrays(b, s, lw)
     with np.errstate(over="ignore"):
-        m0 = np.broadcast_to((s <= b), shape)
-        m1 = np.broadcast_to((s > b), shape)
-        if m0.any():
-            out[m0] = _flipped_huber.logpdf_center(_pick(b, m0), _pick(s, m0), _pick(lw, m0))
-        if m1.any():
-            out[m1] = _flipped_huber.logpdf_tail(_pick(b, m1), _pick(s, m1), _pick(lw, m1))
-    return out
+        return piecewise(args, logpdf_std_regions(b, s), (
+            lambda b, s, lw: _flipped_huber.logpdf_center(b, s, lw),
+            lambda b, s, lw: _flipped_huber.logpdf_tail(b, s, lw),
+        ))
+
+
+def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
+    """The regions of sf_std_nonneg and logsf_std_nonneg, one per piece (in their order); disjoint,
+    they cover the domain:
+        (s <= b) & (s <= s_q)
+        (s <= s_q) & (s > b)
+        (s <= b) & (s > s_q)
+        (s > b) & (s > s_q)
+    """
+    x0 = (s <= b)
+    x1 = (s <= s_q)
+    x2 = (s > b)
+    x3 = (s > s_q)
+    return (x0 & x1, x1 & x2, x0 & x3, x2 & x3)
 
 
 def sf_std_nonneg(b, s, lw, s_q):
@@ -91,33 +102,17 @@ def sf_std_nonneg(b, s, lw, s_q):
     (relative accuracy in the tail).
 
     Paper: eq 10.
-    Pieces (their regions are disjoint and cover the domain):
-        sf_center_near_median  where  (s <= b) & (s <= s_q)
-        sf_tail_near_median  where  (s <= s_q) & (s > b)
-        sf_center  where  (s <= b) & (s > s_q)
-        sf_tail  where  (s > b) & (s > s_q)
+    Its pieces, one per region of sf_std_nonneg_regions (in order): sf_center_near_median,
+    sf_tail_near_median, sf_center, sf_tail.
     """
-    b, s, lw, s_q = (np.asarray(v, dtype=float) for v in (b, s, lw, s_q))
-    shape = np.broadcast_shapes(b.shape, s.shape, lw.shape, s_q.shape)
-    out = np.full(shape, np.nan)
+    b, s, lw, s_q = args = float_arrays(b, s, lw, s_q)
     with np.errstate(over="ignore"):
-        x0 = (s <= b)
-        x1 = (s <= s_q)
-        x2 = (s > b)
-        x3 = (s > s_q)
-        m0 = np.broadcast_to(x0 & x1, shape)
-        m1 = np.broadcast_to(x1 & x2, shape)
-        m2 = np.broadcast_to(x0 & x3, shape)
-        m3 = np.broadcast_to(x2 & x3, shape)
-        if m0.any():
-            out[m0] = _flipped_huber.sf_center_near_median(_pick(b, m0), _pick(s, m0), _pick(lw, m0))
-        if m1.any():
-            out[m1] = _flipped_huber.sf_tail_near_median(_pick(b, m1), _pick(s, m1), _pick(lw, m1))
-        if m2.any():
-            out[m2] = _flipped_huber.sf_center(_pick(b, m2), _pick(s, m2), _pick(lw, m2))
-        if m3.any():
-            out[m3] = _flipped_huber.sf_tail(_pick(b, m3), _pick(s, m3), _pick(lw, m3))
-    return out
+        return piecewise(args, sf_std_nonneg_regions(b, s, s_q), (
+            lambda b, s, lw, s_q: _flipped_huber.sf_center_near_median(b, s, lw),
+            lambda b, s, lw, s_q: _flipped_huber.sf_tail_near_median(b, s, lw),
+            lambda b, s, lw, s_q: _flipped_huber.sf_center(b, s, lw),
+            lambda b, s, lw, s_q: _flipped_huber.sf_tail(b, s, lw),
+        ))
 
 
 def logsf_std_nonneg(b, s, lw, s_q):
@@ -125,33 +120,32 @@ def logsf_std_nonneg(b, s, lw, s_q):
     (finite for every finite s).
 
     Paper: eq 10.
-    Pieces (their regions are disjoint and cover the domain):
-        log(sf_center_near_median)  where  (s <= b) & (s <= s_q)
-        log(sf_tail_near_median)  where  (s <= s_q) & (s > b)
-        logsf_center  where  (s <= b) & (s > s_q)
-        logsf_tail  where  (s > b) & (s > s_q)
+    Its pieces, one per region of sf_std_nonneg_regions (in order): log(sf_center_near_median),
+    log(sf_tail_near_median), logsf_center, logsf_tail.
     """
-    b, s, lw, s_q = (np.asarray(v, dtype=float) for v in (b, s, lw, s_q))
-    shape = np.broadcast_shapes(b.shape, s.shape, lw.shape, s_q.shape)
-    out = np.full(shape, np.nan)
+    b, s, lw, s_q = args = float_arrays(b, s, lw, s_q)
     with np.errstate(over="ignore"):
-        x0 = (s <= b)
-        x1 = (s <= s_q)
-        x2 = (s > b)
-        x3 = (s > s_q)
-        m0 = np.broadcast_to(x0 & x1, shape)
-        m1 = np.broadcast_to(x1 & x2, shape)
-        m2 = np.broadcast_to(x0 & x3, shape)
-        m3 = np.broadcast_to(x2 & x3, shape)
-        if m0.any():
-            out[m0] = np.log(_flipped_huber.sf_center_near_median(_pick(b, m0), _pick(s, m0), _pick(lw, m0)))
-        if m1.any():
-            out[m1] = np.log(_flipped_huber.sf_tail_near_median(_pick(b, m1), _pick(s, m1), _pick(lw, m1)))
-        if m2.any():
-            out[m2] = _flipped_huber.logsf_center(_pick(b, m2), _pick(s, m2), _pick(lw, m2))
-        if m3.any():
-            out[m3] = _flipped_huber.logsf_tail(_pick(b, m3), _pick(s, m3), _pick(lw, m3))
-    return out
+        return piecewise(args, sf_std_nonneg_regions(b, s, s_q), (
+            lambda b, s, lw, s_q: np.log(_flipped_huber.sf_center_near_median(b, s, lw)),
+            lambda b, s, lw, s_q: np.log(_flipped_huber.sf_tail_near_median(b, s, lw)),
+            lambda b, s, lw, s_q: _flipped_huber.logsf_center(b, s, lw),
+            lambda b, s, lw, s_q: _flipped_huber.logsf_tail(b, s, lw),
+        ))
+
+
+def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
+    """The regions of isf_std, one per piece (in their order); disjoint, they cover the domain:
+        (p >= p_direct) & (p <= p_tail) & (p < 1/4)
+        (p <= p_tail) & (p < 1/4) & (p < p_direct)
+        (p >= 1/4) & (p <= p_tail)
+        (p > p_tail) & (p < 1/4)
+        (p >= 1/4) & (p > p_tail)
+    """
+    x0 = (p <= p_tail)
+    x1 = (p < 1/4)
+    x2 = (p >= 1/4)
+    x3 = (p > p_tail)
+    return (x0 & x1 & (p >= p_direct), x0 & x1 & (p < p_direct), x0 & x2, x1 & x3, x2 & x3)
 
 
 def isf_std(b, p, h, lw, p_tail, p_direct):
@@ -160,37 +154,28 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
     centre, each with a form near the median (exactly 0 at the median, h = 0).
 
     Paper: Appendix B (missing; derived): the inverse of eq 10 piece by piece.
-    Pieces (their regions are disjoint and cover the domain):
-        isf_tail_direct  where  (p >= p_direct) & (p <= p_tail) & (p < 1/4)
-        isf_tail  where  (p <= p_tail) & (p < 1/4) & (p < p_direct)
-        isf_tail_near_half  where  (p >= 1/4) & (p <= p_tail)
-        isf_center  where  (p > p_tail) & (p < 1/4)
-        isf_center_near_half  where  (p >= 1/4) & (p > p_tail)
+    Its pieces, one per region of isf_std_regions (in order): isf_tail_direct, isf_tail,
+    isf_tail_near_half, isf_center, isf_center_near_half.
     """
-    b, p, h, lw, p_tail, p_direct = (np.asarray(v, dtype=float) for v in (b, p, h, lw, p_tail, p_direct))
-    shape = np.broadcast_shapes(b.shape, p.shape, h.shape, lw.shape, p_tail.shape, p_direct.shape)
-    out = np.full(shape, np.nan)
+    b, p, h, lw, p_tail, p_direct = args = float_arrays(b, p, h, lw, p_tail, p_direct)
     with np.errstate(over="ignore"):
-        x0 = (p <= p_tail)
-        x1 = (p < 1/4)
-        x2 = (p >= 1/4)
-        x3 = (p > p_tail)
-        m0 = np.broadcast_to(x0 & x1 & (p >= p_direct), shape)
-        m1 = np.broadcast_to(x0 & x1 & (p < p_direct), shape)
-        m2 = np.broadcast_to(x0 & x2, shape)
-        m3 = np.broadcast_to(x1 & x3, shape)
-        m4 = np.broadcast_to(x2 & x3, shape)
-        if m0.any():
-            out[m0] = _flipped_huber.isf_tail_direct(_pick(b, m0), _pick(p, m0), _pick(lw, m0))
-        if m1.any():
-            out[m1] = _flipped_huber.isf_tail(_pick(b, m1), np.log(_pick(p, m1)), _pick(lw, m1))
-        if m2.any():
-            out[m2] = _flipped_huber.isf_tail_near_half(_pick(b, m2), _pick(h, m2), _pick(lw, m2))
-        if m3.any():
-            out[m3] = _flipped_huber.isf_center(_pick(b, m3), _pick(p, m3), _pick(lw, m3))
-        if m4.any():
-            out[m4] = _flipped_huber.isf_center_near_half(_pick(b, m4), _pick(h, m4), _pick(lw, m4))
-    return out
+        return piecewise(args, isf_std_regions(p, p_tail, p_direct), (
+            lambda b, p, h, lw, p_tail, p_direct: _flipped_huber.isf_tail_direct(b, p, lw),
+            lambda b, p, h, lw, p_tail, p_direct: _flipped_huber.isf_tail(b, np.log(p), lw),
+            lambda b, p, h, lw, p_tail, p_direct: _flipped_huber.isf_tail_near_half(b, h, lw),
+            lambda b, p, h, lw, p_tail, p_direct: _flipped_huber.isf_center(b, p, lw),
+            lambda b, p, h, lw, p_tail, p_direct: _flipped_huber.isf_center_near_half(b, h, lw),
+        ))
+
+
+def log_mgf_half_regions(m, xp=NUMPY):
+    """The regions of log_mgf_half, one per piece (in their order); disjoint, they cover the
+    domain:
+        (m >= 0) & (m < 1)
+        m >= 1
+        m < 0
+    """
+    return ((m >= 0) & (m < 1), (m >= 1), (m < 0))
 
 
 def log_mgf_half(b, m):
@@ -198,25 +183,25 @@ def log_mgf_half(b, m):
     (b m may overflow to inf for m >= 1 and huge b: its limits there are exact).
 
     Paper: Sec III-B2.
-    Pieces (their regions are disjoint and cover the domain):
-        log_mgf_half_pos  where  (m >= 0) & (m < 1)
-        log_mgf_half_pos_far  where  m >= 1
-        log_mgf_half_neg  where  m < 0
+    Its pieces, one per region of log_mgf_half_regions (in order): log_mgf_half_pos,
+    log_mgf_half_pos_far, log_mgf_half_neg.
     """
-    b, m = (np.asarray(v, dtype=float) for v in (b, m))
-    shape = np.broadcast_shapes(b.shape, m.shape)
-    out = np.full(shape, np.nan)
+    b, m = args = float_arrays(b, m)
     with np.errstate(divide="ignore", over="ignore"):
-        m0 = np.broadcast_to((m >= 0) & (m < 1), shape)
-        m1 = np.broadcast_to((m >= 1), shape)
-        m2 = np.broadcast_to((m < 0), shape)
-        if m0.any():
-            out[m0] = _flipped_huber.log_mgf_half_pos(_pick(b, m0), _pick(m, m0))
-        if m1.any():
-            out[m1] = _flipped_huber.log_mgf_half_pos_far(_pick(b, m1), _pick(m, m1))
-        if m2.any():
-            out[m2] = _flipped_huber.log_mgf_half_neg(_pick(b, m2), _pick(m, m2))
-    return out
+        return piecewise(args, log_mgf_half_regions(m), (
+            lambda b, m: _flipped_huber.log_mgf_half_pos(b, m),
+            lambda b, m: _flipped_huber.log_mgf_half_pos_far(b, m),
+            lambda b, m: _flipped_huber.log_mgf_half_neg(b, m),
+        ))
+
+
+def log_kappa_std_regions(b, xp=NUMPY):
+    """The regions of log_kappa_std, variance_of_b, fisher_of_b, nfi_of_b and tail_mass_of_b, one
+    per piece (in their order); disjoint, they cover the domain:
+        b <= 64
+        b > 64
+    """
+    return ((b <= 64), (b > 64))
 
 
 def log_kappa_std(b):
@@ -224,20 +209,14 @@ def log_kappa_std(b):
     64, log(2/b) beyond.
 
     Paper: eq 9, Definition 7.
-    Pieces (their regions are disjoint and cover the domain):
-        log_omega_tilde  where  b <= 64
-        log_omega_tilde_laplace  where  b > 64
+    Its pieces, one per region of log_kappa_std_regions (in order): log_omega_tilde,
+    log_omega_tilde_laplace.
     """
-    b, = (np.asarray(v, dtype=float) for v in (b,))
-    shape = np.broadcast_shapes(b.shape)
-    out = np.full(shape, np.nan)
-    m0 = np.broadcast_to((b <= 64), shape)
-    m1 = np.broadcast_to((b > 64), shape)
-    if m0.any():
-        out[m0] = _flipped_huber.log_omega_tilde(_pick(b, m0))
-    if m1.any():
-        out[m1] = log_omega_tilde_laplace(_pick(b, m1))
-    return out
+    b, = args = float_arrays(b)
+    return piecewise(args, log_kappa_std_regions(b), (
+        lambda b: _flipped_huber.log_omega_tilde(b),
+        lambda b: log_omega_tilde_laplace(b),
+    ))
 
 
 def variance_of_b(b, lw):
@@ -245,20 +224,14 @@ def variance_of_b(b, lw):
     beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
 
     Paper: eq 11.
-    Pieces (their regions are disjoint and cover the domain):
-        variance_std  where  b <= 64
-        variance_std_laplace  where  b > 64
+    Its pieces, one per region of log_kappa_std_regions (in order): variance_std,
+    variance_std_laplace.
     """
-    b, lw = (np.asarray(v, dtype=float) for v in (b, lw))
-    shape = np.broadcast_shapes(b.shape, lw.shape)
-    out = np.full(shape, np.nan)
-    m0 = np.broadcast_to((b <= 64), shape)
-    m1 = np.broadcast_to((b > 64), shape)
-    if m0.any():
-        out[m0] = _flipped_huber.variance_std(_pick(b, m0), _pick(lw, m0))
-    if m1.any():
-        out[m1] = variance_std_laplace(_pick(b, m1))
-    return out
+    b, lw = args = float_arrays(b, lw)
+    return piecewise(args, log_kappa_std_regions(b), (
+        lambda b, lw: _flipped_huber.variance_std(b, lw),
+        lambda b, lw: variance_std_laplace(b),
+    ))
 
 
 def fisher_of_b(b, lw):
@@ -266,21 +239,15 @@ def fisher_of_b(b, lw):
     exceeds the float range).
 
     Paper: eq 12.
-    Pieces (their regions are disjoint and cover the domain):
-        fisher_std  where  b <= 64
-        fisher_std_laplace  where  b > 64
+    Its pieces, one per region of log_kappa_std_regions (in order): fisher_std,
+    fisher_std_laplace.
     """
-    b, lw = (np.asarray(v, dtype=float) for v in (b, lw))
-    shape = np.broadcast_shapes(b.shape, lw.shape)
-    out = np.full(shape, np.nan)
+    b, lw = args = float_arrays(b, lw)
     with np.errstate(over="ignore"):
-        m0 = np.broadcast_to((b <= 64), shape)
-        m1 = np.broadcast_to((b > 64), shape)
-        if m0.any():
-            out[m0] = _flipped_huber.fisher_std(_pick(b, m0), _pick(lw, m0))
-        if m1.any():
-            out[m1] = fisher_std_laplace(_pick(b, m1))
-    return out
+        return piecewise(args, log_kappa_std_regions(b), (
+            lambda b, lw: _flipped_huber.fisher_std(b, lw),
+            lambda b, lw: fisher_std_laplace(b),
+        ))
 
 
 def nfi_of_b(b, lw):
@@ -288,20 +255,13 @@ def nfi_of_b(b, lw):
     value; relative remainder <= 3 e^{-b^2}(b^2 + 2)) beyond.
 
     Paper: Sec II-D (NFI), eq 11, eq 12.
-    Pieces (their regions are disjoint and cover the domain):
-        nfi_std  where  b <= 64
-        2  where  b > 64
+    Its pieces, one per region of log_kappa_std_regions (in order): nfi_std, 2.
     """
-    b, lw = (np.asarray(v, dtype=float) for v in (b, lw))
-    shape = np.broadcast_shapes(b.shape, lw.shape)
-    out = np.full(shape, np.nan)
-    m0 = np.broadcast_to((b <= 64), shape)
-    m1 = np.broadcast_to((b > 64), shape)
-    if m0.any():
-        out[m0] = _flipped_huber.nfi_std(_pick(b, m0), _pick(lw, m0))
-    if m1.any():
-        out[m1] = 2
-    return out
+    b, lw = args = float_arrays(b, lw)
+    return piecewise(args, log_kappa_std_regions(b), (
+        lambda b, lw: _flipped_huber.nfi_std(b, lw),
+        lambda b, lw: 2,
+    ))
 
 
 def tail_mass_of_b(b, lw):
@@ -310,17 +270,10 @@ def tail_mass_of_b(b, lw):
     double).
 
     Paper: eq 10 at t = alpha.
-    Pieces (their regions are disjoint and cover the domain):
-        tail_mass  where  b <= 64
-        0  where  b > 64
+    Its pieces, one per region of log_kappa_std_regions (in order): tail_mass, 0.
     """
-    b, lw = (np.asarray(v, dtype=float) for v in (b, lw))
-    shape = np.broadcast_shapes(b.shape, lw.shape)
-    out = np.full(shape, np.nan)
-    m0 = np.broadcast_to((b <= 64), shape)
-    m1 = np.broadcast_to((b > 64), shape)
-    if m0.any():
-        out[m0] = _flipped_huber.tail_mass(_pick(b, m0), _pick(lw, m0))
-    if m1.any():
-        out[m1] = 0
-    return out
+    b, lw = args = float_arrays(b, lw)
+    return piecewise(args, log_kappa_std_regions(b), (
+        lambda b, lw: _flipped_huber.tail_mass(b, lw),
+        lambda b, lw: 0,
+    ))

@@ -4,143 +4,145 @@
 # paper formula (proofs/), a piecewise function applying kernels under the regions they
 # declare, or a formula.  Regenerate with `python -m fhsym.codegen`;
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-"""K dimensions (Sec IV-B) and zCDP: R_Delta and its inverse, theta, Lemma 5/7 arguments, Theorem 8's LHS in log space."""
+"""K dimensions (Sec IV-B) and zCDP: R_Delta and its inverse, theta, Lemma 5/7 arguments, Theorem 8's LHS in log space.
 
-import functools
+Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
+jax.numpy in fhsym._generated.jax_kernels."""
 
 import numpy as np
-import scipy.special as sc
 
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY, float_arrays, piecewise
 
 __all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_inverse', 'log_theorem8_lhs', 'lemma5_arg', 'lemma7_arg', 'restriction_bound', 'zcdp_xi', 'zcdp_eta']
 
 
-def _pick(x, m):
-    """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""
-    return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]
-
-
-def r_delta_square(alpha, Delta):
+def r_delta_square(alpha, Delta, xp=NUMPY):
     """R_Delta(alpha) = alpha^2 for alpha <= Delta.
-    
+
     Paper: Lemma 5, alpha <= Delta.
     SymPy source: alpha**2
     """
     return alpha**2
 
 
-def r_delta_linear(alpha, Delta):
+def r_delta_linear(alpha, Delta, xp=NUMPY):
     """R_Delta(alpha) = Delta (2 alpha - Delta) for alpha > Delta, without the cancellation of
     alpha^2 - (alpha - Delta)^2.
-    
+
     Paper: Lemma 5, alpha > Delta (the piece stated below Lemma 5).
     SymPy source: Delta*(-Delta + 2*alpha)
     """
     return -Delta*(Delta - 2*alpha)
 
 
-def r_delta_inverse_sqrt(nu, Delta):
+def r_delta_inverse_sqrt(nu, Delta, xp=NUMPY):
     """R_Delta^{-1}(nu) = sqrt(nu) for 0 <= nu < Delta^2.
-    
+
     Paper: eq 21, nu < Delta^2.
     SymPy source: sqrt(nu)
     """
-    return np.sqrt(nu)
+    return xp.sqrt(nu)
 
 
-def r_delta_inverse_linear(nu, Delta):
+def r_delta_inverse_linear(nu, Delta, xp=NUMPY):
     """R_Delta^{-1}(nu) = (nu + Delta^2)/(2 Delta) for nu >= Delta^2.
-    
+
     Paper: eq 21, nu >= Delta^2.
     SymPy source: (Delta**2 + nu)/(2*Delta)
     """
     return (1/2)*(Delta**2 + nu)/Delta
 
 
-def theta_std(b, lw):
+def theta_std(b, lw, xp=NUMPY):
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega) in log space: finite for every b >= 0 (omega
     overflows above b ~ 37.7).
-    
+
     Paper: eq 22 (Lemma 6), divided by gamma.
     SymPy source: -ndtri_exp(Min(-b**2/2 - lw + log(sqrt(2)*sqrt(pi)/2), -log(2)))
     """
-    return -sc.ndtri_exp(functools.reduce(np.minimum, [-np.log(2), -1/2*b**2 - lw + np.log((1/2)*np.sqrt(2)*np.sqrt(np.pi))]))
+    return -xp.ndtri_exp(xp.minimum(-xp.log(2), -1/2*b**2 - lw + xp.log((1/2)*xp.sqrt(2)*xp.sqrt(xp.pi))))
 
 
-def log_theorem8_lhs_positive(A, B, epsilon):
+def log_theorem8_lhs_positive(A, B, epsilon, xp=NUMPY):
     """log(Q(A) - e^eps Q(B)) = log Q(A) + log(1 - e^r), r = eps + log Q(B) - log Q(A) < 0, without
     cancellation on either side of r = -log 2.
-    
+
     Paper: Theorem 8 (left-hand side Q(A) - e^eps Q(B)), in log space.
     SymPy source: log1mexp(-epsilon + log_ndtr(-A) - log_ndtr(-B)) + log_ndtr(-A)
     """
-    x0 = sc.log_ndtr(-A)
-    return x0 + nx.log1mexp(-epsilon + x0 - sc.log_ndtr(-B))
+    x0 = xp.log_ndtr(-A)
+    return x0 + xp.log1mexp(-epsilon + x0 - xp.log_ndtr(-B))
+
+
+def R_Delta_regions(alpha, Delta, xp=NUMPY):
+    """The regions of R_Delta, one per piece (in their order); disjoint, they cover the domain:
+        alpha <= Delta
+        alpha > Delta
+    """
+    return ((alpha <= Delta), (alpha > Delta))
 
 
 def R_Delta(alpha, Delta):
     """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 by piece, without cancellation.
 
     Paper: Lemma 5.
-    Pieces (their regions are disjoint and cover the domain):
-        r_delta_square  where  alpha <= Delta
-        r_delta_linear  where  alpha > Delta
+    Its pieces, one per region of R_Delta_regions (in order): r_delta_square, r_delta_linear.
     """
-    alpha, Delta = (np.asarray(v, dtype=float) for v in (alpha, Delta))
-    shape = np.broadcast_shapes(alpha.shape, Delta.shape)
-    out = np.full(shape, np.nan)
-    m0 = np.broadcast_to((alpha <= Delta), shape)
-    m1 = np.broadcast_to((alpha > Delta), shape)
-    if m0.any():
-        out[m0] = r_delta_square(_pick(alpha, m0), _pick(Delta, m0))
-    if m1.any():
-        out[m1] = r_delta_linear(_pick(alpha, m1), _pick(Delta, m1))
-    return out
+    alpha, Delta = args = float_arrays(alpha, Delta)
+    return piecewise(args, R_Delta_regions(alpha, Delta), (
+        lambda alpha, Delta: r_delta_square(alpha, Delta),
+        lambda alpha, Delta: r_delta_linear(alpha, Delta),
+    ))
+
+
+def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
+    """The regions of R_Delta_inverse, one per piece (in their order); disjoint, they cover the
+    domain:
+        nu < Delta**2
+        nu >= Delta**2
+    """
+    x0 = Delta**2
+    return ((nu < x0), (nu >= x0))
 
 
 def R_Delta_inverse(nu, Delta):
     """The inverse of R_Delta on nu >= 0.
 
     Paper: eq 21.
-    Pieces (their regions are disjoint and cover the domain):
-        r_delta_inverse_sqrt  where  nu < Delta**2
-        r_delta_inverse_linear  where  nu >= Delta**2
+    Its pieces, one per region of R_Delta_inverse_regions (in order): r_delta_inverse_sqrt,
+    r_delta_inverse_linear.
     """
-    nu, Delta = (np.asarray(v, dtype=float) for v in (nu, Delta))
-    shape = np.broadcast_shapes(nu.shape, Delta.shape)
-    out = np.full(shape, np.nan)
+    nu, Delta = args = float_arrays(nu, Delta)
     with np.errstate(invalid="ignore"):
-        x0 = Delta**2
-        m0 = np.broadcast_to((nu < x0), shape)
-        m1 = np.broadcast_to((nu >= x0), shape)
-        if m0.any():
-            out[m0] = r_delta_inverse_sqrt(_pick(nu, m0), _pick(Delta, m0))
-        if m1.any():
-            out[m1] = r_delta_inverse_linear(_pick(nu, m1), _pick(Delta, m1))
-    return out
+        return piecewise(args, R_Delta_inverse_regions(nu, Delta), (
+            lambda nu, Delta: r_delta_inverse_sqrt(nu, Delta),
+            lambda nu, Delta: r_delta_inverse_linear(nu, Delta),
+        ))
+
+
+def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
+    """The regions of log_theorem8_lhs, one per piece (in their order); disjoint, they cover the
+    domain:
+        epsilon - log_ndtr(-A) + log_ndtr(-B) < 0
+        epsilon - log_ndtr(-A) + log_ndtr(-B) >= 0
+    """
+    x0 = epsilon - xp.log_ndtr(-A) + xp.log_ndtr(-B)
+    return ((x0 < 0), (x0 >= 0))
 
 
 def log_theorem8_lhs(A, B, epsilon):
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf where it is <= 0.
 
     Paper: Theorem 8.
-    Pieces (their regions are disjoint and cover the domain):
-        log_theorem8_lhs_positive  where  epsilon - log_ndtr(-A) + log_ndtr(-B) < 0
-        -oo  where  epsilon - log_ndtr(-A) + log_ndtr(-B) >= 0
+    Its pieces, one per region of log_theorem8_lhs_regions (in order):
+    log_theorem8_lhs_positive, -oo.
     """
-    A, B, epsilon = (np.asarray(v, dtype=float) for v in (A, B, epsilon))
-    shape = np.broadcast_shapes(A.shape, B.shape, epsilon.shape)
-    out = np.full(shape, np.nan)
+    A, B, epsilon = args = float_arrays(A, B, epsilon)
     with np.errstate(divide="ignore"):
-        x0 = epsilon - sc.log_ndtr(-A) + sc.log_ndtr(-B)
-        m0 = np.broadcast_to((x0 < 0), shape)
-        m1 = np.broadcast_to((x0 >= 0), shape)
-        if m0.any():
-            out[m0] = log_theorem8_lhs_positive(_pick(A, m0), _pick(B, m0), _pick(epsilon, m0))
-        if m1.any():
-            out[m1] = -np.inf
-    return out
+        return piecewise(args, log_theorem8_lhs_regions(A, B, epsilon), (
+            lambda A, B, epsilon: log_theorem8_lhs_positive(A, B, epsilon),
+            lambda A, B, epsilon: -np.inf,
+        ))
 
 
 def lemma5_arg(epsilon, gamma, K, R, Delta_2):

@@ -3,39 +3,37 @@
 # Every function below is printed from a SymPy expression that proofs/ shows equal
 # to the paper formula named in its docstring.  Regenerate with `python -m fhsym.codegen`;
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-"""Privacy loss zeta_D(s) = rho_b(s + D) - rho_b(s) by regime of (s, s + D), in standard units."""
+"""Privacy loss zeta_D(s) = rho_b(s + D) - rho_b(s) by regime of (s, s + D), in standard units.
 
-import functools
+Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
+jax.numpy in fhsym._generated.jax_kernels."""
 
-import numpy as np
-import scipy.special as sc
-
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY
 
 __all__ = ['loss_center_same_sign', 'loss_center_cross', 'loss_tail_tail', 'loss_center_tail', 'loss_tail_center']
 
 
-def loss_center_same_sign(b, D, s):
+def loss_center_same_sign(b, D, s, xp=NUMPY):
     """+-b D: both points in the Laplace centre on the same side of 0 (flat part of the loss).
-    
+
     Paper: Sec II-C1, zeta_d with t and t + d in [-alpha, alpha], same sign.
     SymPy source: D*b*sign(D/2 + s)
     """
-    return D*b*np.sign((1/2)*D + s)
+    return D*b*xp.sign((1/2)*D + s)
 
 
-def loss_center_cross(b, D, s):
+def loss_center_cross(b, D, s, xp=NUMPY):
     """b(2s + D): both points in the Laplace centre on opposite sides of 0.
-    
+
     Paper: Sec II-C1, zeta_d with t < 0 < t + d in [-alpha, alpha].
     SymPy source: b*(D + 2*s)
     """
     return b*(D + 2*s)
 
 
-def loss_tail_tail(b, D, s):
+def loss_tail_tail(b, D, s, xp=NUMPY):
     """D(s + D/2): both points in the Gaussian tails (either side).
-    
+
     Paper: Sec II-C1, zeta_d with t and t + d both in the Gaussian tails (linear, as for the
     Gaussian).
     SymPy source: D*(D/2 + s)
@@ -43,23 +41,23 @@ def loss_tail_tail(b, D, s):
     return D*((1/2)*D + s)
 
 
-def loss_center_tail(b, D, s):
+def loss_center_tail(b, D, s, xp=NUMPY):
     """((s + D)^2 + b^2)/2 - b|s| = uo (uo + 2b)/2 - b(|s| - b), uo = |s + D| - b: two terms >= 0
     (s in [-b, b], s + D > b).
-    
+
     Paper: Sec II-C1, zeta_d with t in the Laplace centre and t + d in the right Gaussian tail.
     SymPy source: -b*(-b + Abs(s)) + (2*b + abs_sum_sub(s, D, b))*abs_sum_sub(s, D, b)/2
     """
-    x0 = nx.abs_sum_sub(s, D, b)
+    x0 = xp.abs_sum_sub(s, D, b)
     return b*(b - abs(s)) + (1/2)*x0*(2*b + x0)
 
 
-def loss_tail_center(b, D, s):
+def loss_tail_center(b, D, s, xp=NUMPY):
     """b|s + D| - (s^2 + b^2)/2 = -[(|s| - b)(|s| + b)/2 - b uo], uo = |s + D| - b: two terms >= 0
     inside (s < -b, |s + D| <= b).
-    
+
     Paper: Sec II-C1, zeta_d with t in the left Gaussian tail and t + d in the Laplace centre.
     SymPy source: b*abs_sum_sub(s, D, b) - (-b + Abs(s))*(b + Abs(s))/2
     """
     x0 = abs(s)
-    return b*nx.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)
+    return b*xp.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)

@@ -6,22 +6,14 @@
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
 """Table I's case boundaries and the region dispatch of the 1-D privacy profile and the privacy loss (standard units)."""
 
-import functools
-
 import numpy as np
-import scipy.special as sc
 
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY, float_arrays, piecewise
 
 from fhsym._generated import privacy_loss as _privacy_loss
 from fhsym._generated import privacy_profile as _privacy_profile
 
 __all__ = ['case_boundaries', 'log_profile_std', 'loss_std']
-
-
-def _pick(x, m):
-    """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""
-    return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]
 
 
 def case_boundaries(b, D):
@@ -35,7 +27,27 @@ def case_boundaries(b, D):
     """
     x0 = D*b
     x1 = 2*b
-    return (-x0 + (1/2)*functools.reduce(np.maximum, [D, x1])**2, x0 + (1/2)*functools.reduce(np.maximum, [0, D - b])**2, (1/2)*D*(D + x1))
+    return (-x0 + (1/2)*np.maximum(D, x1)**2, x0 + (1/2)*np.maximum(0, D - b)**2, (1/2)*D*(D + x1))
+
+
+def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
+    """The regions of log_profile_std, one per piece (in their order); disjoint, they cover the
+    domain:
+        sub_prod(epsilon, b, D) >= D**2/2
+        (sub_prod(epsilon, b, D) < D**2/2) & (sub_prod(epsilon, b, D) >= Max(0, D - b)**2/2)
+        (sub_prod(epsilon, b, D) < D**2/2) & (epsilon >= -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
+        (D > 2*b) & (sub_prod(epsilon, b, D) < D**2/2) & (epsilon < -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
+        (D <= 2*b) & (sub_prod(epsilon, b, D) < D**2/2) & (epsilon < -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
+    """
+    x0 = xp.sub_prod(epsilon, b, D)
+    x1 = (1/2)*D**2
+    x2 = (x0 < x1)
+    x3 = (1/2)*xp.maximum(0, D - b)**2
+    x4 = 2*b
+    x5 = -D*b + (1/2)*xp.maximum(D, x4)**2
+    x6 = (x0 < x3)
+    x7 = (epsilon < x5)
+    return ((x0 >= x1), x2 & (x0 >= x3), x2 & x6 & (epsilon >= x5), x2 & x6 & x7 & (D > x4), x2 & x6 & x7 & (D <= x4))
 
 
 def log_profile_std(b, D, epsilon, lw):
@@ -43,41 +55,37 @@ def log_profile_std(b, D, epsilon, lw):
     delta = 0.
 
     Paper: eq 13, Table I.
-    Pieces (their regions are disjoint and cover the domain):
-        log_profile_case_v  where  sub_prod(epsilon, b, D) >= D**2/2
-        log_profile_case_iv  where  (sub_prod(epsilon, b, D) < D**2/2) & (sub_prod(epsilon, b, D) >= Max(0, D - b)**2/2)
-        log_profile_case_iii  where  (sub_prod(epsilon, b, D) < D**2/2) & (epsilon >= -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
-        log(profile_case_i)  where  (D > 2*b) & (sub_prod(epsilon, b, D) < D**2/2) & (epsilon < -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
-        log(profile_case_ii)  where  (D <= 2*b) & (sub_prod(epsilon, b, D) < D**2/2) & (epsilon < -D*b + Max(D, 2*b)**2/2) & (sub_prod(epsilon, b, D) < Max(0, D - b)**2/2)
+    Its pieces, one per region of log_profile_std_regions (in order): log_profile_case_v,
+    log_profile_case_iv, log_profile_case_iii, log(profile_case_i), log(profile_case_ii).
     """
-    b, D, epsilon, lw = (np.asarray(v, dtype=float) for v in (b, D, epsilon, lw))
-    shape = np.broadcast_shapes(b.shape, D.shape, epsilon.shape, lw.shape)
-    out = np.full(shape, np.nan)
+    b, D, epsilon, lw = args = float_arrays(b, D, epsilon, lw)
     with np.errstate(divide="ignore", over="ignore"):
-        x0 = nx.sub_prod(epsilon, b, D)
-        x1 = (1/2)*D**2
-        x2 = (x0 < x1)
-        x3 = (1/2)*functools.reduce(np.maximum, [0, D - b])**2
-        x4 = 2*b
-        x5 = -D*b + (1/2)*functools.reduce(np.maximum, [D, x4])**2
-        x6 = (x0 < x3)
-        x7 = (epsilon < x5)
-        m0 = np.broadcast_to((x0 >= x1), shape)
-        m1 = np.broadcast_to(x2 & (x0 >= x3), shape)
-        m2 = np.broadcast_to(x2 & x6 & (epsilon >= x5), shape)
-        m3 = np.broadcast_to(x2 & x6 & x7 & (D > x4), shape)
-        m4 = np.broadcast_to(x2 & x6 & x7 & (D <= x4), shape)
-        if m0.any():
-            out[m0] = _privacy_profile.log_profile_case_v(_pick(b, m0), _pick(D, m0), _pick(epsilon, m0), _pick(lw, m0))
-        if m1.any():
-            out[m1] = _privacy_profile.log_profile_case_iv(_pick(b, m1), _pick(D, m1), _pick(epsilon, m1), _pick(lw, m1))
-        if m2.any():
-            out[m2] = _privacy_profile.log_profile_case_iii(_pick(b, m2), _pick(D, m2), _pick(epsilon, m2), _pick(lw, m2))
-        if m3.any():
-            out[m3] = np.log(_privacy_profile.profile_case_i(_pick(b, m3), _pick(D, m3), _pick(epsilon, m3), _pick(lw, m3)))
-        if m4.any():
-            out[m4] = np.log(_privacy_profile.profile_case_ii(_pick(b, m4), _pick(D, m4), _pick(epsilon, m4), _pick(lw, m4)))
-    return functools.reduce(np.minimum, [0, out])
+        out = piecewise(args, log_profile_std_regions(b, D, epsilon), (
+            lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_v(b, D, epsilon, lw),
+            lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iv(b, D, epsilon, lw),
+            lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iii(b, D, epsilon, lw),
+            lambda b, D, epsilon, lw: np.log(_privacy_profile.profile_case_i(b, D, epsilon, lw)),
+            lambda b, D, epsilon, lw: np.log(_privacy_profile.profile_case_ii(b, D, epsilon, lw)),
+        ))
+    return np.minimum(0, out)
+
+
+def loss_std_regions(b, D, s, xp=NUMPY):
+    """The regions of loss_std, one per piece (in their order); disjoint, they cover the domain:
+        (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) >= 0) & (-b + Abs(s) <= 0)
+        (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) < 0) & (-b + Abs(s) <= 0)
+        (abs_sum_sub(s, D, b) > 0) & (-b + Abs(s) > 0)
+        (abs_sum_sub(s, D, b) > 0) & (-b + Abs(s) <= 0)
+        (abs_sum_sub(s, D, b) <= 0) & (-b + Abs(s) > 0)
+    """
+    x0 = xp.abs_sum_sub(s, D, b)
+    x1 = (x0 <= 0)
+    x2 = s*(D + s)
+    x3 = -b + abs(s)
+    x4 = (x3 <= 0)
+    x5 = (x0 > 0)
+    x6 = (x3 > 0)
+    return (x1 & x4 & (x2 >= 0), x1 & x4 & (x2 < 0), x5 & x6, x4 & x5, x1 & x6)
 
 
 def loss_std(b, D, s):
@@ -85,37 +93,15 @@ def loss_std(b, D, s):
     is decided on |s + D| - b from the exact sum, as the mixed-regime kernels use it.
 
     Paper: Sec II-C1.
-    Pieces (their regions are disjoint and cover the domain):
-        loss_center_same_sign  where  (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) >= 0) & (-b + Abs(s) <= 0)
-        loss_center_cross  where  (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) < 0) & (-b + Abs(s) <= 0)
-        loss_tail_tail  where  (abs_sum_sub(s, D, b) > 0) & (-b + Abs(s) > 0)
-        loss_center_tail  where  (abs_sum_sub(s, D, b) > 0) & (-b + Abs(s) <= 0)
-        loss_tail_center  where  (abs_sum_sub(s, D, b) <= 0) & (-b + Abs(s) > 0)
+    Its pieces, one per region of loss_std_regions (in order): loss_center_same_sign,
+    loss_center_cross, loss_tail_tail, loss_center_tail, loss_tail_center.
     """
-    b, D, s = (np.asarray(v, dtype=float) for v in (b, D, s))
-    shape = np.broadcast_shapes(b.shape, D.shape, s.shape)
-    out = np.full(shape, np.nan)
+    b, D, s = args = float_arrays(b, D, s)
     with np.errstate(over="ignore", invalid="ignore"):
-        x0 = nx.abs_sum_sub(s, D, b)
-        x1 = (x0 <= 0)
-        x2 = s*(D + s)
-        x3 = -b + abs(s)
-        x4 = (x3 <= 0)
-        x5 = (x0 > 0)
-        x6 = (x3 > 0)
-        m0 = np.broadcast_to(x1 & x4 & (x2 >= 0), shape)
-        m1 = np.broadcast_to(x1 & x4 & (x2 < 0), shape)
-        m2 = np.broadcast_to(x5 & x6, shape)
-        m3 = np.broadcast_to(x4 & x5, shape)
-        m4 = np.broadcast_to(x1 & x6, shape)
-        if m0.any():
-            out[m0] = _privacy_loss.loss_center_same_sign(_pick(b, m0), _pick(D, m0), _pick(s, m0))
-        if m1.any():
-            out[m1] = _privacy_loss.loss_center_cross(_pick(b, m1), _pick(D, m1), _pick(s, m1))
-        if m2.any():
-            out[m2] = _privacy_loss.loss_tail_tail(_pick(b, m2), _pick(D, m2), _pick(s, m2))
-        if m3.any():
-            out[m3] = _privacy_loss.loss_center_tail(_pick(b, m3), _pick(D, m3), _pick(s, m3))
-        if m4.any():
-            out[m4] = _privacy_loss.loss_tail_center(_pick(b, m4), _pick(D, m4), _pick(s, m4))
-    return out
+        return piecewise(args, loss_std_regions(b, D, s), (
+            lambda b, D, s: _privacy_loss.loss_center_same_sign(b, D, s),
+            lambda b, D, s: _privacy_loss.loss_center_cross(b, D, s),
+            lambda b, D, s: _privacy_loss.loss_tail_tail(b, D, s),
+            lambda b, D, s: _privacy_loss.loss_center_tail(b, D, s),
+            lambda b, D, s: _privacy_loss.loss_tail_center(b, D, s),
+        ))

@@ -3,92 +3,90 @@
 # Every function below is printed from a SymPy expression that proofs/ shows equal
 # to the paper formula named in its docstring.  Regenerate with `python -m fhsym.codegen`;
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-"""Stable kernels of the 1-D flipped Huber privacy profile, one per case of eq 13 (b = alpha/gamma, D = Delta/gamma)."""
+"""Stable kernels of the 1-D flipped Huber privacy profile, one per case of eq 13 (b = alpha/gamma, D = Delta/gamma).
 
-import functools
+Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
+jax.numpy in fhsym._generated.jax_kernels."""
 
-import numpy as np
-import scipy.special as sc
-
-from fhsym._core import numerics as nx
+from fhsym._core.backends import NUMPY
 
 __all__ = ['profile_case_i', 'profile_case_ii', 'log_profile_case_iii', 'log_profile_case_iv', 'log_profile_case_v']
 
 
-def profile_case_i(b, D, epsilon, lw):
+def profile_case_i(b, D, epsilon, lw, xp=NUMPY):
     """delta(eps) in case (i) as 2J(b) e^{-lw} (= 1 - sqrt(2 pi)/omega) plus the Gaussian term;
     both >= 0.
-    
+
     Paper: eq 13, case (i): 0 <= eps < (Delta - 2 alpha) Delta/(2 gamma^2), alpha < Delta/2.
     SymPy source: (2*b*exprel(-b**2) - sqrt(2)*sqrt(pi)*exp(-b**2/2)*erf(sqrt(2)*b/2) + sqrt(2)*sqrt(pi)*exp(-b**2/2)*gauss_profile(-D/2 + epsilon/D, D))*exp(-lw)
     """
     x0 = b**2
-    x1 = np.sqrt(2)
-    x2 = np.sqrt(np.pi)*x1*np.exp(-1/2*x0)
-    return (2*b*sc.exprel(-x0) - x2*sc.erf((1/2)*b*x1) + x2*nx.gauss_profile(-1/2*D + epsilon/D, D))*np.exp(-lw)
+    x1 = xp.sqrt(2)
+    x2 = xp.sqrt(xp.pi)*x1*xp.exp(-1/2*x0)
+    return (2*b*xp.exprel(-x0) - x2*xp.erf((1/2)*b*x1) + x2*xp.gauss_profile(-1/2*D + epsilon/D, D))*xp.exp(-lw)
 
 
-def profile_case_ii(b, D, epsilon, lw):
+def profile_case_ii(b, D, epsilon, lw, xp=NUMPY):
     """delta(eps) in case (ii) as (2/b)(1 - e^{(eps - bD)/2}) + (e^eps - 1) tau, two non-negative
     terms.
-    
+
     Paper: eq 13, case (ii): 0 <= eps < ((2 alpha - Delta) ^ Delta) alpha/gamma^2, alpha >
     Delta/2.
     SymPy source: (-(-sqrt(2)*sqrt(pi)*b*erfcx(sqrt(2)*b/2)/2 + 1)*exp(-b**2 + epsilon)*expm1(-epsilon)/b - 2*expm1(sub_prod(epsilon, b, D)/2)/b)*exp(-lw)
     """
     x0 = -epsilon
-    x1 = np.sqrt(2)*b
-    return -(-1/2*(np.sqrt(np.pi)*x1*sc.erfcx((1/2)*x1) - 2)*np.exp(-b**2 - x0)*np.expm1(x0) + 2*np.expm1((1/2)*nx.sub_prod(epsilon, b, D)))*np.exp(-lw)/b
+    x1 = xp.sqrt(2)*b
+    return -(-1/2*(xp.sqrt(xp.pi)*x1*xp.erfcx((1/2)*x1) - 2)*xp.exp(-b**2 - x0)*xp.expm1(x0) + 2*xp.expm1((1/2)*xp.sub_prod(epsilon, b, D)))*xp.exp(-lw)/b
 
 
-def log_profile_case_iii(b, D, epsilon, lw):
+def log_profile_case_iii(b, D, epsilon, lw, xp=NUMPY):
     """log delta(eps) in case (iii), t1 in [-alpha, 0), t2 >= alpha, as log(CT- + CT+ + TT): three
     non-negative pieces of int [g(t) - e^eps g(t + Delta)]_+.
-    
+
     Paper: eq 13, case (iii): (2alpha v Delta)^2 - 2 alpha Delta <= 2 gamma^2 eps < [Delta -
     alpha]_+^2 + 2 alpha Delta, alpha < Delta.
     SymPy source: -lw + logaddexp(logaddexp(-b*(D + b - sqrt(2*D*b + 2*epsilon)) + log(Max(0, -sqrt(2)*sqrt(pi)*(-erfcx(sqrt(2)*(-b + sqrt(2*D*b + 2*epsilon))/2 + sqrt(2)*(D + b - sqrt(2*D*b + 2*epsilon))/2)*expm1(-(D - b + sqrt(2*D*b + 2*epsilon))*(D + b - sqrt(2*D*b + 2*epsilon))/2) + erfcx_diff(sqrt(2)*(-b + sqrt(2*D*b + 2*epsilon))/2, sqrt(2)*(D + b - sqrt(2*D*b + 2*epsilon))/2))/2 + (D + b - sqrt(2*D*b + 2*epsilon))*exprel(b*(D + b - sqrt(2*D*b + 2*epsilon))))), log(Max(0, b*exprel(-b**2) - sqrt(2)*sqrt(pi)*(-erfcx(sqrt(2)*D/2 + sqrt(2)*b/2)*expm1(-b*(2*D + b)/2) + erfcx_diff(sqrt(2)*D/2, sqrt(2)*b/2))*exp(-D**2/2 - b**2/2 + epsilon)/2))), -b**2 + log(-erfcx(sqrt(2)*(D + b)/2)*expm1(-D**2/2 + sub_prod(epsilon, b, D)) + erfcx_diff(sqrt(2)*b/2, sqrt(2)*D/2)) + log(sqrt(2)*sqrt(pi)/2))
     """
-    x0 = np.sqrt(2)
-    x1 = x0*np.sqrt(D*b + epsilon)
+    x0 = xp.sqrt(2)
+    x1 = x0*xp.sqrt(D*b + epsilon)
     x2 = b - x1
     x3 = D + x2
     x4 = b*x3
     x5 = (1/2)*x0
     x6 = D*x5
-    x7 = np.sqrt(np.pi)*x5
+    x7 = xp.sqrt(xp.pi)*x5
     x8 = b**2
     x9 = -x8
     x10 = b*x5
-    x11 = sc.erfcx(x5*(D + b))
+    x11 = xp.erfcx(x5*(D + b))
     x12 = (1/2)*D**2
-    return -lw + np.logaddexp(np.logaddexp(-x4 + np.log(functools.reduce(np.maximum, [0, x3*sc.exprel(x4) - x7*(-sc.erfcx(x6)*np.expm1(-1/2*x3*(D - b + x1)) + nx.erfcx_diff(-x2*x5, x3*x5))])), np.log(functools.reduce(np.maximum, [0, b*sc.exprel(x9) + x7*(x11*np.expm1(-1/2*b*(2*D + b)) - nx.erfcx_diff(x6, x10))*np.exp(epsilon - x12 - 1/2*x8)]))), x9 + np.log(x7) + np.log(-x11*np.expm1(-x12 + nx.sub_prod(epsilon, b, D)) + nx.erfcx_diff(x10, x6)))
+    return -lw + xp.logaddexp(xp.logaddexp(-x4 + xp.log_max0(x3*xp.exprel(x4) - x7*(-xp.erfcx(x6)*xp.expm1(-1/2*x3*(D - b + x1)) + xp.erfcx_diff(-x2*x5, x3*x5))), xp.log_max0(b*xp.exprel(x9) + x7*(x11*xp.expm1(-1/2*b*(2*D + b)) - xp.erfcx_diff(x6, x10))*xp.exp(epsilon - x12 - 1/2*x8))), x9 + xp.log(x7) + xp.log(-x11*xp.expm1(-x12 + xp.sub_prod(epsilon, b, D)) + xp.erfcx_diff(x10, x6)))
 
 
-def log_profile_case_iv(b, D, epsilon, lw):
+def log_profile_case_iv(b, D, epsilon, lw, xp=NUMPY):
     """log delta(eps) in case (iv), t1 in [0, alpha), t2 >= alpha, as log(CT+ + TT): two non-
     negative pieces of int [g(t) - e^eps g(t + Delta)]_+.
-    
+
     Paper: eq 13, case (iv): [Delta - alpha]_+^2 + 2 alpha Delta <= 2 gamma^2 eps < (Delta + 2
     alpha) Delta.
     SymPy source: -lw + logaddexp(-b*(-D + b + sqrt(2)*sqrt(sub_prod(epsilon, b, D))) + log(Max(0, (D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*exprel(-b*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))) - sqrt(2)*sqrt(pi)*(-erfcx(sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2 + sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2)*expm1(-(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))*(D + 2*b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2) + erfcx_diff(sqrt(2)*(b + sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2, sqrt(2)*(D - sqrt(2)*sqrt(sub_prod(epsilon, b, D)))/2))/2)), -b**2 + log(-erfcx(sqrt(2)*(D + b)/2)*expm1(-D**2/2 + sub_prod(epsilon, b, D)) + erfcx_diff(sqrt(2)*b/2, sqrt(2)*D/2)) + log(sqrt(2)*sqrt(pi)/2))
     """
-    x0 = np.sqrt(2)
-    x1 = nx.sub_prod(epsilon, b, D)
-    x2 = x0*np.sqrt(x1)
+    x0 = xp.sqrt(2)
+    x1 = xp.sub_prod(epsilon, b, D)
+    x2 = x0*xp.sqrt(x1)
     x3 = b + x2
     x4 = D - x2
     x5 = (1/2)*x0
-    x6 = sc.erfcx(x5*(D + b))
-    x7 = np.sqrt(np.pi)*x5
-    return -lw + np.logaddexp(-b*(-D + x3) + np.log(functools.reduce(np.maximum, [0, x4*sc.exprel(-b*x4) - x7*(-x6*np.expm1(-1/2*x4*(D + 2*b + x2)) + nx.erfcx_diff(x3*x5, x4*x5))])), -b**2 + np.log(x7) + np.log(-x6*np.expm1(-1/2*D**2 + x1) + nx.erfcx_diff(b*x5, D*x5)))
+    x6 = xp.erfcx(x5*(D + b))
+    x7 = xp.sqrt(xp.pi)*x5
+    return -lw + xp.logaddexp(-b*(-D + x3) + xp.log_max0(x4*xp.exprel(-b*x4) - x7*(-x6*xp.expm1(-1/2*x4*(D + 2*b + x2)) + xp.erfcx_diff(x3*x5, x4*x5))), -b**2 + xp.log(x7) + xp.log(-x6*xp.expm1(-1/2*D**2 + x1) + xp.erfcx_diff(b*x5, D*x5)))
 
 
-def log_profile_case_v(b, D, epsilon, lw):
+def log_profile_case_v(b, D, epsilon, lw, xp=NUMPY):
     """log delta(eps) in case (v) = log(sqrt(2 pi)/omega) + log H(eps/D - D/2, D); finite far into
     the tail.
-    
+
     Paper: eq 13, case (v): eps >= (Delta + 2 alpha) Delta/(2 gamma^2).
     SymPy source: -b**2/2 - lw + log_gauss_profile(-D/2 + epsilon/D, D) + log(2*pi)/2
     """
-    return -1/2*b**2 - lw + nx.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*np.log(2*np.pi)
+    return -1/2*b**2 - lw + xp.log_gauss_profile(-1/2*D + epsilon/D, D) + (1/2)*xp.log(2*xp.pi)

@@ -28,14 +28,14 @@ import importlib
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable, Iterable, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
 from . import pieces as PC
-from .printer import KernelPrinter, PiecesPrinter
+from .printer import PiecesPrinter, XpPrinter
 
-__all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "outputs", "main"]
+__all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "homes", "outputs", "main"]
 
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "_generated"
 COMMAND = "python -m fhsym.codegen"
@@ -64,7 +64,7 @@ MODULES: Tuple[Tuple[str, str, str, str], ...] = (
 
 
 # (output file, source module, kernel-tuple attribute or None, functions attribute, module docstring)
-PIECE_MODULES: Tuple[Tuple[str, str, object, str, str], ...] = (
+PIECE_MODULES: Tuple[Tuple[str, str, Optional[str], str, str], ...] = (
     (
         "flipped_huber_pieces.py",
         "fhsym.symbolic.laplace_limit",
@@ -90,7 +90,21 @@ PIECE_MODULES: Tuple[Tuple[str, str, object, str, str], ...] = (
 )
 
 
-def _header(source: str, doc: str) -> str:
+_IMPORTS = (  # groups (standard library, third party, fhsym) of (what the body uses, the import it needs)
+    (("functools.", "import functools"),),
+    (("np.", "import numpy as np"), ("sc.", "import scipy.special as sc")),
+    (("nx.", "from fhsym._core import numerics as nx"),),
+)
+_BACKENDS = (("NUMPY", "NUMPY"), ("float_arrays(", "float_arrays"), ("piecewise(", "piecewise"))
+
+
+def _header(source: str, doc: str, body: str) -> str:
+    """The generated-file banner, the module docstring and the imports ``body`` uses."""
+    groups = [[line for used, line in group if used in body] for group in _IMPORTS]
+    backends = [name for used, name in _BACKENDS if used in body]
+    if backends:
+        groups[-1].append(f"from fhsym._core.backends import {', '.join(backends)}")
+    imports = "\n\n".join("\n".join(g) for g in groups if g)
     return textwrap.dedent(
         f'''\
         # GENERATED FILE - DO NOT EDIT.
@@ -98,26 +112,19 @@ def _header(source: str, doc: str) -> str:
         # Every function below is printed from a SymPy expression that proofs/ shows equal
         # to the paper formula named in its docstring.  Regenerate with `{COMMAND}`;
         # `{COMMAND} --check` (run by CI) fails when this file is stale.
-        """{doc}"""
-
-        import functools
-
-        import numpy as np
-        import scipy.special as sc
-
-        from fhsym._core import numerics as nx
-
         '''
-    )
+    ) + f'"""{doc}"""\n\n' + imports + "\n\n"
 
 
-def _render_kernel(kernel, printer: KernelPrinter) -> str:
-    args = ", ".join(a.name for a in kernel.args)
+_XP_NOTE = ("Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default, "
+            "jax.numpy in fhsym._generated.jax_kernels.")
+
+
+def _render_kernel(kernel, printer: XpPrinter) -> str:
+    """A kernel, printed once against the array namespace ``xp`` (numpy by default; JAX binds its own)."""
     replacements, (reduced,) = sp.cse([kernel.expr], symbols=sp.numbered_symbols("x"), optimizations="basic")
-    lines: List[str] = [f"def {kernel.name}({args}):"]
-    doc = f"{kernel.doc}\n\nPaper: {kernel.paper_ref}.\nSymPy source: {sp.sstr(kernel.expr)}"
-    wrapped = "\n".join(textwrap.fill(par, width=92, subsequent_indent="") if not par.startswith("SymPy") else par for par in doc.split("\n"))
-    lines.append('    """' + wrapped.replace("\n", "\n    ") + '\n    """')
+    lines: List[str] = [f"def {kernel.name}({', '.join(a.name for a in kernel.args)}, xp=NUMPY):",
+                        PC.doc_block([kernel.doc, "", f"Paper: {kernel.paper_ref}.", f"SymPy source: {sp.sstr(kernel.expr)}"])]
     for sym, sub in replacements:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
     lines.append(f"    return {printer.doprint(reduced)}")
@@ -127,66 +134,51 @@ def _render_kernel(kernel, printer: KernelPrinter) -> str:
 def render_module(source: str, attr: str, doc: str) -> str:
     mod = importlib.import_module(source)
     kernels: Sequence = getattr(mod, attr)
-    printer = KernelPrinter()
+    printer = XpPrinter()
     names = [k.name for k in kernels]
     body = "\n\n".join(_render_kernel(k, printer) for k in kernels)
     all_line = "__all__ = [" + ", ".join(repr(n) for n in names) + "]\n\n\n"
-    return _header(source, doc) + all_line + body
+    return _header(source, doc + "\n\n" + textwrap.fill(_XP_NOTE, 92), body) + all_line + body
 
 
-def _kernel_refs() -> Tuple[dict, dict]:
-    """kernel name -> the name it is called by from a piece module, and the module aliases."""
-    refs, aliases = {}, {}
-    for fname, source, attr, _ in MODULES:
-        stem = fname[:-3]
-        for k in PC.load(source, attr):
-            refs[k.name] = f"_{stem}.{k.name}"
-            aliases[f"_{stem}"] = stem
-    return refs, aliases
-
-
-def _doc_block(lines: Sequence[str], indent: str = "    ") -> str:
-    body = []
-    for par in lines:
-        if par.startswith("    ") or par.startswith("SymPy") or par.startswith("Pieces"):
-            body.append(par)
-        else:
-            body.append(textwrap.fill(par, width=92) if par else "")
-    return indent + '"""' + "\n".join(body).replace("\n", "\n" + indent).replace(indent + "\n", "\n") + "\n" + indent + '"""'
-
-
-def _render_piecewise_numpy(fn, refs: dict, printer) -> str:
+def _render_regions(name: str, fn, users: Sequence[str], printer: XpPrinter) -> str:
+    """The regions of a piecewise function as a tuple of boolean arrays (numpy or JAX, by ``xp``)."""
     prep = PC.prepare(fn)
+    args = ", ".join(a.name for a in PC.region_args(fn))
+    names = ", ".join(users[:-1]) + " and " + users[-1] if len(users) > 1 else users[0]
+    doc = PC.doc_block([f"The regions of {names}, one per piece (in their order); disjoint, they cover the domain:"]
+                       + [f"    {sp.sstr(pc.condition)}" for pc in fn.pieces])
+    lines = [f"def {name}({args}, xp=NUMPY):", doc]
+    for sym, sub in prep.region_subs:
+        lines.append(f"    {sym} = {printer.doprint(sub)}")
+    lines.append("    return ({}{})".format(", ".join(printer.doprint(r) for r in prep.regions), "," if len(prep.regions) == 1 else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _render_piecewise_numpy(fn, regions: str, refs: dict, printer) -> str:
     names = [a.name for a in fn.args]
-    lines = [f"def {fn.name}({', '.join(names)}):", _doc_block(PC.docstring(fn))]
-    tup = ", ".join(names)
-    one = "," if len(names) == 1 else ""
-    lines.append(f"    {tup}{one} = (np.asarray(v, dtype=float) for v in ({tup}{one}))")
-    lines.append("    shape = np.broadcast_shapes({})".format(", ".join(f"{n}.shape" for n in names)))
-    lines.append("    out = np.full(shape, np.nan)")
+    tup = ", ".join(names) + ("," if len(names) == 1 else "")
+    lines = [f"def {fn.name}({', '.join(names)}):", PC.doc_block(PC.docstring(fn, regions=regions)),
+             f"    {tup} = args = float_arrays({', '.join(names)})"]
     indent = "    "
     if fn.ignore:  # the regions too: their thresholds may overflow to the same harmless limits
         lines.append("    with np.errstate({}):".format(", ".join(f'{w}="ignore"' for w in fn.ignore)))
         indent = "        "
-    for sym, sub in prep.region_subs:
-        lines.append(f"{indent}{sym} = {printer.doprint(sub)}")
-    for i, r in enumerate(prep.regions):
-        lines.append(f"{indent}m{i} = np.broadcast_to({printer.doprint(r)}, shape)")
-    for i, pc in enumerate(fn.pieces):
-        picked = {a: f"_pick({a.name}, m{i})" for a in fn.args}
-        val = PC.piece_call(pc, picked, printer, lambda name, args: f"{refs.get(name, name)}({', '.join(args)})")
-        lines.append(f"{indent}if m{i}.any():")
-        lines.append(f"{indent}    out[m{i}] = {val}")
-    if fn.post is None:
-        lines.append("    return out")
-    else:
+    result = "return" if fn.post is None else "out ="
+    region_call = f"{regions}({', '.join(a.name for a in PC.region_args(fn))})"
+    lines.append(f"{indent}{result} piecewise(args, {region_call}, (")
+    for pc in fn.pieces:
+        val = PC.piece_call(pc, {a: a.name for a in fn.args}, printer, lambda name, args: f"{refs.get(name, name)}({', '.join(args)})")
+        lines.append(f"{indent}    lambda {', '.join(names)}: {val},")
+    lines.append(f"{indent}))")
+    if fn.post is not None:
         lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
     return "\n".join(lines) + "\n"
 
 
 def _render_formula_numpy(f, printer) -> str:
     subs, reduced = PC.prepare_formula(f)
-    lines = [f"def {f.name}({', '.join(a.name for a in f.args)}):", _doc_block(PC.docstring(f))]
+    lines = [f"def {f.name}({', '.join(a.name for a in f.args)}):", PC.doc_block(PC.docstring(f))]
     for sym, sub in subs:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
     outs = [printer.doprint(e) for e in reduced]
@@ -194,31 +186,33 @@ def _render_formula_numpy(f, printer) -> str:
     return "\n".join(lines) + "\n"
 
 
-_PICK = (
-    "def _pick(x, m):\n"
-    '    """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""\n'
-    "    return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]\n"
-)
-
-
 def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: str) -> str:
-    """The numpy module of a declaration set: its own kernels (if any), then its piecewise functions and formulas."""
+    """The numpy module of a declaration set: its own kernels (if any), the regions of its piecewise
+    functions (shared by those with the same regions, and by the JAX target), then its piecewise
+    functions and formulas."""
     from fhsym.symbolic.piecewise import PiecewiseFunction
 
-    refs, aliases = _kernel_refs()
     kernels = PC.load(source, kernels_attr) if kernels_attr else ()
     functions = PC.load(source, functions_attr)
-    for k in kernels:
-        refs[k.name] = k.name
-    kprinter, printer = KernelPrinter(), PiecesPrinter()
-    parts = [_render_kernel(k, kprinter) for k in kernels]
+    kernel_home, _ = homes()
+    refs = {name: f"_{module}.{name}" for name, module in kernel_home.items()}
+    refs.update((k.name, k.name) for k in kernels)  # the module's own kernels
+    xprinter, printer = XpPrinter(), PiecesPrinter()
+    regions = PC.regions_names(functions)
+    parts = [_render_kernel(k, xprinter) for k in kernels]
     for fn in functions:
-        parts.append(_render_piecewise_numpy(fn, refs, printer) if isinstance(fn, PiecewiseFunction) else _render_formula_numpy(fn, printer))
+        if not isinstance(fn, PiecewiseFunction):
+            parts.append(_render_formula_numpy(fn, printer))
+            continue
+        if regions[fn.name] == f"{fn.name}_regions":
+            users = [f.name for f in functions if regions.get(f.name) == regions[fn.name]]
+            parts.append(_render_regions(regions[fn.name], fn, users, xprinter))
+        parts.append(_render_piecewise_numpy(fn, regions[fn.name], refs, printer))
     body = "\n\n".join(parts)
-    used = sorted(a for a in aliases if f"{a}." in body)
-    imports = "".join(f"from fhsym._generated import {aliases[a]} as {a}\n" for a in used)
+    used = sorted(m for m in set(kernel_home.values()) if f"_{m}." in body)
+    imports = "".join(f"from fhsym._generated import {m} as _{m}\n" for m in used)
     names = [k.name for k in kernels] + [f.name for f in functions]
-    head = _header(source, doc).replace(
+    head = _header(source, doc + ("\n\n" + textwrap.fill(_XP_NOTE, 92) if kernels else ""), body).replace(
         "# Every function below is printed from a SymPy expression that proofs/ shows equal\n"
         "# to the paper formula named in its docstring.  Regenerate",
         "# Every function below is printed from a SymPy declaration: a kernel proven equal to the\n"
@@ -226,7 +220,20 @@ def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: st
         "# declare, or a formula.  Regenerate",
     )
     all_line = "__all__ = [" + ", ".join(repr(n) for n in names) + "]\n\n\n"
-    return head + imports + ("\n" if imports else "") + all_line + _PICK + "\n\n" + body
+    return head + imports + ("\n" if imports else "") + all_line + body
+
+
+def homes() -> Tuple[Dict[str, str], Dict[str, Tuple[str, str]]]:
+    """kernel name -> the numpy module defining it; piecewise function name -> (its module, its regions function)."""
+    kernels: Dict[str, str] = {}
+    regions: Dict[str, Tuple[str, str]] = {}
+    for fname, source, attr, _ in MODULES:
+        kernels.update((k.name, fname[:-3]) for k in PC.load(source, attr))
+    for fname, source, kattr, fattr, _ in PIECE_MODULES:
+        if kattr:
+            kernels.update((k.name, fname[:-3]) for k in PC.load(source, kattr))
+        regions.update((name, (fname[:-3], r)) for name, r in PC.regions_names(PC.load(source, fattr)).items())
+    return kernels, regions
 
 
 def _recorded_sympy_version(text: str) -> str:
@@ -253,7 +260,7 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
     if target == "jax":
         from . import target_jax
 
-        return [(target_jax.FILENAME, target_jax.render)]
+        return [(target_jax.FILENAME, lambda: target_jax.render(homes()))]
     raise ValueError(f"target must be one of {TARGETS}; got {target!r}")
 
 

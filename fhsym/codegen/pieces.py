@@ -8,14 +8,15 @@ its arguments bound, and the piece's wrapped value; this module computes them on
 from __future__ import annotations
 
 import importlib
+import textwrap
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
 from fhsym.symbolic.piecewise import Formula, Piece, PiecewiseFunction
 
-__all__ = ["PreparedPiecewise", "prepare", "prepare_formula", "load", "docstring"]
+__all__ = ["PreparedPiecewise", "prepare", "prepare_formula", "load", "docstring", "doc_block", "regions_names", "region_args"]
 
 
 @dataclass
@@ -58,17 +59,54 @@ def piece_call(pc: Piece, names: Dict[sp.Symbol, str], printer, call: Callable[[
     return printer.doprint(pc.value_expr(placeholder))
 
 
-def docstring(obj, extra: Sequence[str] = ()) -> List[str]:
-    """Docstring paragraphs: the declaration's doc, its paper reference, and the pieces with their regions."""
+def _piece_name(pc: Piece) -> str:
+    if pc.kernel is None:
+        return sp.sstr(pc.value)
+    return pc.name if pc.wrap is None else f"{pc.wrap(sp.Symbol(pc.name))}"
+
+
+def docstring(obj, extra: Sequence[str] = (), regions: Optional[str] = None) -> List[str]:
+    """Docstring paragraphs: the declaration's doc, its paper reference, and the pieces with their
+    regions (or, given the function ``regions`` that computes them, the pieces in its order)."""
     lines = [obj.doc, "", f"Paper: {obj.paper_ref}."]
-    if isinstance(obj, PiecewiseFunction):
+    if isinstance(obj, PiecewiseFunction) and regions:
+        lines.append(f"Its pieces, one per region of {regions} (in order): {', '.join(_piece_name(pc) for pc in obj.pieces)}.")
+    elif isinstance(obj, PiecewiseFunction):
         lines.append("Pieces (their regions are disjoint and cover the domain):")
-        for pc in obj.pieces:
-            what = pc.name if pc.kernel is None or pc.wrap is None else f"{pc.wrap(sp.Symbol(pc.name))}"
-            if pc.kernel is None:
-                what = f"{sp.sstr(pc.value)}"
-            lines.append(f"    {what}  where  {sp.sstr(pc.condition)}")
+        lines.extend(f"    {_piece_name(pc)}  where  {sp.sstr(pc.condition)}" for pc in obj.pieces)
     else:
         lines.append("SymPy source: " + ", ".join(sp.sstr(e) for e in obj.exprs))
     lines.extend(extra)
     return lines
+
+
+def doc_block(lines: Sequence[str], indent: str = "    ") -> str:
+    """A docstring of paragraphs, each filled to 92 columns (those that start with four spaces,
+    ``SymPy`` or ``Pieces`` as they stand), indented, without trailing white space."""
+    body = []
+    for par in lines:
+        if par.startswith("    ") or par.startswith(("SymPy", "Pieces")):
+            body.append(par)
+        else:
+            body.append(textwrap.fill(par, width=92) if par else "")
+    if len(body) == 1 and "\n" not in body[0]:
+        return f'{indent}"""{body[0]}"""'
+    return indent + '"""' + "\n".join(body).replace("\n", "\n" + indent).replace(indent + "\n", "\n") + "\n" + indent + '"""'
+
+
+def region_args(fn: PiecewiseFunction) -> List[sp.Symbol]:
+    """The arguments of ``fn`` its regions depend on, in the order of ``fn.args``."""
+    free = set().union(*(sp.sympify(pc.condition).free_symbols for pc in fn.pieces))
+    return [a for a in fn.args if a in free]
+
+
+def regions_names(functions: Sequence) -> Dict[str, str]:
+    """piecewise function name -> the name of the function computing its regions: one per distinct
+    tuple of regions (with its arguments), named after the first function declaring it."""
+    first: Dict[Tuple, str] = {}
+    out: Dict[str, str] = {}
+    for fn in functions:
+        if isinstance(fn, PiecewiseFunction):
+            key = (tuple(a.name for a in region_args(fn)), tuple(pc.condition for pc in fn.pieces))
+            out[fn.name] = first.setdefault(key, f"{fn.name}_regions")
+    return out

@@ -1,15 +1,50 @@
-"""SymPy -> numpy/scipy printer for fhsym's generated kernels.
+"""SymPy printers for fhsym's generated code: numpy/scipy, the array namespace ``xp`` (numpy and JAX), C99.
 
-Extends SymPy's :class:`~sympy.printing.numpy.SciPyPrinter` with the stable
-nodes of :mod:`fhsym.symbolic.special`, mapped to their vectorised
-implementations in ``scipy.special``, ``numpy`` or :mod:`fhsym._core.numerics`.
+:class:`KernelPrinter` extends SymPy's :class:`~sympy.printing.numpy.SciPyPrinter` with the
+stable nodes of :mod:`fhsym.symbolic.special`, mapped to their vectorised implementations in
+``scipy.special``, ``numpy`` or :mod:`fhsym._core.numerics` (the numpy column of
+:data:`fhsym._core.backends.IMPLEMENTATIONS`).  :class:`XpPrinter` prints every function as an
+attribute of the namespace ``xp`` instead, so that one printed kernel runs on numpy and on JAX.
 """
 
 from __future__ import annotations
 
+from sympy import E as sp_E
+from sympy import Max as sp_Max
+from sympy import S as sp_S
+from sympy import pi as sp_pi
+from sympy.printing.c import C99CodePrinter
 from sympy.printing.numpy import SciPyPrinter
 
-__all__ = ["KernelPrinter", "PiecesPrinter", "CKernelPrinter", "JaxKernelPrinter", "C_RUNTIME", "JAX_RUNTIME"]
+from fhsym._core.backends import IMPLEMENTATIONS
+
+__all__ = ["KernelPrinter", "PiecesPrinter", "XpPrinter", "CKernelPrinter", "C_RUNTIME", "NUMPY_RUNTIME"]
+
+#: the SymPy functions of fhsym.symbolic.special (and SymPy's erf, erfc) that every target routes to its runtime
+_RUNTIME_NODES = ("erfcx", "log_ndtr", "ndtri", "ndtri_exp", "exprel", "lowergamma3_scaled", "lowergamma_scaled", "log1mexp",
+                  "logaddexp", "erfcx_diff", "gauss_profile", "log_gauss_profile", "sub_prod", "abs_sum_sub", "erfinv", "erf", "erfc")
+_ALIASES = {"numpy": "np", "scipy.special": "sc", "fhsym._core.numerics": "nx"}
+
+#: stable node -> numpy/scipy implementation under the module aliases np, sc, nx of the generated modules
+NUMPY_RUNTIME = {name: "{}.{}".format(_ALIASES[module], attr)
+                 for name in _RUNTIME_NODES for module, attr in [IMPLEMENTATIONS[name][0].split(":")]}
+
+
+def _fold(printer, e, fname: str) -> str:
+    """Min/Max of several arguments as nested calls of a two-argument function."""
+    out = printer._print(e.args[0])
+    for a in e.args[1:]:
+        out = f"{fname}({out}, {printer._print(a)})"
+    return out
+
+
+def _route(cls, runtime) -> None:
+    """Print each node of ``runtime`` (node name -> function name) as a call of its function."""
+    def _print_node(self, e):
+        return "{}({})".format(runtime[type(e).__name__], ", ".join(self._print(a) for a in e.args))
+
+    for name in runtime:
+        setattr(cls, f"_print_{name}", _print_node)
 
 
 class KernelPrinter(SciPyPrinter):
@@ -27,72 +62,37 @@ class KernelPrinter(SciPyPrinter):
     def _print_Pi(self, e):
         return "np.pi"
 
-    def _call(self, fname, *args):
-        return "{}({})".format(fname, ", ".join(self._print(a) for a in args))
 
-    def _print_erfcx(self, e):
-        return self._call("sc.erfcx", *e.args)
-
-    def _print_log_ndtr(self, e):
-        return self._call("sc.log_ndtr", *e.args)
-
-    def _print_ndtri(self, e):
-        return self._call("sc.ndtri", *e.args)
-
-    def _print_ndtri_exp(self, e):
-        return self._call("sc.ndtri_exp", *e.args)
-
-    def _print_exprel(self, e):
-        return self._call("sc.exprel", *e.args)
-
-    def _print_lowergamma3_scaled(self, e):
-        return self._call("nx.lowergamma3_scaled", *e.args)
-
-    def _print_lowergamma_scaled(self, e):
-        return self._call("nx.lowergamma_scaled", *e.args)
-
-    def _print_log1mexp(self, e):
-        return self._call("nx.log1mexp", *e.args)
-
-    def _print_erfcx_diff(self, e):
-        return self._call("nx.erfcx_diff", *e.args)
-
-    def _print_gauss_profile(self, e):
-        return self._call("nx.gauss_profile", *e.args)
-
-    def _print_log_gauss_profile(self, e):
-        return self._call("nx.log_gauss_profile", *e.args)
-
-    def _print_sub_prod(self, e):
-        return self._call("nx.sub_prod", *e.args)
-
-    def _print_abs_sum_sub(self, e):
-        return self._call("nx.abs_sum_sub", *e.args)
-
-    def _print_logaddexp(self, e):
-        return self._call("np.logaddexp", *e.args)
-
-    def _print_erfinv(self, e):
-        return self._call("sc.erfinv", *e.args)
-
-    def _print_erf(self, e):
-        return self._call("sc.erf", *e.args)
-
-    def _print_erfc(self, e):
-        return self._call("sc.erfc", *e.args)
+_route(KernelPrinter, NUMPY_RUNTIME)
 
 
-# ----------------------------------------------------------------------------
-# Region dispatch (numpy): booleans as operators on arrays
-# ----------------------------------------------------------------------------
-_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+class _Spelled:
+    """Not, True, False, Min and Max as a target spells them (class attributes)."""
+
+    _not, _true, _false = "np.logical_not({})", "True", "False"
+    _min, _max = "np.minimum", "np.maximum"
+
+    def _print_Not(self, e):
+        return self._not.format(self._print(e.args[0]))
+
+    def _print_BooleanTrue(self, e):
+        return self._true
+
+    def _print_BooleanFalse(self, e):
+        return self._false
+
+    def _print_Min(self, e):
+        return _fold(self, e, self._min)
+
+    def _print_Max(self, e):
+        return _fold(self, e, self._max)
 
 
-class PiecesPrinter(KernelPrinter):
-    """:class:`KernelPrinter` that prints regions as ``(a <= b) & (c > d)`` (elementwise on arrays)."""
+class _ElementwiseBooleans(_Spelled):
+    """Regions as ``(a <= b) & (c > d)``: elementwise on numpy and JAX arrays alike."""
 
     def _print_Relational(self, e):
-        return "({} {} {})".format(self._print(e.lhs), _OPS[e.rel_op], self._print(e.rhs))
+        return "({} {} {})".format(self._print(e.lhs), e.rel_op, self._print(e.rhs))
 
     def _print_And(self, e):
         return " & ".join(self._print(a) if a.is_Relational or a.is_Symbol else f"({self._print(a)})" for a in e.args)
@@ -100,21 +100,43 @@ class PiecesPrinter(KernelPrinter):
     def _print_Or(self, e):
         return " | ".join(f"({self._print(a)})" for a in e.args)
 
-    def _print_Not(self, e):
-        return f"np.logical_not({self._print(e.args[0])})"
 
-    def _print_BooleanTrue(self, e):
-        return "True"
+class PiecesPrinter(_ElementwiseBooleans, KernelPrinter):
+    """:class:`KernelPrinter` that prints regions as ``(a <= b) & (c > d)`` (elementwise on arrays)."""
 
-    def _print_BooleanFalse(self, e):
-        return "False"
+
+class XpPrinter(_ElementwiseBooleans, KernelPrinter):
+    """Every function as an attribute of the array namespace ``xp`` (:mod:`fhsym._core.backends`):
+    ``xp.exp(x)``, ``xp.erfcx(x)``; Min/Max as ``xp.minimum``/``xp.maximum``, log(max(0, y)) as
+    ``xp.log_max0(y)`` (its JAX twin has a NaN-free gradient)."""
+
+    _not, _min, _max = "xp.logical_not({})", "xp.minimum", "xp.maximum"
+
+    def _module_format(self, fqn, register=True):
+        if "." not in fqn:  # a builtin (abs)
+            return fqn
+        name = fqn.rsplit(".", 1)[-1]
+        if name not in IMPLEMENTATIONS:
+            raise ValueError(f"{fqn} has no entry in fhsym._core.backends.IMPLEMENTATIONS")
+        return f"xp.{name}"
+
+    def _print_Pi(self, e):
+        return "xp.pi"
+
+    def _print_log(self, e):
+        (arg,) = e.args
+        if isinstance(arg, sp_Max) and len(arg.args) == 2 and sp_S.Zero in arg.args:
+            (y,) = [a for a in arg.args if a != sp_S.Zero]
+            return f"xp.log_max0({self._print(y)})"
+        return f"xp.log({self._print(arg)})"
+
+
+_route(XpPrinter, {name: f"xp.{name}" for name in _RUNTIME_NODES})
 
 
 # ----------------------------------------------------------------------------
 # C99
 # ----------------------------------------------------------------------------
-from sympy.printing.c import C99CodePrinter  # noqa: E402
-
 #: stable node -> C function of the hand-written runtime (fhsym/codegen/c/fhsym_special.c)
 C_RUNTIME = {
     "erfcx": "fhsym_erfcx",
@@ -134,9 +156,12 @@ C_RUNTIME = {
 }
 
 
-class CKernelPrinter(C99CodePrinter):
+class CKernelPrinter(_Spelled, C99CodePrinter):
     """SymPy -> C99 (libm only): stable nodes call the runtime; no POSIX macros (M_PI, M_SQRT2);
     Min/Max propagate NaN (C's fmin/fmax would drop it)."""
+
+    _not, _true, _false = "!({})", "1", "0"
+    _min, _max = "fhsym__min", "fhsym__max"
 
     def __init__(self, settings=None):
         super().__init__({"math_macros": {}, "allow_unknown_functions": False, **(settings or {})})
@@ -153,125 +178,6 @@ class CKernelPrinter(C99CodePrinter):
             return f"({base}*{base})"
         return super()._print_Pow(e)
 
-    def _print_Min(self, e):
-        out = self._print(e.args[0])
-        for a in e.args[1:]:
-            out = f"fhsym__min({out}, {self._print(a)})"
-        return out
-
-    def _print_Max(self, e):
-        out = self._print(e.args[0])
-        for a in e.args[1:]:
-            out = f"fhsym__max({out}, {self._print(a)})"
-        return out
-
-    def _print_Function(self, e):
-        name = type(e).__name__
-        if name in C_RUNTIME:
-            return "{}({})".format(C_RUNTIME[name], ", ".join(self._print(a) for a in e.args))
-        return super()._print_Function(e)
-
-    def _print_Not(self, e):
-        return f"!({self._print(e.args[0])})"
-
-    def _print_BooleanTrue(self, e):
-        return "1"
-
-    def _print_BooleanFalse(self, e):
-        return "0"
 
 
-from sympy import E as sp_E  # noqa: E402
-from sympy import Max as sp_Max  # noqa: E402
-from sympy import S as sp_S  # noqa: E402
-from sympy import pi as sp_pi  # noqa: E402
-
-# the stable nodes are Function subclasses: route each through _print_Function
-for _name in C_RUNTIME:
-    setattr(CKernelPrinter, f"_print_{_name}", CKernelPrinter._print_Function)
-
-
-# ----------------------------------------------------------------------------
-# JAX
-# ----------------------------------------------------------------------------
-from sympy.printing.numpy import JaxPrinter  # noqa: E402
-
-#: stable node -> JAX implementation (jax.scipy.special, or the hand-written fhsym._core.numerics_jax)
-JAX_RUNTIME = {
-    "erfcx": "jx.erfcx",
-    "log_ndtr": "jx.log_ndtr",
-    "ndtri": "jsc.ndtri",
-    "ndtri_exp": "jx.ndtri_exp",
-    "exprel": "jx.exprel",
-    "lowergamma3_scaled": "jx.lowergamma3_scaled",
-    "log1mexp": "jx.log1mexp",
-    "logaddexp": "jnp.logaddexp",
-    "erfcx_diff": "jx.erfcx_diff",
-    "gauss_profile": "jx.gauss_profile",
-    "log_gauss_profile": "jx.log_gauss_profile",
-    "sub_prod": "jx.sub_prod",
-    "abs_sum_sub": "jx.abs_sum_sub",
-    "erfinv": "jsc.erfinv",
-    "erf": "jsc.erf",
-    "erfc": "jsc.erfc",
-}
-
-
-class JaxKernelPrinter(JaxPrinter):
-    """SymPy -> jax.numpy with the module aliases ``jnp``, ``jsc`` (jax.scipy.special), ``jx`` (fhsym._core.numerics_jax)."""
-
-    def __init__(self, settings=None):
-        super().__init__({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": False, **(settings or {})})
-
-    def _module_format(self, fqn, register=True):
-        return fqn.replace("jax.numpy.", "jnp.").replace("jax.scipy.special.", "jsc.")
-
-    def _print_Pi(self, e):
-        return "jnp.pi"
-
-    def _print_Function(self, e):
-        name = type(e).__name__
-        if name in JAX_RUNTIME:
-            return "{}({})".format(JAX_RUNTIME[name], ", ".join(self._print(a) for a in e.args))
-        return super()._print_Function(e)
-
-    def _print_Min(self, e):
-        out = self._print(e.args[0])
-        for a in e.args[1:]:
-            out = f"jnp.minimum({out}, {self._print(a)})"
-        return out
-
-    def _print_log(self, e):
-        (arg,) = e.args
-        if isinstance(arg, sp_Max) and len(arg.args) == 2 and sp_S.Zero in arg.args:  # log(Max(0, y)): NaN-free gradient
-            (y,) = [a for a in arg.args if a != sp_S.Zero]
-            return f"jx.log_max0({self._print(y)})"
-        return f"jnp.log({self._print(arg)})"
-
-    def _print_Max(self, e):
-        out = self._print(e.args[0])
-        for a in e.args[1:]:
-            out = f"jnp.maximum({out}, {self._print(a)})"
-        return out
-
-    def _print_Relational(self, e):
-        return "({} {} {})".format(self._print(e.lhs), _OPS[e.rel_op], self._print(e.rhs))
-
-    def _print_And(self, e):
-        return " & ".join(self._print(a) if a.is_Relational or a.is_Symbol else f"({self._print(a)})" for a in e.args)
-
-    def _print_Or(self, e):
-        return " | ".join(f"({self._print(a)})" for a in e.args)
-
-    def _print_Not(self, e):
-        return f"jnp.logical_not({self._print(e.args[0])})"
-
-    def _print_BooleanTrue(self, e):
-        return "True"
-
-    def _print_BooleanFalse(self, e):
-        return "False"
-
-
-for _name in JAX_RUNTIME:
-    setattr(JaxKernelPrinter, f"_print_{_name}", JaxKernelPrinter._print_Function)
+_route(CKernelPrinter, C_RUNTIME)
