@@ -380,6 +380,18 @@ def _per_k(entries) -> list:
     return out
 
 
+def _rest(entries) -> str:
+    """One sentence on the releases beyond the l_inf box at T = 1 (the balls and the compositions)."""
+    es = [e for e in entries if not (e["norm"] == "linf" and e["compositions"] == 1)
+          and e["complete"] and e["fh_gain_db"] is not None]
+    if not es:
+        return ""
+    cls = Counter(_classify(e["fh_gain_db"]) for e in es)
+    top = max(es, key=lambda e: e["fh_gain_db"])
+    return (f"Over the other {len(es)} releases (l2 and l1 balls, and T = 10 or 100 compositions) it is strictly best "
+            f"in {cls['win']}, ties in {cls['tie']} and loses in {cls['loss']} (largest gain {_g(top['fh_gain_db'])} dB).")
+
+
 def headline(data) -> str:
     """The README's opening sentence, from the data."""
     o = _overall(data["entries"], norm="linf", compositions=1)
@@ -394,7 +406,7 @@ def headline(data) -> str:
             f"fhsym implements in {o['cls']['win']}; it ties the best within {TIE_DB} dB in {o['cls']['tie']} and "
             f"loses in {o['cls']['loss']} (to " + ", ".join(losers) + "). Against the Gaussian and "
             f"the Laplace alone, its gain is at most {_g(g)} dB (K = {e['dim']}, eps = {e['epsilon']:g}, "
-            f"delta = {e['delta']:g}).")
+            f"delta = {e['delta']:g}). " + _rest(data["entries"]))
 
 
 def _coverage(data) -> list:
@@ -430,7 +442,8 @@ def render_page(data, figs) -> str:
               f"{TIE_DB} dB of the best other in **{cls['tie']}**, and needs more noise by more than {TIE_DB} dB in "
               f"**{cls['loss']}**. Its largest gain over the best other mechanism is {_g(top['fh_gain_db'])} dB "
               f"(K = {top['dim']}, eps = {top['epsilon']:g}, delta = {top['delta']:g}, against "
-              f"{LONG[top['best_other']]}). The mechanism with the least certified variance: {best_txt} (releases).", ""]
+              f"{LONG[top['best_other']]}). The mechanism with the least certified variance: {best_txt} (releases). "
+              + _rest(entries), ""]
         if o["btop"][1] is not None:
             g, e = o["btop"]
             L += ["Per K (l_inf box, T = 1, the deltas computed):", "", *_per_k(entries), ""]
@@ -465,7 +478,7 @@ def render_page(data, figs) -> str:
           f"skipped by the rule above, or a candidate that fhsym could not certify: "
           f"{summ['complete_with_failed_candidates']} releases, where the ranking is of the certified candidates); {summ['calibrations']} certified calibrations, "
           f"{summ['task_seconds'] / 3600:.2f} h of task time, {summ['errors']} calibration(s) that failed "
-          f"(listed in the entries' status), {summ['not_computed_calls']} calibration call(s) not computed yet. "
+          f"(listed in the entries' status), {summ['not_computed_calls']} calibration call(s) not made (truncated Laplace where the rule above skips it). "
           "Complete releases per set, T and delta:", "", *_coverage(data), ""]
     ver = data.get("verification")
     if ver:
