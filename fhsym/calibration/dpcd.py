@@ -39,13 +39,13 @@ from ..accounting.zcdp import zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
 from ..noise.flipped_huber import FlippedHuber
 from ..noise.gaussian import Gaussian
 from ..privacy.bounds import Bound
-from .engine import Request, certify, result
+from .engine import PLD_MARGIN, Request, certify, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
 __all__ = ["calibrate_dpcd_noise", "dpcd_noise_std", "dpcd_parameters", "dpcd_sample", "noise_variance_factor"]
 
-CERT_MARGIN = 1e-9  # PLD: delta_upper <= delta (1 - CERT_MARGIN)
+CERT_MARGIN = PLD_MARGIN  # PLD: delta_upper <= delta (1 - CERT_MARGIN)
 SEARCH_RESOLUTION = 40.0  # PLD search: lattice step = (1-D loss scale) / this
 CERT_RESOLUTION = 200.0  # PLD certification: a finer lattice
 SHAPE_GRID = np.concatenate([[0.0], np.geomspace(1e-3, 100.0, 16)])

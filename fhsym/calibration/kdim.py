@@ -59,13 +59,14 @@ from ..accounting.pld import from_privacy_profile
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
 from ..privacy.profile import PROFILE_RTOL, log_profile_std
-from .engine import Request, certify, result
+from .engine import PLD_MARGIN, Request, certify, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
 __all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN", "MAX_DIM"]
 
-CERT_MARGIN = 1e-9  # delta_upper <= delta * (1 - CERT_MARGIN)
+CERT_MARGIN = PLD_MARGIN  # the PLD certificates: delta_upper <= delta * (1 - CERT_MARGIN)
+_GAUSS_SEARCH_MARGIN = 1e-9  # b = 0: the Gaussian is certified in ball arithmetic against delta itself
 MIN_GAIN = 1e-6  # the shape scan skips a shape that cannot beat the best by this (relative; below the search's resolution)
 SEARCH_RESOLUTION = 100.0  # the search's lattice: (1-D loss scale) / this (the certify step uses default_step's 400)
 MAX_DIM = 100_000  # the calibration refuses larger dim up front (run time and the float-error bound; see _check_dim)
@@ -362,7 +363,7 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
                                        method="bounded", options={"xatol": 1e-2, "maxiter": 12})
         if res.fun < best:
             best_b, best = math.exp(float(res.x)), float(res.fun)
-    gauss_gamma = Dl / _gauss_D(eps, dl * (1.0 - CERT_MARGIN), K)  # b = 0: the analytic Gaussian, sqrt(K) Delta
+    gauss_gamma = Dl / _gauss_D(eps, dl * (1.0 - _GAUSS_SEARCH_MARGIN), K)  # b = 0: the analytic Gaussian, sqrt(K) Delta
     gauss = (0.0, gauss_gamma, gauss_gamma**2 * _v(0.0))
     if not best < (gauss[2] / Dl**2) * (1.0 + 1e-4):  # the coarse search is pessimistic by ~1e-5: a near tie is refined
         return gauss

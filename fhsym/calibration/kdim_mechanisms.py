@@ -26,7 +26,7 @@ from ..noise.laplace import Laplace
 from ..noise.osgt import OSGT
 from ..noise.truncated_laplace import TruncatedLaplace
 from ..privacy.bounds import Bound
-from .engine import Request, certify, result
+from .engine import PLD_MARGIN, Request, certify, result
 from .result import Calibration
 
 __all__ = ["FAMILIES", "calibrate_kfold"]
@@ -82,7 +82,7 @@ def calibrate_kfold(mechanism: str, request: Request) -> Calibration:
         raise ValueError(f"mechanism must be one of {sorted(FAMILIES)} for the K-fold calibration; got {mechanism!r}")
     shapes, make = FAMILIES[mechanism]
     eps, dl, D, K, T = request.epsilon, request.delta, request.sensitivity, request.dim, request.compositions
-    thr = dl * (1.0 - 1e-6)
+    thr = dl * (1.0 - PLD_MARGIN) * (1.0 - 1e-6)
     # a start: the Gaussian scale for the same guarantee (l2 sensitivity sqrt(K T) Delta), roughly
     s0 = D * math.sqrt(K * T) * math.sqrt(2.0 * math.log(1.25 / dl)) / max(eps, 1e-2)
     best: Optional[Tuple[float, float, float]] = None  # (variance, shape, scale)
@@ -129,6 +129,7 @@ def calibrate_kfold(mechanism: str, request: Request) -> Calibration:
                      f"exact {K * T}-fold profile at the box corner d = (Delta, ..., Delta) (log-concave noise: the "
                      f"worst vector of the box), certified PLD upper bound (lattice {step_for(noise, D):.3g})")
 
-    noise, b, steps = certify(lambda s: make(shape, s), scale, bound, dl, what="scale", first_step=1e-6)
+    noise, b, steps = certify(lambda s: make(shape, s), scale, bound, dl * (1.0 - PLD_MARGIN), what="scale",
+                              first_step=1e-6)
     return result(noise, b, steps, request, "kfold-pld-box", claim="pld-kfold-noise",
                   covers=f"covers every d with ||d||_inf <= {D:g} in each of {T} release(s)")
