@@ -90,21 +90,37 @@ def _quad_outcome(errs: List[Tuple[float, str]], n: int, ev: List[str]) -> Outco
                     _fmt.err(worst, QUAD_FLOOR), "" if worst < QUAD_FLOOR else where, ev)
 
 
-@topic.check(obj="omega", paper="eq 9", claim="eq 9 vs quadrature: omega = Z(b) e^{b^2/2}, b in [1e-3, 1e4]")
-def omega_vs_quadrature(ctx) -> Outcome:
+def _scalar_vs_quadrature(name: str, ref_fn: Callable, ctx, wide: bool = True) -> Outcome:
+    """The closed form ``name`` of (alpha, gamma) against ``ref_fn(reference, alpha, gamma)``."""
     R = _R()
+    errs = []
+    for bb, a, gg in _grid(ctx, wide=wide, all_gammas=True):
+        ref = ref_fn(R, a, gg)
+        errs.append((M.rel_diff(_closed(name, (a, gg), 10 + 4 * max(0.0, -lg(bb)) + 2 * lg(1 + bb)), ref), _pt(["b", "gamma"], [bb, gg])))
+    return _quad_outcome(errs, len(errs), [])
 
-    def ref(a, gg):
-        with mp.workdps(QUAD_DPS + 10):
-            return mpmath.exp(R.log_omega(a, gg, dps=QUAD_DPS + 10))
 
-    return _scalar_vs_quadrature("omega", ref, ctx)
+def _omega_ref(R, a, gg) -> mpf:
+    with mp.workdps(QUAD_DPS + 10):
+        return mpmath.exp(R.log_omega(a, gg, dps=QUAD_DPS + 10))
 
 
-@topic.check(obj="kappa", paper="Definition 7", claim="kappa = gamma omega e^{-b^2/2} vs quadrature")
-def kappa_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("kappa", lambda a, gg: R.kappa(a, gg, dps=QUAD_DPS), ctx)
+# the scalars of (alpha, gamma): check `<name>_vs_quadrature` compares the closed form `name` with its reference
+for _name, _obj, _paper, _claim, _ref in (
+    ("omega", "omega", "eq 9", "eq 9 vs quadrature: omega = Z(b) e^{b^2/2}, b in [1e-3, 1e4]", _omega_ref),
+    ("kappa", "kappa", "Definition 7", "kappa = gamma omega e^{-b^2/2} vs quadrature",
+     lambda R, a, gg: R.kappa(a, gg, dps=QUAD_DPS)),
+    ("variance", "variance", "eq 11", "eq 11 vs quadrature of E[T^2], b in [1e-3, 1e4]",
+     lambda R, a, gg: R.variance(a, gg, dps=QUAD_DPS)),
+    ("fisher", "fisher_information", "eq 12", "eq 12 vs quadrature of E[psi'^2], b in [1e-3, 1e4]",
+     lambda R, a, gg: R.fisher_information(a, gg, dps=QUAD_DPS)),
+    # reference.nfi recomputes both integrals at dps + 5; the product of the two 36-digit integrals suffices
+    ("nfi", "nfi", "Sec II-D, Fig 2", "I sigma^2 from eq 11-12 vs quadrature, b in [1e-3, 1e4]",
+     lambda R, a, gg: R.variance(a, gg, dps=QUAD_DPS) * R.fisher_information(a, gg, dps=QUAD_DPS)),
+):
+    _f = functools.partial(_scalar_vs_quadrature, _name, _ref)
+    _f.__module__ = __name__
+    topic.add(_f, obj=_obj, paper=_paper, claim=_claim, name=f"{_name}_vs_quadrature")
 
 
 @topic.check(obj="density", paper="eq 8", claim="g(t) and psi(t) = -log g(t) vs quadrature normaliser, both pieces and |t| = alpha")
@@ -217,33 +233,6 @@ def ppf_tail_vs_quadrature(ctx) -> Outcome:
             vb = _paper_fn("ppf_tail_p")(tm, mpf(a), mpf(gg))
             errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
     return _quad_outcome(errs, len(errs), ["- p given as exact mpf (they underflow float64 for b >~ 26); reference.isf / reference.ppf are quadrature roots"])
-
-
-def _scalar_vs_quadrature(name: str, ref_fn: Callable, ctx, wide: bool = True) -> Outcome:
-    errs = []
-    for bb, a, gg in _grid(ctx, wide=wide, all_gammas=True):
-        ref = ref_fn(a, gg)
-        errs.append((M.rel_diff(_closed(name, (a, gg), 10 + 4 * max(0.0, -lg(bb)) + 2 * lg(1 + bb)), ref), _pt(["b", "gamma"], [bb, gg])))
-    return _quad_outcome(errs, len(errs), [])
-
-
-@topic.check(obj="variance", paper="eq 11", claim="eq 11 vs quadrature of E[T^2], b in [1e-3, 1e4]")
-def variance_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("variance", lambda a, gg: R.variance(a, gg, dps=QUAD_DPS), ctx)
-
-
-@topic.check(obj="fisher_information", paper="eq 12", claim="eq 12 vs quadrature of E[psi'^2], b in [1e-3, 1e4]")
-def fisher_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("fisher", lambda a, gg: R.fisher_information(a, gg, dps=QUAD_DPS), ctx)
-
-
-@topic.check(obj="nfi", paper="Sec II-D, Fig 2", claim="I sigma^2 from eq 11-12 vs quadrature, b in [1e-3, 1e4]")
-def nfi_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    # reference.nfi recomputes both integrals at dps + 5; the product of the two 36-digit integrals suffices
-    return _scalar_vs_quadrature("nfi", lambda a, gg: R.variance(a, gg, dps=QUAD_DPS) * R.fisher_information(a, gg, dps=QUAD_DPS), ctx)
 
 
 @topic.check(obj="mgf", paper="Sec III-B2", claim="MGF vs quadrature of E[e^{sT}]: gamma s in {0.5, -3, b+1}, b in [1e-3, 100]")
