@@ -183,28 +183,41 @@ def _tail_mass_mp(a: float, gg: float) -> mpf:
         return _closed("tail_mass", (a, gg), 10 + (a / gg) ** 2 / LN10)
 
 
-@topic.check(obj="ppf_center", paper="Appendix B (derived)", claim="centre quantile vs quadrature root: 1/2 <= q <= G(alpha) incl. q = G(alpha)")
-def ppf_center_vs_quadrature(ctx) -> Outcome:
+def _quantile_errs(ctx, name: str, p_label: str, points: Callable, need: Callable) -> List[Tuple[float, str]]:
+    """Quantile formula ``name`` (a function of p = 1 - q) vs the quadrature root ``reference.isf(p)``.
+
+    At the points ``points(reference, alpha, gamma, tail mass)`` of every (b, alpha, gamma) of the grid, each
+    evaluated to ``need(b, alpha, gamma, p)`` digits; and at the piece boundary q = G(alpha), where it must give alpha.
+    """
     R = _R()
     errs = []
     for bb, a, gg in _grid(ctx):
         tm = _tail_mass_mp(a, gg)
+        for pp in points(R, a, gg, tm):
+            lab = _pt(["b", "gamma", p_label], [bb, gg, pp])
+            ref = R.isf(pp, a, gg, dps=QUAD_DPS)  # t with P(T > t) = p, i.e. G(t) = q = 1 - p
+            val = _closed(name, (pp, a, gg), need(bb, a, gg, pp))
+            errs.append((M.rel_diff(val, ref), lab))
+        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
+            vb = _paper_fn(name)(tm, mpf(a), mpf(gg))
+            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+    return errs
+
+
+@topic.check(obj="ppf_center", paper="Appendix B (derived)", claim="centre quantile vs quadrature root: 1/2 <= q <= G(alpha) incl. q = G(alpha)")
+def ppf_center_vs_quadrature(ctx) -> Outcome:
+    def points(R, a, gg, tm):
         with mp.workdps(60):
             # p = 1 - q as exact mpf (q itself would round to 1 for large b): the point t = alpha/2,
             # the median region and just inside the piece boundary
             ps = [mpf(mpmath.nstr(R.sf(0.5 * a, a, gg, dps=30), 25)), mpf(0.5) - mpf(2) ** -30]
             if 1.5 * tm < mpf(0.5):
                 ps.append(mpf(mpmath.nstr(1.5 * tm, 25)))
-        for pp in ps:
-            assert tm < pp <= 0.5
-            lab = _pt(["b", "gamma", "1-q"], [bb, gg, pp])
-            ref = R.isf(pp, a, gg, dps=QUAD_DPS)  # t with P(T > t) = p, i.e. G(t) = q = 1 - p
-            val = _closed("ppf_center_p", (pp, a, gg), 20 + min((a / gg) ** 2 / LN10, 500.0) + 2 * max(0.0, -lg(0.5 - float(pp))))
-            errs.append((M.rel_diff(val, ref), lab))
-        # the boundary q = G(alpha) = 1 - P(T > alpha): the centre formula gives alpha
-        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
-            vb = _paper_fn("ppf_center_p")(tm, mpf(a), mpf(gg))
-            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+        assert all(tm < pp <= 0.5 for pp in ps)
+        return ps
+
+    errs = _quantile_errs(ctx, "ppf_center_p", "1-q", points,
+                          lambda bb, a, gg, pp: 20 + min((a / gg) ** 2 / LN10, 500.0) + 2 * max(0.0, -lg(0.5 - float(pp))))
     return _quad_outcome(
         errs, len(errs),
         ["- the centre formula is evaluated at q = 1 - p with p exact (SymPy substitutes q = 1 - p before evaluation); "
@@ -216,22 +229,14 @@ def ppf_center_vs_quadrature(ctx) -> Outcome:
 
 @topic.check(obj="ppf_tail_upper", paper="Appendix B (derived)", claim="tail quantile vs quadrature root: p = 1 - q <= P(T > alpha) incl. q = G(alpha)")
 def ppf_tail_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    errs = []
-    for bb, a, gg in _grid(ctx):
-        tm = _tail_mass_mp(a, gg)
+    def points(R, a, gg, tm):
         with mp.workdps(40):
             ps = [mpf(mpmath.nstr(tm / 2, 25)), mpf(mpmath.nstr(tm * mpf(10) ** -12, 25))]
             if tm > mpf(10) ** -6:
                 ps.append(mpf(mpmath.nstr(tm * (1 - mpf(10) ** -6), 25)))  # just inside the tail piece
-        for pp in ps:
-            lab = _pt(["b", "gamma", "p"], [bb, gg, pp])
-            ref = R.isf(pp, a, gg, dps=QUAD_DPS)
-            val = _closed("ppf_tail_p", (pp, a, gg), 20 + 2 * lg(1 + bb))
-            errs.append((M.rel_diff(val, ref), lab))
-        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
-            vb = _paper_fn("ppf_tail_p")(tm, mpf(a), mpf(gg))
-            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+        return ps
+
+    errs = _quantile_errs(ctx, "ppf_tail_p", "p", points, lambda bb, a, gg, pp: 20 + 2 * lg(1 + bb))
     return _quad_outcome(errs, len(errs), ["- p given as exact mpf (they underflow float64 for b >~ 26); reference.isf / reference.ppf are quadrature roots"])
 
 
