@@ -29,9 +29,8 @@ from .applications.dpcd import DPCDConfig
 _compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
 
 
-def __getattr__(name: str) -> object:
-    """fhsym 0.1 attribute paths (``fhsym.distribution``, ``fhsym.kdim``, ...): deprecated."""
-    return _compat.attribute(__name__, name)
+# fhsym 0.1 attribute paths (fhsym.distribution, fhsym.kdim, ...): deprecated
+__getattr__ = _compat.module_getattr(__name__)
 
 from ._core.version import __version__
 
