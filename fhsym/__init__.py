@@ -13,7 +13,8 @@ from ._core import compat as _compat
 _compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...): deprecated aliases
 
 from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate, gaussian_dominance
-from .privacy import certified_profile, is_private
+from .privacy import *  # noqa: F401,F403  (the privacy of one release: every name of fhsym.privacy)
+from .privacy import __all__ as _privacy_all
 from . import accounting, calibration, noise, privacy
 from .accounting import KDimPLDConfig, PrivacyLossDistribution, kdim_privacy_profile, zcdp_to_dp
 from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
@@ -21,14 +22,6 @@ from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
 from .applications.advise import advise
-from .privacy import (
-    PROFILE_RTOL,
-    centered_privacy_loss,
-    epsilon_for_delta,
-    log_privacy_profile,
-    privacy_loss,
-    privacy_profile,
-)
 
 from .applications.release import Release, ReleaseConfig, release
 from .applications.dpcd import DPCDConfig
@@ -36,9 +29,8 @@ from .applications.dpcd import DPCDConfig
 _compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
 
 
-def __getattr__(name: str) -> object:
-    """fhsym 0.1 attribute paths (``fhsym.distribution``, ``fhsym.kdim``, ...): deprecated."""
-    return _compat.attribute(__name__, name)
+# fhsym 0.1 attribute paths (fhsym.distribution, fhsym.kdim, ...): deprecated
+__getattr__ = _compat.module_getattr(__name__)
 
 from ._core.version import __version__
 
@@ -54,12 +46,7 @@ __all__ = [
     "Certificate",
     "verify_certificate",
     "CalibrationError",
-    "privacy_profile",
-    "log_privacy_profile",
-    "epsilon_for_delta",
-    "privacy_loss",
-    "centered_privacy_loss",
-    "PROFILE_RTOL",
+    *_privacy_all,  # privacy_profile, log_privacy_profile, epsilon_for_delta, privacy_loss, ... (fhsym.privacy)
     "calibrate",
     "CalibrateConfig",
     "Calibration",
@@ -69,8 +56,6 @@ __all__ = [
     "DPCDConfig",
     "gaussian_dominance",
     "advise",
-    "certified_profile",
-    "is_private",
     "accounting",
     "calibration",
     "noise",

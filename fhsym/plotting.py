@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from scipy import optimize
@@ -405,6 +405,21 @@ def _edges(x: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def _offset_for_variance(var_of: Callable[[float], float], variance: float, scale: float, scale_name: str) -> float:
+    """The offset x > 0 with var_of(x) = variance, for a variance decreasing from scale^2 (x = 0) towards 0.
+
+    The root is unique; found by Brent's method on log x (rtol 1e-12), bracketed from
+    [scale e^-10, scale e^2] upwards.
+    """
+    if not (0 < variance < scale**2):
+        raise ValueError(f"variance must be in (0, {scale_name}^2) = (0, {scale**2:g}); got {variance!r}")
+    f = lambda lx: math.log(var_of(math.exp(lx))) - math.log(variance)  # noqa: E731
+    lo, hi = math.log(scale) - 10.0, math.log(scale) + 2.0
+    while f(hi) > 0:
+        hi += 2.0
+    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-12))
+
+
 def fh_alpha_for_variance(variance: float, gamma: float) -> float:
     """The alpha with Var FH(alpha, gamma^2) = variance (eq 11), for variance < gamma^2.
 
@@ -420,13 +435,7 @@ def fh_alpha_for_variance(variance: float, gamma: float) -> float:
     """
     from .noise.flipped_huber import FlippedHuber
 
-    if not (0 < variance < gamma**2):
-        raise ValueError(f"variance must be in (0, gamma^2) = (0, {gamma**2:g}); got {variance!r}")
-    f = lambda la: math.log(FlippedHuber(math.exp(la), gamma).var()) - math.log(variance)  # noqa: E731
-    lo, hi = math.log(gamma) - 10.0, math.log(gamma) + 2.0
-    while f(hi) > 0:
-        hi += 2.0
-    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-12))
+    return _offset_for_variance(lambda a: FlippedHuber(a, gamma).var(), variance, gamma, "gamma")
 
 
 def osgt_vartheta_for_variance(variance: float, varrho: float) -> float:
@@ -441,13 +450,7 @@ def osgt_vartheta_for_variance(variance: float, varrho: float) -> float:
     """
     from .noise import OSGT as OSGTMechanism
 
-    if not (0 < variance < varrho**2):
-        raise ValueError(f"variance must be in (0, varrho^2) = (0, {varrho**2:g}); got {variance!r}")
-    f = lambda lv: math.log(OSGTMechanism(math.exp(lv), varrho).variance()) - math.log(variance)  # noqa: E731
-    lo, hi = math.log(varrho) - 10.0, math.log(varrho) + 2.0
-    while f(hi) > 0:
-        hi += 2.0
-    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-14, rtol=1e-12))
+    return _offset_for_variance(lambda v: OSGTMechanism(v, varrho).variance(), variance, varrho, "varrho")
 
 
 def privacy_profile_figure(

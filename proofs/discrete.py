@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import mpmath
 import numpy as np
@@ -449,16 +449,21 @@ def _label(i: int) -> str:
     return f"(alpha, gamma, step) = ({a:g}, {g:g}, {h:g}) [{lab}]"
 
 
+def _per_regime(ctx, error: Callable[[DiscreteFlippedHuber, Any], float]) -> Outcome:
+    """``error(distribution, exact reference)`` in every regime, within TOL."""
+    rows = [(error(DiscreteFlippedHuber(*REGIMES[i][:3]), reference(i)), _label(i)) for i in _regimes(ctx)]
+    return _worst(rows, TOL, "exact summation, 80 digits")
+
+
+def _normaliser_error(d: DiscreteFlippedHuber, ref) -> float:
+    with mp.workdps(REF_DPS):
+        z = mpmath.exp(mpf(d.log_normaliser()))
+    return _rel(float(z), ref.Z) if ref.Z != 1 else abs(d.log_normaliser() - float(mpmath.log(ref.Z)))
+
+
 @topic.check(obj="log_normaliser", paper="-", claim="log Z within 1e-12 relative of exact summation, every regime")
 def normaliser(ctx) -> Outcome:
-    rows = []
-    for i in _regimes(ctx):
-        ref = reference(i)
-        d = DiscreteFlippedHuber(*REGIMES[i][:3])
-        with mp.workdps(REF_DPS):
-            z = mpmath.exp(mpf(d.log_normaliser()))
-        rows.append((_rel(float(z), ref.Z) if ref.Z != 1 else abs(d.log_normaliser() - float(mpmath.log(ref.Z))), _label(i)))
-    return _worst(rows, TOL, "exact summation, 80 digits")
+    return _per_regime(ctx, _normaliser_error)
 
 
 def _points(i: int) -> List[int]:
@@ -507,12 +512,7 @@ def cdf_sf(ctx) -> Outcome:
 
 @topic.check(obj="variance", paper="-", claim="Var within 1e-12 relative of exact summation")
 def variance(ctx) -> Outcome:
-    rows = []
-    for i in _regimes(ctx):
-        ref = reference(i)
-        d = DiscreteFlippedHuber(*REGIMES[i][:3])
-        rows.append((_rel(d.var(), ref.var()), _label(i)))
-    return _worst(rows, TOL, "exact summation, 80 digits")
+    return _per_regime(ctx, lambda d, ref: _rel(d.var(), ref.var()))
 
 
 def _profile_points(i: int, quick: bool) -> List[Tuple[float, int]]:

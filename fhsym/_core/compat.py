@@ -7,8 +7,8 @@ and gives the module that now holds its code (the same object, not a copy), but 
 
 * ``import fhsym.distribution`` / ``from fhsym.distribution import FlippedHuber``: a finder on
   ``sys.meta_path`` (:func:`install`) aliases the old name lazily, at its first import;
-* ``fhsym.distribution`` as an attribute: the parent package's ``__getattr__`` calls
-  :func:`attribute`;
+* ``fhsym.distribution`` as an attribute: the parent package's ``__getattr__``
+  (:func:`module_getattr`) calls :func:`attribute`;
 * the old packages ``fhsym.kdim`` and ``fhsym.mechanisms`` warn when they are imported
   (:func:`warn_package`).
 
@@ -24,9 +24,10 @@ import importlib.machinery
 import sys
 import warnings
 from types import ModuleType
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
-__all__ = ["MOVED_MODULES", "MOVED_PACKAGES", "attribute", "install", "keep_public_names", "warn_package"]
+__all__ = ["MOVED_MODULES", "MOVED_PACKAGES", "attribute", "install", "keep_public_names", "module_getattr",
+           "warn_package"]
 
 #: old dotted path -> new dotted path
 MOVED_MODULES = {
@@ -141,3 +142,12 @@ def attribute(parent: str, name: str) -> ModuleType:
             warnings.simplefilter("ignore", DeprecationWarning)
             return importlib.import_module(old)
     raise AttributeError(f"module {parent!r} has no attribute {name!r}")
+
+
+def module_getattr(parent: str) -> Callable[[str], ModuleType]:
+    """The module ``__getattr__`` of package ``parent``: its old paths as attributes, deprecated (:func:`attribute`)."""
+
+    def __getattr__(name: str) -> ModuleType:
+        return attribute(parent, name)
+
+    return __getattr__

@@ -48,16 +48,22 @@ def _i2f(i: int) -> float:
     return x
 
 
-def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
-    """Given 0 <= lo < hi with ok(hi) and not ok(lo): the smallest double in (lo, hi] with ok."""
+def _switch_bits(switched: Callable[[float], bool], lo: float, hi: float) -> tuple[float, float]:
+    """Given 0 <= lo < hi with switched(hi) and not switched(lo), for a predicate False then True as x
+    grows: the adjacent doubles (x, x+) in [lo, hi] at which it switches, by bisection on the bits."""
     ilo, ihi = _f2i(lo), _f2i(hi)
     while ihi - ilo > 1:
         mid = (ilo + ihi) // 2
-        if ok(_i2f(mid)):
+        if switched(_i2f(mid)):
             ihi = mid
         else:
             ilo = mid
-    return _i2f(ihi)
+    return _i2f(ilo), _i2f(ihi)
+
+
+def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
+    """Given 0 <= lo < hi with ok(hi) and not ok(lo): the smallest double in (lo, hi] with ok."""
+    return _switch_bits(ok, lo, hi)[1]
 
 
 def first_true_int(ok: Callable[[int], bool], lo: int, hi: int) -> int:
@@ -167,14 +173,7 @@ def largest_true(ok: Callable[[float], bool], x0: float, *, name: str) -> float:
             if lo == 0.0:
                 raise CalibrationError(f"cannot calibrate: no positive {name} meets the target")
     # ok(lo), not ok(hi): bisect on bits for the last passing double
-    ilo, ihi = _f2i(lo), _f2i(hi)
-    while ihi - ilo > 1:
-        mid = (ilo + ihi) // 2
-        if ok(_i2f(mid)):
-            ilo = mid
-        else:
-            ihi = mid
-    return _i2f(ilo)
+    return _switch_bits(lambda x: not ok(x), lo, hi)[0]
 
 
 def largest_true_many(feasible: Callable[[np.ndarray, np.ndarray], np.ndarray], n: int, *,

@@ -123,6 +123,14 @@ def _check_lam(lam, regularizer: str) -> float:
     return 0.0 if regularizer == "none" else v
 
 
+def _check_problem(X, y, loss, regularizer, lam, n_passes) -> Tuple[str, str, np.ndarray, np.ndarray, float, int]:
+    """The validated problem of a coordinate-descent run: (loss, regularizer, X, y, lam, n_passes)."""
+    ls = _choice(loss, "loss", LOSSES)
+    rg = _choice(regularizer, "regularizer", REGULARIZERS)
+    A = _check_X(X)
+    return ls, rg, A, _check_y(y, A.shape[0], ls), _check_lam(lam, rg), V.check_int(n_passes, "n_passes", 1)
+
+
 def _check_theta(theta, K: int, name: str = "theta") -> np.ndarray:
     t = V.check_array(theta, V.Domain(name, -math.inf, math.inf))
     if t.shape[-1:] != (K,):
@@ -249,13 +257,8 @@ def coordinate_descent(X, y, *, loss: str = "squared", regularizer: str = "l2", 
     (K,), (L+1,) -- or (R, K), (R, L+1).  :func:`dp_coordinate_descent` is the private entry
     point; this function is the plain algorithm (non-private CD with ``noise=None``).
     """
-    ls = _choice(loss, "loss", LOSSES)
-    rg = _choice(regularizer, "regularizer", REGULARIZERS)
-    A = _check_X(X)
+    ls, rg, A, v, lm, L = _check_problem(X, y, loss, regularizer, lam, n_passes)
     N, K = A.shape
-    v = _check_y(y, N, ls)
-    lm = _check_lam(lam, rg)
-    L = V.check_int(n_passes, "n_passes", 1)
     tau = np.atleast_1d(V.check_array(step_sizes, V.Domain("step_sizes", 0.0, math.inf)))
     if tau.shape != (K,):
         raise ValueError(f"step_sizes must have K = {K} entries; got shape {tau.shape}")
@@ -458,13 +461,8 @@ def dp_coordinate_descent(
     loss, regularizer, lam, n_passes, step, clip = cfg.loss, cfg.regularizer, cfg.lam, cfg.n_passes, cfg.step, cfg.clip
     epsilon, delta, mechanism, accountant = cfg.epsilon, cfg.delta, cfg.mechanism, cfg.accountant
     noise, smoothness, theta0, verify = cfg.noise, cfg.smoothness, cfg.theta0, cfg.verify
-    ls = _choice(loss, "loss", LOSSES)
-    rg = _choice(regularizer, "regularizer", REGULARIZERS)
-    A = _check_X(X)
+    ls, rg, A, v, lm, L = _check_problem(X, y, loss, regularizer, lam, n_passes)
     N, K = A.shape
-    v = _check_y(y, N, ls)
-    lm = _check_lam(lam, rg)
-    L = V.check_int(n_passes, "n_passes", 1)
     tau = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     private = noise is not None or mechanism is not None
     C = V.check_scalar(clip, V.Domain("clip", 0.0, math.inf, closed_upper=not private, allow_inf=not private))

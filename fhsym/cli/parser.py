@@ -63,7 +63,14 @@ _STEP = _real(V.STEP)
 
 
 # ---------------------------------------------------------------------------
-# progress bar (stderr; no dependency)
+# the parser
+# ---------------------------------------------------------------------------
+
+
+def _add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
+                        help=f"{what} (default: min(2, cpus))")
+
 
 _EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming the parameter)"
 
@@ -84,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .._core.version import __version__
 
     p.add_argument("--version", action="version", version=f"fhsym {__version__}")
+    fh_parameters = _Parser(add_help=False)  # the flipped Huber law of `profile` and `sample`
+    fh_parameters.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")
+    fh_parameters.add_argument("--gamma", type=_GAMMA, required=True, metavar="G", help="scale parameter gamma > 0")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     c = sub.add_parser(
@@ -120,7 +130,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lattice spacing h > 0 of --mechanism discrete_flipped_huber (the sensitivity is a multiple of it)")
     c.add_argument("--certificate", type=Path, default=None, metavar="FILE",
                    help="also write the certificate as JSON to FILE (re-check it with: fhsym check-certificate FILE)")
-    c.add_argument("--json", action="store_true", help="print JSON")
 
     ad = sub.add_parser(
         "advise", formatter_class=fmt,
@@ -148,7 +157,6 @@ def build_parser() -> argparse.ArgumentParser:
                     help="releases composed T >= 1 (default 1)")
     ad.add_argument("--no-data", action="store_true", help="compute everything (do not reuse the frontier data file)")
     ad.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
-    ad.add_argument("--json", action="store_true", help="print JSON")
 
     cc = sub.add_parser(
         "check-certificate", formatter_class=fmt,
@@ -160,34 +168,27 @@ def build_parser() -> argparse.ArgumentParser:
         "exit status: 0 the certificate holds, 1 it does not, 2 unreadable or malformed file",
     )
     cc.add_argument("file", type=Path, metavar="FILE", help="a certificate JSON file")
-    cc.add_argument("--json", action="store_true", help="print JSON")
 
     pr = sub.add_parser(
-        "profile", formatter_class=fmt,
+        "profile", formatter_class=fmt, parents=[fh_parameters],
         help="exact 1-D privacy profile delta(eps) (Theorem 3, eq 13)",
         description="delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt of the 1-D flipped Huber mechanism\n"
         "(Theorem 3, eq 13; fhsym.privacy_profile), at one or more eps.  Relative error <= 1e-10.",
         epilog="example: fhsym profile --alpha 1 --gamma 2 --epsilon 0.5 1 2\n" + _EPILOG_EXIT,
     )
-    pr.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")
-    pr.add_argument("--gamma", type=_GAMMA, required=True, metavar="G", help="scale parameter gamma > 0")
     pr.add_argument("--sensitivity", type=_SENS, default=1.0, metavar="S", help="sensitivity Delta > 0 (default 1)")
     pr.add_argument("--epsilon", type=_EPS, nargs="+", required=True, metavar="E", help="one or more eps >= 0")
-    pr.add_argument("--json", action="store_true", help="print JSON")
 
     s = sub.add_parser(
-        "sample", formatter_class=fmt,
+        "sample", formatter_class=fmt, parents=[fh_parameters],
         help="draw flipped Huber noise (float ziggurat sampler)",
         description="Draw n samples of FH(alpha, gamma^2) noise (FlippedHuber.rvs: a ziggurat on eq 8).",
         epilog="example: fhsym sample --alpha 1 --gamma 2 -n 1000 --seed 0 --out noise.npy\n" + _EPILOG_EXIT,
     )
-    s.add_argument("--alpha", type=_ALPHA, required=True, metavar="A", help="transition parameter alpha >= 0")
-    s.add_argument("--gamma", type=_GAMMA, required=True, metavar="G", help="scale parameter gamma > 0")
     s.add_argument("-n", type=_integer("n", 0), default=10, metavar="N", help="number of samples >= 0 (default 10)")
     s.add_argument("--seed", type=_integer("seed", 0), default=None, metavar="SEED",
                    help="random seed >= 0 (default: fresh OS entropy)")
     s.add_argument("--out", default=None, metavar="FILE.npy", help="write the samples to this .npy file instead of printing")
-    s.add_argument("--json", action="store_true", help="print JSON")
 
     v = sub.add_parser(
         "verify", formatter_class=fmt,
@@ -205,13 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
                    help="run only this check (repeatable), e.g. distribution.rho_properties")
     v.add_argument("--list", action="store_true", help="list the topics and checks, then exit")
-    v.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="parallel processes (default: min(2, cpus))")
+    _add_jobs(v, "parallel processes")
     v.add_argument("--report", type=Path, default=None, metavar="PATH",
                    help="write the markdown report here (default for a full run: proofs/REPORT.md)")
     v.add_argument("--no-report", action="store_true", help="do not write a report")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
-    v.add_argument("--json", action="store_true", help="print JSON")
 
     r = sub.add_parser(
         "reproduce", formatter_class=fmt,
@@ -229,8 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quick", action="store_true", help="coarse grids (a smoke run: ~1 min for the 1-D part)")
     r.add_argument("--skip-kdim", action="store_true", help="skip the K-dimensional part (Fig 4, Table II)")
     r.add_argument("--no-cache", action="store_true", help="recompute every calibration (ignore the cache)")
-    r.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
-                   help="parallel processes for the calibrations (default: min(2, cpus))")
+    _add_jobs(r, "parallel processes for the calibrations")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
-    r.add_argument("--json", action="store_true", help="print JSON")
+    for command in sub.choices.values():  # every subcommand, last in its help
+        command.add_argument("--json", action="store_true", help="print JSON")
     return p

@@ -13,9 +13,8 @@ from ..calibration.kdim import calibrate_kdim
 _compat.warn_package(__name__)
 
 
-def __getattr__(name: str) -> object:
-    """``fhsym.kdim.pld`` and the other old module paths as attributes (deprecated)."""
-    return _compat.attribute(__name__, name)
+# fhsym.kdim.pld and the other old module paths as attributes (deprecated)
+__getattr__ = _compat.module_getattr(__name__)
 
 
 __all__ = ["calibrate_kdim", *_accounting_all]

@@ -27,9 +27,8 @@ from ..privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
 _compat.warn_package(__name__)
 
 
-def __getattr__(name: str) -> object:
-    """``fhsym.mechanisms.gaussian`` and the other old module paths as attributes (deprecated)."""
-    return _compat.attribute(__name__, name)
+# fhsym.mechanisms.gaussian and the other old module paths as attributes (deprecated)
+__getattr__ = _compat.module_getattr(__name__)
 
 
 __all__ = [

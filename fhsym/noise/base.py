@@ -76,6 +76,20 @@ def _out(a: np.ndarray) -> Float:
     return float(a) if a.ndim == 0 else a
 
 
+def _evaluate(kernel: Callable[[np.ndarray], Any], x: ArrayLike, domain: V.Domain = _X) -> Float:
+    """A subclass kernel on ``x`` validated in ``domain``, floating-point warnings off; a 0-d result as a float."""
+    xa = V.check_array(x, domain)
+    with np.errstate(all="ignore"):
+        return _out(kernel(xa))
+
+
+def _evaluate_loss(kernel: Callable[[np.ndarray, np.ndarray], Any], t: ArrayLike, d: ArrayLike) -> Float:
+    """A subclass privacy-loss kernel on validated t and d broadcast together; 0 where d = 0."""
+    ta, da = np.broadcast_arrays(V.check_array(t, _T), V.check_array(d, _D))
+    with np.errstate(all="ignore"):
+        return _out(np.where(da == 0, 0.0, kernel(ta, da)))
+
+
 class NoiseDistribution:
     """A symmetric additive noise law with its exact 1-D privacy profile.
 
@@ -144,9 +158,7 @@ class NoiseDistribution:
     # ------------------------------------------------------------------ density
     def logpdf(self, x: ArrayLike) -> Float:
         """log g(x); vectorised in ``x``."""
-        xa = V.check_array(x, _X)
-        with np.errstate(all="ignore"):
-            return _out(self._logpdf(xa))
+        return _evaluate(self._logpdf, x)
 
     def pdf(self, x: ArrayLike) -> Float:
         """g(x) = exp(logpdf(x))."""
@@ -155,39 +167,27 @@ class NoiseDistribution:
     # ------------------------------------------------------------- distribution
     def sf(self, x: ArrayLike) -> Float:
         """P(T > x)."""
-        xa = V.check_array(x, _X)
-        with np.errstate(all="ignore"):
-            return _out(self._sf(xa))
+        return _evaluate(self._sf, x)
 
     def cdf(self, x: ArrayLike) -> Float:
         """P(T <= x) = sf(-x) (symmetric noise)."""
-        xa = V.check_array(x, _X)
-        with np.errstate(all="ignore"):
-            return _out(self._sf(-xa))
+        return _evaluate(lambda xa: self._sf(-xa), x)
 
     def logsf(self, x: ArrayLike) -> Float:
         """log P(T > x), finite wherever the probability is positive."""
-        xa = V.check_array(x, _X)
-        with np.errstate(all="ignore"):
-            return _out(self._logsf(xa))
+        return _evaluate(self._logsf, x)
 
     def logcdf(self, x: ArrayLike) -> Float:
         """log P(T <= x) = logsf(-x)."""
-        xa = V.check_array(x, _X)
-        with np.errstate(all="ignore"):
-            return _out(self._logsf(-xa))
+        return _evaluate(lambda xa: self._logsf(-xa), x)
 
     def isf(self, q: ArrayLike) -> Float:
         """Inverse survival function: the x with sf(x) = q, q in [0, 1]."""
-        qa = V.check_array(q, V.PROBABILITY)
-        with np.errstate(all="ignore"):
-            return _out(self._isf(qa))
+        return _evaluate(self._isf, q, V.PROBABILITY)
 
     def ppf(self, q: ArrayLike) -> Float:
         """Quantile function: the x with cdf(x) = q, q in [0, 1] (= -isf(q), symmetric noise)."""
-        qa = V.check_array(q, V.PROBABILITY)
-        with np.errstate(all="ignore"):
-            return _out(0.0 - self._isf(qa))  # 0.0 - x: the median is +0.0
+        return _evaluate(lambda qa: 0.0 - self._isf(qa), q, V.PROBABILITY)  # 0.0 - x: the median is +0.0
 
     def support(self) -> Tuple[float, float]:
         """The (closed) support; (-inf, inf) unless the subclass says otherwise."""
@@ -338,6 +338,15 @@ class NoiseDistribution:
         """0: the noise is symmetric."""
         return 0.0
 
+    def variance(self) -> float:
+        """The variance: the fhsym 0.1 name of :meth:`var` (of the comparison mechanisms, kept for old code).
+
+        >>> import fhsym
+        >>> fhsym.Gaussian(sigma=2.0).variance(), fhsym.Laplace(beta=1.0).variance()
+        (4.0, 2.0)
+        """
+        return self.var()
+
     def median(self) -> float:
         """0: the noise is symmetric."""
         return 0.0
@@ -394,21 +403,11 @@ class NoiseDistribution:
     # ------------------------------------------------------------------ privacy
     def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
         """Privacy loss zeta_d(t) = log g(t)/g(t + d) (paper Sec II-C1); broadcast in t and d."""
-        ta = V.check_array(t, _T)
-        da = V.check_array(d, _D)
-        ta, da = np.broadcast_arrays(ta, da)
-        with np.errstate(all="ignore"):
-            out = np.where(da == 0, 0.0, self._privacy_loss(ta, da))
-        return _out(out)
+        return _evaluate_loss(self._privacy_loss, t, d)
 
     def centered_privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
         """Centred privacy loss zeta~_d(t) = zeta_d(t - d/2) = log g(t - d/2)/g(t + d/2)."""
-        ta = V.check_array(t, _T)
-        da = V.check_array(d, _D)
-        ta, da = np.broadcast_arrays(ta, da)
-        with np.errstate(all="ignore"):
-            out = np.where(da == 0, 0.0, self._centered_privacy_loss(ta, da))
-        return _out(out)
+        return _evaluate_loss(self._centered_privacy_loss, t, d)
 
     def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
         """delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, exact; vectorised in ``epsilon``."""

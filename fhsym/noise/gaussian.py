@@ -101,10 +101,6 @@ class Gaussian(NoiseDistribution):
     def __init__(self, sigma: float) -> None:
         self.sigma = check_scalar(sigma, SIGMA)
 
-    def variance(self) -> float:
-        """The variance sigma^2 (fhsym 0.1 name of :meth:`var`)."""
-        return self.var()
-
     def _var(self) -> float:
         return self.sigma**2
 

@@ -75,10 +75,6 @@ class Laplace(NoiseDistribution):
     def __init__(self, beta: float) -> None:
         self.beta = check_scalar(beta, BETA)
 
-    def variance(self) -> float:
-        """The variance 2 beta^2 (fhsym 0.1 name of :meth:`var`)."""
-        return self.var()
-
     def _var(self) -> float:
         return 2.0 * self.beta**2
 

@@ -231,10 +231,6 @@ class OSGT(NoiseDistribution):
         if not math.isfinite(self.theta):
             raise ValueError(f"vartheta/varrho must be finite; got {self.vartheta!r}/{self.varrho!r}")
 
-    def variance(self) -> float:
-        """The variance (fhsym 0.1 name of :meth:`var`)."""
-        return self.var()
-
     def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)
 

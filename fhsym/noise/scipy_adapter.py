@@ -29,6 +29,15 @@ __all__ = ["scipy_class", "to_scipy"]
 _CLASSES: Dict[type, type] = {}
 
 
+def _delegate(method: str) -> Callable[..., np.ndarray]:
+    """An interface method evaluating the fhsym method ``method`` at x, per parameter tuple."""
+
+    def evaluate(self: "_Interface", x: Any, **params: Any) -> np.ndarray:
+        return self._apply(lambda d, v: getattr(d, method)(v), x, params)
+
+    return evaluate
+
+
 class _Interface:
     """The object ``scipy.stats.make_distribution`` turns into a distribution class."""
 
@@ -90,23 +99,13 @@ class _Interface:
         return out[()]
 
     # ------------------------------------------------------------- methods
-    def pdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.pdf(v), x, params)
-
-    def logpdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.logpdf(v), x, params)
-
-    def cdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.cdf(v), x, params)
-
-    def ccdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.sf(v), x, params)
-
-    def logcdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.logcdf(v), x, params)
-
-    def logccdf(self, x: Any, **params: Any) -> np.ndarray:
-        return self._apply(lambda d, v: d.logsf(v), x, params)
+    # scipy's name = the fhsym method it evaluates
+    pdf = _delegate("pdf")
+    logpdf = _delegate("logpdf")
+    cdf = _delegate("cdf")
+    ccdf = _delegate("sf")
+    logcdf = _delegate("logcdf")
+    logccdf = _delegate("logsf")
 
     def icdf(self, p: Any, **params: Any) -> np.ndarray:
         return self._apply(lambda d, v: d.ppf(np.clip(v, 0.0, 1.0)), p, params)

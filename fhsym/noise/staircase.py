@@ -144,10 +144,6 @@ class Staircase(NoiseDistribution):
         r = ax - k * self.sensitivity
         return k + (r >= self.width)
 
-    def variance(self) -> float:
-        """The variance (fhsym 0.1 name of :meth:`var`)."""
-        return self.var()
-
     def _var(self) -> float:
         b, omb, g = self._b, self._omb, self.gamma
         first = b * (1.0 + b) / (omb * omb)

@@ -128,10 +128,6 @@ class TruncatedLaplace(NoiseDistribution):
         """The closed interval [-A, A]."""
         return (-self.bound, self.bound)
 
-    def variance(self) -> float:
-        """The variance (fhsym 0.1 name of :meth:`var`)."""
-        return self.var()
-
     def _var(self) -> float:
         lam, a = self.scale, self.bound / self.scale
         if a <= 2.0:

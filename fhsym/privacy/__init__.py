@@ -23,6 +23,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    """``fhsym.privacy.discrete_calibration`` (fhsym 0.1 path of fhsym.calibration.discrete): deprecated."""
-    return _compat.attribute(__name__, name)
+# fhsym.privacy.discrete_calibration (0.1 path of fhsym.calibration.discrete): deprecated
+__getattr__ = _compat.module_getattr(__name__)

@@ -13,30 +13,5 @@ this module re-exports it where the privacy API lives.
 
 from __future__ import annotations
 
-from ..noise.flipped_huber_profile import (
-    KINK_WINDOW,
-    PROFILE_RTOL,
-    case_boundaries,
-    centered_privacy_loss,
-    epsilon_for_delta,
-    log_privacy_profile,
-    log_profile_std,
-    loss_std,
-    privacy_loss,
-    privacy_profile,
-    scalar_units,
-)
-
-__all__ = [
-    "privacy_profile",
-    "log_privacy_profile",
-    "epsilon_for_delta",
-    "privacy_loss",
-    "centered_privacy_loss",
-    "PROFILE_RTOL",
-    "KINK_WINDOW",
-    "case_boundaries",
-    "log_profile_std",
-    "loss_std",
-    "scalar_units",
-]
+from ..noise.flipped_huber_profile import *  # noqa: F401,F403
+from ..noise.flipped_huber_profile import __all__  # noqa: F401

@@ -13,7 +13,7 @@ difference vector), ``t``.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+import functools
 
 import sympy as sp
 
@@ -116,62 +116,50 @@ R = sp.Symbol("R", nonnegative=True)  # the value of R_Delta(alpha)
 theta_s = sp.Symbol("theta_std", nonnegative=True)  # theta/gamma
 A_ = sp.Symbol("A", real=True)  # the argument of Lemma 5's Q
 B_ = sp.Symbol("B", real=True)  # the argument of Lemma 7's Q
-_pos: Dict[str, Any] = dict(domain={"alpha": (1e-6, 1e4), "Delta": (1e-6, 1e4)})
+# the two pieces of R_Delta, and of its inverse, share their arguments, paper form, naive form and domain
+_r_piece = functools.partial(Kernel, args=(alpha, Delta), paper=R_Delta, naive=N.R_Delta,
+                             domain={"alpha": (1e-6, 1e4), "Delta": (1e-6, 1e4)})
+_r_inverse_piece = functools.partial(Kernel, args=(nu, Delta), paper=R_Delta_inverse, naive=N.R_Delta_inverse,
+                                     domain={"nu": (1e-6, 1e4), "Delta": (1e-6, 1e4)})
 
-R_SQUARE = Kernel(
+R_SQUARE = _r_piece(
     name="r_delta_square",
-    args=(alpha, Delta),
     expr=alpha**2,
-    paper=R_Delta,
     paper_ref="Lemma 5, alpha <= Delta",
     doc="R_Delta(alpha) = alpha^2 for alpha <= Delta.",
     constraint=sp.Le(alpha, Delta),
     region=sp.Le(alpha, Delta),
-    naive=N.R_Delta,
     stress=((0.5, 1.0), "a typical point of the piece"),
     no_stress="on alpha <= Delta the paper's form is alpha^2 - 0: nothing cancels",
-    **_pos,
 )
-R_LINEAR = Kernel(
+R_LINEAR = _r_piece(
     name="r_delta_linear",
-    args=(alpha, Delta),
     expr=Delta * (2 * alpha - Delta),
-    paper=R_Delta,
     paper_ref="Lemma 5, alpha > Delta (the piece stated below Lemma 5)",
     doc="R_Delta(alpha) = Delta (2 alpha - Delta) for alpha > Delta, without the cancellation of alpha^2 - (alpha - Delta)^2.",
     constraint=sp.Gt(alpha, Delta),
     region=sp.Gt(alpha, Delta),
-    naive=N.R_Delta,
     stress=((1e12, 1.0), "alpha = 1e12 Delta: alpha^2 - (alpha - Delta)^2 = 1e24 - (1e24 - 2e12 + 1) cancels (ulp of 1e24 ~ 1e8)"),
-    **_pos,
 )
-R_INV_SQRT = Kernel(
+R_INV_SQRT = _r_inverse_piece(
     name="r_delta_inverse_sqrt",
-    args=(nu, Delta),
     expr=sp.sqrt(nu),
-    paper=R_Delta_inverse,
     paper_ref="eq 21, nu < Delta^2",
     doc="R_Delta^{-1}(nu) = sqrt(nu) for 0 <= nu < Delta^2.",
     constraint=sp.Lt(nu, Delta**2),
     region=sp.Lt(nu, Delta**2),
-    naive=N.R_Delta_inverse,
     stress=((0.25, 1.0), "a typical point of the piece"),
     no_stress="eq 21 is printed in a stable form (a square root)",
-    domain={"nu": (1e-6, 1e4), "Delta": (1e-6, 1e4)},
 )
-R_INV_LINEAR = Kernel(
+R_INV_LINEAR = _r_inverse_piece(
     name="r_delta_inverse_linear",
-    args=(nu, Delta),
     expr=(nu + Delta**2) / (2 * Delta),
-    paper=R_Delta_inverse,
     paper_ref="eq 21, nu >= Delta^2",
     doc="R_Delta^{-1}(nu) = (nu + Delta^2)/(2 Delta) for nu >= Delta^2.",
     constraint=sp.Ge(nu, Delta**2),
     region=sp.Ge(nu, Delta**2),
-    naive=N.R_Delta_inverse,
     stress=((4.0, 1.0), "a typical point of the piece"),
     no_stress="eq 21 is printed in a stable form (a sum of positive terms)",
-    domain={"nu": (1e-6, 1e4), "Delta": (1e-6, 1e4)},
 )
 THETA_STD = Kernel(
     name="theta_std",

@@ -26,6 +26,9 @@ checks each fused function against mpmath at 50 digits for b in [64, 1e300].
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
@@ -55,38 +58,31 @@ b = D.b
 u = sp.Symbol("u", real=True)  # gamma * s, the MGF argument in standard units
 _beyond = sp.Gt(b, LAPLACE_B)
 _laplace_domain = {"b": (64.0, 1e300)}
+#: a Laplace-limit kernel of b alone: applied beyond LAPLACE_B, its identity sampled on b in [64, 1e300]
+_of_b_beyond = functools.partial(Kernel, args=(b,), domain=_laplace_domain, region=_beyond)
 
-LOG_OMEGA_TILDE_LAPLACE = Kernel(
+LOG_OMEGA_TILDE_LAPLACE = _of_b_beyond(
     name="log_omega_tilde_laplace",
-    args=(b,),
     expr=sp.log(2) - sp.log(b),
     paper=LW_PAPER,
     paper_ref="eq 9 (log omega - b^2/2), Laplace limit b > 64: remainder log1p(b A - E), |.| <= 2 e^{-b^2}",
     doc="log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2 e^{-b^2}.",
-    domain=_laplace_domain,
-    region=_beyond,
 )
 
-VARIANCE_LAPLACE = Kernel(
+VARIANCE_LAPLACE = _of_b_beyond(
     name="variance_std_laplace",
-    args=(b,),
     expr=2 * sp.UnevaluatedExpr(1 / b) ** 2,  # (1/b)^2: no b^2 (overflows for b > 1.3e154)
     paper=D.variance_of_b,
     paper_ref="eq 11, Laplace limit b > 64: (2/b^2)(1 + r), |r| <= e^{-b^2}(b^2 + 2)",
     doc="Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 + 2).",
-    domain=_laplace_domain,
-    region=_beyond,
 )
 
-FISHER_LAPLACE = Kernel(
+FISHER_LAPLACE = _of_b_beyond(
     name="fisher_std_laplace",
-    args=(b,),
     expr=b**2,
     paper=D.fisher_of_b,
     paper_ref="eq 12, Laplace limit b > 64: b^2 (1 + r), |r| <= 2 e^{-b^2}",
     doc="gamma^2 I(T) = b^2 (the Laplace Fisher information) for b > 64; overflows (to inf) only where b^2 does.",
-    domain=_laplace_domain,
-    region=_beyond,
 )
 
 LOG_MGF_LAPLACE = Kernel(
@@ -115,37 +111,40 @@ LOG_KAPPA_STD = PiecewiseFunction(
     paper_ref="eq 9, Definition 7",
 )
 
-VARIANCE_OF_B = PiecewiseFunction(
-    name="variance_of_b",
-    args=(b, lw),
-    pieces=(Piece(VARIANCE, safe=_gauss), Piece(VARIANCE_LAPLACE, safe=_far)),
+
+def _exact_then_laplace(name: str, exact: Kernel, beyond: Any, doc: str, paper_ref: str, **kw: Any) -> PiecewiseFunction:
+    """A function of (b, lw) for every b >= 0: the ``exact`` kernel up to LAPLACE_B, ``beyond`` past it.
+
+    ``beyond`` is the Laplace-limit kernel, or the constant the function equals to double precision there.
+    """
+    far = Piece(beyond, safe=_far) if isinstance(beyond, Kernel) else Piece(value=beyond, region=_beyond)
+    return PiecewiseFunction(name=name, args=(b, lw), pieces=(Piece(exact, safe=_gauss), far), doc=doc,
+                             paper_ref=paper_ref, **kw)
+
+
+VARIANCE_OF_B = _exact_then_laplace(
+    "variance_of_b", VARIANCE, VARIANCE_LAPLACE,
     doc="Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2 beyond "
     "(underflows gracefully past b ~ 1e154, where the true value is subnormal).",
     paper_ref="eq 11",
 )
 
-FISHER_OF_B = PiecewiseFunction(
-    name="fisher_of_b",
-    args=(b, lw),
-    pieces=(Piece(FISHER, safe=_gauss), Piece(FISHER_LAPLACE, safe=_far)),
+FISHER_OF_B = _exact_then_laplace(
+    "fisher_of_b", FISHER, FISHER_LAPLACE,
     doc="gamma^2 I(T) for every b >= 0: the exact form up to b = 64, b^2 beyond (inf where b^2 exceeds the float range).",
     paper_ref="eq 12",
     ignore=("over",),
 )
 
-NFI_OF_B = PiecewiseFunction(
-    name="nfi_of_b",
-    args=(b, lw),
-    pieces=(Piece(NFI, safe=_gauss), Piece(value=sp.Integer(2), region=_beyond)),
+NFI_OF_B = _exact_then_laplace(
+    "nfi_of_b", NFI, sp.Integer(2),
     doc="Var(T) I(T) for every b >= 0: the product of the exact forms up to b = 64, 2 (the Laplace value; "
     "relative remainder <= 3 e^{-b^2}(b^2 + 2)) beyond.",
     paper_ref="Sec II-D (NFI), eq 11, eq 12",
 )
 
-TAIL_MASS_OF_B = PiecewiseFunction(
-    name="tail_mass_of_b",
-    args=(b, lw),
-    pieces=(Piece(TAIL_MASS, safe=_gauss), Piece(value=sp.Integer(0), region=_beyond)),
+TAIL_MASS_OF_B = _exact_then_laplace(
+    "tail_mass_of_b", TAIL_MASS, sp.Integer(0),
     doc="P(T > alpha) for every b >= 0: the exact form up to b = 64, 0 beyond (the true value is below "
     "e^{-b^2/2} <= e^{-2048}, under half the smallest subnormal: 0 is its correctly rounded double).",
     paper_ref="eq 10 at t = alpha",

@@ -23,6 +23,7 @@ computed once per distribution by :data:`LOG_OMEGA_TILDE`.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -102,6 +103,8 @@ OMEGA_FROM_LW = sp.exp(lw + b**2 / 2)
 _A = SQRT_PI_2 * erfcx(b / sp.sqrt(2)) * sp.exp(-(b**2))
 
 _b_range = (1e-6, 1e4)
+#: a kernel of b (and lw) alone: the exact form, applied up to LAPLACE_B (fhsym.symbolic.laplace_limit beyond)
+_of_b = functools.partial(Kernel, args=(b, lw), domain={"b": _b_range}, region=sp.Le(b, LAPLACE_B))
 
 
 def _paper_in_b(expr: sp.Expr) -> sp.Expr:
@@ -109,15 +112,18 @@ def _paper_in_b(expr: sp.Expr) -> sp.Expr:
     return expr.subs({D.alpha: b * D.gamma, D.t: s * D.gamma}).subs(D.gamma, 1)
 
 
-LOG_OMEGA_TILDE = Kernel(
+# eq 10's survival function on each piece, in (b, s) with s >= 0
+_SF_CENTER_PAPER = _paper_in_b(D.sf_center).subs(sp.Abs(s), s)
+_SF_TAIL_PAPER = _paper_in_b(D.sf_tail_upper)
+
+
+LOG_OMEGA_TILDE = _of_b(
     name="log_omega_tilde",
     args=(b,),
     expr=sp.log(2 * (_A + b * exprel(-(b**2)))),
     paper=LW_PAPER,
     paper_ref="eq 9 (log omega - b^2/2 = log(kappa/gamma))",
     doc="log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b -> inf).",
-    domain={"b": _b_range},
-    region=sp.Le(b, LAPLACE_B),
     naive=lambda b: np.log(N.omega(b)) - b * b / 2.0,
     stress=((40.0,), "b = 40: sinh(b^2/2) = sinh(800) overflows"),
 )
@@ -154,7 +160,7 @@ SF_TAIL = Kernel(
     name="sf_tail",
     args=(b, s, lw),
     expr=SQRT_PI_2 * sp.erfc(s / sp.sqrt(2)) * sp.exp(-(b**2) / 2 - lw),
-    paper=_paper_in_b(D.sf_tail_upper),
+    paper=_SF_TAIL_PAPER,
     paper_ref="eq 10, t > alpha",
     doc="P(T > gamma*s) for s >= b: sqrt(2 pi)/omega * Q(s).",
     domain={"b": (1e-6, 30.0), "s": (0.0, 35.0)},
@@ -168,7 +174,7 @@ LOGSF_TAIL = Kernel(
     name="logsf_tail",
     args=(b, s, lw),
     expr=log_ndtr(-s) + sp.log(2 * sp.pi) / 2 - b**2 / 2 - lw,
-    paper=sp.log(_paper_in_b(D.sf_tail_upper)),
+    paper=sp.log(_SF_TAIL_PAPER),
     paper_ref="eq 10, t > alpha",
     doc="log P(T > gamma*s) for s >= b; finite for every finite s.",
     domain={"b": _b_range, "s": (0.0, 1e4)},
@@ -186,7 +192,7 @@ SF_CENTER = Kernel(
     name="sf_center",
     args=(b, s, lw),
     expr=sp.exp(-b * s - lw) * _center_bracket,
-    paper=_paper_in_b(D.sf_center).subs(sp.Abs(s), s),
+    paper=_SF_CENTER_PAPER,
     paper_ref="eq 10, 0 <= t <= alpha",
     doc="P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).",
     domain={"b": (1e-6, 30.0), "s": (0.0, 30.0)},
@@ -200,7 +206,7 @@ LOGSF_CENTER = Kernel(
     name="logsf_center",
     args=(b, s, lw),
     expr=-b * s - lw + sp.log(_center_bracket),
-    paper=sp.log(_paper_in_b(D.sf_center).subs(sp.Abs(s), s)),
+    paper=sp.log(_SF_CENTER_PAPER),
     paper_ref="eq 10, 0 <= t <= alpha",
     doc="log P(T > gamma*s) for 0 <= s <= b.",
     domain={"b": _b_range, "s": (0.0, 1e4)},
@@ -210,15 +216,13 @@ LOGSF_CENTER = Kernel(
     stress=((10.0, 9.0), "large b: 1 - G(t) ~ e^-90 lost entirely"),
 )
 
-TAIL_MASS = Kernel(
+TAIL_MASS = _of_b(
     name="tail_mass",
-    args=(b, lw),
     expr=_A * sp.exp(-lw),
     paper=D.tail_mass_of_b,
     paper_ref="eq 10 at t = alpha",
     doc="P(T > alpha) = sqrt(2 pi)/omega * Q(b).",
     domain={"b": (1e-6, 30.0)},
-    region=sp.Le(b, LAPLACE_B),
     naive=lambda b: N.sf(b, b),
     stress=((7.0,), "P(T > alpha) = 1 - G(alpha) ~ 1e-22 lost"),
 )
@@ -299,41 +303,32 @@ ISF_TAIL_NEAR_HALF = Kernel(
     stress=((1e-12, 1e-12), "alpha -> 0 near the median: 1 - 2 Q-argument cancels"),
 )
 
-VARIANCE = Kernel(
+VARIANCE = _of_b(
     name="variance_std",
-    args=(b, lw),
     expr=2 * (b**3 * lowergamma3_scaled(b**2) + b * sp.exp(-(b**2)) + _A) * sp.exp(-lw),
     paper=D.variance_of_b,
     paper_ref="eq 11 (Appendix A missing; derived from the second moment of each piece)",
     doc="Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2} ds]/(kappa/gamma): positive terms only.",
-    domain={"b": _b_range},
-    region=sp.Le(b, LAPLACE_B),
     naive=N.variance,
     stress=((40.0,), "b = 40: cosh, sinh overflow (inf - inf)"),
 )
 
-FISHER = Kernel(
+FISHER = _of_b(
     name="fisher_std",
-    args=(b, lw),
     expr=1 + 2 * b * (1 - exprel(-(b**2))) * sp.exp(-lw),
     paper=D.fisher_of_b,
     paper_ref="eq 12 (Appendix A missing; derived)",
     doc="gamma^2 * I(T) = 1 + (2 b/(kappa/gamma)) (1 - (1 - e^{-b^2})/b^2); the correction is small only where its absolute error is.",
-    domain={"b": _b_range},
-    region=sp.Le(b, LAPLACE_B),
     naive=N.fisher,
     stress=((40.0,), "b = 40: exp, sinh overflow"),
 )
 
-NFI = Kernel(
+NFI = _of_b(
     name="nfi_std",
-    args=(b, lw),
     expr=VARIANCE.expr * FISHER.expr,
     paper=D.variance_of_b * D.fisher_of_b,
     paper_ref="Sec II-D (NFI = Var * I, eq 11 x eq 12; scale free)",
     doc="Var(T) I(T), the product of the variance and Fisher information kernels (both positive-term forms).",
-    domain={"b": _b_range},
-    region=sp.Le(b, LAPLACE_B),
     naive=lambda b: N.variance(b) * N.fisher(b),
     stress=((40.0,), "b = 40: cosh, sinh, exp overflow (inf - inf)"),
 )
@@ -362,7 +357,7 @@ SF_CENTER_NEAR_MEDIAN = Kernel(
     name="sf_center_near_median",
     args=(b, s, lw),
     expr=sp.Rational(1, 2) - s * exprel(-b * s) * sp.exp(-lw),
-    paper=_paper_in_b(D.sf_center).subs(sp.Abs(s), s),
+    paper=_SF_CENTER_PAPER,
     paper_ref="eq 10, 0 <= t <= alpha, near the median",
     doc="P(T > gamma*s) = 1/2 - mass of [0, s] for 0 <= s <= b where the result is >= 1/4 (no cancellation).",
     domain={"b": (1e-3, 30.0), "s": (0.0, 1.0)},
@@ -377,7 +372,7 @@ SF_TAIL_NEAR_MEDIAN = Kernel(
     args=(b, s, lw),
     expr=sp.Rational(1, 2) - b * exprel(-(b**2)) * sp.exp(-lw)
     - sp.sqrt(2 * sp.pi) * sp.exp(-(b**2) / 2 - lw) * (sp.erf(s / sp.sqrt(2)) - sp.erf(b / sp.sqrt(2))) / 2,
-    paper=_paper_in_b(D.sf_tail_upper),
+    paper=_SF_TAIL_PAPER,
     paper_ref="eq 10, t > alpha, near the median",
     doc="P(T > gamma*s) = 1/2 - centre mass - Gaussian mass of [b, s], for s >= b where the result is >= 1/4.",
     domain={"b": (1e-6, 0.6), "s": (0.0, 0.7)},

@@ -67,6 +67,22 @@ def _b_grid(ctx, lo=1e-6, hi=1e4, n_log=150, n_lin=150) -> List[float]:
     return sorted(pts)
 
 
+class _Margins:
+    """Relative margins of an inequality at grid points (b, s): their count, the smallest, the points below -1e-30."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.bad: List[Tuple[float, float]] = []
+        self.worst = None
+
+    def add(self, margin, bb: float, ss: float) -> None:
+        self.n += 1
+        if margin < -mpf(10) ** -30:
+            self.bad.append((bb, ss))
+        if self.worst is None or margin < self.worst[0]:
+            self.worst = (margin, bb, ss)
+
+
 @topic.check(obj="omega", paper="Prop 1", claim="omega >= sqrt(2 pi): the paper's proof steps, symbolically")
 def prop1_proof(ctx) -> Outcome:
     ok1, ev1 = _nonneg_by_derivative(Q(xx) - sp.Rational(1, 2) + xx / sp.sqrt(2 * sp.pi), xx, (1 - sp.exp(-(xx**2) / 2)) / sp.sqrt(2 * sp.pi))
@@ -327,9 +343,7 @@ def lemma6_intermediate(ctx) -> Outcome:
     tails_up = prove_zero(D.cdf_tail_upper.subs(t, _tp) - _cexpr.subs(b, al / g) * Q(-_tp / g) - (1 - sp.sqrt(2 * sp.pi) / D.omega))
     tails_lo = prove_zero(D.cdf_tail_lower.subs(t, -_tp) - sp.sqrt(2 * sp.pi) / D.omega * Q(_tp / g))
     # numeric grid, standard units
-    bad = []
-    worst = None
-    n = 0
+    margins = _Margins()
     for bb in _lemma6_grid(ctx):
         cc = _val((b,), _cexpr, (bb,), need=10)
         for ss in _lemma6_s_points(bb, 0.0, ctx):
@@ -337,24 +351,20 @@ def lemma6_intermediate(ctx) -> Outcome:
             with mp.workdps(50):
                 lb = cc * mpmath.ncdf(ss)
                 margin = (G - lb) / G
-            n += 1
-            if margin < -mpf(10) ** -30:
-                bad.append((bb, ss))
-            if worst is None or margin < worst[0]:
-                worst = (margin, bb, ss)
-    ok = sq is not None and same is not None and tails_up is not None and tails_lo is not None and not bad
+            margins.add(margin, bb, ss)
+    ok = sq is not None and same is not None and tails_up is not None and tails_lo is not None and not margins.bad
     # margins below 1e-30 are the equality region at the resolution of the evaluation (40 digits)
-    shown = "0 (equality for t <= -alpha, to 1e-30)" if abs(worst[0]) < mpf(10) ** -30 else _fmt.num(worst[0], 2)
+    shown = "0 (equality for t <= -alpha, to 1e-30)" if abs(margins.worst[0]) < mpf(10) ** -30 else _fmt.num(margins.worst[0], 2)
     ev = [
         f"- c phi(t/gamma)/gamma = e^(-(t^2+alpha^2)/2gamma^2)/kappa with c = sqrt(2pi)/omega: `{same}`",
         f"- log(g / (c phi/gamma)) = (|t| - alpha)^2/(2 gamma^2) >= 0 on |t| <= alpha: `{sq}`; = {log_ratio_t} on |t| > alpha",
         "- hence G(t) - c Q(-t/gamma) = int_{-inf}^t (g - c phi/gamma) >= 0 for every t",
         f"- tails in closed form: t > alpha: G - c Q(-t/gamma) = 1 - c (>= 0 by Prop 1): `{tails_up}`; t < -alpha: equality: `{tails_lo}`",
-        f"- grid (confirmation), 40-50 digits: {n} points, smallest relative margin (G - c Q(-s))/G = {shown} "
+        f"- grid (confirmation), 40-50 digits: {margins.n} points, smallest relative margin (G - c Q(-s))/G = {shown} "
         "(0 = equality in the lower tail)",
     ]
-    if bad:
-        ev.append(f"- **violated at** {bad[:5]}")
+    if margins.bad:
+        ev.append(f"- **violated at** {margins.bad[:5]}")
     return proven(ok, "SymPy: g >= c phi(t/gamma)/gamma (a square on the centre, equality on the tails), integrated; grid confirms", ev,
                   worst=f"min rel. margin {shown}")
 
@@ -418,9 +428,7 @@ def lemma6_claim(ctx) -> Outcome:
     big = max(roots, key=lambda r: r.subs({_k: 1, b: 1, cc: sp.Rational(1, 2)}))
     big_ok = sp.simplify(big - (_k + b + sp.sqrt(2 * _k * b - 2 * sp.log(cc)))) == 0
     # numeric: the claim itself on a grid (standard units, gamma = 1 w.l.o.g.)
-    bad = []
-    worst = None
-    n = 0
+    margins = _Margins()
     theta_lines = []
     for bb in _lemma6_grid(ctx):
         kk = theta_std(bb)
@@ -439,22 +447,18 @@ def lemma6_claim(ctx) -> Outcome:
                     sfv = _fh_sf(bb, ss)
                     rhs = mpmath.ncdf(-(ss - kk))
                     margin = (rhs - sfv) / rhs
-            n += 1
-            if margin < -mpf(10) ** -30:
-                bad.append((bb, ss))
-            if worst is None or margin < worst[0]:
-                worst = (margin, bb, ss)
-    ok = d_ok is not None and big_ok and not bad
+            margins.add(margin, bb, ss)
+    ok = d_ok is not None and big_ok and not margins.bad
     ev = [
         "- numeric: G_FH(s) >= Phi(s - theta/gamma) compared through the smaller tail (G for s <= 0, 1 - G for s > 0) at "
-        f"{n} points (40-50 digits); smallest relative margin {_fmt.num(worst[0], 3)} at b = {worst[1]:g}, s = {worst[2]:.4g}",
+        f"{margins.n} points (40-50 digits); smallest relative margin {_fmt.num(margins.worst[0], 3)} at b = {margins.worst[1]:g}, s = {margins.worst[2]:.4g}",
         "- theta from eq 22: " + "; ".join(theta_lines),
         f"- corrected proof, s in [0, b]: log g(s) - log phi(s - k) = D(s) = (s-k)^2/2 - b s + b^2/2 + log c: `{d_ok}`; "
         f"larger root of D = k + b + sqrt(2kb - 2 log c) > b: {big_ok}; so h(s) = Q(s - k) - P(S > s) rises then falls on "
         "[0, b] and h >= min(h(0), h(b)) = min(1/2 - Q(k), Q(b - k) - c Q(b)) >= 0",
         "- s >= b: P(S > s) = c Q(s) <= Q(s) <= Q(s - k); s <= 0: G(s) >= c Q(-s) = 2Q(k)Q(-s) >= Q(k - s) (Esseen with both arguments >= 0)",
     ]
-    if bad:
-        ev.append(f"- **violated at** {bad[:5]}")
-    return verified(ok, "the claim on a grid (the corrected proof's steps: SymPy identity and root, the rest by hand)", n,
-                    "40-50 digits", f"min rel. margin {_fmt.num(worst[0], 2)}", f"b={worst[1]:g}, s={worst[2]:.3g}", ev)
+    if margins.bad:
+        ev.append(f"- **violated at** {margins.bad[:5]}")
+    return verified(ok, "the claim on a grid (the corrected proof's steps: SymPy identity and root, the rest by hand)", margins.n,
+                    "40-50 digits", f"min rel. margin {_fmt.num(margins.worst[0], 2)}", f"b={margins.worst[1]:g}, s={margins.worst[2]:.3g}", ev)

@@ -90,21 +90,37 @@ def _quad_outcome(errs: List[Tuple[float, str]], n: int, ev: List[str]) -> Outco
                     _fmt.err(worst, QUAD_FLOOR), "" if worst < QUAD_FLOOR else where, ev)
 
 
-@topic.check(obj="omega", paper="eq 9", claim="eq 9 vs quadrature: omega = Z(b) e^{b^2/2}, b in [1e-3, 1e4]")
-def omega_vs_quadrature(ctx) -> Outcome:
+def _scalar_vs_quadrature(name: str, ref_fn: Callable, ctx, wide: bool = True) -> Outcome:
+    """The closed form ``name`` of (alpha, gamma) against ``ref_fn(reference, alpha, gamma)``."""
     R = _R()
+    errs = []
+    for bb, a, gg in _grid(ctx, wide=wide, all_gammas=True):
+        ref = ref_fn(R, a, gg)
+        errs.append((M.rel_diff(_closed(name, (a, gg), 10 + 4 * max(0.0, -lg(bb)) + 2 * lg(1 + bb)), ref), _pt(["b", "gamma"], [bb, gg])))
+    return _quad_outcome(errs, len(errs), [])
 
-    def ref(a, gg):
-        with mp.workdps(QUAD_DPS + 10):
-            return mpmath.exp(R.log_omega(a, gg, dps=QUAD_DPS + 10))
 
-    return _scalar_vs_quadrature("omega", ref, ctx)
+def _omega_ref(R, a, gg) -> mpf:
+    with mp.workdps(QUAD_DPS + 10):
+        return mpmath.exp(R.log_omega(a, gg, dps=QUAD_DPS + 10))
 
 
-@topic.check(obj="kappa", paper="Definition 7", claim="kappa = gamma omega e^{-b^2/2} vs quadrature")
-def kappa_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("kappa", lambda a, gg: R.kappa(a, gg, dps=QUAD_DPS), ctx)
+# the scalars of (alpha, gamma): check `<name>_vs_quadrature` compares the closed form `name` with its reference
+for _name, _obj, _paper, _claim, _ref in (
+    ("omega", "omega", "eq 9", "eq 9 vs quadrature: omega = Z(b) e^{b^2/2}, b in [1e-3, 1e4]", _omega_ref),
+    ("kappa", "kappa", "Definition 7", "kappa = gamma omega e^{-b^2/2} vs quadrature",
+     lambda R, a, gg: R.kappa(a, gg, dps=QUAD_DPS)),
+    ("variance", "variance", "eq 11", "eq 11 vs quadrature of E[T^2], b in [1e-3, 1e4]",
+     lambda R, a, gg: R.variance(a, gg, dps=QUAD_DPS)),
+    ("fisher", "fisher_information", "eq 12", "eq 12 vs quadrature of E[psi'^2], b in [1e-3, 1e4]",
+     lambda R, a, gg: R.fisher_information(a, gg, dps=QUAD_DPS)),
+    # reference.nfi recomputes both integrals at dps + 5; the product of the two 36-digit integrals suffices
+    ("nfi", "nfi", "Sec II-D, Fig 2", "I sigma^2 from eq 11-12 vs quadrature, b in [1e-3, 1e4]",
+     lambda R, a, gg: R.variance(a, gg, dps=QUAD_DPS) * R.fisher_information(a, gg, dps=QUAD_DPS)),
+):
+    _f = functools.partial(_scalar_vs_quadrature, _name, _ref)
+    _f.__module__ = __name__
+    topic.add(_f, obj=_obj, paper=_paper, claim=_claim, name=f"{_name}_vs_quadrature")
 
 
 @topic.check(obj="density", paper="eq 8", claim="g(t) and psi(t) = -log g(t) vs quadrature normaliser, both pieces and |t| = alpha")
@@ -167,28 +183,41 @@ def _tail_mass_mp(a: float, gg: float) -> mpf:
         return _closed("tail_mass", (a, gg), 10 + (a / gg) ** 2 / LN10)
 
 
-@topic.check(obj="ppf_center", paper="Appendix B (derived)", claim="centre quantile vs quadrature root: 1/2 <= q <= G(alpha) incl. q = G(alpha)")
-def ppf_center_vs_quadrature(ctx) -> Outcome:
+def _quantile_errs(ctx, name: str, p_label: str, points: Callable, need: Callable) -> List[Tuple[float, str]]:
+    """Quantile formula ``name`` (a function of p = 1 - q) vs the quadrature root ``reference.isf(p)``.
+
+    At the points ``points(reference, alpha, gamma, tail mass)`` of every (b, alpha, gamma) of the grid, each
+    evaluated to ``need(b, alpha, gamma, p)`` digits; and at the piece boundary q = G(alpha), where it must give alpha.
+    """
     R = _R()
     errs = []
     for bb, a, gg in _grid(ctx):
         tm = _tail_mass_mp(a, gg)
+        for pp in points(R, a, gg, tm):
+            lab = _pt(["b", "gamma", p_label], [bb, gg, pp])
+            ref = R.isf(pp, a, gg, dps=QUAD_DPS)  # t with P(T > t) = p, i.e. G(t) = q = 1 - p
+            val = _closed(name, (pp, a, gg), need(bb, a, gg, pp))
+            errs.append((M.rel_diff(val, ref), lab))
+        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
+            vb = _paper_fn(name)(tm, mpf(a), mpf(gg))
+            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+    return errs
+
+
+@topic.check(obj="ppf_center", paper="Appendix B (derived)", claim="centre quantile vs quadrature root: 1/2 <= q <= G(alpha) incl. q = G(alpha)")
+def ppf_center_vs_quadrature(ctx) -> Outcome:
+    def points(R, a, gg, tm):
         with mp.workdps(60):
             # p = 1 - q as exact mpf (q itself would round to 1 for large b): the point t = alpha/2,
             # the median region and just inside the piece boundary
             ps = [mpf(mpmath.nstr(R.sf(0.5 * a, a, gg, dps=30), 25)), mpf(0.5) - mpf(2) ** -30]
             if 1.5 * tm < mpf(0.5):
                 ps.append(mpf(mpmath.nstr(1.5 * tm, 25)))
-        for pp in ps:
-            assert tm < pp <= 0.5
-            lab = _pt(["b", "gamma", "1-q"], [bb, gg, pp])
-            ref = R.isf(pp, a, gg, dps=QUAD_DPS)  # t with P(T > t) = p, i.e. G(t) = q = 1 - p
-            val = _closed("ppf_center_p", (pp, a, gg), 20 + min((a / gg) ** 2 / LN10, 500.0) + 2 * max(0.0, -lg(0.5 - float(pp))))
-            errs.append((M.rel_diff(val, ref), lab))
-        # the boundary q = G(alpha) = 1 - P(T > alpha): the centre formula gives alpha
-        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
-            vb = _paper_fn("ppf_center_p")(tm, mpf(a), mpf(gg))
-            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+        assert all(tm < pp <= 0.5 for pp in ps)
+        return ps
+
+    errs = _quantile_errs(ctx, "ppf_center_p", "1-q", points,
+                          lambda bb, a, gg, pp: 20 + min((a / gg) ** 2 / LN10, 500.0) + 2 * max(0.0, -lg(0.5 - float(pp))))
     return _quad_outcome(
         errs, len(errs),
         ["- the centre formula is evaluated at q = 1 - p with p exact (SymPy substitutes q = 1 - p before evaluation); "
@@ -200,50 +229,15 @@ def ppf_center_vs_quadrature(ctx) -> Outcome:
 
 @topic.check(obj="ppf_tail_upper", paper="Appendix B (derived)", claim="tail quantile vs quadrature root: p = 1 - q <= P(T > alpha) incl. q = G(alpha)")
 def ppf_tail_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    errs = []
-    for bb, a, gg in _grid(ctx):
-        tm = _tail_mass_mp(a, gg)
+    def points(R, a, gg, tm):
         with mp.workdps(40):
             ps = [mpf(mpmath.nstr(tm / 2, 25)), mpf(mpmath.nstr(tm * mpf(10) ** -12, 25))]
             if tm > mpf(10) ** -6:
                 ps.append(mpf(mpmath.nstr(tm * (1 - mpf(10) ** -6), 25)))  # just inside the tail piece
-        for pp in ps:
-            lab = _pt(["b", "gamma", "p"], [bb, gg, pp])
-            ref = R.isf(pp, a, gg, dps=QUAD_DPS)
-            val = _closed("ppf_tail_p", (pp, a, gg), 20 + 2 * lg(1 + bb))
-            errs.append((M.rel_diff(val, ref), lab))
-        with mp.workdps(80 + int((a / gg) ** 2 / LN10)):
-            vb = _paper_fn("ppf_tail_p")(tm, mpf(a), mpf(gg))
-            errs.append((M.rel_diff(vb, mpf(a)), "q = G(alpha), " + _pt(["b", "gamma"], [bb, gg])))
+        return ps
+
+    errs = _quantile_errs(ctx, "ppf_tail_p", "p", points, lambda bb, a, gg, pp: 20 + 2 * lg(1 + bb))
     return _quad_outcome(errs, len(errs), ["- p given as exact mpf (they underflow float64 for b >~ 26); reference.isf / reference.ppf are quadrature roots"])
-
-
-def _scalar_vs_quadrature(name: str, ref_fn: Callable, ctx, wide: bool = True) -> Outcome:
-    errs = []
-    for bb, a, gg in _grid(ctx, wide=wide, all_gammas=True):
-        ref = ref_fn(a, gg)
-        errs.append((M.rel_diff(_closed(name, (a, gg), 10 + 4 * max(0.0, -lg(bb)) + 2 * lg(1 + bb)), ref), _pt(["b", "gamma"], [bb, gg])))
-    return _quad_outcome(errs, len(errs), [])
-
-
-@topic.check(obj="variance", paper="eq 11", claim="eq 11 vs quadrature of E[T^2], b in [1e-3, 1e4]")
-def variance_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("variance", lambda a, gg: R.variance(a, gg, dps=QUAD_DPS), ctx)
-
-
-@topic.check(obj="fisher_information", paper="eq 12", claim="eq 12 vs quadrature of E[psi'^2], b in [1e-3, 1e4]")
-def fisher_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    return _scalar_vs_quadrature("fisher", lambda a, gg: R.fisher_information(a, gg, dps=QUAD_DPS), ctx)
-
-
-@topic.check(obj="nfi", paper="Sec II-D, Fig 2", claim="I sigma^2 from eq 11-12 vs quadrature, b in [1e-3, 1e4]")
-def nfi_vs_quadrature(ctx) -> Outcome:
-    R = _R()
-    # reference.nfi recomputes both integrals at dps + 5; the product of the two 36-digit integrals suffices
-    return _scalar_vs_quadrature("nfi", lambda a, gg: R.variance(a, gg, dps=QUAD_DPS) * R.fisher_information(a, gg, dps=QUAD_DPS), ctx)
 
 
 @topic.check(obj="mgf", paper="Sec III-B2", claim="MGF vs quadrature of E[e^{sT}]: gamma s in {0.5, -3, b+1}, b in [1e-3, 100]")
