@@ -13,10 +13,10 @@ A :class:`Formula` is a closed form printed as it stands (one or several outputs
 objects that need no stable rewrite (Table I's boundaries, the arguments of Lemmas 5 and 7,
 the zCDP parameters).
 
-``python -m fhsym.codegen`` prints both for every target: numpy (one kernel call per piece
-under a boolean mask, never ``numpy.select`` over all branches), C99 (an ``if`` chain) and
-JAX (``jnp.where`` over pieces, each evaluated outside its region at the safe point it declares,
-see ``Piece.safe``).
+``python -m fhsym.codegen`` prints both for every target: numpy (one ``<name>_regions`` test,
+then one kernel call per piece under a boolean mask, never ``numpy.select`` over all branches),
+C99 (one ``fhsym_r_<name>`` region test, then a ``switch``) and JAX (``jnp.where`` over pieces,
+each evaluated outside its region at the safe point it declares, see ``Piece.safe``).
 """
 
 from __future__ import annotations
