@@ -108,3 +108,13 @@ def test_the_warning_points_at_the_importing_line():
     assert len(lines) == 4, out.stderr
     assert [ln.split(":")[1] for ln in lines] == ["4", "4", "5", "6"], out.stderr
     assert all(ln.startswith("<string>:") for ln in lines), out.stderr
+
+
+def test_the_package_pickles_by_name():
+    """``fhsym``'s module class (which keeps its public names) pickles as a plain importable module does
+    under cloudpickle: by name (a Dask ``client.run`` returning it failed with 'cannot pickle')."""
+    import pickle
+
+    assert pickle.loads(pickle.dumps(fhsym)) is fhsym
+    cloudpickle = pytest.importorskip("cloudpickle")
+    assert cloudpickle.loads(cloudpickle.dumps(fhsym)) is fhsym

@@ -114,6 +114,11 @@ class _KeepsPublicNames(ModuleType):
             return
         super().__setattr__(name, value)
 
+    def __reduce__(self):
+        # pickled by name, as cloudpickle pickles an importable module (Dask's client.run returns values
+        # this way): without this, the ModuleType subclass made ``fhsym`` unpicklable
+        return importlib.import_module, (self.__name__,)
+
 
 def keep_public_names(package: ModuleType) -> None:
     """Protect the public names of ``package`` from old submodules of the same name."""
