@@ -2,8 +2,8 @@
 
     python benchmarks/bench_sweeps.py [--tasks N] [--repeat R]
 
-Each run: a fresh cache directory and N certified calibrations (OSGT in 5 and flipped Huber in 10
-dimensions at eps spread over the frontier's grid; a new delta in every run, so that no run re-uses
+Each run: a fresh cache directory and N distinct certified calibrations (OSGT in 5 and flipped Huber in
+10 dimensions at eps spread over the frontier's grid; a new delta in every run and for every task, so that no run re-uses
 work memoised by an earlier one), submitted through
 :func:`fhsym.applications.sweeps.run_tasks` to a ``LocalCluster`` started beforehand (so that the
 cluster's start-up is not timed; it is printed separately), with 1 and with 2 worker processes,
@@ -30,12 +30,14 @@ from fhsym.applications.sweeps import dask_available, run_tasks  # noqa: E402
 
 
 def tasks(n: int, salt: int):
-    """n calibrations; ``salt`` shifts delta (by salt x 1e-4 relative) so that no run re-uses another's memoised work."""
+    """n distinct calibrations; ``salt`` shifts delta (by salt x 1e-4 relative) so that no run re-uses another's
+    memoised work, and the task's index shifts it by i x 1e-7 relative so that no two tasks are the same call
+    (the runner runs a repeated task once)."""
     eps = F.EPSILONS[::3]
-    delta = 1e-6 * (1 - 1e-4 * salt)
     out = []
     for i in range(n):
         e = eps[i % len(eps)]
+        delta = 1e-6 * (1 - 1e-4 * salt - 1e-7 * i)
         call = (F.calibration_call("osgt", e, delta, dim=5) if i % 2 == 0 else
                 F.calibration_call("flipped_huber", e, delta, dim=10))
         out.append(F.frontier_task(call, f"{call['mechanism']} dim {call['dim']} eps {e:g}"))
