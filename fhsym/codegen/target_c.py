@@ -82,17 +82,6 @@ def _render_kernel(k, printer: CKernelPrinter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _region_key(fn: PiecewiseFunction) -> Tuple[str, ...]:
-    """Piecewise functions with equal keys declare the same regions, in the same order."""
-    return tuple(sp.srepr(pc.condition) for pc in fn.pieces)
-
-
-def _region_args(fn: PiecewiseFunction) -> List[sp.Symbol]:
-    """The arguments the regions of ``fn`` depend on, in the order of ``fn.args``."""
-    free = set().union(*(sp.sympify(pc.condition).free_symbols for pc in fn.pieces))
-    return [a for a in fn.args if a in free]
-
-
 def _render_regions(fn: PiecewiseFunction, users: List[PiecewiseFunction], printer: CKernelPrinter) -> str:
     """``fhsym_r_<fn>``: the index of the piece whose region holds, shared by every function in ``users``."""
     prep = PC.prepare(fn)
@@ -100,7 +89,7 @@ def _render_regions(fn: PiecewiseFunction, users: List[PiecewiseFunction], print
     doc = [f"Which piece of {names} applies{' (the same regions)' if len(users) > 1 else ''}: the index of the one "
            "region that holds, -1 only for NaN arguments (the regions are disjoint and cover the domain)."]
     doc += [f"    {i}  where  {sp.sstr(pc.condition)}" for i, pc in enumerate(fn.pieces)]
-    args = ", ".join(f"double {a.name}" for a in _region_args(fn)) or "void"
+    args = ", ".join(f"double {a.name}" for a in PC.region_args(fn)) or "void"
     lines = [_comment(doc), f"static int fhsym_r_{fn.name}({args})", "{"]
     for sym, sub in prep.region_subs:
         lines.append(f"    const {_ctype(sub)} {sym} = {printer.doprint(sub)};")
@@ -115,7 +104,7 @@ def _render_piecewise(fn: PiecewiseFunction, regions: PiecewiseFunction, printer
     """``fhsym_p_<fn>``: the value of the piece ``fhsym_r_<regions>`` picks (exactly one kernel is evaluated)."""
     args = ", ".join(f"double {a.name}" for a in fn.args)
     lines = [_comment(PC.docstring(fn)), f"static double fhsym_p_{fn.name}({args})", "{", "    double out;",
-             f"    switch (fhsym_r_{regions.name}({', '.join(a.name for a in _region_args(fn))})) {{"]
+             f"    switch (fhsym_r_{regions.name}({', '.join(a.name for a in PC.region_args(fn))})) {{"]
     ident = {a: a.name for a in fn.args}
     for i, pc in enumerate(fn.pieces):
         val = PC.piece_call(pc, ident, printer, lambda name, a: f"fhsym_k_{name}({', '.join(a)})")
@@ -146,9 +135,10 @@ def render() -> str:
     """``fhsym_kernels.inc``: the kernels, then per region set its test and the functions dispatching on it."""
     kernels, functions = declarations()
     printer = CKernelPrinter()
-    groups: Dict[Tuple[str, ...], List[PiecewiseFunction]] = {}
+    groups: Dict[str, List[PiecewiseFunction]] = {}  # one group per region set (PC.regions_names, as numpy)
+    regions = PC.regions_names(functions)
     for fn in functions:
-        groups.setdefault(_region_key(fn), []).append(fn)
+        groups.setdefault(regions[fn.name], []).append(fn)
     dispatch = []
     for users in groups.values():
         dispatch.append(_render_regions(users[0], users, printer))
