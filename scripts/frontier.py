@@ -66,13 +66,6 @@ def _label(call):
             f"delta={call['delta']:g}")
 
 
-def _cached_variance(cache: DiskCache, call):
-    rec = cache.get(F.frontier_task(call))
-    if rec is None or "error" in rec:
-        return None
-    return rec["result"]["variance"]
-
-
 def _box_releases(tier: str):
     Ts, deltas, dims, _ = TIERS[tier]
     for T in Ts:
@@ -86,17 +79,19 @@ def _box_releases(tier: str):
 def tl_relevant(cache: DiskCache, r) -> bool:
     """Whether truncated Laplace can matter here: the K-fold Laplace is within TL_RELEVANCE of the best other,
     or the K-fold Laplace failed (then nothing justifies skipping truncated Laplace)."""
-    def var(c):
-        return _cached_variance(cache, F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf",
-                                                          r["compositions"]))
+    def rec(c):
+        return cache.get(F.frontier_task(F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf",
+                                                            r["compositions"])))
 
-    lap_rec = cache.get(F.frontier_task(F.calibration_call("laplace_kfold", r["epsilon"], r["delta"], r["dim"],
-                                                             "linf", r["compositions"])))
-    if lap_rec is not None and "error" in lap_rec:
+    def var(c):
+        out = rec(c)
+        return None if out is None or "error" in out else out["result"]["variance"]
+
+    lap = rec("laplace_kfold")
+    if lap is not None and "error" in lap:
         return True  # the K-fold Laplace failed: no variance to prune by, so truncated Laplace is attempted
-    lap = var("laplace_kfold")
     others = [v for v in (var(c) for c in F.CANDIDATES if c not in ("truncated_laplace", "laplace_kfold")) if v]
-    return lap is not None and bool(others) and lap <= TL_RELEVANCE * min(others)
+    return lap is not None and bool(others) and lap["result"]["variance"] <= TL_RELEVANCE * min(others)
 
 
 def tasks_for(stage: str, cache: DiskCache, part: str = "main"):
