@@ -66,7 +66,7 @@ from .result import Calibration
 __all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN", "MAX_DIM"]
 
 CERT_MARGIN = PLD_MARGIN  # the PLD certificates: delta_upper <= delta * (1 - CERT_MARGIN)
-_GAUSS_SEARCH_MARGIN = 1e-9  # b = 0: the Gaussian is certified in ball arithmetic against delta itself
+_GAUSS_SEARCH_MARGIN = 1e-9  # b = 0: the Gaussian is certified in ball arithmetic (arb) against delta itself
 MIN_GAIN = 1e-6  # the shape scan skips a shape that cannot beat the best by this (relative; below the search's resolution)
 SEARCH_RESOLUTION = 100.0  # the search's lattice: (1-D loss scale) / this (the certify step uses default_step's 400)
 MAX_DIM = 100_000  # the calibration refuses larger dim up front (run time and the float-error bound; see _check_dim)
@@ -393,7 +393,7 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
 def _gauss_box_upper(eps: float, gamma: float, K: int, Dl: float) -> float:
     """At alpha = 0 the K-fold profile at d = (Delta, ..., Delta) is the Gaussian profile with l2 sensitivity
     sqrt(K) Delta (Balle & Wang): certified at the exact binary values by :func:`fhsym.privacy.certify.certified_profile`
-    (mpmath, 60/120 digits), with sqrt(K) Delta rounded up by two ulps (the profile increases with it)."""
+    (ball arithmetic, python-flint arb), with sqrt(K) Delta rounded up by two ulps (the profile increases with it)."""
     from ..privacy.certify import certified_profile
 
     D2 = float(np.nextafter(np.nextafter(math.sqrt(K) * Dl, math.inf), math.inf))
@@ -510,7 +510,7 @@ def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:
             if up > dl:
                 return None
             return up, (f"exact K-fold profile at d = (Delta,...,Delta), alpha = 0: the Gaussian profile with l2 sensitivity "
-                        f"sqrt(K) Delta, {up:.6e} <= delta at the returned floats (mpmath, 60/120 digits); covers every d "
+                        f"sqrt(K) Delta, {up:.6e} <= delta at the returned floats (ball arithmetic, arb); covers every d "
                         f"with ||d||_inf <= {D:g}{note}")
         up, st = _pld_upper(eps, a, g, K, D)
         if up > dl * (1 - CERT_MARGIN):
