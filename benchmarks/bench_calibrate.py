@@ -9,7 +9,7 @@
    feasible points.  Prints both times, their ratio, and the variance each finds.
 2. The vectorised FH profile against the vectorised Gaussian profile over ``--points`` points:
    (a) 10^6 values of eps at fixed parameters; (b) 10^6 (alpha, gamma) pairs at fixed eps.  Baselines:
-   fhsym's stable Gaussian profile (``fhsym.mechanisms``) and the textbook scipy form
+   fhsym's stable Gaussian profile (``fhsym.noise.gaussian``) and the textbook scipy form
    Phi(D/2s - eps s/D) - e^eps Phi(-D/2s - eps s/D) (Balle & Wang 2018) as other libraries write it.
 
 Times are medians over ``--repeat`` runs; no timing is asserted anywhere in the tests.

@@ -3,7 +3,7 @@
     python benchmarks/bench_enclosures.py [--eps 1] [--delta 1e-6] [--repeat 200]
 
 For each mechanism, at the parameters fhsym's own calibration returns for (eps, delta) and
-Delta = 1 (FH: ``fhsym.calibrate``; others: ``fhsym.mechanisms.calibrate_*``), prints the
+Delta = 1 (FH: ``fhsym.calibrate``; others: ``fhsym.calibration.mechanisms.calibrate_*``), prints the
 median time of one ``enclose_profile`` call, the working precision it used and the relative
 width of the float pair, against two baselines run in the same process: the float profile of
 the same mechanism (``privacy_profile`` of the mechanism object) and, for FH, the mpmath

@@ -1,4 +1,4 @@
-"""Exact K = 20 flipped Huber profile (fhsym.kdim.pld) against dp_accounting's Laplace PLD, in one process.
+"""Exact K = 20 flipped Huber profile (fhsym.accounting.pld) against dp_accounting's Laplace PLD, in one process.
 
     python benchmarks/bench_pld.py [--repeat 5] [--K 20] [--only compose,scaling,calibration,dpcd]
 

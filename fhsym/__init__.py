@@ -6,12 +6,6 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 """
 
-import sys
-
-from ._core import compat as _compat
-
-_compat.install()  # fhsym 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...): deprecated aliases
-
 from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate, gaussian_dominance
 from .privacy import *  # noqa: F401,F403  (the privacy of one release: every name of fhsym.privacy)
 from .privacy import __all__ as _privacy_all
@@ -25,12 +19,6 @@ from .applications.advise import advise
 
 from .applications.release import Release, ReleaseConfig, release
 from .applications.dpcd import DPCDConfig
-
-_compat.keep_public_names(sys.modules[__name__])  # fhsym.privacy_profile stays the function
-
-
-# fhsym 0.1 attribute paths (fhsym.distribution, fhsym.kdim, ...): deprecated
-__getattr__ = _compat.module_getattr(__name__)
 
 from ._core.version import __version__
 

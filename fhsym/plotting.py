@@ -18,7 +18,7 @@ backend); save it with ``save`` or ``fig.savefig``.  ``fhsym reproduce``
 
 The curves are computed by the same public functions users call
 (``fhsym.FlippedHuber``, ``fhsym.privacy_profile``,
-``fhsym.centered_privacy_loss``, ``fhsym.mechanisms``), whose accuracy is
+``fhsym.centered_privacy_loss``, the comparison mechanisms of ``fhsym.noise``), whose accuracy is
 stated in their own docstrings; the plots add no numerics of their own except
 the two 1-D root finds ``fh_alpha_for_variance`` and
 ``osgt_vartheta_for_variance`` (relative tolerance 1e-12).
@@ -466,8 +466,8 @@ def privacy_profile_figure(
     OSGT varrho = 7 and FH gamma = 7, with vartheta resp. alpha chosen so that the
     variance is 16 (``osgt_vartheta_for_variance``, ``fh_alpha_for_variance``).
     Profiles from ``fhsym.privacy_profile`` (relative error <= 1e-10) and
-    ``fhsym.mechanisms.OSGTMechanism.privacy_profile``,
-    ``fhsym.mechanisms.GaussianMechanism.privacy_profile``.
+    ``fhsym.OSGT.privacy_profile``,
+    ``fhsym.Gaussian.privacy_profile``.
 
     Examples
     --------
@@ -517,7 +517,7 @@ def centered_loss_figure(
     to 1 here.  FH's loss coincides with the Gaussian's in the tails (slope
     d/gamma^2) and is flattened in the centre; OSGT's is the Gaussian's plus a
     Laplace step.  Curves from ``fhsym.centered_privacy_loss`` and the
-    ``centered_privacy_loss`` methods of ``fhsym.mechanisms`` (closed forms).
+    ``centered_privacy_loss`` methods of the comparison mechanisms (``fhsym.noise``; closed forms).
 
     Examples
     --------

@@ -34,7 +34,7 @@ topic = Topic(
     "K dimensions and composition: Section IV-B (Lemmas 5-7, Theorem 8), zCDP, the exact K-fold profile (A8, A9, F, G)",
     order=40,
     description=(
-        "Symbols as in `fhsym.symbolic.kdim`. 'PLD' = `fhsym.kdim.pld`: certified upper and lower bounds on the exact "
+        "Symbols as in `fhsym.symbolic.kdim`. 'PLD' = `fhsym.accounting.pld`: certified upper and lower bounds on the exact "
         "K-fold privacy profile (connect-the-dots discretisation, FFT composition, explicit floating-point allowance). "
         "Standard units where stated: b = alpha/gamma, s = t/gamma."
     ),
@@ -296,7 +296,7 @@ def lemma5_statement(ctx) -> Outcome:
 
 
 def _theta_std(b: float) -> float:
-    """theta/gamma of eq 22 evaluated from the SymPy form in mpmath (not fhsym.kdim.sufficient.theta_std)."""
+    """theta/gamma of eq 22 evaluated from the SymPy form in mpmath (not fhsym.accounting.sufficient.theta_std)."""
     from .distribution import theta_std as theta_eq22
 
     return float(theta_eq22(float(b)))
@@ -366,7 +366,7 @@ def theorem8_gaussian_limit(ctx) -> Outcome:
 
 
 @topic.check(obj="theorem8_lhs", paper="Lemma 5, Lemma 7, Theorem 8, eq 22",
-             claim="fhsym.kdim.sufficient's float lemma5_bound, lemma7_bound, theorem8_lhs and theta_std equal the SymPy objects "
+             claim="fhsym.accounting.sufficient's float lemma5_bound, lemma7_bound, theorem8_lhs and theta_std equal the SymPy objects "
                    "of fhsym.symbolic.kdim evaluated in mpmath (box and tighter sets, alpha > 0)")
 def sufficient_formulas(ctx) -> Outcome:
     from fhsym.accounting import sufficient as FS
@@ -397,7 +397,7 @@ def sufficient_formulas(ctx) -> Outcome:
           f"difference {worst:.2e} between the float functions and the SymPy objects at 40 digits (tolerance 1e-9: the "
           "LHS loses ~1e-16/|r| to the cancellation in r = eps + log Q(B) - log Q(A); absolute 1e-300 where Q(B) "
           "underflows a float)"]
-    return cross_check(ok, "fhsym.kdim.sufficient (float) vs fhsym.symbolic.kdim (mpmath, 40 digits)", f"{worst:.2e}", where, ev)
+    return cross_check(ok, "fhsym.accounting.sufficient (float) vs fhsym.symbolic.kdim (mpmath, 40 digits)", f"{worst:.2e}", where, ev)
 
 
 def _random_thm8_cases(ctx, n: int, box: bool):
@@ -582,7 +582,7 @@ def zcdp_kdim(ctx) -> Outcome:
     ev = [f"- Renyi divergences of product measures add; the Lambda-coefficient of the sum is ||d||_2^2/(2 gamma^2): {eta_part}",
           f"- R_c(alpha) is concave in c (second derivative -2 then 0): {conc}; so sum_i R_{{|d_i|}} is Schur-concave and maximal at the "
           "uniform vector, which stays in the set; refined xi <= paper xi, equal in the box (random cases): " + str(ok_num)]
-    return cross_check(ok, "SymPy (additivity, concavity) + fhsym.kdim.zcdp refined vs unrefined", "0 violations" if ok else "violated", "", ev)
+    return cross_check(ok, "SymPy (additivity, concavity) + fhsym.accounting.zcdp refined vs unrefined", "0 violations" if ok else "violated", "", ev)
 
 
 # ---------------------------------------------------------------------------
@@ -612,7 +612,7 @@ def algorithm2_vs_pld(ctx) -> Outcome:
     ok = out_of == 0
     ev = [f"- {n} random cases: Algorithm 2 value within the PLD bracket (+- its own error estimate) in all but {out_of}; widest bracket "
           f"(upper - lower)/value = {worst_rel:.2e}"]
-    return cross_check(ok, "fhsym.kdim.iterative (Algorithm 2) vs fhsym's PLD bracket", f"bracket {worst_rel:.1e}", where, ev)
+    return cross_check(ok, "fhsym.accounting.iterative (Algorithm 2) vs fhsym's PLD bracket", f"bracket {worst_rel:.1e}", where, ev)
 
 
 @topic.check(obj="kdim_profile", paper="Algorithm 2, line 4", claim="the printed recursion uses eps instead of nu: read literally it returns delta^(2) for every K >= 2")
@@ -626,7 +626,7 @@ def algorithm2_typo(ctx) -> Outcome:
     differ = d3[0] > d2[1]
     ev = [f"- literal reading: delta^(3)_literal(eps) = delta^(2)(eps) in [{d2[0]:.6e}, {d2[1]:.6e}], but the exact delta^(3)(eps) is in "
           f"[{d3[0]:.6e}, {d3[1]:.6e}] (alpha = 1, gamma = 2, Delta = 1, eps = 1): the typo would under-state delta",
-          "- fhsym.kdim.iterative implements the corrected recursion delta^(k)(nu) = int g(t) delta^(k-1)(nu - zeta_Delta(t)) dt"]
+          "- fhsym.accounting.iterative implements the corrected recursion delta^(k)(nu) = int g(t) delta^(k-1)(nu - zeta_Delta(t)) dt"]
     cx = f"alpha = 1, gamma = 2, Delta = 1, eps = 1: the literal line 4 gives delta^(3) = delta^(2) <= {d2[1]:.6e} < {d3[0]:.6e} <= the exact delta^(3)"
     return erratum_confirmed(bool(differ), K3, cx, "counterexample: fhsym's PLD (certified bounds)", f"{d3[0] / d2[1]:.3f}x", ev)
 

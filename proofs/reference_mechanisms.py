@@ -1,4 +1,4 @@
-"""Independent mpmath references for the tests of ``fhsym.mechanisms``.
+"""Independent mpmath references for the tests of the comparison mechanisms (``fhsym.noise``).
 
 Nothing here imports ``fhsym``: densities are re-typed from their published
 definitions and every privacy profile is the *definition*

@@ -7,9 +7,8 @@ and by this script:
 1. Cross-reference roles ``:func:`x```, ``:class:``, ``:meth:``, ``:mod:``, ``:data:``, ``:attr:``,
    ``:exc:``, ``:obj:`` (also ``:py:func:``, ``~x`` for the last component only, and
    ``title <target>``).  The target is resolved the way Sphinx's Python domain does it: in the
-   scope of the docstring's object (the object, then its parents), then as an absolute path, then
-   through fhsym 0.1's moved module paths (``fhsym/_core/compat.py``), following aliases to the
-   object that defines it.
+   scope of the docstring's object (the object, then its parents), then as an absolute path,
+   following aliases to the object that defines it.
 2. reST literal blocks (a paragraph ending in ``::`` followed by an indented block) -> a fenced
    code block (``::`` -> ``:``).
 3. A prose paragraph left at the end of an items section (``Parameters`` / ``Other Parameters``
@@ -169,26 +168,11 @@ def convert_docstring(text: str, resolve: Resolve, link: Link) -> Tuple[str, Dic
 
 
 # ------------------------------------------------------------------ resolution with griffe
-def moved_modules(root: Path = ROOT) -> Dict[str, str]:
-    """fhsym 0.1 module path -> its module now (``MOVED_MODULES`` of fhsym/_core/compat.py, read as data)."""
-    path = root / "fhsym" / "_core" / "compat.py"
-    if not path.is_file():
-        return {}
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == "MOVED_MODULES" for t in targets) and node.value is not None:
-                value = ast.literal_eval(node.value)
-                return dict(value)
-    return {}
-
-
 class Resolver:
     """Resolve role targets against a griffe package tree (``griffe.load(...)``)."""
 
-    def __init__(self, collection, moved: Optional[Dict[str, str]] = None):
+    def __init__(self, collection):
         self.collection = collection  # anything with ``[dotted.path]``: griffe's ModulesCollection
-        self.moved = dict(sorted((moved or {}).items(), key=lambda kv: -len(kv[0])))
 
     def _get(self, path: str) -> Optional[str]:
         try:
@@ -201,12 +185,6 @@ class Resolver:
         except Exception:
             return None
 
-    def _candidates(self, name: str) -> Iterable[str]:
-        yield name
-        for old, new in self.moved.items():
-            if name == old or name.startswith(old + "."):
-                yield new + name[len(old):]
-
     def resolve(self, name: str, scope) -> Optional[str]:
         """The path of the object ``name`` means in the docstring of ``scope`` (a griffe object)."""
         if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
@@ -214,14 +192,10 @@ class Resolver:
         obj = scope
         while obj is not None:
             if getattr(obj, "is_class", False) or getattr(obj, "is_module", False):
-                for cand in self._candidates(f"{obj.path}.{name}"):
-                    if (hit := self._get(cand)) is not None:
-                        return hit
+                if (hit := self._get(f"{obj.path}.{name}")) is not None:
+                    return hit
             obj = obj.parent
-        for cand in self._candidates(name):
-            if (hit := self._get(cand)) is not None:
-                return hit
-        return None
+        return self._get(name)
 
 
 def read_inventory(path: Path) -> set:
@@ -378,7 +352,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         pkg = griffe.load("fhsym", search_paths=[str(ROOT)], resolve_aliases=False, try_relative_path=False)
         collection = pkg.modules_collection
-        resolver = Resolver(collection, moved_modules())
+        resolver = Resolver(collection)
 
     changed = 0
     totals = {"roles": 0, "literal_blocks": 0, "notes_sections": 0}

@@ -5,7 +5,7 @@
 
 * ``kdim_db`` (C1): the paper's "improvement of FH over Gaussian reduces by 1.7 dB from K = 3 to
   K = 5 at eps = 0.3" (Sec V-B, delta = 1e-8, Delta = 1, Delta_2 = sqrt(K)).  Certified exact
-  K-fold minimum variances (upper: ``fhsym.kdim.calibrate_kdim(method="exact")``; lower: for each
+  K-fold minimum variances (upper: ``fhsym.calibration.kdim.calibrate_kdim(method="exact")``; lower: for each
   shape b of a grid, the largest Delta/gamma at which the certified *lower* bound of the K-fold
   profile is <= delta), the analytic Gaussian with Delta_2, and the dB figures.
 * ``fig6`` (C2): Appendix E-A / Fig 6, variance 16, Delta = 1: Gaussian sigma = 4, FH gamma = 7

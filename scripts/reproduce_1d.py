@@ -16,7 +16,7 @@ progress bar).  Writes, under OUT (default ``docs/``):
   cached number is always what the current code computes.
 
 Every variance comes from a certified calibration (``fhsym.calibrate`` and
-``fhsym.mechanisms.calibrate_*``: the returned parameters are re-checked against the exact
+``fhsym.calibration.mechanisms.calibrate_*``: the returned parameters are re-checked against the exact
 privacy profile and never under-noise).  The paper's values are quoted from the LaTeX of the
 paper (Section V-A).  Grids (the paper does not state its own): Fig 3(a) eps in
 [0.046, 10] (6 log-spaced points per decade, plus 0.3 and 3: 17 points); Fig 3(b), (c) eps

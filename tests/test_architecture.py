@@ -6,8 +6,7 @@ fhsym's packages, lowest first::
            ->  calibration  ->  applications, integrations, plotting  ->  cli
 
 Every import inside fhsym (module level or inside a function) goes to the same layer or a
-lower one; the package root ``fhsym/__init__.py`` and the compatibility namespaces of fhsym 0.1
-(``fhsym.kdim``, ``fhsym.mechanisms``) sit on top.  Also checked: no import cycle among fhsym's
+lower one; the package root ``fhsym/__init__.py`` sits on top.  Also checked: no import cycle among fhsym's
 modules, no private name (``_x``) imported from another module, and no module of fhsym/ or
 proofs/ over 700 lines.
 """
@@ -33,7 +32,7 @@ LAYERS = [
     ("fhsym.applications", "fhsym.integrations", "fhsym.plotting", "fhsym.jax"),
     ("fhsym.cli", "fhsym.__main__"),
 ]
-TOP = ("fhsym", "fhsym.kdim", "fhsym.mechanisms")  # the root and the 0.1 namespaces import anything
+TOP = ("fhsym",)  # the root imports anything
 MAX_LINES = 700
 
 
@@ -90,13 +89,6 @@ def _imports(mods):
     return out
 
 
-def _known(target: str, mods) -> str:
-    """The module an import refers to (old 0.1 paths are aliases registered by fhsym._core.compat)."""
-    from fhsym._core.compat import MOVED_MODULES
-
-    return MOVED_MODULES.get(target, target)
-
-
 def test_every_module_is_in_a_layer():
     for mod in _modules():
         _layer(mod)
@@ -106,7 +98,6 @@ def test_no_upward_imports():
     mods = _modules()
     bad = []
     for src, dst, _ in _imports(mods):
-        dst = _known(dst, mods)
         if _layer(dst) > _layer(src):
             bad.append(f"{src} (layer {_layer(src)}) imports {dst} (layer {_layer(dst)})")
     assert not bad, "upward imports:\n" + "\n".join(sorted(set(bad)))
@@ -116,7 +107,7 @@ def test_no_private_names_across_modules():
     mods = _modules()
     bad = []
     for src, dst, name in _imports(mods):
-        if name and name.startswith("_") and not name.startswith("__") and _known(dst, mods) != src:
+        if name and name.startswith("_") and not name.startswith("__") and dst != src:
             bad.append(f"{src} imports {name} from {dst}")
     assert not bad, "private names imported across modules:\n" + "\n".join(sorted(set(bad)))
 
@@ -125,7 +116,6 @@ def test_no_import_cycles():
     mods = _modules()
     graph = {m: set() for m in mods}
     for src, dst, _ in _imports(mods):
-        dst = _known(dst, mods)
         if dst in mods and dst != src and src not in TOP:
             graph[src].add(dst)
     # Tarjan's strongly connected components

@@ -1,4 +1,4 @@
-"""fhsym.certify: the arbitrary-precision re-check of a privacy claim at exact float parameters.
+"""fhsym.privacy.certify: the arbitrary-precision re-check of a privacy claim at exact float parameters.
 
 Reference: proofs.reference.privacy_profile (mpmath quadrature of the definition), which
 shares no code with fhsym.certify (closed-form survival function + bisection of the loss).

@@ -136,7 +136,7 @@ def test_calibrate_human_output(runs):
 
 
 def test_calibrate_dim2_matches_the_library(runs):
-    """--dim passes through to fhsym.calibrate (the K-dimensional engine, fhsym.kdim)."""
+    """--dim passes through to fhsym.calibrate (the K-dimensional engine, fhsym.calibration.kdim)."""
     r = runs["calibrate_dim2"]
     ref = fhsym.calibrate(1.0, 1e-6, dim=2)
     assert r.returncode == 0, r.stderr

@@ -39,17 +39,11 @@ _NOT_IMPORTED = {"fhsym.__main__", "fhsym.codegen.__main__"}
 _OPTIONAL = {"matplotlib": "plot", "dp_accounting": "dp_accounting", "sklearn": "(scikit-learn)", "opendp": "opendp", "jax": "jax"}
 
 
-# the deprecated 0.1 namespaces (importing them warns; tests/test_deprecations.py covers them)
-_DEPRECATED = ("fhsym.kdim", "fhsym.mechanisms")
-
-
 def _modules():
     names = ["fhsym"]
-    with warnings.catch_warnings():  # walk_packages imports the packages it walks, the deprecated ones too
-        warnings.simplefilter("ignore", DeprecationWarning)
-        infos = list(pkgutil.walk_packages(fhsym.__path__, "fhsym."))
+    infos = list(pkgutil.walk_packages(fhsym.__path__, "fhsym."))
     for info in infos:
-        if info.name not in _NOT_IMPORTED and not info.name.startswith(_DEPRECATED):
+        if info.name not in _NOT_IMPORTED:
             names.append(info.name)
     return sorted(names)
 

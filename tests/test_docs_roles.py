@@ -30,7 +30,7 @@ R = _load()
 @pytest.fixture(scope="module")
 def tree():
     pkg = griffe.load("fhsym", search_paths=[str(ROOT)], resolve_aliases=False, try_relative_path=False)
-    return pkg, R.Resolver(pkg.modules_collection, R.moved_modules(ROOT))
+    return pkg, R.Resolver(pkg.modules_collection)
 
 
 def _link(full, title):
@@ -43,8 +43,7 @@ def _link(full, title):
     # ~ keeps the last component; an alias resolves to the object that defines it
     (":class:`~fhsym.FlippedHuber`", "calibration.api", "<fhsym.noise.flipped_huber.FlippedHuber|FlippedHuber>"),
     (":func:`fhsym.calibrate`", "privacy", "<fhsym.calibration.api.calibrate|fhsym.calibrate>"),
-    # fhsym 0.1 module paths, through fhsym/_core/compat.py
-    (":func:`fhsym.kdim.zcdp.zcdp`", "accounting", "<fhsym.accounting.zcdp.zcdp|fhsym.kdim.zcdp.zcdp>"),
+    (":func:`fhsym.accounting.zcdp.zcdp`", "accounting", "<fhsym.accounting.zcdp.zcdp|fhsym.accounting.zcdp.zcdp>"),
     (":py:data:`fhsym.PROFILE_RTOL`", "noise", "<fhsym.noise.flipped_huber_profile.PROFILE_RTOL|fhsym.PROFILE_RTOL>"),
     # explicit title, and a target outside fhsym (not resolvable: a code span is the caller's choice)
     (":func:`the profile <fhsym.privacy_profile>`", "noise", "<fhsym.noise.flipped_huber_profile.privacy_profile|the profile>"),

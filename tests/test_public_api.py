@@ -1,11 +1,12 @@
 """The public API is a contract (issue 14): ``fhsym.__all__`` is pinned here, every name in it resolves and
-is documented with an example.  The 0.1 import paths are deprecated aliases (tests/test_deprecations.py).
+is documented with an example.  The 0.1 import paths are gone.
 
 Changing ``fhsym.__all__`` is deliberate: update EXPECTED and CHANGELOG.md together.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import pytest
@@ -25,7 +26,7 @@ EXPECTED = {
     "calibrate", "CalibrateConfig", "Calibration", "CalibrationError", "verify_certificate",
     # applications
     "release", "Release", "ReleaseConfig", "advise", "DPCDConfig",
-    # subpackages (the 0.1 namespaces fhsym.kdim, fhsym.mechanisms are deprecated, not listed)
+    # subpackages
     "noise", "privacy", "accounting", "calibration",
     "__version__",
 }
@@ -52,7 +53,13 @@ def test_every_public_name_resolves_and_has_an_example(name):
         f"fhsym.{name}'s docstring has no example"
 
 
+@pytest.mark.parametrize("old", ["fhsym.kdim", "fhsym.mechanisms", "fhsym.distribution", "fhsym.certify",
+                                 "fhsym.kdim.pld", "fhsym.mechanisms.gaussian", "fhsym._validation"])
+def test_the_01_module_paths_are_gone(old):
+    # fhsym 0.1 was never released: its module paths were removed in 0.2 (CHANGELOG)
+    with pytest.raises(ImportError):
+        importlib.import_module(old)
+
+
 def test_old_applications_name_is_the_same_object():
-    # the 0.1 module paths (fhsym.distribution, fhsym.kdim.pld, ...) are deprecated aliases:
-    # tests/test_deprecations.py checks each warns with its new path and gives the same module
     assert fhsym.applications.NoiseCalibration is fhsym.Calibration

@@ -63,7 +63,7 @@ class SphinxMarkupToMarkdown(griffe.Extension):
         self.totals = {"roles": 0, "literal_blocks": 0, "notes_sections": 0}
 
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
-        resolver = roles.Resolver(loader.modules_collection, roles.moved_modules(ROOT))
+        resolver = roles.Resolver(loader.modules_collection)
         for obj in _objects(pkg):
             doc = obj.docstring
             if doc is None or not doc.value:

@@ -3,6 +3,5 @@
 :mod:`~fhsym._core.domains` (parameter domains, declared once, and the checks that raise
 ``ValueError``), :mod:`~fhsym._core.numerics` (error-free transformations and the
 standard-unit special functions the generated kernels call), :mod:`~fhsym._core.random`
-(random-state handling for the float samplers) and :mod:`~fhsym._core.compat` (the old
-module paths).  Nothing here imports from the rest of fhsym.
+(random-state handling for the float samplers).  Nothing here imports from the rest of fhsym.
 """

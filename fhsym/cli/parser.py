@@ -19,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------
-# argument types: validated at parse time against the domains of fhsym._validation,
+# argument types: validated at parse time against the domains of fhsym._core.domains,
 # so every message names the option, its valid range and the offending value
 # ---------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 fhsym's own certified privacy loss distributions (a certified upper and a lower bound on
 delta(eps), with the FFT error carried as slack) and the K-dimensional FH profile.  When the
-package moves (``fhsym.kdim`` -> ``fhsym.accounting``) only this import changes.
+package moves only this import changes.
 """
 
 from __future__ import annotations

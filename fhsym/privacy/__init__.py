@@ -1,6 +1,5 @@
 """Privacy of one release: exact 1-D privacy profiles and losses, and their certification."""
 
-from .._core import compat as _compat
 from .certify import certified_profile, is_private
 from .profile import (
     PROFILE_RTOL,
@@ -22,6 +21,3 @@ __all__ = [
     "privacy_profile",
 ]
 
-
-# fhsym.privacy.discrete_calibration (0.1 path of fhsym.calibration.discrete): deprecated
-__getattr__ = _compat.module_getattr(__name__)

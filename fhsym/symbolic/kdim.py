@@ -4,7 +4,7 @@ Transcribed from the LaTeX of the paper (``shared/seeds/004_...txt``) and the ta
 (``shared/seeds/000_...txt``, "zCDP of flipped Huber"); ``proofs/kdim.py`` checks each one
 (symbolic identities where SymPy can close them, high-precision numerics otherwise) and
 reports the steps that do not hold as printed.  The numeric versions used by fhsym live in
-:mod:`fhsym.kdim.sufficient` and :mod:`fhsym.kdim.zcdp`.
+:mod:`fhsym.accounting.sufficient` and :mod:`fhsym.accounting.zcdp`.
 
 Symbols: ``alpha, gamma`` (FH parameters), ``Delta`` (l_inf sensitivity), ``Delta2``, ``Delta1``
 (l_2, l_1 sensitivities), ``K`` (dimension), ``eps``, ``nu``, ``d`` (one coordinate of the

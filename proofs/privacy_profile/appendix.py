@@ -254,7 +254,7 @@ def sec5a_osgt_variances(ctx) -> Outcome:
     ev = [
         "- paper (Sec V-A): 'when eps = 0.3, the variances of noises added by the Gaussian and OSGT mechanisms are respectively 168.80 and 108.94, "
         "whereas flipped Huber and truncated Laplace ... 22.21'; at eps = 3: Gaussian 2.38, OSGT 1.54 (grid search over (vartheta, varrho) in [0.02,150] x [0.02,50])",
-        "- here: candidate parameters from `fhsym.mechanisms.calibrate_osgt` (with the paper's box, and without), each *independently* re-checked: "
+        "- here: candidate parameters from `fhsym.calibration.mechanisms.calibrate_osgt` (with the paper's box, and without), each *independently* re-checked: "
         "delta by quadrature of the OSGT density's definition (`proofs/reference_mechanisms.py`, 32 digits) and the variance by quadrature of t^2 g(t)",
     ]
     box = ((0.02, 150.0), (0.02, 50.0))

@@ -1,7 +1,7 @@
 """make_flipped_huber as an OpenDP measurement (skipped without OpenDP).
 
 Reference values: mpmath quadrature of the 1-D profile (proofs.reference), the paper's Algorithm 2
-(iterative integration, fhsym.kdim.iterative -- an independent method) for K = 2, fhsym's certified PLD
+(iterative integration, fhsym.accounting.iterative -- an independent method) for K = 2, fhsym's certified PLD
 composition for the composition with OpenDP's own Gaussian.
 """
 

@@ -1,6 +1,6 @@
-"""Certified K-dimensional calibration (fhsym.kdim.calibration).
+"""Certified K-dimensional calibration (fhsym.calibration.kdim).
 
-Every calibration is re-checked by computations that share nothing with fhsym.kdim.pld except the
+Every calibration is re-checked by computations that share nothing with fhsym.accounting.pld except the
 exact 1-D profile of Theorem 3: Algorithm 2 by adaptive quadrature (K = 2), a connect-the-dots
 discretisation + numpy FFT written in this file (all K), and dp_accounting's own composition (if
 installed).  Each independent value carries its own error estimate (two resolutions).

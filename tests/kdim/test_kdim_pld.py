@@ -1,4 +1,4 @@
-"""The PLD engine (fhsym.kdim.pld): certified bracket, composition, floating-point bounds.
+"""The PLD engine (fhsym.accounting.pld): certified bracket, composition, floating-point bounds.
 
 References: the analytic Gaussian profile (scipy), mpmath quadrature of the 1-D definition
 (proofs/reference.py), direct (non-FFT) convolution.

@@ -1,4 +1,4 @@
-"""Which difference vectors the K-fold profile covers (fhsym.kdim.profile)."""
+"""Which difference vectors the K-fold profile covers (fhsym.accounting.kdim)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Theorem 8 and its ingredients (fhsym.kdim.sufficient): references are scipy's Gaussian and mpmath, not the code under test."""
+"""Theorem 8 and its ingredients (fhsym.accounting.sufficient): references are scipy's Gaussian and mpmath, not the code under test."""
 
 from __future__ import annotations
 

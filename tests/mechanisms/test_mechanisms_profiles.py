@@ -1,4 +1,4 @@
-"""Privacy profiles of fhsym.mechanisms against independent mpmath references.
+"""Privacy profiles of the comparison mechanisms (fhsym.noise) against independent mpmath references.
 
 Reference = mpmath quadrature (32 digits, ``error=True``) of the definition
 ``int [g(t) - e^eps g(t + Delta)]_+ dt`` from the crossing point found by
