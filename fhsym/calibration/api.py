@@ -10,7 +10,7 @@ from typing import Any, Mapping, Optional
 
 from .._core import domains as V
 from .._core.config import UNSET, resolve_config
-from .._core.sensitivities import resolve_sensitivities
+from .._core.sensitivities import composed_set, mul_sqrt_up, mul_up, resolve_sensitivities
 from . import mechanisms as M
 from .engine import Request, result
 from .flipped_huber import calibrate_flipped_huber
@@ -198,10 +198,11 @@ def calibrate(
         if T == 1:
             return calibrate_kdim(eps, dlt, K, D, D2, D1, method)
         # T releases of K coordinates: the (K T)-coordinate mechanism over the product of the sets, which
-        # lies inside {||d||_inf <= Delta, ||d||_2 <= sqrt(T) Delta_2, ||d||_1 <= T Delta_1} (a superset: valid)
-        cal = calibrate_kdim(eps, dlt, KT, D, math.sqrt(T) * D2, T * D1, method)
+        # lies inside {||d||_inf <= Delta, ||d||_2 <= sqrt(T) Delta_2, ||d||_1 <= T Delta_1} (radii rounded up: a superset)
+        big = composed_set(resolve_sensitivities(K, D, D2, D1), T)
+        cal = calibrate_kdim(eps, dlt, KT, big.sensitivity, big.l2_sensitivity, big.l1_sensitivity, method)
         return _relabel(cal, request, cal.method, f"{T} releases of {K} coordinates as one {KT}-coordinate release "
-                        f"(||d||_inf <= {D:g}, ||d||_2 <= {math.sqrt(T) * D2:g}, ||d||_1 <= {T * D1:g})",
+                        f"(||d||_inf <= {D:g}, ||d||_2 <= {big.l2_sensitivity!r}, ||d||_1 <= {big.l1_sensitivity!r})",
                         cal.certificate.claim)
 
     if KT == 1:
@@ -221,7 +222,7 @@ def calibrate(
 
     # K coordinates and/or T releases
     if mechanism == "gaussian":  # depends on the total ||d||_2 only: exact in 1-D at sqrt(T) Delta_2
-        l2 = math.sqrt(T) * D2
+        l2 = mul_sqrt_up(D2, T)  # rounded up: the set it covers contains the user's
         cal = M.calibrate_gaussian(eps, dlt, l2)
         return _relabel(cal, request, "analytic-gaussian-l2",
                         f"i.i.d. Gaussian noise on {K} coordinates, {T} release(s): the profile depends on the total "
@@ -239,9 +240,7 @@ def calibrate(
         raise ValueError(f"mechanism {mechanism!r} takes its options {sorted(options)} in one dimension only")
     candidates = []
     if mechanism == "laplace" and (method == "pure" or (method == "auto" and eps > 0)):
-        l1_total = T * D1
-        if Fraction(l1_total) < T * Fraction(D1):  # the product rounded down: beta must cover T Delta_1 exactly
-            l1_total = math.nextafter(l1_total, math.inf)
+        l1_total = mul_up(D1, T)  # rounded up: beta must cover T Delta_1 exactly
         cal = M.calibrate_laplace(eps, 0.0, l1_total)
         candidates.append(_relabel(cal, request, "laplace-pure-l1",
                                    f"i.i.d. Laplace noise with beta >= T Delta_1/eps is eps-DP over {T} release(s) for "
@@ -249,5 +248,9 @@ def calibrate(
     if mechanism != "laplace" or method in ("auto", "exact"):
         from .kdim_mechanisms import calibrate_kfold
 
-        candidates.append(calibrate_kfold(mechanism, request))
+        try:
+            candidates.append(calibrate_kfold(mechanism, request))
+        except ValueError:  # includes CalibrationError; with method="auto" the pure-DP candidate still answers
+            if not candidates:
+                raise
     return min(candidates, key=lambda c: c.variance)

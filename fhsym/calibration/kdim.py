@@ -24,7 +24,8 @@ Methods
 ``"auto"``        both; the smaller certified variance wins.  For a sensitivity set tighter than
     the box only ``"exact"`` is certified (see below), so ``"auto"`` uses ``"exact"`` alone there.
 
-Bounded work: ``dim`` above :data:`MAX_DIM` is refused before any search (``_check_dim``).
+Bounded work: ``dim`` above :data:`fhsym._core.limits.MAX_FOLDS` is refused before any search (the one policy of
+:func:`fhsym._core.limits.check_folds`).
 
 Certification (never under-noised).  The returned floats are re-checked:
 
@@ -52,6 +53,7 @@ import numpy as np
 from scipy import optimize
 
 from .._core import domains as V
+from .._core.limits import check_folds
 from .._generated.flipped_huber_pieces import log_kappa_std
 from ..accounting import sufficient as S
 from ..accounting.kdim import aligned_step, default_step, kdim_pld, worst_case_candidates
@@ -63,13 +65,12 @@ from .engine import PLD_MARGIN, Request, certify, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
-__all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN", "MAX_DIM"]
+__all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN"]
 
 CERT_MARGIN = PLD_MARGIN  # the PLD certificates: delta_upper <= delta * (1 - CERT_MARGIN)
 _GAUSS_SEARCH_MARGIN = 1e-9  # b = 0: the Gaussian is certified in ball arithmetic (arb) against delta itself
 MIN_GAIN = 1e-6  # the shape scan skips a shape that cannot beat the best by this (relative; below the search's resolution)
 SEARCH_RESOLUTION = 100.0  # the search's lattice: (1-D loss scale) / this (the certify step uses default_step's 400)
-MAX_DIM = 100_000  # the calibration refuses larger dim up front (run time and the float-error bound; see _check_dim)
 _THM8_RTOL = 1e-10
 B_MAX = 1e4
 
@@ -267,15 +268,6 @@ def _gauss_D(eps: float, dl: float, K: int) -> float:
     return 1.0 / calibrate_gaussian(eps, dl, math.sqrt(K)).mechanism.sigma
 
 
-def _check_dim(K: int) -> None:
-    if K > MAX_DIM:
-        raise ValueError(
-            f"dim must be an integer in [1, {MAX_DIM}] for the exact K-dimensional calibration; got {K}: each of its "
-            f"~50 K-fold PLD evaluations needs an FFT of ~sqrt(dim) * 7e3 points (~{int(math.sqrt(K) * 7e3):.3g} here), "
-            f"and the certified float-error bound grows like dim.  For larger dim use zCDP (fhsym.accounting.zcdp) or the "
-            f"Gaussian mechanism with l2 sensitivity sqrt(dim) Delta")
-
-
 def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0, b_grid: int = 12):
     """Minimum variance under the exact K-fold profile (search result): returns (alpha, gamma, variance).
 
@@ -290,8 +282,17 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
     eps = V.check_scalar(epsilon, V.EPSILON)
     dl = V.check_scalar(delta, V.DELTA)
     K = V.check_int(dim, "dim", 1)
-    _check_dim(K)
-    Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
+    check_folds(K)
+    scale = V.check_scalar(sensitivity, V.SENSITIVITY)
+    # a scale family: search in standard units (Delta = 1), then scale (the certify step re-checks the scaled floats)
+    alpha, gamma, var = _calibrate_exact_std(eps, dl, K, b_max, b_grid)
+    with np.errstate(over="ignore", under="ignore"):
+        return alpha * scale, gamma * scale, float(np.float64(var) * scale * scale)
+
+
+def _calibrate_exact_std(eps: float, dl: float, K: int, b_max: float, b_grid: int):
+    """:func:`calibrate_exact` at sensitivity 1."""
+    Dl = 1.0
     log_t = math.log(dl) + math.log1p(-CERT_MARGIN)
     warm = {"x": math.log(_gauss_D(eps, dl, K))}
     roots = {}
@@ -393,10 +394,11 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
 def _gauss_box_upper(eps: float, gamma: float, K: int, Dl: float) -> float:
     """At alpha = 0 the K-fold profile at d = (Delta, ..., Delta) is the Gaussian profile with l2 sensitivity
     sqrt(K) Delta (Balle & Wang): certified at the exact binary values by :func:`fhsym.privacy.certify.certified_profile`
-    (ball arithmetic, python-flint arb), with sqrt(K) Delta rounded up by two ulps (the profile increases with it)."""
+    (ball arithmetic, python-flint arb), with sqrt(K) Delta rounded up (the profile increases with it)."""
+    from .._core.sensitivities import mul_sqrt_up
     from ..privacy.certify import certified_profile
 
-    D2 = float(np.nextafter(np.nextafter(math.sqrt(K) * Dl, math.inf), math.inf))
+    D2 = mul_sqrt_up(Dl, K)
     return float(certified_profile(eps, 0.0, gamma, D2))
 
 
@@ -449,7 +451,7 @@ def calibrate_kdim(
     eps = V.check_scalar(epsilon, V.EPSILON)
     dl = V.check_scalar(delta, V.DELTA)
     K, D, D2, D1 = S.resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    _check_dim(K)  # bounded work: refused before any search
+    check_folds(K)  # bounded work: refused before any search
     if method not in ("auto", "exact", "sufficient"):
         raise ValueError(f"method must be one of 'auto', 'exact', 'sufficient'; got {method!r}")
     box = _is_box(K, D, D2, D1)
@@ -496,7 +498,10 @@ def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
                      f"method='exact' for a certified result")
 
     noise, bound, steps = _scale_until(ok, b, gamma, "sufficient", dl)
-    return result(noise, bound, steps, Request(eps, dl, D, D2, D1, K), "sufficient-thm8", claim="theorem8")
+    # on the box the evidence is the exact K-fold bound (the Gaussian's arb profile at alpha = 0, else the PLD): a
+    # "pld-kfold" claim that verify_certificate re-checks; off the box it is Theorem 8 alone, which is not a certificate
+    return result(noise, bound, steps, Request(eps, dl, D, D2, D1, K), "sufficient-thm8",
+                  claim="pld-kfold" if box else "theorem8")
 
 
 def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:

@@ -19,6 +19,7 @@ from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
+from .._core.limits import check_folds
 from .._core.search import CalibrationError
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.base import NoiseDistribution
@@ -56,9 +57,9 @@ def _least_scale(make: Callable[[float], NoiseDistribution], eps: float, thr: fl
             if lo < 1e-300:
                 return hi
     else:
-        while not ok(hi):
+        while not ok(hi):  # s0 is about the Gaussian's scale: far more than 2^30 of it means the bound cannot be met
             lo, hi = hi, hi * 2.0
-            if hi > 1e300:
+            if hi > min(1e300, s0 * 2.0**30):
                 return math.inf
     while math.log(hi / lo) > _SEARCH_RTOL:
         mid = math.sqrt(lo * hi)
@@ -82,6 +83,7 @@ def calibrate_kfold(mechanism: str, request: Request) -> Calibration:
         raise ValueError(f"mechanism must be one of {sorted(FAMILIES)} for the K-fold calibration; got {mechanism!r}")
     shapes, make = FAMILIES[mechanism]
     eps, dl, D, K, T = request.epsilon, request.delta, request.sensitivity, request.dim, request.compositions
+    check_folds(K, T, f"the K-fold {mechanism} calibration")  # bounded work, refused before any search
     thr = dl * (1.0 - PLD_MARGIN) * (1.0 - 1e-6)
     # a start: the Gaussian scale for the same guarantee (l2 sensitivity sqrt(K T) Delta), roughly
     s0 = D * math.sqrt(K * T) * math.sqrt(2.0 * math.log(1.25 / dl)) / max(eps, 1e-2)

@@ -22,14 +22,12 @@ were edited fails.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping, Union
 
-import numpy as np
-
+from .._core.sensitivities import mul_sqrt_up
 from ..privacy.certificate import Certificate
 
 __all__ = ["Verification", "verify_certificate", "check_certificate"]
@@ -74,7 +72,7 @@ def check_certificate(cert: CertificateLike) -> Verification:
         if c.claim == "profile-1d" and c.dim != 1:
             raise ValueError(f"claim 'profile-1d' is for dim = 1; got dim = {c.dim}")
         # T releases of the Gaussian: the 1-D profile at sqrt(T) Delta_2, the same float the calibration used
-        sens = math.sqrt(c.compositions) * c.l2_sensitivity if c.claim == "profile-1d-l2" else c.sensitivity
+        sens = mul_sqrt_up(c.l2_sensitivity, c.compositions) if c.claim == "profile-1d-l2" else c.sensitivity
         enc = enclose_profile(c.mechanism, c.parameters, c.epsilon, sens)
         lo, hi = enc.lower, enc.upper
         rigorous, how = True, f"arb enclosure [{lo:.17g}, {hi:.17g}] at {enc.prec} bits"
@@ -113,11 +111,11 @@ def check_certificate(cert: CertificateLike) -> Verification:
         KT = c.dim * c.compositions
         if c.claim == "pld-kfold" and c.parameters["alpha"] == 0.0:
             # FH at alpha = 0 is the Gaussian with sigma = gamma: its K-fold profile at d = (Delta, ..., Delta) is
-            # the 1-D profile at sqrt(K T) Delta (rounded up two ulps: the profile increases with it), enclosed in
+            # the 1-D profile at sqrt(K T) Delta (rounded up: the profile increases with it), enclosed in
             # ball arithmetic (the calibration certified it this way; the PLD bound is looser by ~1e-5 relative)
             from ..privacy.enclosures import enclose_profile
 
-            l2 = float(np.nextafter(np.nextafter(math.sqrt(KT) * c.sensitivity, math.inf), math.inf))
+            l2 = mul_sqrt_up(c.sensitivity, KT)
             enc = enclose_profile("gaussian", {"sigma": c.parameters["gamma"]}, c.epsilon, l2)
             lo, hi = 0.0, enc.upper
             rigorous, how = True, (f"alpha = 0: the Gaussian profile at sqrt({KT}) Delta, arb upper bound {hi:.17g} "

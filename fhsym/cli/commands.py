@@ -25,9 +25,9 @@ def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
     options = {} if ns.step is None else {"step": ns.step}  # refused by calibrate for the other mechanisms
-    from ..calibration.kdim import MAX_DIM
+    from .._core.limits import MAX_FOLDS
 
-    if 1 < ns.dim * ns.compositions <= MAX_DIM and not ns.json:  # larger requests are refused at once
+    if 1 < ns.dim * ns.compositions <= MAX_FOLDS and not ns.json:  # larger requests are refused at once
         # K-dimensional and composed calibrations search with certified PLDs: seconds, not milliseconds
         print(f"fhsym calibrate: dim {ns.dim} x {ns.compositions} release(s): searching with certified "
               f"privacy-loss distributions (seconds) ...", file=sys.stderr, flush=True)

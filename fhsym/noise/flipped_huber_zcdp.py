@@ -17,7 +17,7 @@ from typing import Optional, Tuple
 
 
 from .._core import domains as V
-from .._core.sensitivities import resolve_sensitivities
+from .._core.sensitivities import div_sqrt_up, div_up, resolve_sensitivities
 from .._generated import kdim as KD
 
 __all__ = ["R_Delta", "zcdp_params"]
@@ -48,7 +48,7 @@ def zcdp_params(alpha: float, gamma: float, sensitivity: Optional[float] = None,
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    c = min(D, D2 / math.sqrt(K), D1 / K) if refine else D
+    c = min(D, div_sqrt_up(D2, K), div_up(D1, K)) if refine else D  # rounded up: xi grows with c
     xi = float(KD.zcdp_xi(K, float(R_Delta(a, c)), g))
     eta = float(KD.zcdp_eta(D2, g))
     return xi, eta
