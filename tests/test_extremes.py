@@ -61,11 +61,17 @@ def test_is_private_with_a_huge_shape_answers():
     assert fhsym.is_private(1.0, 1e-6, 1e12, 1e6, 1.0) in (True, False)
 
 
-@pytest.mark.parametrize("eps", [1e10, 1e100, 1e300])
+@pytest.mark.parametrize("eps", [1e10, 1e100])
 def test_calibrate_at_huge_epsilon_answers(eps):
     cal = fhsym.calibrate(eps, 1e-6)
     assert cal.achieved_delta <= 1e-6
-    assert 0.0 <= cal.variance < math.inf
+    assert 2.2250738585072014e-308 <= cal.variance < math.inf
+
+
+def test_calibrate_refuses_a_variance_below_the_float_range():
+    # eps = 1e300: the least variance is ~1e-600; fhsym 0.2.0.dev0 returned variance 0.0
+    with pytest.raises(ValueError, match="float range"):
+        fhsym.calibrate(1e300, 1e-6)
 
 
 @pytest.mark.parametrize("call", [
@@ -92,8 +98,11 @@ def test_no_stray_exception(call):
 def test_laplace_limit_moments_are_not_silently_zero(b):
     fh = fhsym.FlippedHuber(b, 1.0)
     # FH(b, 1) -> Laplace with scale 1/b: Var ~ 2/b^2, NFI -> 2 (Laplace's variance x Fisher information)
-    v = fh.var()
-    assert v == pytest.approx(2.0 / b / b, rel=1e-6) or (2.0 / b / b == 0.0 and v == 0.0)  # 2/b/b: b**2 overflows a float past 1.3e154
+    if 2.0 / b / b >= 2.2250738585072014e-308:  # 2/b/b: b**2 overflows a float past 1.3e154
+        assert fh.var() == pytest.approx(2.0 / b / b, rel=1e-6)
+    else:  # a positive variance below the float range is refused, never returned as 0
+        with pytest.raises(ValueError, match="below the float range"):
+            fh.var()
     assert 1.0 <= fh.nfi() <= 2.0
     assert np.isfinite(fh.log_mgf(0.5 * b))
 
@@ -153,4 +162,116 @@ def test_calibrate_sweep(eps, delta, sens, mechanism):
     cal = _finite_or_refused(fhsym.calibrate, eps, delta, sensitivity=sens, mechanism=mechanism)
     if cal is not None:
         assert cal.achieved_delta <= cal.target_delta
-        assert 0.0 <= cal.variance < math.inf
+        assert 2.2250738585072014e-308 <= cal.variance < math.inf  # never a silent 0 or subnormal
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 20: the audit's extremes (each answers correctly or raises ValueError naming the parameter)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_auto_laplace_at_tiny_delta_returns_the_pure_candidate():
+    # the K-fold candidate cannot be certified at delta = 1e-20 (it walked to beta = 1.4e154 and raised);
+    # the pure-DP candidate (delta = 0) answers
+    c = fhsym.calibrate(1.0, 1e-20, dim=3, mechanism="laplace")
+    assert c.achieved_delta == 0.0 and c.certificate.claim == "pure-l1"
+
+
+@pytest.mark.parametrize("mechanism", ["truncated_laplace", "osgt", "flipped_huber"])
+def test_kfold_mechanisms_refuse_too_many_coordinates_at_once(mechanism):
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"dim \* compositions must be at most 100000"):
+        fhsym.calibrate(1.0, 1e-6, dim=100_001, mechanism=mechanism)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_composed_folds_count_against_the_same_limit():
+    with pytest.raises(ValueError, match="compositions"):
+        fhsym.calibrate(1.0, 1e-6, dim=1000, compositions=101, mechanism="osgt")
+
+
+def test_laplace_with_too_many_coordinates_falls_back_to_pure_dp():
+    c = fhsym.calibrate(1.0, 1e-6, dim=100_001, mechanism="laplace")
+    assert c.certificate.claim == "pure-l1" and fhsym.verify_certificate(c.certificate)
+
+
+def test_advise_with_a_million_coordinates_is_bounded():
+    t0 = time.perf_counter()
+    adv = fhsym.advise(1.0, 1e-6, dim=10**6, data=False)
+    assert time.perf_counter() - t0 < SLOW
+    assert {o.candidate for o in adv.options} >= {"gaussian", "laplace_pure"}
+    assert all("at most 100000" in err for c, err in adv.failed if c in ("flipped_huber", "osgt", "truncated_laplace"))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: fhsym.calibrate(1e5, 1e-6, mechanism="staircase"), "epsilon"),
+    (lambda: fhsym.calibrate(1e300, 1e-6, mechanism="osgt"), "float range"),
+    (lambda: fhsym.calibrate(1, 1e-6, dim=3, l2_sensitivity=1e-300), "l2_sensitivity"),
+    (lambda: fhsym.calibrate(1, 1e-6, dim=3, l1_sensitivity=1e300), "l1_sensitivity"),
+    (lambda: fhsym.calibrate(1, 1e-6, sensitivity=1e-300), "sensitivity=1e-300"),
+    (lambda: fhsym.calibrate(1, 1e-6, sensitivity=1e-300, mechanism="gaussian"), "sensitivity=1e-300"),
+    (lambda: fhsym.DiscreteFlippedHuber(1, 2, 1e300), "step/gamma"),
+    (lambda: fhsym.DiscreteFlippedHuber(1, 1e-300, 1), "step/gamma"),
+    (lambda: fhsym.calibrate(1, 1e-6, mechanism="discrete_flipped_huber", step=1e-300), "step"),
+], ids=["staircase-eps-1e5", "osgt-eps-1e300", "l2-1e-300", "l1-1e300", "fh-sens-1e-300", "gauss-sens-1e-300",
+        "dfh-huge-step", "dfh-tiny-gamma", "dfh-tiny-step"])
+def test_extremes_raise_value_error_naming_the_parameter(call, match):
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        call()
+    assert time.perf_counter() - t0 < SLOW
+
+
+def test_advise_at_huge_epsilon_answers():
+    adv = fhsym.advise(1e300, 1e-6, data=False)  # was ZeroDivisionError
+    assert all(2.2250738585072014e-308 <= o.variance < math.inf for o in adv.options)
+
+
+@pytest.mark.parametrize("eps", [745.0, 746.0, 800.0])
+def test_staircase_variance_at_large_epsilon_is_not_silently_zero(eps):
+    import mpmath as mp
+
+    cal = fhsym.calibrate(eps, 1e-6, mechanism="staircase")
+    st = cal.mechanism
+    with mp.workdps(60):  # the variance formula of Geng & Viswanath (module docstring) in mpmath
+        b = mp.exp(-mp.mpf(eps))
+        g = mp.mpf(st.gamma)
+        ref = b * (1 + b) / (1 - b) ** 2 + (b * (g * g + b * (1 - g * g)) / (1 - b) + (g**3 + b * (1 - g**3)) / 3) / (g + (1 - g) * b)
+    assert cal.variance == pytest.approx(float(ref * mp.mpf(st.sensitivity) ** 2), rel=1e-12)  # was 5e-324 / 0.0
+
+
+@pytest.mark.parametrize("args", [(1.0, 2.0, 0.25), (1e10, 1.0, 1.0), (0.0, 1.0, 1e-300), (1.0, 1.0, 100.0)])
+def test_discrete_flipped_huber_pmf_is_a_probability_or_refused(args):
+    d = fhsym.DiscreteFlippedHuber(*args)
+    p = float(d.pmf(0.0))
+    assert 0.0 < p <= 1.0
+    try:
+        v = d.var()
+    except ValueError as exc:
+        assert "below the float range" in str(exc)
+    else:
+        assert 2.2250738585072014e-308 <= v < math.inf
+
+
+def test_staircase_float_sampler_refuses_where_it_would_reveal_the_input():
+    st = fhsym.calibrate(40.0, 1e-6, mechanism="staircase").mechanism
+    with pytest.raises(ValueError, match="secure=True"):
+        st.rvs(10**6, random_state=0)  # every draw stayed within 1.3e-6 of 0
+    ok = fhsym.Staircase(36.0, 1.0)
+    assert np.all(np.isfinite(ok.rvs(10, random_state=0)))
+
+
+def test_lattice_sensitivity_message_says_it_is_not_an_integer():
+    with pytest.raises(ValueError, match=r"5\.0000000000000001\d*\.\.\. steps \(not an integer\)"):
+        fhsym.calibrate(1, 1e-6, mechanism="discrete_flipped_huber", step=0.3, sensitivity=5 * 0.3)
+
+
+def test_no_runtime_warning_reaches_the_user(recwarn):
+    # pytest turns warnings into errors (pyproject): these calls must not emit any
+    for call in (lambda: fhsym.DiscreteFlippedHuber(0.0, 1.0, 1e-300).var(),
+                 lambda: fhsym.calibrate(1, 1e-6, mechanism="discrete_flipped_huber", step=1e-300)):
+        try:
+            call()
+        except ValueError:
+            pass
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

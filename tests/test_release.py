@@ -220,3 +220,13 @@ def test_a_lattice_calibration_is_only_released_securely():
     cal = fhsym.calibrate(1.0, 1e-5, sensitivity=1.0, mechanism="discrete_flipped_huber", step=0.125)
     with pytest.raises(ValueError, match="secure=True"):
         fhsym.release(3.3, calibration=cal, sensitivity=1.0)
+
+
+@pytest.mark.parametrize("mechanism, eps", [("laplace", 37.0), ("staircase", 37.0), ("laplace", 40.0)])
+def test_float_release_refuses_pure_dp_noise_beyond_the_float_resolution(mechanism, eps):
+    # P(T > Delta) < 2^-53: no float draw crosses one sensitivity, so the output would show the input (issue 20)
+    kw = {"method": "pure"} if mechanism == "laplace" else {}
+    with pytest.raises(ValueError, match="secure=True"):
+        fhsym.release(1.0, eps, 1e-6, sensitivity=1.0, mechanism=mechanism, rng=0, **kw)
+    below = fhsym.release(1.0, 30.0, 1e-6, sensitivity=1.0, mechanism=mechanism, rng=0, **kw)
+    assert math.isfinite(below.value)

@@ -96,7 +96,8 @@ def smallest_true(ok: Callable[[float], bool], x0: float, *, name: str, allow_ze
     """
     if allow_zero and ok(0.0):
         return 0.0
-    hi = max(float(x0), 5e-324)
+    x0 = float(x0)
+    hi = max(x0, 5e-324) if math.isfinite(x0) else 1.0  # an overflowed first guess (inf) would never halve
     for _ in range(2200):
         if ok(hi):
             break
@@ -120,7 +121,8 @@ def smallest_true_smooth(ok: Callable[[float], bool], g: Callable[[float], float
     """
     from scipy import optimize
 
-    u0 = math.log(max(float(x0), 5e-324))
+    x0 = float(x0) if math.isfinite(float(x0)) else 1.0
+    u0 = math.log(max(x0, 5e-324))
 
     def gu(u: float) -> float:
         return g(math.exp(u))

@@ -118,7 +118,7 @@ def pld_step(alphas, gammas, lam, resolution: float) -> float:
     h = float(min(max(scale / resolution, 1e-6), 2e-3))
     has = alphas > lam
     if has.any():
-        atoms = alphas[has] * lam[has] / gammas[has] ** 2
+        atoms = (alphas[has] / gammas[has]) * (lam[has] / gammas[has])
         if float(np.max(atoms)) <= float(np.min(atoms)) * (1.0 + 1e-9):
             i = int(np.argmin(np.where(has, alphas * lam / gammas**2, np.inf)))
             h = aligned_step(h, float(alphas[i]), float(gammas[i]), float(lam[i]))

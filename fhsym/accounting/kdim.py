@@ -89,7 +89,7 @@ def aligned_step(step: float, alpha: float, gamma: float, sensitivity: float = 1
     >>> aligned_step(0.3, alpha=2.0, gamma=2.0)
     0.25
     """
-    atom = alpha * sensitivity / gamma**2
+    atom = (alpha / gamma) * (sensitivity / gamma)  # scale-free: gamma**2 under/overflows at extreme scales
     if not alpha > sensitivity or not math.isfinite(atom) or atom < step:  # atoms exist only for alpha > Delta
         return step
     m = math.ceil(atom / step * (1.0 - 1e-12))

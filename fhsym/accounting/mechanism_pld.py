@@ -48,7 +48,7 @@ def loss_atom(noise: NoiseDistribution, sensitivity: float) -> float:
     if noise.name == "truncated_laplace":
         return sensitivity / p["scale"] if p["bound"] > sensitivity else 0.0
     if noise.name == "flipped_huber" and p["alpha"] > sensitivity:
-        return p["alpha"] * sensitivity / p["gamma"] ** 2
+        return (p["alpha"] / p["gamma"]) * (sensitivity / p["gamma"])
     return 0.0
 
 

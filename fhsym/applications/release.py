@@ -172,9 +172,27 @@ class ReleaseConfig:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))  # read-only, as the rest
 
 
+#: a float sampler draws from uniforms on a grid of 2^-53: events rarer than this it cannot produce
+FLOAT_RESOLUTION = 2.0**-53
+
+
 def _noise(cal: Calibration, K: int, rng: RandomState) -> np.ndarray:
-    """K i.i.d. draws of the calibrated noise (the one place a secure sampler will branch in)."""
-    return np.asarray(cal.mechanism.rvs(K, random_state=rng), dtype=float).reshape(K)
+    """K i.i.d. draws of the calibrated noise (the one place a secure sampler will branch in).
+
+    A pure-DP guarantee (delta = 0) rests on events of every probability: the output must land
+    beyond one sensitivity from the true value with probability ~e^-eps (times the density's
+    ratio), never exactly 0.  Where P(T > Delta) is below the float sampler's resolution
+    (:data:`FLOAT_RESOLUTION`), no float draw gets there and the output shows the input: refused
+    (docs/security.md), with the exact lattice sampler as the alternative.
+    """
+    noise = cal.mechanism
+    if cal.achieved_delta == 0.0 and float(noise.sf(cal.sensitivity)) < FLOAT_RESOLUTION:
+        raise ValueError(
+            f"epsilon={cal.epsilon!r} is too large for a floating-point sampler of pure-DP noise: {noise!r} exceeds the "
+            f"sensitivity {cal.sensitivity!r} with probability {float(noise.sf(cal.sensitivity)):.3g} < 2^-53, which no "
+            f"float draw realises, so the output would reveal the input (docs/security.md). Use secure=True (exact "
+            f"lattice noise, integer arithmetic) or a smaller epsilon")
+    return np.asarray(noise.rvs(K, random_state=rng), dtype=float).reshape(K)
 
 
 def release(

@@ -43,6 +43,9 @@ _B_GRID = [0.0] + [10.0 ** (-3 + 0.25 * i) for i in range(21)]
 _GOLDEN = 0.5 * (math.sqrt(5.0) - 1.0)
 
 
+_MAX_STEPS = 2**52
+
+
 def _log_profile(eps: float, b: float, g: float, h: float, s: int) -> float:
     return DiscreteFlippedHuber(b * g, g, h)._log_profile_one(eps, s)
 
@@ -95,6 +98,9 @@ def calibrate_discrete_flipped_huber(
     dl = V.check_scalar(delta, V.DELTA)
     h = V.check_scalar(step, STEP)
     s = lattice_sensitivity(sensitivity, h)
+    if s > _MAX_STEPS:  # the noise spans about s steps: its lattice index must stay an exact float
+        raise ValueError(f"step must be at least sensitivity/2^52 (the noise on step*Z spans about sensitivity/step "
+                         f"points); got step={step!r}, sensitivity={sensitivity!r} ({float(s):.3g} steps)")
     tlog = math.log(dl)
 
     cache = {}

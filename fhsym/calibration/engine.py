@@ -97,9 +97,12 @@ def result(noise, bound: Bound, steps: int, request: Request, method: str, varia
     try:
         var = noise.var() if variance is None else variance
     except ValueError:
+        sens = (f"sensitivity={request.sensitivity!r}" if request.dim == 1 else
+                f"the sensitivity set (sensitivity={request.sensitivity!r}, l2_sensitivity={request.l2_sensitivity!r}, "
+                f"l1_sensitivity={request.l1_sensitivity!r})")
         raise ValueError(
-            f"sensitivity={request.sensitivity!r} with epsilon={request.epsilon!r}: the calibrated noise {noise!r} has a "
-            f"variance beyond the float range (1.8e308); rescale the query so that its sensitivity is smaller") from None
+            f"{sens} with epsilon={request.epsilon!r}: the calibrated noise {noise!r} has a variance outside the float "
+            f"range [2.2e-308, 1.8e308]; rescale the query (express it in other units)") from None
     text = (f"{bound.detail}: delta({request.epsilon:g}) <= {bound.upper:.12e} <= {request.delta:g} at the exact "
             f"returned parameters ({bound.method}{', rigorous' if bound.rigorous else ''}); "
             f"{steps} upward rounding step(s)")

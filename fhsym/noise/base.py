@@ -64,6 +64,7 @@ _BOUND = V.Domain("lb/ub", closed_lower=True, closed_upper=True, allow_inf=True)
 _STATS = "mvsk"
 _SEQUENCES = (list, tuple, np.ndarray)
 _NEWTON_STEPS = 12
+_TINY = 2.2250738585072014e-308  # the smallest normal double
 
 
 def _identity(x: float) -> float:
@@ -352,15 +353,23 @@ class NoiseDistribution:
         return 0.0
 
     def var(self) -> float:
-        """The variance (the cost the calibrations minimise); ``ValueError`` if it exceeds the float range."""
+        """The variance (the cost the calibrations minimise); ``ValueError`` if it is outside the float range.
+
+        A positive variance is never returned as 0 or as a subnormal number (which keeps too few
+        digits): below 2.2e-308 the call raises ``ValueError``, as above 1.8e308.
+        """
         try:
             v = float(self._var())
         except (OverflowError, ZeroDivisionError):
             v = math.inf
-        return self._representable(v, "variance")
+        return self._representable(v, "variance", positive=True)
 
-    def _representable(self, value: float, what: str) -> float:
-        """``value`` if finite, else ``ValueError`` naming the quantity and the parameters."""
+    def _representable(self, value: float, what: str, positive: bool = False) -> float:
+        """``value`` if finite (and, if ``positive``, a normal double >= 2.2e-308), else ``ValueError`` naming the
+        quantity and the parameters: a positive quantity is never returned as 0 or as a subnormal."""
+        if positive and 0.0 <= value < _TINY:
+            raise ValueError(f"the {what} of {self!r} is below the float range (2.2e-308): rescale the parameters "
+                             f"(e.g. the sensitivity and the noise scale together)")
         if not math.isfinite(value):
             raise ValueError(f"the {what} of {self!r} exceeds the float range (1.8e308): rescale the parameters "
                              f"(e.g. the sensitivity and the noise scale together)")

@@ -27,6 +27,7 @@ summation): see docs/accuracy.md.
 
 from __future__ import annotations
 
+import decimal
 import math
 from fractions import Fraction
 from typing import Union
@@ -47,12 +48,22 @@ _SNAP_REL = 1e-9
 _SNAP_MAX = 1e-3
 _COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
 _ULP = 2.0**-52
+_C_MAX = 1e150  # step/gamma: (c n)^2 stays finite for n = 1
+_LAM_MIN, _LAM_MAX = 2.2250738585072014e-308, 1e300  # alpha step/gamma^2: a normal float with a finite exponential sum
+_TINY = 2.2250738585072014e-308
 
 Float = Union[float, np.ndarray]
 
 
 def _finish(a: np.ndarray) -> Float:
     return a[()] if a.ndim == 0 else a
+
+
+def _decimal(q: Fraction, digits: int = 21) -> str:
+    """``q`` to ``digits`` significant digits (so that a ratio next to an integer shows how far it is)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = digits
+        return str(decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator))
 
 
 def lattice_sensitivity(sensitivity: object, step: float) -> int:
@@ -81,8 +92,8 @@ def lattice_sensitivity(sensitivity: object, step: float) -> int:
     if s < 1 or s - ratio > Fraction(1, 10**9) * s:
         raise ValueError(
             f"sensitivity must be a positive integer multiple of step={step!r} (exactly, or within 1e-9 below; "
-            f"pass a Fraction such as S * Fraction(step) for a non-dyadic step); got {sensitivity!r} = "
-            f"{float(ratio)!r} steps"
+            f"pass a Fraction such as S * Fraction(step) for a non-dyadic step); got {sensitivity!r}, which is "
+            f"{_decimal(ratio)}... steps (not an integer)"
         )
     return s
 
@@ -144,7 +155,15 @@ class DiscreteFlippedHuber:
         self.c = self.step / self.gamma
         if not (math.isfinite(self.b) and math.isfinite(self.c)) or self.c == 0.0:
             raise ValueError(f"alpha/gamma and step/gamma must be finite and step/gamma > 0; got {alpha!r}, {gamma!r}, {step!r}")
+        # the float kernels work with c^2, lam and their exponentials: outside these ranges the law is a point mass at
+        # 0 to within exp(-1e300) (c or lam huge) or its centre sums lose every digit (lam subnormal)
+        if self.c > _C_MAX:
+            raise ValueError(f"step/gamma must be <= {_C_MAX:g} (beyond, the noise is 0 with probability 1 - exp(-1e300)); "
+                             f"got step={step!r}, gamma={gamma!r}")
         self.lam = self.b * self.c
+        if self.K >= 1 and not _LAM_MIN <= self.lam <= _LAM_MAX:
+            raise ValueError(f"alpha*step/gamma^2 must be in [{_LAM_MIN:g}, {_LAM_MAX:g}] when alpha >= step; got "
+                             f"alpha={alpha!r}, gamma={gamma!r}, step={step!r} ({self.lam!r})")
         Kf = float(self.K)
         # d = c (K+1) - b in (0, c]: how far the first tail point lies beyond alpha (standard units)
         self._d = (self.step * (Kf + 1.0) - self.alpha) / self.gamma
@@ -180,7 +199,8 @@ class DiscreteFlippedHuber:
     # ------------------------------------------------------------------ index-space kernels
     def _energy(self, n: np.ndarray) -> np.ndarray:
         """E(n) for n >= 0 (hinge form lam n + (c n - b)_+^2/2 is used only through the pieces)."""
-        return np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
+        with np.errstate(over="ignore"):  # a huge c or b: the energy is +inf, the mass exp(-E) exactly 0
+            return np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
 
     def _rho_pos(self, n: np.ndarray) -> np.ndarray:
         """log(T(n) e^{E(n)}) for n >= 1: moderate-sized, no cancellation."""
@@ -376,10 +396,14 @@ class DiscreteFlippedHuber:
         m = Kf + 1.0
         log_tail = -float(self._energy(np.array(m))) + 2.0 * math.log(m) + float(LS.log_r2(np.array(m), self.c))
         if self.K >= 1:
-            log_tot = float(np.logaddexp(math.log(LS.geometric2(Kf, self.lam)), log_tail))
+            log_tot = float(np.logaddexp(LS.log_geometric2(Kf, self.lam), log_tail))
         else:
             log_tot = log_tail
-        return math.exp(math.log(2.0) + 2.0 * math.log(self.step) + log_tot - self._log_z)
+        log_var = math.log(2.0) + 2.0 * math.log(self.step) + log_tot - self._log_z
+        if log_var < math.log(_TINY):  # a positive variance is never returned as 0 (or a subnormal)
+            raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), below the float range (2.2e-308): "
+                             f"all but that much of the mass is at 0")
+        return math.exp(log_var)
 
     def std(self) -> float:
         """sqrt(var())."""

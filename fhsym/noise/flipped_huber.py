@@ -419,9 +419,10 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         """
         if self.b > _LAPLACE_B:  # gamma^2 * 2/b^2 = 2 (gamma/b)^2: the Laplace kernel at b/gamma (no underflow)
             with np.errstate(over="ignore"):  # inf -> the ValueError of _representable
-                return self._representable(float(KP.variance_std_laplace(np.float64(self.b / self.gamma))), "variance")
+                return self._representable(float(KP.variance_std_laplace(np.float64(self.b / self.gamma))), "variance",
+                                           positive=True)
         return self._representable(self.gamma * (self.gamma * float(KP.variance_of_b(np.float64(self.b), self._lw))),
-                                   "variance")
+                                   "variance", positive=True)
 
     def std(self) -> float:
         """Standard deviation sqrt(Var(T)), the square root of eq 11 (see :meth:`var`).
@@ -465,9 +466,9 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         if self.b > _LAPLACE_B:  # b^2/gamma^2 = (b/gamma)^2: the Laplace kernel at b/gamma (no spurious overflow)
             with np.errstate(over="ignore"):  # inf -> the ValueError below
                 return self._representable(float(KP.fisher_std_laplace(np.float64(self.b / self.gamma))),
-                                           "Fisher information")
+                                           "Fisher information", positive=True)
         return self._representable(float(KP.fisher_of_b(np.float64(self.b), self._lw)) / self.gamma / self.gamma,
-                                   "Fisher information")
+                                   "Fisher information", positive=True)
 
     def nfi(self) -> float:
         """Normalised Fisher information Var(T) * I(T) (Sec II-D, Fig 2); in [1, 2].

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy import special as sc
 
-__all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2"]
+__all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2", "log_geometric2"]
 
 DIRECT_TERMS = 2048
 _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
@@ -56,7 +56,9 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> np.ndarray:
     step = max(1, (1 << 20) // J)
     for s in range(0, m.size, step):
         mm = m[s : s + step, None]
-        ex = -(c * c) * (mm * jj + 0.5 * jj * jj)
+        with np.errstate(over="ignore", invalid="ignore"):  # c^2 may overflow: then every term but j = 0 is 0
+            ex = -(c * c) * (mm * jj + 0.5 * jj * jj)
+        ex[:, 0] = 0.0  # the j = 0 term is exp(0) = 1 exactly (inf * 0 would make it NaN)
         if p == 2:  # ((m + j)/m)^2 with m >= 1
             ex = ex + 2.0 * np.log1p(jj / mm)
         out[s : s + step] = np.log(np.exp(ex).sum(axis=1))
@@ -72,8 +74,10 @@ def _em(m: np.ndarray, c: float, p: int) -> np.ndarray:
         corr = sum(_BF[q - 1] * c ** (2 * q - 1) * he[2 * q - 1] for q in range(1, _EM_ORDER + 1))
         return np.log(mills / c + 0.5 + corr)
     corr = sum(_BF[q - 1] * c ** (2 * q - 3) * (he[2 * q + 1] + he[2 * q - 1]) for q in range(1, _EM_ORDER + 1))
-    # divide by m^2: (u + mills)/(c^3 m^2) + 1/2 + corr/m^2
-    return np.log((u + mills) / (c * u * u) + 0.5 + corr / (m * m))
+    # divide by m^2: (u + mills)/(c^3 m^2) + 1/2 + corr/m^2, the first term in log space (c^3 m^2 may underflow)
+    log_first = np.log(u + mills) - math.log(c) - 2.0 * np.log(u)
+    with np.errstate(under="ignore"):
+        return log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first))
 
 
 def _log_r(m: np.ndarray, c: float, p: int) -> np.ndarray:
@@ -112,6 +116,15 @@ def log_geometric(lo: np.ndarray, hi: float, lam: float) -> np.ndarray:
     """log sum_{n=lo}^{hi} e^{-lam n} = -lam lo + log(-expm1(-lam (hi - lo + 1))) - log(-expm1(-lam)); lo <= hi."""
     lo = np.asarray(lo, dtype=float)
     return -lam * lo + np.log(-np.expm1(-lam * (hi - lo + 1.0))) - math.log(-math.expm1(-lam))
+
+
+def log_geometric2(K: float, lam: float) -> float:
+    """log sum_{n=1}^{K} n^2 e^{-lam n} (K >= 1), without underflow for large lam: -lam + log sum n^2 e^{-lam (n-1)}."""
+    if lam <= 1.0:
+        return math.log(geometric2(K, lam))
+    J = int(min(K, math.ceil(_CUT / lam) + 2))
+    nn = np.arange(1.0, J + 1.0)
+    return -lam + math.log(float(np.sum(nn * nn * np.exp(-lam * (nn - 1.0)))))
 
 
 def geometric2(K: float, lam: float) -> float:

@@ -65,6 +65,10 @@ POS_EPSILON = Domain("epsilon", 0.0, math.inf)
 GAMMA01 = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
 STAIR_SENS = Domain("sensitivity", 0.0, math.inf)
 _MAX_PERIODS = 10**6
+_LOG_TINY = math.log(2.2250738585072014e-308)
+#: the float sampler draws the period index with P(k >= 1) = e^-eps0; below 2^-53 a float draw cannot realise it
+#: (every draw stays in the first period, and the output shows the input): it refuses above this epsilon
+FLOAT_SAMPLER_MAX_EPSILON = 53.0 * math.log(2.0)
 
 
 def _power_sum(j: int, b: float, omb: float) -> float:
@@ -130,8 +134,14 @@ class Staircase(NoiseDistribution):
         self._b = math.exp(-self.epsilon)
         self._omb = -math.expm1(-self.epsilon)  # 1 - b
         d0, w, b = self.sensitivity, self.width, self._b
-        # a = (1 - b) / (2 (w + (d0 - w) b))
-        self._a = self._omb / (2.0 * (w + (d0 - w) * b))
+        # a = (1 - b) / (2 (w + (d0 - w) b)): the density of the first step
+        mass = w + (d0 - w) * b
+        self._a = self._omb / (2.0 * mass) if mass > 0.0 else math.inf
+        if not math.isfinite(self._a):
+            raise ValueError(
+                f"epsilon must be smaller for a staircase with gamma={self.gamma!r} and sensitivity={self.sensitivity!r}: "
+                f"its first step (width gamma * sensitivity = {w!r}) carries probability 1 - O(e^-epsilon) on a width "
+                f"the float range cannot represent (density {self._a!r}); got epsilon={self.epsilon!r}")
         self._cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- step index ---------------------------------------------------------
@@ -145,11 +155,23 @@ class Staircase(NoiseDistribution):
         return k + (r >= self.width)
 
     def _var(self) -> float:
-        b, omb, g = self._b, self._omb, self.gamma
-        first = b * (1.0 + b) / (omb * omb)
-        den = g + (1.0 - g) * b
-        second = (b * (g * g + b * (1.0 - g * g)) / omb + (g**3 + b * (1.0 - g**3)) / 3.0) / den
-        return self.sensitivity**2 * (first + second)
+        b, omb, g, e0 = self._b, self._omb, self.gamma, self.epsilon
+        if e0 < 600.0 and (g == 0.0 or g > 1e-90):  # no term underflows: the direct form (module docstring)
+            first = b * (1.0 + b) / (omb * omb)
+            den = g + (1.0 - g) * b
+            second = (b * (g * g + b * (1.0 - g * g)) / omb + (g**3 + b * (1.0 - g**3)) / 3.0) / den
+            return self.sensitivity**2 * (first + second)
+        # the same sum in log space (b = e^-eps0 and g^3 underflow at large eps0; the variance, ~ e^{-2 eps0/3}
+        # Delta0^2, does not): every term is positive, log b = -eps0 exactly
+        with np.errstate(divide="ignore"):
+            lg = np.log(g)
+            l_omb = math.log(omb)
+            terms = [-e0 + 2.0 * lg - l_omb, -2.0 * e0 + np.log1p(-g * g) - l_omb, 3.0 * lg - math.log(3.0),
+                     -e0 + np.log1p(-g**3) - math.log(3.0)]
+            log_second = float(np.logaddexp.reduce(terms) - np.logaddexp(lg, np.log1p(-g) - e0))
+            log_first = -e0 + math.log1p(b) - 2.0 * l_omb
+        log_var = 2.0 * math.log(self.sensitivity) + float(np.logaddexp(log_first, log_second))
+        return math.exp(log_var) if log_var > _LOG_TINY else 0.0  # 0: below the float range (var() refuses it)
 
     def _logpdf(self, x):
         lev = self._level(x)
@@ -331,6 +353,12 @@ class Staircase(NoiseDistribution):
         return tuple(sorted({x for x in edges if x > 0.0}))
 
     def _rvs(self, rng, size):  # size: the sample shape
+        if self.epsilon > FLOAT_SAMPLER_MAX_EPSILON:
+            raise ValueError(
+                f"epsilon must be <= {FLOAT_SAMPLER_MAX_EPSILON:.4g} (53 log 2) for the floating-point staircase sampler; "
+                f"got {self.epsilon!r}: the probability e^-epsilon of leaving the first step is below 2^-53, so every float "
+                f"draw would stay within {self.width:.3g} of 0 and the output would reveal the input (docs/security.md). "
+                f"Use the exact lattice sampler instead: fhsym.release(..., secure=True, step=...)")
         d0, w = self.sensitivity, self.width
         b = self._b
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)

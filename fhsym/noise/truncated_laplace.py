@@ -137,8 +137,10 @@ class TruncatedLaplace(NoiseDistribution):
                 k += 1
                 term *= a / k
             num = 2.0 * math.exp(-a) * total
-        else:
+        elif a < 800.0:
             num = 2.0 - math.exp(-a) * (a * a + 2.0 * a + 2.0)
+        else:  # e^-a (a^2 + 2a + 2) < 1e-340: nothing to subtract (and a^2 may overflow)
+            num = 2.0
         return lam * lam * num / self._norm
 
     def _logpdf(self, x):
