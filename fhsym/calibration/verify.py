@@ -1,36 +1,37 @@
-"""Re-check a certificate from its recorded inputs alone.
+"""Re-check a certificate from its recorded inputs alone, through the claim table.
 
-:func:`verify_certificate` reads the claim (mechanism, exact parameters, epsilon, sensitivity
-set, target) and re-derives an enclosure of delta(epsilon) without fhsym's float kernels:
+:func:`check_certificate` parses the certificate strictly (:meth:`fhsym.Certificate.from_dict`),
+rebuilds the release it is about -- the noise law from its exact parameters (the constructor checks
+every domain), the sensitivity set (which must be in the resolved form
+:func:`fhsym._core.sensitivities.resolve_sensitivities` writes), dim and compositions -- checks that
+the recorded claim applies to it, and re-derives the evidence with the claim's one bound
+(:data:`fhsym.accounting.claims.CLAIMS`, the very function :func:`fhsym.calibrate` certified with),
+from the recorded grid.  The claim holds only when
 
-* ``"profile-1d"`` / ``"profile-1d-l2"``: ball arithmetic (python-flint ``arb``, proven error
-  bounds) on the exact profile of the mechanism at the exact binary parameters
-  (:func:`fhsym.privacy.enclosures.enclose_profile`), at ``sensitivity`` or, for the Gaussian
-  mechanism in ``dim`` coordinates, at ``l2_sensitivity``;
-* ``"pure-l1"``: exact rational arithmetic, epsilon * beta >= l1_sensitivity (Laplace noise);
-* ``"pure-composition"``: exact rational arithmetic, dim * eps0 <= epsilon and the sensitivity
-  within the staircase's design sensitivity;
-* ``"pld-kfold"`` / ``"pld-kfold-noise"``: the (dim x compositions)-fold privacy-loss
-  distribution rebuilt from the recorded inputs (this path uses fhsym's PLD engine, whose FFT and
-  discretisation errors are bounded, but not ball arithmetic: the result says so through
-  :attr:`Verification.rigorous`).
+* the re-derived upper bound is <= target_delta;
+* the recorded enclosure is the re-derived one: it meets it (rigorous bounds are exact to their
+  ball's width; a PLD bound is recomputed exactly from its grid), and ``method``, ``rigorous``,
+  ``grid`` and ``text`` equal what the claim produces.
 
-The check passes only when the re-derived upper end is <= the target and the re-derived
-enclosure meets the recorded one (they overlap): a certificate whose parameters or epsilon
-were edited fails.
+A malformed certificate (missing, unknown or mistyped field, out-of-domain value, a claim that does
+not apply, a ``decimal`` copy that differs) raises ``ValueError`` naming the field; a well-formed one
+whose claim fails gives ``Verification(ok=False, reason=...)``.  The CLI maps them to exit statuses
+2 and 1 (``fhsym check-certificate``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Tuple, Union
 
-from .._core.sensitivities import mul_sqrt_up
+from .._core.sensitivities import SensitivitySet, resolve_sensitivities
+from ..accounting.claims import Claim, claim_named
+from ..noise import noise_class
 from ..privacy.certificate import Certificate
+from ..privacy.claims import Evidence, Release
 
-__all__ = ["Verification", "verify_certificate", "check_certificate"]
+__all__ = ["Verification", "verify_certificate", "check_certificate", "certificate_text", "release_of"]
 
 CertificateLike = Union[Certificate, str, bytes, Mapping[str, Any]]
 
@@ -51,6 +52,7 @@ class Verification:
 
 def _load(cert: CertificateLike) -> Certificate:
     if isinstance(cert, Certificate):
+        cert.check_domains()
         return cert
     if isinstance(cert, Mapping):
         return Certificate.from_dict(cert)
@@ -59,92 +61,64 @@ def _load(cert: CertificateLike) -> Certificate:
     raise ValueError(f"certificate must be a Certificate, its JSON text or dict; got {type(cert).__name__}")
 
 
+def release_of(c: Certificate) -> Tuple[Release, Claim]:
+    """The release a certificate is about and its claim; ``ValueError`` naming the field if they do not fit."""
+    cls = noise_class(c.mechanism)
+    try:
+        noise = cls.from_parameters(c.parameters)
+    except ValueError as exc:
+        raise ValueError(f"certificate field 'parameters': {exc}") from None
+    s = SensitivitySet(c.dim, c.sensitivity, c.l2_sensitivity, c.l1_sensitivity)
+    resolved = resolve_sensitivities(c.dim, c.sensitivity, c.l2_sensitivity, c.l1_sensitivity)
+    if resolved != s:
+        field = next(k for k, a, b in zip(s._fields, s, resolved) if a != b)
+        raise ValueError(f"certificate field {field!r} = {getattr(s, field)!r} is not the resolved sensitivity set "
+                         f"{tuple(resolved)} of dim = {c.dim} (its radii must be the tightest the set implies)")
+    release = Release(noise, c.epsilon, s, c.compositions)
+    claim = claim_named(c.claim)
+    claim.check(release)
+    return release, claim
+
+
+def certificate_text(release: Release, claim: Claim, ev: Evidence, target: float) -> str:
+    """The certificate's statement in words, built from its fields (so a re-check rebuilds it exactly)."""
+    rel = "<=" if ev.upper <= target else ">"
+    return (f"{release.noise!r} is ({release.epsilon!r}, {target!r})-DP for {claim.covers(release)}: claim "
+            f"{claim.name!r}, {ev.detail}; delta({release.epsilon!r}) <= {ev.upper!r} {rel} {target!r} "
+            f"({'proven' if ev.rigorous else 'not proven'}, method {ev.method!r})")
+
+
 def check_certificate(cert: CertificateLike) -> Verification:
-    """Re-derive the enclosure of a certificate and compare (see the module docstring)."""
+    """Re-derive the evidence of a certificate through its claim and compare (see the module docstring)."""
     c = _load(cert)
-    c.check_finite()
-    target = c.target_delta
-    if c.claim in ("profile-1d", "profile-1d-l2"):
-        from ..privacy.enclosures import enclose_profile
-
-        if c.claim == "profile-1d-l2" and c.mechanism != "gaussian":
-            raise ValueError(f"claim 'profile-1d-l2' is for the Gaussian mechanism; got {c.mechanism!r}")
-        if c.claim == "profile-1d" and c.dim != 1:
-            raise ValueError(f"claim 'profile-1d' is for dim = 1; got dim = {c.dim}")
-        # T releases of the Gaussian: the 1-D profile at sqrt(T) Delta_2, the same float the calibration used
-        sens = mul_sqrt_up(c.l2_sensitivity, c.compositions) if c.claim == "profile-1d-l2" else c.sensitivity
-        enc = enclose_profile(c.mechanism, c.parameters, c.epsilon, sens)
-        lo, hi = enc.lower, enc.upper
-        rigorous, how = True, f"arb enclosure [{lo:.17g}, {hi:.17g}] at {enc.prec} bits"
-    elif c.claim == "profile-lattice":
-        from ..noise.discrete_profile_arb import profile_enclosure_steps
-        from ..noise.discrete_flipped_huber import lattice_sensitivity
-
-        if c.mechanism != "discrete_flipped_huber" or c.dim != 1:
-            raise ValueError(f"claim 'profile-lattice' is for the discrete flipped Huber in one dimension; got {c.mechanism!r}")
-        p = c.parameters
-        s = lattice_sensitivity(c.sensitivity, p["step"])
-        lo, hi = profile_enclosure_steps(c.epsilon, p["alpha"], p["gamma"], p["step"], s)
-        rigorous, how = True, f"arb enclosure of the lattice sum [{lo:.17g}, {hi:.17g}], {s} steps"
-    elif c.claim == "pure-l1":
-        if c.mechanism != "laplace":
-            raise ValueError(f"claim 'pure-l1' is for the Laplace mechanism; got {c.mechanism!r}")
-        # T releases: eps-DP in total when eps beta >= T Delta_1 (pure DP composes additively)
-        pure = Fraction(c.epsilon) * Fraction(c.parameters["beta"]) >= c.compositions * Fraction(c.l1_sensitivity)
-        lo, hi = 0.0, (0.0 if pure else 1.0)
-        rigorous, how = True, f"exact rationals: epsilon * beta {'>=' if pure else '<'} compositions * l1_sensitivity"
-    elif c.claim == "pure-composition":
-        if c.mechanism != "staircase":
-            raise ValueError(f"claim 'pure-composition' is for the staircase mechanism; got {c.mechanism!r}")
-        eps0, design = c.parameters["epsilon"], c.parameters["sensitivity"]
-        pure = Fraction(c.dim * c.compositions) * Fraction(eps0) <= Fraction(c.epsilon) and c.sensitivity <= design
-        lo, hi = 0.0, (0.0 if pure else 1.0)
-        rigorous, how = (True, f"exact rationals: dim * compositions * eps0 {'<=' if pure else '>'} epsilon, "
-                         f"sensitivity within design")
-    elif c.claim in ("pld-kfold", "pld-kfold-noise"):
-        from ..accounting.mechanism_pld import kfold_delta_upper
-        from ..noise import NOISE_CLASSES
-
-        if c.mechanism not in NOISE_CLASSES:
-            raise ValueError(f"unknown mechanism {c.mechanism!r} in the certificate")
-        noise = NOISE_CLASSES[c.mechanism].from_parameters(c.parameters)
-        KT = c.dim * c.compositions
-        if c.claim == "pld-kfold" and c.parameters["alpha"] == 0.0:
-            # FH at alpha = 0 is the Gaussian with sigma = gamma: its K-fold profile at d = (Delta, ..., Delta) is
-            # the 1-D profile at sqrt(K T) Delta (rounded up: the profile increases with it), enclosed in
-            # ball arithmetic (the calibration certified it this way; the PLD bound is looser by ~1e-5 relative)
-            from ..privacy.enclosures import enclose_profile
-
-            l2 = mul_sqrt_up(c.sensitivity, KT)
-            enc = enclose_profile("gaussian", {"sigma": c.parameters["gamma"]}, c.epsilon, l2)
-            lo, hi = 0.0, enc.upper
-            rigorous, how = True, (f"alpha = 0: the Gaussian profile at sqrt({KT}) Delta, arb upper bound {hi:.17g} "
-                                   f"at {enc.prec} bits")
-        else:
-            if c.claim == "pld-kfold":
-                from ..accounting.kdim import kdim_pld
-
-                pld = kdim_pld(c.parameters["alpha"], c.parameters["gamma"], KT, c.sensitivity, upper_only=True)
-                hi = float(pld.delta_upper(c.epsilon))
-            else:
-                hi = kfold_delta_upper(noise, c.epsilon, c.dim, c.sensitivity, c.compositions)
-            lo = 0.0
-            rigorous, how = False, f"{KT}-fold PLD upper bound {hi:.17g}, not ball arithmetic"
-    else:
-        raise ValueError(f"certificate claim {c.claim!r} cannot be re-checked (theorem8 is not a certificate)")
-    if hi > target:
-        return Verification(False, lo, hi, rigorous, f"re-derived upper bound {hi:.17g} exceeds the target {target:.17g} ({how})")
-    if lo > c.upper or c.lower > hi:
-        return Verification(False, lo, hi, rigorous,
-                            f"re-derived enclosure [{lo:.17g}, {hi:.17g}] does not meet the recorded [{c.lower:.17g}, {c.upper:.17g}]")
-    return Verification(True, lo, hi, rigorous, f"re-derived upper bound {hi:.17g} <= target {target:.17g} ({how})")
+    release, claim = release_of(c)
+    ev = claim.evidence(release, c.grid)
+    problems = []
+    if ev.upper > c.target_delta:
+        problems.append(f"re-derived upper bound {ev.upper!r} exceeds target_delta {c.target_delta!r}")
+    if c.upper > c.target_delta:
+        problems.append(f"recorded upper {c.upper!r} exceeds target_delta {c.target_delta!r}")
+    if c.lower > ev.upper or ev.lower > c.upper:
+        problems.append(f"recorded enclosure [{c.lower!r}, {c.upper!r}] does not meet the re-derived "
+                        f"[{ev.lower!r}, {ev.upper!r}]")
+    for field, want in (("method", ev.method), ("rigorous", ev.rigorous), ("grid", ev.grid)):
+        if getattr(c, field) != want:
+            problems.append(f"field {field!r} is {getattr(c, field)!r}, but claim {claim.name!r} gives {want!r}")
+    if c.text != certificate_text(release, claim, ev, c.target_delta):
+        problems.append("field 'text' is not the statement of the recorded fields")
+    if problems:
+        return Verification(False, ev.lower, ev.upper, ev.rigorous, "; ".join(problems))
+    return Verification(True, ev.lower, ev.upper, ev.rigorous,
+                        f"re-derived upper bound {ev.upper!r} <= target {c.target_delta!r} (claim {claim.name!r}, "
+                        f"{'proven' if ev.rigorous else 'not proven'}, method {ev.method!r})")
 
 
 def verify_certificate(cert: Union[CertificateLike, Path]) -> bool:
     """True only when the certificate's claim is re-derived from its recorded inputs alone.
 
     ``cert``: a :class:`~fhsym.Certificate`, its JSON text, its dict, or a path to a JSON file.
-    Malformed input raises ``ValueError``.  See :func:`check_certificate` for the reason.
+    Malformed input raises ``ValueError`` naming the field.  See :func:`check_certificate` for the
+    reason of a False.
 
     >>> import fhsym
     >>> cal = fhsym.calibrate(1.0, 1e-6, mechanism="laplace", method="pure")

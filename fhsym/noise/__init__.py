@@ -17,8 +17,20 @@ from .truncated_laplace import TruncatedLaplace, TruncatedLaplaceMechanism
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
 NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT)}
 
+
+def noise_class(name: object) -> type:
+    """The noise law registered under ``name`` (``ValueError`` naming the known ones otherwise).
+
+    >>> noise_class("gaussian").__name__
+    'Gaussian'
+    """
+    if not isinstance(name, str) or name not in NOISE_CLASSES:
+        raise ValueError(f"mechanism must be one of {sorted(NOISE_CLASSES)}; got {name!r}")
+    return NOISE_CLASSES[name]
+
 __all__ = [
     "NOISE_CLASSES",
+    "noise_class",
     "NoiseDistribution",
     "FlippedHuber",
     "Gaussian",

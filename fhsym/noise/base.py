@@ -41,6 +41,7 @@ instance into an object of scipy's distribution infrastructure (:mod:`.scipy_ada
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
@@ -48,6 +49,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core import search
+from .._core.arb import Enclosure, Plan, enclose
 from .._core.random import RandomState, as_generator, size_to_shape
 from . import broadcast, quadrature
 
@@ -449,6 +451,78 @@ class NoiseDistribution:
 
             out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
         return _out(out)
+
+    # ------------------------------------------------ mechanism facts (privacy hooks)
+    #: symmetric log-concave density: the location family has a monotone likelihood ratio, so over the
+    #: box ||d||_inf <= Delta a K-fold (or T-fold) release is least private at the corner (Delta, ..., Delta)
+    #: (Dong, Roth & Su 2022, Lemma C.3); K-fold claims are made only for such noise
+    log_concave: ClassVar[bool] = True
+    #: the scale family's shapes the calibrator scans, as (low, high, include 0): a log grid between
+    #: low and high (and the shape 0); ``None``: the family has no shape (the noise is its scale alone)
+    shape_range: ClassVar[Optional[Tuple[float, float, bool]]] = None
+
+    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0, *, rel_width: float = 2.0**-60,
+                          max_prec: int = 1 << 14) -> Enclosure:
+        """A proven enclosure ``lower <= delta(eps) <= upper`` of the exact 1-D profile at the exact parameters.
+
+        Ball arithmetic (python-flint ``arb``) on the noise law's exact profile at the exact binary
+        values of its parameters, of ``epsilon`` and of the sensitivity, independent of the float
+        kernels (:func:`fhsym._core.arb.enclose`; the law supplies its plan through ``_arb_plan``).
+
+        >>> import fhsym
+        >>> e = fhsym.Gaussian(sigma=1.0).profile_enclosure(1.0, 1.0)
+        >>> f"{e.lower:.12g} {e.upper:.12g}"
+        '0.126936737507 0.126936737507'
+        """
+        return enclose(self._arb_plan, epsilon, sensitivity, rel_width=rel_width, max_prec=max_prec)
+
+    def gaussian_sigma(self) -> Optional[float]:
+        """sigma when this noise law is the Gaussian N(0, sigma^2), else None.
+
+        The K-fold (and T-fold) profile of Gaussian noise depends on the difference vector through
+        ||d||_2 only (Balle & Wang 2018): the l2-ball claim (``"profile-1d-l2"``) applies to it.
+        """
+        return None
+
+    def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
+        """An exact upper bound of the privacy loss of one release of ``dim`` i.i.d. coordinates over the set
+        {||d||_inf <= sensitivity, ||d||_2 <= l2, ||d||_1 <= l1}, when it is bounded (pure DP); else None.
+
+        The pure-DP claims (``"pure-l1"``, ``"pure-composition"``) compare it, times the number of
+        releases, with epsilon in exact rational arithmetic.
+        """
+        return None
+
+    def loss_atoms(self, sensitivity: float) -> Tuple[float, ...]:
+        """The positive values the privacy loss takes on a set of positive probability (point masses of the PLD).
+
+        A privacy-loss lattice that holds them makes the pessimistic discretisation exact there.
+        """
+        return ()
+
+    def loss_range(self, sensitivity: float) -> Optional[float]:
+        """The largest finite privacy loss at ``sensitivity`` (beyond it only the infinite loss of disjoint
+        supports is left), or None when the loss is unbounded."""
+        return None
+
+    @property
+    def family_shape(self) -> float:
+        """The scale family's shape parameter of this noise (0.0 for a family without shapes)."""
+        return 0.0
+
+    @property
+    def family_scale(self) -> float:
+        """The scale family's scale parameter: more scale is more noise at a fixed shape."""
+        raise NotImplementedError  # pragma: no cover - every law defines it
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "NoiseDistribution":
+        """The member of the scale family with this shape and scale (``ValueError`` outside the domains)."""
+        raise NotImplementedError  # pragma: no cover - every law defines it
+
+    def _arb_plan(self, eps: Any, sensitivity: Any) -> Plan:  # pragma: no cover - abstract
+        """The law's ball-arithmetic plan at exact rationals ``eps``, ``sensitivity`` (:mod:`fhsym._core.arb`)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------- subclass kernels
     def _logpdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract

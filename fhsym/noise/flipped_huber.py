@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
+from .._core.arb import flipped_huber_plan
 from .._generated import flipped_huber as K
 from .._generated import flipped_huber_pieces as KP
 from .base import NoiseDistribution
@@ -105,6 +106,32 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
 
     def __hash__(self) -> int:
         return hash((FlippedHuber, self.alpha, self.gamma))
+
+    # ------------------------------------------------------------------ mechanism facts
+    # scale family: shape b = alpha/gamma, scale gamma (Var = gamma^2 v(b); delta depends on Delta/gamma)
+    shape_range = (1e-3, 1e4, True)
+
+    def _arb_plan(self, eps, sensitivity):
+        return flipped_huber_plan(eps, sensitivity, self.alpha, self.gamma)
+
+    def gaussian_sigma(self):
+        return self.gamma if self.alpha == 0.0 else None  # alpha = 0: N(0, gamma^2)
+
+    def loss_atoms(self, sensitivity):
+        # the loss is +-alpha Delta/gamma^2 where t and t + Delta lie on one side of the Laplace centre (alpha > Delta)
+        return ((self.alpha / self.gamma) * (sensitivity / self.gamma),) if self.alpha > sensitivity else ()
+
+    @property
+    def family_shape(self) -> float:
+        return self.b
+
+    @property
+    def family_scale(self) -> float:
+        return self.gamma
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "FlippedHuber":
+        return cls(shape * scale, scale)
 
     def log_omega(self) -> float:
         """log omega (eq 9) = b^2/2 + log(kappa/gamma); finite for every valid alpha, gamma.

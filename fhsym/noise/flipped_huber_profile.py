@@ -21,6 +21,7 @@ never NaN.  Calibrations certify their result against this bound
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Union
 
@@ -30,7 +31,7 @@ from scipy import optimize
 
 from .._core import numerics as _nx
 from .._core import domains as V
-from .._core.arb import enclose_profile
+from .._core.arb import enclose, flipped_huber_plan
 from .._generated import flipped_huber_pieces as KP
 from .._generated import privacy_pieces as PP
 
@@ -183,7 +184,7 @@ def _near_kink_exactly(out: np.ndarray, eps, alpha, gamma, sensitivity, b, D) ->
     up to ~1e-8 relative in delta at the kink itself (6.5e-9 measured at alpha = 6.62, gamma =
     1.49, eps = 3).  Where b and D are exact (e.g. gamma a power of 2) nothing is replaced.  Outside
     the window the error this causes is below ~4e-12 relative.  The replacement is
-    the upper end of the ball-arithmetic enclosure (:func:`fhsym._core.arb.enclose_profile`, 20 digits), so these points cost
+    the upper end of the ball-arithmetic enclosure (:func:`fhsym._core.arb.enclose`, 20 digits), so these points cost
     ~20 ms each; a grid of eps meets at most a few of them.
     """
     a = np.asarray(alpha, dtype=float)
@@ -206,8 +207,8 @@ def _near_kink_exactly(out: np.ndarray, eps, alpha, gamma, sensitivity, b, D) ->
         if not near[idx]:
             continue
         e, ai, gi, di = (float(x[idx]) for x in args)
-        man, exp = enclose_profile("flipped_huber", {"alpha": ai, "gamma": gi}, e, di, rel_width=1e-20,
-                                   max_prec=1 << 14).upper_man_exp()
+        plan = functools.partial(flipped_huber_plan, alpha=ai, gamma=gi)
+        man, exp = enclose(plan, e, di, rel_width=1e-20, max_prec=1 << 14).upper_man_exp()
         out[idx] = math.log(man) + exp * math.log(2.0) if man > 0 else -math.inf  # log of the proven upper end
     return out
 

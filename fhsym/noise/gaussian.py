@@ -33,6 +33,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._core.domains import Domain, check_scalar
+from .._core.arb import gaussian_plan
 from .._core.doubledouble import div_dd, ratio_dd, two_sum
 from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
 from .base import NoiseDistribution
@@ -100,6 +101,21 @@ class Gaussian(NoiseDistribution):
 
     def __init__(self, sigma: float) -> None:
         self.sigma = check_scalar(sigma, SIGMA)
+
+    # -- mechanism facts
+    def _arb_plan(self, eps, sensitivity):
+        return gaussian_plan(eps, sensitivity, self.sigma)
+
+    def gaussian_sigma(self) -> float:
+        return self.sigma
+
+    @property
+    def family_scale(self) -> float:
+        return self.sigma
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "Gaussian":
+        return cls(scale)
 
     def _var(self) -> float:
         return self.sigma**2

@@ -26,9 +26,11 @@ of the definition (300 random cases, half within 1e-12..1e-1 of the kink).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
+from .._core.arb import laplace_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .base import NoiseDistribution
@@ -74,6 +76,28 @@ class Laplace(NoiseDistribution):
 
     def __init__(self, beta: float) -> None:
         self.beta = check_scalar(beta, BETA)
+
+    # -- mechanism facts
+    def _arb_plan(self, eps, sensitivity):
+        return laplace_plan_of(eps, sensitivity, self.beta)
+
+    def pure_loss(self, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+        # the loss of i.i.d. Laplace noise is at most ||d||_1 / beta: exactly Delta_1 / beta over the set
+        return Fraction(l1_sensitivity) / Fraction(self.beta)
+
+    def loss_atoms(self, sensitivity):
+        return (sensitivity / self.beta,)  # where t and t + Delta lie on one side of 0
+
+    def loss_range(self, sensitivity):
+        return sensitivity / self.beta
+
+    @property
+    def family_scale(self) -> float:
+        return self.beta
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "Laplace":
+        return cls(scale)
 
     def _var(self) -> float:
         return 2.0 * self.beta**2

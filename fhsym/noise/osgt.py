@@ -48,6 +48,7 @@ import numpy as np
 from scipy import special as sc
 from scipy import stats
 
+from .._core.arb import osgt_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
 from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
@@ -230,6 +231,27 @@ class OSGT(NoiseDistribution):
         self.theta = self.vartheta / self.varrho
         if not math.isfinite(self.theta):
             raise ValueError(f"vartheta/varrho must be finite; got {self.vartheta!r}/{self.varrho!r}")
+
+    # -- mechanism facts (scale family: shape theta = vartheta/varrho, scale varrho)
+    shape_range = (1e-3, 1e4, True)
+
+    def _arb_plan(self, eps, sensitivity):
+        return osgt_plan_of(eps, sensitivity, self.vartheta, self.varrho)
+
+    def gaussian_sigma(self):
+        return self.varrho if self.vartheta == 0.0 else None  # density e^{-(|t|/varrho + theta)^2/2}: theta = 0 is N(0, varrho^2)
+
+    @property
+    def family_shape(self) -> float:
+        return self.theta
+
+    @property
+    def family_scale(self) -> float:
+        return self.varrho
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "OSGT":
+        return cls(shape * scale, scale)
 
     def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)

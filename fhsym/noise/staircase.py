@@ -55,6 +55,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.arb import staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
@@ -143,6 +144,27 @@ class Staircase(NoiseDistribution):
                 f"its first step (width gamma * sensitivity = {w!r}) carries probability 1 - O(e^-epsilon) on a width "
                 f"the float range cannot represent (density {self._a!r}); got epsilon={self.epsilon!r}")
         self._cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    # -- mechanism facts
+    log_concave = False  # a step density: the corner argument of the K-fold claims does not apply
+
+    def _arb_plan(self, eps, sensitivity):
+        return staircase_plan_of(eps, sensitivity, self.epsilon, self.sensitivity, self.width)
+
+    def pure_loss(self, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+        # eps0-DP for every |d_i| <= Delta0 (Geng & Viswanath), and pure DP adds up over the dim coordinates
+        return dim * Fraction(self.epsilon) if sensitivity <= self.sensitivity else None
+
+    def loss_range(self, sensitivity):
+        return math.ceil(sensitivity / self.sensitivity + 1.0) * self.epsilon  # level differences are bounded
+
+    @property
+    def family_scale(self) -> float:
+        return self.sensitivity
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "Staircase":
+        raise ValueError("the staircase is not a scale family in fhsym's calibrator: it is built in closed form")
 
     # -- step index ---------------------------------------------------------
     def _level(self, x: np.ndarray) -> np.ndarray:

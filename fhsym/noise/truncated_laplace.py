@@ -35,6 +35,7 @@ import numpy as np
 
 from scipy import special as sc
 
+from .._core.arb import truncated_laplace_plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
@@ -123,6 +124,31 @@ class TruncatedLaplace(NoiseDistribution):
         self.scale = check_scalar(scale, SCALE)
         self.bound = check_scalar(bound, BOUND)
         self._norm = -math.expm1(-self.bound / self.scale)
+
+    # -- mechanism facts (scale family: shape a = bound/scale, scale lambda)
+    shape_range = (1e-2, 1e3, False)
+
+    def _arb_plan(self, eps, sensitivity):
+        return truncated_laplace_plan(eps, sensitivity, self.scale, self.bound)
+
+    def loss_atoms(self, sensitivity):
+        # the loss is Delta/lambda where t and t + Delta both lie in [0, A] (needs A > Delta)
+        return (sensitivity / self.scale,) if self.bound > sensitivity else ()
+
+    def loss_range(self, sensitivity):
+        return sensitivity / self.scale  # beyond: only the infinite loss (disjoint supports)
+
+    @property
+    def family_shape(self) -> float:
+        return self.bound / self.scale
+
+    @property
+    def family_scale(self) -> float:
+        return self.scale
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "TruncatedLaplace":
+        return cls(scale, shape * scale)
 
     def support(self):
         """The closed interval [-A, A]."""

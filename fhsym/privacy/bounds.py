@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._core.arb import enclose_profile
 from ..noise.base import NoiseDistribution
 
 __all__ = ["Bound", "FLOAT_PROFILE_RTOL", "profile_bound"]
@@ -36,7 +35,7 @@ class Bound:
 def profile_bound(noise: NoiseDistribution, epsilon: float, sensitivity: float) -> Bound:
     """A proven enclosure of ``noise.privacy_profile(epsilon, sensitivity)`` at the exact parameters.
 
-    Ball arithmetic (python-flint ``arb``, :func:`fhsym._core.arb.enclose_profile`) on the
+    Ball arithmetic (python-flint ``arb``, :meth:`fhsym.NoiseDistribution.profile_enclosure`) on the
     mechanism's exact profile at the exact binary values of its parameters, epsilon and the
     sensitivity; exactly [0, 0] where delta is provably 0 (pure DP).
 
@@ -45,7 +44,7 @@ def profile_bound(noise: NoiseDistribution, epsilon: float, sensitivity: float) 
     >>> math.isclose(b.upper, float(fhsym.privacy_profile(1.0, 1.0, 2.0)), rel_tol=1e-12), b.method, b.rigorous
     (True, 'arb', True)
     """
-    enc = enclose_profile(noise.name, noise.parameters, epsilon, sensitivity)
+    enc = noise.profile_enclosure(epsilon, sensitivity)
     detail = f"ball arithmetic (python-flint arb, {enc.prec} bits) at the exact binary parameters: {enc.method}"
     if 0.0 < enc.upper < 1e-300:
         detail += f" (ball {enc.ball}, below the float range)"

@@ -1,26 +1,39 @@
-"""Certificates: a privacy claim as data that anyone can re-check.
+"""Certificates: a privacy claim as data that anyone can re-check, and nothing else.
 
-A :class:`Certificate` records a claim "the mechanism with these exact parameters is
-(epsilon, delta)-DP for this sensitivity set" together with the evidence: an enclosure
-[lower, upper] of delta(epsilon) computed at the exact binary values of the parameters, the
-method that produced it and whether that method is rigorous (a proof, e.g. ball arithmetic
-with proven error bounds) or only accurate (a high-precision evaluation).  Parameters are
-stored as exact floats (``float.hex``) so that a re-check sees the very numbers the noise is
-drawn with.  :func:`fhsym.verify_certificate` re-derives the enclosure from the recorded
-inputs alone.
+A :class:`Certificate` records a claim -- "noise ``mechanism`` with these exact parameters, added
+to ``dim`` coordinates with this sensitivity set, ``compositions`` times, is (epsilon,
+target_delta)-DP" -- with its evidence: an enclosure [lower, upper] of delta(epsilon) computed by
+the claim's bound (:mod:`fhsym.accounting.claims`) at the exact binary values of every input, the
+method, whether it is proven, and the computation's own inputs (``grid``).  Floats are stored as
+exact hexadecimal strings (``float.hex``) so that a re-check sees the very numbers the noise is
+drawn with; the ``decimal`` section repeats them for people and must equal them.
+
+The JSON layout is closed: every field is an input of the claim, an output the re-check
+reproduces (lower, upper, method, rigorous, grid, text), or provenance (``fhsym_version``,
+``upward_steps``: how the calibration got there; typed, not part of the claim).  A field that is
+missing, unknown, of the wrong type or out of its domain raises ``ValueError`` naming it.
+:func:`fhsym.verify_certificate` re-derives the evidence from the inputs alone.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, Mapping, Union
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 __all__ = ["Certificate", "CERTIFICATE_FORMAT"]
 
-#: version of the JSON layout written by :meth:`Certificate.to_json`
-CERTIFICATE_FORMAT = 1
+#: version of the JSON layout written by :meth:`Certificate.to_json` (2: the closed layout of fhsym 0.2)
+CERTIFICATE_FORMAT = 2
+
+ParamValue = Union[float, Tuple[float, ...]]
+
+_HEX = re.compile(r"-?0x(0|1)\.[0-9a-f]+p[-+]\d+|-?0x0\.0p\+0")
+_FLOATS = ("epsilon", "target_delta", "sensitivity", "l2_sensitivity", "l1_sensitivity", "lower", "upper")
+_FIELDS = ("format", "fhsym_version", "mechanism", "parameters", *_FLOATS, "dim", "compositions", "claim", "method",
+           "rigorous", "grid", "text", "upward_steps", "decimal")
 
 
 def _hex(x: float) -> str:
@@ -28,66 +41,119 @@ def _hex(x: float) -> str:
 
 
 def _unhex(value: Any, name: str) -> float:
-    if isinstance(value, str):
-        try:
-            return float.fromhex(value)
-        except ValueError:
-            raise ValueError(f"certificate field {name!r} is not a hex float: {value!r}") from None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    raise ValueError(f"certificate field {name!r} must be a float written with float.hex(); got {value!r}")
+    """The float written by ``float.hex`` (exactly that form: a decimal string is refused, not misread)."""
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        raise ValueError(f"certificate field {name!r} must be a finite float written with float.hex() "
+                         f"(e.g. '0x1.0000000000000p+0'); got {value!r}")
+    x = float.fromhex(value)
+    if not math.isfinite(x):  # pragma: no cover - the pattern admits finite numbers only
+        raise ValueError(f"certificate field {name!r} must be finite; got {value!r}")
+    return x
+
+
+def _param_hex(v: ParamValue) -> Union[str, List[str]]:
+    return [_hex(x) for x in v] if isinstance(v, (tuple, list)) else _hex(v)
+
+
+def _param_unhex(v: Any, name: str) -> ParamValue:
+    if isinstance(v, list):
+        if not v:
+            raise ValueError(f"certificate field {name!r} must be a non-empty list of hex floats")
+        return tuple(_unhex(x, f"{name}[{i}]") for i, x in enumerate(v))
+    return _unhex(v, name)
+
+
+def _param_repr(v: ParamValue) -> Union[str, List[str]]:
+    return [repr(float(x)) for x in v] if isinstance(v, (tuple, list)) else repr(float(v))
+
+
+def _grid_to_json(grid: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    if grid is None:
+        return None
+    out: Dict[str, Any] = {}
+    for k, v in grid.items():
+        if isinstance(v, float):
+            out[k] = {"hex": _hex(v)}
+        elif isinstance(v, (int, str)) and not isinstance(v, bool):
+            out[k] = v
+        else:
+            raise ValueError(f"grid value {k!r} must be a float, int or str; got {v!r}")
+    return out
+
+
+def _grid_from_json(data: Any) -> Optional[Dict[str, Any]]:
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or not all(isinstance(k, str) for k in data):
+        raise ValueError(f"certificate field 'grid' must be null or an object; got {data!r}")
+    out: Dict[str, Any] = {}
+    for k, v in data.items():
+        if isinstance(v, Mapping) and set(v) == {"hex"}:
+            out[k] = _unhex(v["hex"], f"grid.{k}")
+        elif isinstance(v, (int, str)) and not isinstance(v, bool):
+            out[k] = v
+        else:
+            raise ValueError(f"certificate field 'grid.{k}' must be an int, a string or {{'hex': ...}}; got {v!r}")
+    return out
+
+
+def _int_field(data: Mapping[str, Any], name: str, lowest: int) -> int:
+    v = data[name]
+    if isinstance(v, bool) or not isinstance(v, int) or v < lowest:
+        raise ValueError(f"certificate field {name!r} must be an integer >= {lowest}; got {v!r}")
+    return v
+
+
+def _str_field(data: Mapping[str, Any], name: str) -> str:
+    v = data[name]
+    if not isinstance(v, str):
+        raise ValueError(f"certificate field {name!r} must be a string; got {v!r}")
+    return v
 
 
 @dataclass(frozen=True)
 class Certificate:
-    """Evidence that a noise mechanism meets (epsilon, target_delta)-DP.
+    """Evidence that a noise mechanism meets (epsilon, target_delta)-DP for a sensitivity set.
 
     Attributes
     ----------
     mechanism : str
-        The noise law's key (``"flipped_huber"``, ``"gaussian"``, ...).
+        The noise law's key (``"flipped_huber"``, ``"gaussian"``, ...; :data:`fhsym.noise.NOISE_CLASSES`).
     parameters : dict
-        Its parameters, exactly as the mechanism uses them.
+        Its parameters, exactly as the noise law uses them (floats, or tuples of floats).
     epsilon, target_delta : float
         The claim.
     sensitivity, l2_sensitivity, l1_sensitivity : float
-        The sensitivity set {d : ||d||_inf <= sensitivity, ||d||_2 <= l2, ||d||_1 <= l1}.
-    dim : int
-        Number of coordinates receiving i.i.d. noise.
-    compositions : int
-        Number of releases composed (1 for one release).
+        The sensitivity set {d : ||d||_inf <= sensitivity, ||d||_2 <= l2, ||d||_1 <= l1}, in the
+        resolved form of :func:`fhsym._core.sensitivities.resolve_sensitivities`.
+    dim, compositions : int
+        Coordinates receiving i.i.d. noise; releases composed.
     lower, upper : float
-        An enclosure of delta(epsilon) at the exact parameters: ``lower <= delta <= upper``.
+        The enclosure ``lower <= delta(epsilon) <= upper`` the claim's bound gave.
     method : str
-        How the enclosure was computed (e.g. ``"arb"``, ``"mpmath"``, ``"pld"``, ``"exact-rational"``).
-    claim : str
-        What the enclosure bounds, which says how to re-check it: ``"profile-1d"`` (the 1-D
-        profile at ``sensitivity``), ``"profile-1d-l2"`` (the Gaussian mechanism in ``dim``
-        coordinates: its 1-D profile at ``l2_sensitivity``), ``"pure-l1"`` (Laplace noise with
-        eps * beta >= l1_sensitivity: pure DP), ``"pure-composition"`` (``dim`` pure-DP
-        coordinates whose budgets add up to at most epsilon), ``"profile-lattice"`` (the discrete flipped Huber's
-        lattice profile at ``sensitivity``, a multiple of ``step``), ``"pld-kfold"`` (the exact
-        K-fold profile by privacy-loss distributions), ``"theorem8"`` (the paper's sufficient
-        condition).
+        How the enclosure was computed (``"arb"``, ``"exact-rational"``, ``"arb-lattice"``, ``"pld"``).
     rigorous : bool
-        True when ``upper`` is proven (ball arithmetic, exact rationals); False when it is an
-        accurate evaluation without a proof of its error bound.
+        True when ``upper`` is proven.
+    claim : str
+        Which bound (:data:`fhsym.accounting.claims.CLAIMS`): ``"profile-1d"``, ``"profile-1d-l2"``,
+        ``"pure"``, ``"profile-lattice"``, ``"pld-kfold"``.
+    grid : dict or None
+        The bound's own inputs (a PLD's lattice), so that a re-check repeats it exactly.
     text : str
-        The human-readable statement.
-    version : str
-        The fhsym version that wrote it.
+        The statement in words, built from the fields (:func:`fhsym.calibration.verify.certificate_text`).
+    version, upward_steps :
+        Provenance: the fhsym version that wrote it; the calibration's upward rounding steps.
 
     Examples
     --------
-    >>> c = Certificate("gaussian", {"sigma": 4.0}, 1.0, 1e-6, 1.0, 1.0, 1.0, 1, 1, 0.0, 5e-7, "arb", True, "demo", "0")
-    >>> Certificate.from_json(c.to_json()) == c
-    True
-    >>> c.holds
-    True
+    >>> import fhsym
+    >>> c = fhsym.calibrate(1.0, 1e-6, mechanism="gaussian").certificate
+    >>> Certificate.from_json(c.to_json()) == c, c.claim, c.rigorous, c.holds
+    (True, 'profile-1d', True, True)
     """
 
     mechanism: str
-    parameters: Dict[str, float]
+    parameters: Dict[str, ParamValue]
     epsilon: float
     target_delta: float
     sensitivity: float
@@ -99,10 +165,11 @@ class Certificate:
     upper: float
     method: str
     rigorous: bool
+    claim: str
+    grid: Optional[Dict[str, Any]] = None
     text: str = ""
-    claim: str = "profile-1d"
     version: str = ""
-    extra: Dict[str, Any] = field(default_factory=dict, compare=False)
+    upward_steps: int = field(default=0, compare=False)
 
     @property
     def holds(self) -> bool:
@@ -112,34 +179,26 @@ class Certificate:
     def __str__(self) -> str:
         return self.text
 
-    def __contains__(self, item: str) -> bool:  # ``"..." in cal.certificate`` as with the 0.1 string
-        return item in self.text
-
-    def startswith(self, prefix: str) -> bool:
-        """Whether the human-readable text starts with ``prefix`` (as the 0.1 string did)."""
-        return self.text.startswith(prefix)
-
     # -------------------------------------------------------------- JSON
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-ready dict: floats as exact hex strings (``float.hex``) plus decimal copies for people."""
-        d = asdict(self)
-        exact = {k: _hex(d[k]) for k in ("epsilon", "target_delta", "sensitivity", "l2_sensitivity",
-                                         "l1_sensitivity", "lower", "upper")}
+        floats = {k: getattr(self, k) for k in _FLOATS}
         return {
             "format": CERTIFICATE_FORMAT,
             "fhsym_version": self.version,
             "mechanism": self.mechanism,
-            "parameters": {k: _hex(v) for k, v in self.parameters.items()},
-            **exact,
+            "parameters": {k: _param_hex(v) for k, v in self.parameters.items()},
+            **{k: _hex(v) for k, v in floats.items()},
             "dim": self.dim,
             "compositions": self.compositions,
             "claim": self.claim,
             "method": self.method,
             "rigorous": self.rigorous,
+            "grid": _grid_to_json(self.grid),
             "text": self.text,
-            "extra": self.extra,
-            "decimal": {"parameters": {k: repr(float(v)) for k, v in self.parameters.items()},
-                        **{k: repr(float(d[k])) for k in exact}},
+            "upward_steps": self.upward_steps,
+            "decimal": {"parameters": {k: _param_repr(v) for k, v in self.parameters.items()},
+                        **{k: repr(float(v)) for k, v in floats.items()}},
         }
 
     def to_json(self, indent: Union[int, None] = 2) -> str:
@@ -148,60 +207,74 @@ class Certificate:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Certificate":
-        """Parse :meth:`to_dict` output; a malformed record raises ``ValueError`` naming the field."""
+        """Parse :meth:`to_dict` output strictly; anything malformed raises ``ValueError`` naming the field.
+
+        Checked here: the set of fields, their types, the hex form of every float, the ``decimal``
+        copies (equal to the exact values), the domains (epsilon >= 0, target_delta in [0, 1),
+        sensitivities > 0, 0 <= lower <= upper <= 1).  The claim's own consistency (mechanism,
+        parameters, sensitivity set, dim, compositions, method, rigorous, grid, text) is checked by
+        :func:`fhsym.verify_certificate`.
+        """
         if not isinstance(data, Mapping):
             raise ValueError(f"a certificate must be a JSON object; got {type(data).__name__}")
         if data.get("format") != CERTIFICATE_FORMAT:
-            raise ValueError(f"unsupported certificate format {data.get('format')!r} (expected {CERTIFICATE_FORMAT})")
-        try:
-            params = data["parameters"]
-            if not isinstance(params, Mapping):
-                raise ValueError("certificate field 'parameters' must be an object")
-            dim = data["dim"]
-            comps = data.get("compositions", 1)
-            if not (isinstance(dim, int) and dim >= 1 and isinstance(comps, int) and comps >= 1):
-                raise ValueError(f"certificate fields 'dim' and 'compositions' must be integers >= 1; got {dim!r}, {comps!r}")
-            mech = data["mechanism"]
-            method = data["method"]
-            rigorous = data["rigorous"]
-            if not isinstance(mech, str) or not isinstance(method, str) or not isinstance(rigorous, bool):
-                raise ValueError("certificate fields 'mechanism', 'method' (strings) and 'rigorous' (bool) are malformed")
-            return cls(
-                mechanism=mech,
-                parameters={str(k): _unhex(v, f"parameters.{k}") for k, v in params.items()},
-                epsilon=_unhex(data["epsilon"], "epsilon"),
-                target_delta=_unhex(data["target_delta"], "target_delta"),
-                sensitivity=_unhex(data["sensitivity"], "sensitivity"),
-                l2_sensitivity=_unhex(data["l2_sensitivity"], "l2_sensitivity"),
-                l1_sensitivity=_unhex(data["l1_sensitivity"], "l1_sensitivity"),
-                dim=dim,
-                compositions=comps,
-                lower=_unhex(data["lower"], "lower"),
-                upper=_unhex(data["upper"], "upper"),
-                method=method,
-                rigorous=rigorous,
-                text=str(data.get("text", "")),
-                claim=str(data.get("claim", "profile-1d")),
-                version=str(data.get("fhsym_version", "")),
-                extra=dict(data.get("extra", {}) or {}),
-            )
-        except KeyError as exc:
-            raise ValueError(f"certificate is missing the field {exc.args[0]!r}") from None
+            raise ValueError(f"certificate field 'format' must be {CERTIFICATE_FORMAT}; got {data.get('format')!r}")
+        unknown = sorted(set(data) - set(_FIELDS), key=str)
+        if unknown:
+            raise ValueError(f"certificate field {unknown[0]!r} is not part of a certificate (fields: {list(_FIELDS)})")
+        missing = [k for k in _FIELDS if k not in data]
+        if missing:
+            raise ValueError(f"certificate is missing the field {missing[0]!r}")
+        params = data["parameters"]
+        if not isinstance(params, Mapping) or not params or not all(isinstance(k, str) for k in params):
+            raise ValueError(f"certificate field 'parameters' must be a non-empty object; got {params!r}")
+        if not isinstance(data["rigorous"], bool):
+            raise ValueError(f"certificate field 'rigorous' must be true or false; got {data['rigorous']!r}")
+        floats = {k: _unhex(data[k], k) for k in _FLOATS}
+        parameters = {k: _param_unhex(v, f"parameters.{k}") for k, v in params.items()}
+        cert = cls(
+            mechanism=_str_field(data, "mechanism"), parameters=parameters, **floats,
+            dim=_int_field(data, "dim", 1), compositions=_int_field(data, "compositions", 1),
+            method=_str_field(data, "method"), rigorous=data["rigorous"], claim=_str_field(data, "claim"),
+            grid=_grid_from_json(data["grid"]), text=_str_field(data, "text"),
+            version=_str_field(data, "fhsym_version"), upward_steps=_int_field(data, "upward_steps", 0))
+        cert._check_decimal(data["decimal"])
+        cert.check_domains()
+        return cert
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Certificate":
         """Parse :meth:`to_json` output (``ValueError`` for anything else)."""
         try:
             data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
+        except (TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not a JSON certificate: {exc}") from None
         return cls.from_dict(data)
 
-    def check_finite(self) -> None:
-        """ValueError unless every number is finite and the enclosure is ordered."""
-        nums = [self.epsilon, self.target_delta, self.sensitivity, self.l2_sensitivity, self.l1_sensitivity,
-                self.lower, self.upper, *self.parameters.values()]
-        if not all(math.isfinite(x) for x in nums):
-            raise ValueError("certificate contains a non-finite number")
-        if not (0.0 <= self.lower <= self.upper):
-            raise ValueError(f"certificate enclosure is not ordered: [{self.lower!r}, {self.upper!r}]")
+    def _check_decimal(self, dec: Any) -> None:
+        want = self.to_dict()["decimal"]
+        if not isinstance(dec, Mapping) or set(dec) != set(want):
+            raise ValueError(f"certificate field 'decimal' must hold exactly {sorted(want)}; got {dec!r}")
+        for k, v in want.items():
+            if dec[k] != v:
+                raise ValueError(f"certificate field 'decimal.{k}' = {dec[k]!r} does not equal the exact value {v!r}")
+
+    def check_domains(self) -> None:
+        """``ValueError`` naming the field unless every number is in its domain and the enclosure is ordered."""
+        if not self.epsilon >= 0.0:
+            raise ValueError(f"certificate field 'epsilon' must be >= 0; got {self.epsilon!r}")
+        if not 0.0 <= self.target_delta < 1.0:
+            raise ValueError(f"certificate field 'target_delta' must be in [0, 1); got {self.target_delta!r}")
+        for k in ("sensitivity", "l2_sensitivity", "l1_sensitivity"):
+            if not getattr(self, k) > 0.0:
+                raise ValueError(f"certificate field {k!r} must be > 0; got {getattr(self, k)!r}")
+        if not 0.0 <= self.lower <= self.upper <= 1.0:
+            raise ValueError(f"certificate fields 'lower' and 'upper' must satisfy 0 <= lower <= upper <= 1; got "
+                             f"[{self.lower!r}, {self.upper!r}]")
+
+    @property
+    def inputs(self) -> Tuple[Any, ...]:
+        """The claim's inputs (what a re-check reads): mechanism, parameters, epsilon, set, dim, compositions, grid."""
+        return (self.mechanism, tuple(sorted(self.parameters.items())), self.epsilon, self.sensitivity,
+                self.l2_sensitivity, self.l1_sensitivity, self.dim, self.compositions, self.claim,
+                None if self.grid is None else tuple(sorted(self.grid.items())))

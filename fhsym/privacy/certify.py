@@ -26,7 +26,7 @@ from __future__ import annotations
 import mpmath as mp
 
 from .._core import domains as V
-from .._core.arb import enclose_profile
+from ..noise.flipped_huber import FlippedHuber
 
 __all__ = ["certified_profile", "is_private", "profile_mpmath"]
 
@@ -77,7 +77,7 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
     """A proven upper bound on delta^(1)(eps) at the exact binary values of the arguments (an mpf).
 
     The upper end of a ball-arithmetic enclosure (python-flint ``arb``,
-    :func:`fhsym._core.arb.enclose_profile`) of the exact profile of Theorem 3 (eq 13-16) at the
+    :meth:`fhsym.NoiseDistribution.profile_enclosure`) of the exact profile of Theorem 3 (eq 13-16) at the
     exact floats, of relative width at most 10^-``dps`` (where delta is above the float range's
     floor), returned exactly as an ``mpmath.mpf``.  Independent of the float kernels.  (fhsym 0.1
     evaluated the crossing-point formula in mpmath at ``dps`` and ``2 dps`` digits: accurate, but
@@ -100,7 +100,7 @@ def certified_profile(epsilon: float, alpha: float, gamma: float, sensitivity: f
     g = V.check_scalar(gamma, V.GAMMA)
     Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
     digits = V.check_int(dps, "dps", 1)
-    enc = enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta, rel_width=10.0 ** -min(digits, 300),
+    enc = FlippedHuber(a, g).profile_enclosure(eps, Delta, rel_width=10.0 ** -min(digits, 300),
                           max_prec=max(1 << 14, 4 * digits))
     man, exp = enc.upper_man_exp()
     with mp.workprec(max(enc.prec, man.bit_length() + 8)):
@@ -155,4 +155,4 @@ def is_private(epsilon: float, delta: float, alpha: float, gamma: float, sensiti
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
-    return enclose_profile("flipped_huber", {"alpha": a, "gamma": g}, eps, Delta).upper <= dlt
+    return FlippedHuber(a, g).profile_enclosure(eps, Delta).upper <= dlt

@@ -4,7 +4,7 @@ For an additive mechanism with noise density ``g`` and sensitivity ``Delta``::
 
     delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt
 
-:func:`enclose_profile` returns floats ``lower <= delta(eps) <= upper`` at the
+:func:`enclose` returns floats ``lower <= delta(eps) <= upper`` at the
 EXACT binary values of the float inputs, proven by ball arithmetic.  It is the
 single source of truth for re-checking a calibration from its recorded inputs:
 it uses only python-flint, exact rationals (``fmpq``) and Python integers -- no
@@ -65,10 +65,11 @@ valid, just wide.
 
 Example
 -------
->>> e = enclose_profile("flipped_huber", {"alpha": 1.0, "gamma": 2.0}, 1.0, 1.0)
+>>> from functools import partial
+>>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 1.0, 1.0)
 >>> f"{e.lower:.15g} {e.upper:.15g}", e.upper - e.lower < 1e-17
 ('0.00671505572698433 0.00671505572698433', True)
->>> enclose_profile("laplace", {"beta": 1.0}, 1.0, 1.0).upper
+>>> enclose(partial(laplace_plan_of, beta=1.0), 1.0, 1.0).upper
 0.0
 """
 
@@ -76,7 +77,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Tuple
+from typing import Any, Callable, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -95,14 +96,15 @@ from .mechanisms import (
 
 __all__ = [
     "Enclosure",
-    "enclose_profile",
-    "MECHANISMS",
-    "flipped_huber_profile_arb",
-    "gaussian_profile_arb",
-    "laplace_profile_arb",
-    "truncated_laplace_profile_arb",
-    "staircase_profile_arb",
-    "osgt_profile_arb",
+    "Plan",
+    "ball",
+    "enclose",
+    "flipped_huber_plan",
+    "gaussian_plan",
+    "laplace_plan_of",
+    "osgt_plan_of",
+    "staircase_plan_of",
+    "truncated_laplace_plan",
 ]
 
 START_PREC = 128
@@ -121,7 +123,8 @@ class Enclosure:
     def as_arb(self) -> arb:
         """The ball re-parsed at ``prec`` bits (it contains the computed ball, hence delta(eps)).
 
-        >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
+        >>> from functools import partial
+        >>> e = enclose(partial(laplace_plan_of, beta=2.0), 0.25, 1.0)
         >>> with ctx.workprec(e.prec):
         ...     x = e.as_arb()
         ...     bool(x.contains(-(arb(-0.125).expm1())))
@@ -133,7 +136,8 @@ class Enclosure:
     def upper_man_exp(self) -> Tuple[int, int]:
         """The upper end of the ball exactly, as integers (man, exp) with upper = man * 2^exp.
 
-        >>> e = enclose_profile("laplace", {"beta": 2.0}, 0.25, 1.0)
+        >>> from functools import partial
+        >>> e = enclose(partial(laplace_plan_of, beta=2.0), 0.25, 1.0)
         >>> man, exp = e.upper_man_exp()
         >>> from fractions import Fraction
         >>> bool(0 < Fraction(man) * Fraction(2) ** exp <= Fraction(e.upper))   # the float upper end rounds it up
@@ -187,68 +191,55 @@ _NONNEG = dict(lower=0.0, upper=math.inf, closed_lower=True)
 EPSILON = _Range("epsilon", **_NONNEG)
 SENSITIVITY = _Range("sensitivity", **_POS)
 
-#: mechanism name -> its parameters (the constructor arguments of fhsym's classes) and ranges
-MECHANISMS: dict[str, tuple[_Range, ...]] = {
-    "flipped_huber": (_Range("alpha", **_NONNEG), _Range("gamma", **_POS)),
-    "gaussian": (_Range("sigma", **_POS),),
-    "laplace": (_Range("beta", **_POS),),
-    "truncated_laplace": (_Range("scale", **_POS), _Range("bound", **_POS)),
-    "staircase": (
-        _Range("epsilon", **_POS),
-        _Range("sensitivity", **_POS),
-        _Range("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True),
-    ),
-    "osgt": (_Range("vartheta", **_NONNEG), _Range("varrho", **_POS)),
-}
-
-
-def _check_params(mechanism: str, params: Mapping[str, float]) -> dict:
-    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {tuple(MECHANISMS)}; got {mechanism!r}")
-    if not isinstance(params, Mapping):
-        raise ValueError(f"params must be a mapping of parameter names to floats; got {params!r}")
-    ranges = MECHANISMS[mechanism]
-    names = tuple(r.name for r in ranges)
-    extra = sorted(set(params) - set(names), key=str)
-    if extra:
-        raise ValueError(f"unexpected parameter {extra[0]!r} for {mechanism}; its parameters are {names}")
-    out = {}
-    for r in ranges:
-        if r.name not in params:
-            raise ValueError(f"missing parameter {r.name!r} for {mechanism} ({r.name} must be {r.describe()})")
-        label = _Range(f"{mechanism} parameter {r.name}", r.lower, r.upper, r.closed_lower, r.closed_upper)
-        out[r.name] = label.check(params[r.name])
-    return out
+#: a plan: (evaluate(plan, prec) -> arb ball, plan, text saying which formula/case applies)
+Plan = Tuple[Callable[[Any, int], arb], Any, str]
 
 
 # ---------------------------------------------------------------------------
-# plans: exact work done once, evaluated at increasing precision
+# plans: exact work done once (at the exact binary values of the floats), evaluated at increasing precision.
+# One function per noise law; the noise classes (fhsym.noise) call theirs from ``_arb_plan``.
 
 
-def _plan(mechanism: str, p: dict, eps: fmpq, delta_s: fmpq, raw: Mapping[str, float]):
-    """(evaluate(plan, prec) -> arb, plan, method text)."""
-    if mechanism == "flipped_huber":
-        plan = fh_plan(eps, p["alpha"] / p["gamma"], delta_s / p["gamma"])
-        return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
-    if mechanism == "gaussian":
-        plan = osgt_plan(eps, fmpq(0), delta_s / p["sigma"])
-        side = "t1 >= 0: phi(t1)(R(t1) - R(t2))" if plan.t1 >= 0 else "t1 < 0: strip + tail terms"
-        return osgt_eval, plan, f"Gaussian (Balle-Wang, eq 29) at rational t1 = eps sigma/Delta - Delta/(2 sigma), {side}"
-    if mechanism == "osgt":
-        plan = osgt_plan(eps, p["vartheta"] / p["varrho"], delta_s / p["varrho"])
-        return osgt_eval, plan, f"OSGT {plan.case}"
-    if mechanism == "laplace":
-        plan = laplace_plan(eps, delta_s / p["beta"])
-        how = "eps >= Delta/beta: delta = 0 exactly" if plan is None else "-expm1((eps - Delta/beta)/2)"
-        return laplace_eval, plan, f"Laplace: {how}"
-    if mechanism == "truncated_laplace":
-        plan = tl_plan(eps, p["bound"] / p["scale"], delta_s / p["scale"])
-        how = "Delta >= 2 bound: delta = 1 exactly" if plan.one else "three non-negative terms"
-        return tl_eval, plan, f"truncated Laplace: {how}"
-    # staircase: the step edge is the double gamma * Delta0, as in StaircaseMechanism
-    w = float(raw["gamma"]) * float(raw["sensitivity"])
-    W = exact(w) / p["sensitivity"]
-    plan = staircase_plan(eps, delta_s / p["sensitivity"], p["epsilon"], W)
+def flipped_huber_plan(eps: fmpq, delta_s: fmpq, alpha: float, gamma: float) -> Plan:
+    """FH(alpha, gamma^2), Theorem 3 / eq 16: the exact crossing t1 and its case (:mod:`.flipped_huber`)."""
+    g = exact(gamma)
+    plan = fh_plan(eps, exact(alpha) / g, delta_s / g)
+    return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
+
+
+def gaussian_plan(eps: fmpq, delta_s: fmpq, sigma: float) -> Plan:
+    """N(0, sigma^2): OSGT with theta = 0 (Balle-Wang, eq 29), rational crossing point."""
+    plan = osgt_plan(eps, fmpq(0), delta_s / exact(sigma))
+    side = "t1 >= 0: phi(t1)(R(t1) - R(t2))" if plan.t1 >= 0 else "t1 < 0: strip + tail terms"
+    return osgt_eval, plan, f"Gaussian (Balle-Wang, eq 29) at rational t1 = eps sigma/Delta - Delta/(2 sigma), {side}"
+
+
+def osgt_plan_of(eps: fmpq, delta_s: fmpq, vartheta: float, varrho: float) -> Plan:
+    """OSGT(vartheta, varrho^2), both cases of Appendix F-A(c)."""
+    r = exact(varrho)
+    plan = osgt_plan(eps, exact(vartheta) / r, delta_s / r)
+    return osgt_eval, plan, f"OSGT {plan.case}"
+
+
+def laplace_plan_of(eps: fmpq, delta_s: fmpq, beta: float) -> Plan:
+    """L(0, beta): -expm1((eps - Delta/beta)/2), exactly 0 for eps >= Delta/beta (decided in Q)."""
+    plan = laplace_plan(eps, delta_s / exact(beta))
+    how = "eps >= Delta/beta: delta = 0 exactly" if plan is None else "-expm1((eps - Delta/beta)/2)"
+    return laplace_eval, plan, f"Laplace: {how}"
+
+
+def truncated_laplace_plan(eps: fmpq, delta_s: fmpq, scale: float, bound: float) -> Plan:
+    """Truncated Laplace (scale lambda, half-width A): three non-negative terms, or exactly 1."""
+    lam = exact(scale)
+    plan = tl_plan(eps, exact(bound) / lam, delta_s / lam)
+    how = "Delta >= 2 bound: delta = 1 exactly" if plan.one else "three non-negative terms"
+    return tl_eval, plan, f"truncated Laplace: {how}"
+
+
+def staircase_plan_of(eps: fmpq, delta_s: fmpq, epsilon0: float, sensitivity0: float, width: float) -> Plan:
+    """The staircase (design eps0, Delta0; step edge the double ``width`` = fl(gamma Delta0) it uses)."""
+    d0 = exact(sensitivity0)
+    plan = staircase_plan(eps, delta_s / d0, exact(epsilon0), exact(width) / d0)
     how = "no positive level difference: delta = 0 exactly" if plan.zero else (
         f"{len(plan.part1)} + {len(plan.part2)} pieces, geometric sums in closed form")
     return staircase_eval, plan, f"staircase: {how}"
@@ -264,13 +255,6 @@ def _clip(x: arb) -> arb:
     if not x.overlaps(_UNIT):  # pragma: no cover - would contradict the proof
         raise ArithmeticError(f"enclosure {x.str(10)} lies outside [0, 1]")
     return x.intersection(_UNIT)
-
-
-def _prepare(mechanism: str, params: Mapping[str, float], epsilon: float, sensitivity: float):
-    p = _check_params(mechanism, params)
-    eps = EPSILON.check(epsilon)
-    dl = SENSITIVITY.check(sensitivity)
-    return _plan(mechanism, p, eps, dl, params)
 
 
 def _boost(plan) -> int:
@@ -296,43 +280,41 @@ def _below_subnormal(x: arb) -> bool:
     return bool(x.upper() < _SUBNORMAL)
 
 
-def enclose_profile(
-    mechanism: str,
-    params: Mapping[str, float],
+def enclose(
+    plan: Callable[[fmpq, fmpq], Plan],
     epsilon: float,
     sensitivity: float,
     *,
     rel_width: float = 2.0**-60,
     max_prec: int = 1 << 14,
 ) -> Enclosure:
-    """Proven bounds ``lower <= delta(eps) <= upper`` for ``mechanism`` at the exact float inputs.
+    """Proven bounds ``lower <= delta(eps) <= upper`` at the exact float inputs.
 
-    delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, ``Delta`` = ``sensitivity``,
-    ``g`` the noise density of ``mechanism`` with ``params`` (the constructor
-    arguments of fhsym's classes): ``flipped_huber`` {alpha, gamma} (Theorem 3,
-    eq 13-16), ``gaussian`` {sigma} (Balle-Wang; eq 29), ``laplace`` {beta},
-    ``truncated_laplace`` {scale, bound}, ``staircase`` {epsilon, sensitivity,
-    gamma} (design eps0, Delta0, gamma), ``osgt`` {vartheta, varrho}.  See the
-    module docstring for the proof that the ball contains delta(eps).
+    delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, ``Delta`` = ``sensitivity``, for the noise
+    law whose plan builder is ``plan(eps, Delta)`` (exact rationals in; one of the ``*_plan``
+    functions of this module with the law's parameters bound, which is what
+    :meth:`fhsym.NoiseDistribution.profile_enclosure` passes).  See the module docstring for the
+    proof that the ball contains delta(eps).
 
     The precision doubles from 128 bits until ``(upper - lower)/lower <= rel_width``,
     ``max_prec`` is reached, or the upper end is below the smallest subnormal.
 
-    >>> e = enclose_profile("gaussian", {"sigma": 1.0}, 1.0, 1.0)
+    >>> from functools import partial
+    >>> e = enclose(partial(gaussian_plan, sigma=1.0), 1.0, 1.0)
     >>> f"{e.lower:.12g} {e.upper:.12g}"
     '0.126936737507 0.126936737507'
     """
-    evaluate, plan, method = _prepare(mechanism, params, epsilon, sensitivity)
+    evaluate, built, method = plan(EPSILON.check(epsilon), SENSITIVITY.check(sensitivity))
     if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
         raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
     if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
         raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
-    boost = _boost(plan)
+    boost = _boost(built)
     p = min(START_PREC, max_prec)
     while True:
         used = p + boost
         with ctx.workprec(used):  # every operation on the ball at its own precision
-            x = _clip(evaluate(plan, p))
+            x = _clip(evaluate(built, p))
             done = _tight(x, float(rel_width)) or _below_subnormal(x)
         if done or 2 * p + boost > max_prec:
             break
@@ -343,45 +325,10 @@ def enclose_profile(
         return Enclosure(lower, upper, x.str(25), used, f"{method}; {used} bits")
 
 
-# ---------------------------------------------------------------------------
-# one function per mechanism: the ball at a given base precision
-
-
-def _ball(mechanism: str, params: dict, eps: float, sens: float, prec: int) -> arb:
+def ball(plan: Callable[[fmpq, fmpq], Plan], epsilon: float, sensitivity: float, prec: int) -> arb:
+    """The ball of :func:`enclose` at one base precision ``prec`` (plus the plan's guard bits)."""
     if isinstance(prec, bool) or not isinstance(prec, int) or prec < 2:
         raise ValueError(f"prec must be an integer >= 2; got {prec!r}")
-    evaluate, plan, _ = _prepare(mechanism, params, eps, sens)
-    with ctx.workprec(prec + _boost(plan)):
-        return _clip(evaluate(plan, prec))
-
-
-def flipped_huber_profile_arb(eps: float, alpha: float, gamma: float, Delta: float, prec: int) -> arb:
-    """Ball containing the FH profile delta^(1)(eps) (Theorem 3, eq 16) at ``prec`` (+ guard) bits."""
-    return _ball("flipped_huber", {"alpha": alpha, "gamma": gamma}, eps, Delta, prec)
-
-
-def gaussian_profile_arb(eps: float, sigma: float, Delta: float, prec: int) -> arb:
-    """Ball containing Q(t1) - e^eps Q(t1 + Delta/sigma), t1 = eps sigma/Delta - Delta/(2 sigma) (eq 29)."""
-    return _ball("gaussian", {"sigma": sigma}, eps, Delta, prec)
-
-
-def laplace_profile_arb(eps: float, beta: float, Delta: float, prec: int) -> arb:
-    """Ball containing [1 - exp((eps - Delta/beta)/2)]_+ (paper, Appendix F-A(b))."""
-    return _ball("laplace", {"beta": beta}, eps, Delta, prec)
-
-
-def truncated_laplace_profile_arb(eps: float, scale: float, bound: float, Delta: float, prec: int) -> arb:
-    """Ball containing the truncated Laplace profile (Geng et al. 2020; formula in :mod:`.mechanisms`)."""
-    return _ball("truncated_laplace", {"scale": scale, "bound": bound}, eps, Delta, prec)
-
-
-def staircase_profile_arb(eps: float, eps0: float, Delta0: float, gamma: float, Delta: float, prec: int) -> arb:
-    """Ball containing the staircase profile (Geng & Viswanath 2016; closed-form level sums)."""
-    return _ball("staircase", {"epsilon": eps0, "sensitivity": Delta0, "gamma": gamma}, eps, Delta, prec)
-
-
-def osgt_profile_arb(eps: float, vartheta: float, varrho: float, Delta: float, prec: int) -> arb:
-    """Ball containing the OSGT profile (paper, Appendix F-A(c), both cases)."""
-    return _ball("osgt", {"vartheta": vartheta, "varrho": varrho}, eps, Delta, prec)
-
-
+    evaluate, built, _ = plan(EPSILON.check(epsilon), SENSITIVITY.check(sensitivity))
+    with ctx.workprec(prec + _boost(built)):
+        return _clip(evaluate(built, prec))
