@@ -219,10 +219,13 @@ def kfold_delta_proven(noise: NoiseDistribution, epsilon: float, dim: int, sensi
     K = V.check_int(dim, "dim", 1)
     T = V.check_int(compositions, "compositions", 1)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
+    R = V.check_int(refine, "refine", 0)
+    if grid is not None and R == 0:
+        return exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, grid)
     target = delta if delta is not None else max(kfold_delta_upper(noise, eps, K, Dl, T, step), 1e-300)
     h = step_for(noise, Dl) if step is None else step
     best: Optional[ExactBound] = None
-    for i in range(V.check_int(refine, "refine", 0) + 1):
+    for i in range(R + 1):
         g = grid if (grid is not None and i == 0) else exact_grid(noise, Dl, min(target, 0.5), K * T, h / 2**i)
         b = exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, g)
         if best is None or b.upper < best.upper:
