@@ -138,25 +138,25 @@ class ExactGrid:
             raise ValueError(f"the PLD grid must be a JSON object; got {type(d).__name__}")
         if d.get("format") != GRID_FORMAT:
             raise ValueError(f"unsupported PLD grid format {d.get('format')!r} (expected {GRID_FORMAT!r})")
+        missing = [k for k in ("step", "nodes", "bits", "cut_low", "cut_high") if k not in d]
+        if missing:
+            raise ValueError(f"the PLD grid is missing the field {missing[0]!r}")
         try:
             num, _, den = str(d["step"]).partition("/")
             step = Fraction(int(num), int(den or "1"))
-            if "step_decimal" in d and float(d["step_decimal"]) != float(step):
-                raise ValueError(f"grid step_decimal {d['step_decimal']!r} is not the step {d['step']!r}")
-            ints = {}
-            for k in ("nodes", "bits", "cut_low", "cut_high"):
-                v = d[k]
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"grid step must be an exact rational 'p/q'; got {d['step']!r}") from None
+        if "step_decimal" in d and str(d["step_decimal"]) != repr(float(step)):
+            raise ValueError(f"grid step_decimal {d['step_decimal']!r} is not the step {d['step']!r}")
+        ints = {}
+        for k in ("nodes", "bits", "cut_low", "cut_high"):
+            v = d[k]
+            try:
                 if isinstance(v, bool) or not isinstance(v, (int, str)):
-                    raise ValueError(f"grid {k} must be an integer; got {v!r}")
+                    raise ValueError
                 ints[k] = int(v)
-        except KeyError as exc:
-            raise ValueError(f"the PLD grid is missing the field {exc.args[0]!r}") from None
-        except (TypeError, ZeroDivisionError) as exc:
-            raise ValueError(f"the PLD grid is malformed: {exc}") from None
-        except ValueError as exc:
-            if "grid" in str(exc):
-                raise
-            raise ValueError(f"the PLD grid is malformed: {exc}") from None
+            except ValueError:
+                raise ValueError(f"grid {k} must be an integer; got {v!r}") from None
         return cls(step, ints["nodes"], ints["bits"], ints["cut_low"], ints["cut_high"])
 
 
