@@ -150,8 +150,15 @@ def _proven_kfold(c: Certificate, noise, KT: int):
     from ..accounting.pld_exact import ExactGrid
 
     rec = c.extra.get("pld_grid")
-    if rec is None:
-        return kfold_delta_proven(noise, c.epsilon, c.dim, c.sensitivity, c.compositions, delta=c.target_delta)
+    if rec is None:  # a certificate written before grids were recorded: the calibrations' lattice, refined once
+        step = None
+        if c.mechanism == "flipped_huber":
+            from ..accounting.kdim import aligned_step, default_step
+
+            a, g = c.parameters["alpha"], c.parameters["gamma"]
+            step = aligned_step(default_step(a, g, KT, c.sensitivity), a, g, c.sensitivity)
+        return kfold_delta_proven(noise, c.epsilon, c.dim, c.sensitivity, c.compositions, delta=c.target_delta,
+                                  step=step, refine=1)
     grid = ExactGrid.from_dict(rec)
     folds = rec.get("folds") if hasattr(rec, "get") else None
     if folds != KT:

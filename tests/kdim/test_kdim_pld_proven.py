@@ -194,6 +194,14 @@ def test_edited_grids_are_still_proofs_or_refused(fh_cert):
             check_certificate(_edit(fh_cert, **bad))
 
 
+def test_a_certificate_without_a_grid_is_checked_on_the_default_grid(fh_cert):
+    """Certificates written before grids were recorded (float PLD, 1e-4 below delta) re-verify with a proof."""
+    d = json.loads(fh_cert.to_json())
+    del d["extra"]["pld_grid"]
+    v = check_certificate(d)
+    assert v.ok and v.rigorous and v.upper <= fh_cert.target_delta
+
+
 @pytest.mark.parametrize("kw", [
     dict(dim=2, method="exact"), dict(dim=4, method="sufficient"), dict(dim=2, compositions=2),
     dict(dim=20, method="exact"), dict(dim=3, mechanism="gaussian"), dict(dim=3, mechanism="laplace"),
