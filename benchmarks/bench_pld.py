@@ -187,10 +187,12 @@ def proven_block(repeat: int) -> None:
     print("\n## Proven K-fold bound (certificates) against the float PLD upper bound on the same lattice, delta target 1e-6")
     print(f"{'case':44} {'K':>5} {'eps':>5} {'float upper':>14} {'proven':>14} {'proven/float-1':>15} {'nodes':>6} {'P':>4} "
           f"{'1-D':>6} {'window':>7} {'float ms':>9} {'proven ms':>10}")
-    for label, a, g, K, eps in [("FH Table II (alpha 0.973, gamma 18.89)", 0.973129017543186, 18.893488616097727, 20, 1.0),
-                                ("FH(alpha = 1, gamma = 3)", 1.0, 3.0, 20, 2.0),
-                                ("FH(alpha = 1, gamma = 3)", 1.0, 3.0, 1000, 2.0),
-                                ("FH(alpha = 30, gamma = 10)", 30.0, 10.0, 1000, 4.0)]:
+    r = 50**0.5  # Table II's shape at K = 1000: alpha and gamma times sqrt(1000/20)
+    for label, a, g, K in [("FH Table II (alpha 0.973, gamma 18.89)", 0.973129017543186, 18.893488616097727, 20),
+                           ("FH(alpha = 1, gamma = 3)", 1.0, 3.0, 20),
+                           ("FH Table II shape x sqrt(50)", 0.973129017543186 * r, 18.893488616097727 * r, 1000),
+                           ("FH(alpha = 30, gamma = 10)", 30.0, 10.0, 1000)]:
+        eps = round(kdim_pld(a, g, K, upper_only=True).epsilon(1e-6), 3)  # where delta ~ 1e-6
         h = aligned_step(default_step(a, g, K, 1.0), a, g, 1.0)
         t_f, up = _timed(lambda: float(kdim_pld(a, g, K, upper_only=True).delta_upper(eps)), repeat)
         t_p, b = _timed(lambda: kfold_delta_proven(fhsym.FlippedHuber(a, g), eps, K, delta=1e-6, step=h), repeat)
