@@ -82,8 +82,8 @@ _GUARD = 40  # extra bits of the fixed-point bounds of e^{-j h} and 1/(e^h - 1)
 
 def _floor_int(x: arb) -> int:
     """floor of the lower end of the ball x (an exact dyadic) as a Python int."""
-    man, ex = x.lower().man_exp()
-    man, ex = int(man), int(ex)
+    m, e = x.lower().man_exp()
+    man, ex = int(m), int(e)
     return man << ex if ex >= 0 else man >> -ex
 
 

@@ -144,7 +144,7 @@ def check_certificate(cert: CertificateLike) -> Verification:
     return Verification(True, lo, hi, rigorous, f"re-derived upper bound {hi:.17g} <= target {target:.17g} ({how})")
 
 
-def _proven_kfold(c: Certificate, noise, KT: int):
+def _proven_kfold(c: Certificate, noise: Any, KT: int) -> Any:
     """The proven K-fold bound on the recorded grid (or on the default one when none is recorded)."""
     from ..accounting.mechanism_pld import kfold_delta_proven
     from ..accounting.pld_exact import ExactGrid
