@@ -10,10 +10,14 @@ set, target) and re-derives an enclosure of delta(epsilon) without fhsym's float
 * ``"pure-l1"``: exact rational arithmetic, epsilon * beta >= l1_sensitivity (Laplace noise);
 * ``"pure-composition"``: exact rational arithmetic, dim * eps0 <= epsilon and the sensitivity
   within the staircase's design sensitivity;
-* ``"pld-kfold"`` / ``"pld-kfold-noise"``: the (dim x compositions)-fold privacy-loss
-  distribution rebuilt from the recorded inputs (this path uses fhsym's PLD engine, whose FFT and
-  discretisation errors are bounded, but not ball arithmetic: the result says so through
-  :attr:`Verification.rigorous`).
+* ``"pld-kfold"`` / ``"pld-kfold-noise"``: the proven upper bound of the (dim x compositions)-fold
+  privacy-loss distribution (:mod:`fhsym.accounting.pld_exact`: ball-arithmetic profile nodes, exact
+  integer composition, no float kernel) recomputed on the grid the certificate records
+  (``extra["pld_grid"]``; bit for bit the recorded bound).  Any grid gives a valid proof, so an edited
+  grid is still checked correctly (a grid too large to compute is refused with ``ValueError``); a
+  certificate without a grid is checked on the grid :func:`fhsym.accounting.mechanism_pld.exact_grid`
+  chooses.  Flipped Huber at alpha = 0 is the Gaussian profile at sqrt(dim compositions) Delta in ball
+  arithmetic.
 
 The check passes only when the re-derived upper end is <= the target and the re-derived
 enclosure meets the recorded one (they overlap): a certificate whose parameters or epsilon
@@ -102,7 +106,6 @@ def check_certificate(cert: CertificateLike) -> Verification:
         rigorous, how = (True, f"exact rationals: dim * compositions * eps0 {'<=' if pure else '>'} epsilon, "
                          f"sensitivity within design")
     elif c.claim in ("pld-kfold", "pld-kfold-noise"):
-        from ..accounting.mechanism_pld import kfold_delta_upper
         from ..noise import NOISE_CLASSES
 
         if c.mechanism not in NOISE_CLASSES:
@@ -121,15 +124,14 @@ def check_certificate(cert: CertificateLike) -> Verification:
             rigorous, how = True, (f"alpha = 0: the Gaussian profile at sqrt({KT}) Delta, arb upper bound {hi:.17g} "
                                    f"at {enc.prec} bits")
         else:
-            if c.claim == "pld-kfold":
-                from ..accounting.kdim import kdim_pld
-
-                pld = kdim_pld(c.parameters["alpha"], c.parameters["gamma"], KT, c.sensitivity, upper_only=True)
-                hi = float(pld.delta_upper(c.epsilon))
-            else:
-                hi = kfold_delta_upper(noise, c.epsilon, c.dim, c.sensitivity, c.compositions)
-            lo = 0.0
-            rigorous, how = False, f"{KT}-fold PLD upper bound {hi:.17g}, not ball arithmetic"
+            if c.claim == "pld-kfold" and c.mechanism != "flipped_huber":
+                raise ValueError(f"claim 'pld-kfold' is for the flipped Huber mechanism; got {c.mechanism!r}")
+            b = _proven_kfold(c, noise, KT)
+            lo, hi = 0.0, b.upper
+            same = "bit for bit the recorded upper bound" if hi == c.upper else f"the recorded upper bound is {c.upper!r}"
+            rigorous, how = True, (f"proven {KT}-fold PLD upper bound {hi:.17g} (ball-arithmetic nodes, exact integer "
+                                   f"composition; step {float(b.grid.step):.6g}, {b.grid.nodes} nodes, 2^-{b.grid.bits} "
+                                   f"units); {same}")
     else:
         raise ValueError(f"certificate claim {c.claim!r} cannot be re-checked (theorem8 is not a certificate)")
     if hi > target:
@@ -138,6 +140,28 @@ def check_certificate(cert: CertificateLike) -> Verification:
         return Verification(False, lo, hi, rigorous,
                             f"re-derived enclosure [{lo:.17g}, {hi:.17g}] does not meet the recorded [{c.lower:.17g}, {c.upper:.17g}]")
     return Verification(True, lo, hi, rigorous, f"re-derived upper bound {hi:.17g} <= target {target:.17g} ({how})")
+
+
+def _proven_kfold(c: Certificate, noise: Any, KT: int) -> Any:
+    """The proven K-fold bound on the recorded grid (or on the default one when none is recorded)."""
+    from ..accounting.mechanism_pld import kfold_delta_proven
+    from ..accounting.pld_exact import ExactGrid
+
+    rec = c.extra.get("pld_grid")
+    if rec is None:  # a certificate written before grids were recorded: the calibrations' lattice, refined once
+        step = None
+        if c.mechanism == "flipped_huber":
+            from ..accounting.kdim import aligned_step, default_step
+
+            a, g = c.parameters["alpha"], c.parameters["gamma"]
+            step = aligned_step(default_step(a, g, KT, c.sensitivity), a, g, c.sensitivity)
+        return kfold_delta_proven(noise, c.epsilon, c.dim, c.sensitivity, c.compositions, delta=c.target_delta,
+                                  step=step, refine=1)
+    grid = ExactGrid.from_dict(rec)
+    folds = rec.get("folds") if hasattr(rec, "get") else None
+    if folds != KT:
+        raise ValueError(f"certificate field 'extra.pld_grid.folds' must be dim * compositions = {KT}; got {folds!r}")
+    return kfold_delta_proven(noise, c.epsilon, c.dim, c.sensitivity, c.compositions, grid=grid)
 
 
 def verify_certificate(cert: Union[CertificateLike, Path]) -> bool:

@@ -7,6 +7,6 @@ nothing else in fhsym, which is why it sits in the bottom layer: the certificate
 (:mod:`fhsym.privacy`), the calibrations and the float profile's kink fallback all stand on it.
 """
 
-from .enclosures import MECHANISMS, Enclosure, enclose_profile
+from .enclosures import MECHANISMS, Enclosure, enclose_profile, profile_upper_ends
 
-__all__ = ["MECHANISMS", "Enclosure", "enclose_profile"]
+__all__ = ["MECHANISMS", "Enclosure", "enclose_profile", "profile_upper_ends"]

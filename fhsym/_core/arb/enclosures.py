@@ -96,6 +96,7 @@ from .mechanisms import (
 __all__ = [
     "Enclosure",
     "enclose_profile",
+    "profile_upper_ends",
     "MECHANISMS",
     "flipped_huber_profile_arb",
     "gaussian_profile_arb",
@@ -385,3 +386,48 @@ def osgt_profile_arb(eps: float, vartheta: float, varrho: float, Delta: float, p
     return _ball("osgt", {"vartheta": vartheta, "varrho": varrho}, eps, Delta, prec)
 
 
+
+
+def profile_upper_ends(
+    mechanism: str,
+    params: Mapping[str, float],
+    epsilons,
+    sensitivity: float,
+    *,
+    rel_width: float = 2.0**-40,
+    max_prec: int = 1024,
+) -> list:
+    """The upper ends of :func:`enclose_profile`'s balls at many epsilons, exactly: ``(man, exp)`` pairs.
+
+    ``man * 2**exp >= delta(eps)`` for each ``eps`` of ``epsilons`` (floats >= 0).  The same plans,
+    evaluations and precision policy as :func:`enclose_profile` (``rel_width``, ``max_prec``), with the
+    parameters checked once and neither float rounding nor the ball's text: for many nodes of one
+    mechanism (the proven PLD, :mod:`fhsym.accounting.pld_exact`).
+
+    >>> [(m, e) for m, e in profile_upper_ends("laplace", {"beta": 1.0}, [1.0, 2.0], 1.0)]
+    [(0, 0), (0, 0)]
+    >>> (m, e), = profile_upper_ends("gaussian", {"sigma": 1.0}, [1.0], 1.0)
+    >>> bool(m * 2.0**e >= enclose_profile("gaussian", {"sigma": 1.0}, 1.0, 1.0).lower)
+    True
+    """
+    p = _check_params(mechanism, params)
+    dl = SENSITIVITY.check(sensitivity)
+    if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
+        raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
+    if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
+        raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
+    out = []
+    for e in epsilons:
+        evaluate, plan, _ = _plan(mechanism, p, EPSILON.check(e), dl, params)
+        boost = _boost(plan)
+        pr = min(START_PREC, max_prec)
+        while True:
+            with ctx.workprec(pr + boost):
+                x = _clip(evaluate(plan, pr))
+                done = _tight(x, float(rel_width)) or _below_subnormal(x)
+            if done or 2 * pr + boost > max_prec:
+                break
+            pr *= 2
+        man, ex = x.upper().man_exp()
+        out.append((int(man), int(ex)))
+    return out
