@@ -30,7 +30,7 @@ from ..privacy.bounds import Bound
 from ..privacy.certificate import Certificate
 from .result import Calibration
 
-__all__ = ["Bound", "MAX_STEPS", "Request", "certify", "result"]
+__all__ = ["Bound", "MAX_STEPS", "Request", "certify", "representable_variance", "result"]
 
 MAX_STEPS = 48
 _FIRST_STEP = 2.0**-50
@@ -78,15 +78,11 @@ class Request:
     compositions: int = 1
 
 
-def result(noise, bound: Bound, steps: int, request: Request, method: str, variance: float = None,
-           covers: str = "", claim: str = "profile-1d") -> Calibration:
-    """The :class:`~fhsym.Calibration` of certified noise, with its :class:`~fhsym.Certificate`."""
-    from .._core.version import __version__
-
-    if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
-        raise CalibrationError("internal error: an uncertified result reached the result builder")
+def representable_variance(noise, request: Request) -> float:
+    """``noise.var()``, or a ``ValueError`` naming the request's sensitivity set and epsilon when the variance of the
+    calibrated noise is outside the float range [2.2e-308, 1.8e308] (checked before certifying, and in :func:`result`)."""
     try:
-        var = noise.var() if variance is None else variance
+        return noise.var()
     except ValueError:
         sens = (f"sensitivity={request.sensitivity!r}" if request.dim == 1 else
                 f"the sensitivity set (sensitivity={request.sensitivity!r}, l2_sensitivity={request.l2_sensitivity!r}, "
@@ -94,6 +90,16 @@ def result(noise, bound: Bound, steps: int, request: Request, method: str, varia
         raise ValueError(
             f"{sens} with epsilon={request.epsilon!r}: the calibrated noise {noise!r} has a variance outside the float "
             f"range [2.2e-308, 1.8e308]; rescale the query (express it in other units)") from None
+
+
+def result(noise, bound: Bound, steps: int, request: Request, method: str, variance: float = None,
+           covers: str = "", claim: str = "profile-1d") -> Calibration:
+    """The :class:`~fhsym.Calibration` of certified noise, with its :class:`~fhsym.Certificate`."""
+    from .._core.version import __version__
+
+    if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
+        raise CalibrationError("internal error: an uncertified result reached the result builder")
+    var = representable_variance(noise, request) if variance is None else variance
     text = (f"{bound.detail}: delta({request.epsilon:g}) <= {bound.upper:.12e} <= {request.delta:g} at the exact "
             f"returned parameters ({bound.method}{', rigorous' if bound.rigorous else ''}); "
             f"{steps} upward rounding step(s)")

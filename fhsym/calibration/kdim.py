@@ -66,7 +66,7 @@ from ..accounting.pld_exact import ExactBound
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
 from ..privacy.profile import PROFILE_RTOL, log_profile_std
-from .engine import Request, certify, result
+from .engine import Request, certify, representable_variance, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
@@ -490,6 +490,7 @@ def calibrate_kdim(
 
 def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
     alpha, gamma, _ = calibrate_sufficient(eps, dl, K, D, D2, D1)
+    representable_variance(FlippedHuber(alpha, gamma), Request(eps, dl, D, D2, D1, K))  # refused before certifying
     b = alpha / gamma
 
     def ok(a, g):
@@ -520,6 +521,7 @@ def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
 
 def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:
     alpha, gamma, _ = calibrate_exact(eps, dl, K, D)
+    representable_variance(FlippedHuber(alpha, gamma), Request(eps, dl, D, D2, D1, K))  # refused before certifying
     b = alpha / gamma
     note = "" if box else f" (the l2/l1 sensitivities {D2:g}/{D1:g} are tighter than the box and are not used: conservative)"
 
