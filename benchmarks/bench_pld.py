@@ -1,6 +1,6 @@
 """Exact K = 20 flipped Huber profile (fhsym.accounting.pld) against dp_accounting's Laplace PLD, in one process.
 
-    python benchmarks/bench_pld.py [--repeat 5] [--K 20] [--only compose,scaling,calibration,dpcd]
+    python benchmarks/bench_pld.py [--repeat 5] [--K 20] [--only compose,scaling,calibration,dpcd,proven]
 
 For each discretisation h (the loss-lattice spacing, dp_accounting's ``value_discretization_interval``)
 it prints the median wall time of
@@ -25,7 +25,10 @@ Further blocks (issue 9/13 targets, ratios within this process):
   ``mechanism_calibration.calibrate_dp_mechanism`` on ``SelfComposedDpEvent(LaplaceDpEvent, 20)``) against
   ``fhsym.calibrate(1, 1e-6, dim=20, method="exact")`` (target <= 3x the first), and
   ``calibrate(1, 1e-6, dim=1000)`` / ``calibrate(1, 1e-6, dim=20)`` (target <= 3); dim = 10^4 timed, 10^9 refused;
-* DP-CD: the certified delta of the calibrated K = 4 FH run against its exact value (atoms on the lattice).
+* DP-CD: the certified delta of the calibrated K = 4 FH run against its exact value (atoms on the lattice);
+* proven: the proven K-fold bound of the certificates (``fhsym.accounting.mechanism_pld.kfold_delta_proven``:
+  ball-arithmetic nodes, exact integer composition) against the float PLD upper bound on the same lattice, with its
+  sizes (nodes, bits P, 1-D support, longest window) and run time, at K = 20 and 1000.
 
 Memoised certificates are cleared before every timed calibration.  Nothing here is asserted; the tests never time
 anything.
@@ -176,6 +179,28 @@ def dpcd_block() -> None:
           f"ratio {cal.achieved_delta / exact[1]:.6f}")
 
 
+def proven_block(repeat: int) -> None:
+    import fhsym
+    from fhsym.accounting import aligned_step, default_step, kdim_pld
+    from fhsym.accounting.mechanism_pld import kfold_delta_proven
+
+    print("\n## Proven K-fold bound (certificates) against the float PLD upper bound on the same lattice, delta target 1e-6")
+    print(f"{'case':44} {'K':>5} {'eps':>5} {'float upper':>14} {'proven':>14} {'proven/float-1':>15} {'nodes':>6} {'P':>4} "
+          f"{'1-D':>6} {'window':>7} {'float ms':>9} {'proven ms':>10}")
+    r = 50**0.5  # Table II's shape at K = 1000: alpha and gamma times sqrt(1000/20)
+    for label, a, g, K in [("FH Table II (alpha 0.973, gamma 18.89)", 0.973129017543186, 18.893488616097727, 20),
+                           ("FH(alpha = 1, gamma = 3)", 1.0, 3.0, 20),
+                           ("FH Table II shape x sqrt(50)", 0.973129017543186 * r, 18.893488616097727 * r, 1000),
+                           ("FH(alpha = 30, gamma = 10)", 30.0, 10.0, 1000)]:
+        eps = round(kdim_pld(a, g, K, upper_only=True).epsilon(1e-6), 3)  # where delta ~ 1e-6
+        h = aligned_step(default_step(a, g, K, 1.0), a, g, 1.0)
+        t_f, up = _timed(lambda: float(kdim_pld(a, g, K, upper_only=True).delta_upper(eps)), repeat)
+        t_p, b = _timed(lambda: kfold_delta_proven(fhsym.FlippedHuber(a, g), eps, K, delta=1e-6, step=h), repeat)
+        gr = b.grid
+        print(f"{label:44} {K:5d} {eps:5g} {up:14.8e} {b.upper:14.8e} {b.upper / up - 1:+15.2e} {gr.nodes:6d} {gr.bits:4d} "
+              f"{b.support_1d:6d} {b.max_window:7d} {t_f * 1e3:9.0f} {t_p * 1e3:10.0f}")
+
+
 def _atoms_exact_delta(eps, alpha, gamma, K):
     """The exact K-fold delta(eps) for alpha > Delta = 1 (tests/kdim/test_kdim_exact_atoms.py has the derivation)."""
     import sys
@@ -191,7 +216,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--K", type=int, default=20)
-    ap.add_argument("--only", default="compose,scaling,calibration,dpcd")
+    ap.add_argument("--only", default="compose,scaling,calibration,dpcd,proven")
     ns = ap.parse_args()
     blocks = set(ns.only.split(","))
     import scipy
@@ -214,6 +239,8 @@ def main() -> None:
         calibration_block(ns.repeat)
     if "dpcd" in blocks:
         dpcd_block()
+    if "proven" in blocks:
+        proven_block(ns.repeat)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ calibrations use pure-DP composition).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Optional
 
 import numpy as np
@@ -25,8 +26,10 @@ import numpy as np
 from .._core import domains as V
 from ..noise.base import NoiseDistribution
 from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, flipped_huber_pld, from_privacy_profile, gaussian_pld
+from .pld_exact import MAX_BITS, MAX_NODES, ExactBound, ExactGrid, exact_delta_upper
 
-__all__ = ["LOG_CONCAVE", "noise_pld", "kfold_delta_upper", "loss_atom", "step_for"]
+__all__ = ["LOG_CONCAVE", "noise_pld", "kfold_delta_upper", "kfold_delta_proven", "exact_grid", "loss_atom",
+           "step_for", "EXACT_RESOLUTION"]
 
 #: noise laws with a symmetric log-concave density: the box corner is their worst difference vector
 LOG_CONCAVE = ("flipped_huber", "gaussian", "laplace", "truncated_laplace", "osgt")
@@ -50,6 +53,19 @@ def loss_atom(noise: NoiseDistribution, sensitivity: float) -> float:
     if noise.name == "flipped_huber" and p["alpha"] > sensitivity:
         return (p["alpha"] / p["gamma"]) * (sensitivity / p["gamma"])
     return 0.0
+
+
+def _atom_exact(noise: NoiseDistribution, sensitivity: float) -> Fraction:
+    """:func:`loss_atom` as the exact rational of the binary parameters (0 if none)."""
+    p = {k: Fraction(v) for k, v in noise.parameters.items()}
+    D = Fraction(sensitivity)
+    if noise.name == "laplace":
+        return D / p["beta"]
+    if noise.name == "truncated_laplace":
+        return D / p["scale"] if p["bound"] > D else Fraction(0)
+    if noise.name == "flipped_huber" and p["alpha"] > D:
+        return p["alpha"] * D / p["gamma"] ** 2
+    return Fraction(0)
 
 
 def step_for(noise: NoiseDistribution, sensitivity: float, resolution: float = 400.0) -> float:
@@ -118,3 +134,103 @@ def kfold_delta_upper(noise: NoiseDistribution, epsilon: float, dim: int, sensit
     if K * T > 1:
         pld = pld.self_compose(K * T)
     return float(pld.delta_upper(eps))
+
+
+_F_TOP = 1e-7  # share of delta for the mass above the top node (moved to +inf)
+_F_ROUND = 1e-8  # share of delta for the rounding up to units 2^-P
+_F_CUT = 1e-8  # share of delta for each side's window cuts, over all products
+
+
+def exact_grid(noise: NoiseDistribution, sensitivity: float, delta: float, folds: int,
+               step: Optional[float] = None) -> ExactGrid:
+    """The grid of the proven K-fold bound (:func:`kfold_delta_proven`) for a target ``delta``.
+
+    Any grid gives a valid bound (:mod:`fhsym.accounting.pld_exact`); this one is the float PLD's
+    lattice, with the grid's other costs tiny against ``delta``:
+
+    * step h: ``step`` (default :func:`step_for`) as the exact dyadic it is, or, when the noise has a
+      loss atom at least that large, the atom / m (an exact rational) for the m that
+      :func:`step_for` / :func:`fhsym.accounting.aligned_step` use: the same lattice as the float PLD;
+    * nodes n: the top n h is the first point of a geometric scan where the float profile is
+      <= 1e-7 delta/folds (the atom itself for Laplace; Delta/lambda for truncated Laplace, beyond
+      which only the infinite loss is left);
+    * bits P: 2^-P times a count of the rounded coefficients ((2 log2(folds) + 1) folds (2n + 1), an
+      over-count) is <= 1e-8 delta;
+    * cuts: 1e-8 delta (in units 2^-P) per side, shared by the products.
+
+    >>> import fhsym
+    >>> g = exact_grid(fhsym.Laplace(1.0), 1.0, 1e-6, 20)
+    >>> g.step * g.nodes, g.bits > 40
+    (Fraction(1, 1), True)
+    """
+    Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
+    dl = V.check_scalar(delta, V.DELTA)
+    KT = V.check_int(folds, "folds", 1)
+    h0 = step_for(noise, Dl) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
+    atom = _atom_exact(noise, Dl)
+    if atom > 0 and float(atom) >= h0:
+        h = atom / math.ceil(float(atom) / h0 * (1.0 - 1e-12))
+    else:
+        h = Fraction(h0)
+    p = noise.parameters
+    if noise.name == "laplace":
+        top = atom
+    elif noise.name == "truncated_laplace":
+        top = Fraction(Dl) / Fraction(p["scale"])
+    else:
+        tau = _F_TOP * dl / KT
+        x = Dl / math.sqrt(noise.var()) * 2.0 ** (np.arange(-20, 241) / 8.0)
+        with np.errstate(under="ignore"):
+            below = np.nonzero(np.asarray(noise.privacy_profile(x, Dl), dtype=float) <= tau)[0]
+        top = max(Fraction(float(x[below[0]] if below.size else x[-1])), atom)
+    n = max(int(math.ceil(top / h)), 2)
+    if n > MAX_NODES:
+        raise ValueError(f"step must be larger for this noise: the proven PLD would need {n} profile nodes "
+                         f"(at most {MAX_NODES})")
+    nprod = 2 * KT.bit_length() - 1
+    count = (nprod + 1) * KT * (2 * n + 1)
+    P = min(max(int(math.ceil(math.log2(count / (_F_ROUND * dl)))), 32), MAX_BITS)
+    cut = int(Fraction(_F_CUT * dl) * 2**P / nprod)
+    return ExactGrid(h, n, P, cut, cut)
+
+
+def kfold_delta_proven(noise: NoiseDistribution, epsilon: float, dim: int, sensitivity: float = 1.0,
+                       compositions: int = 1, *, delta: Optional[float] = None, step: Optional[float] = None,
+                       grid: Optional[ExactGrid] = None, refine: int = 0) -> ExactBound:
+    """Proven upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
+    ``compositions`` times, over the box ||d||_inf <= sensitivity (the corner, for log-concave noise).
+
+    The bound of :func:`fhsym.accounting.pld_exact.exact_delta_upper` (ball arithmetic and integers,
+    no float kernel) on ``grid``, or on :func:`exact_grid` (lattice ``step``) sized for the target
+    ``delta`` (default: the float bound of :func:`kfold_delta_upper`, a guess only).  While the bound
+    exceeds ``delta``, up to ``refine`` finer grids (the step halved) are tried; the smallest bound
+    is returned (each is a proof).  Returns the :class:`ExactBound` (its ``upper``, and the grid to
+    record).
+
+    >>> import fhsym
+    >>> b = kfold_delta_proven(fhsym.Laplace(1.0), 1.5, dim=2, delta=1e-3)
+    >>> bool(abs(b.upper - kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2)) < 1e-9)
+    True
+    """
+    if noise.name not in LOG_CONCAVE:
+        raise ValueError(f"the K-fold profile over the box is certified for log-concave noise {list(LOG_CONCAVE)}; "
+                         f"got {noise.name!r}")
+    eps = V.check_scalar(epsilon, V.EPSILON)
+    K = V.check_int(dim, "dim", 1)
+    T = V.check_int(compositions, "compositions", 1)
+    Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
+    R = V.check_int(refine, "refine", 0)
+    if grid is not None and R == 0:
+        return exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, grid)
+    target = delta if delta is not None else max(kfold_delta_upper(noise, eps, K, Dl, T, step), 1e-300)
+    h = step_for(noise, Dl) if step is None else step
+    best: Optional[ExactBound] = None
+    for i in range(R + 1):
+        g = grid if (grid is not None and i == 0) else exact_grid(noise, Dl, min(target, 0.5), K * T, h / 2**i)
+        b = exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, g)
+        if best is None or b.upper < best.upper:
+            best = b
+        if best.upper <= target:
+            break
+    assert best is not None
+    return best

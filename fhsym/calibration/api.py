@@ -96,7 +96,7 @@ def _relabel(cal: Calibration, request: Request, method: str, covers: str, claim
     from ..privacy.bounds import Bound
 
     c = cal.certificate
-    bound = Bound(c.lower, c.upper, c.method, c.rigorous, c.extra.get("detail", ""))
+    bound = Bound(c.lower, c.upper, c.method, c.rigorous, c.extra.get("detail", ""), c.extra.get("pld_grid"))
     return result(cal.mechanism, bound, int(c.extra.get("upward_steps", 0)), request, method, covers=covers,
                   claim=claim)
 

@@ -16,8 +16,9 @@ g); for FH the shape minimises g*(b)^2 v(b) over a scan of b in {0} U [1e-3, 100
 refinement.  Certification goes through :func:`fhsym.calibration.engine.certify` with the named
 accountant as the bound: ``zcdp`` -- the CKS conversion of the summed (xi, eta), evaluated at a
 concrete order and rounded up (:func:`fhsym.accounting.zcdp.zcdp_to_dp`), is <= eps and its delta
-<= target; ``pld`` -- the certified PLD upper bound of the whole run at a finer lattice than the
-search's, <= delta (1 - 1e-9).  :func:`fhsym.accounting.dpcd.account_run` re-checks a run from its
+<= target; ``pld`` -- the proven PLD upper bound of the whole run (L K folds,
+:func:`fhsym.accounting.mechanism_pld.kfold_delta_proven`: ball-arithmetic profile nodes, exact integer
+composition) at a finer lattice than the search's, <= delta; the certificate records its grid.  :func:`fhsym.accounting.dpcd.account_run` re-checks a run from its
 absolute parameters (a separate code path), and :func:`fhsym.applications.dp_coordinate_descent`
 calls it for every private run.
 """
@@ -35,17 +36,17 @@ from .._core import domains as V
 from .._core.random import RandomState, as_generator
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, check_choice, check_counts, check_epsilon, check_sensitivities, unit_step
 from ..accounting.kdim import kdim_pld
+from ..accounting.mechanism_pld import kfold_delta_proven
 from ..accounting.zcdp import zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
 from ..noise.flipped_huber import FlippedHuber
 from ..noise.gaussian import Gaussian
 from ..privacy.bounds import Bound
-from .engine import PLD_MARGIN, Request, certify, result
+from .engine import Request, certify, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
 __all__ = ["calibrate_dpcd_noise", "dpcd_noise_std", "dpcd_parameters", "dpcd_sample", "noise_variance_factor"]
 
-CERT_MARGIN = PLD_MARGIN  # PLD: delta_upper <= delta (1 - CERT_MARGIN)
 SEARCH_RESOLUTION = 40.0  # PLD search: lattice step = (1-D loss scale) / this
 CERT_RESOLUTION = 200.0  # PLD certification: a finer lattice
 SHAPE_GRID = np.concatenate([[0.0], np.geomspace(1e-3, 100.0, 16)])
@@ -190,7 +191,7 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
             return lambda g: _zcdp_eps(g, b, n, dl) - eps
         make = fz
     else:
-        lt = math.log(dl) + math.log1p(-CERT_MARGIN)
+        lt = math.log(dl)
 
         def fp(b: float):
             return lambda g: _pld_log_delta(g, b, L, K, eps, SEARCH_RESOLUTION) - lt
@@ -216,7 +217,7 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
         b, _ = _minimise_shape(obj, ties, SHAPE_GRID)
         g = gstar(b)  # at the full resolution
     if acc == "pld":  # the coarse search is pessimistic: the least g at the certification lattice (float kernels)
-        lr = math.log(dl) + math.log1p(-CERT_MARGIN) + math.log1p(-1e-7)
+        lr = math.log(dl) + math.log1p(-1e-7)
         g = _root_log(lambda x: _pld_log_delta(x, b, L, K, eps, CERT_RESOLUTION) - lr, g, min(rt, 1e-6), w=1e-3)
     return _certify(eps, dl, L, K, mech, acc, b, g, rt)
 
@@ -239,21 +240,24 @@ def _certify(eps, dl, L, K, mech, acc, b, g, rt) -> Calibration:
                          f"zCDP: each of the {L * K} releases is (R_1({b * gg:.6g})/(2 {gg:.6g}^2), 1/(2 {gg:.6g}^2))-zCDP "
                          f"at unit sensitivity; composed ({xi:.6g}, {eta:.6g})-zCDP; CKS conversion gives "
                          f"eps = {e_ach:.6g} <= {eps:g} at delta = {dl:.3g} (a concrete order, rounded up)")
-        pld = kdim_pld(b * gg, gg, K, 1.0, rounds=L, upper_only=True, step=unit_step(gg, b, CERT_RESOLUTION))
-        d_ach = float(pld.delta_upper(eps))
-        if d_ach > dl * (1.0 - CERT_MARGIN):
+        h = unit_step(gg, b, CERT_RESOLUTION)
+        pb = kfold_delta_proven(noise, eps, K, 1.0, L, delta=dl, step=h, refine=1)
+        if pb.upper > dl:
             return Bound(0.0, math.inf, "pld", False, "PLD bound above the target")
+        pld = kdim_pld(b * gg, gg, K, 1.0, rounds=L, upper_only=True, step=h)  # the achieved epsilon (information)
         info.update(achieved_epsilon=float(pld.epsilon(dl)), step=pld.step)
-        return Bound(0.0, d_ach, "pld", False,
-                     f"PLD: {L} x {K} releases of FH(alpha = {b * gg:.6g}, gamma = {gg:.6g}) at unit sensitivity "
-                     f"(b = 0: Gaussian), composed; certified upper bound (pessimistic discretisation, step {pld.step:.3g})")
+        g_ = pb.grid
+        return Bound(0.0, pb.upper, "pld", True,
+                     f"PLD: {L} x {K} releases of {noise.name}({', '.join(f'{k} = {v:.6g}' for k, v in noise.parameters.items())}) "
+                     f"at unit sensitivity, composed; proven upper bound (ball-arithmetic profile nodes, exact integer "
+                     f"composition; lattice step {float(g_.step):.4g}, {g_.nodes} nodes, 2^-{g_.bits} units)", pb.record())
 
     family = (lambda s: Gaussian(s)) if mech == "gaussian" else (lambda s: FlippedHuber(b * s, s))
     noise, bd, steps = certify(family, g, bound, dl, what="multiplier", first_step=max(rt, 1e-9))
     gg = noise.parameters["gamma"] if mech == "flipped_huber" else noise.parameters["sigma"]
     cal = result(noise, bd, steps, Request(eps, dl, 1.0, 1.0, 1.0, K, L), f"dpcd-{acc}",
                  variance=gg * gg * noise_variance_factor(b),
-                 claim="pld-kfold" if acc == "pld" and mech == "flipped_huber" else f"dpcd-{acc}",
+                 claim=("pld-kfold" if mech == "flipped_huber" else "pld-kfold-noise") if acc == "pld" else f"dpcd-{acc}",
                  covers=f"per coordinate i the noise is this law scaled by its sensitivity lambda_i "
                         f"({L} passes x {K} coordinates, replace-one neighbours)")
     cal.extra.update(accountant=acc, multiplier=gg, shape=b, n_passes=L, n_coordinates=K, n_releases=L * K,

@@ -6,7 +6,8 @@ into a :class:`~fhsym.Calibration` only if a certified upper bound of delta(epsi
 computed at the exact floats that will be returned, is <= the target:
 
 1. evaluate the bound at ``family(scale)`` (the bound function is the evidence: an arb
-   enclosure in one dimension, a certified PLD upper bound in K dimensions, an exact
+   enclosure in one dimension, the proven PLD upper bound in K dimensions
+   (:mod:`fhsym.accounting.pld_exact`, whose grid the certificate records), an exact
    rational check for pure DP);
 2. if it exceeds the target, multiply the scale by ``1 + r`` with r = 2^-50 (about 9e-16)
    doubling at every step -- more noise, geometrically larger steps -- and go to 1;
@@ -29,20 +30,10 @@ from ..privacy.bounds import Bound
 from ..privacy.certificate import Certificate
 from .result import Calibration
 
-__all__ = ["Bound", "MAX_STEPS", "PLD_MARGIN", "Request", "certify", "result"]
+__all__ = ["Bound", "MAX_STEPS", "Request", "certify", "representable_variance", "result"]
 
 MAX_STEPS = 48
 _FIRST_STEP = 2.0**-50
-PLD_MARGIN = 1e-4
-"""Relative margin of a float PLD certificate: its upper bound must be <= delta (1 - PLD_MARGIN).
-
-A K-fold PLD upper bound is computed in floating point from the 1e-12-accurate kernels (the
-certificate says ``rigorous: false``).  Re-derived after a change of the kernels' code, such bounds
-moved by up to 1.3e-5 relative at delta = 1e-10 (the frontier's 19368 certificates, re-verified on
-2026-11-26: 9 with the former margin 1e-9, or none, no longer re-verified).  The margin keeps a
-certificate re-verifiable by :func:`fhsym.verify_certificate`, which checks the bound against delta
-itself; it costs 4e-7 to 1.1e-5 relative in the variance (FH at K = 5, 20; OSGT at K = 20).
-"""
 
 N = TypeVar("N")
 
@@ -87,15 +78,11 @@ class Request:
     compositions: int = 1
 
 
-def result(noise, bound: Bound, steps: int, request: Request, method: str, variance: float = None,
-           covers: str = "", claim: str = "profile-1d") -> Calibration:
-    """The :class:`~fhsym.Calibration` of certified noise, with its :class:`~fhsym.Certificate`."""
-    from .._core.version import __version__
-
-    if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
-        raise CalibrationError("internal error: an uncertified result reached the result builder")
+def representable_variance(noise, request: Request) -> float:
+    """``noise.var()``, or a ``ValueError`` naming the request's sensitivity set and epsilon when the variance of the
+    calibrated noise is outside the float range [2.2e-308, 1.8e308] (checked before certifying, and in :func:`result`)."""
     try:
-        var = noise.var() if variance is None else variance
+        return noise.var()
     except ValueError:
         sens = (f"sensitivity={request.sensitivity!r}" if request.dim == 1 else
                 f"the sensitivity set (sensitivity={request.sensitivity!r}, l2_sensitivity={request.l2_sensitivity!r}, "
@@ -103,6 +90,16 @@ def result(noise, bound: Bound, steps: int, request: Request, method: str, varia
         raise ValueError(
             f"{sens} with epsilon={request.epsilon!r}: the calibrated noise {noise!r} has a variance outside the float "
             f"range [2.2e-308, 1.8e308]; rescale the query (express it in other units)") from None
+
+
+def result(noise, bound: Bound, steps: int, request: Request, method: str, variance: float = None,
+           covers: str = "", claim: str = "profile-1d") -> Calibration:
+    """The :class:`~fhsym.Calibration` of certified noise, with its :class:`~fhsym.Certificate`."""
+    from .._core.version import __version__
+
+    if bound.upper > request.delta:  # pragma: no cover - certify() never hands this over
+        raise CalibrationError("internal error: an uncertified result reached the result builder")
+    var = representable_variance(noise, request) if variance is None else variance
     text = (f"{bound.detail}: delta({request.epsilon:g}) <= {bound.upper:.12e} <= {request.delta:g} at the exact "
             f"returned parameters ({bound.method}{', rigorous' if bound.rigorous else ''}); "
             f"{steps} upward rounding step(s)")
@@ -113,7 +110,8 @@ def result(noise, bound: Bound, steps: int, request: Request, method: str, varia
         target_delta=request.delta, sensitivity=request.sensitivity, l2_sensitivity=request.l2_sensitivity,
         l1_sensitivity=request.l1_sensitivity, dim=request.dim, compositions=request.compositions,
         lower=bound.lower, upper=bound.upper, method=bound.method, rigorous=bound.rigorous, text=text,
-        version=__version__, claim=claim, extra={"upward_steps": steps, "detail": bound.detail})
+        version=__version__, claim=claim, extra={"upward_steps": steps, "detail": bound.detail,
+                                                 **({"pld_grid": dict(bound.evidence)} if bound.evidence else {})})
     return Calibration(
         mechanism=noise, epsilon=request.epsilon, target_delta=request.delta, achieved_delta=bound.upper,
         sensitivity=request.sensitivity, l2_sensitivity=request.l2_sensitivity,

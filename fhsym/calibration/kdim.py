@@ -29,13 +29,16 @@ Bounded work: ``dim`` above :data:`fhsym._core.limits.MAX_FOLDS` is refused befo
 
 Certification (never under-noised).  The returned floats are re-checked:
 
-* ``exact``: the K-fold PLD upper bound at the returned (alpha, gamma, Delta), at the default
-  step, must be <= delta (1 - 1e-9); gamma (and alpha with it) is scaled up until it is.
-  The builder uses the public profile, whose error (<= 1e-10 relative, the neighbourhood of the
-  kink eps = alpha Delta/gamma^2 re-evaluated by mpmath) the 1e-9 margin covers.
+* ``exact``: the proven K-fold PLD upper bound (:mod:`fhsym.accounting.pld_exact`: ball-arithmetic
+  profile nodes, exact integer composition) at the returned (alpha, gamma, Delta), on the default
+  lattice aligned with the loss atoms, must be <= delta; gamma (and alpha with it) is scaled up until
+  it is.  The certificate records the grid (``extra["pld_grid"]``), from which
+  :func:`fhsym.verify_certificate` recomputes the same bound.  At alpha = 0 the bound is the Gaussian
+  profile at sqrt(K) Delta in ball arithmetic.
 * ``sufficient``: Theorem 8 at the returned floats with margin 1e-10, and -- for the box
   (Delta_2 = sqrt(K) Delta, Delta_1 = K Delta), where Theorem 8 is proven (``docs/kdim.md``) --
-  also the exact PLD upper bound <= delta, which does not depend on Theorem 8 at all.  For a
+  also the proven PLD upper bound <= delta, which does not depend on Theorem 8 at all (it is what
+  the certificate records: claim ``"pld-kfold"``).  For a
   set tighter than the box Theorem 8's proof is incomplete (its Lemma 7 fails for non-extreme
   d); the PLD upper bound of every extreme vector of :func:`fhsym.accounting.worst_case_candidates`
   is then checked instead, ``achieved_delta`` is the larger of Theorem 8's left-hand side and
@@ -57,18 +60,20 @@ from .._core.limits import check_folds
 from .._generated.flipped_huber_pieces import log_kappa_std
 from ..accounting import sufficient as S
 from ..accounting.kdim import aligned_step, default_step, kdim_pld, worst_case_candidates
+from ..accounting.mechanism_pld import kfold_delta_proven
 from ..accounting.pld import from_privacy_profile
+from ..accounting.pld_exact import ExactBound
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.bounds import Bound
 from ..privacy.profile import PROFILE_RTOL, log_profile_std
-from .engine import PLD_MARGIN, Request, certify, result
+from .engine import Request, certify, representable_variance, result
 from .flipped_huber import variance_std
 from .result import Calibration
 
-__all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper", "CERT_MARGIN"]
+__all__ = ["calibrate_kdim", "calibrate_sufficient", "calibrate_exact", "certified_delta_upper"]
 
-CERT_MARGIN = PLD_MARGIN  # the PLD certificates: delta_upper <= delta * (1 - CERT_MARGIN)
 _GAUSS_SEARCH_MARGIN = 1e-9  # b = 0: the Gaussian is certified in ball arithmetic (arb) against delta itself
+GAUSS_PREFERENCE = 1e-5  # b = 0 is returned unless a shape b > 0 beats it by this (relative variance; see calibrate_exact)
 MIN_GAIN = 1e-6  # the shape scan skips a shape that cannot beat the best by this (relative; below the search's resolution)
 SEARCH_RESOLUTION = 100.0  # the search's lattice: (1-D loss scale) / this (the certify step uses default_step's 400)
 _THM8_RTOL = 1e-10
@@ -156,22 +161,23 @@ def calibrate_sufficient(epsilon, delta, dim, sensitivity=None, l2_sensitivity=N
 # ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
-def certified_delta_upper(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0) -> Tuple[float, float]:
-    """The certify step: (certified upper bound on delta_K(epsilon), lattice step) at the given floats.
+@lru_cache(maxsize=64)
+def certified_delta_upper(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
+                          delta: Optional[float] = None) -> ExactBound:
+    """The certify step: the proven upper bound on delta_K(epsilon) at the given floats (an :class:`ExactBound`).
 
     The exact K-fold profile at d = (Delta, ..., Delta) (covers every d with ||d||_inf <= Delta,
-    :mod:`fhsym.accounting.kdim`): the PLD upper bound of :func:`fhsym.accounting.kdim_pld` at its default
-    step, aligned with the loss atoms, built from the public profile (exact near the kink).  Its
-    error model is stated in :mod:`fhsym.accounting.pld`.  Memoised: the search's last evaluations are
-    the certificate's.
+    :mod:`fhsym.accounting.kdim`), bounded by :func:`fhsym.accounting.mechanism_pld.kfold_delta_proven`
+    (ball-arithmetic nodes, exact integer composition; :mod:`fhsym.accounting.pld_exact`) on the float
+    PLD's default lattice aligned with the loss atoms, its grid sized for the target ``delta``; if the
+    bound exceeds ``delta``, once more on a lattice twice as fine.  Memoised.
 
-    >>> up, step = certified_delta_upper(1.0, 1.0, 3.0, 4)
-    >>> bool(0.0 < up < 1.0)
-    True
+    >>> b = certified_delta_upper(1.0, 1.0, 3.0, 4, 1.0, 1e-2)
+    >>> bool(0.0 < b.upper < 1.0), b.folds
+    (True, 4)
     """
-    pld = kdim_pld(alpha, gamma, dim, sensitivity, upper_only=True)
-    return float(pld.delta_upper(epsilon)), pld.step
+    h = aligned_step(default_step(alpha, gamma, dim, sensitivity), alpha, gamma, sensitivity)
+    return kfold_delta_proven(FlippedHuber(alpha, gamma), epsilon, dim, sensitivity, delta=delta, step=h, refine=1)
 
 
 def _search_log_delta(eps: float, b: float, D: float, K: int) -> float:
@@ -272,12 +278,16 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
     """Minimum variance under the exact K-fold profile (search result): returns (alpha, gamma, variance).
 
     Search: for each shape b the largest D = Delta/gamma with the coarse search bound (:func:`_search_log_delta`)
-    <= delta (1 - margin), by :func:`_feasible_root` warm-started at the previous shape's root; shapes on a log
+    <= delta, by :func:`_feasible_root` warm-started at the previous shape's root; shapes on a log
     grid of ``b_grid`` points in [1e-2, ``b_max``] (a shape whose D at the best variance so far already fails is
     skipped after one evaluation), a bounded Brent refinement around the best, and b = 0 (the analytic Gaussian).
     The chosen shape's gamma is then found at the certify step's lattice with the float kernels, to delta
-    (1 - margin - 1e-7), so that the certify step (:func:`certified_delta_upper`, exact at the kink) normally
-    passes at once.
+    (1 - 1e-7), so that the certify step (:func:`certified_delta_upper`, the proven bound on the same lattice,
+    which the float bound's error allowances lie above) normally passes at once.  The shape is returned only
+    if its variance is below the Gaussian's (b = 0) by more than :data:`GAUSS_PREFERENCE` (1e-5 relative):
+    the Gaussian's certificate is one ball-arithmetic evaluation, the shape's a proven PLD (0.5-3 s at
+    K = 20 ... 1000), and the Gaussian then costs at most 1e-5 more variance (at K = 20, eps = 1,
+    delta = 1e-6 the shape gains 2.2e-6).
     """
     eps = V.check_scalar(epsilon, V.EPSILON)
     dl = V.check_scalar(delta, V.DELTA)
@@ -293,7 +303,7 @@ def calibrate_exact(epsilon, delta, dim, sensitivity=1.0, *, b_max: float = 50.0
 def _calibrate_exact_std(eps: float, dl: float, K: int, b_max: float, b_grid: int):
     """:func:`calibrate_exact` at sensitivity 1."""
     Dl = 1.0
-    log_t = math.log(dl) + math.log1p(-CERT_MARGIN)
+    log_t = math.log(dl)
     warm = {"x": math.log(_gauss_D(eps, dl, K))}
     roots = {}
 
@@ -370,7 +380,7 @@ def _calibrate_exact_std(eps: float, dl: float, K: int, b_max: float, b_grid: in
         return gauss
     b = best_b
     # the chosen shape at the certify step's lattice (float kernels, so cheap at the kink): the smallest gamma
-    # (to 1e-7 relative) meeting delta (1 - margin - 1e-7); the certify step then re-evaluates at these floats
+    # (to 1e-7 relative) meeting delta (1 - 1e-7); the certify step then re-evaluates at these floats
     log_r = log_t + math.log1p(-1e-7)
 
     def g_of(x: float) -> float:  # x = -log gamma: non-decreasing like log delta
@@ -383,7 +393,7 @@ def _calibrate_exact_std(eps: float, dl: float, K: int, b_max: float, b_grid: in
         return gauss
     gamma = math.exp(-x)
     fh = (b * gamma, gamma, gamma**2 * _v(b))
-    return fh if fh[2] < gauss[2] else gauss
+    return fh if fh[2] < gauss[2] * (1.0 - GAUSS_PREFERENCE) else gauss
 
 
 # ---------------------------------------------------------------------------
@@ -402,27 +412,38 @@ def _gauss_box_upper(eps: float, gamma: float, K: int, Dl: float) -> float:
     return float(certified_profile(eps, 0.0, gamma, D2))
 
 
-def _pld_upper(eps: float, alpha: float, gamma: float, K: int, Dl: float, difference=None) -> Tuple[float, float]:
-    """Certified K-fold upper bound at the returned floats (default step, aligned with the loss atoms)."""
-    if difference is None:
-        return certified_delta_upper(float(eps), float(alpha), float(gamma), int(K), float(Dl))
+def _pld_upper(eps: float, alpha: float, gamma: float, K: int, Dl: float, difference) -> float:
+    """The float PLD upper bound for one difference vector (sets tighter than the box: no certificate)."""
     pld = kdim_pld(alpha, gamma, K, Dl, difference=difference, upper_only=True)
-    return float(pld.delta_upper(eps)), pld.step
+    return float(pld.delta_upper(eps))
+
+
+def _box_bound(eps: float, a: float, g: float, K: int, D: float, dl: float, text: str) -> Optional[Bound]:
+    """The certificate's bound over the box at (alpha, gamma): ball arithmetic at alpha = 0, else the proven PLD."""
+    if a == 0.0:
+        up = _gauss_box_upper(eps, g, K, D)
+        how = (f"alpha = 0: the Gaussian profile with l2 sensitivity sqrt(K) Delta, {up:.6e} <= delta at the returned "
+               f"floats (ball arithmetic, arb)")
+        return Bound(0.0, up, "arb", True, f"{text}{how}; covers every d with ||d||_inf <= {D:g}") if up <= dl else None
+    b = certified_delta_upper(float(eps), float(a), float(g), int(K), float(D), float(dl))
+    if b.upper > dl:
+        return None
+    g_ = b.grid
+    how = (f"proven PLD upper bound {b.upper:.6e} <= delta at the returned floats (ball-arithmetic profile nodes, "
+           f"exact integer composition; lattice step {float(g_.step):.4g}, {g_.nodes} nodes, 2^-{g_.bits} units)")
+    return Bound(0.0, b.upper, "pld", True, f"{text}{how}; covers every d with ||d||_inf <= {D:g}", b.record())
 
 
 def _scale_until(ok, b: float, gamma: float, what: str, dl: float):
     """The engine's policy (:func:`fhsym.calibration.engine.certify`) with ``ok(alpha, gamma)`` as the bound.
 
-    ``ok`` returns ``(certified upper bound, certificate text)`` or None; the first upward step is
-    1e-9 relative (the PLD search is accurate to ~1e-9, not to an ulp).
+    ``ok`` returns the :class:`Bound` or None; the first upward step is 1e-9 relative (the PLD search
+    is accurate to ~1e-9, not to an ulp).
     """
 
     def bound(noise: FlippedHuber) -> Bound:
         res = ok(noise.alpha, noise.gamma)
-        if res is None:
-            return Bound(0.0, math.inf, "pld", False, "not certified")
-        up, text = res
-        return Bound(0.0, float(up), "pld", False, text)
+        return Bound(0.0, math.inf, "pld", False, "not certified") if res is None else res
 
     noise, b_, steps = certify(lambda g: FlippedHuber(b * g, g), gamma, bound, dl, what=f"gamma ({what})",
                                first_step=1e-9)
@@ -469,31 +490,25 @@ def calibrate_kdim(
 
 def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
     alpha, gamma, _ = calibrate_sufficient(eps, dl, K, D, D2, D1)
+    representable_variance(FlippedHuber(alpha, gamma), Request(eps, dl, D, D2, D1, K))  # refused before certifying
     b = alpha / gamma
 
     def ok(a, g):
         if not S.theorem8_holds(eps, dl, a, g, K, D, D2, D1, rtol=_THM8_RTOL):
             return None
-        if box and a == 0.0:
-            up = _gauss_box_upper(eps, g, K, D)
-            return (up, f"Theorem 8 holds at the returned floats (alpha = 0: it is the exact Gaussian profile with l2 "
-                        f"sensitivity sqrt(K) Delta); independently certified by mpmath at the returned floats: {up:.6e} <= delta; "
-                        f"covers every d with ||d||_inf <= {D:g}") if up <= dl else None
         if box:
-            up, st = _pld_upper(eps, a, g, K, D)
-            return (up, f"Theorem 8 holds at the returned floats (LHS = {S.theorem8_lhs(eps, a, g, K, D, D2, D1):.6e}); "
-                        f"independently, the exact K-fold profile's certified upper bound (PLD, step {st:.3g}) is {up:.6e} "
-                        f"<= delta (1 - {CERT_MARGIN:g}); covers every d with ||d||_inf <= {D:g}") if up <= dl * (1 - CERT_MARGIN) else None
+            return _box_bound(eps, a, g, K, D, dl, f"Theorem 8 holds at the returned floats (LHS = "
+                              f"{S.theorem8_lhs(eps, a, g, K, D, D2, D1):.6e}); independently, the exact K-fold profile: ")
         worst = 0.0
         for d in worst_case_candidates(K, D, D2, D1):
-            up, _ = _pld_upper(eps, a, g, K, D, difference=d)
-            worst = max(worst, up)
-        if worst > dl * (1 - CERT_MARGIN):
+            worst = max(worst, _pld_upper(eps, a, g, K, D, d))
+        if worst > dl:
             return None
         lhs = S.theorem8_lhs(eps, a, g, K, D, D2, D1)
-        return (max(lhs, worst), f"NOT a certificate for the whole set: Theorem 8 holds at the returned floats (LHS = {lhs:.6e}) "
+        return Bound(0.0, max(lhs, worst), "pld", False,
+                     f"NOT a certificate for the whole set: Theorem 8 holds at the returned floats (LHS = {lhs:.6e}) "
                      f"for ||d||_inf <= {D:g}, ||d||_2 <= {D2:g}, ||d||_1 <= {D1:g}, but Theorem 8's proof is incomplete for "
-                     f"sets tighter than the box (docs/kdim.md); the exact PLD upper bound of each of "
+                     f"sets tighter than the box (docs/kdim.md); the float PLD upper bound of each of "
                      f"{len(worst_case_candidates(K, D, D2, D1))} extreme difference vectors is <= {worst:.6e}; use "
                      f"method='exact' for a certified result")
 
@@ -506,22 +521,13 @@ def _certify_sufficient(eps, dl, K, D, D2, D1, box) -> Calibration:
 
 def _certify_exact(eps, dl, K, D, D2, D1, box) -> Calibration:
     alpha, gamma, _ = calibrate_exact(eps, dl, K, D)
+    representable_variance(FlippedHuber(alpha, gamma), Request(eps, dl, D, D2, D1, K))  # refused before certifying
     b = alpha / gamma
+    note = "" if box else f" (the l2/l1 sensitivities {D2:g}/{D1:g} are tighter than the box and are not used: conservative)"
 
     def ok(a, g):
-        note = "" if box else f" (the l2/l1 sensitivities {D2:g}/{D1:g} are tighter than the box and are not used: conservative)"
-        if a == 0.0:
-            up = _gauss_box_upper(eps, g, K, D)
-            if up > dl:
-                return None
-            return up, (f"exact K-fold profile at d = (Delta,...,Delta), alpha = 0: the Gaussian profile with l2 sensitivity "
-                        f"sqrt(K) Delta, {up:.6e} <= delta at the returned floats (ball arithmetic, arb); covers every d "
-                        f"with ||d||_inf <= {D:g}{note}")
-        up, st = _pld_upper(eps, a, g, K, D)
-        if up > dl * (1 - CERT_MARGIN):
-            return None
-        return up, (f"exact K-fold profile at d = (Delta,...,Delta): certified PLD upper bound {up:.6e} <= delta (1 - {CERT_MARGIN:g}) "
-                    f"at the returned floats (step {st:.3g}); covers every d with ||d||_inf <= {D:g}{note}")
+        bd = _box_bound(eps, a, g, K, D, dl, "exact K-fold profile at d = (Delta,...,Delta): ")
+        return None if bd is None else Bound(bd.lower, bd.upper, bd.method, bd.rigorous, bd.detail + note, bd.evidence)
 
     noise, bound, steps = _scale_until(ok, b, gamma, "exact", dl)
     return result(noise, bound, steps, Request(eps, dl, D, D2, D1, K), "exact-kdim-pld", claim="pld-kfold")

@@ -3,13 +3,15 @@
 i.i.d. noise on K coordinates, released T times, over the box ||d||_inf <= Delta: for log-concave
 noise the worst difference vector is the corner, so delta(eps) is that of the (K T)-fold
 composition of the 1-D mechanism at sensitivity Delta (:mod:`fhsym.accounting.mechanism_pld`),
-bounded above by a certified privacy-loss distribution.
+bounded above by a proven privacy-loss distribution (:mod:`fhsym.accounting.pld_exact`).
 
 A noise family is a shape (truncated Laplace: a = A/lambda; OSGT: theta = vartheta/varrho;
 Laplace: none) times a scale; more scale is more noise.  For each shape on a grid the least scale
 meeting the target is found by bisection in log scale on the certified K-fold bound at a coarse
-lattice; the best shapes are refined, and the engine (:func:`fhsym.calibration.engine.certify`)
-certifies the result at the default lattice, moving to more noise until it holds.
+lattice (float PLD, a search only); the best shapes are refined, and the engine
+(:func:`fhsym.calibration.engine.certify`) certifies the result with the proven bound on the default
+lattice (:func:`fhsym.accounting.mechanism_pld.kfold_delta_proven`), moving to more noise until it holds;
+the certificate records the grid.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ import numpy as np
 
 from .._core.limits import check_folds
 from .._core.search import CalibrationError
-from ..accounting.mechanism_pld import kfold_delta_upper, step_for
+from ..accounting.mechanism_pld import kfold_delta_proven, kfold_delta_upper, step_for
 from ..noise.base import NoiseDistribution
 from ..noise.laplace import Laplace
 from ..noise.osgt import OSGT
 from ..noise.truncated_laplace import TruncatedLaplace
 from ..privacy.bounds import Bound
-from .engine import PLD_MARGIN, Request, certify, result
+from .engine import Request, certify, result
 from .result import Calibration
 
 __all__ = ["FAMILIES", "calibrate_kfold"]
@@ -84,7 +86,7 @@ def calibrate_kfold(mechanism: str, request: Request) -> Calibration:
     shapes, make = FAMILIES[mechanism]
     eps, dl, D, K, T = request.epsilon, request.delta, request.sensitivity, request.dim, request.compositions
     check_folds(K, T, f"the K-fold {mechanism} calibration")  # bounded work, refused before any search
-    thr = dl * (1.0 - PLD_MARGIN) * (1.0 - 1e-6)
+    thr = dl * (1.0 - 1e-6)  # the search's target: the float bound lies above the proven one on the same lattice
     # a start: the Gaussian scale for the same guarantee (l2 sensitivity sqrt(K T) Delta), roughly
     s0 = D * math.sqrt(K * T) * math.sqrt(2.0 * math.log(1.25 / dl)) / max(eps, 1e-2)
     best: Optional[Tuple[float, float, float]] = None  # (variance, shape, scale)
@@ -126,12 +128,13 @@ def calibrate_kfold(mechanism: str, request: Request) -> Calibration:
     scale = hi
 
     def bound(noise: NoiseDistribution) -> Bound:
-        up = kfold_delta_upper(noise, eps, K, D, T)
-        return Bound(0.0, up, "pld", False,
+        pb = kfold_delta_proven(noise, eps, K, D, T, delta=dl, refine=1)
+        g = pb.grid
+        return Bound(0.0, pb.upper, "pld", True,
                      f"exact {K * T}-fold profile at the box corner d = (Delta, ..., Delta) (log-concave noise: the "
-                     f"worst vector of the box), certified PLD upper bound (lattice {step_for(noise, D):.3g})")
+                     f"worst vector of the box), proven PLD upper bound (ball-arithmetic profile nodes, exact integer "
+                     f"composition; lattice step {float(g.step):.4g}, {g.nodes} nodes, 2^-{g.bits} units)", pb.record())
 
-    noise, b, steps = certify(lambda s: make(shape, s), scale, bound, dl * (1.0 - PLD_MARGIN), what="scale",
-                              first_step=1e-6)
+    noise, b, steps = certify(lambda s: make(shape, s), scale, bound, dl, what="scale", first_step=1e-6)
     return result(noise, b, steps, request, "kfold-pld-box", claim="pld-kfold-noise",
                   covers=f"covers every d with ||d||_inf <= {D:g} in each of {T} release(s)")

@@ -10,7 +10,8 @@ bring their own bounds (privacy-loss distributions, :mod:`fhsym.accounting`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
 
 from ..noise.base import NoiseDistribution
 
@@ -23,13 +24,18 @@ FLOAT_PROFILE_RTOL = 1e-13
 
 @dataclass(frozen=True)
 class Bound:
-    """An enclosure lower <= delta(epsilon) <= upper and how it was obtained."""
+    """An enclosure lower <= delta(epsilon) <= upper and how it was obtained.
+
+    ``evidence``: what a re-check needs besides the certificate's claim (the proven PLD's grid,
+    :meth:`fhsym.accounting.pld_exact.ExactBound.record`); recorded as ``extra["pld_grid"]``.
+    """
 
     lower: float
     upper: float
     method: str
     rigorous: bool
     detail: str = ""
+    evidence: Optional[Mapping[str, Any]] = field(default=None, compare=False)
 
 
 def profile_bound(noise: NoiseDistribution, epsilon: float, sensitivity: float) -> Bound:

@@ -184,24 +184,25 @@ def test_exact_search_survives_an_underflowing_bracket_walk():
     lambda: fhsym.calibrate(1.0, 1e-6, dim=3, mechanism="osgt"),
     lambda: fhsym.calibrate(0.5, 1e-6, dim=2, compositions=2, mechanism="truncated_laplace"),
 ])
-def test_float_pld_certificates_keep_the_re_verification_margin(make):
-    """A float (non-arb) K-fold PLD certificate is <= delta (1 - PLD_MARGIN), and re-verifies against delta.
+def test_pld_certificates_are_proven_and_re_verify_bit_for_bit(make):
+    """A K-fold PLD certificate is the proven bound (rigorous, no margin below delta): re-derived from the grid it
+    records, the bound is the same float, whatever the kernels' code (it uses none of them).
 
-    The margin exists because re-deriving such a bound after a change of the kernels' code moved it by up to
-    1.3e-5 relative (2026-11-26); this pins the policy, not a number."""
-    from fhsym.calibration.engine import PLD_MARGIN
+    Before the proven bound, float PLD certificates kept a margin (1e-4) below delta because re-deriving them after a
+    change of the kernels' code moved them by up to 1.3e-5 relative (2026-11-26)."""
+    from fhsym.calibration.verify import check_certificate
 
-    assert PLD_MARGIN >= 1e-4  # about 10x the largest drift measured (1.3e-5)
     cal = make()
     cert = cal.certificate
-    assert not cert.rigorous and cert.method == "pld"
-    assert cert.upper <= cert.target_delta * (1.0 - PLD_MARGIN)
-    assert fhsym.verify_certificate(cert)
+    assert cert.rigorous and cert.method == "pld" and "pld_grid" in cert.extra
+    assert cert.upper <= cert.target_delta
+    v = check_certificate(cert.to_json())
+    assert v.ok and v.rigorous and v.upper == cert.upper
 
 
-def test_dpcd_pld_certificate_keeps_the_re_verification_margin():
+def test_dpcd_pld_certificate_is_proven():
     from fhsym.calibration.dpcd import calibrate_dpcd_noise
-    from fhsym.calibration.engine import PLD_MARGIN
 
     cal = calibrate_dpcd_noise(1.0, 1e-5, 2, 4, "flipped_huber", "pld")
-    assert cal.achieved_delta <= 1e-5 * (1.0 - PLD_MARGIN)
+    assert cal.achieved_delta <= 1e-5 and cal.certificate.rigorous and cal.certificate.claim == "pld-kfold"
+    assert fhsym.verify_certificate(cal.certificate)

@@ -18,6 +18,7 @@ from .enclosures import (
     laplace_plan_of,
     osgt_plan_of,
     staircase_plan_of,
+    profile_upper_ends,
     truncated_laplace_plan,
 )
 
@@ -30,6 +31,7 @@ __all__ = [
     "gaussian_plan",
     "laplace_plan_of",
     "osgt_plan_of",
+    "profile_upper_ends",
     "staircase_plan_of",
     "truncated_laplace_plan",
 ]

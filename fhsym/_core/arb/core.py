@@ -129,8 +129,23 @@ def _series_terms(m: arb, skip_first: bool) -> arb:
     return total + arb(0, abs(term).upper())
 
 
+_MILLS_CACHE: dict[tuple[int, int, int], arb] = {}
+
+
 def _mills_point(m: arb) -> arb:
-    """R(m) for an exact dyadic m >= 0 at the current precision."""
+    """R(m) for an exact dyadic m >= 0 at the current precision (memoised per (m, precision): the ball is the same)."""
+    man, ex = m.man_exp()
+    key = (int(man), int(ex), ctx.prec)
+    val = _MILLS_CACHE.get(key)
+    if val is None:
+        val = _mills_point_eval(m)
+        if len(_MILLS_CACHE) >= 256:
+            _MILLS_CACHE.clear()
+        _MILLS_CACHE[key] = val
+    return val
+
+
+def _mills_point_eval(m: arb) -> arb:
     p = ctx.prec
     if m.is_zero():
         return sqrt_half_pi()

@@ -105,6 +105,7 @@ __all__ = [
     "osgt_plan_of",
     "staircase_plan_of",
     "truncated_laplace_plan",
+    "profile_upper_ends",
 ]
 
 START_PREC = 128
@@ -332,3 +333,48 @@ def ball(plan: Callable[[fmpq, fmpq], Plan], epsilon: float, sensitivity: float,
     evaluate, built, _ = plan(EPSILON.check(epsilon), SENSITIVITY.check(sensitivity))
     with ctx.workprec(prec + _boost(built)):
         return _clip(evaluate(built, prec))
+
+
+def profile_upper_ends(
+    plan: Callable[[fmpq, fmpq], Plan],
+    epsilons,
+    sensitivity: float,
+    *,
+    rel_width: float = 2.0**-40,
+    max_prec: int = 1024,
+) -> list:
+    """The upper ends of :func:`enclose`'s balls at many epsilons, exactly: ``(man, exp)`` pairs.
+
+    ``man * 2**exp >= delta(eps)`` for each ``eps`` of ``epsilons`` (floats >= 0).  The same plans,
+    evaluations and precision policy as :func:`enclose` (``rel_width``, ``max_prec``), with neither
+    float rounding nor the ball's text: for many nodes of one noise law (the proven PLD,
+    :mod:`fhsym.accounting.pld_exact`).
+
+    >>> from functools import partial
+    >>> [(m, e) for m, e in profile_upper_ends(partial(laplace_plan_of, beta=1.0), [1.0, 2.0], 1.0)]
+    [(0, 0), (0, 0)]
+    >>> g = partial(gaussian_plan, sigma=1.0)
+    >>> (m, e), = profile_upper_ends(g, [1.0], 1.0)
+    >>> bool(m * 2.0**e >= enclose(g, 1.0, 1.0).lower)
+    True
+    """
+    dl = SENSITIVITY.check(sensitivity)
+    if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
+        raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
+    if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
+        raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
+    out = []
+    for e in epsilons:
+        evaluate, built, _ = plan(EPSILON.check(e), dl)
+        boost = _boost(built)
+        pr = min(START_PREC, max_prec)
+        while True:
+            with ctx.workprec(pr + boost):
+                x = _clip(evaluate(built, pr))
+                done = _tight(x, float(rel_width)) or _below_subnormal(x)
+            if done or 2 * pr + boost > max_prec:
+                break
+            pr *= 2
+        man, ex = x.upper().man_exp()
+        out.append((int(man), int(ex)))
+    return out

@@ -91,16 +91,35 @@ def _label(t1: fmpq, t2: fmpq, b: fmpq) -> str:
     return "(v)"
 
 
+_POINTS: dict[tuple[int, int, int, int], tuple[list, list]] = {}
+
+
+def _breakpoints(b: fmpq, D: fmpq) -> tuple[list, list]:
+    """The distinct points of P in increasing order and the exact loss at each (memoised per (b, D))."""
+    key = (int(b.p), int(b.q), int(D.p), int(D.q))
+    got = _POINTS.get(key)
+    if got is None:
+        pts: list = []
+        for p in sorted([-b - D, -D, b - D, -b, _ZERO, b]):
+            if not pts or p != pts[-1]:
+                pts.append(p)
+        got = (pts, [_r(p + D, b) - _r(p, b) for p in pts])
+        if len(_POINTS) >= 64:
+            _POINTS.clear()
+        _POINTS[key] = got
+    return got
+
+
 def fh_plan(eps: fmpq, b: fmpq, D: fmpq) -> FHPlan:
     """Locate the crossing point exactly (see the module docstring)."""
 
     def loss(s: fmpq) -> fmpq:
         return _r(s + D, b) - _r(s, b)
 
-    pts = sorted(set([-b - D, -D, b - D, -b, _ZERO, b]))
-    j = next((i for i, p in enumerate(pts) if loss(p) >= eps), None)
+    pts, losses = _breakpoints(b, D)
+    j = next((i for i, lp in enumerate(losses) if lp >= eps), None)
     quad = None
-    if j is not None and loss(pts[j]) == eps:
+    if j is not None and losses[j] == eps:
         t1 = pts[j]
         probe = t1
         how = "exact breakpoint"
