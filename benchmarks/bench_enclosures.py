@@ -3,7 +3,7 @@
     python benchmarks/bench_enclosures.py [--eps 1] [--delta 1e-6] [--repeat 200]
 
 For each mechanism, at the parameters fhsym's own calibration returns for (eps, delta) and
-Delta = 1 (FH: ``fhsym.calibrate``; others: ``fhsym.calibration.mechanisms.calibrate_*``), prints the
+Delta = 1 (``fhsym.calibrate`` with each ``mechanism=``), prints the
 median time of one ``enclose_profile`` call, the working precision it used and the relative
 width of the float pair, against two baselines run in the same process: the float profile of
 the same mechanism (``privacy_profile`` of the mechanism object) and, for FH, the mpmath
@@ -20,7 +20,6 @@ import statistics
 import time
 
 import fhsym
-from fhsym.calibration import mechanisms as M
 from fhsym import certified_profile
 from fhsym.privacy.enclosures import enclose_profile
 
@@ -38,16 +37,9 @@ def median_time(fn, repeat: int) -> tuple[float, object]:
 def cases(eps: float, delta: float):
     cal = fhsym.calibrate(eps, delta)
     yield "flipped_huber", {"alpha": cal.alpha, "gamma": cal.gamma}, cal.mechanism
-    g = M.calibrate_gaussian(eps, delta).mechanism
-    yield "gaussian", {"sigma": g.sigma}, g
-    lap = M.calibrate_laplace(eps, delta).mechanism
-    yield "laplace", {"beta": lap.beta}, lap
-    tl = M.calibrate_truncated_laplace(eps, delta).mechanism
-    yield "truncated_laplace", {"scale": tl.scale, "bound": tl.bound}, tl
-    st = M.calibrate_staircase(eps).mechanism
-    yield "staircase", {"epsilon": st.epsilon, "sensitivity": st.sensitivity, "gamma": st.gamma}, st
-    os_ = M.calibrate_osgt(eps, delta).mechanism
-    yield "osgt", {"vartheta": os_.vartheta, "varrho": os_.varrho}, os_
+    for name in ("gaussian", "laplace", "truncated_laplace", "staircase", "osgt"):
+        noise = fhsym.calibrate(eps, delta, mechanism=name).mechanism
+        yield name, dict(noise.parameters), noise
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 
 * ``kdim_db`` (C1): the paper's "improvement of FH over Gaussian reduces by 1.7 dB from K = 3 to
   K = 5 at eps = 0.3" (Sec V-B, delta = 1e-8, Delta = 1, Delta_2 = sqrt(K)).  Certified exact
-  K-fold minimum variances (upper: ``fhsym.calibration.kdim.calibrate_kdim(method="exact")``; lower: for each
+  K-fold minimum variances (upper: ``fhsym.calibrate(dim=K, method="exact")``; lower: for each
   shape b of a grid, the largest Delta/gamma at which the certified *lower* bound of the K-fold
   profile is <= delta), the analytic Gaussian with Delta_2, and the dB figures.
 * ``fig6`` (C2): Appendix E-A / Fig 6, variance 16, Delta = 1: Gaussian sigma = 4, FH gamma = 7
@@ -38,8 +38,6 @@ sys.path.insert(0, ROOT)
 
 import fhsym  # noqa: E402
 from fhsym.accounting import kdim_pld  # noqa: E402
-from fhsym.calibration.kdim import calibrate_kdim  # noqa: E402
-from fhsym.calibration.mechanisms import calibrate_gaussian  # noqa: E402
 from fhsym.noise import GaussianMechanism, OSGTMechanism  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "reproduction", "data", "errata_claims.json")
@@ -131,7 +129,8 @@ def exact_lower_bound_on_min(eps: float, delta: float, K: int, shapes) -> list:
     Every feasible FH(b gamma, gamma) has Delta/gamma <= D_low(b) (the lower bound is below the true
     delta), hence variance gamma^2 v(b) >= v(b)/D_low(b)^2 at that shape.
     """
-    from fhsym.calibration.kdim import _v  # v(b) = Var FH(b, 1), eq 11
+    def _v(b):  # v(b) = Var FH(b, 1), eq 11
+        return fhsym.FlippedHuber(b, 1.0).var()
 
     out = []
     for b in shapes:
@@ -152,8 +151,8 @@ def part_kdim_db(quick: bool) -> dict:
     res = {"epsilon": eps, "delta": delta, "Delta": 1.0, "paper_reduction_dB": 1.7, "paper_K5_exact": 502.0, "K": {}}
     for K in (3, 5):
         t0 = time.perf_counter()
-        cal = calibrate_kdim(eps, delta, K, method="exact")
-        gau = calibrate_gaussian(eps, delta, math.sqrt(K)).variance
+        cal = fhsym.calibrate(eps, delta, dim=K, method="exact")
+        gau = fhsym.calibrate(eps, delta, sensitivity=math.sqrt(K), mechanism="gaussian").variance
         coarse = [0.0] + list(np.geomspace(0.05, 200.0, 12 if quick else 40))
         lbs = exact_lower_bound_on_min(eps, delta, K, coarse)
         i = int(np.argmin([v for _, v in lbs]))

@@ -16,7 +16,7 @@ progress bar).  Writes, under OUT (default ``docs/``):
   cached number is always what the current code computes.
 
 Every variance comes from a certified calibration (``fhsym.calibrate`` and
-``fhsym.calibration.mechanisms.calibrate_*``: the returned parameters are re-checked against the exact
+``fhsym.calibrate(mechanism=...)`` (the paper's OSGT box: ``proofs/osgt_box.py``): the returned parameters are re-checked against the exact
 privacy profile and never under-noise).  The paper's values are quoted from the LaTeX of the
 paper (Section V-A).  Grids (the paper does not state its own): Fig 3(a) eps in
 [0.046, 10] (6 log-spaced points per decade, plus 0.3 and 3: 17 points); Fig 3(b), (c) eps
@@ -150,7 +150,10 @@ def plan(quick: bool = False) -> Plan:
 
 def calibrate_one(kind: str, eps: float, delta: Optional[float]) -> dict:
     """One certified calibration; returns a JSON-ready dict (variance NaN -> None with an error)."""
-    from fhsym.calibration import mechanisms as M
+    from proofs.osgt_box import calibrate_osgt_box
+
+    def M(name: str):  # one certified calibration of a comparison mechanism
+        return fhsym.calibrate(eps, delta if name != "staircase" else 0.0, mechanism=name)
 
     t0 = time.perf_counter()
     try:
@@ -158,21 +161,21 @@ def calibrate_one(kind: str, eps: float, delta: Optional[float]) -> dict:
             c = fhsym.calibrate(eps, delta)
             res = {"variance": c.variance, "alpha": c.alpha, "gamma": c.gamma, "achieved_delta": c.achieved_delta}
         elif kind == "gauss":
-            c = M.calibrate_gaussian(eps, delta)
-            res = {"variance": c.variance, "sigma": c.mechanism.sigma, "achieved_delta": c.delta}
+            c = M("gaussian")
+            res = {"variance": c.variance, "sigma": c.mechanism.sigma, "achieved_delta": c.achieved_delta}
         elif kind == "tl":
-            c = M.calibrate_truncated_laplace(eps, delta)
-            res = {"variance": c.variance, "achieved_delta": c.delta, "mechanism": repr(c.mechanism)}
+            c = M("truncated_laplace")
+            res = {"variance": c.variance, "achieved_delta": c.achieved_delta, "mechanism": repr(c.mechanism)}
         elif kind in ("osgt", "osgt_box"):
-            c = M.calibrate_osgt(eps, delta, box=PAPER_BOX if kind == "osgt_box" else None)
+            c = calibrate_osgt_box(eps, delta, PAPER_BOX) if kind == "osgt_box" else M("osgt")
             res = {"variance": c.variance, "vartheta": c.mechanism.vartheta, "varrho": c.mechanism.varrho,
-                   "achieved_delta": c.delta}
+                   "achieved_delta": c.achieved_delta}
         elif kind == "laplace":
-            c = M.calibrate_laplace(eps, delta)
-            res = {"variance": c.variance, "beta": c.mechanism.beta, "achieved_delta": c.delta}
+            c = M("laplace")
+            res = {"variance": c.variance, "beta": c.mechanism.beta, "achieved_delta": c.achieved_delta}
         elif kind == "staircase":
-            c = M.calibrate_staircase(eps)
-            res = {"variance": c.variance, "achieved_delta": c.delta, "mechanism": repr(c.mechanism)}
+            c = M("staircase")
+            res = {"variance": c.variance, "achieved_delta": c.achieved_delta, "mechanism": repr(c.mechanism)}
         else:  # pragma: no cover
             raise ValueError(f"unknown kind {kind!r}")
     except ValueError as exc:  # e.g. no OSGT parameters inside the paper's box

@@ -27,13 +27,33 @@ sys.path.insert(0, str(ROOT))
 
 import fhsym  # noqa: E402
 from fhsym.accounting import kdim_pld  # noqa: E402
-from fhsym.calibration.kdim import _v, calibrate_kdim  # noqa: E402
 from fhsym.accounting.pld import from_privacy_profile, laplace_pld  # noqa: E402
 from fhsym.accounting.zcdp import zcdp_params, zcdp_to_dp  # noqa: E402
-from fhsym.calibration.mechanisms import calibrate_gaussian, calibrate_laplace, calibrate_staircase  # noqa: E402
-from fhsym.noise import OSGTMechanism  # noqa: E402
-from fhsym.privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN  # noqa: E402
+from fhsym.noise import OSGT  # noqa: E402
 from fhsym.noise.osgt import osgt_profile  # noqa: E402
+
+CERTIFICATION_MARGIN = OSGT.profile_rtol  # the float profile's relative error, in the PLD's discretisation
+
+
+def _v(b: float) -> float:  # v(b) = Var FH(b, 1), eq 11
+    return fhsym.FlippedHuber(b, 1.0).var()
+
+
+def calibrate_kdim(eps: float, delta: float, K: int, method: str):
+    return fhsym.calibrate(eps, delta, dim=K, method=method)
+
+
+def calibrate_gaussian(eps: float, delta: float, sensitivity: float):
+    return fhsym.calibrate(eps, delta, sensitivity=sensitivity, mechanism="gaussian")
+
+
+def calibrate_laplace(eps: float, delta: float, l1: float):  # pure DP at l1 sensitivity (delta = 0)
+    return fhsym.calibrate(eps, delta, sensitivity=l1, mechanism="laplace")
+
+
+def calibrate_staircase(eps: float, sensitivity: float):
+    return fhsym.calibrate(eps, 0.0, sensitivity=sensitivity, mechanism="staircase")
+
 
 PAPER_TABLE2 = {
     "eps": (0.2, 0.4, 1.0, 2.2, 5.0),
@@ -81,7 +101,7 @@ def osgt_kfold_variance(eps: float, delta: float, K: int) -> float:
     """Minimum-variance i.i.d. OSGT (unconstrained in (vartheta, varrho)) under the certified K-fold PLD upper bound."""
 
     def v_of(theta: float) -> float:
-        return OSGTMechanism(theta, 1.0).variance()
+        return OSGT(theta, 1.0).variance()
 
     def D_star(theta: float) -> float:
         def d_of(inv_s: float) -> float:  # inv_s = varrho/Delta

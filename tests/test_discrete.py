@@ -21,7 +21,6 @@ from mpmath import mpf
 
 import fhsym
 from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index, lattice_sensitivity
-from fhsym.calibration.discrete import calibrate_discrete_flipped_huber
 from fhsym.privacy.discrete_enclosure import discrete_profile_enclosure
 from proofs.discrete import Reference
 
@@ -193,11 +192,11 @@ def test_epsilon_for_delta_is_certified():
 
 
 def test_calibration_is_certified_and_near_the_continuous_optimum():
-    cal = calibrate_discrete_flipped_huber(1.0, 1e-5, step=2.0**-6, sensitivity=1.0)
+    cal = fhsym.calibrate(1.0, 1e-5, mechanism="discrete_flipped_huber", step=2.0**-6, sensitivity=1.0)
     assert cal.sensitivity_steps == 64
-    assert cal.delta_certified <= 1e-5
+    assert cal.achieved_delta <= 1e-5
     lo, hi = discrete_profile_enclosure(1.0, cal.alpha, cal.gamma, cal.step, 1.0)
-    assert hi == cal.delta_certified and lo > 0.99e-5  # tight: not wastefully over-noised
+    assert hi == cal.achieved_delta and lo > 0.99e-5  # tight: not wastefully over-noised
     cont = fhsym.calibrate(1.0, 1e-5, 1.0)
     print(f"\n[discrete calibration] step 2^-6: var {cal.variance:.6g} (alpha {cal.alpha:.6g}, gamma {cal.gamma:.6g}); continuous var {cont.variance:.6g}")
     assert abs(cal.variance / cont.variance - 1) < 1e-3

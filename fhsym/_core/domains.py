@@ -98,6 +98,8 @@ def check_scalar(value: object, domain: Domain) -> float:
         raise ValueError(f"{domain.name} must be a scalar; got an array of shape {arr.shape}")
     if not bool(domain.contains(arr)):
         raise ValueError(domain.message(value))
+    if isinstance(value, numbers.Integral) and int(arr) != value:  # an integer the float would silently round
+        raise ValueError(f"{domain.name} must be exactly representable as a binary64 float; got {value!r}")
     return float(arr)
 
 

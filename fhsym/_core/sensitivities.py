@@ -16,8 +16,8 @@ from typing import Dict, NamedTuple, Optional
 
 from . import domains as V
 
-__all__ = ["SensitivitySet", "resolve_sensitivities", "mul_up", "mul_sqrt_up", "div_up", "div_sqrt_up",
-           "composed_set"]
+__all__ = ["SensitivitySet", "resolve_sensitivities", "float_at_least", "mul_up", "mul_sqrt_up", "div_up",
+           "div_sqrt_up", "composed_set"]
 
 
 def _nearest_up(r: float, ok) -> float:
@@ -37,6 +37,19 @@ def _nearest_up(r: float, ok) -> float:
             r = below
         else:
             return r
+
+
+def float_at_least(q: Fraction) -> float:
+    """The smallest double >= the exact rational ``q`` (q >= 0); inf beyond the float range.
+
+    >>> float_at_least(Fraction(1, 3)) >= Fraction(1, 3) > Fraction(math.nextafter(float_at_least(Fraction(1, 3)), 0))
+    True
+    """
+    try:
+        r = float(q)
+    except OverflowError:
+        return math.inf
+    return _nearest_up(r, lambda x: Fraction(x) >= q)
 
 
 def mul_up(x: float, k: int) -> float:

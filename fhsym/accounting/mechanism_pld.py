@@ -25,53 +25,43 @@ import numpy as np
 
 from .._core import domains as V
 from ..noise.base import NoiseDistribution
-from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, flipped_huber_pld, from_privacy_profile, gaussian_pld
+from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, from_privacy_profile
 from .pld_exact import MAX_BITS, MAX_NODES, ExactBound, ExactGrid, exact_delta_upper
 
-__all__ = ["LOG_CONCAVE", "noise_pld", "kfold_delta_upper", "kfold_delta_proven", "exact_grid", "loss_atom",
+__all__ = ["noise_pld", "kfold_delta_upper", "kfold_delta_proven", "exact_grid", "loss_atom", "loss_scale",
            "step_for", "EXACT_RESOLUTION"]
 
-#: noise laws with a symmetric log-concave density: the box corner is their worst difference vector
-LOG_CONCAVE = ("flipped_huber", "gaussian", "laplace", "truncated_laplace", "osgt")
 
-#: relative error allowed for the comparison mechanisms' float profiles in the discretisation
-_MECH_RTOL = 1e-13
+def _atom_exact(noise: NoiseDistribution, sensitivity: float) -> Fraction:
+    """The largest loss atom of the noise at ``sensitivity`` (:meth:`~fhsym.NoiseDistribution.loss_atoms`), 0 if none."""
+    return max(noise.loss_atoms(sensitivity), default=Fraction(0))
 
 
 def loss_atom(noise: NoiseDistribution, sensitivity: float) -> float:
     """The largest constant value of the privacy loss (a point mass of the PLD), 0 if none.
 
-    Laplace and truncated Laplace: Delta/beta (Delta/lambda) where t and t + Delta lie on one side of
-    0; flipped Huber: alpha Delta/gamma^2 when alpha > Delta.  Putting it on the lattice makes the
-    connect-the-dots bound exact there.
+    Putting it on the lattice makes the connect-the-dots bound exact there.
+
+    >>> import fhsym
+    >>> loss_atom(fhsym.Laplace(2.0), 1.0), loss_atom(fhsym.Gaussian(1.0), 1.0)
+    (0.5, 0.0)
     """
-    p = noise.parameters
-    if noise.name == "laplace":
-        return sensitivity / p["beta"]
-    if noise.name == "truncated_laplace":
-        return sensitivity / p["scale"] if p["bound"] > sensitivity else 0.0
-    if noise.name == "flipped_huber" and p["alpha"] > sensitivity:
-        return (p["alpha"] / p["gamma"]) * (sensitivity / p["gamma"])
-    return 0.0
+    return float(_atom_exact(noise, sensitivity))
 
 
-def _atom_exact(noise: NoiseDistribution, sensitivity: float) -> Fraction:
-    """:func:`loss_atom` as the exact rational of the binary parameters (0 if none)."""
-    p = {k: Fraction(v) for k, v in noise.parameters.items()}
-    D = Fraction(sensitivity)
-    if noise.name == "laplace":
-        return D / p["beta"]
-    if noise.name == "truncated_laplace":
-        return D / p["scale"] if p["bound"] > D else Fraction(0)
-    if noise.name == "flipped_huber" and p["alpha"] > D:
-        return p["alpha"] * D / p["gamma"] ** 2
-    return Fraction(0)
+def loss_scale(noise: NoiseDistribution, sensitivity: float) -> float:
+    """Delta / std of the noise: the scale of its privacy loss, computed scale-free (Delta/scale over the
+    standard deviation of the family member of scale 1), so that it exists whatever the units."""
+    try:
+        std1 = math.sqrt(type(noise).from_family(noise.family_shape, 1.0).var())
+        return (sensitivity / noise.family_scale) / std1
+    except (ValueError, NotImplementedError):  # no scale family (the staircase): the variance itself
+        return sensitivity / math.sqrt(noise.var())
 
 
 def step_for(noise: NoiseDistribution, sensitivity: float, resolution: float = 400.0) -> float:
     """A loss-lattice step: the loss scale / ``resolution`` in [1e-6, 2e-3], aligned with the loss atom."""
-    scale = sensitivity / math.sqrt(noise.var())  # the loss scale Delta / std
-    h = float(min(max(scale / resolution, 1e-6), 2e-3))
+    h = float(min(max(loss_scale(noise, sensitivity) / resolution, 1e-6), 2e-3))
     atom = loss_atom(noise, sensitivity)
     if atom > h:
         h = atom / math.ceil(atom / h)
@@ -79,8 +69,14 @@ def step_for(noise: NoiseDistribution, sensitivity: float, resolution: float = 4
 
 
 def noise_pld(noise: NoiseDistribution, sensitivity: float = 1.0, step: Optional[float] = None, *,
-              tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False) -> PrivacyLossDistribution:
-    """Certified PLD of "add ``noise``" at ``sensitivity`` (upper bound certified; see the module doc).
+              tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False, certified: bool = True
+              ) -> PrivacyLossDistribution:
+    """PLD bracket of "add ``noise``" at ``sensitivity`` from the noise's float profile (see the module doc).
+
+    The profile is :meth:`~fhsym.NoiseDistribution.pld_profile` (``certified=False``: its fast form, for
+    searches), accurate to the noise's ``profile_rtol``; the top of the lattice is the noise's
+    :meth:`~fhsym.NoiseDistribution.loss_range` when it has one.  Floating point: an accounting tool and
+    the searches' bound; certificates use :func:`kfold_delta_proven`.
 
     >>> import fhsym
     >>> pld = noise_pld(fhsym.Laplace(1.0), 1.0)
@@ -92,45 +88,37 @@ def noise_pld(noise: NoiseDistribution, sensitivity: float = 1.0, step: Optional
         raise ValueError(f"noise must be a fhsym NoiseDistribution; got {type(noise).__name__}")
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
     h = step_for(noise, Dl) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
-    p = noise.parameters
-    if noise.name == "flipped_huber":
-        return flipped_huber_pld(p["alpha"], p["gamma"], Dl, h, tail_mass, upper_only=upper_only)
-    if noise.name == "gaussian":
-        return gaussian_pld(p["sigma"], Dl, h, tail_mass, upper_only=upper_only)
+    top = noise.loss_range(Dl)
+    eps_max = None if top is None else float(top) * (1.0 + 1e-9)
+    scale = loss_scale(noise, Dl)
+    return from_privacy_profile(noise.pld_profile(Dl, certified), h, profile_rtol=noise.profile_rtol, eps_max=eps_max,
+                                tail_mass=tail_mass, scale=max(scale, scale * scale),
+                                label=f"{noise!r}, Delta={Dl:.6g}", upper_only=upper_only)
 
-    def profile(eps: np.ndarray) -> np.ndarray:
-        return np.asarray(noise.privacy_profile(np.asarray(eps, dtype=float), Dl), dtype=float)
 
-    eps_max = None
-    if noise.name == "laplace":
-        eps_max = Dl / p["beta"] * (1.0 + 1e-9)
-    elif noise.name == "truncated_laplace":
-        eps_max = Dl / p["scale"] * (1.0 + 1e-9)  # beyond Delta/lambda only the infinite loss (disjoint supports) is left
-    elif noise.name == "staircase":
-        eps_max = math.ceil(Dl / p["sensitivity"] + 1.0) * p["epsilon"]
-    scale = Dl / max(math.sqrt(noise.var()), 1e-300)
-    return from_privacy_profile(profile, h, profile_rtol=_MECH_RTOL, eps_max=eps_max, tail_mass=tail_mass,
-                                scale=max(scale, scale * scale), label=f"{noise!r}, Delta={Dl:.6g}",
-                                upper_only=upper_only)
+def _check_log_concave(noise: NoiseDistribution) -> None:
+    if not noise.log_concave:
+        raise ValueError(f"the K-fold profile over the box is certified for noise with a symmetric log-concave density "
+                         f"(its worst difference vector is the corner); got {noise!r}")
 
 
 def kfold_delta_upper(noise: NoiseDistribution, epsilon: float, dim: int, sensitivity: float = 1.0,
-                      compositions: int = 1, step: Optional[float] = None) -> float:
-    """Certified upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
+                      compositions: int = 1, step: Optional[float] = None, certified: bool = True) -> float:
+    """Float PLD upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
     ``compositions`` times, over the box ||d||_inf <= sensitivity (the corner, for log-concave noise).
+
+    A search's bound (floating point, error bounded but not proven); :func:`kfold_delta_proven` is the proof.
 
     >>> import fhsym
     >>> up = kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2)   # two Laplace(1) coordinates, Delta = 1
     >>> bool(up >= float(fhsym.Laplace(1.0).privacy_profile(1.5)))  # more than one coordinate alone
     True
     """
-    if noise.name not in LOG_CONCAVE:
-        raise ValueError(f"the K-fold profile over the box is certified for log-concave noise {list(LOG_CONCAVE)}; "
-                         f"got {noise.name!r}")
+    _check_log_concave(noise)
     eps = V.check_scalar(epsilon, V.EPSILON)
     K = V.check_int(dim, "dim", 1)
     T = V.check_int(compositions, "compositions", 1)
-    pld = noise_pld(noise, sensitivity, step, upper_only=True)
+    pld = noise_pld(noise, sensitivity, step, upper_only=True, certified=certified)
     if K * T > 1:
         pld = pld.self_compose(K * T)
     return float(pld.delta_upper(eps))
@@ -172,14 +160,10 @@ def exact_grid(noise: NoiseDistribution, sensitivity: float, delta: float, folds
         h = atom / math.ceil(float(atom) / h0 * (1.0 - 1e-12))
     else:
         h = Fraction(h0)
-    p = noise.parameters
-    if noise.name == "laplace":
-        top = atom
-    elif noise.name == "truncated_laplace":
-        top = Fraction(Dl) / Fraction(p["scale"])
-    else:
+    top = noise.loss_range(Dl)  # beyond it the profile is constant (only the infinite loss is left)
+    if top is None:
         tau = _F_TOP * dl / KT
-        x = Dl / math.sqrt(noise.var()) * 2.0 ** (np.arange(-20, 241) / 8.0)
+        x = loss_scale(noise, Dl) * 2.0 ** (np.arange(-20, 241) / 8.0)
         with np.errstate(under="ignore"):
             below = np.nonzero(np.asarray(noise.privacy_profile(x, Dl), dtype=float) <= tau)[0]
         top = max(Fraction(float(x[below[0]] if below.size else x[-1])), atom)
@@ -212,22 +196,20 @@ def kfold_delta_proven(noise: NoiseDistribution, epsilon: float, dim: int, sensi
     >>> bool(abs(b.upper - kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2)) < 1e-9)
     True
     """
-    if noise.name not in LOG_CONCAVE:
-        raise ValueError(f"the K-fold profile over the box is certified for log-concave noise {list(LOG_CONCAVE)}; "
-                         f"got {noise.name!r}")
+    _check_log_concave(noise)
     eps = V.check_scalar(epsilon, V.EPSILON)
     K = V.check_int(dim, "dim", 1)
     T = V.check_int(compositions, "compositions", 1)
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
     R = V.check_int(refine, "refine", 0)
     if grid is not None and R == 0:
-        return exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, grid)
+        return exact_delta_upper(noise, Dl, eps, K * T, grid)
     target = delta if delta is not None else max(kfold_delta_upper(noise, eps, K, Dl, T, step), 1e-300)
     h = step_for(noise, Dl) if step is None else step
     best: Optional[ExactBound] = None
     for i in range(R + 1):
         g = grid if (grid is not None and i == 0) else exact_grid(noise, Dl, min(target, 0.5), K * T, h / 2**i)
-        b = exact_delta_upper(noise.name, dict(noise.parameters), Dl, eps, K * T, g)
+        b = exact_delta_upper(noise, Dl, eps, K * T, g)
         if best is None or b.upper < best.upper:
             best = b
         if best.upper <= target:

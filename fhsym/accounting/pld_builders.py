@@ -342,8 +342,7 @@ def gaussian_pld(sigma: float, sensitivity: float = 1.0, step: float = 1e-4, tai
 
 def laplace_pld(beta: float, sensitivity: float = 1.0, step: float = 1e-4, tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False) -> PrivacyLossDistribution:
     """Certified PLD of the Laplace mechanism L(0, beta) (loss bounded by Delta/beta)."""
-    from ..privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
-    from ..noise.laplace import laplace_profile
+    from ..noise.laplace import Laplace, laplace_profile
 
     bt = V.check_scalar(beta, V.Domain("beta", 0.0, math.inf))
     Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
@@ -351,5 +350,5 @@ def laplace_pld(beta: float, sensitivity: float = 1.0, step: float = 1e-4, tail_
     def profile(eps: np.ndarray) -> np.ndarray:
         return laplace_profile(np.asarray(eps, dtype=float), Dl, bt)
 
-    return from_privacy_profile(profile, step, profile_rtol=CERTIFICATION_MARGIN, eps_max=Dl / bt, tail_mass=tail_mass,
+    return from_privacy_profile(profile, step, profile_rtol=Laplace.profile_rtol, eps_max=Dl / bt, tail_mass=tail_mass,
                                 label=f"Laplace(beta={bt:.6g}), Delta={Dl:.6g}", upper_only=upper_only)

@@ -1,8 +1,8 @@
 """A proven upper bound of delta(eps) for the K-fold composition of a symmetric 1-D mechanism (exact arithmetic).
 
 :func:`exact_delta_upper` returns a float ``>= delta(eps)`` of the ``folds``-fold composition of the 1-D
-mechanism "add this noise at sensitivity Delta" (``mechanism`` and ``params`` as in
-:func:`fhsym._core.arb.enclose_profile`), computed on an :class:`ExactGrid`.  No float kernel, no FFT and
+mechanism "add this noise at sensitivity Delta" (``noise`` a noise law with
+ball-arithmetic profile enclosures, :meth:`fhsym.NoiseDistribution.profile_enclosure`), computed on an :class:`ExactGrid`.  No float kernel, no FFT and
 no float rounding enters the bound: the only inputs are ball-arithmetic enclosures (python-flint ``arb``)
 of the 1-D profile at the exact binary parameters, and everything after them is integer arithmetic
 (python-flint ``fmpz_poly``) or ball arithmetic.  The computation is deterministic, so the same grid gives
@@ -18,7 +18,7 @@ delta(eps) = sum_j p_j (1 - e^{eps - l_j})_+ + p_inf has weights in [0, 1], non-
 only grows under both operations, and a convolution of such measures is such a measure for the
 composition (adding or moving up mass in a factor adds or moves up mass in the product).
 
-1. Nodes.  W_j >= 2^P delta(j h), j = 0..n: the upper end of :func:`~fhsym._core.arb.enclose_profile`
+1. Nodes.  W_j >= 2^P delta(j h), j = 0..n: the upper end of :meth:`~fhsym.NoiseDistribution.profile_enclosure`
    at eps = j h (rounded down to a float when j h is not one: delta is non-increasing), rounded up to
    an integer.  Then W_j := min(W_0, ..., W_j) (delta is non-increasing, so each is still an upper bound).
 2. The dominating pair (connect-the-dots; Doroshenko, Ghazi, Kamath, Kumar, Manurangsi, PETS 2022).  The
@@ -50,9 +50,9 @@ top node moved to +inf (folds * delta(n h)), the rounding (at most one unit 2^-P
 rounded vector) and the cuts (at most ``cut_low + cut_high`` units per product).
 
 >>> g = ExactGrid(step=Fraction(1, 256), nodes=1280, bits=64, cut_low=0, cut_high=0)
->>> up = exact_delta_upper("gaussian", {"sigma": 2.0}, 1.0, 1.0, 4, g).upper
->>> from fhsym._core.arb import enclose_profile
->>> exact = enclose_profile("gaussian", {"sigma": 1.0}, 1.0, 1.0).upper   # 4 x N(0, 4) at Delta = 1: sigma = 2/sqrt(4)
+>>> import fhsym
+>>> up = exact_delta_upper(fhsym.Gaussian(2.0), 1.0, 1.0, 4, g).upper
+>>> exact = fhsym.Gaussian(1.0).profile_enclosure(1.0, 1.0).upper   # 4 x N(0, 4) at Delta = 1: sigma = 2/sqrt(4)
 >>> bool(exact <= up <= exact * (1 + 1e-4))
 True
 """
@@ -66,7 +66,6 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from flint import arb, arb_poly, ctx, fmpq, fmpz, fmpz_poly
 
-from .._core.arb import profile_upper_ends
 from .._core.arb.core import float_up
 
 __all__ = ["ExactGrid", "ExactBound", "exact_delta_upper", "GRID_FORMAT", "MAX_NODES", "MAX_BITS", "MAX_TERMS"]
@@ -129,7 +128,7 @@ class ExactGrid:
         return {"format": GRID_FORMAT, "step": f"{self.step.numerator}/{self.step.denominator}",
                 "step_decimal": repr(float(self.step)), "nodes": self.nodes, "bits": self.bits,
                 "cut_low": str(self.cut_low), "cut_high": str(self.cut_high),
-                "node_enclosures": f"enclose_profile upper ends at the lattice points, rel_width 2^-40, max_prec {NODE_MAX_PREC}"}
+                "node_enclosures": f"profile_enclosure upper ends at the lattice points, rel_width 2^-40, max_prec {NODE_MAX_PREC}"}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "ExactGrid":
@@ -196,10 +195,10 @@ def _eps_float_down(x: Fraction) -> float:
     return f
 
 
-def _nodes(mechanism: str, params: Mapping[str, float], sensitivity: float, grid: ExactGrid) -> List[int]:
+def _nodes(noise: Any, sensitivity: float, grid: ExactGrid) -> List[int]:
     """W_j >= 2^P delta(j h), j = 0..n, non-increasing (step 1 of the module docstring)."""
     eps = [_eps_float_down(j * grid.step) for j in range(grid.nodes + 1)]
-    ends = profile_upper_ends(mechanism, params, eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
+    ends = noise.profile_upper_ends(eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
     out: List[int] = []
     for man, ex in ends:
         s = ex + grid.bits  # W = ceil(man 2^(ex + P))
@@ -342,19 +341,19 @@ def _delta_upper(d: _Dist, h: Fraction, eps: Fraction, P: int) -> float:
         return min(float_up(val), 1.0)
 
 
-def exact_delta_upper(mechanism: str, params: Mapping[str, float], sensitivity: float, epsilon: float, folds: int,
-                      grid: ExactGrid) -> ExactBound:
+def exact_delta_upper(noise: Any, sensitivity: float, epsilon: float, folds: int, grid: ExactGrid) -> ExactBound:
     """A proven upper bound of delta(epsilon) of ``folds`` compositions of the 1-D mechanism (module docstring).
 
-    ``mechanism`` and ``params`` as in :func:`fhsym._core.arb.enclose_profile` (a symmetric mechanism
-    whose privacy loss is monotone: the log-concave ones); ``epsilon >= 0``; ``folds >= 1``.
+    ``noise``: a noise law with ball-arithmetic profile ends
+    (:meth:`fhsym.NoiseDistribution.profile_upper_ends`; a symmetric law whose privacy loss is monotone:
+    the log-concave ones); ``epsilon >= 0``; ``folds >= 1``.
     """
     if isinstance(folds, bool) or not isinstance(folds, int) or folds < 1:
         raise ValueError(f"folds must be an integer >= 1; got {folds!r}")
     eps = float(epsilon)
     if not (math.isfinite(eps) and eps >= 0.0):
         raise ValueError(f"epsilon must be a finite real number in [0, inf); got {epsilon!r}")
-    W = _nodes(mechanism, params, sensitivity, grid)
+    W = _nodes(noise, sensitivity, grid)
     one = _pair(W, grid.step, grid.bits)
     support = one.poly.length()
     if one.poly.length() == 0:  # the trivial bound

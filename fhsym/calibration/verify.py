@@ -9,9 +9,10 @@ the recorded claim applies to it, and re-derives the evidence with the claim's o
 from the recorded grid.  The claim holds only when
 
 * the re-derived upper bound is <= target_delta;
-* the recorded enclosure is the re-derived one: it meets it (rigorous bounds are exact to their
-  ball's width; a PLD bound is recomputed exactly from its grid), and ``method``, ``rigorous``,
-  ``grid`` and ``text`` equal what the claim produces.
+* the recorded enclosure is the re-derived one, exactly (every bound is a deterministic computation
+  from the inputs: ball arithmetic at a fixed precision policy, exact rationals, or a PLD recomputed
+  from its recorded grid), and ``method``, ``rigorous``, ``grid`` and ``text`` equal what the claim
+  produces.
 
 A malformed certificate (missing, unknown or mistyped field, out-of-domain value, a claim that does
 not apply, a ``decimal`` copy that differs) raises ``ValueError`` naming the field; a well-formed one
@@ -29,9 +30,9 @@ from .._core.sensitivities import SensitivitySet, resolve_sensitivities
 from ..accounting.claims import Claim, claim_named
 from ..noise import noise_class
 from ..privacy.certificate import Certificate
-from ..privacy.claims import Evidence, Release
+from ..privacy.claims import Release, statement
 
-__all__ = ["Verification", "verify_certificate", "check_certificate", "certificate_text", "release_of"]
+__all__ = ["Verification", "verify_certificate", "check_certificate", "release_of"]
 
 CertificateLike = Union[Certificate, str, bytes, Mapping[str, Any]]
 
@@ -80,14 +81,6 @@ def release_of(c: Certificate) -> Tuple[Release, Claim]:
     return release, claim
 
 
-def certificate_text(release: Release, claim: Claim, ev: Evidence, target: float) -> str:
-    """The certificate's statement in words, built from its fields (so a re-check rebuilds it exactly)."""
-    rel = "<=" if ev.upper <= target else ">"
-    return (f"{release.noise!r} is ({release.epsilon!r}, {target!r})-DP for {claim.covers(release)}: claim "
-            f"{claim.name!r}, {ev.detail}; delta({release.epsilon!r}) <= {ev.upper!r} {rel} {target!r} "
-            f"({'proven' if ev.rigorous else 'not proven'}, method {ev.method!r})")
-
-
 def check_certificate(cert: CertificateLike) -> Verification:
     """Re-derive the evidence of a certificate through its claim and compare (see the module docstring)."""
     c = _load(cert)
@@ -98,13 +91,13 @@ def check_certificate(cert: CertificateLike) -> Verification:
         problems.append(f"re-derived upper bound {ev.upper!r} exceeds target_delta {c.target_delta!r}")
     if c.upper > c.target_delta:
         problems.append(f"recorded upper {c.upper!r} exceeds target_delta {c.target_delta!r}")
-    if c.lower > ev.upper or ev.lower > c.upper:
-        problems.append(f"recorded enclosure [{c.lower!r}, {c.upper!r}] does not meet the re-derived "
+    if (c.lower, c.upper) != (ev.lower, ev.upper):
+        problems.append(f"recorded enclosure [{c.lower!r}, {c.upper!r}] is not the re-derived "
                         f"[{ev.lower!r}, {ev.upper!r}]")
     for field, want in (("method", ev.method), ("rigorous", ev.rigorous), ("grid", ev.grid)):
         if getattr(c, field) != want:
             problems.append(f"field {field!r} is {getattr(c, field)!r}, but claim {claim.name!r} gives {want!r}")
-    if c.text != certificate_text(release, claim, ev, c.target_delta):
+    if c.text != statement(release, claim, ev, c.target_delta):
         problems.append("field 'text' is not the statement of the recorded fields")
     if problems:
         return Verification(False, ev.lower, ev.upper, ev.rigorous, "; ".join(problems))

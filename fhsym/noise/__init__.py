@@ -8,14 +8,16 @@ its exact one-dimensional privacy profile.
 
 from .base import NoiseDistribution
 from .flipped_huber import FlippedHuber
-from .gaussian import Gaussian, GaussianMechanism
-from .laplace import Laplace, LaplaceMechanism
-from .osgt import OSGT, OSGTMechanism
-from .staircase import Staircase, StaircaseMechanism, staircase_optimal_gamma
-from .truncated_laplace import TruncatedLaplace, TruncatedLaplaceMechanism
+from .gaussian import Gaussian
+from .laplace import Laplace
+from .osgt import OSGT
+from .staircase import Staircase, staircase_optimal_gamma
+from .truncated_laplace import TruncatedLaplace
+from .discrete_flipped_huber import DiscreteFlippedHuber
 
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
-NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT)}
+NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
+                                          DiscreteFlippedHuber)}
 
 
 def noise_class(name: object) -> type:
@@ -32,6 +34,7 @@ __all__ = [
     "NOISE_CLASSES",
     "noise_class",
     "NoiseDistribution",
+    "DiscreteFlippedHuber",
     "FlippedHuber",
     "Gaussian",
     "Laplace",
@@ -39,9 +42,4 @@ __all__ = [
     "Staircase",
     "OSGT",
     "staircase_optimal_gamma",
-    "GaussianMechanism",
-    "LaplaceMechanism",
-    "OSGTMechanism",
-    "StaircaseMechanism",
-    "TruncatedLaplaceMechanism",
 ]

@@ -49,9 +49,11 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core import search
-from .._core.arb import Enclosure, Plan, enclose
+from .._core.arb import Enclosure, Plan, enclose, profile_upper_ends
 from .._core.random import RandomState, as_generator, size_to_shape
 from . import broadcast, quadrature
+from .family import Family, ScaleFamily
+from .parametrised import Parametrised
 
 __all__ = ["NoiseDistribution"]
 
@@ -93,7 +95,7 @@ def _evaluate_loss(kernel: Callable[[np.ndarray, np.ndarray], Any], t: ArrayLike
         return _out(np.where(da == 0, 0.0, kernel(ta, da)))
 
 
-class NoiseDistribution:
+class NoiseDistribution(Parametrised):
     """A symmetric additive noise law with its exact 1-D privacy profile.
 
     Subclasses: :class:`~fhsym.FlippedHuber`, :class:`~fhsym.Gaussian`, :class:`~fhsym.Laplace`,
@@ -108,11 +110,6 @@ class NoiseDistribution:
     >>> g.var(), float(g.cdf(0.0)), float(g.ppf(0.5))
     (4.0, 0.5, 0.0)
     """
-
-    #: the mechanism's key in :func:`fhsym.calibrate` and in certificates
-    name: ClassVar[str] = ""
-    #: the parameters in constructor order, each with its domain
-    parameter_domains: ClassVar[Tuple[V.Domain, ...]] = ()
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
@@ -132,31 +129,6 @@ class NoiseDistribution:
         ((), (2,))
         """
         return ()
-
-    @property
-    def parameters(self) -> Dict[str, float]:
-        """The parameters as a dict (constructor order), e.g. ``{'alpha': 1.0, 'gamma': 2.0}``."""
-        return {d.name: getattr(self, d.name) for d in self.parameter_domains}
-
-    @classmethod
-    def from_parameters(cls, parameters: Mapping[str, float]) -> "NoiseDistribution":
-        """The distribution with these parameters; unknown or missing names raise ``ValueError``."""
-        names = [d.name for d in cls.parameter_domains]
-        extra = sorted(set(parameters) - set(names))
-        missing = [n for n in names if n not in parameters]
-        if extra or missing:
-            raise ValueError(f"{cls.__name__} takes parameters {names}; got {sorted(parameters)}")
-        return cls(**{n: parameters[n] for n in names})
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.parameters.items())
-        return f"{type(self).__name__}({args})"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.parameters == other.parameters
-
-    def __hash__(self) -> int:
-        return hash((type(self), tuple(self.parameters.items())))
 
     # ------------------------------------------------------------------ density
     def logpdf(self, x: ArrayLike) -> Float:
@@ -453,10 +425,7 @@ class NoiseDistribution:
         return _out(out)
 
     # ------------------------------------------------ mechanism facts (privacy hooks)
-    #: symmetric log-concave density: the location family has a monotone likelihood ratio, so over the
-    #: box ||d||_inf <= Delta a K-fold (or T-fold) release is least private at the corner (Delta, ..., Delta)
-    #: (Dong, Roth & Su 2022, Lemma C.3); K-fold claims are made only for such noise
-    log_concave: ClassVar[bool] = True
+    log_concave: ClassVar[bool] = True  # the continuous laws are log-concave unless they say otherwise (Parametrised)
     #: the scale family's shapes the calibrator scans, as (low, high, include 0): a log grid between
     #: low and high (and the shape 0); ``None``: the family has no shape (the noise is its scale alone)
     shape_range: ClassVar[Optional[Tuple[float, float, bool]]] = None
@@ -476,34 +445,31 @@ class NoiseDistribution:
         """
         return enclose(self._arb_plan, epsilon, sensitivity, rel_width=rel_width, max_prec=max_prec)
 
-    def gaussian_sigma(self) -> Optional[float]:
-        """sigma when this noise law is the Gaussian N(0, sigma^2), else None.
+    #: relative error of the float privacy profile where it feeds a float PLD (searches, accounting)
+    profile_rtol: ClassVar[float] = 1e-13
 
-        The K-fold (and T-fold) profile of Gaussian noise depends on the difference vector through
-        ||d||_2 only (Balle & Wang 2018): the l2-ball claim (``"profile-1d-l2"``) applies to it.
-        """
-        return None
-
-    def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
-        """An exact upper bound of the privacy loss of one release of ``dim`` i.i.d. coordinates over the set
-        {||d||_inf <= sensitivity, ||d||_2 <= l2, ||d||_1 <= l1}, when it is bounded (pure DP); else None.
-
-        The pure-DP claims (``"pure-l1"``, ``"pure-composition"``) compare it, times the number of
-        releases, with epsilon in exact rational arithmetic.
-        """
-        return None
-
-    def loss_atoms(self, sensitivity: float) -> Tuple[float, ...]:
-        """The positive values the privacy loss takes on a set of positive probability (point masses of the PLD).
-
-        A privacy-loss lattice that holds them makes the pessimistic discretisation exact there.
-        """
+    def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
+        """The positive values the privacy loss takes on a set of positive probability (point masses of the PLD),
+        as exact rationals of the binary parameters.  A loss lattice that holds them makes the pessimistic
+        discretisation exact there."""
         return ()
 
-    def loss_range(self, sensitivity: float) -> Optional[float]:
+    def loss_range(self, sensitivity: float) -> Optional[Fraction]:
         """The largest finite privacy loss at ``sensitivity`` (beyond it only the infinite loss of disjoint
-        supports is left), or None when the loss is unbounded."""
+        supports is left), exactly, or None when the loss is unbounded."""
         return None
+
+    def pld_profile(self, sensitivity: float, certified: bool = True) -> Callable[[np.ndarray], np.ndarray]:
+        """delta(eps) at ``sensitivity`` as a function of an array of eps >= 0, for the float PLD builders.
+
+        Accurate to :attr:`profile_rtol`; ``certified=False`` allows a faster, less accurate form (searches).
+        """
+        return lambda eps: np.asarray(self.privacy_profile(np.asarray(eps, dtype=float), sensitivity), dtype=float)
+
+    def profile_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
+                           max_prec: int = 1024) -> list:
+        """Upper ends of :meth:`profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs."""
+        return profile_upper_ends(self._arb_plan, epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
 
     @property
     def family_shape(self) -> float:
@@ -514,6 +480,14 @@ class NoiseDistribution:
     def family_scale(self) -> float:
         """The scale family's scale parameter: more scale is more noise at a fixed shape."""
         raise NotImplementedError  # pragma: no cover - every law defines it
+
+    @classmethod
+    def family(cls, **options: Any) -> Family:
+        """The law as a scale family for the calibrator (:mod:`fhsym.noise.family`); ``options`` are the law's
+        calibration options (none by default: any raises ``ValueError`` naming it)."""
+        if options:
+            raise ValueError(f"mechanism {cls.name!r} takes no options; got {sorted(options)[0]}={options[sorted(options)[0]]!r}")
+        return ScaleFamily(cls)
 
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "NoiseDistribution":

@@ -40,6 +40,7 @@ from .._core.random import size_to_shape
 from .._core.search import first_true_int
 from . import lattice_sums as LS
 from . import exact_sampling as XS
+from .lattice import LatticeNoise
 
 __all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
 
@@ -117,7 +118,7 @@ def lattice_index(value: object, step: float) -> int:
     return math.floor(Fraction(v) / h + Fraction(1, 2))
 
 
-class DiscreteFlippedHuber:
+class DiscreteFlippedHuber(LatticeNoise):
     """The flipped Huber distribution restricted to the lattice step*Z.
 
     Parameters
@@ -142,6 +143,7 @@ class DiscreteFlippedHuber:
 
     #: the mechanism's key (as in :func:`fhsym.calibrate` / certificates)
     name = "discrete_flipped_huber"
+    parameter_domains = (V.ALPHA, V.GAMMA, STEP)
 
     def __init__(self, alpha: float, gamma: float, step: float) -> None:
         self.alpha = V.check_scalar(alpha, V.ALPHA)
@@ -172,21 +174,33 @@ class DiscreteFlippedHuber:
         self._log_z = float(np.logaddexp(0.0, math.log(2.0) + self._log_t1))
         self._sampler = None
 
+    # ------------------------------------------------------------------ mechanism facts
+    @classmethod
+    def from_family(cls, shape: float, scale: float, step: float) -> "DiscreteFlippedHuber":
+        return cls(shape * scale, scale, step)
+
+    @classmethod
+    def lattice_steps(cls, sensitivity, step):
+        return lattice_sensitivity(sensitivity, step)
+
+    def _log_profile_steps(self, epsilon, steps):
+        return self._log_profile_one(epsilon, steps)
+
+    def lattice_profile_enclosure(self, epsilon, sensitivity):
+        """(lower, upper, S): the arb enclosure of the exact lattice profile at S = sensitivity/step steps.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> lo, hi, s = d.lattice_profile_enclosure(1.0, 1.0)
+        >>> s, bool(0 < lo <= hi)
+        (4, True)
+        """
+        from .discrete_profile_arb import profile_enclosure_steps
+
+        s = lattice_sensitivity(sensitivity, self.step)
+        lo, hi = profile_enclosure_steps(epsilon, self.alpha, self.gamma, self.step, s)
+        return lo, hi, s
+
     # ------------------------------------------------------------------ basics
-    def __repr__(self) -> str:
-        return f"DiscreteFlippedHuber(alpha={self.alpha!r}, gamma={self.gamma!r}, step={self.step!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DiscreteFlippedHuber) and (self.alpha, self.gamma, self.step) == (other.alpha, other.gamma, other.step)
-
-    def __hash__(self) -> int:
-        return hash((DiscreteFlippedHuber, self.alpha, self.gamma, self.step))
-
-    @property
-    def parameters(self) -> dict:
-        """The parameters by name, as given (floats)."""
-        return {"alpha": self.alpha, "gamma": self.gamma, "step": self.step}
-
     def log_normaliser(self) -> float:
         """log Z, Z = sum_k exp(-rho_alpha(k h)/gamma^2) (:func:`fhsym.symbolic.discrete.normaliser`).
 

@@ -26,6 +26,7 @@ is finite) and the points |t| = alpha.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Union
 
 import numpy as np
@@ -35,6 +36,7 @@ from .._core import domains as V
 from .._core.arb import flipped_huber_plan
 from .._generated import flipped_huber as K
 from .._generated import flipped_huber_pieces as KP
+from . import flipped_huber_profile as _pp
 from .base import NoiseDistribution
 from .flipped_huber_privacy import FlippedHuberPrivacyMethods
 from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
@@ -117,9 +119,24 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     def gaussian_sigma(self):
         return self.gamma if self.alpha == 0.0 else None  # alpha = 0: N(0, gamma^2)
 
+    def zcdp_parameters(self, sensitivity: float):
+        return self.zcdp(sensitivity)  # (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)), talk slides
+
+    calibration_methods = ("auto", "exact", "sufficient")
+    profile_rtol = _pp.PROFILE_RTOL  # the float profile's certified relative error (kink re-evaluated in arb)
+
+    def pld_profile(self, sensitivity, certified=True):
+        b, D = _pp.scalar_units(self.alpha, self.gamma, sensitivity)
+        if certified:  # the public profile: exact next to the kink eps = alpha Delta/gamma^2
+            return lambda eps: np.exp(_pp.log_privacy_profile(np.asarray(eps, dtype=float), self.alpha, self.gamma,
+                                                               sensitivity))
+        return lambda eps: np.exp(_pp.log_profile_std(np.asarray(eps, dtype=float), b, D, self._lw))  # searches
+
     def loss_atoms(self, sensitivity):
         # the loss is +-alpha Delta/gamma^2 where t and t + Delta lie on one side of the Laplace centre (alpha > Delta)
-        return ((self.alpha / self.gamma) * (sensitivity / self.gamma),) if self.alpha > sensitivity else ()
+        if not self.alpha > sensitivity:
+            return ()
+        return (Fraction(self.alpha) * Fraction(sensitivity) / Fraction(self.gamma) ** 2,)
 
     @property
     def family_shape(self) -> float:
@@ -132,6 +149,14 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "FlippedHuber":
         return cls(shape * scale, scale)
+
+    @classmethod
+    def family(cls, **options):
+        if options:
+            return super().family(**options)
+        from .flipped_huber_family import FlippedHuberFamily
+
+        return FlippedHuberFamily(cls, cls.shape_range)
 
     def log_omega(self) -> float:
         """log omega (eq 9) = b^2/2 + log(kappa/gamma); finite for every valid alpha, gamma.

@@ -38,7 +38,7 @@ from .._core.doubledouble import div_dd, ratio_dd, two_sum
 from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
 from .base import NoiseDistribution
 
-__all__ = ["Gaussian", "GaussianMechanism", "gaussian_profile"]
+__all__ = ["Gaussian", "gaussian_profile"]
 
 SIGMA = Domain("sigma", 0.0, math.inf)
 
@@ -109,6 +109,9 @@ class Gaussian(NoiseDistribution):
     def gaussian_sigma(self) -> float:
         return self.sigma
 
+    def zcdp_parameters(self, sensitivity: float):
+        return 0.0, (sensitivity / self.sigma) ** 2 / 2.0  # Bun & Steinke 2016: Delta^2/(2 sigma^2)-zCDP
+
     @property
     def family_scale(self) -> float:
         return self.sigma
@@ -160,8 +163,5 @@ class Gaussian(NoiseDistribution):
         # P(0 < T <= x) = erf(x / (sigma sqrt 2)) / 2
         return 0.5 * sc.erf(x / (self.sigma * math.sqrt(2.0)))
 
-
-#: fhsym 0.1 name of :class:`Gaussian`
-GaussianMechanism = Gaussian
 
 

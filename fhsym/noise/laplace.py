@@ -32,10 +32,11 @@ import numpy as np
 
 from .._core.arb import laplace_plan_of
 from .._core.domains import Domain, check_scalar
+from .._core.sensitivities import float_at_least
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .base import NoiseDistribution
 
-__all__ = ["Laplace", "LaplaceMechanism", "laplace_profile"]
+__all__ = ["Laplace", "laplace_profile"]
 
 BETA = Domain("beta", 0.0, math.inf)
 
@@ -86,10 +87,10 @@ class Laplace(NoiseDistribution):
         return Fraction(l1_sensitivity) / Fraction(self.beta)
 
     def loss_atoms(self, sensitivity):
-        return (sensitivity / self.beta,)  # where t and t + Delta lie on one side of 0
+        return (Fraction(sensitivity) / Fraction(self.beta),)  # where t and t + Delta lie on one side of 0
 
     def loss_range(self, sensitivity):
-        return sensitivity / self.beta
+        return Fraction(sensitivity) / Fraction(self.beta)
 
     @property
     def family_scale(self) -> float:
@@ -98,6 +99,20 @@ class Laplace(NoiseDistribution):
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "Laplace":
         return cls(scale)
+
+    calibration_methods = ("auto", "exact", "pure")
+
+    #: the member (shape, 1) has the loss atom u at sensitivity u (where t and t + u lie on one side of 0)
+    unit_loss_atom = True
+
+    @classmethod
+    def pure_calibration(cls, epsilon, dim, sensitivity, l2_sensitivity, l1_sensitivity, compositions):
+        """beta = the smallest double >= T Delta_1 / eps exactly: the loss ||d||_1 / beta of each release is then at
+        most eps / T (Dwork et al. 2006; pure DP composes additively)."""
+        if not epsilon > 0:
+            raise ValueError(f"epsilon must be a finite real number in (0, inf) for pure DP (additive noise cannot be "
+                             f"0-DP); got {epsilon!r}")
+        return cls, float_at_least(compositions * Fraction(l1_sensitivity) / Fraction(epsilon))
 
     def _var(self) -> float:
         return 2.0 * self.beta**2
@@ -142,6 +157,3 @@ class Laplace(NoiseDistribution):
         # P(0 < T <= x) = (1 - exp(-x/beta)) / 2
         return -0.5 * np.expm1(-x / self.beta)
 
-
-#: fhsym 0.1 name of :class:`Laplace`
-LaplaceMechanism = Laplace

@@ -53,8 +53,9 @@ from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
 from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
 from .base import NoiseDistribution
+from .family import Family
 
-__all__ = ["OSGT", "OSGTMechanism", "osgt_profile", "moment_ratios"]
+__all__ = ["OSGT", "osgt_profile", "moment_ratios"]
 
 VARTHETA = Domain("vartheta", 0.0, math.inf, closed_lower=True)
 VARRHO = Domain("varrho", 0.0, math.inf)
@@ -253,6 +254,12 @@ class OSGT(NoiseDistribution):
     def from_family(cls, shape: float, scale: float) -> "OSGT":
         return cls(shape * scale, scale)
 
+    @classmethod
+    def family(cls, theta_max: float = 1e4):
+        """Shapes theta = vartheta/varrho in {0} U [1e-3, ``theta_max``] (as theta -> inf OSGT tends to Laplace)."""
+        tmax = check_scalar(theta_max, Domain("theta_max", 0.0, math.inf))
+        return Family(cls, (min(1e-3, tmax), tmax, True))
+
     def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)
 
@@ -328,6 +335,3 @@ class OSGT(NoiseDistribution):
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
         return np.maximum(mag, 0.0) * sign
 
-
-#: fhsym 0.1 name of :class:`OSGT`
-OSGTMechanism = OSGT

@@ -59,7 +59,7 @@ from .._core.arb import staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
-__all__ = ["Staircase", "StaircaseMechanism", "staircase_optimal_gamma"]
+__all__ = ["Staircase", "staircase_optimal_gamma"]
 
 POS_EPSILON = Domain("epsilon", 0.0, math.inf)
 
@@ -156,7 +156,8 @@ class Staircase(NoiseDistribution):
         return dim * Fraction(self.epsilon) if sensitivity <= self.sensitivity else None
 
     def loss_range(self, sensitivity):
-        return math.ceil(sensitivity / self.sensitivity + 1.0) * self.epsilon  # level differences are bounded
+        # level differences are at most ceil(Delta/Delta0) + 1
+        return (math.ceil(Fraction(sensitivity) / Fraction(self.sensitivity)) + 1) * Fraction(self.epsilon)
 
     @property
     def family_scale(self) -> float:
@@ -165,6 +166,23 @@ class Staircase(NoiseDistribution):
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "Staircase":
         raise ValueError("the staircase is not a scale family in fhsym's calibrator: it is built in closed form")
+
+    calibration_methods = ("auto", "pure")
+
+    @classmethod
+    def pure_calibration(cls, epsilon, dim, sensitivity, l2_sensitivity, l1_sensitivity, compositions,
+                         cost: str = "variance"):
+        """The variance-optimal (``cost="variance"``) or magnitude-optimal staircase (Geng & Viswanath 2016) with
+        design eps0 = the largest double with dim * compositions * eps0 <= epsilon (basic composition of pure DP)
+        and design sensitivity Delta0 = the l_inf sensitivity."""
+        if not epsilon > 0:
+            raise ValueError(f"epsilon must be a finite real number in (0, inf) for the staircase (pure DP); got {epsilon!r}")
+        n = dim * compositions
+        eps0 = epsilon / n
+        while n * Fraction(eps0) > Fraction(epsilon):  # the division rounded up: step down
+            eps0 = math.nextafter(eps0, 0.0)
+        gamma = staircase_optimal_gamma(eps0, cost)
+        return (lambda s: cls(eps0, s, gamma)), sensitivity
 
     # -- step index ---------------------------------------------------------
     def _level(self, x: np.ndarray) -> np.ndarray:
@@ -391,6 +409,3 @@ class Staircase(NoiseDistribution):
         mag = np.where(first, geo * d0 + w * u, geo * d0 + w + (d0 - w) * u)
         return sign * mag
 
-
-#: fhsym 0.1 name of :class:`Staircase`
-StaircaseMechanism = Staircase

@@ -30,6 +30,7 @@ definition (300 random cases, see docs/mechanisms.md).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
 from .base import NoiseDistribution
 
-__all__ = ["TruncatedLaplace", "TruncatedLaplaceMechanism", "tl_profile"]
+__all__ = ["TruncatedLaplace", "tl_profile"]
 
 SCALE = Domain("scale", 0.0, math.inf)
 BOUND = Domain("bound", 0.0, math.inf)
@@ -133,10 +134,10 @@ class TruncatedLaplace(NoiseDistribution):
 
     def loss_atoms(self, sensitivity):
         # the loss is Delta/lambda where t and t + Delta both lie in [0, A] (needs A > Delta)
-        return (sensitivity / self.scale,) if self.bound > sensitivity else ()
+        return (Fraction(sensitivity) / Fraction(self.scale),) if self.bound > sensitivity else ()
 
     def loss_range(self, sensitivity):
-        return sensitivity / self.scale  # beyond: only the infinite loss (disjoint supports)
+        return Fraction(sensitivity) / Fraction(self.scale)  # beyond: only the infinite loss (disjoint supports)
 
     @property
     def family_shape(self) -> float:
@@ -149,6 +150,9 @@ class TruncatedLaplace(NoiseDistribution):
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "TruncatedLaplace":
         return cls(scale, shape * scale)
+
+    #: the member (shape, 1) has the loss atom u at sensitivity u (where t and t + u lie on one side of 0)
+    unit_loss_atom = True
 
     def support(self):
         """The closed interval [-A, A]."""
@@ -236,6 +240,3 @@ class TruncatedLaplace(NoiseDistribution):
     def _kinks(self):
         return (self.bound,)
 
-
-#: fhsym 0.1 name of :class:`TruncatedLaplace`
-TruncatedLaplaceMechanism = TruncatedLaplace

@@ -140,7 +140,7 @@ class Certificate:
     grid : dict or None
         The bound's own inputs (a PLD's lattice), so that a re-check repeats it exactly.
     text : str
-        The statement in words, built from the fields (:func:`fhsym.calibration.verify.certificate_text`).
+        The statement in words, built from the fields (:func:`fhsym.privacy.claims.statement`).
     version, upward_steps :
         Provenance: the fhsym version that wrote it; the calibration's upward rounding steps.
 

@@ -34,7 +34,8 @@ from typing import Any, Dict, Mapping, Optional
 
 from .._core.sensitivities import SensitivitySet, mul_sqrt_up
 
-__all__ = ["Claim", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2", "PURE", "PROFILE_LATTICE", "ONE_RELEASE"]
+__all__ = ["Claim", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2", "PURE", "PROFILE_LATTICE", "ONE_RELEASE",
+           "statement"]
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,10 @@ class Claim:
         """The proven enclosure of delta(epsilon) of ``release`` (``grid``: a recorded computation's inputs)."""
         raise NotImplementedError  # pragma: no cover
 
-    def default_grid(self, release: Release, target: float) -> Optional[Dict[str, Any]]:
-        """The computation's inputs :func:`fhsym.calibrate` chooses for a new certificate (None: none needed)."""
-        return None
+    def certify_evidence(self, release: Release, target: float) -> Evidence:
+        """The evidence :func:`fhsym.calibrate` records for a new certificate aiming at ``target``: the claim's
+        bound with the computation's inputs (its ``grid``) chosen for that target."""
+        return self.evidence(release)
 
     def covers(self, release: Release) -> str:
         """Which difference vectors the claim covers, in words."""
@@ -199,3 +201,11 @@ PROFILE_LATTICE = _Lattice()
 
 #: the claims about one release that need nothing beyond this layer (the K-fold one is in fhsym.accounting)
 ONE_RELEASE = {c.name: c for c in (PROFILE_1D, PROFILE_1D_L2, PURE, PROFILE_LATTICE)}
+
+
+def statement(release: Release, claim: Claim, ev: Evidence, target: float) -> str:
+    """A certificate's text: the claim in words, built from its fields (so a re-check rebuilds it exactly)."""
+    rel = "<=" if ev.upper <= target else ">"
+    return (f"{release.noise!r} is ({release.epsilon!r}, {target!r})-DP for {claim.covers(release)}: claim "
+            f"{claim.name!r}, {ev.detail}; delta({release.epsilon!r}) <= {ev.upper!r} {rel} {target!r} "
+            f"({'proven' if ev.rigorous else 'not proven'}, method {ev.method!r})")

@@ -245,23 +245,24 @@ def _tl_variance(e, dl, Dv=1):
 
 @topic.check(obj="OSGT (Sec V-A)", paper="Sec V-A, App F-A(c)", claim="the paper's OSGT variances 108.94 / 1.54 (eps = 0.3 / 3, delta = 1e-6) are not the OSGT optimum, even in the paper's search box", quick=False)
 def sec5a_osgt_variances(ctx) -> Outcome:
-    from fhsym.calibration.mechanisms import calibrate_osgt
+    import fhsym
 
     from .. import reference_mechanisms as RM
+    from ..osgt_box import calibrate_osgt_box
 
     ok = True
     box_ratios = []  # paper's OSGT variance / the in-box optimum, per eps
     ev = [
         "- paper (Sec V-A): 'when eps = 0.3, the variances of noises added by the Gaussian and OSGT mechanisms are respectively 168.80 and 108.94, "
         "whereas flipped Huber and truncated Laplace ... 22.21'; at eps = 3: Gaussian 2.38, OSGT 1.54 (grid search over (vartheta, varrho) in [0.02,150] x [0.02,50])",
-        "- here: candidate parameters from `fhsym.calibration.mechanisms.calibrate_osgt` (with the paper's box, and without), each *independently* re-checked: "
+        "- here: candidate parameters from `proofs/osgt_box.py` (the paper's box protocol) and `fhsym.calibrate(mechanism='osgt')` (no box), each *independently* re-checked: "
         "delta by quadrature of the OSGT density's definition (`proofs/reference_mechanisms.py`, 32 digits) and the variance by quadrature of t^2 g(t)",
     ]
     box = ((0.02, 150.0), (0.02, 50.0))
     for e, paper in ((0.3, 108.94), (3.0, 1.54)):
         tl = _tl_variance(mpf(e), mpf("1e-6"))
         for bx in (box, None):
-            c = calibrate_osgt(e, 1e-6, box=bx)
+            c = calibrate_osgt_box(e, 1e-6, bx) if bx else fhsym.calibrate(e, 1e-6, mechanism="osgt")
             vt, vr = c.mechanism.vartheta, c.mechanism.varrho
             with mp.workdps(32):
                 d_, _ = RM.osgt_profile_ref(vt, vr, e, 1)

@@ -13,18 +13,17 @@ import pytest
 from scipy import optimize
 
 from fhsym.calibration import Calibration
-from fhsym.calibration.mechanisms import (
+from calibrate_mechanisms import (
     calibrate_gaussian,
     calibrate_laplace,
     calibrate_osgt,
     calibrate_staircase,
     calibrate_truncated_laplace,
 )
-from fhsym.noise import OSGTMechanism, StaircaseMechanism, staircase_optimal_gamma
-from fhsym.privacy.bounds import FLOAT_PROFILE_RTOL as CERTIFICATION_MARGIN
+from fhsym.noise import OSGT, Staircase, staircase_optimal_gamma
+CERTIFICATION_MARGIN = 1e-13  # the comparison mechanisms' float profile error allowance (profile_rtol)
+SEARCH_MARGIN = 4 * CERTIFICATION_MARGIN  # the 1-D search aims at delta (1 - 4 profile_rtol)
 
-
-from fhsym.calibration.mechanisms import SEARCH_MARGIN
 from proofs import reference_mechanisms as R  # noqa: E402
 
 # (eps, delta, sensitivity); the first five are the brief's reference points
@@ -133,12 +132,12 @@ def test_osgt_calibration_certified_and_locally_optimal():
 
         def gap(log_s):
             s = math.exp(log_s)
-            val = OSGTMechanism(th, 1.0).privacy_profile(eps, s)
+            val = OSGT(th, 1.0).privacy_profile(eps, s)
             return (math.log(val) if val > 0 else -1e4) - math.log(delta)
 
         ls0 = -math.log(m.varrho)
         s_star = math.exp(optimize.brentq(gap, ls0 - 0.5, ls0 + 0.5, xtol=1e-14))
-        v = OSGTMechanism(th / s_star, 1.0 / s_star).variance()
+        v = OSGT(th / s_star, 1.0 / s_star).variance()
         assert v >= cal.variance * (1 - 1e-9)
 
 
@@ -170,7 +169,7 @@ def test_staircase_optimal_gamma_and_pure_dp():
             vstar = (mp.mpf(2) ** (-mp.mpf(2) / 3) * b ** (mp.mpf(2) / 3) * (1 + b) ** (mp.mpf(2) / 3) + b) / (1 - b) ** 2
         # numerical minimiser of the variance agrees
         res = optimize.minimize_scalar(
-            lambda x: StaircaseMechanism(eps, 1.0, x).variance(), bounds=(0, 1), method="bounded",
+            lambda x: Staircase(eps, 1.0, x).variance(), bounds=(0, 1), method="bounded",
             options={"xatol": 1e-10},
         )
         assert abs(res.x - g) < 1e-5

@@ -14,11 +14,11 @@ import pytest
 from scipy import integrate, stats
 
 from fhsym.noise import (
-    GaussianMechanism,
-    LaplaceMechanism,
-    OSGTMechanism,
-    StaircaseMechanism,
-    TruncatedLaplaceMechanism,
+    Gaussian,
+    Laplace,
+    OSGT,
+    Staircase,
+    TruncatedLaplace,
 )
 
 
@@ -30,14 +30,14 @@ def _smooth_cases():
     out = []
     for sigma in (0.3, 2.0):
         out.append(
-            (GaussianMechanism(sigma), R.gaussian_logpdf(sigma), [], sigma, lambda t, s=sigma: abs(t) / s, None)
+            (Gaussian(sigma), R.gaussian_logpdf(sigma), [], sigma, lambda t, s=sigma: abs(t) / s, None)
         )
     for beta in (0.5, 3.0):
-        out.append((LaplaceMechanism(beta), R.laplace_logpdf(beta), [], beta, lambda t: 0, None))
+        out.append((Laplace(beta), R.laplace_logpdf(beta), [], beta, lambda t: 0, None))
     for vt, vr in ((0.0, 1.0), (3.0, 2.0), (150.0, 24.397316365584672), (2000.0, 10.0)):
         out.append(
             (
-                OSGTMechanism(vt, vr),
+                OSGT(vt, vr),
                 R.osgt_logpdf(vt, vr),
                 [],
                 vr / max(1.0, vt / vr),
@@ -46,7 +46,7 @@ def _smooth_cases():
             )
         )
     for lam, bound in ((1.0, 3.0), (3.3333333333333335, 40.240478270550234), (1.0, 0.01)):
-        out.append((TruncatedLaplaceMechanism(lam, bound), R.tl_logpdf(lam, bound), [], lam, lambda t: 0, bound))
+        out.append((TruncatedLaplace(lam, bound), R.tl_logpdf(lam, bound), [], lam, lambda t: 0, bound))
     return out
 
 
@@ -114,7 +114,7 @@ STAIRS = [(1.0, 1.0, 0.3), (0.05, 2.0, None), (4.0, 0.5, 0.0), (4.0, 0.5, 1.0)]
 
 @pytest.mark.parametrize("eps0,d0,gamma", STAIRS)
 def test_staircase_density_mass_variance(eps0, d0, gamma):
-    m = StaircaseMechanism(eps0, d0, gamma)
+    m = Staircase(eps0, d0, gamma)
     with mp.workdps(30):
         ref = R.StaircaseRef(eps0, d0, m.width)
         periods = int(90 / eps0) + 5
@@ -139,7 +139,7 @@ def test_staircase_density_mass_variance(eps0, d0, gamma):
             assert abs(m.sf(x) - s) < 1e-13
 
 
-ALL = [c[0] for c in SMOOTH] + [StaircaseMechanism(*p) for p in STAIRS]
+ALL = [c[0] for c in SMOOTH] + [Staircase(*p) for p in STAIRS]
 
 
 @pytest.mark.parametrize("mech", ALL, ids=repr)
@@ -175,15 +175,15 @@ def test_centered_privacy_loss_definition(case):
 def test_centered_privacy_loss_paper_forms():
     """Appendix E-B: Gaussian t d/sigma^2, Laplace (2/beta) sgn sgn min(|t|, |d|/2), OSGT their sum."""
     t, d = np.array([-2.0, -0.1, 0.3, 4.0]), 1.3
-    assert np.allclose(GaussianMechanism(2.0).centered_privacy_loss(t, d), t * d / 4.0, rtol=1e-15, atol=0)
+    assert np.allclose(Gaussian(2.0).centered_privacy_loss(t, d), t * d / 4.0, rtol=1e-15, atol=0)
     lap = 2.0 / 0.5 * np.sign(t) * np.minimum(np.abs(t), d / 2)
-    assert np.allclose(LaplaceMechanism(0.5).centered_privacy_loss(t, d), lap, rtol=1e-15, atol=0)
+    assert np.allclose(Laplace(0.5).centered_privacy_loss(t, d), lap, rtol=1e-15, atol=0)
     vt, vr = 3.0, 2.0
     osgt = t * d / vr**2 + 2 * vt / vr**2 * np.sign(t) * np.minimum(np.abs(t), d / 2)
-    assert np.allclose(OSGTMechanism(vt, vr).centered_privacy_loss(t, d), osgt, rtol=1e-15, atol=0)
-    s = StaircaseMechanism(1.0, 1.0, 0.3)
+    assert np.allclose(OSGT(vt, vr).centered_privacy_loss(t, d), osgt, rtol=1e-15, atol=0)
+    s = Staircase(1.0, 1.0, 0.3)
     assert list(s.centered_privacy_loss([0.1, -3.0, 0.5], 1.0)) == [0.0, -1.0, 1.0]
-    assert GaussianMechanism(1.0).centered_privacy_loss(np.inf, 0.0) == 0.0
+    assert Gaussian(1.0).centered_privacy_loss(np.inf, 0.0) == 0.0
 
 
 def test_vectorised_shapes_and_scalars():

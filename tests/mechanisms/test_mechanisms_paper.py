@@ -14,14 +14,14 @@ import math
 import pytest
 from scipy import optimize
 
-from fhsym.calibration.mechanisms import (
+from calibrate_mechanisms import (
     calibrate_gaussian,
     calibrate_laplace,
     calibrate_osgt,
     calibrate_staircase,
     calibrate_truncated_laplace,
 )
-from fhsym.noise import OSGTMechanism
+from fhsym.noise import OSGT
 
 DELTA = 1e-6
 

@@ -18,11 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fhsym.noise import (
-    GaussianMechanism,
-    LaplaceMechanism,
-    OSGTMechanism,
-    StaircaseMechanism,
-    TruncatedLaplaceMechanism,
+    Gaussian,
+    Laplace,
+    OSGT,
+    Staircase,
+    TruncatedLaplace,
 )
 
 
@@ -64,7 +64,7 @@ GAUSS_CASES = [
 def test_gaussian_profile_vs_quadrature(sigma, sens, eps):
     with mp.workdps(R.DPS):
         ref, err = R.gaussian_profile_ref(sigma, eps, sens)
-        assert_close(GaussianMechanism(sigma).privacy_profile(eps, sens), ref, err)
+        assert_close(Gaussian(sigma).privacy_profile(eps, sens), ref, err)
 
 
 LAPLACE_CASES = [
@@ -81,11 +81,11 @@ LAPLACE_CASES = [
 def test_laplace_profile_vs_quadrature(beta, sens, eps):
     with mp.workdps(R.DPS):
         ref, err = R.laplace_profile_ref(beta, eps, sens)
-        assert_close(LaplaceMechanism(beta).privacy_profile(eps, sens), ref, err)
+        assert_close(Laplace(beta).privacy_profile(eps, sens), ref, err)
 
 
 def test_laplace_profile_vanishes_beyond_sensitivity_ratio():
-    m = LaplaceMechanism(2.0)
+    m = Laplace(2.0)
     assert m.privacy_profile(0.5, 1.0) == 0.0
     assert m.privacy_profile(np.nextafter(0.5, 0.0), 1.0) > 0.0
 
@@ -115,7 +115,7 @@ OSGT_CASES = [
 def test_osgt_profile_vs_quadrature(vt, vr, sens, eps):
     with mp.workdps(R.DPS):
         ref, err = R.osgt_profile_ref(vt, vr, eps, sens)
-        assert_close(OSGTMechanism(vt, vr).privacy_profile(eps, sens), ref, err)
+        assert_close(OSGT(vt, vr).privacy_profile(eps, sens), ref, err)
 
 
 TL_CASES = [
@@ -135,7 +135,7 @@ TL_CASES = [
 def test_truncated_laplace_profile_vs_quadrature(lam, bound, sens, eps):
     with mp.workdps(R.DPS):
         ref, err = R.tl_profile_ref(lam, bound, eps, sens)
-        assert_close(TruncatedLaplaceMechanism(lam, bound).privacy_profile(eps, sens), ref, err)
+        assert_close(TruncatedLaplace(lam, bound).privacy_profile(eps, sens), ref, err)
 
 
 STAIR_CASES = [
@@ -155,7 +155,7 @@ STAIR_CASES = [
 @pytest.mark.parametrize("eps0,d0,gamma,sens,eps", STAIR_CASES)
 def test_staircase_profile_vs_exact_sum(eps0, d0, gamma, sens, eps):
     """The integrand is piecewise constant: the reference sums every piece exactly."""
-    m = StaircaseMechanism(eps0, d0, gamma)
+    m = Staircase(eps0, d0, gamma)
     with mp.workdps(R.DPS):
         ref, neglected = R.StaircaseRef(eps0, d0, m.width).profile(eps, sens, periods=int(80 / eps0) + 4)
         val = m.privacy_profile(eps, sens)
@@ -183,7 +183,7 @@ def _rel_ok(val, ref, rtol=RTOL):
 def test_gaussian_profile_vs_closed_form(eps, u, sigma):
     """Balle & Wang / paper eq. (29) evaluated at 80 digits (cancellation is harmless there)."""
     sens = sigma * 10.0**u
-    val = GaussianMechanism(sigma).privacy_profile(eps, sens)
+    val = Gaussian(sigma).privacy_profile(eps, sens)
     with mp.workdps(80):
         ref = R.gaussian_delta_closed(eps, sens, sigma)
         assert _rel_ok(val, ref), (val, mp.nstr(ref, 20))
@@ -203,7 +203,7 @@ def test_osgt_profile_vs_paper_closed_form(eps, u, theta, near):
     vt, sens = theta * vr, vr * 10.0**u
     if near is not None:  # probe the switch between the two cases
         eps = _eps_boundary(vt, vr, sens) * (1.0 + near)
-    val = OSGTMechanism(vt, vr).privacy_profile(eps, sens)
+    val = OSGT(vt, vr).privacy_profile(eps, sens)
     with mp.workdps(120):
         ref = osgt_closed(eps, sens, vt, vr)
         assert _rel_ok(val, ref), (val, mp.nstr(ref, 20))
@@ -222,9 +222,9 @@ def test_random_sweep_against_quadrature():
             eps = float(rng.choice([0.0, rng.uniform(0, 50), 10 ** rng.uniform(-9, 1.7)]))
             th = float(rng.choice([0.0, 10 ** rng.uniform(-3, 3)]))
             for mech, ref in (
-                (GaussianMechanism(sc), R.gaussian_profile_ref(sc, eps, s * sc)),
-                (OSGTMechanism(th * sc, sc), R.osgt_profile_ref(th * sc, sc, eps, s * sc)),
-                (TruncatedLaplaceMechanism(sc, sc * (1 + th)), R.tl_profile_ref(sc, sc * (1 + th), eps, s * sc)),
+                (Gaussian(sc), R.gaussian_profile_ref(sc, eps, s * sc)),
+                (OSGT(th * sc, sc), R.osgt_profile_ref(th * sc, sc, eps, s * sc)),
+                (TruncatedLaplace(sc, sc * (1 + th)), R.tl_profile_ref(sc, sc * (1 + th), eps, s * sc)),
             ):
                 val = mech.privacy_profile(eps, s * sc)
                 assert_close(val, *ref)

@@ -1,0 +1,410 @@
+"""The searches of the one calibrator: the least scale per shape, the best shape, for one family.
+
+1-D (a claim whose bound is the 1-D profile at a sensitivity R: ``"profile-1d"``, ``"profile-1d-l2"``,
+``"profile-lattice"``).  The profile grows with R/scale, so for each shape the least scale is one
+monotone root u*(shape) = sup{u : log delta(eps; shape, u) <= log target}, found for all shapes of a
+scan at once (:func:`max_u`: vectorised bracketing in log u seeded at the family's kinks, then
+Illinois false position, :func:`fhsym._core.search.increasing_roots`); the shape minimises
+F = log v(shape) - 2 log u*(shape) (:func:`search_1d`: a log grid, the family's corner curves, zoom
+rounds and parabolic steps).  Every u returned is on the feasible side of its root.
+
+K-fold (``"pld-kfold"``).  The bound is a float privacy-loss distribution at a coarse lattice (a few
+ms each, not vectorised): the least scale per shape by a bracketed Brent root in log scale
+(:func:`least_scale`), shapes on a coarse grid, a shape that cannot beat the best so far skipped
+after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional, Tuple
+
+import numpy as np
+from scipy import optimize
+
+from .._core.search import CalibrationError, increasing_roots
+from ..accounting.mechanism_pld import kfold_delta_upper, step_for
+from ..noise.family import Family
+
+__all__ = ["max_u", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX"]
+
+U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
+_SCAN = 36  # shapes of the 1-D scan
+_KSCAN = 10  # shapes of the K-fold scan
+_MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
+_K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
+_K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
+
+
+# ---------------------------------------------------------------------------
+# one dimension
+
+
+def max_u(family: Family, eps: float, log_target: float, shapes: np.ndarray, sensitivity: float,
+          guess: Optional[np.ndarray] = None) -> np.ndarray:
+    """u*(shape) = sup{u : log delta(eps; shape, u) <= log_target} for every shape at once (feasible side).
+
+    0 where no u above e^-700 is feasible, inf where every u below e^700 is.
+    """
+    shapes = np.asarray(shapes, dtype=float)
+    n = shapes.size
+
+    def f(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        v = family.log_profile(eps, shapes[idx], np.exp(x), sensitivity) - log_target
+        return np.maximum(np.where(np.isnan(v), np.inf, v), -1e300)
+
+    u = np.zeros(n) if guess is None else np.log(np.asarray(guess, dtype=float))
+    u = np.clip(np.where(np.isfinite(u), u, 0.0), -U_MAX, U_MAX)
+    allidx = np.arange(n)
+    fu = f(u, allidx)
+    lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    flo, fhi = np.full(n, -np.inf), np.full(n, np.inf)
+    up = fu <= 0
+    lo[up], flo[up] = u[up], fu[up]
+    hi[~up], fhi[~up] = u[~up], fu[~up]
+    kinks = family.kinks(eps, shapes)
+    if kinks is not None:  # a cliff of the profile: the pair (kink, kink + 1e-12) brackets a root sitting there
+        ok = np.isfinite(kinks) & (kinks > 0)
+        ki = np.flatnonzero(ok)
+        if ki.size:
+            uk = np.log(kinks[ki])
+            inside = np.abs(uk) < U_MAX
+            ki, uk = ki[inside], uk[inside]
+            for x in (uk, uk + 1e-12):
+                fx = f(x, ki)
+                feas = fx <= 0
+                raise_lo = feas & (x > lo[ki])
+                lo[ki[raise_lo]], flo[ki[raise_lo]] = x[raise_lo], fx[raise_lo]
+                drop_hi = ~feas & (x < hi[ki])
+                hi[ki[drop_hi]], fhi[ki[drop_hi]] = x[drop_hi], fx[drop_hi]
+    for direction in (2.0, -2.0):  # bracket: walk in steps of 2 in log u
+        idx = np.flatnonzero(~np.isfinite(hi) if direction > 0 else ~np.isfinite(lo))
+        cur = (lo if direction > 0 else hi)[idx].copy()
+        cur = np.where(np.isfinite(cur), cur, 0.0)
+        while idx.size:
+            cur = cur + direction
+            out = np.abs(cur) > U_MAX
+            if out.any():
+                done = idx[out]
+                lo[done] = np.inf if direction > 0 else -np.inf
+                idx, cur = idx[~out], cur[~out]
+                if idx.size == 0:
+                    break
+            fv = f(cur, idx)
+            crossed = (fv > 0) if direction > 0 else (fv <= 0)
+            if direction > 0:
+                hi[idx[crossed]], fhi[idx[crossed]] = cur[crossed], fv[crossed]
+                lo[idx[~crossed]], flo[idx[~crossed]] = cur[~crossed], fv[~crossed]
+            else:
+                lo[idx[crossed]], flo[idx[crossed]] = cur[crossed], fv[crossed]
+                hi[idx[~crossed]], fhi[idx[~crossed]] = cur[~crossed], fv[~crossed]
+            idx, cur = idx[~crossed], cur[~crossed]
+    out = np.where(np.isposinf(lo), np.inf, 0.0)
+    todo = np.flatnonzero(np.isfinite(lo) & np.isfinite(hi))
+    if todo.size:
+        ulo = increasing_roots(lambda x, sub: f(x, todo[sub]), lo[todo], hi[todo], flo[todo], fhi[todo], xtol=1e-12)
+        out[todo] = np.exp(ulo)
+    return out
+
+
+def _curve_root(family: Family, curve: Callable[[float], float], eps: float, log_target: float, sensitivity: float,
+                u0: float) -> Optional[Tuple[float, float]]:
+    """(shape, u) on ``curve`` where log delta = log_target (delta increases along it with u), or None."""
+    def g(x: float) -> float:
+        u = math.exp(x)
+        sh = curve(u)
+        if not (math.isfinite(sh) and sh >= 0):
+            return math.inf
+        return float(family.log_profile(eps, np.array([sh]), np.array([u]), sensitivity)[0]) - log_target
+
+    x0 = math.log(u0)
+    g0 = g(x0)
+    step = 1.0 if g0 <= 0 else -1.0
+    prev, gp = x0, g0
+    for _ in range(60):
+        cur = prev + step
+        gc = g(cur)
+        if (gc > 0) != (gp > 0) and math.isfinite(gc) and math.isfinite(gp):
+            lo, hi, glo, ghi = (prev, cur, gp, gc) if step > 0 else (cur, prev, gc, gp)
+            x = float(increasing_roots(lambda xs, _: np.array([g(float(v)) for v in xs]), np.array([lo]),
+                                       np.array([hi]), np.array([glo]), np.array([ghi]))[0])
+            return curve(math.exp(x)), math.exp(x)
+        prev, gp = cur, gc
+    return None
+
+
+def _line_root(family: Family, u: float, eps: float, log_target: float, sensitivity: float
+               ) -> Optional[Tuple[float, float]]:
+    """(shape, u) on the kink line u: the least shape meeting the target there (delta decreases with the shape), or None.
+
+    Bisection on the bit patterns of log shape over the family's range: exact to the last ulp of the shape.
+    """
+    if family.shape_range is None:
+        return None
+    lo_s, hi_s, _ = family.shape_range
+
+    def ok(sh: float) -> bool:
+        return bool(family.log_profile(eps, np.array([sh]), np.array([u]), sensitivity)[0] <= log_target)
+
+    if not ok(hi_s):
+        return None
+    if ok(lo_s):
+        return lo_s, u
+    lo, hi = lo_s, hi_s
+    for _ in range(200):
+        mid = math.sqrt(lo * hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    while True:  # the last ulps
+        below = math.nextafter(hi, 0.0)
+        if below <= lo or not ok(below):
+            return hi, u
+        hi = below
+
+
+def search_1d(family: Family, eps: float, log_target: float, sensitivity: float) -> Tuple[float, float]:
+    """The minimum-variance member in standard units: (shape, u) with log delta(eps; shape, u) <= log_target.
+
+    1. u*(shape) on the family's scan grid (a log grid, and 0 where the family has it), all at once;
+    2. the family's corner curves (flipped Huber: the kink eps = b u, where the optimum sits when the
+       feasible set has a corner there): a root along each; if it beats the grid and F rises on both
+       sides of it (shape (1 +- 1e-4)), it is the answer;
+    3. otherwise four zoom rounds of 9 shapes between the best grid shape's neighbours, then up to three
+       parabolic steps in log shape (smooth interior optima).
+    """
+    grid = family.shapes(_SCAN)
+    U = max_u(family, eps, log_target, grid, sensitivity)
+    F = family.objective(grid, U, sensitivity)
+    i = int(np.argmin(F))
+    best = (float(F[i]), float(grid[i]), float(U[i]))
+    if family.shape_range is None:
+        return _finish(best, eps)
+
+    def consider(shapes: np.ndarray, guess: np.ndarray):
+        nonlocal best
+        Uz = max_u(family, eps, log_target, shapes, sensitivity, guess)
+        Fz = family.objective(shapes, Uz, sensitivity)
+        j = int(np.argmin(Fz))
+        if Fz[j] < best[0]:
+            best = (float(Fz[j]), float(shapes[j]), float(Uz[j]))
+        return Uz, Fz
+
+    corners = [_curve_root(family, curve, eps, log_target, sensitivity, best[2] if 0 < best[2] < math.inf else 1.0)
+               for curve in family.curves(eps, 1)]
+    corners += [_line_root(family, uk, eps, log_target, sensitivity) for uk in family.kink_lines(eps)]
+    for hit in corners:
+        if hit is None:
+            continue
+        sk, uk = hit
+        Fk = float(family.objective(np.array([sk]), np.array([uk]), sensitivity)[0])
+        if Fk <= best[0]:
+            _, Fs = consider(np.array([sk * (1 - 1e-4), sk * (1 + 1e-4)]), np.array([uk, uk]))
+            if np.all(Fs >= Fk):  # a corner minimum that beats every grid shape
+                return _finish((Fk, sk, uk), eps)
+        if Fk < best[0]:
+            best = (Fk, sk, uk)
+    positive = grid[grid > 0]
+    flat = np.isfinite(F[-1]) and F[-1] - best[0] <= 1e-12  # flat in the shape towards the top (a limit law)
+    if best[1] > 0 and not flat:
+        k = int(np.searchsorted(positive, best[1]))
+        lo_s, hi_s = positive[max(k - 1, 0)], positive[min(k + 1, positive.size - 1)]
+        pos_u = U[grid > 0]
+        logU = np.log(np.where(pos_u > 0, pos_u, 1.0))
+        zoom, Fz, Uz = positive, F[grid > 0], pos_u
+        for _ in range(4):
+            zoom = np.geomspace(lo_s, hi_s, 9)
+            Uz, Fz = consider(zoom, np.exp(np.interp(np.log(zoom), np.log(positive), logU)))
+            j = int(np.argmin(Fz))
+            lo_s, hi_s = zoom[max(j - 1, 0)], zoom[min(j + 1, zoom.size - 1)]
+        pts = sorted([(float(np.log(z)), float(fz), float(uz)) for z, fz, uz in zip(zoom, Fz, Uz) if np.isfinite(fz)])
+        for _ in range(3):  # parabolic steps in x = log shape through the best point and its neighbours
+            if len(pts) < 3:
+                break
+            m = min(range(len(pts)), key=lambda q: pts[q][1])
+            if m == 0 or m == len(pts) - 1:
+                break
+            (x0, f0, _), (x1, f1, u1), (x2, f2, _) = pts[m - 1], pts[m], pts[m + 1]
+            den = (x1 - x0) * (f1 - f2) - (x1 - x2) * (f1 - f0)
+            if den == 0:
+                break
+            xv = x1 - 0.5 * ((x1 - x0) ** 2 * (f1 - f2) - (x1 - x2) ** 2 * (f1 - f0)) / den
+            if not (x0 < xv < x2) or abs(xv - x1) < 1e-9:
+                break
+            Uv, Fv = consider(np.array([math.exp(xv)]), np.array([u1]))
+            pts = sorted(pts + [(xv, float(Fv[0]), float(Uv[0]))])
+    return _finish(best, eps)
+
+
+def least_double_scale(family: Family, eps: float, target: float, shape: float, sensitivity: float,
+                       scale: float, points: int = 64) -> float:
+    """The smallest double s with delta(eps) <= ``target`` for the member (shape, s), from a feasible ``scale``
+    within ~1e-11 of it: k-ary search on the bit patterns of the doubles, ``points`` per vectorised call
+    (2-3 calls), so the noise is exact to the last ulp with respect to the float profile."""
+    def bits(x: float) -> int:
+        return int(np.float64(x).view(np.int64))
+
+    def feasible(ks: np.ndarray) -> np.ndarray:
+        s = ks.astype(np.int64).view(np.float64)
+        return family.profile_members(eps, np.full(s.shape, shape), s, sensitivity) <= target
+
+    hi = bits(scale)
+    step = 1e-12
+    while not feasible(np.array([hi]))[0]:  # the search's root may sit a few ulps on the wrong side of this predicate
+        hi = bits(scale * (1.0 + step))
+        step *= 2.0
+        if step > 1e-6:
+            return scale
+    lo = bits(np.int64(hi).view(np.float64) * (1.0 - 1e-11))
+    while lo > 0 and feasible(np.array([lo]))[0]:  # widen until the low end fails
+        hi, lo = lo, bits(np.int64(lo).view(np.float64) * (1.0 - 1e-9))
+    while hi - lo > 1:
+        n = min(points, hi - lo)
+        ks = np.unique(lo + (np.arange(1, n, dtype=np.int64) * (hi - lo)) // n)  # exact integer spacing
+        ks = ks[(ks > lo) & (ks < hi)]
+        if ks.size == 0:
+            break
+        ok = feasible(ks)
+        if ok.any():
+            j = int(np.argmax(ok))  # the first feasible point: the switch lies just below it
+            hi = int(ks[j])
+            lo = int(ks[j - 1]) if j > 0 else lo
+        else:
+            lo = int(ks[-1])
+    return float(np.int64(hi).view(np.float64))
+
+
+def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]:
+    F, shape, u = best
+    if not (math.isfinite(F) and 0 < u < math.inf):
+        raise CalibrationError(f"cannot calibrate: no parameter of the noise family meets the target at epsilon={eps!r}")
+    return shape, u
+
+
+# ---------------------------------------------------------------------------
+# K-fold
+
+
+def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
+                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60) -> float:
+    """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
+
+    Brackets from ``x0`` by steps 0.5, 1, 2, ... (``known`` = (x, g(x)) saves an evaluation), then
+    Brent's method with every evaluation recorded; returns the smallest feasible x seen (inf if none).
+    """
+    seen = {}
+
+    def g(x: float) -> float:
+        if x not in seen:
+            v = bound(math.exp(x))
+            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
+        return seen[x]
+
+    if known is not None:
+        seen[known[0]] = known[1]
+        x0 = known[0]
+    lo = hi = x0
+    step = 0.5
+    if g(x0) <= 0:
+        while g(lo) <= 0:
+            hi, lo = lo, lo - step
+            step *= 2.0
+            if len(seen) > max_evals or lo < -U_MAX:
+                return hi
+    else:
+        while g(hi) > 0:
+            lo, hi = hi, hi + step
+            step *= 2.0
+            if len(seen) > max_evals or hi > U_MAX:
+                return math.inf
+    if hi - lo > xtol:
+        try:
+            optimize.brentq(g, lo, hi, xtol=xtol / 4.0, maxiter=max(max_evals - len(seen), 1))
+        except (RuntimeError, ValueError):  # pragma: no cover - the recorded bracket stays valid
+            pass
+    return min(x for x, v in seen.items() if v <= 0)
+
+
+def search_kfold(family: Family, eps: float, log_target: float, sensitivity: float, folds: int,
+                 gaussian_preference: float = 0.0) -> Tuple[float, float]:
+    """The minimum-variance member for a ``folds``-fold release over the box: (shape, scale), search bound.
+
+    The bound is the float K-fold PLD at a coarse lattice (:func:`fhsym.accounting.kfold_delta_upper`, the
+    fast profile); see the module docstring.  ``gaussian_preference``: shape 0 (a Gaussian member,
+    certified by one ball-arithmetic evaluation) is kept unless another shape beats it by this
+    (relative variance).
+    """
+    gaussian_zero = (family.shape_range is None or family.shape_range[2]) and \
+        family.make(0.0, 1.0).gaussian_sigma() is not None
+    corner = math.sqrt(folds) * sensitivity  # Gaussian noise: the K-fold profile at the corner is the 1-D one here
+
+    def bound_of(shape: float) -> Callable[[float], float]:
+        def bound(scale: float) -> float:
+            try:
+                noise = family.make(shape, scale)
+                if shape == 0.0 and gaussian_zero:
+                    return float(noise.privacy_profile(eps, corner))
+                step = step_for(noise, sensitivity, _K_RESOLUTION)
+                return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False)
+            except (ValueError, FloatingPointError):
+                return math.inf
+        return bound
+
+    x0 = math.log(sensitivity * math.sqrt(folds) * math.sqrt(2.0 * math.log(1.25 / math.exp(log_target)))
+                  / max(eps, 1e-2))  # about the Gaussian's scale for the same guarantee
+    shapes = family.shapes(_KSCAN)
+    logv = family.log_variance(shapes)
+    best = (math.inf, 0.0, math.inf)  # (F, shape, x)
+    found = {}
+    for sh, lv in zip(shapes, logv):
+        if not math.isfinite(lv):
+            continue
+        known = None
+        if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
+            x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)
+            g_tie = bound_of(float(sh))(math.exp(x_tie))
+            if not (g_tie > 0 and math.log(g_tie) <= log_target):
+                continue
+            known = (x_tie, math.log(g_tie) - log_target)
+        x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
+        if math.isfinite(x):
+            x0 = x
+            found[float(sh)] = x
+            F = lv + 2.0 * x
+            if F < best[0]:
+                best = (F, float(sh), x)
+    for curve in family.curves(eps, folds):  # the atoms of K releases adding up to eps: a corner candidate
+        if not math.isfinite(best[0]):
+            break
+
+        def on_curve(scale: float, c=curve) -> float:
+            return bound_of(c(sensitivity / scale))(scale)
+
+        xc = least_scale(on_curve, log_target, best[2])
+        if math.isfinite(xc):
+            sh = curve(sensitivity / math.exp(xc))
+            F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * xc
+            if F < best[0]:
+                best = (F, sh, xc)
+    if not math.isfinite(best[0]):
+        raise CalibrationError(f"cannot calibrate {family.name} noise for epsilon={eps!r} in {folds} folds: no shape "
+                               f"meets the target")
+    if best[1] > 0 and family.shape_range is not None:  # golden-section refinement in log shape
+        pos = sorted(s for s in found if s > 0)
+        i = pos.index(best[1]) if best[1] in pos else min(range(len(pos)), key=lambda j: abs(pos[j] - best[1]))
+        lo, hi = math.log(pos[max(i - 1, 0)]), math.log(pos[min(i + 1, len(pos) - 1)])
+        for _ in range(4):
+            for z in (lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)):
+                sh = math.exp(z)
+                x = least_scale(bound_of(sh), log_target, best[2])
+                F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
+                if F < best[0]:
+                    best = (F, sh, x)
+            c = math.log(best[1])
+            w = 0.3 * (hi - lo)
+            lo, hi = c - w, c + w
+    if 0.0 in found and best[1] != 0.0:
+        F0 = float(logv[0]) + 2.0 * found[0.0]
+        if best[0] > F0 + math.log1p(-gaussian_preference):
+            best = (F0, 0.0, found[0.0])
+    return best[1], math.exp(best[2])

@@ -1,0 +1,97 @@
+"""What every noise law of fhsym has, continuous or on a lattice: its key, its parameters, its mechanism facts.
+
+:class:`Parametrised` is the common root of :class:`~fhsym.NoiseDistribution` (continuous laws) and
+:class:`~fhsym.noise.lattice.LatticeNoise` (laws on step*Z with exact samplers): the parameters
+declared once with their domains (:class:`fhsym._core.domains.Domain`), the value semantics, and the
+default answers to the questions the claims and the calibrator ask (:mod:`fhsym.privacy.claims`,
+:mod:`fhsym.calibration.calibrator`), which a law overrides where its answer differs.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, TypeVar
+
+from .._core import domains as V
+
+__all__ = ["Parametrised"]
+
+P = TypeVar("P", bound="Parametrised")
+
+
+class Parametrised:
+    """A noise law with named parameters: ``name``, ``parameter_domains``, ``parameters``, ``from_parameters``.
+
+    >>> import fhsym
+    >>> fhsym.Gaussian.from_parameters({"sigma": 2.0}) == fhsym.Gaussian(2.0)
+    True
+    """
+
+    #: the mechanism's key in :func:`fhsym.calibrate` and in certificates
+    name: ClassVar[str] = ""
+    #: the parameters in constructor order, each with its domain
+    parameter_domains: ClassVar[Tuple[V.Domain, ...]] = ()
+    #: symmetric log-concave density: the location family has a monotone likelihood ratio, so over the
+    #: box ||d||_inf <= Delta a K-fold (or T-fold) release is least private at the corner (Delta, ..., Delta)
+    #: (Dong, Roth & Su 2022, Lemma C.3); K-fold claims are made only for such noise
+    log_concave: ClassVar[bool] = False
+    #: noise on a lattice step*Z (claim ``"profile-lattice"``)
+    lattice: ClassVar[bool] = False
+    #: the ``method=`` values :func:`fhsym.calibrate` accepts for this law
+    calibration_methods: ClassVar[Tuple[str, ...]] = ("auto", "exact")
+
+    @property
+    def parameters(self) -> Dict[str, Any]:
+        """The parameters as a dict (constructor order), e.g. ``{'alpha': 1.0, 'gamma': 2.0}``."""
+        return {d.name: getattr(self, d.name) for d in self.parameter_domains}
+
+    @classmethod
+    def from_parameters(cls: "type[P]", parameters: Mapping[str, Any]) -> P:
+        """The law with these parameters; unknown or missing names raise ``ValueError`` (the constructor checks
+        every domain)."""
+        names = [d.name for d in cls.parameter_domains]
+        extra = sorted(set(parameters) - set(names))
+        missing = [n for n in names if n not in parameters]
+        if extra or missing:
+            raise ValueError(f"{cls.__name__} takes parameters {names}; got {sorted(parameters)}")
+        # every value a number in its domain (a constructor's optional default, e.g. None, is not a parameter value)
+        return cls(**{d.name: V.check_scalar(parameters[d.name], d) for d in cls.parameter_domains})
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.parameters.items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.parameters == other.parameters  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(self.parameters.items())))
+
+    # ------------------------------------------------ mechanism facts (privacy hooks)
+    def gaussian_sigma(self) -> Optional[float]:
+        """sigma when this noise law is the Gaussian N(0, sigma^2), else None.
+
+        The K-fold (and T-fold) profile of Gaussian noise depends on the difference vector through
+        ||d||_2 only (Balle & Wang 2018): the l2-ball claim (``"profile-1d-l2"``) applies to it.
+        """
+        return None
+
+    def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
+        """An exact upper bound of the privacy loss of one release of ``dim`` i.i.d. coordinates over the set
+        {||d||_inf <= sensitivity, ||d||_2 <= l2, ||d||_1 <= l1}, when it is bounded (pure DP); else None.
+
+        The ``"pure"`` claim compares it, times the number of releases, with epsilon in exact rationals.
+        """
+        return None
+
+    def zcdp_parameters(self, sensitivity: float) -> Optional[Tuple[float, float]]:
+        """(xi, eta) with which one release at ``sensitivity`` is (xi, eta)-zCDP, if the law has them; else None."""
+        return None
+
+    @classmethod
+    def pure_calibration(cls, epsilon: float, dim: int, sensitivity: float, l2_sensitivity: float,
+                         l1_sensitivity: float, compositions: int, **options: Any
+                         ) -> Optional[Tuple[Callable[[float], Any], float]]:
+        """For a pure-DP law: (scale -> noise, the least scale by the closed form) whose ``compositions`` releases
+        are epsilon-DP over the set (the ``"pure"`` claim re-checks it exactly); None if the law is not pure DP."""
+        return None
