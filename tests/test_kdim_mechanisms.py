@@ -95,9 +95,12 @@ def test_pure_laplace_l1_and_staircase_composition():
     assert st.mechanism.epsilon == pytest.approx(0.5) and st.achieved_delta == 0.0
 
 
-def test_kdim_options_are_refused():
+def test_kdim_options_are_used_or_refused():
+    # theta_max bounds the shapes of the K-fold search too (used); an option a law does not take is refused
+    cal = fhsym.calibrate(1.0, 1e-6, dim=2, mechanism="osgt", theta_max=10.0)
+    assert cal.mechanism.family_shape <= 10.0 and fhsym.verify_certificate(cal.certificate)
     with pytest.raises(ValueError, match="options"):
-        fhsym.calibrate(1.0, 1e-6, dim=2, mechanism="osgt", theta_max=10.0)
+        fhsym.calibrate(1.0, 1e-6, dim=2, mechanism="osgt", box=((0, 1), (0, 1)))
     with pytest.raises(ValueError, match="epsilon"):
         fhsym.calibrate(-1.0, 1e-6, dim=2, mechanism="laplace")
     with pytest.raises(ValueError, match="compositions"):

@@ -393,6 +393,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         pos = sorted(s for s in found if s > 0)
         i = pos.index(best[1]) if best[1] in pos else min(range(len(pos)), key=lambda j: abs(pos[j] - best[1]))
         lo, hi = math.log(pos[max(i - 1, 0)]), math.log(pos[min(i + 1, len(pos) - 1)])
+        lim_lo, lim_hi = math.log(family.shape_range[0]), math.log(family.shape_range[1])
         for _ in range(4):
             for z in (lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)):
                 sh = math.exp(z)
@@ -402,7 +403,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                     best = (F, sh, x)
             c = math.log(best[1])
             w = 0.3 * (hi - lo)
-            lo, hi = c - w, c + w
+            lo, hi = max(c - w, lim_lo), min(c + w, lim_hi)  # within the family's shapes
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):

@@ -181,7 +181,11 @@ class DiscreteFlippedHuber(LatticeNoise):
 
     @classmethod
     def lattice_steps(cls, sensitivity, step):
-        return lattice_sensitivity(sensitivity, step)
+        s = lattice_sensitivity(sensitivity, step)
+        if s > 2**52:  # the noise spans about s steps: its lattice index must stay an exact float
+            raise ValueError(f"step must be at least sensitivity/2^52 (the noise on step*Z spans about sensitivity/step "
+                             f"points); got step={step!r}, sensitivity={sensitivity!r} ({float(s):.3g} steps)")
+        return s
 
     def _log_profile_steps(self, epsilon, steps):
         return self._log_profile_one(epsilon, steps)
