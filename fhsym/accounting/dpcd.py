@@ -32,6 +32,7 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core import domains as V
+from ..noise.gaussian import Gaussian
 from .kdim import aligned_step
 from .pld import PrivacyLossDistribution, flipped_huber_pld
 from .zcdp import zcdp_compose, zcdp_delta, zcdp_params, zcdp_to_dp
@@ -194,6 +195,16 @@ def account_run(alphas, gammas, sensitivities, n_passes: int, epsilon: float, de
         return RunPrivacy("zcdp", eps, dl, d, e, ok, None, (xi, eta),
                           f"({xi:.6g}, {eta:.6g})-zCDP over {L} x {lam.size} releases (additive composition); "
                           f"CKS conversion: ({e:.6g}, {dl:.3g})-DP, i.e. delta({eps:g}) <= {d:.6g}")
+    if not np.any(a) and not with_lower:
+        # every coordinate Gaussian: the run is mu-GDP with mu^2 = L sum (lambda_i/sigma_i)^2, exactly (Dong, Roth &
+        # Su 2022, Cor 3.3): the profile of one Gaussian at sensitivity mu, sigma 1 (Balle & Wang)
+        mu = math.sqrt(L * float(np.sum((lam / g) ** 2)))
+        unit = Gaussian(1.0)
+        d = float(unit.privacy_profile(eps, mu)) * (1.0 + 1e-13)  # the float profile's error (<= 2e-15), and mu's
+        e = float(unit.epsilon_for_delta(dl, mu))
+        return RunPrivacy("pld", eps, dl, d, e, d <= dl, None, None,
+                          f"{L} x {lam.size} Gaussian releases: mu-GDP with mu = {mu:.6g} (exact composition); "
+                          f"delta({eps:g}) = {d:.6g}")
     pld = run_pld(a, g, lam, L, upper_only=not with_lower)
     d = float(pld.delta_upper(eps))
     e = float(pld.epsilon(dl))

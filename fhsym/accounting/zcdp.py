@@ -64,6 +64,8 @@ def renyi_bound(xi: float, eta: float, order: float) -> float:
 
 
 def _eps_at(xi: float, eta: float, log_delta: float, lam: float) -> float:
+    if not lam > 1.0:  # 1 + e^z rounded to 1: the order tends to 1, where the bound tends to +inf
+        return math.inf
     return xi + eta * lam + math.log1p(-1.0 / lam) - (log_delta + math.log(lam)) / (lam - 1.0)
 
 

@@ -25,6 +25,7 @@ calls it for every private run.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Optional, Tuple
 
@@ -36,6 +37,7 @@ from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..accounting.claims import ZCDP
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, check_choice, check_counts, check_epsilon, check_sensitivities
+from ..accounting.mechanism_pld import noise_pld
 from ..accounting.zcdp import zcdp_to_dp
 from ..noise import noise_class
 from ..noise.family import Family
@@ -62,7 +64,8 @@ def _zcdp(family: Family, request: Request) -> Calibration:
         return zcdp_to_dp(n * xi, n * eta, dl)
 
     def gstar(shape: float) -> float:
-        f = lambda x: eps_at(shape, math.exp(x)) - eps  # noqa: E731  (decreasing in x = log g)
+        # decreasing in x = log g; aimed 1e-12 below eps so that the conversion's own rounding keeps eps
+        f = lambda x: eps_at(shape, math.exp(x)) - eps * (1.0 - 1e-12)  # noqa: E731
         lo, hi = -5.0, 5.0
         while f(hi) > 0:
             lo, hi = hi, hi + 5.0
@@ -127,13 +130,18 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
         cal = calibrate_law(cls, request, "exact", family=family)
     noise = cal.mechanism
     g = noise.family_scale
+    n = L * K
     extra: dict[str, Any] = dict(accountant=acc, multiplier=g, shape=noise.family_shape, n_passes=L, n_coordinates=K,
-                                 n_releases=L * K, variance_factor=cal.variance)
+                                 n_releases=n, variance_factor=cal.variance)
     if acc == "zcdp":
         xi, eta = noise.zcdp_parameters(1.0)
-        extra.update(achieved_epsilon=zcdp_to_dp(L * K * xi, L * K * eta, dl), xi=L * K * xi, eta=L * K * eta)
+        extra.update(achieved_epsilon=zcdp_to_dp(n * xi, n * eta, dl), xi=n * xi, eta=n * eta)
+    elif noise.gaussian_sigma() is not None:  # the n-fold Gaussian is the 1-D one at sqrt(n): its epsilon at delta
+        extra["achieved_epsilon"] = float(noise.epsilon_for_delta(dl, math.sqrt(n)))
+    else:  # information only (the certificate is the proven bound): the float PLD's epsilon at delta
+        extra["achieved_epsilon"] = float(noise_pld(noise, 1.0, upper_only=True).self_compose(n).epsilon(dl))
     cal.extra.update(extra)
-    return cal
+    return dataclasses.replace(cal, method=f"dpcd-{acc}")
 
 
 def dpcd_parameters(cal: Calibration, sensitivities) -> Tuple[np.ndarray, np.ndarray]:
