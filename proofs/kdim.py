@@ -43,7 +43,7 @@ topic = Topic(
 K1 = topic.erratum(
     "K1",
     "Lemma 5's step (20), P{T'd > a} <= Q(a/(gamma ||d||_2)), is cited as a consequence of sub-Gaussianity, which "
-    "only gives exp(-a^2/(2 gamma^2 ||d||^2)); it is true for FH by Proschan's peakedness theorem (proof supplied)",
+    "only gives exp(-a^2/(2 gamma^2 ||d||^2)); it is true for FH by Proschan's peakedness theorem (HAND PROOF in docs/errata.md, K1)",
 )
 K2 = topic.erratum(
     "K2",
