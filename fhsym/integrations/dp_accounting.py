@@ -1,6 +1,6 @@
 """Flipped Huber noise inside Google's ``dp_accounting`` (optional: ``pip install dp-accounting``).
 
-Three layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, gamma^2), sensitivity Delta:
+Four layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, gamma^2), sensitivity Delta:
 
 * :class:`FlippedHuberPrivacyLoss` -- a subclass of dp_accounting's extension point
   ``privacy_loss_mechanism.AdditiveNoisePrivacyLoss`` (its contract: symmetric noise, privacy loss
@@ -22,7 +22,12 @@ Three layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, g
   mechanism and a ``PLDAccountant`` that accepts it anywhere among dp_accounting's own events
   (``GaussianDpEvent``, ``LaplaceDpEvent``, ``SelfComposedDpEvent``, ``ComposedDpEvent``,
   ``PoissonSampledDpEvent`` of an FH event, ...).  Every PLD is built at the accountant's one
-  ``value_discretization_interval``, so nothing has to match by hand.
+  ``value_discretization_interval``, so nothing has to match by hand.  dp_accounting's accountants
+  dispatch on event types in one ``isinstance`` chain (no registry), so a subclass is the only way to
+  add an event; every stock event goes to dp_accounting's own code.
+* :class:`FlippedHuberRdpAccountant` and :func:`to_zcdp_event` (from
+  :mod:`fhsym.integrations.dp_accounting_rdp`) -- the RDP route: certified Renyi divergences,
+  Poisson and without-replacement subsampling; or fhsym's zCDP bound as a stock ``ZCDpEvent``.
 
 Subsampled profile (the amplification identity, exact).  With P0 = mu(. + Delta), Q0 = mu and
 delta_0 the 1-D profile of Theorem 3 (extended to eps < 0 by delta_0(e) = 1 - e^e + e^e delta_0(-e),

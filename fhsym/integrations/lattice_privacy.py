@@ -116,10 +116,12 @@ class _ChordCurve:
 
     def __call__(self, epsilon: float) -> float:
         e = V.check_scalar(epsilon, _EPS)
+        if not e < 2.0 ** (52 - self.m):  # far out: the node function at eps itself
+            return min(self.node(e), 1.0)
         t = math.ldexp(e, self.m)
         j = math.floor(t)
-        if t == j or not math.isfinite(t) or j >= 1 << 52:
-            return self.node(e) if j >= 1 << 52 else self.value(j)
+        if t == j:
+            return self.value(j)
         lo, hi = self.value(j), self.value(j + 1)
         if hi >= lo:
             return lo

@@ -20,7 +20,6 @@ from scipy import stats
 
 dp = pytest.importorskip("opendp.prelude", reason="needs the optional dependency opendp (extra opendp)")
 
-import fhsym  # noqa: E402
 from fhsym.integrations import _accounting as fa  # noqa: E402  (fhsym's own PLD engine, one import point)
 from fhsym.integrations.lattice_privacy import lattice_privacy_curve  # noqa: E402
 from fhsym.integrations.opendp import (  # noqa: E402
