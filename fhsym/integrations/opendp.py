@@ -16,7 +16,7 @@ Supported spaces (anything else raises ``ValueError``):
 input_domain                                                    input_metric
 ==============================================================  ==============================================
 ``atom_domain(T=float, nan=False)`` (f64)                       ``absolute_distance(T=float)``
-``atom_domain(T=int)`` (any OpenDP integer type)                ``absolute_distance(T=<integer type>)``
+``atom_domain(T=int)`` (i32, i64, u32, u64, usize)              ``absolute_distance(T=<integer type>)``
 ``vector_domain(atom_domain(...as above...), size=K)``          ``linf_distance``, ``l2_distance`` or
                                                                 ``l1_distance`` of the element kind
 ==============================================================  ==============================================
@@ -276,7 +276,7 @@ def then_flipped_huber(alpha: float, gamma: float, k: Optional[int] = None) -> A
     >>> sum_ = (dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()) >> \\
     ...     dp.t.then_clamp((0.0, 1.0)) >> dp.t.then_sum()
     >>> m = sum_ >> then_flipped_huber(alpha=1.0, gamma=2.0)
-    >>> m.map(1) .delta(1.0) < 0.01                          # one record moves the sum by <= 1
+    >>> m.map(1).delta(1.0) < 0.01                           # one record moves the sum by about 1
     True
     """
     # OpenDP's own then_* (and its extras' to_then) build this class; 0.16 has no public name for it
