@@ -62,6 +62,15 @@ def main(argv=None) -> int:
             print(f"{eps:>4g} {delta:>6.0e} {iv.lower:>12.7g} {iv.upper:>12.7g} {iv.ratio:>8.5f} {iv.bins:>3} "
                   f"{iv.support:>5} {iv.lp_rows:>7} x {iv.lp_columns:<6} {sec:>5.1f}  "
                   + " ".join(f"{rec['mechanisms'][m]:>10.6g}" for m in MECHANISMS), flush=True)
+    print("\nexcess variance over V* (percent: [var/upper - 1, var/lower - 1]; certified variances of fhsym.calibrate)")
+    print(f"{'eps':>4} {'delta':>6}  " + " ".join(f"{m[:17]:>17}" for m in MECHANISMS))
+    for rec in records:
+        cells = []
+        for m in MECHANISMS:
+            v = rec["mechanisms"][m]
+            lo, hi = 100.0 * (v / rec["upper"] - 1.0), 100.0 * (v / rec["lower"] - 1.0)
+            cells.append(f"[{lo:>7.3f}, {hi:>7.3f}]")
+        print(f"{rec['epsilon']:>4g} {rec['delta']:>6.0e}  " + " ".join(f"{c:>17}" for c in cells))
     payload = {
         "description": "Certified intervals lower <= V*(eps, delta, 1) <= upper for the least variance of any "
                        "additive (eps, delta)-DP noise (fhsym.optimal_variance; docs/optimum.md). 'dual' re-checks "

@@ -97,9 +97,11 @@ class PiecewiseUniform(NoiseDistribution):
     weights : sequence of non-negative integers ``n_0, ..., n_M``, not all 0
         Bin ``k`` holds probability ``n_|k| / N``, ``N = n_0 + 2 (n_1 + ... + n_M)``.
 
-    Formulas: module docstring (variance ``w^2 (sum_k q_k k^2 + 1/12)``, profile
-    ``(1 - theta) D_j + theta D_{j+1}``).  This is the noise at the upper end of
-    :func:`fhsym.optimal_variance`.
+    Notes
+    -----
+    Formulas in the module docstring: variance ``w^2 (sum_k q_k k^2 + 1/12)``, profile
+    ``(1 - theta) D_j + theta D_{j+1}`` at ``d = (j + theta) w``.  This is the noise at the
+    upper end of :func:`fhsym.optimal_variance`.
 
     Examples
     --------

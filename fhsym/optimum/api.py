@@ -93,7 +93,7 @@ def choose_grid(epsilon: float, delta: float, bins: Optional[int] = None) -> Tup
     """``(m, M)``: bins per unit sensitivity and the LP's support (see the module docstring).
 
     >>> choose_grid(1.0, 1e-6), choose_grid(3.0, 1e-6)
-    ((16, 306), (64, 557))
+    ((16, 306), (32, 279))
     """
     if bins is not None:
         m = _check_bins(bins)

@@ -84,8 +84,8 @@ def _exact(x: float) -> Fraction:
 
 def _arb_point(x: arb) -> Fraction:
     """An exact (finite) arb point as a Fraction."""
-    man, ex = x.man_exp()
-    man, ex = int(man), int(ex)
+    man_f, ex_f = x.man_exp()
+    man, ex = int(man_f), int(ex_f)
     return Fraction(man * 2**ex) if ex >= 0 else Fraction(man, 2**-ex)
 
 
