@@ -178,22 +178,35 @@ def _check_float(value: float, name: str, closed_lower: bool) -> float:
     return float(value)
 
 
+def _prepare(width: float, weights: Sequence[int], epsilon: float, sensitivity: float,
+             ) -> Tuple[Tuple[int, ...], Fraction, Fraction, int, Fraction]:
+    """Validated weights, the enclosure ``lo <= e^eps <= hi`` and ``Delta/w = J + theta``."""
+    w = _check_float(width, "width", False)
+    n = check_weights(weights)
+    eps = _check_float(epsilon, "epsilon", True)
+    dl = _check_float(sensitivity, "sensitivity", False)
+    lo, hi = exp_enclosure(eps)
+    J, theta = _split(w, dl)
+    return n, lo, hi, J, theta
+
+
+def _at_shift(n: Tuple[int, ...], lo: Fraction, hi: Fraction, J: int, theta: Fraction) -> Tuple[Fraction, Fraction]:
+    """Exact bounds on ``(1 - theta) D_J + theta D_{J+1}``."""
+    a0, a1 = lattice_deficit_bounds(n, J, lo, hi)
+    if not theta:
+        return a0, a1
+    b0, b1 = lattice_deficit_bounds(n, J + 1, lo, hi)
+    return (1 - theta) * a0 + theta * b0, (1 - theta) * a1 + theta * b1
+
+
 def profile_bounds(width: float, weights: Sequence[int], epsilon: float, sensitivity: float) -> Tuple[float, float]:
     """Floats ``lower <= delta(eps; Delta) <= upper`` at the exact inputs (the shift ``d = Delta`` only).
 
     >>> profile_bounds(1.0, (1,), 0.0, 0.5)       # uniform on [-1/2, 1/2): delta = TV = 1/2
     (0.5, 0.5)
     """
-    w = _check_float(width, "width", False)
-    n = check_weights(weights)
-    eps = _check_float(epsilon, "epsilon", True)
-    dl = _check_float(sensitivity, "sensitivity", False)
-    lo, hi = exp_enclosure(eps)
-    j, theta = _split(w, dl)
-    a0, a1 = lattice_deficit_bounds(n, j, lo, hi)
-    b0, b1 = lattice_deficit_bounds(n, j + 1, lo, hi) if theta else (Fraction(0), Fraction(0))
-    low = (1 - theta) * a0 + theta * b0
-    high = (1 - theta) * a1 + theta * b1
+    n, lo, hi, J, theta = _prepare(width, weights, epsilon, sensitivity)
+    low, high = _at_shift(n, lo, hi, J, theta)
     return max(fraction_down(low), 0.0), min(fraction_up(high), 1.0)
 
 
@@ -202,26 +215,15 @@ def sup_profile_bounds(width: float, weights: Sequence[int], epsilon: float, sen
     """Floats bounding ``sup_{0 < d <= Delta} delta(eps; d)``: the guarantee for every ``|f(D) - f(D')| <= Delta``.
 
     The profile is piecewise linear in ``d`` with nodes at the lattice (module docstring), so the
-    supremum is the largest of the lattice values ``D_1..D_J`` and the value at ``Delta``.
+    supremum is the largest of the lattice values ``D_1..D_J`` and the value at ``Delta``
+    (``D_j = 1`` for ``j > 2M``: disjoint supports).
 
     >>> sup_profile_bounds(1.0, (1,), 0.0, 0.5)
     (0.5, 0.5)
     """
-    w = _check_float(width, "width", False)
-    n = check_weights(weights)
-    eps = _check_float(epsilon, "epsilon", True)
-    dl = _check_float(sensitivity, "sensitivity", False)
-    lo, hi = exp_enclosure(eps)
-    J, theta = _split(w, dl)
-    best_lo, best_hi = Fraction(0), Fraction(0)
-    for j in range(1, min(J, 2 * (len(n) - 1) + 1) + 1):
+    n, lo, hi, J, theta = _prepare(width, weights, epsilon, sensitivity)
+    best_lo, best_hi = _at_shift(n, lo, hi, J, theta)
+    for j in range(1, min(J, 2 * len(n) - 1) + 1):
         a0, a1 = lattice_deficit_bounds(n, j, lo, hi)
         best_lo, best_hi = max(best_lo, a0), max(best_hi, a1)
-    if J > 2 * (len(n) - 1):
-        best_lo = best_hi = Fraction(1)
-    if theta:
-        a0, a1 = lattice_deficit_bounds(n, J, lo, hi)
-        b0, b1 = lattice_deficit_bounds(n, J + 1, lo, hi)
-        best_lo = max(best_lo, (1 - theta) * a0 + theta * b0)
-        best_hi = max(best_hi, (1 - theta) * a1 + theta * b1)
     return max(fraction_down(best_lo), 0.0), min(fraction_up(best_hi), 1.0)
