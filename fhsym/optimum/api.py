@@ -12,7 +12,9 @@
 ``w = Delta/m`` with ``m`` bins per unit sensitivity (a power of two); ``upper - lower`` is about
 ``w^2/3``.  By default ``m`` is the smallest power of two with ``w^2/3 <= 2.5e-3 V`` (``V`` the pure-DP
 staircase variance, within 1 % of ``V*`` in the cases measured), or larger while the LP keeps at
-most :data:`CHEAP_COLUMNS` columns, and reduced until it has at most :data:`MAX_COLUMNS`.  Literature: Geng & Viswanath (2016) and Geng, Ding, Guo & Kumar
+most :data:`CHEAP_COLUMNS` columns, and reduced until it has at most :data:`MAX_COLUMNS`; if the
+interval is then wider than ``REFINE`` (0.5 %), the grid is refined while the LP stays within
+:data:`MAX_COLUMNS`.  Literature: Geng & Viswanath (2016) and Geng, Ding, Guo & Kumar
 (AISTATS 2019); the method and the proofs: ``docs/optimum.md``.
 """
 
@@ -29,16 +31,19 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
 from .primal import solve_private
+from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "choose_grid", "MAX_COLUMNS"]
 
-EPSILON = Domain("epsilon", 0.0, 50.0, closed_upper=True)
+EPSILON = Domain("epsilon", 0.0, 20.0, closed_upper=True)
 #: the largest LP (columns) the automatic grid will build
-MAX_COLUMNS = 250_000
+MAX_COLUMNS = 60_000
 #: default target of (upper - lower)/lower from the grid alone
 TARGET = 2.5e-3
 #: finer grids are used while the LP stays this small (a few seconds)
 CHEAP_COLUMNS = 20_000
+#: with the automatic grid, an interval wider than this (upper/lower - 1) is solved again on a grid twice as fine
+REFINE = 5e-3
 MAX_BINS = 1 << 12
 
 
@@ -120,6 +125,21 @@ def _exact_width(sens: float, m: int) -> None:
         raise ValueError(f"sensitivity must be at least {m} * 2^-1074 so that sensitivity/bins is exact; got {sens!r}")
 
 
+def _solve(eps: float, dl: float, sens: float, bins: Optional[int]) -> Tuple[PiecewiseUniform, float, LPSolution]:
+    """The private primal and its LP; with the automatic grid, refined while the interval is wider than REFINE."""
+    m, M = choose_grid(eps, dl, bins)
+    while True:
+        _exact_width(sens, m)
+        noise, proven, sol = solve_private(eps, dl, sens, m, M)
+        w2 = 1.0 / (m * m)
+        low, up = sol.value - w2 / 4.0, sol.value + w2 / 12.0  # the interval's ends at Delta = 1, to float accuracy
+        if (bins is not None or m >= MAX_BINS or (low > 0 and up <= (1.0 + REFINE) * low)
+                or _columns(2 * m, _support(eps, dl, 2 * m)) > MAX_COLUMNS):
+            return noise, proven, sol
+        m *= 2
+        M = _support(eps, dl, m)
+
+
 def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float = 1.0, *,
                                 bins: Optional[int] = None) -> Tuple[PiecewiseUniform, float]:
     """The near-optimal noise of :func:`optimal_variance` (its upper end) and its proven delta.
@@ -132,9 +152,7 @@ def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float
     (True, 0.5, 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    m, M = choose_grid(eps, dl, bins)
-    _exact_width(sens, m)
-    noise, proven, _ = solve_private(eps, dl, sens, m, M)
+    noise, proven, _ = _solve(eps, dl, sens, bins)
     return noise, proven
 
 
@@ -147,7 +165,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     duality with a dual solution checked in exact rationals (``V* >= L - w^2/4``, ``L`` the certified
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
     proven private in exact rationals; ``upper - lower ~ w^2/3``.  ``bins`` (``m``, a power of two)
-    overrides the automatic grid.  ``epsilon`` in (0, 50], ``delta`` in (0, 1).  Method, proofs and
+    overrides the automatic grid.  ``epsilon`` in (0, 20], ``delta`` in (0, 1).  Method, proofs and
     sources (Geng & Viswanath 2016; Geng, Ding, Guo & Kumar 2019): ``docs/optimum.md``.
 
     >>> import fhsym
@@ -158,9 +176,8 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     (1.866, 1.949, 2, True)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    m, M = choose_grid(eps, dl, bins)
-    _exact_width(sens, m)
-    noise, proven, sol = solve_private(eps, dl, sens, m, M)
+    noise, proven, sol = _solve(eps, dl, sens, bins)
+    m = sol.dual.m
     bound = sol.dual.variance_bound()
     d2 = Fraction(sens) ** 2
     lower = fraction_down(bound * d2)

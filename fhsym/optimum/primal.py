@@ -25,8 +25,8 @@ from .solve import LPSolution, solve_lp
 
 __all__ = ["weights_from_masses", "private_noise", "solve_private", "SCALE_BITS"]
 
-#: the first slack: about 3e-9 of the delta rows is lost to HiGHS' tolerance (1e-10 per row)
-SPURIOUS = 3e-9
+#: the first slack (fraction of delta given up so that the float primal keeps delta)
+SLACK = 1e-3
 SCALE_BITS = 60
 ATTEMPTS = 6
 #: a tail mass t above TAIL * delta means the LP leans on its tail relaxation: enlarge M
@@ -55,12 +55,12 @@ def solve_private(epsilon: float, delta: float, sensitivity: float, m: int, M: i
                   ) -> Tuple[PiecewiseUniform, float, LPSolution]:
     """:func:`private_noise` and the LP solution it came from (its dual bounds the LP at ``delta``).
 
-    The LP is solved at ``delta (1 - slack)``, first ``slack = clip(3e-9/delta, 0.01, 0.5)``.  If the
-    LP puts more than ``1e-3 delta`` on its tail variable ``t``, ``M`` grows by half; if the
-    exact check finds ``sup delta = delta (1 - slack) + e`` above ``delta``, the next slack is
-    ``2 e/delta + 0.01`` (at most 0.9).
+    The LP is solved at ``delta (1 - slack)``, first ``slack = 1e-3``.  If the LP puts more than
+    ``1e-3 delta`` on its tail variable ``t``, ``M`` grows by half; if the exact check finds
+    ``sup delta = delta (1 - slack) + e`` above ``delta``, the next slack is ``2 e/delta + 0.01``
+    (at most 0.9).
     """
-    slack = min(0.5, max(0.01, SPURIOUS / delta))
+    slack = SLACK
     last: Optional[float] = None
     for _ in range(ATTEMPTS):
         sol = solve_lp(epsilon, delta * (1.0 - slack), m, M, bound_delta=delta)

@@ -1,9 +1,12 @@
 """Solve the quantised LP (:mod:`.lp`) with HiGHS' dual simplex and collect its primal and dual.
 
-``scipy.optimize.linprog(method="highs-ds")`` with feasibility tolerances 1e-10 (the delta rows
-are ~1e-8: the default 1e-7 lets the float primal break them by more than delta).  Nothing here
-is trusted: the dual is re-checked exactly by :class:`.dual.DualCertificate`, the primal by
-:mod:`.primal`.
+``scipy.optimize.linprog(method="highs-ds")`` with feasibility tolerances 1e-10, on the LP in units
+of delta: the variables are ``x / delta`` (the rows ``(j, k)`` and ``(j, E)`` are homogeneous, the
+normalisation's right-hand side becomes ``1/delta``, the delta rows' 1), so the solver's absolute
+tolerances are relative to delta.  (Unscaled, at delta = 1e-8 the float primal broke the delta rows
+by 9 %, at delta = 1e-10 by a factor 42.)  The duals need no rescaling: the reduced costs are the same
+and the bound is ``y + delta sum_j z_j``.  Nothing here is trusted: the dual is re-checked exactly by
+:class:`.dual.DualCertificate`, the primal by :mod:`.primal`.
 
 >>> sol = solve_lp(1.0, 1e-6, m=2, M=30)
 >>> sol.status, round(sol.value, 4), sol.n_rows, sol.n_cols
@@ -68,10 +71,10 @@ def solve_lp(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional
     slack, :mod:`.primal`) still certifies the bound at the true delta (its tangent there).
     Raises ``ArithmeticError`` if HiGHS does not report an optimum.
     """
-    lp = QuantisedLP(m=m, M=M, r=ratio_above(epsilon), delta=delta)
+    lp = QuantisedLP(m=m, M=M, r=ratio_above(epsilon), delta=1.0)  # in units of delta (module docstring)
     A, b = lp.inequalities()
     Aeq, beq = lp.equality()
-    res = linprog(lp.objective(), A_ub=A, b_ub=b, A_eq=Aeq, b_eq=beq, bounds=(0, None), method="highs-ds",
+    res = linprog(lp.objective(), A_ub=A, b_ub=b, A_eq=Aeq, b_eq=beq / delta, bounds=(0, None), method="highs-ds",
                   options={"primal_feasibility_tolerance": TOLERANCE, "dual_feasibility_tolerance": TOLERANCE})
     if res.status != 0:
         raise ArithmeticError(f"HiGHS did not solve the LP (eps={epsilon}, delta={delta}, m={m}, M={M}): "
@@ -87,6 +90,7 @@ def solve_lp(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional
         epsilon=float(epsilon), delta=float(delta if bound_delta is None else bound_delta), m=m, M=M, r=lp.r, y=short(float(res.eqlin.marginals[0])),
         z=tuple(short(float(marg[lp.delta_row(j)])) for j in range(1, m + 1)),
         u_e=tuple(short(float(marg[lp.e_row(j)])) for j in range(1, m + 1)), u=u)
-    x = np.asarray(res.x, dtype=float)
-    return LPSolution(value=float(res.fun), q=x[: M + 1].copy(), t=float(x[M + 1]), dual=dual, status=int(res.status),
+    x = np.asarray(res.x, dtype=float) * delta
+    return LPSolution(value=float(res.fun) * delta, q=x[: M + 1].copy(), t=float(x[M + 1]), dual=dual,
+                      status=int(res.status),
                       n_rows=lp.n_rows + 1, n_cols=lp.n_cols)
