@@ -7,6 +7,8 @@ Width ``w > 0`` and non-negative integer weights ``n_0, ..., n_M`` (not all 0). 
 ``q_k = n_|k| / N``, ``N = n_0 + 2 (n_1 + ... + n_M)`` (exact normalisation), spread uniformly, so
 
     g(t) = q_k / w   for t in bin k,          T = w K + U,  P(K = k) = q_k,  U ~ Uniform[-w/2, w/2),
+
+(``g`` is evaluated at ``|t|``, so for ``k < 0`` the bin is closed on the right instead: a null set)
     Var(T) = w^2 (sum_k q_k k^2 + 1/12),
     E[T^n] = w^n sum_k q_k ((k + 1/2)^(n+1) - (k - 1/2)^(n+1)) / (n + 1),
 
@@ -60,6 +62,8 @@ def piecewise_uniform_profile(eps: np.ndarray, d: float, width: float, q: np.nda
     eps = np.asarray(eps, dtype=float)
     M = (len(q) - 1) // 2
     u = d / width
+    if not u <= 2 * M + 1:  # disjoint supports (also d/width = inf)
+        return np.ones(eps.shape)
     j = math.floor(u)
     theta = u - j
     out = _deficit(eps, q, M, j)
@@ -264,7 +268,8 @@ class PiecewiseUniform(NoiseDistribution):
         """
         eps = check_scalar(epsilon, Domain("epsilon", 0.0, math.inf, closed_lower=True))
         Delta = check_scalar(sensitivity, Domain("sensitivity", 0.0, math.inf))
-        J = math.floor(Delta / self.width)
+        u = Delta / self.width
+        J = math.floor(u) if u <= 2 * len(self.weights) else 2 * len(self.weights)
         vals = [float(self.privacy_profile(eps, Delta))]
         for j in range(1, min(J, 2 * len(self.weights) - 1) + 1):
             vals.append(float(self.privacy_profile(eps, j * self.width)))

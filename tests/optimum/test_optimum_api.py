@@ -85,6 +85,14 @@ def test_small_instance_end_to_end():
     assert iv.ratio < 1.08  # coarse grid: w = 1/2, w^2/3 = 0.083
 
 
+def test_automatic_grid_is_refined_when_the_interval_is_wide():
+    # delta = 0.9: V* ~ 0.04, far below the staircase's 1.92 that sets the first grid (32 bins)
+    iv = optimal_variance(1.0, 0.9)
+    coarse = optimal_variance(1.0, 0.9, bins=32)
+    assert coarse.ratio > 1.005  # wider than REFINE: the default goes on to 64 bins
+    assert iv.bins == 64 and iv.ratio < coarse.ratio and iv.proven_delta <= 0.9
+
+
 def test_sensitivity_scales_both_ends():
     one = optimal_variance(1.0, 1e-6, bins=2)
     four = optimal_variance(1.0, 1e-6, sensitivity=4.0, bins=2)

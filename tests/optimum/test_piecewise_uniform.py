@@ -114,6 +114,20 @@ def test_profile_is_not_monotone_in_the_shift():
     assert pu.sup_privacy_profile(0.5, 2.0) == 1.0 == pu.certified_sup_profile(0.5, 2.0)
 
 
+def test_privacy_loss_interval_and_huge_shifts():
+    pu = PiecewiseUniform(0.5, [2, 1])  # density 1 on [-1/4, 1/4), 1/2 on the bins +-1, 0 outside [-3/4, 3/4)
+    assert float(pu.privacy_loss(0.0, 0.5)) == pytest.approx(math.log(2.0))
+    assert float(pu.privacy_loss(0.5, 0.5)) == math.inf        # t + d outside the support
+    assert float(pu.privacy_loss(-1.0, 0.5)) == -math.inf      # t outside, t + d inside
+    assert float(pu.privacy_loss(2.0, 1.0)) == 0.0             # outside both supports: 0 by convention
+    lo, hi = pu.interval(0.25)                                 # P(|T| <= h) = 2h (h < 1/4)
+    assert hi == pytest.approx(0.125, rel=1e-15) and lo == -hi
+    lo, hi = pu.interval(0.9)                                  # 1/2 + (h - 1/4) for h in [1/4, 3/4)
+    assert hi == pytest.approx(0.65, rel=1e-14)
+    assert float(pu.privacy_profile(0.3, 1e300)) == 1.0 == pu.sup_privacy_profile(0.3, 1e300)
+    assert PiecewiseUniform(1e-300, [1, 1]).certified_sup_profile(0.3, 1e300) == 1.0
+
+
 def test_exp_enclosure_and_lattice_bounds():
     for eps in (1e-12, 0.1, 1.0, 3.0, 40.0):
         lo, hi = exp_enclosure(eps)
