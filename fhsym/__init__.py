@@ -16,6 +16,7 @@ from .noise.discrete_flipped_huber import DiscreteFlippedHuber
 from .privacy.certificate import Certificate
 from .calibration.verify import verify_certificate
 from .applications.advise import advise
+from .optimum import optimal_variance
 
 from .applications.release import Release, ReleaseConfig, release
 from .applications.dpcd import DPCDConfig
@@ -44,6 +45,7 @@ __all__ = [
     "DPCDConfig",
     "gaussian_dominance",
     "advise",
+    "optimal_variance",
     "accounting",
     "calibration",
     "noise",
