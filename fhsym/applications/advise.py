@@ -3,7 +3,7 @@
 For a release (epsilon, delta, K coordinates, T compositions, a sensitivity set: the l_inf box,
 the l2 ball or the l1 ball of radius ``sensitivity``) the advisor calibrates each candidate of
 :mod:`fhsym.applications.frontier` with :func:`fhsym.calibrate` and ranks them by per-coordinate
-variance.  Where the frontier data file (``docs/reproduction/data/frontier.json.gz``) holds the same
+variance.  Where the frontier data file (``fhsym/applications/data/frontier.json.gz``) holds the same
 calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
 holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
 
@@ -40,11 +40,15 @@ _ORDER = ("gaussian", "laplace_pure", "staircase", "flipped_huber", "laplace_kfo
 
 
 def default_data_path() -> Path:
-    """The frontier data file of the source checkout (``FHSYM_FRONTIER_DATA`` overrides it)."""
+    """The frontier data file shipped with the package (``FHSYM_FRONTIER_DATA`` overrides it).
+
+    It is package data (``fhsym/applications/data/frontier.json.gz``, declared in pyproject.toml), so an
+    installed wheel reads the same file as a source checkout.
+    """
     env = os.environ.get("FHSYM_FRONTIER_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "docs" / "reproduction" / "data" / "frontier.json.gz"
+    return Path(__file__).resolve().parent / "data" / "frontier.json.gz"
 
 
 def call_key(call: Dict[str, Any]) -> str:

@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Certified calibrations of every mechanism (flipped Huber, Gaussian, Laplace K-fold and pure,\n"
         "truncated Laplace, staircase, OSGT) for one release, sorted by per-coordinate variance, best first,\n"
         "with the gain over the runner-up (fhsym.advise).  Calibrations held by the frontier data file\n"
-        "(docs/reproduction/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
+        "(fhsym/applications/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
         "the rest are computed (progress on stderr).  The sensitivity set is the --norm ball of radius\n"
         "--sensitivity (default 1);\n"
         "the box-based mechanisms cover an l2 / l1 ball through the box that contains it.",
