@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 from typing import List
 
-import numpy as np
-
 from .common import CLIError, need_checkout, need_module
 from .progress import Progress
 
@@ -49,6 +47,8 @@ def cmd_calibrate(ns) -> tuple:
             except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
                 pass
     res["comparison"] = comparison
+    import numpy as np
+
     for k, val in list(res.items()):  # JSON-safe: numpy scalars to Python numbers
         if isinstance(val, np.generic):
             res[k] = val.item()
@@ -84,6 +84,8 @@ def cmd_check_certificate(ns) -> tuple:
 
 
 def cmd_profile(ns) -> tuple:
+    import numpy as np
+
     from ..privacy import privacy_profile
 
     d = np.atleast_1d(privacy_profile(ns.epsilon, ns.alpha, ns.gamma, ns.sensitivity))
@@ -92,9 +94,11 @@ def cmd_profile(ns) -> tuple:
 
 
 def cmd_sample(ns) -> tuple:
-    from ..noise import FlippedHuber
-
     import shutil
+
+    import numpy as np
+
+    from ..noise import FlippedHuber
 
     fh = FlippedHuber(ns.alpha, ns.gamma)
     res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
