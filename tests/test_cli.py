@@ -413,3 +413,24 @@ def test_calibrate_at_huge_epsilon_is_clean(capsys):
     # the Laplace-limit variance 2/eps^2 = 2e-600 is below the float range: it rounds to 0.0, the nearest double
     assert out["achieved_delta"] <= 1e-6 and 0.0 <= out["variance"] < 1e-290
     assert out["parameters"]["gamma"] > 0 and out["parameters"]["alpha"] > 0
+
+
+# ---------------------------------------------------------------------------
+# broken pipes (issue 24): `fhsym ... | head` ends quietly
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, read", [
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--json"], 0),  # the reader is gone before any output
+    (["sample", "--alpha", "1", "--gamma", "2", "-n", "200000"], 100),  # `| head -c 100`: gone mid-output
+])
+def test_broken_pipe_ends_quietly(args, read):
+    proc = subprocess.Popen(FHSYM + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if read:
+        assert len(proc.stdout.read(read)) == read
+    proc.stdout.close()  # before the output is complete: the next write meets EPIPE
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    rc = proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
+    assert err == "" and rc in (0, cli.app.BROKEN_PIPE_STATUS), (rc, err)
