@@ -434,3 +434,38 @@ def test_broken_pipe_ends_quietly(args, read):
     rc = proc.wait(timeout=300)
     assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
     assert err == "" and rc in (0, cli.app.BROKEN_PIPE_STATUS), (rc, err)
+
+
+# ---------------------------------------------------------------------------
+# ratios (issue 24): in % and dB, so that 1.0001x does not print as "1x"
+# ---------------------------------------------------------------------------
+
+
+def test_calibrate_prints_the_comparison_in_percent_and_db(capsys):
+    import math
+    import re
+
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6"]) == 0
+    out = capsys.readouterr().out
+    fh = fhsym.calibrate(1.0, 1e-6).variance
+    for other in ("gaussian", "laplace"):
+        var = fhsym.calibrate(1.0, 1e-6, mechanism=other).variance
+        line = next(x for x in out.splitlines() if x.strip().startswith(f"{other} variance"))
+        m = re.search(r"noise: ([+-][0-9.e+-]+) % \(([+-][0-9.e+-]+) dB\) variance\)", line)
+        assert m, line
+        assert float(m.group(1)) == pytest.approx(100 * (var / fh - 1), rel=5e-3)
+        assert float(m.group(2)) == pytest.approx(10 * math.log10(var / fh), rel=5e-3)
+    # the Laplace needs 1.0001x the variance here: a "1x" would hide it
+    assert fhsym.calibrate(1.0, 1e-6, mechanism="laplace").variance / fh < 1.001
+    assert not re.search(r"\b1x\b", out)
+
+
+def test_advise_human_output_is_the_advice_table(capsys):
+    assert cli.main(["advise", "--epsilon", "1", "--delta", "1e-6", "--no-data", "--no-progress"]) == 0
+    out = capsys.readouterr().out.strip()
+    adv = fhsym.advise(1.0, 1e-6, data=False)
+    assert out == str(adv)
+    lines = out.splitlines()
+    rows = [x.split() for x in lines[3:3 + len(adv.options)]]
+    assert [int(r[0]) for r in rows] == list(range(1, len(adv.options) + 1))
+    assert "best" in lines[3] and all("%" in x and "dB" in x for x in lines[4:3 + len(adv.options)])

@@ -47,6 +47,10 @@ def cmd_calibrate(ns) -> tuple:
             except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
                 pass
     res["comparison"] = comparison
+    if comparison and cal.variance > 0:
+        from ..applications.advise import ratio_text
+
+        res["_comparison_text"] = {k: ratio_text(v / cal.variance) for k, v in comparison.items()}
     import numpy as np
 
     for k, val in list(res.items()):  # JSON-safe: numpy scalars to Python numbers
@@ -67,7 +71,9 @@ def cmd_advise(ns) -> tuple:
     bar = Progress(0, "advise", enabled=not ns.no_progress)
     adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
                  sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message)
-    return adv.to_dict(), 0
+    res = adv.to_dict()
+    res["_text"] = str(adv)  # the ranked table (Advice.__str__); --json leaves it out
+    return res, 0
 
 
 def cmd_check_certificate(ns) -> tuple:
