@@ -301,8 +301,9 @@ def test_reproduce_without_matplotlib_is_a_clear_error(monkeypatch, capsys):
 @pytest.mark.slow
 def test_verify_one_check(tmp_path):
     """The console script runs a proof check in-process, shows progress on stderr, JSON on stdout."""
+    env = dict(os.environ, FHSYM_VERIFY_TIMES=str(tmp_path / "times.json"))  # not the user's cache
     r = _run(["verify", "--check", "distribution.rho_properties", "-j", "1", "--report", str(tmp_path / "R.md"),
-              "--json"])
+              "--json"], env=env)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["checks"] == 1 and out["passed"] == 1 and out["failed"] == 0
@@ -469,3 +470,36 @@ def test_advise_human_output_is_the_advice_table(capsys):
     rows = [x.split() for x in lines[3:3 + len(adv.options)]]
     assert [int(r[0]) for r in rows] == list(range(1, len(adv.options) + 1))
     assert "best" in lines[3] and all("%" in x and "dB" in x for x in lines[4:3 + len(adv.options)])
+
+
+# ---------------------------------------------------------------------------
+# verify: elapsed time and ETA (issue 24)
+# ---------------------------------------------------------------------------
+
+
+def test_check_times_eta(tmp_path):
+    from fhsym.cli.eta import CheckTimes
+
+    path = tmp_path / "times.json"
+    t = CheckTimes(path)
+    assert t.previous == {} and t.eta({"a": 2.0}, ["b", "c", "d"], jobs=3) == pytest.approx(2.0)  # mean x left / jobs
+    t.save({"a": 2.0, "b": 8.0})
+    again = CheckTimes(path)
+    assert again.previous == {"a": 2.0, "b": 8.0}
+    # this run is 3x slower on "a": "b" (8 s before) and an unknown "c" (the mean, 5 s) take 3 x 13 s, 2 jobs
+    assert again.eta({"a": 6.0}, ["b", "c"], jobs=2) == pytest.approx(3 * 13 / 2)
+    assert again.eta({"a": 6.0}, [], jobs=2) == 0.0
+    path.write_text("not json")
+    assert CheckTimes(path).previous == {}
+
+
+@pytest.mark.slow
+def test_verify_prints_elapsed_and_eta(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FHSYM_VERIFY_TIMES", str(tmp_path / "times.json"))
+    checks = ["--check", "laplace_limit.fused_vs_mpmath", "--check", "laplace_limit.rearranged_forms"]
+    assert cli.main(["verify", *checks, "-j", "1", "--no-report", "--json"]) == 0
+    err = capsys.readouterr().err
+    first = next(line for line in err.splitlines() if line.startswith("proofs [") and " 1/2 " in line)
+    assert "elapsed, ETA " in first and "laplace_limit." in first, err
+    saved = json.loads((tmp_path / "times.json").read_text())["seconds"]
+    assert set(saved) == {"laplace_limit.fused_vs_mpmath", "laplace_limit.rearranged_forms"}

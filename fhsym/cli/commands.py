@@ -8,9 +8,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List
+from typing import Dict, List
 
 from .common import CLIError, need_checkout, need_module
+from .eta import CheckTimes, default_times_path
 from .progress import Progress
 
 
@@ -185,17 +186,24 @@ def cmd_verify(ns) -> tuple:
 
     bar = Progress(len(checks), "proofs", enabled=progress_on)
     failures: List = []
+    # the ETA: each check's time in earlier runs of this mode, scaled by this run's pace (fhsym.cli.eta)
+    times = CheckTimes(default_times_path("quick" if ns.quick else "full"))
+    keys = [c.key for c in checks]
+    finished: Dict[str, float] = {}
 
     def progress(res) -> None:
+        finished[res.key] = res.seconds
         if res.verdict != H.PASS:
             failures.append(res)
             bar.message(f"FAIL {res.key}: {res.claim}")
-        bar.advance(res.key)
+        eta = times.eta(finished, [k for k in keys if k not in finished], ns.jobs)
+        bar.advance(f"{res.key} ({res.seconds:.1f}s)", eta=eta)
 
     # checks may print; keep stdout for the summary / JSON
     with contextlib.redirect_stdout(sys.stderr):
         results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
     bar.close()
+    times.save(finished)
     elapsed = time.perf_counter() - t0
     n_fail = sum(r.verdict != H.PASS for r in results)
     if report_path is not None:
