@@ -1,7 +1,8 @@
 """fhsym: the flipped Huber noise mechanism for differential privacy.
 
-Reference implementation of Muthukrishnan & Kalyani, *Grafting Laplace and
-Gaussian distributions: a new noise mechanism for differential privacy*:
+Reference implementation of G. Muthukrishnan and S. Kalyani, *Grafting Laplace
+and Gaussian distributions: A new noise mechanism for differential privacy*
+(arXiv:2212.09657):
 symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 

@@ -109,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "calibrate", formatter_class=fmt,
         help="certified minimum-variance (alpha, gamma) for (eps, delta)-DP",
         description="Minimum-variance flipped Huber parameters meeting (eps, delta)-DP (fhsym.calibrate).\n"
-        "1-D: the exact condition of Theorem 3 (eq 13); the result is certified by re-evaluating\n"
-        "delta(eps) at the returned floats to 60 digits, and never under-noises.\n"
+        "1-D: the exact condition of Theorem 3 (eq 13); the result is certified: delta(eps) at the exact\n"
+        "returned floats is enclosed by ball arithmetic (python-flint arb), and it never under-noises.\n"
         "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile (privacy-loss distributions).",
         epilog="example: fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n" + _EPILOG_EXIT,
     )
