@@ -57,6 +57,10 @@ MORE_PAGES: List[Tuple[str, str, Optional[str]]] = [
     (f"{name}/index.html", f"{name.replace('/', '_')}.png", None)
     for name in ("getting-started", "scipy", "accuracy", "proofs-report", "codegen", "errata", "mechanisms", "kdim",
                  "frontier", "security", "dpcd", "integrations", "reproduction/1d", "reproduction/kdim")
+] + [
+    ("index.html", "index_layout.png", "layout-of-the-project"),                 # the layout table
+    ("getting-started/index.html", "getting-started_cli.png", "command-line"),   # the CLI table and output
+    ("api/index.html", "api_doctest.png", "fhsym.noise.exact_sampling.Geometric"),  # a doctest outside Examples
 ]
 WINDOW = (1280, 1000)
 

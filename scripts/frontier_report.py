@@ -269,6 +269,11 @@ def _g(x: float) -> str:
     return f"{x:+.4f}"
 
 
+def _set(values) -> str:
+    """Grid values as a person writes a set: '{1e-05, 1e-06}' (not a Python list of strings)."""
+    return "{" + ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values) + "}"
+
+
 def _eps_ranges(eps_list) -> str:
     """Consecutive grid values as ranges: '0.05-0.3, 2'."""
     if not eps_list:
@@ -363,7 +368,7 @@ def _per_k(entries) -> list:
         tl = [e for e in es if gain_over(e, ("laplace_kfold",)) is not None
               and abs(gain_over(e, ("laplace_kfold",))) <= TIE_DB]
         deltas = sorted({e["delta"] for e in es}, reverse=True)
-        line = (f"- **K = {K}** ({len(es)} releases, delta in {[f'{d:g}' for d in deltas]}): the least noise is "
+        line = (f"- **K = {K}** ({len(es)} releases, delta in {_set(deltas)}): the least noise is "
                 + ", ".join(f"{c} ({n})" for c, n in best)
                 + f"; FH's gain over the best other is {_g(min(gains))} to {_g(max(gains))} dB, strictly best "
                   f"(> {TIE_DB} dB) in {sum(g > TIE_DB for g in gains)}")
@@ -472,8 +477,8 @@ def render_page(data, figs) -> str:
               f"{100 * t['max_relative_gap']:.3f} % below the K-fold Laplace (K = {at['dim']}, T = "
               f"{at['compositions']}, eps = {at['epsilon']:g}, delta = {at['delta']:g}).", ""]
     L += ["## Coverage", "",
-          f"The grid: K in {list(F.DIMS)}, T in {list(F.COMPOSITIONS)}, eps in {len(F.EPSILONS)} values from "
-          f"{F.EPSILONS[0]:g} to {F.EPSILONS[-1]:g} (log-spaced), delta in {list(F.DELTAS)}, sets l_inf box, l2 ball, "
+          f"The grid: K in {_set(F.DIMS)}, T in {_set(F.COMPOSITIONS)}, eps in {len(F.EPSILONS)} values from "
+          f"{F.EPSILONS[0]:g} to {F.EPSILONS[-1]:g} (log-spaced), delta in {_set(F.DELTAS)}, sets l_inf box, l2 ball, "
           f"l1 ball: {total} releases. **{done} are complete** (every candidate computed, truncated Laplace "
           f"skipped by the rule above, or a candidate that fhsym could not certify: "
           f"{summ['complete_with_failed_candidates']} releases, where the ranking is of the certified candidates); {summ['calibrations']} certified calibrations, "
@@ -502,8 +507,8 @@ def render_page(data, figs) -> str:
               "replaced by #):", ""]
         for (c, msg), where in sorted(errs.items(), key=lambda kv: -len(kv[1])):
             kts = sorted({w[0] for w in where})
-            L += [f"- {LONG[c]}, {len(where)} calibration(s) (K T in {kts}, delta in "
-                  f"{sorted({w[2] for w in where})}, eps {min(w[1] for w in where):g}-{max(w[1] for w in where):g}): "
+            L += [f"- {LONG[c]}, {len(where)} calibration(s) (K T in {_set(kts)}, delta in "
+                  f"{_set(sorted({w[2] for w in where}))}, eps {min(w[1] for w in where):g}-{max(w[1] for w in where):g}): "
                   f"`{msg}`"]
         L += [""]
     for norm in F.NORMS:

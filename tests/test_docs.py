@@ -144,6 +144,8 @@ def test_docs_build_strict(tmp_path):
         html = page.read_text()
         assert not role_re.search(html), (page, role_re.search(html))
         assert not pipe_re.search(html), (page, pipe_re.search(html))
+        # a doctest outside an Examples section is code, not ">>>" read as three nested block quotes
+        assert "<blockquote>\n<blockquote>\n<blockquote>" not in html, page
     # FlippedHuber's parameter table lists its two parameters (no prose lines as fake parameters)
     start = api.index('id="fhsym.noise.flipped_huber.FlippedHuber"')
     table = api[api.index("<table", start):api.index("</table>", start)]
