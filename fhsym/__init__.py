@@ -7,9 +7,10 @@ symbolic derivations (:mod:`fhsym.symbolic`, ``proofs/``), generated stable
 numerics (:mod:`fhsym._generated`) and the numeric API exported here.
 
 The names are imported on first use (PEP 562): ``import fhsym`` costs a few
-milliseconds, and ``fhsym --help`` does not load numpy, scipy or mpmath.
-``fhsym.calibrate`` (or any other name below) loads what it needs when it is
-first looked up.
+milliseconds, and ``fhsym --help`` does not load numpy, scipy or mpmath.  The
+first lookup of any name below (``fhsym.calibrate``, ``fhsym.noise``, ...) loads
+the whole public API at once, as ``import fhsym`` did before, so every module
+reachable then (``fhsym.applications.frontier``, ...) is reachable the same way.
 """
 
 from __future__ import annotations
@@ -96,16 +97,19 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .privacy.certificate import Certificate
 else:
 
+    def _load_api() -> None:
+        """Import every module of the public API and bind its names here (what ``import fhsym`` did eagerly)."""
+        for name, where in _LAZY.items():
+            globals()[name] = getattr(importlib.import_module(where, __name__), name)
+        for name in _SUBPACKAGES:
+            importlib.import_module("." + name, __name__)
+
     def __getattr__(name: str) -> Any:
-        """Import a public name (or a subpackage) on first access and keep it (PEP 562)."""
-        if name in _SUBPACKAGES:
-            return importlib.import_module("." + name, __name__)
-        where = _LAZY.get(name)
-        if where is None:
+        """Load the public API on the first lookup of one of its names or subpackages (PEP 562)."""
+        if name not in _LAZY and name not in _SUBPACKAGES:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(where, __name__), name)
-        globals()[name] = value
-        return value
+        _load_api()
+        return globals()[name]
 
     def __dir__() -> List[str]:
         return sorted(set(globals()) | set(__all__) | set(_SUBPACKAGES))
