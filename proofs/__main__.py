@@ -11,8 +11,8 @@ Usage::
                                           # an interrupted run resumes from the cache (same code only)
     python -m proofs --scheduler tcp://host:8786               # on a dask.distributed cluster
 
-Every check ends with one status (PROVEN, VERIFIED, ERRATUM CONFIRMED, CROSS-CHECK or FAIL;
-see :mod:`proofs._harness`).  The report holds no timings (they are printed here), so two runs
+Every check ends with one status (PROVEN, VERIFIED, CONTROL, ERRATUM CONFIRMED, NOT REPRODUCED,
+CROSS-CHECK or FAIL; defined in :mod:`proofs._harness`).  The report holds no timings (they are printed here), so two runs
 write the same file.  Exit status: 0 if no check FAILs, 1 otherwise (2 on bad usage).
 """
 
@@ -99,6 +99,9 @@ def main(argv=None) -> int:
     errata = sorted({r.erratum for r in results if r.status == H.ERRATUM})
     if errata:
         print(f"errata confirmed: {', '.join(errata)} (docs/errata.md)")
+    unrep = sorted({r.erratum or r.key for r in results if r.status == H.NOT_REPRODUCED})
+    if unrep:
+        print(f"not reproduced: {', '.join(unrep)} (docs/errata.md)")
     counts = status_counts(results)
     print(f"{len(results)} checks: " + ", ".join(f"{counts[s]} {s}" for s in H.STATUSES) + f" in {elapsed:.1f}s")
     if report_path is not None:

@@ -14,17 +14,28 @@ A *topic* is a module or package of ``proofs`` that defines a module-level
         return proven(ok, "SymPy: f(0) = 0, f' >= 0", evidence=[...])
 
 A check is a function of a :class:`Context` (quick mode, deterministic random
-generators) returning an :class:`Outcome` with exactly one status:
+generators) returning an :class:`Outcome` with exactly one status.  The vocabulary is
+defined here once (:data:`STATUSES`, :data:`LABELS`, :data:`LABEL_MEANING`); ``proofs/REPORT.md``
+and ``docs/errata.md`` use these words only (``tests/test_proofs_report.py`` checks both):
 
 * ``PROVEN``: a symbolic identity or derivation closed by SymPy (every step);
 * ``VERIFIED``: numeric; the outcome states how many points, at how many digits, and the worst error;
+* ``CONTROL``: a negative control: at a stress point a naive float64 form is measurably wrong and the
+  stable kernel right; the outcome states the point, the reference's digits, the kernel's error and
+  what the naive form gives (one point: it shows a failure mode, it verifies nothing in general);
 * ``ERRATUM CONFIRMED``: the paper's statement fails; the outcome carries the erratum id and the counterexample;
+* ``NOT REPRODUCED``: fhsym could not reproduce a number or claim of the paper (that is not a proof that
+  the paper is wrong); the outcome states what was tried and what was found;
 * ``CROSS-CHECK``: fhsym code compared with fhsym code (consistency, not an independent reference);
 * ``FAIL``: the check did not establish its claim (an exception is a FAIL).
 
+Documents add one label that no check can return: ``HAND PROOF``, an argument written out by hand
+(always with where it is written), never called PROVEN.
+
 The harness enforces the contract (a VERIFIED outcome without points, digits or
-worst error, an erratum without its counterexample, an undeclared erratum id:
-FAIL).  Checks are independent; with ``jobs > 1`` every check runs in its own
+worst error, a CONTROL without its point, digits, kernel error or naive value, an erratum
+without its counterexample, a NOT REPRODUCED without what was tried and found, an undeclared
+erratum id: FAIL).  Checks are independent; with ``jobs > 1`` every check runs in its own
 process forked from the same parent, so a check's numbers do not depend on which
 checks ran before it (mpmath memoises constants at the precision first asked).
 """
@@ -47,18 +58,42 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 __all__ = [
-    "PROVEN", "VERIFIED", "ERRATUM", "CROSS", "FAIL", "STATUSES", "PASS",
+    "PROVEN", "VERIFIED", "CONTROL", "ERRATUM", "NOT_REPRODUCED", "CROSS", "FAIL", "STATUSES", "PASS",
+    "HAND_PROOF", "LABELS", "LABEL_MEANING", "ERRATUM_STATUSES",
     "Outcome", "Check", "Result", "Topic", "Context",
-    "proven", "verified", "erratum_confirmed", "cross_check", "failed",
+    "proven", "verified", "negative_control", "erratum_confirmed", "not_reproduced", "cross_check", "failed",
     "discover", "select", "run", "format_table", "render_report",
 ]
 
 PROVEN = "PROVEN"
 VERIFIED = "VERIFIED"
+CONTROL = "CONTROL"
 ERRATUM = "ERRATUM CONFIRMED"
+NOT_REPRODUCED = "NOT REPRODUCED"
 CROSS = "CROSS-CHECK"
 FAIL = "FAIL"
-STATUSES = (PROVEN, VERIFIED, ERRATUM, CROSS, FAIL)
+STATUSES = (PROVEN, VERIFIED, CONTROL, ERRATUM, NOT_REPRODUCED, CROSS, FAIL)
+ERRATUM_STATUSES = (ERRATUM, NOT_REPRODUCED)  # the statuses that speak about a statement of the paper
+HAND_PROOF = "HAND PROOF"  # documents only: an argument written by hand (never PROVEN)
+LABELS = tuple(s for s in STATUSES if s != FAIL) + (HAND_PROOF,)  # the words docs/errata.md may use
+LABEL_MEANING = {
+    PROVEN: "a symbolic identity or derivation closed by SymPy at every step (numeric spot checks, where present, only confirm it)",
+    VERIFIED: "numeric: the row says how many points, at how many significant digits, and the worst error; "
+    "the reference is independent of fhsym's code (mpmath quadrature of the definitions in `proofs/reference.py`, "
+    "the paper's formula at high precision, or exact rational arithmetic)",
+    CONTROL: "a negative control at one stress point: a naive float64 form of the paper's formula is measurably wrong there "
+    "(relative error >= 1e-7 or not finite) and the stable kernel right; the row gives the point, the kernel's and the naive "
+    "form's errors against mpmath. It shows why the stable form exists; it verifies nothing beyond that point",
+    ERRATUM: "the paper's statement fails: the counterexample is in the row; the corrected statement is checked in the same row "
+    "(see `docs/errata.md`)",
+    NOT_REPRODUCED: "fhsym could not reproduce a number or claim of the paper; the row says what was tried and what was found. "
+    "Not a proof that the paper is wrong",
+    CROSS: "fhsym code against fhsym code (e.g. float kernels against fhsym's SymPy objects, or one fhsym algorithm "
+    "against another): consistency, not an independent reference",
+    FAIL: "the check did not establish its claim",
+    HAND_PROOF: "(documents only, no check returns it) an argument written out by hand, cited with where it is written; "
+    "checks of its steps carry their own statuses",
+}
 PASS = "PASS"  # Result.verdict of every status but FAIL (what `fhsym verify` counts)
 AMBIENT_DPS = 60  # mpmath precision in effect while a check runs
 
@@ -78,8 +113,11 @@ class Outcome:
     :mod:`proofs._fmt`), ``where`` the point where it occurs, ``evidence``
     markdown lines for the report's details; ``points`` and ``digits`` (VERIFIED)
     say how many points were evaluated and at what precision; ``erratum`` the id
-    of the erratum the check confirms (ERRATUM CONFIRMED) or bears on (any other
-    status); ``counterexample`` the one-line counterexample of a confirmed erratum.
+    of the erratum the check confirms (ERRATUM CONFIRMED), could not reproduce
+    (NOT REPRODUCED) or bears on (any other status); ``counterexample`` the one-line
+    counterexample of a confirmed erratum; ``naive`` what the naive form gives at a
+    CONTROL's stress point; ``tried`` and ``found`` what a NOT REPRODUCED check
+    attempted and what it obtained.
     """
 
     status: str
@@ -91,11 +129,15 @@ class Outcome:
     points: Optional[int] = None
     digits: str = ""
     counterexample: str = ""
+    naive: str = ""
+    tried: str = ""
+    found: str = ""
 
     def __post_init__(self) -> None:
         if isinstance(self.status, bool):  # the old Outcome(passed, method, ...) form states no status
             self.evidence = [f"- **harness:** `Outcome({self.status}, ...)` states no status; return `proven(...)`, `verified(...)`, "
-                             "`erratum_confirmed(...)` or `cross_check(...)` (proofs/_harness.py)", *self.evidence]
+                             "`negative_control(...)`, `erratum_confirmed(...)`, `not_reproduced(...)` or `cross_check(...)` "
+                             "(proofs/_harness.py)", *self.evidence]
             self.status = FAIL
 
     @property
@@ -116,6 +158,22 @@ def verified(ok: bool, method: str, points: int, digits: str, worst: str, where:
              evidence: Sequence[str] = (), **kw) -> Outcome:
     """VERIFIED when ``ok``: ``points`` points at ``digits`` (e.g. "50 digits"), worst error ``worst``."""
     return Outcome(_pick(ok, VERIFIED), method, worst, where, list(evidence), points=points, digits=digits, **kw)
+
+
+def negative_control(ok: bool, method: str, where: str, digits: str, kernel_err: str, naive: str,
+                     evidence: Sequence[str] = (), **kw) -> Outcome:
+    """CONTROL when ``ok``: at the stress point ``where`` the naive form gives ``naive`` (measurably wrong)
+    and the kernel's error against the ``digits`` reference is ``kernel_err``."""
+    return Outcome(_pick(ok, CONTROL), method, kernel_err, where, list(evidence), points=1, digits=digits, naive=naive, **kw)
+
+
+def not_reproduced(ok: bool, tried: str, found: str, method: str, worst: str, evidence: Sequence[str] = (),
+                   where: str = "", **kw) -> Outcome:
+    """NOT REPRODUCED when ``ok`` (the attempt ran and its figures do not reproduce the paper's).
+
+    ``tried``: what was computed (method, parameters); ``found``: what came out, against the paper's figure.
+    """
+    return Outcome(_pick(ok, NOT_REPRODUCED), method, worst, where, list(evidence), tried=tried, found=found, **kw)
 
 
 def erratum_confirmed(ok: bool, eid: str, counterexample: str, method: str, worst: str,
@@ -166,6 +224,9 @@ class Result:
     points: Optional[int] = None
     digits: str = ""
     counterexample: str = ""
+    naive: str = ""
+    tried: str = ""
+    found: str = ""
     seconds: float = 0.0
 
     @property
@@ -290,8 +351,13 @@ def _contract(check: Check, out: Outcome) -> Optional[str]:
         return f"unknown status {out.status!r}"
     if out.status == VERIFIED and (not out.points or not out.digits or not out.worst):
         return "a VERIFIED outcome must state its number of points, its digits and its worst error"
+    if out.status == CONTROL and (out.points != 1 or not out.where or not out.digits or not out.worst or not out.naive):
+        return ("a CONTROL outcome must state its one stress point, the reference's digits, the kernel's error and what "
+                "the naive form gives there")
     if out.status == ERRATUM and (not out.erratum or not out.counterexample):
         return "an ERRATUM CONFIRMED outcome must name the erratum and give the counterexample"
+    if out.status == NOT_REPRODUCED and (not out.tried or not out.found):
+        return "a NOT REPRODUCED outcome must state what was tried and what was found"
     if out.erratum is not None:
         topic = TOPICS.get(check.topic)
         if topic is None or out.erratum not in {eid for eid, _ in topic.errata}:
@@ -319,7 +385,7 @@ def run_one(check: Check, quick: bool) -> Result:
     return Result(
         check.topic, check.name, check.obj, check.paper, check.claim, out.status, out.method, out.worst,
         out.where, list(out.evidence), out.erratum, out.points, out.digits, out.counterexample,
-        time.perf_counter() - t0,
+        out.naive, out.tried, out.found, time.perf_counter() - t0,
     )
 
 

@@ -11,7 +11,10 @@
   the kernel's domain and constraint (VERIFIED).
 * :func:`check_control`: at the stress point the naive float64 paper form is measurably
   wrong (relative error >= 1e-7, or not finite) and the generated float64 kernel right to
-  ~1e-14 against the paper form evaluated by mpmath at exact inputs.
+  ~1e-14 against the paper form evaluated by mpmath at exact inputs (status CONTROL: one
+  point, a failure mode shown, nothing verified in general).  A kernel declared without a
+  stress point (``no_stress``: the paper form does not fail where the kernel is used) gets
+  a one-point accuracy check of the kernel instead (VERIFIED, 1 point), not a control.
 * :func:`register_kernel_checks` adds both checks of every kernel of the given families
   to a topic (names ``kernel_<name>``, ``control_<name>``).
 
@@ -34,7 +37,7 @@ from mpmath import mp, mpf
 
 from . import _fmt
 from . import _mp as M
-from ._harness import FAIL, PROVEN, VERIFIED, Outcome, Topic
+from ._harness import FAIL, PROVEN, VERIFIED, Outcome, Topic, negative_control, verified
 
 __all__ = [
     "DeclaredKernel", "Family", "declared_kernels", "kernel_args", "kernel_fns", "satisfies",
@@ -199,7 +202,10 @@ def check_identity(dk: DeclaredKernel, fam: Family, ctx) -> Outcome:
 
 
 def check_control(dk: DeclaredKernel, fam: Family, ctx) -> Outcome:
-    """At the stress point: naive float64 paper form wrong, generated float64 kernel right (VERIFIED, one point)."""
+    """At the stress point: naive float64 paper form wrong, generated float64 kernel right (CONTROL, one point).
+
+    A kernel with ``no_stress`` (no float64 failure of the paper form where the kernel is used): the kernel's
+    accuracy at that one point only (VERIFIED, 1 point)."""
     import importlib
 
     from fhsym.symbolic import stable as S
@@ -250,15 +256,17 @@ def check_control(dk: DeclaredKernel, fam: Family, ctx) -> Outcome:
         f"- generated float64 kernel `fhsym._generated.{dk.generated}.{k.name}`"
         f"{' (lw from the generated log_omega_tilde)' if S.lw in k.args else ''}: {kv!r}, {unit} {_fmt.err(kerr)} (tolerance {tol:.2g})",
     ]
+    naive_txt = f"{nv!r} ({unit} {_fmt.err(nerr)})"
+    where = _fmt.pt(names, pt)
+    ref = f"float64 vs {CONTROL_DIGITS} digits"
     if exempt:
-        ev.append(f"- naive float64 paper form (`proofs/_naive.py`): {nv!r}, {unit} {_fmt.err(nerr)}: **no stress point** — "
-                  f"{dk.no_stress}; only the kernel's accuracy is required here")
-        method = "control: kernel accuracy only (the paper form has no float64 failure where the kernel is used)"
-    else:
-        ev.append(f"- naive float64 paper form (`proofs/_naive.py`): {nv!r}, {unit} {_fmt.err(nerr)} (must be >= {NAIVE_MIN_ERR:g} or non-finite)")
-        method = "negative control: float64 naive form and kernel vs the paper form in mpmath"
-    return Outcome(VERIFIED if ok else FAIL, method, f"kernel {_fmt.err(kerr)}, naive {_fmt.err(nerr)}", "", ev,
-                   points=1, digits=f"float64 vs {CONTROL_DIGITS} digits")
+        ev.append(f"- naive float64 paper form (`proofs/_naive.py`): {naive_txt}: **no stress point** — "
+                  f"{dk.no_stress}; only the kernel's accuracy is required here (so this is not a negative control)")
+        return verified(ok, "kernel accuracy at one point vs the paper form in mpmath (the paper form has no float64 failure "
+                        "where the kernel is used)", 1, ref, f"kernel {_fmt.err(kerr)}, naive {_fmt.err(nerr)}", where, ev)
+    ev.append(f"- naive float64 paper form (`proofs/_naive.py`): {naive_txt} (must be >= {NAIVE_MIN_ERR:g} or non-finite)")
+    return negative_control(ok, "negative control: float64 naive form and kernel vs the paper form in mpmath", where, ref,
+                            f"kernel {_fmt.err(kerr)}, naive {_fmt.err(nerr)}", f"{naive_txt}; {why}", ev)
 
 
 def _short_ref(ref: str) -> str:
@@ -284,7 +292,8 @@ def register_kernel_checks(topic: Topic, families: Dict[str, Family], module: st
         ctrl = functools.partial(check_control, dk, fam)
         paper = _short_ref(k.paper_ref)
         topic.add(ident, obj=k.name, paper=paper, claim="stable form == paper form", name=f"kernel_{k.name}", module=module)
-        topic.add(ctrl, obj=k.name, paper=paper, claim="negative control: naive float64 paper form wrong, kernel right",
-                  name=f"control_{k.name}", module=module)
+        claim = ("negative control: naive float64 paper form wrong, kernel right" if dk.no_stress is None else
+                 "kernel accuracy at one point (no negative control: the paper form does not fail in float64 where the kernel is used)")
+        topic.add(ctrl, obj=k.name, paper=paper, claim=claim, name=f"control_{k.name}", module=module)
         names.append(k.name)
     return names

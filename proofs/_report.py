@@ -9,26 +9,26 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence
 
-from ._harness import CROSS, ERRATUM, FAIL, PROVEN, STATUSES, VERIFIED, Result, Topic
+from ._harness import (CONTROL, ERRATUM, ERRATUM_STATUSES, HAND_PROOF, LABEL_MEANING, NOT_REPRODUCED, STATUSES,
+                       VERIFIED, Result, Topic)
 
-__all__ = ["format_table", "render_report", "method_text", "status_counts", "STATUS_MEANING"]
+__all__ = ["format_table", "render_report", "method_text", "status_counts", "erratum_label", "STATUS_MEANING"]
 
-STATUS_MEANING = {
-    PROVEN: "a symbolic identity or derivation closed by SymPy at every step (numeric spot checks, where present, only confirm it)",
-    VERIFIED: "numeric: the row says how many points, at how many significant digits, and the worst error; "
-    "the reference is independent of fhsym's code (mpmath quadrature of the definitions in `proofs/reference.py`, "
-    "the paper's formula at high precision, or exact rational arithmetic)",
-    ERRATUM: "the paper's statement fails: the counterexample is in the row; the corrected statement is checked in the same row "
-    "(see `docs/errata.md`)",
-    CROSS: "fhsym code against fhsym code (e.g. float kernels against fhsym's SymPy objects, or one fhsym algorithm "
-    "against another): consistency, not an independent reference",
-    FAIL: "the check did not establish its claim",
-}
+STATUS_MEANING = LABEL_MEANING  # defined once, in proofs._harness
+
+
+def erratum_label(results: Sequence[Result], eid: str):
+    """The label of erratum ``eid`` given by the checks that bear on it: ERRATUM CONFIRMED if one confirms it, else
+    NOT REPRODUCED if one could not reproduce it, else None."""
+    for s in ERRATUM_STATUSES:
+        if any(r.erratum == eid and r.status == s for r in results):
+            return s
+    return None
 
 
 def method_text(r: Result) -> str:
-    """The method with, for VERIFIED rows, the number of points and the digits."""
-    if r.status == VERIFIED and r.points:
+    """The method with, for VERIFIED and CONTROL rows, the number of points and the digits."""
+    if r.status in (VERIFIED, CONTROL) and r.points:
         return f"{r.method}; {r.points} point{'s' if r.points != 1 else ''}, {r.digits}"
     return r.method
 
@@ -52,10 +52,10 @@ def format_table(results: Sequence[Result], width: int = 0) -> str:
     """Plain-text table for the terminal, then the status counts."""
     rows = [("#", "object", "paper", "method", "worst error", "status")]
     for i, r in enumerate(results, 1):
-        v = r.status + (f" ({r.erratum})" if r.erratum and r.status == ERRATUM else "")
+        v = r.status + (f" ({r.erratum})" if r.erratum and r.status in ERRATUM_STATUSES else "")
         rows.append((str(i), r.obj, r.paper, method_text(r), r.worst, v))
     cols = list(zip(*rows))
-    caps = [4, 26, 22, 58, 24, 24]
+    caps = [4, 26, 22, 58, 24, 26]
     widths = [min(max(len(x) for x in col), cap) for col, cap in zip(cols, caps)]
 
     def clip(s, w):
@@ -100,6 +100,8 @@ def render_report(topics: Sequence[Topic], results: Sequence[Result], command: s
         lines.append(f"| `{t.name}` | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {len(by_topic[t.name])} |")
     lines += ["", "Status (one per check):", ""]
     lines += [f"* **{s}**: {STATUS_MEANING[s]}." for s in STATUSES]
+    lines += ["", f"`docs/errata.md` uses the same words (defined once, in `proofs/_harness.py`), plus **{HAND_PROOF}**: "
+              f"{STATUS_MEANING[HAND_PROOF]}."]
     lines += [
         "",
         "Methods: *SymPy* = SymPy reduces (derived − paper) to 0 (the strategy is named); *numeric 50 digits* = both sides "
@@ -131,21 +133,27 @@ def render_report(topics: Sequence[Topic], results: Sequence[Result], command: s
             lines.append("")
             if r.status == ERRATUM:
                 lines += [f"- **counterexample ({r.erratum}):** {r.counterexample}", ""]
+            if r.status == CONTROL:
+                lines += [f"- **stress point:** {r.where}; **naive form there:** {r.naive}", ""]
+            if r.status == NOT_REPRODUCED:
+                lines += [f"- **tried{f' ({r.erratum})' if r.erratum else ''}:** {r.tried}", f"- **found:** {r.found}", ""]
             for e in r.evidence:
                 lines.append(e)
             if r.evidence:
                 lines.append("")
     lines += ["## Errata", ""]
     declared = [(eid, title) for t in shown for eid, title in t.errata]
-    confirmed = {eid: [r.key for r in results if r.erratum == eid and r.status == ERRATUM] for eid, _ in declared}
-    related = {eid: [r.key for r in results if r.erratum == eid and r.status != ERRATUM] for eid, _ in declared}
-    listed = [(eid, title) for eid, title in declared if confirmed[eid] or related[eid]]
+    listed = [(eid, title) for eid, title in declared if any(r.erratum == eid for r in results)]
     if listed:
-        lines += ["Each is documented in `docs/errata.md` (what the paper says, what is true, evidence, command).", ""]
+        lines += ["Each is documented in `docs/errata.md` (what the paper says, what is true, evidence, command) with the "
+                  "label given here (`tests/test_proofs_report.py` keeps the two equal).", ""]
         for eid, title in listed:
-            conf = ", ".join(f"`{k}`" for k in confirmed[eid]) or "none in this run"
-            rel = f"; related: {', '.join(f'`{k}`' for k in related[eid])}" if related[eid] else ""
-            lines.append(f"* **{eid}** — {title} (confirmed by: {conf}{rel})")
+            label = erratum_label(results, eid)
+            by = [r.key for r in results if r.erratum == eid and r.status == label]
+            rel = [r.key for r in results if r.erratum == eid and r.key not in by]
+            src = "; ".join(x for x in (("by " + ", ".join(f"`{k}`" for k in by)) if by else "",
+                                        ("related: " + ", ".join(f"`{k}`" for k in rel)) if rel else "") if x)
+            lines.append(f"* **{eid}** ({label or 'no ERRATUM CONFIRMED or NOT REPRODUCED check in this run'}) — {title} ({src})")
     else:
         lines.append("None in the checks run.")
     lines.append("")

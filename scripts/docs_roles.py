@@ -159,6 +159,49 @@ def convert_section_prose(text: str) -> Tuple[str, int]:
     return "\n".join(out), n
 
 
+EXAMPLE_SECTIONS = {"examples", "example"}
+
+
+def convert_doctest_blocks(text: str) -> Tuple[str, int]:
+    """A doctest (``>>>`` lines and their output) outside an Examples section -> a fenced ``pycon`` block.
+
+    griffe renders the Examples section's doctests as code; anywhere else (a summary paragraph, a
+    Returns or Notes section, a module docstring without the header) Markdown reads ``>>>`` as three
+    nested block quotes and the code as prose.  A block runs from its first ``>>>`` line to the next
+    blank line (or a line indented less).  For the docs build only: in the sources a fence line would
+    become part of the doctest's expected output, so ``rewrite_file`` does not apply it.
+    """
+    lines = text.split("\n")
+    out: List[str] = []
+    n = 0
+    i = 0
+    in_fence = in_examples = False
+    while i < len(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        if not in_fence and line.strip() and not line.startswith(" ") and _is_dash(nxt):
+            in_examples = line.strip().lower() in EXAMPLE_SECTIONS
+        if not in_fence and not in_examples and line.lstrip().startswith(">>>"):
+            base = _indent(line)
+            j = i
+            while j < len(lines) and lines[j].strip() and _indent(lines[j]) >= base:
+                j += 1
+            pad = " " * base
+            if out and out[-1].strip():
+                out.append("")
+            out.append(pad + "```pycon")
+            out.extend(pad + b[base:] for b in lines[i:j])
+            out.append(pad + "```")
+            n += 1
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out), n
+
+
 def convert_docstring(text: str, resolve: Resolve, link: Link) -> Tuple[str, Dict[str, int]]:
     """All three rewrites of one (dedented) docstring; the counts of each."""
     text, roles = convert_roles(text, resolve, link)

@@ -7,13 +7,16 @@ a screenshot of each page::
 
     python scripts/docs_screenshots.py                  # screenshots into docs/screenshots/
     python scripts/docs_screenshots.py --out /tmp/shots --site site/   # reuse a built site
+    python scripts/docs_screenshots.py --all --out /tmp/shots          # every page of the site (to look at)
 
 Checks (exit 1 when one fails, each printed):
 
 * every page: each ``.arithmatex`` element (the LaTeX the Markdown carries) holds an
   ``mjx-container`` (MathJax's output), no ``mjx-merror`` (a TeX error), no raw ``\\(``, ``\\[``
   or ``$$`` left in the visible text outside code, and every resource the page loaded came from
-  the local server (the math renders offline);
+  the local server (the math renders offline); no Sphinx role (``:func:`` ...) and no raw
+  Markdown (a table row ``|---|``, a link ``](``, ``**``) in the visible text, no escaped pipe
+  ``\\|`` in code, and every image loaded;
 * the API page: no Sphinx role (``:func:`` ...) in the visible text, cross-reference links
   present, and the FlippedHuber parameter table lists exactly ``alpha`` and ``gamma``.
 
@@ -48,6 +51,16 @@ PAGES: List[Tuple[str, str, Optional[str]]] = [
     ("index.html", "index.png", None),
     ("api/index.html", "api.png", "fhsym.noise.flipped_huber.FlippedHuber"),
     ("derivations/index.html", "derivations.png", None),
+]
+#: with --all: every other page of the site, top of the page
+MORE_PAGES: List[Tuple[str, str, Optional[str]]] = [
+    (f"{name}/index.html", f"{name.replace('/', '_')}.png", None)
+    for name in ("getting-started", "scipy", "accuracy", "proofs-report", "codegen", "errata", "mechanisms", "kdim",
+                 "frontier", "security", "dpcd", "integrations", "reproduction/1d", "reproduction/kdim")
+] + [
+    ("index.html", "index_layout.png", "layout-of-the-project"),                 # the layout table
+    ("getting-started/index.html", "getting-started_cli.png", "command-line"),   # the CLI table and output
+    ("api/index.html", "api_doctest.png", "fhsym.noise.exact_sampling.Geometric"),  # a doctest outside Examples
 ]
 WINDOW = (1280, 1000)
 
@@ -90,6 +103,9 @@ return {
   raw_math: ["\\\\(", "\\\\[", "$$"].filter(s => text.includes(s)),
   roles: [":func:`", ":class:`", ":meth:`", ":mod:`", ":data:`", ":attr:`", ":func:", ":meth:"]
            .filter(s => text.includes(s)),
+  raw_markdown: ["|---|", "| --- |", "](", "**"].filter(s => text.includes(s)),
+  escaped_pipes: Array.from(document.querySelectorAll("code")).filter(c => c.textContent.includes("\\\\|")).length,
+  broken_images: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
   external: resources.filter(r => !r.startsWith(origin) && !r.startsWith("data:")),
   autorefs: document.querySelectorAll("a.autorefs-internal").length,
 };
@@ -168,9 +184,15 @@ def check_page(driver, base: str, page: str, shot: Path, anchor: Optional[str]) 
         problems.append(f"raw TeX delimiters in the visible text: {info['raw_math']}")
     if info["external"]:
         problems.append(f"resources from outside the site: {info['external']}")
+    if info["roles"]:
+        problems.append(f"Sphinx roles shown as text: {info['roles']}")
+    if info["raw_markdown"]:
+        problems.append(f"raw Markdown in the visible text: {info['raw_markdown']}")
+    if info["escaped_pipes"]:
+        problems.append(f"{info['escaped_pipes']} code spans show an escaped pipe \\|")
+    if info["broken_images"]:
+        problems.append(f"images that did not load: {info['broken_images']}")
     if page.startswith("api/"):
-        if info["roles"]:
-            problems.append(f"Sphinx roles shown as text: {info['roles']}")
         if info["autorefs"] < 50:
             problems.append(f"only {info['autorefs']} cross-reference links")
         params = driver.execute_script(FH_TABLE, "fhsym.noise.flipped_huber.FlippedHuber")
@@ -193,6 +215,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNG files")
     ap.add_argument("--site", type=Path, help="an already built site (default: build one now)")
+    ap.add_argument("--all", action="store_true", help="every page of the site, not only the three of docs/screenshots/")
     args = ap.parse_args(argv)
     for exe in (CHROMIUM, CHROMEDRIVER):
         if not shutil.which(exe):
@@ -206,7 +229,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             site = Path(tmp) / "site"
             build_site(site)
         with serve(site) as base, browser(Path(tmp) / "chromium-profile") as driver:
-            for page, name, anchor in PAGES:
+            for page, name, anchor in PAGES + (MORE_PAGES if args.all else []):
                 info, problems = check_page(driver, base, page, args.out / name, anchor)
                 status = "FAIL" if problems else "ok"
                 print(f"{status}  {page} -> {args.out / name}  {json.dumps(info, sort_keys=True)}")

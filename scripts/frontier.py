@@ -3,7 +3,7 @@
 Usage::
 
     python scripts/frontier.py run [--stage NAME ...] [--scheduler ADDRESS] [--workers N] [--budget-minutes M]
-    python scripts/frontier.py assemble      # cache -> docs/reproduction/data/frontier.json.gz
+    python scripts/frontier.py assemble      # cache -> fhsym/applications/data/frontier.json.gz
     python scripts/frontier.py seed [--retry CANDIDATE ...]   # data file -> cache (resume from published results)
     python scripts/frontier.py report        # data file -> docs/figures/frontier_*.png and docs/frontier.md
 
@@ -44,7 +44,7 @@ from fhsym.applications import frontier as F  # noqa: E402
 from fhsym.applications.sweeps import DiskCache, SweepProgress, run_tasks  # noqa: E402
 
 DEFAULT_CACHE = ROOT / ".frontier-cache"
-DATA = ROOT / "docs" / "reproduction" / "data" / "frontier.json.gz"
+DATA = ROOT / "fhsym" / "applications" / "data" / "frontier.json.gz"
 STAGES = ("cheap", "tier1", "tier2", "tier3", "tier4")
 TL_RELEVANCE = 1.05  # run truncated Laplace where var(Laplace K-fold) <= 1.05 x the best other candidate
 #: the box releases of each tier of the exact K T-fold calibrations: (compositions, deltas, dims, tl_everywhere)

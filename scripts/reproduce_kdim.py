@@ -6,8 +6,8 @@ Writes a markdown report (checked in at ``docs/reproduction/kdim.md``); with mat
 (optional extra ``plot``) also ``docs/figures/fig4_kdim_variances.png``; the Fig 4 numbers go to
 ``docs/reproduction/data/kdim_fig4.json``.  Every variance in the fhsym
 columns comes from a *certified* calibration (the returned parameters are re-checked with a certified
-upper bound on delta and never under-noise); the paper's values are quoted from the LaTeX of
-``shared/seeds/004_...txt``.  Takes ~10 minutes on 2 cores (``--quick``: a subset).
+upper bound on delta and never under-noise); the paper's values are quoted from its LaTeX
+(Muthukrishnan and Kalyani, arXiv:2212.09657).  Takes ~10 minutes on 2 cores (``--quick``: a subset).
 """
 
 from __future__ import annotations

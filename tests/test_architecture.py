@@ -2,7 +2,7 @@
 
 fhsym's packages, lowest first::
 
-    _core  ->  symbolic  ->  codegen, _generated  ->  noise  ->  privacy  ->  accounting
+    _core  ->  symbolic  ->  codegen, _generated  ->  noise  ->  privacy, optimum  ->  accounting
            ->  calibration  ->  applications, integrations, plotting  ->  cli
 
 Every import inside fhsym (module level or inside a function) goes to the same layer or a
@@ -26,7 +26,7 @@ LAYERS = [
     ("fhsym.symbolic",),
     ("fhsym.codegen", "fhsym._generated"),
     ("fhsym.noise",),
-    ("fhsym.privacy",),
+    ("fhsym.privacy", "fhsym.optimum"),
     ("fhsym.accounting",),
     ("fhsym.calibration",),
     ("fhsym.applications", "fhsym.integrations", "fhsym.plotting", "fhsym.jax"),

@@ -301,8 +301,9 @@ def test_reproduce_without_matplotlib_is_a_clear_error(monkeypatch, capsys):
 @pytest.mark.slow
 def test_verify_one_check(tmp_path):
     """The console script runs a proof check in-process, shows progress on stderr, JSON on stdout."""
+    env = dict(os.environ, FHSYM_VERIFY_TIMES=str(tmp_path / "times.json"))  # not the user's cache
     r = _run(["verify", "--check", "distribution.rho_properties", "-j", "1", "--report", str(tmp_path / "R.md"),
-              "--json"])
+              "--json"], env=env)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["checks"] == 1 and out["passed"] == 1 and out["failed"] == 0
@@ -406,10 +407,98 @@ def test_calibrate_compositions_and_discrete_step_match_the_library(capsys):
 
 
 def test_calibrate_at_huge_epsilon_is_clean(capsys):
-    """Issue 13: `fhsym calibrate --epsilon 1e300` answers (the Laplace limit) without warnings or a traceback
-    (pytest turns warnings into errors, so a stray overflow warning fails this test)."""
-    assert cli.main(["calibrate", "--epsilon", "1e300", "--delta", "1e-6", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    # the Laplace-limit variance 2/eps^2 = 2e-600 is below the float range: it rounds to 0.0, the nearest double
-    assert out["achieved_delta"] <= 1e-6 and 0.0 <= out["variance"] < 1e-290
-    assert out["parameters"]["gamma"] > 0 and out["parameters"]["alpha"] > 0
+    """Issues 13 and 20: `fhsym calibrate --epsilon 1e300` ends cleanly, without warnings or a traceback (pytest
+    turns warnings into errors): the least variance, 2/eps^2 = 2e-600 in the Laplace limit, is below the float
+    range, so the answer is an error naming epsilon (exit 2), never a variance printed as 0.0."""
+    assert cli.main(["calibrate", "--epsilon", "1e300", "--delta", "1e-6", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "epsilon=1e+300" in err and "float range" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------
+# broken pipes (issue 24): `fhsym ... | head` ends quietly
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, read", [
+    (["calibrate", "--epsilon", "1", "--delta", "1e-6", "--json"], 0),  # the reader is gone before any output
+    (["sample", "--alpha", "1", "--gamma", "2", "-n", "200000"], 100),  # `| head -c 100`: gone mid-output
+])
+def test_broken_pipe_ends_quietly(args, read):
+    proc = subprocess.Popen(FHSYM + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if read:
+        assert len(proc.stdout.read(read)) == read
+    proc.stdout.close()  # before the output is complete: the next write meets EPIPE
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    rc = proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
+    assert err == "" and rc in (0, cli.app.BROKEN_PIPE_STATUS), (rc, err)
+
+
+# ---------------------------------------------------------------------------
+# ratios (issue 24): in % and dB, so that 1.0001x does not print as "1x"
+# ---------------------------------------------------------------------------
+
+
+def test_calibrate_prints_the_comparison_in_percent_and_db(capsys):
+    import math
+    import re
+
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6"]) == 0
+    out = capsys.readouterr().out
+    fh = fhsym.calibrate(1.0, 1e-6).variance
+    for other in ("gaussian", "laplace"):
+        var = fhsym.calibrate(1.0, 1e-6, mechanism=other).variance
+        line = next(x for x in out.splitlines() if x.strip().startswith(f"{other} variance"))
+        m = re.search(r"noise: ([+-][0-9.e+-]+) % \(([+-][0-9.e+-]+) dB\) variance\)", line)
+        assert m, line
+        assert float(m.group(1)) == pytest.approx(100 * (var / fh - 1), rel=5e-3)
+        assert float(m.group(2)) == pytest.approx(10 * math.log10(var / fh), rel=5e-3)
+    # the Laplace needs 1.0001x the variance here: a "1x" would hide it
+    assert fhsym.calibrate(1.0, 1e-6, mechanism="laplace").variance / fh < 1.001
+    assert not re.search(r"\b1x\b", out)
+
+
+def test_advise_human_output_is_the_advice_table(capsys):
+    assert cli.main(["advise", "--epsilon", "1", "--delta", "1e-6", "--no-data", "--no-progress"]) == 0
+    out = capsys.readouterr().out.strip()
+    adv = fhsym.advise(1.0, 1e-6, data=False)
+    assert out == str(adv)
+    lines = out.splitlines()
+    rows = [x.split() for x in lines[3:3 + len(adv.options)]]
+    assert [int(r[0]) for r in rows] == list(range(1, len(adv.options) + 1))
+    assert "best" in lines[3] and all("%" in x and "dB" in x for x in lines[4:3 + len(adv.options)])
+
+
+# ---------------------------------------------------------------------------
+# verify: elapsed time and ETA (issue 24)
+# ---------------------------------------------------------------------------
+
+
+def test_check_times_eta(tmp_path):
+    from fhsym.cli.eta import CheckTimes
+
+    path = tmp_path / "times.json"
+    t = CheckTimes(path)
+    assert t.previous == {} and t.eta({"a": 2.0}, ["b", "c", "d"], jobs=3) == pytest.approx(2.0)  # mean x left / jobs
+    t.save({"a": 2.0, "b": 8.0})
+    again = CheckTimes(path)
+    assert again.previous == {"a": 2.0, "b": 8.0}
+    # this run is 3x slower on "a": "b" (8 s before) and an unknown "c" (the mean, 5 s) take 3 x 13 s, 2 jobs
+    assert again.eta({"a": 6.0}, ["b", "c"], jobs=2) == pytest.approx(3 * 13 / 2)
+    assert again.eta({"a": 6.0}, [], jobs=2) == 0.0
+    path.write_text("not json")
+    assert CheckTimes(path).previous == {}
+
+
+@pytest.mark.slow
+def test_verify_prints_elapsed_and_eta(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FHSYM_VERIFY_TIMES", str(tmp_path / "times.json"))
+    checks = ["--check", "laplace_limit.fused_vs_mpmath", "--check", "laplace_limit.rearranged_forms"]
+    assert cli.main(["verify", *checks, "-j", "1", "--no-report", "--json"]) == 0
+    err = capsys.readouterr().err
+    first = next(line for line in err.splitlines() if line.startswith("proofs [") and " 1/2 " in line)
+    assert "elapsed, ETA " in first and "laplace_limit." in first, err
+    saved = json.loads((tmp_path / "times.json").read_text())["seconds"]
+    assert set(saved) == {"laplace_limit.fused_vs_mpmath", "laplace_limit.rearranged_forms"}

@@ -137,6 +137,15 @@ def test_docs_build_strict(tmp_path):
     for role in (":func:", ":meth:", ":class:", ":mod:", ":data:", ":attr:"):
         assert role not in api, role
     assert api.count('class="autorefs autorefs-internal"') > 50
+    # ... on every page (a role in a Markdown page is not rewritten), and no escaped pipe shown in code
+    role_re = re.compile(r":(?:py:)?(?:func|class|meth|mod|data|attr|exc|obj|const):(?:`|<code>)")
+    pipe_re = re.compile(r"<code>[^<]*\\\|")
+    for page in sorted(site.rglob("*.html")):
+        html = page.read_text()
+        assert not role_re.search(html), (page, role_re.search(html))
+        assert not pipe_re.search(html), (page, pipe_re.search(html))
+        # a doctest outside an Examples section is code, not ">>>" read as three nested block quotes
+        assert "<blockquote>\n<blockquote>\n<blockquote>" not in html, page
     # FlippedHuber's parameter table lists its two parameters (no prose lines as fake parameters)
     start = api.index('id="fhsym.noise.flipped_huber.FlippedHuber"')
     table = api[api.index("<table", start):api.index("</table>", start)]

@@ -123,6 +123,22 @@ def test_section_prose_becomes_notes():
     assert "Methods" in [p.name for p in raw_params[0].value]
 
 
+def test_doctest_outside_examples_becomes_pycon_fence():
+    text = ("Exact geometric variables.\n\n>>> g = f(1)\n>>> g.x\n2\n\nMore prose.\n\n"
+            "Examples\n--------\n>>> 1 + 1\n2")
+    out, n = R.convert_doctest_blocks(text)
+    assert n == 1
+    # griffe reads the fenced doctest as part of the text (rendered as code), the Examples section as examples
+    kinds = [s.kind.value for s in griffe.Docstring(out, parser="numpy", parser_options={"warnings": False}).parse()]
+    assert kinds == ["text", "examples"]
+    assert out == ("Exact geometric variables.\n\n```pycon\n>>> g = f(1)\n>>> g.x\n2\n```\n\nMore prose.\n\n"
+                   "Examples\n--------\n>>> 1 + 1\n2")  # the Examples section is griffe's: left alone
+    # indented (inside a section item) and directly after prose; fenced code is left alone
+    out, n = R.convert_doctest_blocks("Returns\n-------\nx : int\n    the value:\n    >>> x\n    3")
+    assert n == 1 and out.endswith("    the value:\n\n    ```pycon\n    >>> x\n    3\n    ```")
+    assert R.convert_doctest_blocks("```pycon\n>>> 1\n1\n```") == ("```pycon\n>>> 1\n1\n```", 0)
+
+
 def test_section_without_prose_is_unchanged():
     text = FH_LIKE.replace("Methods follow ``scipy.stats`` conventions and are vectorised in their\n"
                            "argument; the parameters are scalars.\n\n", "")

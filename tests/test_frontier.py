@@ -342,7 +342,7 @@ def test_seed_then_assemble_gives_back_the_data_file(tmp_path):
     from pathlib import Path
 
     scripts = Path(__file__).resolve().parent.parent / "scripts"
-    data = scripts.parent / "docs" / "reproduction" / "data" / "frontier.json.gz"
+    data = scripts.parent / "fhsym" / "applications" / "data" / "frontier.json.gz"
     sys.path.insert(0, str(scripts))
     try:
         spec = importlib.util.spec_from_file_location("frontier_script", scripts / "frontier.py")

@@ -1,6 +1,6 @@
 """Entries of the frontier data file re-derived independently of fhsym's calibration and PLD code.
 
-Ten calibrations of ``docs/reproduction/data/frontier.json.gz`` drawn at random (seeded; one per
+Ten calibrations of ``fhsym/applications/data/frontier.json.gz`` drawn at random (seeded; one per
 mechanism in one dimension, flipped Huber, the K-fold Laplace and the Gaussian in two coordinates,
 one pure Laplace), each checked at the exact parameters of its certificate.  (The two-fold integral
 of OSGT and truncated Laplace takes about a minute each at this accuracy, too long for CI: not drawn.)
@@ -31,7 +31,7 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-DATA = Path(__file__).resolve().parent.parent / "docs" / "reproduction" / "data" / "frontier.json.gz"
+DATA = Path(__file__).resolve().parent.parent / "fhsym" / "applications" / "data" / "frontier.json.gz"
 DPS = 30
 
 pytestmark = pytest.mark.skipif(not DATA.is_file(), reason="the frontier data file is not in this checkout")

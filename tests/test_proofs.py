@@ -2,7 +2,7 @@
 
 * ``test_quick_distribution_checks_pass`` runs ``python -m proofs --only distribution --quick``
   in-process (same checks, same seeds, fewer random points and sweep values) and
-  requires that no check FAILs (each ends PROVEN, VERIFIED, ERRATUM CONFIRMED or CROSS-CHECK).  The full run, ``python -m proofs``, writes
+  requires that no check FAILs (each ends with one of the statuses of :mod:`proofs._harness` but FAIL).  The full run, ``python -m proofs``, writes
   ``proofs/REPORT.md`` (~5-13 min, not run by CI); the committed report is checked below.
 * ``test_report_mentions_every_object_and_kernel`` guards the committed report: every
   object of :data:`fhsym.symbolic.definitions.OBJECTS` and every kernel of

@@ -3,10 +3,21 @@
 * ``test_committed_report_is_a_complete_passing_full_run``: ``proofs/REPORT.md`` comes from
   ``python -m proofs`` (the full run), has a row for every registered check and no FAIL, and its
   summary and per-topic counts are the counts of its rows.
-* ``test_errata_match_docs``: the errata confirmed in the report (status ERRATUM CONFIRMED) are
-  exactly the entries of ``docs/errata.md``'s summary table, and each confirming check is cited there.
+* ``test_errata_match_docs``: the errata of the report (each with the label its checks give it) are
+  exactly the entries of ``docs/errata.md``'s summary table (plus C1-C4, examined by
+  ``scripts/errata_claims.py``), and each check that gives a label is cited there.
+* ``test_errata_doc_uses_the_harness_vocabulary``: ``docs/errata.md`` uses no all-capital label
+  outside ``proofs._harness.LABELS``, lists exactly those in its Labels section, calls nothing
+  PROVEN without naming a PROVEN check, gives every HAND PROOF its place and every NOT REPRODUCED
+  what was tried and found.
+* ``test_erratum_labels_match_the_report``: each erratum's label in the summary table is the label
+  that the report's checks give it (where a check bears on it).
 * ``test_harness_enforces_the_status_contract``: a VERIFIED outcome without its number of points,
-  digits or worst error, an erratum without its counterexample, an undeclared erratum id fail.
+  digits or worst error, a CONTROL without its point, digits, kernel error or naive value, an
+  erratum without its counterexample, a NOT REPRODUCED without what was tried and found, an
+  undeclared erratum id fail.
+* ``test_quick_runs_do_not_assume_what_they_skip``: no check source sets a sub-claim to True, or prints it
+  as "not checked", under ``--quick`` (a quick run checks fewer points, never fewer claims).
 * ``test_subset_report_is_deterministic``: a subset of numeric checks from every topic, run twice
   (in this process, then each check in a forked process), renders byte-identical reports.
 """
@@ -71,31 +82,103 @@ def test_committed_report_is_a_complete_passing_full_run():
         c = [sum(1 for t, x in rows if t == topic and x == s) for s in H.STATUSES]
         assert f"| `{topic}` | " + " | ".join(map(str, c)) + f" | {sum(c)} |" in text, topic
     assert counts[H.PROVEN] > 0 and counts[H.VERIFIED] > 0 and counts[H.ERRATUM] > 0 and counts[H.CROSS] > 0
+    assert counts[H.CONTROL] > 0
+    # a negative control is never counted as VERIFIED
+    assert not re.search(r"\| negative control: naive float64 paper form wrong, kernel right \|.*\| VERIFIED \|$", text, flags=re.M)
+
+
+_LABEL_ALT = "|".join(re.escape(x) for x in H.LABELS)
+
+
+def _report_errata(text: str):
+    """{erratum id: (label or None, [check keys giving the label], [related check keys])} from the report's Errata section."""
+    out = {}
+    for line in text.split("\n## Errata", 1)[1].splitlines():
+        m = re.match(r"^\* \*\*([A-Z]+\d+)\*\* \((.*?)\) — .* \(((?:by [^;]*)?)(?:; )?(related: .*)?\)$", line)
+        if m:
+            label = m.group(2) if m.group(2) in H.LABELS else None
+            by = re.findall(r"`([a-z_0-9.\-]+)`", m.group(3) or "")
+            rel = re.findall(r"`([a-z_0-9.\-]+)`", m.group(4) or "")
+            out[m.group(1)] = (label, by, rel)
+    return out
+
+
+def _summary_rows(docs: str):
+    """{erratum id: (label cell, whole row)} of docs/errata.md's summary table."""
+    summary = docs.split("## Summary", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in summary.splitlines():
+        m = re.match(r"^\| ([A-Z]+\d+) \| [^|]* \| [^|]* \| \*\*([^*]+)\*\* \|", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), line)
+        elif re.match(r"^\| ([A-Z]+\d+) \|", line):
+            rows[line.split("|")[1].strip()] = (None, line)
+    return rows
 
 
 def test_errata_match_docs():
     text = REPORT.read_text()
-    confirmed = {}
-    for line in text.splitlines():
-        m = re.match(r"^\* \*\*([A-Z]+\d+)\*\* — .*\(confirmed by: (.*?)(; related: .*)?\)$", line)
-        if m:
-            confirmed[m.group(1)] = re.findall(r"`([a-z_0-9.]+)`", m.group(2))
+    errata = _report_errata(text)
+    assert errata, "no errata listed in the report"
     docs = ERRATA.read_text()
-    summary = docs.split("## Summary", 1)[1].split("\n## ", 1)[0]
-    doc_ids = set(re.findall(r"^\| ([A-Z]+\d+) \|", summary, flags=re.M))
+    doc_ids = set(_summary_rows(docs))
     assert doc_ids, "no erratum ids in the summary table of docs/errata.md"
-    with_checks = {eid for eid, keys in confirmed.items() if keys}
+    with_checks = {eid for eid, (label, by, _) in errata.items() if label and by}
     # the paper's claims (C*) are examined by scripts/errata_claims.py and re-derived independently in
-    # tests/test_errata_claims.py, not by proofs/; every other erratum is confirmed by a proofs check
+    # tests/test_errata_claims.py, not by proofs/; every other erratum is borne on by a proofs check
     claims_tests = (ROOT / "tests" / "test_errata_claims.py").read_text()
     by_claims = {eid for eid in doc_ids - with_checks
                  if re.fullmatch(r"C\d+", eid) and re.search(rf"\b{eid}\b", claims_tests)}
     assert with_checks | by_claims == doc_ids, \
-        f"confirmed in the report: {sorted(with_checks)}, by tests/test_errata_claims.py: {sorted(by_claims)}; " \
+        f"labelled by a check in the report: {sorted(with_checks)}, by tests/test_errata_claims.py: {sorted(by_claims)}; " \
         f"in docs/errata.md: {sorted(doc_ids)}"
-    for eid, keys in confirmed.items():
-        for k in keys:
+    for eid, (_, by, _) in errata.items():
+        for k in by:
             assert k in docs or k.split(".", 1)[1] in docs, f"{k} (erratum {eid}) is not cited in docs/errata.md"
+
+
+def test_erratum_labels_match_the_report():
+    errata = _report_errata(REPORT.read_text())
+    rows = _summary_rows(ERRATA.read_text())
+    for eid, (cell, line) in rows.items():
+        assert cell in H.LABELS, f"docs/errata.md summary row {eid}: label column {cell!r} is not one of {H.LABELS}"
+        label = errata.get(eid, (None, [], []))[0]
+        if label is not None:  # a check of python -m proofs bears on it: the document says what the check says
+            assert cell == label, f"{eid}: docs/errata.md says {cell}, proofs/REPORT.md says {label}"
+    # the rule is not vacuous: the report gives labels, and docs carries the one that is not a proof
+    assert any(v[0] == H.ERRATUM for v in errata.values())
+    assert any(cell == H.NOT_REPRODUCED for cell, _ in rows.values())
+
+
+def test_errata_doc_uses_the_harness_vocabulary():
+    docs = ERRATA.read_text()
+    report = REPORT.read_text()
+    statuses = _details(report)
+    labels_sec = docs.split("\n## Labels", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\* \*\*([A-Z][A-Z -]+)\*\*:", labels_sec, flags=re.M)
+    assert sorted(listed) == sorted(H.LABELS), f"the Labels section lists {listed}; proofs/_harness.py defines {H.LABELS}"
+    body = docs.replace(labels_sec, "")
+    caps = set(re.findall(r"\*\*([A-Z][A-Z -]{3,})\*\*", body))
+    assert caps <= set(H.LABELS), f"docs/errata.md uses labels outside the vocabulary: {sorted(caps - set(H.LABELS))}"
+    bad = []
+    for line in body.splitlines():
+        if "**PROVEN**" in line:  # PROVEN = a SymPy-closed check of python -m proofs, named on the same line
+            keys = re.findall(r"`([a-z_0-9]+\.[A-Za-z_0-9\-]+)`", line)
+            if not any(statuses.get(k) == H.PROVEN for k in keys):
+                bad.append(f"PROVEN without a PROVEN check: {line[:120]}")
+        if "**HAND PROOF**" in line and not re.search(r"\*\*HAND PROOF\*\* \((§|this section|[^)]*\.md)", line):
+            bad.append(f"HAND PROOF without where the argument is written: {line[:120]}")
+        if "**NOT REPRODUCED**" in line and not ("tried" in line and "found" in line):
+            if not re.match(r"^\| [A-Z]+\d+ \|.*\| \*\*NOT REPRODUCED\*\* \| tried: .*found: ", line):
+                bad.append(f"NOT REPRODUCED without what was tried and found: {line[:120]}")
+    assert not bad, "\n".join(bad)
+
+
+def test_quick_runs_do_not_assume_what_they_skip():
+    pattern = re.compile(r"True if ctx\.quick|ctx\.quick else True|not checked \(--quick\)|if ctx\.quick:\s*return")
+    found = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}" for p in sorted((ROOT / "proofs").rglob("*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert not found, "a check assumes or skips a sub-claim under --quick:\n" + "\n".join(found)
 
 
 def _outcome_of(out: H.Outcome, errata=()) -> H.Result:
@@ -115,6 +198,17 @@ def test_harness_enforces_the_status_contract():
     assert _outcome_of(H.erratum_confirmed(True, "X1", "a = 1", "m", "w")).status == H.FAIL  # not declared
     assert _outcome_of(H.erratum_confirmed(True, "X1", "a = 1", "m", "w"), errata=["X1"]).status == H.ERRATUM
     assert _outcome_of(H.cross_check(True, "a vs b", "0")).status == H.CROSS
+    ctrl = dict(method="m", where="x=1", digits="float64 vs 20 digits", kernel_err="1e-16")
+    assert _outcome_of(H.negative_control(True, naive="inf", **ctrl)).status == H.CONTROL
+    assert _outcome_of(H.negative_control(False, naive="inf", **ctrl)).status == H.FAIL
+    assert _outcome_of(H.negative_control(True, naive="", **ctrl)).status == H.FAIL  # what the naive form gives: missing
+    assert _outcome_of(H.negative_control(True, naive="inf", **{**ctrl, "where": ""})).status == H.FAIL  # no stress point
+    assert _outcome_of(H.Outcome(H.CONTROL, "m", "1e-16", "x=1", naive="inf", points=3, digits="20")).status == H.FAIL  # one point
+    assert _outcome_of(H.not_reproduced(True, "computed x", "x = 2, paper 3", "m", "-")).status == H.NOT_REPRODUCED
+    assert _outcome_of(H.not_reproduced(True, "", "x = 2, paper 3", "m", "-")).status == H.FAIL  # nothing tried
+    assert _outcome_of(H.not_reproduced(True, "computed x", "", "m", "-")).status == H.FAIL  # nothing found
+    assert _outcome_of(H.Outcome(H.HAND_PROOF, "m")).status == H.FAIL  # a document label, not a check status
+    assert H.HAND_PROOF in H.LABELS and H.FAIL not in H.LABELS and set(H.LABEL_MEANING) == set(H.STATUSES) | {H.HAND_PROOF}
     r = _outcome_of(H.Outcome("PASS", "m"))
     assert r.status == H.FAIL and r.verdict == H.FAIL
     r = _outcome_of(H.Outcome(True, "m", "0"))  # the old Outcome(passed, ...) form: no status

@@ -26,6 +26,8 @@ EXPECTED = {
     "calibrate", "CalibrateConfig", "Calibration", "CalibrationError", "verify_certificate",
     # applications
     "release", "Release", "ReleaseConfig", "advise", "DPCDConfig",
+    # the certified optimum of additive noise (fhsym.optimum)
+    "optimal_variance",
     # subpackages
     "noise", "privacy", "accounting", "calibration",
     "__version__",

@@ -9,7 +9,9 @@ sources are not touched):
   a link when the site documents the object, a code span when it does not;
 * reST literal blocks (``paragraph::`` + indented block) become fenced code blocks;
 * a prose paragraph left at the end of a Parameters/Attributes section becomes a Notes section
-  (instead of one fake parameter per line).
+  (instead of one fake parameter per line);
+* a doctest outside an Examples section becomes a fenced ``pycon`` block (Markdown would show its
+  ``>>>`` as three nested block quotes around the code as prose).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class SphinxMarkupToMarkdown(griffe.Extension):
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        self.totals = {"roles": 0, "literal_blocks": 0, "notes_sections": 0}
+        self.totals = {"roles": 0, "literal_blocks": 0, "notes_sections": 0, "doctest_blocks": 0}
 
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         resolver = roles.Resolver(loader.modules_collection)
@@ -70,6 +72,7 @@ class SphinxMarkupToMarkdown(griffe.Extension):
                 continue
             new, counts = roles.convert_docstring(doc.value, lambda name, scope=obj: resolver.resolve(name, scope),
                                                   _link)
+            new, counts["doctest_blocks"] = roles.convert_doctest_blocks(new)
             if new != doc.value:
                 doc.value = new
                 for k, v in counts.items():
@@ -77,5 +80,6 @@ class SphinxMarkupToMarkdown(griffe.Extension):
                 if counts["notes_sections"]:
                     log.info("fhsym docs: %s: prose after the items of a section shown as Notes "
                              "(fix in the docstring: put it under a 'Notes' header)", obj.path)
-        log.info("fhsym docs: %s: %d roles, %d literal blocks, %d Notes sections rewritten", pkg.path,
-                 self.totals["roles"], self.totals["literal_blocks"], self.totals["notes_sections"])
+        log.info("fhsym docs: %s: %d roles, %d literal blocks, %d Notes sections, %d doctest blocks rewritten",
+                 pkg.path, self.totals["roles"], self.totals["literal_blocks"], self.totals["notes_sections"],
+                 self.totals["doctest_blocks"])

@@ -67,8 +67,8 @@ def mul_up(x: float, k: int) -> float:
 def mul_sqrt_up(x: float, k: int) -> float:
     """The smallest double >= sqrt(k) * x (x >= 0, k >= 1); inf if it exceeds the float range.
 
-    >>> mul_sqrt_up(math.sqrt(3.0), 3), math.sqrt(3.0) * math.sqrt(3.0)
-    (3.0000000000000004, 2.9999999999999996)
+    >>> mul_sqrt_up(math.sqrt(3.0), 3), math.sqrt(3.0) * math.sqrt(3.0)   # sqrt(3) fl(sqrt(3)) < 3
+    (3.0, 2.9999999999999996)
     """
     exact_sq = Fraction(x) ** 2 * k
     return _nearest_up(math.sqrt(k) * x, lambda r: Fraction(r) ** 2 >= exact_sq)

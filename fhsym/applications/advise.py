@@ -3,7 +3,7 @@
 For a release (epsilon, delta, K coordinates, T compositions, a sensitivity set: the l_inf box,
 the l2 ball or the l1 ball of radius ``sensitivity``) the advisor calibrates each candidate of
 :mod:`fhsym.applications.frontier` with :func:`fhsym.calibrate` and ranks them by per-coordinate
-variance.  Where the frontier data file (``docs/reproduction/data/frontier.json.gz``) holds the same
+variance.  Where the frontier data file (``fhsym/applications/data/frontier.json.gz``) holds the same
 calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
 holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
 
@@ -33,18 +33,40 @@ from ..noise import NOISE_CLASSES
 from ..privacy.certificate import Certificate
 from .frontier import BOX_BASED, CANDIDATES, calibration_call, gain_db
 
-__all__ = ["Advice", "Option", "advise", "default_data_path", "load_frontier_calibrations"]
+__all__ = ["Advice", "Option", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text"]
 
 #: cheap first: the order in which the advisor computes what the data file does not hold
 _ORDER = ("gaussian", "laplace_pure", "staircase", "flipped_huber", "laplace_kfold", "truncated_laplace", "osgt")
 
 
 def default_data_path() -> Path:
-    """The frontier data file of the source checkout (``FHSYM_FRONTIER_DATA`` overrides it)."""
+    """The frontier data file shipped with the package (``FHSYM_FRONTIER_DATA`` overrides it).
+
+    It is package data (``fhsym/applications/data/frontier.json.gz``, declared in pyproject.toml), so an
+    installed wheel reads the same file as a source checkout.
+    """
     env = os.environ.get("FHSYM_FRONTIER_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "docs" / "reproduction" / "data" / "frontier.json.gz"
+    return Path(__file__).resolve().parent / "data" / "frontier.json.gz"
+
+
+def ratio_text(ratio: float) -> str:
+    """A variance ratio as a person reads it: the relative change in percent and in decibels.
+
+    ``100 (r - 1) %`` and ``10 log10(r) dB``, three significant digits each, so that ratios near 1
+    stay visible (``1.0004`` is not ``1x``); from ``r >= 10`` on the change is written as ``r x``.
+
+    >>> ratio_text(1.0004)
+    '+0.04 % (+0.00174 dB)'
+    >>> ratio_text(8.92), ratio_text(0.5), ratio_text(1.0), ratio_text(250.0)
+    ('+792 % (+9.5 dB)', '-50 % (-3.01 dB)', '+0 % (+0 dB)', '250x (+24 dB)')
+    """
+    r = float(ratio)
+    if not (r > 0 and math.isfinite(r)):
+        return f"{r:g}x"
+    change = f"{r:.3g}x" if r >= 10 else f"{100.0 * (r - 1.0):+.3g} %"
+    return f"{change} ({10.0 * math.log10(r):+.3g} dB)"
 
 
 def call_key(call: Dict[str, Any]) -> str:
@@ -129,6 +151,47 @@ class Advice:
         fh = [o for o in self.options if o.candidate == "flipped_huber"]
         others = [o for o in self.options if o.candidate != "flipped_huber"]
         return gain_db(fh[0].variance, others[0].variance) if fh and others else None
+
+    def __str__(self) -> str:
+        """The ranking as a table, best first, with each option's extra variance over the best in % and dB.
+
+        >>> adv = advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
+        >>> print(adv)  # doctest: +NORMALIZE_WHITESPACE
+        (1, 1e-06)-DP, 1 coordinate(s), 1 release(s), sensitivity: linf ball of radius 1
+        per-coordinate variance, certified, best first:
+          #  mechanism       variance  over the best        method             source
+          1  staircase       1.918104  best                 staircase-pure     computed
+          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  laplace-pure       computed
+          3  Gaussian        17.84791  +830 % (+9.69 dB)    analytic-gaussian  computed
+        best: staircase; the runner-up (Laplace (pure)) needs +4.27 % (+0.182 dB) more variance
+        """
+        names = {"flipped_huber": "flipped Huber", "gaussian": "Gaussian", "laplace_kfold": "Laplace (exact)",
+                 "laplace_pure": "Laplace (pure)", "truncated_laplace": "truncated Laplace", "staircase": "staircase",
+                 "osgt": "OSGT"}
+        lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate(s), {self.compositions} release(s), "
+                 f"sensitivity: {self.norm} ball of radius {self.sensitivity:g}",
+                 "per-coordinate variance, certified, best first:"]
+        rows = [("#", "mechanism", "variance", "over the best", "method", "source")]
+        best = self.options[0].variance
+        for i, o in enumerate(self.options, 1):
+            over = "best" if i == 1 else ratio_text(o.variance / best)
+            src = "data" if o.source.startswith("frontier") else "computed"
+            rows.append((str(i), names.get(o.candidate, o.candidate), f"{o.variance:.7g}", over, o.calibration.method, src))
+        widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+        lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        if len(self.options) > 1:
+            runner = self.options[1]
+            lines.append(f"best: {names.get(self.best.candidate, self.best.candidate)}; the runner-up "
+                         f"({names.get(runner.candidate, runner.candidate)}) needs {ratio_text(runner.variance / best)} "
+                         "more variance")
+        fh = [o for o in self.options if o.candidate == "flipped_huber"]
+        other = [o for o in self.options if o.candidate != "flipped_huber"]
+        if fh and other:
+            lines.append(f"flipped Huber needs {ratio_text(fh[0].variance / other[0].variance)} variance against the "
+                         f"best other mechanism ({names.get(other[0].candidate, other[0].candidate)})")
+        lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
+        lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
+        return "\n".join(lines)
 
     def to_dict(self) -> Dict[str, Any]:
         gain = self.gain_db

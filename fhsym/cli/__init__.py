@@ -8,7 +8,9 @@ to stderr and exits with status 2::
     fhsym calibrate: error: argument --delta: delta must be a finite real number in (0, 1); got 1.5
 
 Exit status: 0 on success, 1 when ``fhsym verify`` finds a failing proof (or
-``fhsym reproduce`` a failing step), 2 on bad input or an unavailable feature.
+``fhsym reproduce`` a failing step), 2 on bad input or an unavailable feature,
+141 (128 + SIGPIPE, as a shell reports a program ended by SIGPIPE) when the reader
+of the output went away (``fhsym sample -n 1000000 | head``): no traceback.
 
 ``verify`` and ``reproduce`` run code that lives in the source checkout, not in
 the installed package (``proofs/`` and ``scripts/``); they work after

@@ -8,11 +8,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List
-
-import numpy as np
+from typing import Dict, List
 
 from .common import CLIError, need_checkout, need_module
+from .eta import CheckTimes, default_times_path
 from .progress import Progress
 
 
@@ -49,6 +48,12 @@ def cmd_calibrate(ns) -> tuple:
             except ValueError:  # not available for this request (e.g. epsilon = 0 for pure Laplace)
                 pass
     res["comparison"] = comparison
+    if comparison and cal.variance > 0:
+        from ..applications.advise import ratio_text
+
+        res["_comparison_text"] = {k: ratio_text(v / cal.variance) for k, v in comparison.items()}
+    import numpy as np
+
     for k, val in list(res.items()):  # JSON-safe: numpy scalars to Python numbers
         if isinstance(val, np.generic):
             res[k] = val.item()
@@ -67,7 +72,9 @@ def cmd_advise(ns) -> tuple:
     bar = Progress(0, "advise", enabled=not ns.no_progress)
     adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
                  sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message)
-    return adv.to_dict(), 0
+    res = adv.to_dict()
+    res["_text"] = str(adv)  # the ranked table (Advice.__str__); --json leaves it out
+    return res, 0
 
 
 def cmd_check_certificate(ns) -> tuple:
@@ -84,6 +91,8 @@ def cmd_check_certificate(ns) -> tuple:
 
 
 def cmd_profile(ns) -> tuple:
+    import numpy as np
+
     from ..privacy import privacy_profile
 
     d = np.atleast_1d(privacy_profile(ns.epsilon, ns.alpha, ns.gamma, ns.sensitivity))
@@ -92,9 +101,11 @@ def cmd_profile(ns) -> tuple:
 
 
 def cmd_sample(ns) -> tuple:
-    from ..noise import FlippedHuber
-
     import shutil
+
+    import numpy as np
+
+    from ..noise import FlippedHuber
 
     fh = FlippedHuber(ns.alpha, ns.gamma)
     res = {"alpha": ns.alpha, "gamma": ns.gamma, "n": ns.n, "seed": ns.seed}
@@ -175,17 +186,24 @@ def cmd_verify(ns) -> tuple:
 
     bar = Progress(len(checks), "proofs", enabled=progress_on)
     failures: List = []
+    # the ETA: each check's time in earlier runs of this mode, scaled by this run's pace (fhsym.cli.eta)
+    times = CheckTimes(default_times_path("quick" if ns.quick else "full"))
+    keys = [c.key for c in checks]
+    finished: Dict[str, float] = {}
 
     def progress(res) -> None:
+        finished[res.key] = res.seconds
         if res.verdict != H.PASS:
             failures.append(res)
             bar.message(f"FAIL {res.key}: {res.claim}")
-        bar.advance(res.key)
+        eta = times.eta(finished, [k for k in keys if k not in finished], ns.jobs)
+        bar.advance(f"{res.key} ({res.seconds:.1f}s)", eta=eta)
 
     # checks may print; keep stdout for the summary / JSON
     with contextlib.redirect_stdout(sys.stderr):
         results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
     bar.close()
+    times.save(finished)
     elapsed = time.perf_counter() - t0
     n_fail = sum(r.verdict != H.PASS for r in results)
     if report_path is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 _NAMES = {"flipped_huber": ("flipped Huber", "FlippedHuber"), "gaussian": ("Gaussian", "Gaussian"),
           "laplace": ("Laplace", "Laplace"), "truncated_laplace": ("truncated Laplace", "TruncatedLaplace"),
@@ -31,9 +30,10 @@ def _print_calibration(res: dict) -> None:
     print(f"  {'variance':<17}= {res['variance']:.17g}{per}")
     print(f"  {'std':<17}= {res['std']:.17g}{per}")
     print(f"  {'achieved delta':<17}= {res['achieved_delta']:.6e}   (certified upper bound; target {res['target_delta']:g})")
+    texts = res.get("_comparison_text", {})
     for other, var in res.get("comparison", {}).items():
-        ratio = var / res["variance"] if res["variance"] > 0 else float("inf")
-        print(f"  {other + ' variance':<17}= {var:.6g}   (the same guarantee with {other} noise: {ratio:.3g}x)")
+        more = f": {texts[other]} variance" if other in texts else ""
+        print(f"  {other + ' variance':<17}= {var:.7g}   (the same guarantee with {other} noise{more})")
     if res.get("method"):
         print(f"  {'method':<17}: {res['method']}")
     if res.get("certificate"):
@@ -50,34 +50,9 @@ def _print_calibration(res: dict) -> None:
 
 
 
-def _print_advice(res: dict) -> None:
-    """The ranking as a table, best first, and the gain of the best over the runner-up."""
-    print(f"({res['epsilon']:g}, {res['delta']:g})-DP, {res['dim']} coordinate(s), {res['compositions']} release(s), "
-          f"unit {res['norm']} ball; per-coordinate variance, certified, best first:")
-    best = res["options"][0]["variance"]
-    for i, o in enumerate(res["options"], 1):
-        name = _NAMES.get(o["mechanism"], (o["mechanism"],))[0]
-        label = {"laplace_kfold": "Laplace (exact)", "laplace_pure": "Laplace (pure)"}.get(o["candidate"], name)
-        db = 10.0 * math.log10(o["variance"] / best)
-        src = "data" if o["source"].startswith("frontier") else "computed"
-        print(f"  {i}. {label:<24} {o['variance']:<14.7g} {'+' + format(db, '.3f') + ' dB' if i > 1 else 'best':>11}"
-              f"   [{o['method']}; {src}]")
-    gain = res["gain_over_runner_up_db"]
-    if gain is not None:
-        print(f"best: {res['options'][0]['candidate']}, {gain:.3f} dB less noise than the runner-up "
-              f"({res['options'][1]['candidate']})")
-    if res["fh_gain_db"] is not None:
-        print(f"flipped Huber vs the best other mechanism: {res['fh_gain_db']:+.3f} dB")
-    notes = sorted({o["covers"] for o in res["options"] if o["covers"]})
-    for n in notes:
-        print(f"note: {n}")
-    for f in res["failed"]:
-        print(f"not calibrated: {f['candidate']}: {f['error']}")
-
-
 def print_human(command: str, res: dict) -> None:
     if command == "advise":
-        _print_advice(res)
+        print(res["_text"])
     elif command == "calibrate":
         _print_calibration(res)
     elif command == "check-certificate":

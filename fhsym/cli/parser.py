@@ -1,4 +1,8 @@
-"""The argument parser: every value validated at parse time against fhsym's parameter domains."""
+"""The argument parser: every value validated at parse time against fhsym's parameter domains.
+
+Nothing here imports numpy or the library at module level: ``fhsym --help`` builds the parser and
+exits (``tests/test_cli_startup.py`` measures it); the domains are loaded when a value is parsed.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,10 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Optional, Tuple
 
-import numpy as np
-
-from .._core import domains as V
+if TYPE_CHECKING:
+    from .._core.domains import Domain
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,17 +27,23 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------------------
 
 
-def _real(domain: V.Domain) -> Callable[[str], float]:
+def _real(name: str, open_range: Optional[Tuple[float, float]] = None) -> Callable[[str], float]:
+    """A float option checked against the domain ``name`` of ``fhsym._core.domains`` (``EPSILON`` for
+    ``"epsilon"``), or against the open interval ``open_range`` when given."""
+
     def parse(text: str) -> float:
+        from .._core import domains as V  # numpy: imported when a value is parsed, not for --help
+
+        domain: Domain = getattr(V, name.upper()) if open_range is None else V.Domain(name, *open_range)
         try:
             x = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(domain.message(text)) from None
-        if not bool(domain.contains(np.float64(x))):
+        if not bool(domain.contains(x)):
             raise argparse.ArgumentTypeError(domain.message(x))
         return x
 
-    parse.__name__ = domain.name  # argparse uses it in "invalid <name> value" fall-backs
+    parse.__name__ = name  # argparse uses it in "invalid <name> value" fall-backs
     return parse
 
 
@@ -52,14 +61,14 @@ def _integer(name: str, lower: int) -> Callable[[str], int]:
     return parse
 
 
-_EPS = _real(V.EPSILON)
-_DELTA = _real(V.DELTA)
-_SENS = _real(V.SENSITIVITY)
-_ALPHA = _real(V.ALPHA)
-_GAMMA = _real(V.GAMMA)
-_L2 = _real(V.Domain("l2_sensitivity", 0.0, math.inf))
-_L1 = _real(V.Domain("l1_sensitivity", 0.0, math.inf))
-_STEP = _real(V.STEP)
+_EPS = _real("epsilon")
+_DELTA = _real("delta")
+_SENS = _real("sensitivity")
+_ALPHA = _real("alpha")
+_GAMMA = _real("gamma")
+_L2 = _real("l2_sensitivity")
+_L1 = _real("l1_sensitivity")
+_STEP = _real("step")
 
 
 # ---------------------------------------------------------------------------
@@ -100,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "calibrate", formatter_class=fmt,
         help="certified minimum-variance (alpha, gamma) for (eps, delta)-DP",
         description="Minimum-variance flipped Huber parameters meeting (eps, delta)-DP (fhsym.calibrate).\n"
-        "1-D: the exact condition of Theorem 3 (eq 13); the result is certified by re-evaluating\n"
-        "delta(eps) at the returned floats to 60 digits, and never under-noises.\n"
+        "1-D: the exact condition of Theorem 3 (eq 13); the result is certified: delta(eps) at the exact\n"
+        "returned floats is enclosed by ball arithmetic (python-flint arb), and it never under-noises.\n"
         "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile (privacy-loss distributions).",
         epilog="example: fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n" + _EPILOG_EXIT,
     )
@@ -137,14 +146,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Certified calibrations of every mechanism (flipped Huber, Gaussian, Laplace K-fold and pure,\n"
         "truncated Laplace, staircase, OSGT) for one release, sorted by per-coordinate variance, best first,\n"
         "with the gain over the runner-up (fhsym.advise).  Calibrations held by the frontier data file\n"
-        "(docs/reproduction/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
+        "(fhsym/applications/data/frontier.json.gz) are reused after their certificates are re-verified;\n"
         "the rest are computed (progress on stderr).  The sensitivity set is the --norm ball of radius\n"
         "--sensitivity (default 1);\n"
         "the box-based mechanisms cover an l2 / l1 ball through the box that contains it.",
         epilog="examples:\n  fhsym advise --epsilon 0.3 --delta 1e-6\n"
         "  fhsym advise --epsilon 1 --delta 1e-8 --dim 20 --norm l2 --compositions 10 --json\n" + _EPILOG_EXIT,
     )
-    ad.add_argument("--epsilon", type=_real(V.Domain("epsilon", 0.0, math.inf)), required=True, metavar="E",
+    ad.add_argument("--epsilon", type=_real("epsilon", (0.0, math.inf)), required=True, metavar="E",
                     help="privacy budget eps > 0")
     ad.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
     ad.add_argument("--dim", type=_integer("dim", 1), default=1, metavar="K", help="coordinates K >= 1 (default 1)")

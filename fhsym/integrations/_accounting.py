@@ -7,6 +7,26 @@ package moves only this import changes.
 
 from __future__ import annotations
 
-from ..accounting import PrivacyLossDistribution, compose, flipped_huber_pld, gaussian_pld, kdim_pld, laplace_pld
+from ..accounting import (
+    PrivacyLossDistribution,
+    aligned_step,
+    compose,
+    default_step,
+    flipped_huber_pld,
+    from_privacy_profile,
+    gaussian_pld,
+    kdim_pld,
+    laplace_pld,
+)
 
-__all__ = ["PrivacyLossDistribution", "compose", "flipped_huber_pld", "gaussian_pld", "kdim_pld", "laplace_pld"]
+__all__ = [
+    "PrivacyLossDistribution",
+    "aligned_step",
+    "compose",
+    "default_step",
+    "flipped_huber_pld",
+    "from_privacy_profile",
+    "gaussian_pld",
+    "kdim_pld",
+    "laplace_pld",
+]

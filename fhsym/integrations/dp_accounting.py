@@ -1,6 +1,6 @@
 """Flipped Huber noise inside Google's ``dp_accounting`` (optional: ``pip install dp-accounting``).
 
-Three layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, gamma^2), sensitivity Delta:
+Four layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, gamma^2), sensitivity Delta:
 
 * :class:`FlippedHuberPrivacyLoss` -- a subclass of dp_accounting's extension point
   ``privacy_loss_mechanism.AdditiveNoisePrivacyLoss`` (its contract: symmetric noise, privacy loss
@@ -22,7 +22,12 @@ Three layers, all for the additive FH mechanism M(D) = f(D) + T, T ~ FH(alpha, g
   mechanism and a ``PLDAccountant`` that accepts it anywhere among dp_accounting's own events
   (``GaussianDpEvent``, ``LaplaceDpEvent``, ``SelfComposedDpEvent``, ``ComposedDpEvent``,
   ``PoissonSampledDpEvent`` of an FH event, ...).  Every PLD is built at the accountant's one
-  ``value_discretization_interval``, so nothing has to match by hand.
+  ``value_discretization_interval``, so nothing has to match by hand.  dp_accounting's accountants
+  dispatch on event types in one ``isinstance`` chain (no registry), so a subclass is the only way to
+  add an event; every stock event goes to dp_accounting's own code.
+* :class:`FlippedHuberRdpAccountant` and :func:`to_zcdp_event` (from
+  :mod:`fhsym.integrations.dp_accounting_rdp`) -- the RDP route: certified Renyi divergences,
+  Poisson and without-replacement subsampling; or fhsym's zCDP bound as a stock ``ZCDpEvent``.
 
 Subsampled profile (the amplification identity, exact).  With P0 = mu(. + Delta), Q0 = mu and
 delta_0 the 1-D profile of Theorem 3 (extended to eps < 0 by delta_0(e) = 1 - e^e + e^e delta_0(-e),
@@ -55,7 +60,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 try:
-    import attr
     from dp_accounting import dp_event
     from dp_accounting import privacy_accountant as _pa
     from dp_accounting.pld import pld_pmf
@@ -69,15 +73,19 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
 from .._core import domains as V
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.profile import PROFILE_RTOL, privacy_profile
+from .dp_accounting_events import FlippedHuberDpEvent
+from .dp_accounting_rdp import FlippedHuberRdpAccountant, to_zcdp_event
 
 __all__ = [
     "CERTIFIED_RTOL",
     "FlippedHuberPrivacyLoss",
     "FlippedHuberDpEvent",
     "FlippedHuberPLDAccountant",
+    "FlippedHuberRdpAccountant",
     "subsampled_privacy_profile",
     "flipped_huber_pld",
     "to_dp_accounting",
+    "to_zcdp_event",
 ]
 
 NeighborRel = _pa.NeighboringRelation
@@ -342,31 +350,6 @@ def to_dp_accounting(pld) -> "_pldlib.PrivacyLossDistribution":
 # ---------------------------------------------------------------------------
 
 
-def _conv(domain: V.Domain):
-    def convert(value) -> float:
-        return V.check_scalar(value, domain)
-
-    return convert
-
-
-@attr.s(frozen=True, slots=True, auto_attribs=True)
-class FlippedHuberDpEvent(dp_event.DpEvent):
-    """One application of the flipped Huber mechanism: sum_i v_i + T, T ~ FH(alpha, gamma^2) (paper eq 8).
-
-    ``sensitivity`` bounds each record's contribution |v_i| <= Delta, so under add/remove-one
-    neighbours the released value moves by at most Delta (dp_accounting's ``GaussianDpEvent`` with
-    noise multiplier s corresponds to ``FlippedHuberDpEvent(0, s * C, C)``).  Scalar (1-D) releases;
-    the parameters are validated (alpha >= 0, gamma > 0, sensitivity > 0, finite) and stored as floats.
-
-    >>> FlippedHuberDpEvent(1.0, 2.0)
-    FlippedHuberDpEvent(alpha=1.0, gamma=2.0, sensitivity=1.0)
-    """
-
-    alpha: float = attr.ib(converter=_conv(V.ALPHA))
-    gamma: float = attr.ib(converter=_conv(V.GAMMA))
-    sensitivity: float = attr.ib(default=1.0, converter=_conv(V.SENSITIVITY))
-
-
 class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
     """dp_accounting's ``PLDAccountant`` that also accepts :class:`FlippedHuberDpEvent`.
 
@@ -391,6 +374,16 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
         if neighboring_relation not in (NeighborRel.ADD_OR_REMOVE_ONE, NeighborRel.REPLACE_ONE, NeighborRel.REPLACE_SPECIAL):
             raise ValueError(f"neighboring_relation must be a dp_accounting NeighboringRelation; got {neighboring_relation!r}")
         super().__init__(neighboring_relation, h)
+        self._identity = self._pld
+
+    def _compose_pld(self, pld) -> None:
+        """Compose ``pld`` into the running PLD; the first one replaces dp_accounting's initial identity PLD.
+
+        identity o pld = pld exactly, but dp_accounting's ``compose`` also truncates up to 1e-15 of tail
+        mass to +inf (pessimistically), which adds up to 1e-15 to every delta: skipped when nothing has
+        been composed yet (docs/integrations.md, "What the accountant's delta means").
+        """
+        self._pld = pld if self._pld is self._identity else self._pld.compose(pld)
 
     @property
     def value_discretization_interval(self) -> float:
@@ -404,7 +397,7 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
     def _maybe_compose(self, event, count: int, do_compose: bool):
         if isinstance(event, FlippedHuberDpEvent):
             if do_compose and count > 0:
-                self._pld = self._pld.compose(self._fh_pld(event, 1.0, count))
+                self._compose_pld(self._fh_pld(event, 1.0, count))
             return None
         if isinstance(event, dp_event.PoissonSampledDpEvent) and isinstance(event.event, FlippedHuberDpEvent):
             if self.neighboring_relation == NeighborRel.REPLACE_ONE:
@@ -418,6 +411,6 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
                 return self.CompositionErrorDetails(invalid_event=event,
                                                     error_message=f"sampling_probability must be in [0, 1]; got {q!r}")
             if do_compose and count > 0 and q > 0:
-                self._pld = self._pld.compose(self._fh_pld(event.event, float(q), count))
+                self._compose_pld(self._fh_pld(event.event, float(q), count))
             return None
         return super()._maybe_compose(event, count, do_compose)

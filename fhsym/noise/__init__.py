@@ -3,7 +3,8 @@
 :class:`NoiseDistribution` fixes the API (scipy.stats names plus the privacy profile);
 :class:`FlippedHuber` and the comparison mechanisms :class:`Gaussian`, :class:`Laplace`,
 :class:`TruncatedLaplace`, :class:`Staircase` and :class:`OSGT` are its subclasses, each with
-its exact one-dimensional privacy profile.
+its exact one-dimensional privacy profile; so is :class:`PiecewiseUniform`, the noise at the upper
+end of :func:`fhsym.optimal_variance` (not yet a ``mechanism=`` of :func:`fhsym.calibrate`).
 """
 
 from .base import NoiseDistribution
@@ -14,6 +15,7 @@ from .osgt import OSGT
 from .staircase import Staircase, staircase_optimal_gamma
 from .truncated_laplace import TruncatedLaplace
 from .discrete_flipped_huber import DiscreteFlippedHuber
+from .piecewise_uniform import PiecewiseUniform
 
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
 NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
@@ -41,5 +43,6 @@ __all__ = [
     "TruncatedLaplace",
     "Staircase",
     "OSGT",
+    "PiecewiseUniform",
     "staircase_optimal_gamma",
 ]

@@ -12,12 +12,15 @@ Each method delegates to the module-level function of the same name in
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import flipped_huber_profile as _pp
+
+if TYPE_CHECKING:
+    from .flipped_huber_zcdp import ZCDP
 
 __all__ = ["FlippedHuberPrivacyMethods"]
 
@@ -110,8 +113,9 @@ class FlippedHuberPrivacyMethods:
         """
         return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
 
-    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None, refine: bool = False):
-        """zCDP parameters (xi, eta) of the mechanism (talk slides, Sec VI-A).
+    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None,
+             refine: bool = False) -> ZCDP:
+        """zCDP parameters of the mechanism (talk slides, Sec VI-A): a named tuple ``ZCDP(xi, eta)``.
 
         1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;
         K-dim: (K R_Delta(alpha)/(2 gamma^2), Delta_2^2/(2 gamma^2)).  See :func:`fhsym.accounting.zcdp.zcdp`.
@@ -122,8 +126,9 @@ class FlippedHuberPrivacyMethods:
         >>> from fhsym import FlippedHuber
         >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
         >>> fh.zcdp()                                   # R_1(1) = 1: (1/8, 1/8)
-        (0.125, 0.125)
-        >>> fh.zcdp(dim=4, l2_sensitivity=2.0)          # (4 * 1/8, 2^2/8)
+        ZCDP(xi=0.125, eta=0.125)
+        >>> xi, eta = fh.zcdp(dim=4, l2_sensitivity=2.0)   # (4 * 1/8, 2^2/8)
+        >>> xi, eta
         (0.5, 0.5)
         """
         from .flipped_huber_zcdp import zcdp_params

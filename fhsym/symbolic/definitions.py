@@ -1,8 +1,8 @@
 """The flipped Huber distribution as the paper writes it (symbolic layer A1-A5).
 
 Every object here is the paper's own formula, transcribed from the LaTeX of
-Muthukrishnan & Kalyani, *Grafting Laplace and Gaussian distributions: a new
-noise mechanism for differential privacy* (``shared/seeds/004_...txt``) and
+G. Muthukrishnan and S. Kalyani, *Grafting Laplace and Gaussian distributions:
+A new noise mechanism for differential privacy* (arXiv:2212.09657), and
 tagged with its equation.  Nothing here is numerically stable; the stable forms
 that the numeric API uses live in :mod:`fhsym.symbolic.stable`, and
 ``proofs/`` shows (i) that each formula below follows from the definitions

@@ -1,7 +1,7 @@
 """K dimensions (A8) and zCDP (A9): the paper's objects of Section IV-B and VI-A as SymPy expressions.
 
-Transcribed from the LaTeX of the paper (``shared/seeds/004_...txt``) and the talk slides
-(``shared/seeds/000_...txt``, "zCDP of flipped Huber"); ``proofs/kdim.py`` checks each one
+Transcribed from the LaTeX of the paper (Muthukrishnan and Kalyani, arXiv:2212.09657) and the authors'
+talk slides ("zCDP of flipped Huber"); ``proofs/kdim.py`` checks each one
 (symbolic identities where SymPy can close them, high-precision numerics otherwise) and
 reports the steps that do not hold as printed.  The numeric versions used by fhsym live in
 :mod:`fhsym.accounting.sufficient` and :mod:`fhsym.accounting.zcdp`.

@@ -27,7 +27,8 @@ topic = Topic(
 E1 = topic.erratum(
     "E1",
     "Lemma 6's proof misquotes Esseen's inequality (valid only for both arguments >= 0) and its intermediate "
-    "step fails for t > 0 (at t = theta for every alpha > 0); the lemma itself is true (corrected proof verified)",
+    "step fails for t > 0 (at t = theta for every alpha > 0); the lemma itself is true (HAND PROOF in docs/errata.md, E1; "
+    "its steps and conclusion checked in the rows `theta`)",
 )
 
 al, g, t, q, b, v = D.alpha, D.gamma, D.t, D.q, D.b, D.v

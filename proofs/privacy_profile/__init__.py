@@ -10,14 +10,15 @@ Checks, in this order in the report (one module each):
 1. :mod:`.loss` -- the centred loss zeta~_d(t) = psi(t + d/2) - psi(t - d/2) (A6), derived
    piecewise per regime and sub-region; its ridge, groove, monotonicity, tails and the affine
    upper bound of Appendix C-1.
-2. :mod:`.inverse` -- eq 15 against the exact sup-inverse of the definition (erratum PP1) and
-   Table I, symbolically per regime and numerically (A7).
+2. :mod:`.inverse` -- eq 15 against the exact sup-inverse of the definition, numerically (exact
+   bisection) and symbolically (the loss solved on each piece; erratum PP1), and Table I,
+   symbolically per regime and numerically (A7).
 3. :mod:`.profile` -- eq 13: each case derived from eq 10 and Table I, continuity across the
    boundaries, every case, kernel and the float64 API against quadrature of the definition.
 4. :mod:`.appendix` -- Lemma 10 and 11 of Appendix F on FH, the Section IV-A argument step by
    step, Sec V-A's OSGT numbers (PP2), the text's cross-references (PP3); PP4.
 5. :mod:`.kernels` -- every kernel of ``PROFILE_KERNELS`` and ``LOSS_KERNELS`` equals its paper
-   form (the generic check of :mod:`proofs._kernels`), with a negative control each; the loss
+   form (the generic check of :mod:`proofs._kernels`), with a negative control (CONTROL) each; the loss
    kernels' float64 accuracy.
 
 Errata: PP1-PP4 (``docs/errata.md``, section "Privacy of the 1-D mechanism").

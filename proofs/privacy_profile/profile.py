@@ -54,6 +54,9 @@ def _derive_case(case: str, ctx=None) -> Outcome:
         f"- G_bar(t1) - e^eps G_bar(t2) (eq 16) minus eq 13 ({case}) as printed: `{how or 'not closed'}`",
         "- the eq 10 pieces are themselves derived from the density (topic `distribution`); the choice of piece is justified by the "
         "intervals of Table I, proven in `table_I_symbolic`",
+        "- the chain to the definition, every link symbolic: zeta~ derived from eq 7 (`zeta_centered_derivation`), eq 15 = its "
+        "sup-inverse for nu >= 0 (`eq15_symbolic`: solved on each piece), t1, t2 = eq 15 -+ Delta/2 (`table_I_symbolic`), this "
+        "substitution into eq 10",
     ]
     ok = how is not None
     return proven(ok, "SymPy: " + (how or "not closed"), ev)

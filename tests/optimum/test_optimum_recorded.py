@@ -1,0 +1,100 @@
+"""The 12 recorded optimum intervals (fhsym/optimum/data, scripts/optimum_table.py) re-checked without an LP solver.
+
+* the lower ends: the recorded dual certificates give the recorded bounds by weak duality, rebuilt here
+  from the LP's definition in exact rationals (``optimum_reference.dual_bound``), and ``r >= e^eps``
+  (mpmath at 60 digits); also through fhsym's own checker;
+* the upper ends: the recorded noise has the recorded variance (exact rationals, from the definition)
+  and is private: the hockey-stick integral of the definition, summed exactly piece by piece, is
+  <= delta at lattice and non-lattice shifts d in (0, 1];
+* sanity: lower <= the certified variance of every fhsym mechanism at the same (eps, delta);
+  upper/lower <= 1.005 at all 12 points.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+
+import fhsym
+from fhsym.optimum.dual import DualCertificate
+from fhsym.optimum.recorded import load, recheck
+from optimum_reference import dual_bound, hockey_stick, total
+
+RECORDS = load()
+IDS = [f"eps{r['epsilon']:g}-delta{r['delta']:g}" for r in RECORDS]
+
+
+def test_the_twelve_points_are_recorded():
+    got = {(r["epsilon"], r["delta"]) for r in RECORDS}
+    assert got == {(e, d) for e in (0.1, 0.3, 1.0, 3.0) for d in (1e-5, 1e-6, 1e-8)}
+    assert all(r["sensitivity"] == 1.0 for r in RECORDS)
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=IDS)
+def test_dual_gives_the_recorded_lower_bound(rec):
+    dual = rec["dual"]
+    assert (dual["epsilon"], dual["delta"]) == (rec["epsilon"], rec["delta"])
+    with mp.workdps(60):
+        assert mp.mpf(dual["r"]) > mp.exp(mp.mpf(rec["epsilon"]))  # r >= e^eps (strict at these eps)
+    lp = dual_bound(dual)  # independent reconstruction
+    assert lp == DualCertificate.from_json(dual).lp_bound()  # fhsym's checker agrees exactly
+    bound = lp - Fraction(1, 4 * dual["m"] ** 2)
+    lower = rec["lower"]
+    assert Fraction(lower) <= bound < Fraction(math.nextafter(lower, math.inf))  # rounded down, by one step
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=IDS)
+def test_noise_variance_is_the_recorded_upper_bound(rec):
+    w, n = Fraction(rec["noise"]["width"]), rec["noise"]["weights"]
+    assert w == Fraction(1, rec["bins"])
+    var = w * w * (Fraction(2 * sum(k * k * v for k, v in enumerate(n)), total(n)) + Fraction(1, 12))
+    upper = rec["upper"]
+    assert Fraction(math.nextafter(upper, -math.inf)) < var <= Fraction(upper)  # rounded up, by one step
+    assert recheck(rec).upper == upper and recheck(rec).lower == rec["lower"]
+
+
+def _shifts(rec):
+    """Lattice shifts j w (the first, a middle and the last j <= m) and non-lattice ones in (0, 1]."""
+    m = rec["bins"]
+    w = 1.0 / m
+    lattice = sorted({w, (m // 2) * w if m > 1 else w, 1.0})
+    return lattice + [0.37, 1.0 - w / 3.0, 0.5 * w, (m - 0.5) * w]
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=IDS)
+def test_noise_is_private_by_the_definition(rec):
+    w, n = rec["noise"]["width"], rec["noise"]["weights"]
+    for d in _shifts(rec):
+        hs = hockey_stick(w, n, rec["epsilon"], d)
+        assert hs <= rec["delta"], (d, hs)
+    assert rec["proven_delta"] <= rec["delta"]
+
+
+@pytest.mark.parametrize("rec", [r for r in RECORDS if r["bins"] <= 8 and r["epsilon"] >= 0.3], ids=str)
+def test_noise_is_private_at_every_lattice_shift(rec):
+    # the profile is piecewise linear between lattice shifts: these points decide sup_{d <= 1}
+    w, n = rec["noise"]["width"], rec["noise"]["weights"]
+    for j in range(1, rec["bins"] + 1):
+        assert hockey_stick(w, n, rec["epsilon"], j * w) <= rec["delta"]
+
+
+MECHANISMS = ("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt")
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=IDS)
+def test_lower_bound_is_below_every_mechanism(rec):
+    for mech in MECHANISMS:
+        v = fhsym.calibrate(rec["epsilon"], rec["delta"], mechanism=mech).variance
+        assert rec["lower"] <= v, mech
+    # the optimum is no worse than the best of them (the staircase is within 0.3 % of it)
+    best = min(rec["mechanisms"].values())
+    assert rec["upper"] <= best * 1.003
+
+
+@pytest.mark.parametrize("rec", RECORDS, ids=IDS)
+def test_interval_is_tight(rec):
+    assert rec["lower"] <= rec["upper"] <= 1.005 * rec["lower"]
+    assert rec["upper"] / rec["lower"] == pytest.approx(rec["ratio"], rel=1e-15)

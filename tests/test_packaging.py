@@ -1,0 +1,104 @@
+"""The sdist and the wheel carry every data file the code reads (issue 24, item 4).
+
+fhsym reads, besides its Python modules, the frontier data of ``fhsym.advise``
+(``fhsym/applications/data/frontier.json.gz``), the C sources of the code generator's C target and
+the PEP 561 marker.  Every non-Python file tracked under ``fhsym/`` is such a file; this test builds
+the sdist from the tracked files (as a clean clone has them), the wheel from that sdist (as
+``python -m build`` does), and checks that both hold every one of them.  `.ci/run` then installs the
+wheel into a fresh environment outside the checkout and runs ``fhsym calibrate`` and ``fhsym advise``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tracked_files() -> list[str]:
+    """The files of a clean clone (``git ls-files``), or the package files when there is no git checkout."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+        files = [f for f in out.decode().split("\0") if f and (ROOT / f).is_file()]
+        if files:
+            return files
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    names = ["pyproject.toml", "README.md", "LICENSE"]
+    names += [str(p.relative_to(ROOT)) for p in (ROOT / "fhsym").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return names
+
+
+def package_data_files() -> list[str]:
+    """Every file under fhsym/ that is not Python source: the files the package reads at run time."""
+    return sorted(f for f in _tracked_files()
+                  if f.startswith("fhsym/") and not f.endswith((".py", ".pyc")) and "__pycache__" not in f)
+
+
+def test_the_data_files_are_known(monkeypatch):
+    data = package_data_files()
+    assert "fhsym/applications/data/frontier.json.gz" in data
+    assert "fhsym/py.typed" in data and "fhsym/codegen/c/fhsym.c" in data
+    # the advisor reads its data from inside the package, not from the checkout around it
+    from fhsym.applications.advise import default_data_path
+
+    monkeypatch.delenv("FHSYM_FRONTIER_DATA", raising=False)
+    path = default_data_path()
+    assert path.is_file() and path.resolve().is_relative_to((ROOT / "fhsym").resolve())
+
+
+def _build(tmp_path: Path) -> tuple[Path, Path]:
+    src = tmp_path / "src"
+    for f in _tracked_files():
+        (src / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, src / f)
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    sdist = subprocess.run(
+        [sys.executable, "-c", "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))", str(dist)],
+        cwd=src, capture_output=True, text=True)
+    assert sdist.returncode == 0, sdist.stderr[-3000:]
+    sdist_path = dist / sdist.stdout.strip().splitlines()[-1]
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-w", str(dist),
+           str(sdist_path)]
+    try:  # the build backend pyproject.toml asks for, when this environment has it
+        import setuptools
+        import wheel  # noqa: F401
+
+        if int(setuptools.__version__.split(".")[0]) >= 68:
+            cmd.insert(4, "--no-build-isolation")
+    except ImportError:
+        pass
+    built = subprocess.run(cmd, capture_output=True, text=True)
+    if built.returncode != 0 and "--no-build-isolation" not in cmd and (
+            "Could not find a version that satisfies" in built.stderr or "NewConnectionError" in built.stderr):
+        pytest.skip("no package index to install the build backend from (pip wheel needs setuptools>=68 and wheel)")
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel_path,) = dist.glob("fhsym-*.whl")
+    return sdist_path, wheel_path
+
+
+def test_sdist_and_wheel_carry_every_data_file(tmp_path):
+    sdist_path, wheel_path = _build(tmp_path)
+    with tarfile.open(sdist_path) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        in_sdist = {n[len(top) + 1:] for n in tar.getnames()}
+    with zipfile.ZipFile(wheel_path) as z:
+        in_wheel = set(z.namelist())
+        sizes = {i.filename: i.file_size for i in z.infolist()}
+    data = package_data_files()
+    print(f"\n{len(data)} data files; sdist {sdist_path.stat().st_size / 1e6:.2f} MB, "
+          f"wheel {wheel_path.stat().st_size / 1e6:.2f} MB")
+    assert not [f for f in data if f not in in_sdist], "data files missing from the sdist"
+    assert not [f for f in data if f not in in_wheel], "data files missing from the wheel"
+    assert all(sizes[f] == (ROOT / f).stat().st_size for f in data)
+    # and the Python modules: every tracked module of the package is in the wheel
+    modules = [f for f in _tracked_files() if f.startswith("fhsym/") and f.endswith(".py")]
+    assert not [f for f in modules if f not in in_wheel]
