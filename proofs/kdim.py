@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mp, mpf
 
-from fhsym import FlippedHuber
+import fhsym
 from fhsym.symbolic import definitions as D
 from fhsym.symbolic import kdim as SK
 from fhsym.symbolic import stable as ST
@@ -645,7 +645,7 @@ def table2_delta(ctx) -> Outcome:
 
     # asserted, fixed before the numbers were seen (bounds 0, no tolerance window): at 1e-6 paper >= Theorem 8's minimum
     # (a grid search cannot beat the continuous optimum); at 1e-8 paper < the minimum (so it cannot satisfy Theorem 8 there)
-    rows = [[FlippedHuber(*t8(e, dl, 20, 1.0, math.sqrt(20), 20.0)).var() for e in TABLE2_EPS] for dl in (1e-6, 1e-8)]
+    rows = [[fhsym.FlippedHuber(*t8(e, dl, 20, 1.0, math.sqrt(20), 20.0)).var() for e in TABLE2_EPS] for dl in (1e-6, 1e-8)]
     at6 = [p >= x for p, x in zip(TABLE2_FH, rows[0])]
     at8 = [p < x for p, x in zip(TABLE2_FH, rows[1])]
     dev6 = [(p - x) / p for p, x in zip(TABLE2_FH, rows[0])]  # information only, as dev8
@@ -672,7 +672,6 @@ def k5_exact_502(ctx) -> Outcome:
     from scipy import optimize
 
     from fhsym.accounting import kdim_pld
-    import fhsym
 
     eps, dl, K = 0.3, 1e-8, 5
     # for each shape b, D_lo(b) = largest D with the certified LOWER bound <= delta: every feasible D is below it,
@@ -686,7 +685,7 @@ def k5_exact_502(ctx) -> Outcome:
         r = optimize.brentq(f, math.log(1e-4), 0.0, xtol=1e-9)
         while f(r) <= 0:
             r += 1e-9
-        val = FlippedHuber(b, 1.0).var() / math.exp(r) ** 2  # v(b), eq 11
+        val = fhsym.FlippedHuber(b, 1.0).var() / math.exp(r) ** 2  # v(b), eq 11
         if val < best:
             best, arg = val, b
     ok = best > 502
