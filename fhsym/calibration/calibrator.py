@@ -16,6 +16,8 @@ l2 profile                  K T > 1, the law's shape-0 member is Gaussian: the 1
 K-fold                      K T > 1, symmetric log-concave law (not the Gaussian itself, whose  ``pld-kfold``
                             l2 candidate is never worse): :func:`~.search.search_kfold` over the
                             box corner, the scale then shaved on the certificate's lattice
+solver                      the law is calibrated by its own solver (the piecewise-uniform noise  ``profile-1d``
+                            of the optimum's linear program, one release of one coordinate)
 Theorem 8                   flipped Huber, ``method="sufficient"``: the paper's sufficient       ``pld-kfold``
                             condition as the search (:mod:`fhsym.accounting.sufficient`)
 ==========================  ==================================================================  ==========
@@ -180,9 +182,20 @@ def _pure(cls: Any, request: Request, options: Mapping[str, Any]) -> Optional[Ca
     return result(noise, ev, steps, request, PURE, "pure")
 
 
+def _solved(cls: Any, request: Request, options: Mapping[str, Any]) -> Calibration:
+    if request.folds != 1:
+        raise ValueError(f"mechanism {cls.name!r} is calibrated for one release of one coordinate; got dim = "
+                         f"{request.dim}, compositions = {request.compositions}")
+    make, scale = cls.solve_calibration(request.epsilon, request.delta, request.sensitivities.sensitivity, **options)
+    noise, ev, steps = certify(make, scale, PROFILE_1D, request, what="scale")
+    return result(noise, ev, steps, request, PROFILE_1D, "lp-optimum")
+
+
 def _strategies(cls: Any, request: Request, method: str, options: Mapping[str, Any],
                 family: Optional[Family] = None) -> List[Tuple[str, Callable[[], Optional[Calibration]]]]:
     out: List[Tuple[str, Callable[[], Optional[Calibration]]]] = []
+    if cls.solver_calibrated:
+        return [("solver", lambda: _solved(cls, request, options))]
     pure_law = "pure" in cls.calibration_methods
     if method in ("auto", "pure") and pure_law:
         out.append(("pure", lambda: _pure(cls, request, options)))
@@ -218,7 +231,8 @@ def _strategies(cls: Any, request: Request, method: str, options: Mapping[str, A
 def law_options(cls: Any) -> Tuple[str, ...]:
     """The calibration options a law takes: the keyword parameters of its ``family`` and ``pure_calibration`` hooks."""
     names = []
-    for hook, skip in ((cls.family, 0), (cls.pure_calibration, 6)):
+    hooks = [(cls.family, 0), (cls.pure_calibration, 6)] + ([(cls.solve_calibration, 3)] if cls.solver_calibrated else [])
+    for hook, skip in hooks:
         params = list(inspect.signature(hook).parameters.values())[skip:]
         names += [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     return tuple(dict.fromkeys(names))

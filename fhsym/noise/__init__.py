@@ -4,7 +4,7 @@
 :class:`FlippedHuber` and the comparison mechanisms :class:`Gaussian`, :class:`Laplace`,
 :class:`TruncatedLaplace`, :class:`Staircase` and :class:`OSGT` are its subclasses, each with
 its exact one-dimensional privacy profile; so is :class:`PiecewiseUniform`, the noise at the upper
-end of :func:`fhsym.optimal_variance` (not yet a ``mechanism=`` of :func:`fhsym.calibrate`).
+end of :func:`fhsym.optimal_variance` (``mechanism="piecewise_uniform"`` of :func:`fhsym.calibrate`).
 """
 
 from .base import NoiseDistribution
@@ -19,7 +19,7 @@ from .piecewise_uniform import PiecewiseUniform
 
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
 NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
-                                          DiscreteFlippedHuber)}
+                                          DiscreteFlippedHuber, PiecewiseUniform)}
 
 
 def noise_class(name: object) -> type:

@@ -40,6 +40,9 @@ class Parametrised:
     #: the ``method=`` values :func:`fhsym.calibrate` accepts for this law
     calibration_methods: ClassVar[Tuple[str, ...]] = ("auto", "exact")
 
+    #: calibrated by its own solver (:meth:`solve_calibration`) instead of a search over a scale family
+    solver_calibrated: ClassVar[bool] = False
+
     @property
     def parameters(self) -> Dict[str, Any]:
         """The parameters as a dict (constructor order), e.g. ``{'alpha': 1.0, 'gamma': 2.0}``."""
@@ -95,3 +98,10 @@ class Parametrised:
         """For a pure-DP law: (scale -> noise, the least scale by the closed form) whose ``compositions`` releases
         are epsilon-DP over the set (the ``"pure"`` claim re-checks it exactly); None if the law is not pure DP."""
         return None
+
+    @classmethod
+    def solve_calibration(cls, epsilon: float, delta: float, sensitivity: float, **options: Any
+                          ) -> Tuple[Callable[[float], Any], float]:
+        """For a :attr:`solver_calibrated` law: (scale -> noise, the solver's scale) for one release of one
+        coordinate, which the ``"profile-1d"`` claim then certifies."""
+        raise NotImplementedError  # pragma: no cover - only solver-calibrated laws define it

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .._core.arb import Enclosure
 from .._core.arb.piecewise_uniform import check_weights, sup_profile_bounds
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
@@ -120,6 +121,9 @@ class PiecewiseUniform(NoiseDistribution):
 
     name = "piecewise_uniform"
     parameter_domains = (WIDTH, WEIGHTS)
+    log_concave = False  # a step density whose profile need not increase with the shift
+    solver_calibrated = True  # calibrated by the linear program of fhsym.optimum, not by a scale search
+    calibration_methods = ("auto", "exact")
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "PiecewiseUniform":
         # the weights are one vector parameter, never a broadcast array of distributions
@@ -150,6 +154,18 @@ class PiecewiseUniform(NoiseDistribution):
         self._full = np.concatenate([self._q[:0:-1], self._q])  # k = -M..M
 
     # ------------------------------------------------------------ identity
+    @classmethod
+    def from_parameters(cls, parameters: Mapping[str, Any]) -> "PiecewiseUniform":
+        """``PiecewiseUniform(width, weights)`` from ``{'width': float, 'weights': integers}`` (``ValueError`` otherwise).
+
+        >>> PiecewiseUniform.from_parameters({"width": 0.5, "weights": [2, 1]}) == PiecewiseUniform(0.5, (2, 1))
+        True
+        """
+        if not isinstance(parameters, Mapping) or sorted(parameters) != ["weights", "width"]:
+            got = sorted(parameters) if isinstance(parameters, Mapping) else parameters
+            raise ValueError(f"PiecewiseUniform takes parameters ['width', 'weights']; got {got!r}")
+        return cls(parameters["width"], parameters["weights"])
+
     @property
     def parameters(self) -> Dict[str, Any]:  # type: ignore[override]
         """``{'width': w, 'weights': (n_0, ..., n_M)}``: JSON-able, exact (a float and integers)."""
@@ -285,6 +301,34 @@ class PiecewiseUniform(NoiseDistribution):
         0.5
         """
         return sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)[1]
+
+    def worst_profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:
+        """The proven enclosure of ``sup_{0 < d <= Delta} delta(eps; d)`` (:meth:`certified_sup_profile`'s bounds).
+
+        >>> e = PiecewiseUniform(1.0, [1]).worst_profile_enclosure(0.0, 0.5)
+        >>> e.lower, e.upper
+        (0.5, 0.5)
+        """
+        lo, hi = sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)
+        return Enclosure(lo, hi, "", 0, "exact rational arithmetic (a ball enclosure of e^eps) at every lattice node "
+                                         "D_j, j w <= Delta, and at Delta: the profile is linear between the nodes")
+
+    # ------------------------------------------------------------ calibration
+    @classmethod
+    def solve_calibration(cls, epsilon: float, delta: float, sensitivity: float, bins: Optional[int] = None
+                          ) -> Tuple[Callable[[float], "PiecewiseUniform"], float]:
+        """The linear program's near-optimal noise (:func:`fhsym.optimum.calibrate_piecewise_uniform`), as
+        (width -> noise with its weights, its width); ``bins`` (a power of two) fixes the grid.
+
+        >>> make, width = PiecewiseUniform.solve_calibration(1.0, 1e-6, 1.0, bins=2)
+        >>> width, round(make(width).var(), 3)
+        (0.5, 1.949)
+        """
+        from ..optimum.api import calibrate_piecewise_uniform
+
+        noise, _ = calibrate_piecewise_uniform(epsilon, delta, sensitivity, bins=bins)
+        weights = noise.weights
+        return (lambda w: cls(w, weights)), noise.width
 
     # ------------------------------------------------------------ scipy
     def to_scipy(self) -> Any:

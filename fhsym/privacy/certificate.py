@@ -28,7 +28,7 @@ __all__ = ["Certificate", "CERTIFICATE_FORMAT"]
 #: version of the JSON layout written by :meth:`Certificate.to_json` (2: the closed layout of fhsym 0.2)
 CERTIFICATE_FORMAT = 2
 
-ParamValue = Union[float, Tuple[float, ...]]
+ParamValue = Union[float, int, Tuple[Union[float, int], ...]]
 
 _HEX = re.compile(r"-?0x(0|1)\.[0-9a-f]+p[-+]\d+|-?0x0\.0p\+0")
 _FLOATS = ("epsilon", "target_delta", "sensitivity", "l2_sensitivity", "l1_sensitivity", "lower", "upper")
@@ -51,20 +51,37 @@ def _unhex(value: Any, name: str) -> float:
     return x
 
 
-def _param_hex(v: ParamValue) -> Union[str, List[str]]:
-    return [_hex(x) for x in v] if isinstance(v, (tuple, list)) else _hex(v)
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _elem_hex(x: Any) -> Union[str, int]:
+    return int(x) if _is_int(x) else _hex(x)
+
+
+def _param_hex(v: ParamValue) -> Any:
+    """A parameter as JSON: a float as ``float.hex``, an integer as a JSON integer (exact), a tuple as a list."""
+    return [_elem_hex(x) for x in v] if isinstance(v, (tuple, list)) else _elem_hex(v)
+
+
+def _elem_unhex(x: Any, name: str) -> Union[float, int]:
+    return int(x) if _is_int(x) else _unhex(x, name)
 
 
 def _param_unhex(v: Any, name: str) -> ParamValue:
     if isinstance(v, list):
         if not v:
-            raise ValueError(f"certificate field {name!r} must be a non-empty list of hex floats")
-        return tuple(_unhex(x, f"{name}[{i}]") for i, x in enumerate(v))
-    return _unhex(v, name)
+            raise ValueError(f"certificate field {name!r} must be a non-empty list of hex floats or integers")
+        return tuple(_elem_unhex(x, f"{name}[{i}]") for i, x in enumerate(v))
+    return _elem_unhex(v, name)
 
 
-def _param_repr(v: ParamValue) -> Union[str, List[str]]:
-    return [repr(float(x)) for x in v] if isinstance(v, (tuple, list)) else repr(float(v))
+def _elem_repr(x: Any) -> Union[str, int]:
+    return int(x) if _is_int(x) else repr(float(x))
+
+
+def _param_repr(v: ParamValue) -> Any:
+    return [_elem_repr(x) for x in v] if isinstance(v, (tuple, list)) else _elem_repr(v)
 
 
 def _grid_to_json(grid: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
@@ -120,7 +137,8 @@ class Certificate:
     mechanism : str
         The noise law's key (``"flipped_huber"``, ``"gaussian"``, ...; :data:`fhsym.noise.NOISE_CLASSES`).
     parameters : dict
-        Its parameters, exactly as the noise law uses them (floats, or tuples of floats).
+        Its parameters, exactly as the noise law uses them (floats, integers, or tuples of them;
+        floats are written with ``float.hex``, integers as JSON integers).
     epsilon, target_delta : float
         The claim.
     sensitivity, l2_sensitivity, l1_sensitivity : float

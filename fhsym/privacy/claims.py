@@ -10,8 +10,10 @@ the same function with the inputs recorded in the certificate: one bound, two ca
 =======================  ====================================================================
 claim                    bound
 =======================  ====================================================================
-``"profile-1d"``         dim = T = 1: the exact 1-D profile at Delta, ball arithmetic at the exact
-                         parameters (:meth:`fhsym.NoiseDistribution.profile_enclosure`)
+``"profile-1d"``         dim = T = 1: the exact 1-D profile, sup over the shifts 0 < d <= Delta
+                         (:meth:`fhsym.NoiseDistribution.worst_profile_enclosure`): at Delta for
+                         symmetric log-concave noise, in ball arithmetic at the exact parameters; the
+                         piecewise-uniform noise: every lattice node, exact rationals
 ``"profile-1d-l2"``      Gaussian noise (also FH at alpha = 0, OSGT at vartheta = 0): its K-fold,
                          T-fold profile depends on ||d||_2 only (Balle & Wang 2018), so it is the
                          1-D profile at sqrt(T) Delta_2 (rounded up), in ball arithmetic
@@ -103,10 +105,11 @@ def _no_grid(claim: Claim, grid: Optional[Mapping[str, Any]]) -> None:
         raise ValueError(f"claim {claim.name!r} takes no grid; got grid={dict(grid)!r}")
 
 
-def _enclosure_evidence(noise: Any, epsilon: float, sensitivity: float, what: str) -> Evidence:
-    enc = noise.profile_enclosure(epsilon, sensitivity)
-    return Evidence(enc.lower, enc.upper, "arb", True,
-                    f"{what}: ball arithmetic (python-flint arb) at the exact binary parameters, {enc.method}")
+def _enclosure_evidence(enc: Any, what: str) -> Evidence:
+    if enc.prec > 0:
+        return Evidence(enc.lower, enc.upper, "arb", True,
+                        f"{what}: ball arithmetic (python-flint arb) at the exact binary parameters, {enc.method}")
+    return Evidence(enc.lower, enc.upper, "exact-rational", True, f"{what}: {enc.method}")
 
 
 class _Profile1D(Claim):
@@ -116,13 +119,16 @@ class _Profile1D(Claim):
         if release.sensitivities.dim != 1 or release.compositions != 1:
             raise ValueError(f"claim 'profile-1d' is for one release of one coordinate; got dim = "
                              f"{release.sensitivities.dim}, compositions = {release.compositions}")
-        if not hasattr(release.noise, "profile_enclosure"):
+        if not hasattr(release.noise, "worst_profile_enclosure"):
             raise ValueError(f"claim 'profile-1d' needs a noise law with a continuous profile; got {release.noise!r}")
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)
-        s = release.sensitivities.sensitivity
-        return _enclosure_evidence(release.noise, release.epsilon, s, f"the exact 1-D profile at Delta = {s!r}")
+        noise, s = release.noise, release.sensitivities.sensitivity
+        enc = noise.worst_profile_enclosure(release.epsilon, s)
+        what = (f"the exact 1-D profile at Delta = {s!r} (symmetric log-concave noise: the profile increases with "
+                f"the shift)" if noise.log_concave else f"the exact 1-D profile, sup over 0 < d <= Delta = {s!r}")
+        return _enclosure_evidence(enc, what)
 
 
 class _ProfileL2(Claim):
@@ -140,7 +146,7 @@ class _ProfileL2(Claim):
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)
         r = self.radius(release)
-        return _enclosure_evidence(release.noise, release.epsilon, r,
+        return _enclosure_evidence(release.noise.profile_enclosure(release.epsilon, r),
                                    f"Gaussian noise: the profile of the {release.folds}-fold release depends on ||d||_2 "
                                    f"only; the 1-D profile at sqrt(T) Delta_2 = {r!r} (rounded up)")
 
