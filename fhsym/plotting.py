@@ -62,7 +62,7 @@ _COLORS = {
     "Laplace": "#2ca02c",
     "OSGT": "#9467bd",
     "truncated Laplace": "#ff7f0e",
-    "staircase": "#8c564b",
+    "Staircase": "#8c564b",
 }
 
 
@@ -86,8 +86,9 @@ def _figure(ncols: int = 1, width: float = 6.4, height: float = 4.2):
 
 
 def _color(label: str) -> Optional[str]:
+    """The colour of the first key that starts ``label`` (case-insensitive: "staircase (pure)" is the staircase)."""
     for key, c in _COLORS.items():
-        if label.startswith(key):
+        if label.lower().startswith(key.lower()):
             return c
     return None
 
@@ -444,13 +445,13 @@ def osgt_vartheta_for_variance(variance: float, varrho: float) -> float:
     Examples
     --------
     >>> v = osgt_vartheta_for_variance(16.0, 7.0)
-    >>> from fhsym.noise import OSGTMechanism
-    >>> round(OSGTMechanism(v, 7.0).variance(), 9)
+    >>> from fhsym.noise import OSGT
+    >>> round(OSGT(v, 7.0).variance(), 9)
     16.0
     """
-    from .noise import OSGT as OSGTMechanism
+    from .noise import OSGT
 
-    return _offset_for_variance(lambda v: OSGTMechanism(v, varrho).variance(), variance, varrho, "varrho")
+    return _offset_for_variance(lambda v: OSGT(v, varrho).variance(), variance, varrho, "varrho")
 
 
 def privacy_profile_figure(
@@ -475,7 +476,7 @@ def privacy_profile_figure(
     >>> [t.get_text().split(" ")[0] for t in fig.axes[0].get_legend().get_texts()]
     ['Gaussian', 'OSGT', 'flipped']
     """
-    from .noise import OSGT as OSGTMechanism, Gaussian as GaussianMechanism
+    from .noise import OSGT, Gaussian
     from .privacy.profile import privacy_profile
 
     fig, (ax,) = _figure(1, width=7.0, height=4.8)
@@ -484,9 +485,9 @@ def privacy_profile_figure(
     alpha = fh_alpha_for_variance(variance, scale)
     vartheta = osgt_vartheta_for_variance(variance, scale)
     curves = [
-        (r"Gaussian $\sigma=%g$" % sigma, "Gaussian", GaussianMechanism(sigma).privacy_profile(eps, sensitivity), "-"),
+        (r"Gaussian $\sigma=%g$" % sigma, "Gaussian", Gaussian(sigma).privacy_profile(eps, sensitivity), "-"),
         (r"OSGT $\varrho=%g$, $\vartheta=%.4g$" % (scale, vartheta), "OSGT",
-         OSGTMechanism(vartheta, scale).privacy_profile(eps, sensitivity), "-."),
+         OSGT(vartheta, scale).privacy_profile(eps, sensitivity), "-."),
         (r"flipped Huber $\gamma=%g$, $\alpha=%.4g$" % (scale, alpha), "Flipped Huber",
          privacy_profile(eps, alpha, scale, sensitivity), "-"),
     ]
@@ -525,17 +526,17 @@ def centered_loss_figure(
     >>> len(fig.axes[0].get_lines()) >= 4
     True
     """
-    from .noise import OSGT as OSGTMechanism, Gaussian as GaussianMechanism, Laplace as LaplaceMechanism
+    from .noise import OSGT, Gaussian, Laplace
     from .privacy.profile import centered_privacy_loss
 
     fig, (ax,) = _figure(1, width=7.0, height=4.8)
     t = np.linspace(-t_max, t_max, 2001)
     s = r"%.4g" % scale if abs(scale - 1 / math.sqrt(2)) > 1e-15 else r"1/\sqrt{2}"
     curves = [
-        (r"Gaussian $\sigma=%s$" % s, "Gaussian", GaussianMechanism(scale).centered_privacy_loss(t, d), "-", 1.6),
-        (r"Laplace $\beta=%s$" % s, "Laplace", LaplaceMechanism(scale).centered_privacy_loss(t, d), "--", 1.6),
+        (r"Gaussian $\sigma=%s$" % s, "Gaussian", Gaussian(scale).centered_privacy_loss(t, d), "-", 1.6),
+        (r"Laplace $\beta=%s$" % s, "Laplace", Laplace(scale).centered_privacy_loss(t, d), "--", 1.6),
         (r"OSGT $\varrho=%s$, $\vartheta=%g$" % (s, vartheta), "OSGT",
-         OSGTMechanism(vartheta, scale).centered_privacy_loss(t, d), "-.", 1.8),
+         OSGT(vartheta, scale).centered_privacy_loss(t, d), "-.", 1.8),
         (r"flipped Huber $\gamma=%s$, $\alpha=%g$" % (s, alpha), "Flipped Huber",
          centered_privacy_loss(t, d, alpha, scale), "-", 2.4),
     ]

@@ -38,7 +38,7 @@ sys.path.insert(0, ROOT)
 
 import fhsym  # noqa: E402
 from fhsym.accounting import kdim_pld  # noqa: E402
-from fhsym.noise import GaussianMechanism, OSGTMechanism  # noqa: E402
+from fhsym.noise import Gaussian, OSGT  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "reproduction", "data", "errata_claims.json")
 
@@ -193,7 +193,7 @@ def part_kdim_db(quick: bool) -> dict:
 def fig6_parameters() -> dict:
     gamma = varrho = 7.0
     alpha = optimize.brentq(lambda a: fhsym.FlippedHuber(a, gamma).var() - 16.0, 1e-6, 100.0, xtol=1e-14, rtol=1e-15)
-    vartheta = optimize.brentq(lambda t: OSGTMechanism(t, varrho).variance() - 16.0, 1e-9, 100.0, xtol=1e-14, rtol=1e-15)
+    vartheta = optimize.brentq(lambda t: OSGT(t, varrho).variance() - 16.0, 1e-9, 100.0, xtol=1e-14, rtol=1e-15)
     return {"sigma": 4.0, "gamma": gamma, "alpha": alpha, "varrho": varrho, "vartheta": vartheta}
 
 
@@ -201,8 +201,8 @@ def fig6_log_profiles(eps, p):
     e = np.atleast_1d(np.asarray(eps, dtype=float))
     lf = fhsym.log_privacy_profile(e, p["alpha"], p["gamma"], 1.0)
     with np.errstate(divide="ignore"):
-        lo = np.log(OSGTMechanism(p["vartheta"], p["varrho"]).privacy_profile(e, 1.0))
-        lg = np.log(GaussianMechanism(p["sigma"]).privacy_profile(e, 1.0))
+        lo = np.log(OSGT(p["vartheta"], p["varrho"]).privacy_profile(e, 1.0))
+        lg = np.log(Gaussian(p["sigma"]).privacy_profile(e, 1.0))
     return lf, lo, lg
 
 

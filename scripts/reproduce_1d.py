@@ -321,7 +321,7 @@ def _vs_paper(v: float, paper: Optional[float]) -> str:
 
 def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, kdim_md: Optional[Path]) -> None:
     from fhsym import plotting as P
-    from fhsym.noise import GaussianMechanism, OSGTMechanism
+    from fhsym.noise import Gaussian, OSGT
     from fhsym.privacy.profile import privacy_profile
 
     g = grids(quick)
@@ -451,8 +451,8 @@ def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, 
     w("| eps | Gaussian | OSGT | flipped Huber |")
     w("|---|---|---|---|")
     for e in (0.1, 0.25, 0.5, 0.75, 1.0):
-        w(f"| {e:g} | {float(GaussianMechanism(sigma).privacy_profile(e)):.6e} | "
-          f"{float(OSGTMechanism(vt, scale).privacy_profile(e)):.6e} | {float(privacy_profile(e, a, scale)):.6e} |")
+        w(f"| {e:g} | {float(Gaussian(sigma).privacy_profile(e)):.6e} | "
+          f"{float(OSGT(vt, scale).privacy_profile(e)):.6e} | {float(privacy_profile(e, a, scale)):.6e} |")
     w("")
     w("### Fig 7: centred privacy losses at scale 1/sqrt(2), d = 1")
     w("")

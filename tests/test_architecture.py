@@ -156,3 +156,44 @@ def test_no_module_over_700_lines(folder):
     long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / folder).rglob("*.py"))
             if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+# ---------------------------------------------------------------- the structural figures of issue 21
+MAX_CALIBRATION_LINES = 1400
+MAX_NAME_MODULES = 3  # the registry, the CLI choices, the certificate parser
+
+
+def test_calibration_package_is_small():
+    """One generic calibrator: fhsym/calibration/ holds at most 1,400 lines (printed)."""
+    sizes = {p.name: len(p.read_text().splitlines()) for p in sorted((PKG / "calibration").glob("*.py"))}
+    total = sum(sizes.values())
+    print(f"\nfhsym/calibration/: {total} lines (limit {MAX_CALIBRATION_LINES}): {sizes}")
+    assert total <= MAX_CALIBRATION_LINES
+
+
+def _string_constants(tree: ast.AST) -> list:
+    """Every str constant of a module that is not a docstring."""
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_mechanism_names_are_not_looked_up_by_string():
+    """A mechanism's key appears as a string literal in at most 3 modules besides its own (printed per name)."""
+    from fhsym.noise import NOISE_CLASSES
+
+    constants = {_module_name(p): set(_string_constants(ast.parse(p.read_text())))
+                 for p in sorted(PKG.rglob("*.py")) if "_generated" not in p.parts}
+    report, over = [], {}
+    for name, cls in NOISE_CLASSES.items():
+        where = sorted(m for m, consts in constants.items() if name in consts and m != cls.__module__)
+        report.append(f"{name}: {len(where)} {where}")
+        if len(where) > MAX_NAME_MODULES:
+            over[name] = where
+    print("\nmechanism names as string literals outside their own module:\n  " + "\n  ".join(report))
+    assert not over, over

@@ -126,7 +126,7 @@ def test_calibrate_json_matches_the_library(runs):
         assert out[k] == getattr(ref, k), k
     assert out["dim"] == 1 and out["method"] == ref.method
     assert out["achieved_delta"] <= 1e-6
-    assert "ball arithmetic" in out["certificate"] and "rigorous" in out["certificate"]
+    assert "ball arithmetic" in out["certificate"] and "(proven, method 'arb')" in out["certificate"]
 
 
 def test_calibrate_human_output(runs):

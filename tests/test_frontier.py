@@ -279,7 +279,8 @@ def test_gaussian_limit_fh_certificate_rechecks_and_a_forged_one_does_not():
     assert cal.parameters["alpha"] == 0.0 and cal.certificate.claim == "pld-kfold"
     assert fhsym.verify_certificate(cal.certificate)
     forged = cal.certificate.to_dict()
-    forged["parameters"]["gamma"] = (cal.parameters["gamma"] * (1 - 1e-4)).hex()  # a little less noise
+    less = cal.parameters["gamma"] * (1 - 1e-4)  # a little less noise, the decimal copy edited with it
+    forged["parameters"]["gamma"], forged["decimal"]["parameters"]["gamma"] = less.hex(), repr(less)
     assert not fhsym.verify_certificate(forged)
 
 

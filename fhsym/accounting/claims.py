@@ -84,7 +84,8 @@ class _KFoldCorner(Claim):
     def covers(self, release: Release) -> str:
         s = release.sensitivities
         return (f"every d with ||d||_inf <= {s.sensitivity!r} in each of {release.compositions} release(s) of {s.dim} "
-                f"coordinate(s) (the box contains the stated set)")
+                f"coordinate(s), the box that contains the stated set ||d||_inf <= {s.sensitivity!r}, "
+                f"||d||_2 <= {s.l2_sensitivity!r}, ||d||_1 <= {s.l1_sensitivity!r}")
 
 
 KFOLD = _KFoldCorner()

@@ -32,6 +32,7 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core import domains as V
+from ..noise.flipped_huber import FlippedHuber
 from ..noise.gaussian import Gaussian
 from .kdim import aligned_step
 from .pld import PrivacyLossDistribution, flipped_huber_pld
@@ -53,7 +54,7 @@ __all__ = [
     "unit_step",
 ]
 
-MECHANISMS = ("gaussian", "flipped_huber")
+MECHANISMS = (Gaussian.name, FlippedHuber.name)
 ACCOUNTANTS = ("zcdp", "pld")
 CERT_RESOLUTION = 200.0  # PLD certification: lattice step = (1-D loss scale) / this
 MAX_RELEASES = 10**6

@@ -19,7 +19,7 @@ True
 """
 
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run, run_pld, run_zcdp
-from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_noise_std, dpcd_parameters, dpcd_sample, noise_variance_factor
+from .dpcd_noise import calibrate_dpcd_noise, dpcd_noise_std, dpcd_parameters, dpcd_sample, noise_variance_factor
 from ..calibration.result import Calibration as NoiseCalibration  # fhsym 0.1 name: the one Calibration
 from .dpcd import (
     LOSSES,

@@ -29,14 +29,14 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
 from ..calibration.verify import verify_certificate
-from ..noise import NOISE_CLASSES
+from ..noise import NOISE_CLASSES, OSGT, Gaussian, Staircase, TruncatedLaplace
 from ..privacy.certificate import Certificate
-from .frontier import BOX_BASED, CANDIDATES, calibration_call, gain_db
+from .frontier import BOX_BASED, CANDIDATES, FH, LAPLACE_KFOLD, LAPLACE_PURE, calibration_call, candidate_label, gain_db
 
 __all__ = ["Advice", "Option", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text"]
 
 #: cheap first: the order in which the advisor computes what the data file does not hold
-_ORDER = ("gaussian", "laplace_pure", "staircase", "flipped_huber", "laplace_kfold", "truncated_laplace", "osgt")
+_ORDER = (Gaussian.name, LAPLACE_PURE, Staircase.name, FH, LAPLACE_KFOLD, TruncatedLaplace.name, OSGT.name)
 
 
 def default_data_path() -> Path:
@@ -148,8 +148,8 @@ class Advice:
     @property
     def fh_gain_db(self) -> Optional[float]:
         """Flipped Huber's gain over the best other candidate in dB (negative: it loses); None if not ranked."""
-        fh = [o for o in self.options if o.candidate == "flipped_huber"]
-        others = [o for o in self.options if o.candidate != "flipped_huber"]
+        fh = [o for o in self.options if o.candidate == FH]
+        others = [o for o in self.options if o.candidate != FH]
         return gain_db(fh[0].variance, others[0].variance) if fh and others else None
 
     def __str__(self) -> str:
@@ -159,15 +159,12 @@ class Advice:
         >>> print(adv)  # doctest: +NORMALIZE_WHITESPACE
         (1, 1e-06)-DP, 1 coordinate(s), 1 release(s), sensitivity: linf ball of radius 1
         per-coordinate variance, certified, best first:
-          #  mechanism       variance  over the best        method             source
-          1  staircase       1.918104  best                 staircase-pure     computed
-          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  laplace-pure       computed
-          3  Gaussian        17.84791  +830 % (+9.69 dB)    analytic-gaussian  computed
+          #  mechanism       variance  over the best        method    source
+          1  staircase       1.918104  best                 pure      computed
+          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  pure      computed
+          3  Gaussian        17.84791  +830 % (+9.69 dB)    exact-1d  computed
         best: staircase; the runner-up (Laplace (pure)) needs +4.27 % (+0.182 dB) more variance
         """
-        names = {"flipped_huber": "flipped Huber", "gaussian": "Gaussian", "laplace_kfold": "Laplace (exact)",
-                 "laplace_pure": "Laplace (pure)", "truncated_laplace": "truncated Laplace", "staircase": "staircase",
-                 "osgt": "OSGT"}
         lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate(s), {self.compositions} release(s), "
                  f"sensitivity: {self.norm} ball of radius {self.sensitivity:g}",
                  "per-coordinate variance, certified, best first:"]
@@ -176,19 +173,19 @@ class Advice:
         for i, o in enumerate(self.options, 1):
             over = "best" if i == 1 else ratio_text(o.variance / best)
             src = "data" if o.source.startswith("frontier") else "computed"
-            rows.append((str(i), names.get(o.candidate, o.candidate), f"{o.variance:.7g}", over, o.calibration.method, src))
+            rows.append((str(i), candidate_label(o.candidate), f"{o.variance:.7g}", over, o.calibration.method, src))
         widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
         lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         if len(self.options) > 1:
             runner = self.options[1]
-            lines.append(f"best: {names.get(self.best.candidate, self.best.candidate)}; the runner-up "
-                         f"({names.get(runner.candidate, runner.candidate)}) needs {ratio_text(runner.variance / best)} "
+            lines.append(f"best: {candidate_label(self.best.candidate)}; the runner-up "
+                         f"({candidate_label(runner.candidate)}) needs {ratio_text(runner.variance / best)} "
                          "more variance")
-        fh = [o for o in self.options if o.candidate == "flipped_huber"]
-        other = [o for o in self.options if o.candidate != "flipped_huber"]
+        fh = [o for o in self.options if o.candidate == FH]
+        other = [o for o in self.options if o.candidate != FH]
         if fh and other:
             lines.append(f"flipped Huber needs {ratio_text(fh[0].variance / other[0].variance)} variance against the "
-                         f"best other mechanism ({names.get(other[0].candidate, other[0].candidate)})")
+                         f"best other mechanism ({candidate_label(other[0].candidate)})")
         lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
         lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
         return "\n".join(lines)

@@ -53,8 +53,9 @@ from .._core import domains as V
 from .._core.config import UNSET, resolve_config
 from .._core.random import RandomState, as_generator
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
-from ..calibration.dpcd import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
+from .dpcd_noise import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
 from ..calibration.result import Calibration
+from ..noise.flipped_huber import FlippedHuber
 
 __all__ = [
     "LOSSES",
@@ -379,7 +380,7 @@ class DPCDConfig:
     clip: float = 1.0
     epsilon: Optional[float] = None
     delta: Optional[float] = None
-    mechanism: Optional[str] = "flipped_huber"
+    mechanism: Optional[str] = FlippedHuber.name
     accountant: str = "pld"
     noise: Optional[Calibration] = None
     smoothness: Any = None

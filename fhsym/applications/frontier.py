@@ -35,6 +35,8 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..noise import OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace
+
 __all__ = [
     "CANDIDATES",
     "COMPOSITIONS",
@@ -44,6 +46,7 @@ __all__ = [
     "NORMS",
     "BOX_BASED",
     "calibration_call",
+    "candidate_label",
     "calibration_record",
     "entry",
     "gain_db",
@@ -58,14 +61,31 @@ DIMS: Tuple[int, ...] = (1, 2, 3, 5, 10, 20, 50, 100, 1000)
 COMPOSITIONS: Tuple[int, ...] = (1, 10, 100)
 NORMS: Tuple[str, ...] = ("linf", "l2", "l1")
 
-CANDIDATES: Tuple[str, ...] = ("flipped_huber", "gaussian", "laplace_kfold", "laplace_pure", "truncated_laplace",
-                               "staircase", "osgt")
-#: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
-BOX_BASED: Tuple[str, ...] = ("flipped_huber", "laplace_kfold", "truncated_laplace", "staircase", "osgt")
+#: the frontier's candidates: each noise law by its key, Laplace twice (exact K-fold profile, pure DP)
+LAPLACE_KFOLD, LAPLACE_PURE = Laplace.name + "_kfold", Laplace.name + "_pure"
 #: the noise law each candidate calibrates
-_MECHANISM = {"flipped_huber": "flipped_huber", "gaussian": "gaussian", "laplace_kfold": "laplace",
-              "laplace_pure": "laplace", "truncated_laplace": "truncated_laplace", "staircase": "staircase",
-              "osgt": "osgt"}
+_LAW: Dict[str, Any] = {FlippedHuber.name: FlippedHuber, Gaussian.name: Gaussian, LAPLACE_KFOLD: Laplace,
+                        LAPLACE_PURE: Laplace, TruncatedLaplace.name: TruncatedLaplace, Staircase.name: Staircase,
+                        OSGT.name: OSGT}
+CANDIDATES: Tuple[str, ...] = tuple(_LAW)
+#: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
+BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, OSGT.name)
+_MECHANISM = {c: law.name for c, law in _LAW.items()}
+FH = FlippedHuber.name
+
+
+def candidate_label(candidate: str) -> str:
+    """A candidate in prose: the law's display name (Laplace with its method).
+
+    >>> candidate_label(LAPLACE_PURE), candidate_label(FH)
+    ('Laplace (pure)', 'flipped Huber')
+    """
+    law = _LAW.get(candidate)
+    if law is None:
+        return candidate
+    return {LAPLACE_KFOLD: "Laplace (exact)", LAPLACE_PURE: "Laplace (pure)"}.get(candidate, law.display_name)
+
+
 _SET_KWARG = {"linf": "sensitivity", "l2": "l2_sensitivity", "l1": "l1_sensitivity"}
 
 
@@ -103,9 +123,9 @@ def calibration_call(candidate: str, epsilon: float, delta: float, dim: int = 1,
         call.update(dim=K * T, compositions=1, sensitivity=float(sensitivity))
     else:
         call.update(dim=K, compositions=T, **{_SET_KWARG[norm]: float(sensitivity)})
-    if candidate == "laplace_pure":
+    if candidate == LAPLACE_PURE:
         call["method"] = "pure"
-    elif candidate == "laplace_kfold" or (candidate == "flipped_huber" and call["dim"] * call["compositions"] > 1):
+    elif candidate == LAPLACE_KFOLD or (candidate == FH and call["dim"] * call["compositions"] > 1):
         call["method"] = "exact"  # FH: the exact K-fold profile (a re-checkable certificate; Theorem 8 is not one)
     else:
         call["method"] = "auto"
@@ -152,8 +172,8 @@ def entry(variances: Mapping[str, Optional[float]]) -> Dict[str, Any]:
     """
     have = {c: float(v) for c, v in variances.items() if v is not None}
     ranking = sorted(have, key=lambda c: (have[c], CANDIDATES.index(c) if c in CANDIDATES else 99))
-    others = [c for c in ranking if c != "flipped_huber"]
-    gain = gain_db(have["flipped_huber"], have[others[0]]) if "flipped_huber" in have and others else None
+    others = [c for c in ranking if c != FH]
+    gain = gain_db(have[FH], have[others[0]]) if FH in have and others else None
     return {"ranking": ranking, "best": ranking[0] if ranking else None, "fh_gain_db": gain,
             "best_other": others[0] if others else None,
             "complete": all(c in have for c in CANDIDATES)}

@@ -31,7 +31,8 @@ from .._core.config import UNSET, resolve_config
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
-from ..noise.discrete_flipped_huber import lattice_index
+from ..noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index
+from ..noise.flipped_huber import FlippedHuber
 
 __all__ = ["Release", "ReleaseConfig", "release"]
 
@@ -59,7 +60,7 @@ class Release:
     >>> import fhsym
     >>> r = fhsym.release([1.0, 2.0], 1.0, 1e-6, sensitivity=1.0, mechanism="laplace", rng=0)
     >>> isinstance(r, fhsym.Release), r.value.shape, r.calibration.dim, r.calibration.method
-    (True, (2,), 2, 'kfold-pld-box')
+    (True, (2,), 2, 'kfold-pld')
     """
 
     value: Union[float, np.ndarray]
@@ -278,7 +279,7 @@ def release(
     K = x.size
     if not isinstance(secure, bool):
         raise ValueError(f"secure must be True or False; got {secure!r}")
-    lattice = "discrete_flipped_huber"
+    lattice = DiscreteFlippedHuber.name
     if secure:
         if K != 1:
             raise ValueError(f"secure=True releases one number per call (the exact lattice mechanism is calibrated in "
@@ -287,7 +288,7 @@ def release(
             raise ValueError(f"secure=True uses mechanism {lattice!r} (exact lattice noise); got {mechanism!r}")
         mechanism = None if calibration is not None else lattice
     elif "step" in options or mechanism == lattice or getattr(getattr(calibration, "mechanism", None), "name", None) == lattice:
-        raise ValueError("the lattice mechanism (step=, mechanism='discrete_flipped_huber') is released with secure=True "
+        raise ValueError(f"the lattice mechanism (step=, mechanism={lattice!r}) is released with secure=True "
                          "(the value snapped to the lattice, exact noise); with secure=False it is not used")
     if not secure:  # the exact sampler takes rng as it is: None means the OS CSPRNG there
         try:
@@ -302,7 +303,7 @@ def release(
             raise ValueError("the query's sensitivity is required: give sensitivity= (with norm=) or "
                              "l2_sensitivity= / l1_sensitivity=")
         cal = calibrate(epsilon, delta, dim=K, method="auto" if method is None else method,
-                        mechanism="flipped_huber" if mechanism is None else mechanism, **sens, **options)
+                        mechanism=FlippedHuber.name if mechanism is None else mechanism, **sens, **options)
     else:
         if not isinstance(calibration, Calibration):
             raise ValueError(f"calibration must be a fhsym.Calibration; got {type(calibration).__name__}")
@@ -314,7 +315,7 @@ def release(
             raise ValueError(f"{sorted(unused)} cannot be used with calibration= (the calibration fixes the noise)")
         if secure and calibration.mechanism.name != lattice:
             raise ValueError(f"secure=True with calibration= needs a calibration of mechanism {lattice!r} "
-                             "(fhsym.calibrate(..., mechanism='discrete_flipped_huber', step=...))")
+                             f"(fhsym.calibrate(..., mechanism={lattice!r}, step=...))")
         _check_covers(calibration, K, sens, epsilon, delta)
         cal = calibration
     if secure:  # snap to the lattice, add exact integer-only noise; one rounding of k * step at the very end

@@ -42,12 +42,14 @@ from .._core.sensitivities import mul_sqrt_up
 from ..accounting.claims import KFOLD
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
+from ..noise.piecewise_uniform import PiecewiseUniform
+from ..optimum.api import solve_calibration
 from ..privacy.claims import PROFILE_1D, PROFILE_1D_L2, PROFILE_LATTICE, PURE
 from .engine import Request, certify, representable_variance, result
 from .result import Calibration
 from .search import least_double_scale, search_1d, search_kfold
 
-__all__ = ["calibrate_law", "check_options", "fixed_shape", "law_options", "GAUSS_PREFERENCE"]
+__all__ = ["calibrate_law", "check_options", "fixed_shape", "law_options", "GAUSS_PREFERENCE", "SOLVERS"]
 
 #: K-fold: the shape-0 (Gaussian) member is kept unless another shape beats it by this much relative variance:
 #: its certificate is one ball-arithmetic evaluation, a shape's is a proven PLD (0.5-3 s at K = 20 ... 1000)
@@ -182,11 +184,15 @@ def _pure(cls: Any, request: Request, options: Mapping[str, Any]) -> Optional[Ca
     return result(noise, ev, steps, request, PURE, "pure")
 
 
+#: the laws calibrated by a solver of their own (``solver_calibrated``): the optimum's linear program
+SOLVERS: Dict[type, Callable[..., Tuple[Callable[[float], Any], float]]] = {PiecewiseUniform: solve_calibration}
+
+
 def _solved(cls: Any, request: Request, options: Mapping[str, Any]) -> Calibration:
     if request.folds != 1:
         raise ValueError(f"mechanism {cls.name!r} is calibrated for one release of one coordinate; got dim = "
                          f"{request.dim}, compositions = {request.compositions}")
-    make, scale = cls.solve_calibration(request.epsilon, request.delta, request.sensitivities.sensitivity, **options)
+    make, scale = SOLVERS[cls](request.epsilon, request.delta, request.sensitivities.sensitivity, **options)
     noise, ev, steps = certify(make, scale, PROFILE_1D, request, what="scale")
     return result(noise, ev, steps, request, PROFILE_1D, "lp-optimum")
 
@@ -211,7 +217,8 @@ def _strategies(cls: Any, request: Request, method: str, options: Mapping[str, A
     D = request.sensitivities.sensitivity
     if request.folds == 1:
         if cls.lattice:
-            extra = {"step": family.step, "sensitivity_steps": cls.lattice_steps(D, family.step)}
+            step = getattr(family, "step")  # a LatticeFamily's lattice step
+            extra = {"step": step, "sensitivity_steps": cls.lattice_steps(D, step)}
             out.append(("exact", lambda: _one_d(family, request, PROFILE_LATTICE, D, "exact-lattice", extra=extra)))
         else:
             out.append(("exact", lambda: _one_d(family, request, PROFILE_1D, D, "exact-1d")))
@@ -231,7 +238,7 @@ def _strategies(cls: Any, request: Request, method: str, options: Mapping[str, A
 def law_options(cls: Any) -> Tuple[str, ...]:
     """The calibration options a law takes: the keyword parameters of its ``family`` and ``pure_calibration`` hooks."""
     names = []
-    hooks = [(cls.family, 0), (cls.pure_calibration, 6)] + ([(cls.solve_calibration, 3)] if cls.solver_calibrated else [])
+    hooks = [(cls.family, 0), (cls.pure_calibration, 6)] + ([(SOLVERS[cls], 3)] if cls.solver_calibrated else [])
     for hook, skip in hooks:
         params = list(inspect.signature(hook).parameters.values())[skip:]
         names += [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]

@@ -45,7 +45,7 @@ def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0,
     if sigma is None:
         from .api import calibrate
 
-        sigma = calibrate(eps, dlt, sensitivity=Delta, mechanism=Gaussian.name).mechanism.sigma
+        sigma = calibrate(eps, dlt, sensitivity=Delta, mechanism=Gaussian.name).mechanism.gaussian_sigma()
     sigma = V.check_scalar(sigma, V.Domain("sigma", 0.0, math.inf))
     alpha = max(sigma**2 * eps / Delta - Delta / 2.0, 0.0)
     fh = FlippedHuber(alpha, sigma)

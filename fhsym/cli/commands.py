@@ -39,7 +39,9 @@ def cmd_calibrate(ns) -> tuple:
     res = dict(cal.as_dict())
     res["parameters"] = dict(cal.parameters)
     comparison = {}
-    for other in ("gaussian", "laplace"):  # what the same guarantee costs with the usual noises
+    from ..noise import Gaussian, Laplace
+
+    for other in (Gaussian.name, Laplace.name):  # what the same guarantee costs with the usual noises
         if other != ns.mechanism:
             try:
                 comparison[other] = calibrate(ns.epsilon, ns.delta, sensitivity=ns.sensitivity, dim=ns.dim,

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 
-_NAMES = {"flipped_huber": ("flipped Huber", "FlippedHuber"), "gaussian": ("Gaussian", "Gaussian"),
-          "laplace": ("Laplace", "Laplace"), "truncated_laplace": ("truncated Laplace", "TruncatedLaplace"),
-          "staircase": ("staircase", "Staircase"), "osgt": ("OSGT", "OSGT"),
-          "discrete_flipped_huber": ("discrete flipped Huber", "DiscreteFlippedHuber")}
 _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian tails",
             "gamma": "scale of the Gaussian tails" , "sigma": "standard deviation", "beta": "Laplace scale",
             "scale": "Laplace scale before truncation", "bound": "truncation half-width",
@@ -17,7 +13,10 @@ _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian ta
 
 def _print_calibration(res: dict) -> None:
     """The calibration as a person reads it: what the noise is, what it costs, how to draw it."""
-    name, cls = _NAMES.get(res["mechanism"], (res["mechanism"], res["mechanism"]))
+    from ..noise import noise_class  # the law's prose name and class (imported when a calibration is printed)
+
+    law = noise_class(res["mechanism"])
+    name, cls = law.display_name, law.__name__
     dim = res.get("dim", 1)
     sens = f"sensitivity {res['sensitivity']:g}" if dim == 1 else (
         f"sensitivity set ||d||_inf <= {res['sensitivity']:g}, ||d||_2 <= {res['l2_sensitivity']:g}, "
@@ -42,7 +41,7 @@ def _print_calibration(res: dict) -> None:
         print(f"  {'written to':<17}: {res['certificate_file']}  (re-check: fhsym check-certificate {res['certificate_file']})")
     args = ", ".join(f"{k}={v!r}" for k, v in params.items())
     size = "size" if dim == 1 else f"(size, {dim})"
-    if res["mechanism"] == "discrete_flipped_huber":
+    if law.lattice:
         print(f"  release          : fhsym.release(value, calibration=cal, secure=True)   # exact lattice noise, integers "
               f"only; or fhsym.{cls}({args}).rvs(size, output='index')")
     else:

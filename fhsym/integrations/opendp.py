@@ -321,7 +321,7 @@ def make_calibrated_flipped_huber(input_domain: Any, input_metric: Any, d_in: An
 
     def cal_at(step: float) -> Any:
         S = lattice_steps(d_in, step)
-        return calibrate(eps, delta, sensitivity=float(Fraction(S) * Fraction(step)), mechanism="discrete_flipped_huber",
+        return calibrate(eps, delta, sensitivity=float(Fraction(S) * Fraction(step)), mechanism=DiscreteFlippedHuber.name,
                          step=step).mechanism
 
     noise = cal_at(step)

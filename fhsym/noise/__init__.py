@@ -7,6 +7,8 @@ its exact one-dimensional privacy profile; so is :class:`PiecewiseUniform`, the 
 end of :func:`fhsym.optimal_variance` (``mechanism="piecewise_uniform"`` of :func:`fhsym.calibrate`).
 """
 
+from typing import Any, Dict
+
 from .base import NoiseDistribution
 from .flipped_huber import FlippedHuber
 from .gaussian import Gaussian
@@ -18,11 +20,11 @@ from .discrete_flipped_huber import DiscreteFlippedHuber
 from .piecewise_uniform import PiecewiseUniform
 
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
-NOISE_CLASSES = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
+NOISE_CLASSES: Dict[str, Any] = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
                                           DiscreteFlippedHuber, PiecewiseUniform)}
 
 
-def noise_class(name: object) -> type:
+def noise_class(name: object) -> Any:
     """The noise law registered under ``name`` (``ValueError`` naming the known ones otherwise).
 
     >>> noise_class("gaussian").__name__

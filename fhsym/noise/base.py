@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, Union, cast
+from typing import Any, Callable, ClassVar, Dict, List, Mapping, Optional, Tuple, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -110,6 +110,8 @@ class NoiseDistribution(Parametrised):
     >>> g.var(), float(g.cdf(0.0)), float(g.ppf(0.5))
     (4.0, 0.5, 0.0)
     """
+
+    broadcast_parameters = True  # a law's parameters may be arrays (fhsym.noise.broadcast)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
@@ -483,7 +485,7 @@ class NoiseDistribution(Parametrised):
         return lambda eps: np.asarray(self.privacy_profile(np.asarray(eps, dtype=float), sensitivity), dtype=float)
 
     def profile_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
-                           max_prec: int = 1024) -> list:
+                           max_prec: int = 1024) -> List[Tuple[int, int]]:
         """Upper ends of :meth:`profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs."""
         return profile_upper_ends(self._arb_plan, epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
 

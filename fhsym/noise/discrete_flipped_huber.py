@@ -143,6 +143,7 @@ class DiscreteFlippedHuber(LatticeNoise):
 
     #: the mechanism's key (as in :func:`fhsym.calibrate` / certificates)
     name = "discrete_flipped_huber"
+    display_name = "discrete flipped Huber"
     parameter_domains = (V.ALPHA, V.GAMMA, STEP)
 
     def __init__(self, alpha: float, gamma: float, step: float) -> None:

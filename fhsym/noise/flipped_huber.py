@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Union
+from typing import Callable, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -78,6 +78,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     """
 
     name = "flipped_huber"
+    display_name = "flipped Huber"
     parameter_domains = (V.ALPHA, V.GAMMA)
 
     def __init__(self, alpha: float, gamma: float) -> None:
@@ -116,24 +117,47 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     def _arb_plan(self, eps, sensitivity):
         return flipped_huber_plan(eps, sensitivity, self.alpha, self.gamma)
 
-    def gaussian_sigma(self):
-        return self.gamma if self.alpha == 0.0 else None  # alpha = 0: N(0, gamma^2)
+    def gaussian_sigma(self) -> Optional[float]:
+        """gamma when alpha = 0 (the flipped Huber law is then N(0, gamma^2)), else None.
 
-    def zcdp_parameters(self, sensitivity: float):
-        return self.zcdp(sensitivity)  # (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)), talk slides
+        >>> FlippedHuber(0.0, 2.0).gaussian_sigma(), FlippedHuber(1.0, 2.0).gaussian_sigma()
+        (2.0, None)
+        """
+        return self.gamma if self.alpha == 0.0 else None
+
+    def zcdp_parameters(self, sensitivity: float) -> Tuple[float, float]:
+        """(xi, eta) = (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)): one release is (xi, eta)-zCDP (:meth:`zcdp`).
+
+        >>> FlippedHuber(0.0, 1.0).zcdp_parameters(1.0)      # the Gaussian: (0, Delta^2 / (2 sigma^2))
+        (0.0, 0.5)
+        """
+        xi, eta = self.zcdp(sensitivity)
+        return float(xi), float(eta)
 
     calibration_methods = ("auto", "exact", "sufficient")
     profile_rtol = _pp.PROFILE_RTOL  # the float profile's certified relative error (kink re-evaluated in arb)
 
-    def pld_profile(self, sensitivity, certified=True):
+    def pld_profile(self, sensitivity: float, certified: bool = True) -> Callable[[np.ndarray], np.ndarray]:
+        """delta(eps) at ``sensitivity`` for an array of eps (float PLD builders): the public profile (relative error
+        :attr:`profile_rtol`), or with ``certified=False`` the search's faster standardised form.
+
+        >>> f = FlippedHuber(1.0, 2.0).pld_profile(1.0)
+        >>> bool(abs(f(np.array([0.5]))[0] / float(FlippedHuber(1.0, 2.0).privacy_profile(0.5)) - 1) < 1e-15)
+        True
+        """
         b, D = _pp.scalar_units(self.alpha, self.gamma, sensitivity)
         if certified:  # the public profile: exact next to the kink eps = alpha Delta/gamma^2
             return lambda eps: np.exp(_pp.log_privacy_profile(np.asarray(eps, dtype=float), self.alpha, self.gamma,
                                                                sensitivity))
         return lambda eps: np.exp(_pp.log_profile_std(np.asarray(eps, dtype=float), b, D, self._lw))  # searches
 
-    def loss_atoms(self, sensitivity):
-        # the loss is +-alpha Delta/gamma^2 where t and t + Delta lie on one side of the Laplace centre (alpha > Delta)
+    def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
+        """The loss alpha Delta/gamma^2 (exactly), taken with positive probability where t and t + Delta lie on one
+        side of the Laplace centre (alpha > Delta); none otherwise.
+
+        >>> FlippedHuber(4.0, 2.0).loss_atoms(1.0), FlippedHuber(0.5, 2.0).loss_atoms(1.0)
+        ((Fraction(1, 1),), ())
+        """
         if not self.alpha > sensitivity:
             return ()
         return (Fraction(self.alpha) * Fraction(sensitivity) / Fraction(self.gamma) ** 2,)

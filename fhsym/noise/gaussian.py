@@ -97,6 +97,7 @@ class Gaussian(NoiseDistribution):
     """
 
     name = "gaussian"
+    display_name = "Gaussian"
     parameter_domains = (SIGMA,)
 
     def __init__(self, sigma: float) -> None:

@@ -73,6 +73,7 @@ class Laplace(NoiseDistribution):
     """
 
     name = "laplace"
+    display_name = "Laplace"
     parameter_domains = (BETA,)
 
     def __init__(self, beta: float) -> None:

@@ -224,6 +224,7 @@ class OSGT(NoiseDistribution):
     """
 
     name = "osgt"
+    display_name = "OSGT"
     parameter_domains = (VARTHETA, VARRHO)
 
     def __init__(self, vartheta: float, varrho: float) -> None:

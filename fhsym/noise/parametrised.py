@@ -19,6 +19,13 @@ __all__ = ["Parametrised"]
 P = TypeVar("P", bound="Parametrised")
 
 
+def _value(v: Any, domain: V.Domain, arrays: bool) -> Any:
+    if not arrays:
+        return V.check_scalar(v, domain)
+    arr = V.check_array(v, domain)
+    return float(arr) if arr.ndim == 0 else arr
+
+
 class Parametrised:
     """A noise law with named parameters: ``name``, ``parameter_domains``, ``parameters``, ``from_parameters``.
 
@@ -29,6 +36,8 @@ class Parametrised:
 
     #: the mechanism's key in :func:`fhsym.calibrate` and in certificates
     name: ClassVar[str] = ""
+    #: the law's name in prose (tables, the CLI)
+    display_name: ClassVar[str] = ""
     #: the parameters in constructor order, each with its domain
     parameter_domains: ClassVar[Tuple[V.Domain, ...]] = ()
     #: symmetric log-concave density: the location family has a monotone likelihood ratio, so over the
@@ -37,10 +46,13 @@ class Parametrised:
     log_concave: ClassVar[bool] = False
     #: noise on a lattice step*Z (claim ``"profile-lattice"``)
     lattice: ClassVar[bool] = False
+    #: the parameters may be arrays (one law per element, broadcast as in scipy.stats)
+    broadcast_parameters: ClassVar[bool] = False
     #: the ``method=`` values :func:`fhsym.calibrate` accepts for this law
     calibration_methods: ClassVar[Tuple[str, ...]] = ("auto", "exact")
 
-    #: calibrated by its own solver (:meth:`solve_calibration`) instead of a search over a scale family
+    #: calibrated by its own solver (:data:`fhsym.calibration.calibrator.SOLVERS`) instead of a search over a scale
+    #: family
     solver_calibrated: ClassVar[bool] = False
 
     @property
@@ -57,8 +69,9 @@ class Parametrised:
         missing = [n for n in names if n not in parameters]
         if extra or missing:
             raise ValueError(f"{cls.__name__} takes parameters {names}; got {sorted(parameters)}")
-        # every value a number in its domain (a constructor's optional default, e.g. None, is not a parameter value)
-        return cls(**{d.name: V.check_scalar(parameters[d.name], d) for d in cls.parameter_domains})
+        # every value a number (or, for laws with broadcast parameters, an array of numbers) in its domain: a
+        # constructor's optional default, e.g. None, is not a parameter value
+        return cls(**{d.name: _value(parameters[d.name], d, cls.broadcast_parameters) for d in cls.parameter_domains})
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters.items())
@@ -98,10 +111,3 @@ class Parametrised:
         """For a pure-DP law: (scale -> noise, the least scale by the closed form) whose ``compositions`` releases
         are epsilon-DP over the set (the ``"pure"`` claim re-checks it exactly); None if the law is not pure DP."""
         return None
-
-    @classmethod
-    def solve_calibration(cls, epsilon: float, delta: float, sensitivity: float, **options: Any
-                          ) -> Tuple[Callable[[float], Any], float]:
-        """For a :attr:`solver_calibrated` law: (scale -> noise, the solver's scale) for one release of one
-        coordinate, which the ``"profile-1d"`` claim then certifies."""
-        raise NotImplementedError  # pragma: no cover - only solver-calibrated laws define it

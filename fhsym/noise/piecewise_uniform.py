@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Mapping, Sequence, Tuple
 
 import numpy as np
 
 from .._core.arb import Enclosure
-from .._core.arb.piecewise_uniform import check_weights, sup_profile_bounds
+from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
@@ -120,9 +120,11 @@ class PiecewiseUniform(NoiseDistribution):
     """
 
     name = "piecewise_uniform"
+    display_name = "piecewise uniform"
     parameter_domains = (WIDTH, WEIGHTS)
+    broadcast_parameters = False  # the weights are one vector parameter
     log_concave = False  # a step density whose profile need not increase with the shift
-    solver_calibrated = True  # calibrated by the linear program of fhsym.optimum, not by a scale search
+    solver_calibrated = True  # calibrated by the linear program of fhsym.optimum (calibration.calibrator.SOLVERS)
     calibration_methods = ("auto", "exact")
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "PiecewiseUniform":
@@ -302,6 +304,17 @@ class PiecewiseUniform(NoiseDistribution):
         """
         return sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)[1]
 
+    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]
+        """A proven enclosure of delta(eps; Delta) at the one shift ``Delta``, in exact rationals
+        (:func:`fhsym._core.arb.piecewise_uniform.profile_bounds`; the ball options of the base class do not apply).
+
+        >>> e = PiecewiseUniform(0.5, [2, 1]).profile_enclosure(0.5, 0.5)
+        >>> e.lower <= 0.75 - math.exp(0.5) / 4 <= e.upper
+        True
+        """
+        lo, hi = profile_bounds(self.width, self.weights, epsilon, sensitivity)
+        return Enclosure(lo, hi, "", 0, "exact rational arithmetic (a ball enclosure of e^eps) at the shift Delta")
+
     def worst_profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:
         """The proven enclosure of ``sup_{0 < d <= Delta} delta(eps; d)`` (:meth:`certified_sup_profile`'s bounds).
 
@@ -312,23 +325,6 @@ class PiecewiseUniform(NoiseDistribution):
         lo, hi = sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)
         return Enclosure(lo, hi, "", 0, "exact rational arithmetic (a ball enclosure of e^eps) at every lattice node "
                                          "D_j, j w <= Delta, and at Delta: the profile is linear between the nodes")
-
-    # ------------------------------------------------------------ calibration
-    @classmethod
-    def solve_calibration(cls, epsilon: float, delta: float, sensitivity: float, bins: Optional[int] = None
-                          ) -> Tuple[Callable[[float], "PiecewiseUniform"], float]:
-        """The linear program's near-optimal noise (:func:`fhsym.optimum.calibrate_piecewise_uniform`), as
-        (width -> noise with its weights, its width); ``bins`` (a power of two) fixes the grid.
-
-        >>> make, width = PiecewiseUniform.solve_calibration(1.0, 1e-6, 1.0, bins=2)
-        >>> width, round(make(width).var(), 3)
-        (0.5, 1.949)
-        """
-        from ..optimum.api import calibrate_piecewise_uniform
-
-        noise, _ = calibrate_piecewise_uniform(epsilon, delta, sensitivity, bins=bins)
-        weights = noise.weights
-        return (lambda w: cls(w, weights)), noise.width
 
     # ------------------------------------------------------------ scipy
     def to_scipy(self) -> Any:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from fractions import Fraction
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 
@@ -123,6 +124,7 @@ class Staircase(NoiseDistribution):
     """
 
     name = "staircase"
+    display_name = "staircase"
     parameter_domains = (POS_EPSILON, STAIR_SENS, GAMMA01)
 
     def __init__(self, epsilon: float, sensitivity: float = 1.0, gamma: float | None = None) -> None:
@@ -170,8 +172,9 @@ class Staircase(NoiseDistribution):
     calibration_methods = ("auto", "pure")
 
     @classmethod
-    def pure_calibration(cls, epsilon, dim, sensitivity, l2_sensitivity, l1_sensitivity, compositions,
-                         cost: str = "variance"):
+    def pure_calibration(cls, epsilon: float, dim: int, sensitivity: float, l2_sensitivity: float,  # type: ignore[override]
+                         l1_sensitivity: float, compositions: int, cost: str = "variance"
+                         ) -> Optional[Tuple[Callable[[float], Any], float]]:
         """The variance-optimal (``cost="variance"``) or magnitude-optimal staircase (Geng & Viswanath 2016) with
         design eps0 = the largest double with dim * compositions * eps0 <= epsilon (basic composition of pure DP)
         and design sensitivity Delta0 = the l_inf sensitivity."""

@@ -119,6 +119,7 @@ class TruncatedLaplace(NoiseDistribution):
     """
 
     name = "truncated_laplace"
+    display_name = "truncated Laplace"
     parameter_domains = (SCALE, BOUND)
 
     def __init__(self, scale: float, bound: float) -> None:

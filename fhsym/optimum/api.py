@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from .._core.arb.piecewise_uniform import fraction_down, fraction_up
 from .._core.domains import DELTA, SENSITIVITY, Domain, check_scalar
@@ -33,7 +33,8 @@ from .dual import DualCertificate
 from .primal import solve_private
 from .solve import LPSolution
 
-__all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "choose_grid", "MAX_COLUMNS"]
+__all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
+           "MAX_COLUMNS"]
 
 EPSILON = Domain("epsilon", 0.0, 20.0, closed_upper=True)
 #: the largest LP (columns) the automatic grid will build
@@ -154,6 +155,20 @@ def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     noise, proven, _ = _solve(eps, dl, sens, bins)
     return noise, proven
+
+
+def solve_calibration(epsilon: float, delta: float, sensitivity: float, bins: Optional[int] = None
+                      ) -> Tuple[Callable[[float], PiecewiseUniform], float]:
+    """The solver :func:`fhsym.calibrate` uses for ``mechanism="piecewise_uniform"``: (width -> noise with the
+    weights of :func:`calibrate_piecewise_uniform`, its width), which the ``"profile-1d"`` claim then certifies.
+
+    >>> make, width = solve_calibration(1.0, 1e-6, 1.0, bins=2)
+    >>> width, round(make(width).var(), 3)
+    (0.5, 1.949)
+    """
+    noise, _ = calibrate_piecewise_uniform(epsilon, delta, sensitivity, bins=bins)
+    weights = noise.weights
+    return (lambda w: PiecewiseUniform(w, weights)), noise.width
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,

@@ -153,7 +153,8 @@ class _ProfileL2(Claim):
     def covers(self, release: Release) -> str:
         s = release.sensitivities
         return (f"every d with ||d||_2 <= {s.l2_sensitivity!r} in each of {release.compositions} release(s) of "
-                f"{s.dim} coordinate(s) (a superset of the stated set)")
+                f"{s.dim} coordinate(s), a superset of the stated set ||d||_inf <= {s.sensitivity!r}, "
+                f"||d||_2 <= {s.l2_sensitivity!r}, ||d||_1 <= {s.l1_sensitivity!r}")
 
 
 class _Pure(Claim):

@@ -206,7 +206,7 @@ def test_pld_certificates_are_proven_and_re_verify_bit_for_bit(make):
 
 
 def test_dpcd_pld_certificate_is_proven():
-    from fhsym.calibration.dpcd import calibrate_dpcd_noise
+    from fhsym.applications.dpcd_noise import calibrate_dpcd_noise
 
     cal = calibrate_dpcd_noise(1.0, 1e-5, 2, 4, "flipped_huber", "pld")
     assert cal.achieved_delta <= 1e-5 and cal.certificate.rigorous and cal.certificate.claim == "pld-kfold"

@@ -42,9 +42,9 @@ from ..accounting.zcdp import zcdp_to_dp
 from ..noise import noise_class
 from ..noise.family import Family
 from ..noise.flipped_huber import FlippedHuber
-from .calibrator import calibrate_law, fixed_shape
-from .engine import Request, certify, result
-from .result import Calibration
+from ..calibration.calibrator import calibrate_law, fixed_shape
+from ..calibration.engine import Request, certify, result
+from ..calibration.result import Calibration
 
 __all__ = ["calibrate_dpcd_noise", "dpcd_noise_std", "dpcd_parameters", "dpcd_sample", "noise_variance_factor"]
 
@@ -134,7 +134,9 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
     extra: dict[str, Any] = dict(accountant=acc, multiplier=g, shape=noise.family_shape, n_passes=L, n_coordinates=K,
                                  n_releases=n, variance_factor=cal.variance)
     if acc == "zcdp":
-        xi, eta = noise.zcdp_parameters(1.0)
+        zc = noise.zcdp_parameters(1.0)
+        assert zc is not None  # the zCDP accountant is offered only for laws with zCDP parameters
+        xi, eta = zc
         extra.update(achieved_epsilon=zcdp_to_dp(n * xi, n * eta, dl), xi=n * xi, eta=n * eta)
     elif noise.gaussian_sigma() is not None:  # the n-fold Gaussian is the 1-D one at sqrt(n): its epsilon at delta
         extra["achieved_epsilon"] = float(noise.epsilon_for_delta(dl, math.sqrt(n)))
