@@ -1,3 +1,3 @@
-"""The one version string of fhsym (pyproject.toml reads it: ``[tool.setuptools.dynamic]``)."""
+"""The one version string of fhsym (pyproject.toml reads it: ``[tool.hatch.version]``)."""
 
 __version__ = "0.2.0.dev0"
