@@ -65,3 +65,23 @@ def test_the_01_module_paths_are_gone(old):
 
 def test_old_applications_name_is_the_same_object():
     assert fhsym.applications.NoiseCalibration is fhsym.Calibration
+
+
+def test_signatures_show_real_defaults():
+    """No public function shows the internal UNSET sentinel: keywords that may also come from config= show the
+    config's defaults (issue 24.4)."""
+    import inspect
+
+    from fhsym._core.config import UNSET
+
+    shown = []
+    for name in fhsym.__all__:
+        obj = getattr(fhsym, name)
+        if callable(obj) and not isinstance(obj, type):
+            for p in inspect.signature(obj).parameters.values():
+                if p.default is UNSET or repr(p.default) == "<unset>":
+                    shown.append(f"{name}({p.name})")
+    assert not shown, shown
+    sig = inspect.signature(fhsym.calibrate)
+    assert sig.parameters["dim"].default == fhsym.CalibrateConfig().dim == 1
+    assert sig.parameters["mechanism"].default == "flipped_huber"

@@ -20,11 +20,14 @@ ValueError: f: a= was passed together with config=; set it in the config instead
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Type, TypeVar
+import dataclasses
+import inspect
+from typing import Any, Callable, Mapping, Optional, Type, TypeVar
 
-__all__ = ["UNSET", "resolve_config"]
+__all__ = ["UNSET", "config_signature", "resolve_config"]
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Unset:
@@ -36,6 +39,14 @@ class _Unset:
 
 #: the default of a keyword that may also come from ``config=``
 UNSET: Any = _Unset()
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+_REQUIRED = _Required()  # shown for a keyword whose config field has no default
 
 
 def resolve_config(cls: Type[T], config: Optional[T], given: Mapping[str, Any], func: str) -> T:
@@ -50,3 +61,37 @@ def resolve_config(cls: Type[T], config: Optional[T], given: Mapping[str, Any], 
         raise ValueError(f"{func}: {name}= was passed together with config=; set it in the config instead "
                          f"(dataclasses.replace(config, {name}=...)) so that no argument is ignored")
     return config
+
+
+def config_signature(cls: Type[Any]) -> Callable[[F], F]:
+    """Show the config's defaults in the function's signature (``inspect.signature``, help(), the API page)
+    in place of :data:`UNSET` (``<required>`` for a field without a default); every :data:`UNSET` keyword must be a
+    field of ``cls``.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class C:
+    ...     a: int = 1
+    >>> @config_signature(C)
+    ... def f(a: int = UNSET, *, config: Optional[C] = None) -> C:
+    ...     return resolve_config(C, config, {"a": a}, "f")
+    >>> inspect.signature(f), f()
+    (<Signature (a: int = 1, *, config: Optional[C] = None) -> C>, C(a=1))
+    """
+    defaults = {f.name: (f.default if f.default is not dataclasses.MISSING else f.default_factory())  # type: ignore[misc]
+                for f in dataclasses.fields(cls)
+                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
+
+    def wrap(func: F) -> F:
+        sig = inspect.signature(func)
+        params = []
+        for p in sig.parameters.values():
+            if p.default is UNSET:
+                if p.name not in {f.name for f in dataclasses.fields(cls)}:
+                    raise TypeError(f"{func.__name__}: keyword {p.name} defaults to UNSET but is not a field of "
+                                    f"{cls.__name__}")
+                p = p.replace(default=defaults.get(p.name, _REQUIRED))
+            params.append(p)
+        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        return func
+
+    return wrap

@@ -43,7 +43,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.config import UNSET, resolve_config
+from .._core.config import UNSET, config_signature, resolve_config
 from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, fft_size, flipped_huber_pld
 
 __all__ = [
@@ -144,6 +144,7 @@ class KDimPLDConfig:
                 raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}")
 
 
+@config_signature(KDimPLDConfig)
 def kdim_pld(
     alpha: float,
     gamma: float,

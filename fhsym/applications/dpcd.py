@@ -50,7 +50,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._core import domains as V
-from .._core.config import UNSET, resolve_config
+from .._core.config import UNSET, config_signature, resolve_config
 from .._core.random import RandomState, as_generator
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
 from .dpcd_noise import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
@@ -415,6 +415,7 @@ class DPCDConfig:
             raise ValueError(f"verify must be True or False; got {self.verify!r}")
 
 
+@config_signature(DPCDConfig)
 def dp_coordinate_descent(
     X, y, *, config: Optional[DPCDConfig] = None,
     loss: str = UNSET, regularizer: str = UNSET, lam: float = UNSET,

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.config import UNSET, resolve_config
+from .._core.config import UNSET, config_signature, resolve_config
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration, calibrate
@@ -196,6 +196,7 @@ def _noise(cal: Calibration, K: int, rng: RandomState) -> np.ndarray:
     return np.asarray(noise.rvs(K, random_state=rng), dtype=float).reshape(K)
 
 
+@config_signature(ReleaseConfig)
 def release(
     value: ArrayLike,
     epsilon: Optional[float] = UNSET,

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from .._core import domains as V
-from .._core.config import UNSET, resolve_config
+from .._core.config import UNSET, config_signature, resolve_config
 from .._core.sensitivities import resolve_sensitivities
 from ..noise import NOISE_CLASSES, FlippedHuber, noise_class
 from .calibrator import calibrate_law, check_options
@@ -69,6 +69,7 @@ class CalibrateConfig:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))  # read-only, as the rest
 
 
+@config_signature(CalibrateConfig)
 def calibrate(
     epsilon: float,
     delta: float,
