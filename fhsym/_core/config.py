@@ -75,7 +75,7 @@ def config_signature(cls: Type[Any]) -> Callable[[F], F]:
     ... def f(a: int = UNSET, *, config: Optional[C] = None) -> C:
     ...     return resolve_config(C, config, {"a": a}, "f")
     >>> inspect.signature(f), f()
-    (<Signature (a: int = 1, *, config: Optional[C] = None) -> C>, C(a=1))
+    (<Signature (a: 'int' = 1, *, config: 'Optional[C]' = None) -> 'C'>, C(a=1))
     """
     defaults = {f.name: (f.default if f.default is not dataclasses.MISSING else f.default_factory())  # type: ignore[misc]
                 for f in dataclasses.fields(cls)
