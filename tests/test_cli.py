@@ -502,3 +502,19 @@ def test_verify_prints_elapsed_and_eta(tmp_path, monkeypatch, capsys):
     assert "elapsed, ETA " in first and "laplace_limit." in first, err
     saved = json.loads((tmp_path / "times.json").read_text())["seconds"]
     assert set(saved) == {"laplace_limit.fused_vs_mpmath", "laplace_limit.rearranged_forms"}
+
+
+def test_calibrate_the_optimums_noise(tmp_path, capsys):
+    """--mechanism piecewise_uniform --bins M: the LP optimum's noise, its certificate re-checks; --bins is refused
+    for a mechanism that does not take it (exit 2)."""
+    from fhsym import cli
+
+    path = tmp_path / "pu.json"
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--mechanism", "piecewise_uniform",
+                     "--bins", "2", "--json", "--certificate", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mechanism"] == "piecewise_uniform" and out["width"] == 0.5 and out["achieved_delta"] <= 1e-6
+    assert all(isinstance(n, int) for n in out["weights"])
+    assert fhsym.verify_certificate(path.read_text())
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--bins", "2"]) == 2
+    assert "bins" in capsys.readouterr().err

@@ -23,7 +23,8 @@ from .progress import Progress
 def cmd_calibrate(ns) -> tuple:
     from ..calibration import calibrate
 
-    options = {} if ns.step is None else {"step": ns.step}  # refused by calibrate for the other mechanisms
+    # mechanism options, refused by calibrate for the mechanisms that do not take them
+    options = {k: v for k, v in (("step", ns.step), ("bins", ns.bins)) if v is not None}
     from .._core.limits import MAX_FOLDS
 
     if 1 < ns.dim * ns.compositions <= MAX_FOLDS and not ns.json:  # larger requests are refused at once

@@ -8,7 +8,7 @@ _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian ta
             "scale": "Laplace scale before truncation", "bound": "truncation half-width",
             "vartheta": "offset of the Gaussian tails", "varrho": "scale of the Gaussian tails",
             "epsilon": "design privacy of the staircase", "sensitivity": "design sensitivity (step period)",
-            "step": "lattice spacing of the noise"}
+            "step": "lattice spacing of the noise", "width": "bin width", "weights": "bin weights n_0, n_1, ... (bin k holds n_|k|/N)"}
 
 
 def _print_calibration(res: dict) -> None:
@@ -24,7 +24,8 @@ def _print_calibration(res: dict) -> None:
     print(f"{name} noise for ({res['epsilon']:g}, {res['target_delta']:g})-DP, {sens}, dim {dim}:")
     params = res.get("parameters", {})
     for k, v in params.items():
-        print(f"  {k:<17}= {v:.17g}   ({_MEANING.get(k, 'parameter')})")
+        shown = f"{len(v)} integers ({v[0]}, ...)" if isinstance(v, (list, tuple)) else f"{v:.17g}"
+        print(f"  {k:<17}= {shown}   ({_MEANING.get(k, 'parameter')})")
     per = "  (per coordinate)" if dim != 1 else ""
     print(f"  {'variance':<17}= {res['variance']:.17g}{per}")
     print(f"  {'std':<17}= {res['std']:.17g}{per}")
@@ -39,7 +40,8 @@ def _print_calibration(res: dict) -> None:
         print(f"  {'certificate':<17}: {res['certificate']}")
     if res.get("certificate_file"):
         print(f"  {'written to':<17}: {res['certificate_file']}  (re-check: fhsym check-certificate {res['certificate_file']})")
-    args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    args = ", ".join(f"{k}={v!r}" if not isinstance(v, (list, tuple)) else f"{k}=cal.parameters[{k!r}]"
+                     for k, v in params.items())
     size = "size" if dim == 1 else f"(size, {dim})"
     if law.lattice:
         print(f"  release          : fhsym.release(value, calibration=cal, secure=True)   # exact lattice noise, integers "

@@ -130,13 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto (default); flipped Huber: exact (Theorem 3 / exact K-fold profile) or sufficient "
                         "(Theorem 8, dim > 1); Laplace: pure (delta = 0) or exact")
     c.add_argument("--mechanism", choices=("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt",
-                                            "discrete_flipped_huber"),
+                                            "discrete_flipped_huber", "piecewise_uniform"),
                    default="flipped_huber", help="the noise to calibrate (default flipped_huber; discrete_flipped_huber "
-                                                 "needs --step)")
+                                                 "needs --step; piecewise_uniform is the optimum's noise, fhsym.optimal_variance)")
     c.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                    help="number of releases composed, T >= 1 (default 1; the guarantee covers all T)")
     c.add_argument("--step", type=_STEP, default=None, metavar="H",
                    help="lattice spacing h > 0 of --mechanism discrete_flipped_huber (the sensitivity is a multiple of it)")
+    c.add_argument("--bins", type=_integer("bins", 1), default=None, metavar="M",
+                   help="bins per unit sensitivity (a power of two) of --mechanism piecewise_uniform (default: automatic)")
     c.add_argument("--certificate", type=Path, default=None, metavar="FILE",
                    help="also write the certificate as JSON to FILE (re-check it with: fhsym check-certificate FILE)")
 
