@@ -221,19 +221,21 @@ def test_genuine_certificate_verifies(case, certificates):
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_single_field_edit_is_rejected(case, certificates):
     d = certificates[case]
-    accepted, counts = [], {"malformed": 0, "false": 0}
+    accepted, counts = [], {"malformed": 0, "false": 0, "other proof": 0}
     for name, e in _edits(d):
         if e == d:  # an edit that changes nothing (e.g. a value equal to itself) is not an edit
             continue
         out = _outcome(e)  # any exception other than ValueError fails the test here
         if out == "holds" and name.startswith(FREE_PROOF_INPUTS):
-            continue
+            counts["other proof"] += 1  # another valid computation of the same bound (FREE_PROOF_INPUTS)
+        elif out == "holds":
             accepted.append(name)
         else:
             counts[out] += 1
     assert not accepted, f"{case}: accepted edits {accepted}"
     assert counts["malformed"] > 20 and counts["false"] >= 5, counts  # both ways of failing are exercised
-    print(f"{case}: {sum(counts.values())} edits rejected ({counts['malformed']} malformed, {counts['false']} false)")
+    print(f"{case}: {counts['malformed'] + counts['false']} edits rejected ({counts['malformed']} malformed, "
+          f"{counts['false']} false); {counts['other proof']} cut edits re-derive the same bound")
 
 
 @pytest.mark.parametrize("case", ["fh-1d", "fh-kfold"])
