@@ -110,11 +110,13 @@ def calibrate(
         ``"exact"``.
     mechanism : str
         ``"flipped_huber"`` (default), ``"gaussian"``, ``"laplace"``, ``"truncated_laplace"``,
-        ``"staircase"``, ``"osgt"`` or ``"discrete_flipped_huber"`` (noise on the lattice
-        ``step`` * Z, for the exact sampler; one dimension, one release, sensitivity a multiple of ``step``).
+        ``"staircase"``, ``"osgt"``, ``"discrete_flipped_huber"`` (noise on the lattice ``step`` * Z, for the
+        exact sampler; one dimension, one release, sensitivity a multiple of ``step``) or ``"piecewise_uniform"``
+        (the noise of :func:`fhsym.optimal_variance`'s linear program; one dimension, one release).
     **options
-        Mechanism options: staircase ``cost`` ("variance" or "magnitude"); OSGT ``theta_max``,
-        ``box``; discrete flipped Huber ``step`` (required).  Any other keyword raises ``ValueError``.
+        Mechanism options: staircase ``cost`` ("variance" or "magnitude"); OSGT ``theta_max``; discrete
+        flipped Huber ``step`` (required); piecewise uniform ``bins`` (bins per unit sensitivity, a power of
+        two; default automatic).  Any other keyword raises ``ValueError``.
 
     Returns
     -------

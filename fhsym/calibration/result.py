@@ -39,7 +39,7 @@ class Calibration:
     variance : float
         Per-coordinate noise variance (the quantity minimised).
     method : str
-        How the parameters were found and certified (e.g. ``"exact-1d"``, ``"exact-kdim-pld"``).
+        How the parameters were found and certified (e.g. ``"exact-1d"``, ``"kfold-pld"``, ``"pure"``).
     extra : dict
         Method-specific results (e.g. a DP-CD calibration's accountant, multiplier and shape); each
         key is also readable as an attribute.

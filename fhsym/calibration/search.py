@@ -390,10 +390,12 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         raise CalibrationError(f"cannot calibrate {family.name} noise for epsilon={eps!r} in {folds} folds: no shape "
                                f"meets the target")
     if best[1] > 0 and family.shape_range is not None:  # golden-section refinement in log shape
-        pos = sorted(s for s in found if s > 0)
-        i = pos.index(best[1]) if best[1] in pos else min(range(len(pos)), key=lambda j: abs(pos[j] - best[1]))
-        lo, hi = math.log(pos[max(i - 1, 0)]), math.log(pos[min(i + 1, len(pos) - 1)])
+        # bracket by the scan's neighbours (also those the tie test skipped: the optimum may lie next to them)
+        pos = sorted(float(s) for s in shapes if s > 0)
+        i = min(range(len(pos)), key=lambda j: abs(math.log(pos[j]) - math.log(best[1])))
         lim_lo, lim_hi = math.log(family.shape_range[0]), math.log(family.shape_range[1])
+        lo = math.log(pos[i - 1]) if i > 0 else lim_lo
+        hi = math.log(pos[i + 1]) if i + 1 < len(pos) else lim_hi
         for _ in range(4):
             for z in (lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)):
                 sh = math.exp(z)

@@ -173,8 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
         "check-certificate", formatter_class=fmt,
         help="re-check a certificate written by calibrate --certificate",
         description="Re-derive the enclosure of delta(eps) recorded in a certificate from its inputs alone\n"
-        "(fhsym.verify_certificate: ball arithmetic at the exact parameters, or exact rationals) and\n"
-        "compare it with the target.",
+        "through its claim (fhsym.verify_certificate: ball arithmetic at the exact parameters, exact\n"
+        "rationals, or the exact-arithmetic privacy-loss distribution on the recorded grid) and compare\n"
+        "it with the target; every field must be what the claim uses or reproduces.",
         epilog="example: fhsym check-certificate cert.json\n"
         "exit status: 0 the certificate holds, 1 it does not, 2 unreadable or malformed file",
     )
