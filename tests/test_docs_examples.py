@@ -36,7 +36,7 @@ def test_getting_started_outputs():
 
 
 #: other pages whose examples are written as pycon/console blocks and checked the same way
-CHECKED_PAGES = ["certificates.md", "mechanisms.md", "optimum.md"]
+CHECKED_PAGES = ["certificates.md", "mechanisms.md", "optimum.md", "scipy.md"]
 
 
 @pytest.mark.parametrize("page", CHECKED_PAGES)
