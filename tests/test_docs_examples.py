@@ -1,8 +1,9 @@
-"""The outputs shown on docs/getting-started.md are what the code prints (scripts/docs_examples.py).
+"""The outputs shown on docs/getting-started.md and the pages of ``CHECKED_PAGES`` are what the code
+prints (scripts/docs_examples.py).
 
-``test_getting_started_outputs`` runs every ``pycon`` and ``console`` example of the page and
-fails with a diff when a shown output is stale (refresh: ``python scripts/docs_examples.py
---update``).  The other tests are negative controls of the checker itself.  ~10-20 s (three CLI
+``test_getting_started_outputs`` and ``test_page_outputs`` run every ``pycon`` and ``console`` example
+of a page and fail with a diff when a shown output is stale (refresh: ``python scripts/docs_examples.py
+--update docs/<page>``).  The other tests are negative controls of the checker itself.  ~10-20 s (three CLI
 processes and one figure; the figure needs matplotlib, extra ``plot``).
 """
 
@@ -32,6 +33,17 @@ def test_getting_started_outputs():
     pytest.importorskip("matplotlib", reason="the page's figure example needs matplotlib (extra plot)")
     _, problems = E.run_page(ROOT / "docs" / "getting-started.md")
     assert not problems, "\n".join(problems)
+
+
+#: other pages whose examples are written as pycon/console blocks and checked the same way
+CHECKED_PAGES = ["certificates.md", "mechanisms.md", "optimum.md", "scipy.md"]
+
+
+@pytest.mark.parametrize("page", CHECKED_PAGES)
+def test_page_outputs(page):
+    _, problems = E.run_page(ROOT / "docs" / page)
+    assert not problems, "\n".join(problems)
+    assert "```pycon" in (ROOT / "docs" / page).read_text()  # the page has examples to check
 
 
 def test_stale_output_is_reported(tmp_path):
