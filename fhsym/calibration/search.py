@@ -396,16 +396,27 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         lim_lo, lim_hi = math.log(family.shape_range[0]), math.log(family.shape_range[1])
         lo = math.log(pos[i - 1]) if i > 0 else lim_lo
         hi = math.log(pos[i + 1]) if i + 1 < len(pos) else lim_hi
-        for _ in range(4):
-            for z in (lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)):
-                sh = math.exp(z)
-                x = least_scale(bound_of(sh), log_target, best[2])
-                F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
-                if F < best[0]:
-                    best = (F, sh, x)
-            c = math.log(best[1])
-            w = 0.3 * (hi - lo)
-            lo, hi = max(c - w, lim_lo), min(c + w, lim_hi)  # within the family's shapes
+        def value(z: float) -> float:
+            nonlocal best
+            sh = math.exp(z)
+            x = least_scale(bound_of(sh), log_target, best[2])
+            F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
+            if F < best[0]:
+                best = (F, sh, x)
+            return F
+
+        r = 0.5 * (math.sqrt(5.0) - 1.0)  # golden section on [lo, hi] (log shape): 12 evaluations, width x 0.007
+        a, b = hi - r * (hi - lo), lo + r * (hi - lo)
+        fa, fb = value(a), value(b)
+        for _ in range(10):
+            if fa <= fb:
+                hi, b, fb = b, a, fa
+                a = hi - r * (hi - lo)
+                fa = value(a)
+            else:
+                lo, a, fa = a, b, fb
+                b = lo + r * (hi - lo)
+                fb = value(b)
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
