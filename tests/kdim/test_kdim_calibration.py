@@ -113,7 +113,7 @@ def test_non_box_sensitivities_are_stated_in_the_certificate():
     certified over the box that contains the set (claim pld-kfold), which the certificate says."""
     c = calibrate_kdim(1.0, 1e-6, 6, sensitivity=1.0, l2_sensitivity=1.5, method="sufficient")
     assert c.achieved_delta <= 1e-6 and c.certificate.claim == "pld-kfold" and c.certificate.rigorous
-    assert "the box contains the stated set" in c.certificate.text and fhsym.verify_certificate(c.certificate)
+    assert "the box that contains the stated set" in c.certificate.text and fhsym.verify_certificate(c.certificate)
     assert (c.sensitivity, c.l2_sensitivity) == (1.0, 1.5)
 
 
