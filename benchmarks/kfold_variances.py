@@ -1,6 +1,6 @@
 """Certified variances of the K-fold calibrations, to compare two checkouts (issue 21: the proven PLD bound).
 
-    PYTHONPATH=<checkout> python benchmarks/kfold_variances.py OUT.json [mechanism]
+    PYTHONPATH=<checkout> python benchmarks/kfold_variances.py OUT.json [mechanism] [--compare BASE.json]
 
 Flipped Huber (method "exact") at K in {2, 5, 20, 100, 1000}, eps in {0.3, 1, 3}, delta 1e-6 and 1e-10; Laplace
 ("exact"), truncated Laplace and OSGT at four (eps, delta, K, T).  Writes variance, exact parameters, achieved delta,
@@ -18,7 +18,14 @@ for dl in (1e-6, 1e-10):
 for mech in ("laplace", "truncated_laplace", "osgt"):
     for (eps, dl, K, T) in ((1.0, 1e-6, 2, 1), (1.0, 1e-6, 20, 1), (0.5, 1e-10, 5, 2), (3.0, 1e-6, 100, 1)):
         cases.append((mech, eps, dl, K, T))
-only = sys.argv[2] if len(sys.argv) > 2 else None
+args = sys.argv[1:]
+base = None
+if "--compare" in args:  # print each variance against a recorded run (issue 21: at most +1e-4 relative)
+    i = args.index("--compare")
+    base = json.load(open(args[i + 1]))
+    del args[i:i + 2]
+only = args[1] if len(args) > 1 else None
+worst = (-float("inf"), None)
 for mech, eps, dl, K, T in cases:
     if only and mech != only:
         continue
@@ -34,4 +41,10 @@ for mech, eps, dl, K, T in cases:
     key = f"{mech} eps={eps} delta={dl} K={K} T={T}"
     out[key] = rec
     print(key, rec, flush=True)
-    json.dump(out, open(sys.argv[1], "w"), indent=1)
+    if base is not None and "variance" in rec and "variance" in base.get(key, {}):
+        change = rec["variance"] / base[key]["variance"] - 1.0
+        worst = max(worst, (change, key))
+        print(f"    against the base: {change:+.2e} relative", flush=True)
+    json.dump(out, open(args[0], "w"), indent=1)
+if base is not None:
+    print(f"largest relative increase against the base: {worst[0]:+.2e} ({worst[1]})")
