@@ -155,12 +155,65 @@ def log1mexp(x):
     return jnp.where(x <= _LN2, jnp.log(-jnp.expm1(-jnp.minimum(x, _LN2))), jnp.log1p(-jnp.exp(-jnp.maximum(x, _LN2))))
 
 
+def _erfcx_diff_regimes(y, k):
+    """The regimes of :func:`erfcx_diff`: (the series, y >= 7; the direct difference; the quadrature)."""
+    big = y >= 7.0
+    direct = ~big & (k * jnp.maximum(1.0, -y) >= 0.5)
+    return big, direct, ~big & ~direct
+
+
+@jax.custom_jvp
 def erfcx_diff(y, k):
     """erfcx(y) - erfcx(y + k), k >= 0, without cancellation (as fhsym._core.numerics.erfcx_diff): the differenced
     asymptotic series for y >= 7 (40 terms, positive recurrence), the direct difference where
-    k max(1, -y) >= 1/2, 8-point Gauss-Legendre of -erfcx' otherwise."""
+    k max(1, -y) >= 1/2, 8-point Gauss-Legendre of -erfcx' otherwise.
+
+    Evaluated as one elementwise graph (the series unrolled, each erfcx call on its own point), which
+    XLA fuses into one kernel: 0.03 s on 10^6 points against 0.34 s for the loop form
+    (:func:`_erfcx_diff_compact`).  Under differentiation (``jvp``, ``grad``) the value and its
+    derivative are those of the loop form, whose graph compiles in seconds (the unrolled one's
+    derivative takes minutes); the two forms agree to a few ulp."""
     y, k = jnp.broadcast_arrays(_f(y), _f(k))
-    big = y >= 7.0
+    big, direct, quad = _erfcx_diff_regimes(y, k)
+    yb = jnp.where(big, y, 7.0)
+    kb = jnp.where(big, k, 1.0)
+    inv = 1.0 / yb
+    inv2 = inv * inv
+    s = yb + kb
+    q = yb / s
+    c = jnp.where(jnp.isinf(kb), 1.0, kb / jnp.where(jnp.isinf(kb), 1.0, s))
+    q2 = q * q
+    dd = c * (1.0 + q)
+    acc, pw, coef = jnp.zeros_like(yb), inv, 1.0 / _SQRT_PI
+    for m in range(40):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
+        acc = acc + coef * pw * c
+        pw = pw * inv2
+        c = dd + q2 * c
+        coef = -coef * (2.0 * m + 1.0) / 2.0
+    yq = jnp.where(quad, y, 0.0)
+    kq = jnp.where(quad, k, 0.1)
+    half = 0.5 * kq
+    t = [yq + half + half * node for node in _GL_X]  # the quadrature's nodes
+    # the direct difference's two points take the first two nodes' erfcx calls (the regimes exclude each other)
+    t0, t1 = jnp.where(direct, y, t[0]), jnp.where(direct, y + k, t[1])
+    e = [erfcx(t0), erfcx(t1)] + [erfcx(tj) for tj in t[2:]]
+    tot = jnp.zeros_like(yq)
+    for tj, ej, weight in zip([t0, t1] + t[2:], e, _GL_W):  # 8-point Gauss-Legendre of 2/sqrt(pi) - 2 t erfcx(t)
+        tot = tot + weight * (2.0 / _SQRT_PI - 2.0 * tj * ej)
+    return jnp.where(big, acc, jnp.where(direct, e[0] - e[1], tot * half))
+
+
+@erfcx_diff.defjvp
+def _erfcx_diff_jvp(primals, tangents):
+    y, k = primals
+    return jax.jvp(_erfcx_diff_compact, (_f(y), _f(k)), tuple(_f(t) for t in tangents))
+
+
+def _erfcx_diff_compact(y, k):
+    """:func:`erfcx_diff` as a small graph (the series a loop, one erfcx call on the ten points of the
+    two other regimes): what its derivative is taken of (quick to compile, also under ``grad``)."""
+    y, k = jnp.broadcast_arrays(_f(y), _f(k))
+    big, direct, quad = _erfcx_diff_regimes(y, k)
     yb = jnp.where(big, y, 7.0)
     kb = jnp.where(big, k, 1.0)
     inv = 1.0 / yb
@@ -176,8 +229,6 @@ def erfcx_diff(y, k):
         return acc + coef * pw * c, pw * inv2, dd + q2 * c, -coef * (2.0 * m + 1.0) / 2.0
 
     acc, *_ = jax.lax.fori_loop(0, 40, term, (jnp.zeros_like(yb), inv, c, jnp.full_like(yb, 1.0 / _SQRT_PI)))
-    direct = ~big & (k * jnp.maximum(1.0, -y) >= 0.5)
-    quad = ~big & ~direct
     yd = jnp.where(direct, y, 0.0)
     kd = jnp.where(direct, k, 1.0)
     yq = jnp.where(quad, y, 0.0)

@@ -13,7 +13,7 @@ same (``tests/test_codegen_c.py`` compares the two paths).
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import sympy as sp
 
@@ -143,10 +143,10 @@ def render_hoisted(fn: PiecewiseFunction, regions: PiecewiseFunction, printer: C
     split kernels by (name, set-up arguments) across functions."""
     new: List[str] = []
     offsets: List[int] = []
-    parts: List[HoistedKernel] = []
+    parts: List[Optional[HoistedKernel]] = []
     total = 0
     for pc in fn.pieces:
-        hk = None
+        hk: Optional[HoistedKernel] = None
         if pc.kernel is not None:
             hk = hoist_kernel(pc, fn, printer)
             key = (pc.kernel.name, tuple(a.name for a in hk.setup_args))
@@ -158,14 +158,15 @@ def render_hoisted(fn: PiecewiseFunction, regions: PiecewiseFunction, printer: C
         offsets.append(total)
         total += hk.constants if hk is not None else 0
     ident = {a: a.name for a in fn.args}
-    setup_calls, used = [], set()
+    setup_calls: List[str] = []
+    used: Set[sp.Basic] = set()
     for pc, hk, off in zip(fn.pieces, parts, offsets):
         if hk is None or not hk.constants:
             continue
         bound = dict(zip(pc.kernel.args, pc.call_args()))
-        args = [printer.doprint(PC.renamed(sp.sympify(bound[a]), ident)) for a in hk.setup_args]
+        sbound = [printer.doprint(PC.renamed(sp.sympify(bound[a]), ident)) for a in hk.setup_args]
         used |= set().union(*[sp.sympify(bound[a]).free_symbols for a in hk.setup_args])
-        setup_calls.append(f"    fhsym_ks_{pc.kernel.name}({', '.join(args)}, c + {off});")
+        setup_calls.append(f"    fhsym_ks_{pc.kernel.name}({', '.join(sbound)}, c + {off});")
     sargs = ", ".join(f"double {a.name}" for a in fn.args if a in used)
     upper = fn.name.upper()
     lines = [f"#define FHSYM__NC_{upper} {total}", "",

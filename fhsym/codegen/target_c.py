@@ -154,7 +154,9 @@ def render() -> str:
     for users in groups.values():
         dispatch.append(_render_regions(users[0], users, printer))
         dispatch.extend(_render_piecewise(fn, users[0], printer) for fn in users)
-    hoisted_kernels, hoisted_functions, cache = [], [], {}
+    hoisted_kernels: List[str] = []
+    hoisted_functions: List[str] = []
+    cache: Dict[Tuple[str, Tuple[str, ...]], CH.HoistedKernel] = {}
     for users in groups.values():
         for fn in users:
             if fn.name in CH.POINT_ARGS:
