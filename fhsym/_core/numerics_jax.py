@@ -155,11 +155,18 @@ def log1mexp(x):
     return jnp.where(x <= _LN2, jnp.log(-jnp.expm1(-jnp.minimum(x, _LN2))), jnp.log1p(-jnp.exp(-jnp.maximum(x, _LN2))))
 
 
-def _erfcx_diff_regimes(y, k):
-    """The regimes of :func:`erfcx_diff`: (the series, y >= 7; the direct difference; the quadrature)."""
+def _erfcx_diff_setup(y, k):
+    """The regimes of :func:`erfcx_diff` (the series where y >= 7, the direct difference, the quadrature) and
+    the series' start at the clamped y >= 7: (regimes, 1/y, 1/y^2, c_1 = k/(y + k), q^2, 1 - q^2), q = y/(y + k)."""
     big = y >= 7.0
     direct = ~big & (k * jnp.maximum(1.0, -y) >= 0.5)
-    return big, direct, ~big & ~direct
+    yb = jnp.where(big, y, 7.0)
+    kb = jnp.where(big, k, 1.0)
+    inv = 1.0 / yb
+    s = yb + kb
+    q = yb / s
+    c = jnp.where(jnp.isinf(kb), 1.0, kb / jnp.where(jnp.isinf(kb), 1.0, s))
+    return (big, direct, ~big & ~direct), inv, inv * inv, c, q * q, c * (1.0 + q)
 
 
 @jax.custom_jvp
@@ -174,17 +181,8 @@ def erfcx_diff(y, k):
     derivative are those of the loop form, whose graph compiles in seconds (the unrolled one's
     derivative takes minutes); the two forms agree to a few ulp."""
     y, k = jnp.broadcast_arrays(_f(y), _f(k))
-    big, direct, quad = _erfcx_diff_regimes(y, k)
-    yb = jnp.where(big, y, 7.0)
-    kb = jnp.where(big, k, 1.0)
-    inv = 1.0 / yb
-    inv2 = inv * inv
-    s = yb + kb
-    q = yb / s
-    c = jnp.where(jnp.isinf(kb), 1.0, kb / jnp.where(jnp.isinf(kb), 1.0, s))
-    q2 = q * q
-    dd = c * (1.0 + q)
-    acc, pw, coef = jnp.zeros_like(yb), inv, 1.0 / _SQRT_PI
+    (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
+    acc, pw, coef = jnp.zeros_like(inv), inv, 1.0 / _SQRT_PI
     for m in range(40):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
         acc = acc + coef * pw * c
         pw = pw * inv2
@@ -213,22 +211,13 @@ def _erfcx_diff_compact(y, k):
     """:func:`erfcx_diff` as a small graph (the series a loop, one erfcx call on the ten points of the
     two other regimes): what its derivative is taken of (quick to compile, also under ``grad``)."""
     y, k = jnp.broadcast_arrays(_f(y), _f(k))
-    big, direct, quad = _erfcx_diff_regimes(y, k)
-    yb = jnp.where(big, y, 7.0)
-    kb = jnp.where(big, k, 1.0)
-    inv = 1.0 / yb
-    inv2 = inv * inv
-    s = yb + kb
-    q = yb / s
-    c = jnp.where(jnp.isinf(kb), 1.0, kb / jnp.where(jnp.isinf(kb), 1.0, s))
-    q2 = q * q
-    dd = c * (1.0 + q)
+    (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
 
     def term(m, carry):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
         acc, pw, c, coef = carry
         return acc + coef * pw * c, pw * inv2, dd + q2 * c, -coef * (2.0 * m + 1.0) / 2.0
 
-    acc, *_ = jax.lax.fori_loop(0, 40, term, (jnp.zeros_like(yb), inv, c, jnp.full_like(yb, 1.0 / _SQRT_PI)))
+    acc, *_ = jax.lax.fori_loop(0, 40, term, (jnp.zeros_like(inv), inv, c, jnp.full_like(inv, 1.0 / _SQRT_PI)))
     yd = jnp.where(direct, y, 0.0)
     kd = jnp.where(direct, k, 1.0)
     yq = jnp.where(quad, y, 0.0)
