@@ -1,6 +1,7 @@
 """The flipped Huber distribution and its privacy profile as JAX functions: float64, jit, vmap, grad.
 
-Needs the optional extra ``jax`` (``pip install 'fhsym[jax]'``).  Importing this module turns
+Needs the optional extra ``jax`` (``pip install 'fhsym[jax]'``; without it, importing this module
+raises ``ModuleNotFoundError``, an ``ImportError``, that says so).  Importing this module turns
 on ``jax_enable_x64`` (the kernels are float64).  Every function broadcasts over all its
 arguments and is differentiable in each of them (including ``alpha`` and ``gamma``); the
 kernels and the region dispatch are printed by ``python -m fhsym.codegen --target jax`` from
@@ -30,9 +31,14 @@ from __future__ import annotations
 
 import math
 
-import jax
-import jax.numpy as jnp
 import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ModuleNotFoundError as exc:  # jax, or a module jax needs (jaxlib), is not installed: say which extra provides it
+    raise ModuleNotFoundError(f"fhsym.jax needs JAX, an optional extra: pip install 'fhsym[jax]' (importing jax failed: {exc})",
+                              name=exc.name or "jax") from exc
 
 from ._core import domains as V
 from ._generated import jax_kernels as _K

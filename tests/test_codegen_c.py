@@ -1,9 +1,15 @@
-"""The C99 library: compiled with the system C compiler, checked against mpmath.
+"""The C99 library: compiled with the system C compiler, checked against mpmath and the numpy API.
 
 The library is the hand-written translation unit ``fhsym/codegen/c/fhsym.c`` (with ``fhsym.h`` and the
-runtime ``fhsym_special.c``) including the generated ``fhsym/_generated/c/fhsym_kernels.inc``.
+runtime ``fhsym_special.c``) including the generated ``fhsym/_generated/c/fhsym_kernels.inc``;
+``python -m fhsym.codegen --target c --out DIR`` writes all four into DIR, and every test here builds
+the library from such a DIR.
 
 * It compiles as strict C99 with every warning an error, and links against libm only.
+* A C driver linked against it evaluates every pointwise function and the profile three ways (the
+  one-call API, the handle ``fhsym_dist`` point by point, the handle's ``_n`` loops, which read the
+  kernels' parameter-only subexpressions set up once), requires the three bit for bit equal, and
+  the values match the numpy API (rtol 1e-12; the profile 1e-10) over alpha/gamma from 0 to 1e3.
 * Every public function against the mpmath ground truth of ``tests/data`` (quadrature of the
   *definition*, ``proofs/reference.py``; not fhsym's numpy kernels): the 1104 pointwise points
   (pdf, logpdf, cdf, sf, logsf), the 429 quantiles (ppf) and the 36 moments (variance) over
@@ -32,6 +38,7 @@ import sys
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 from mpmath import mp, mpf
 
@@ -43,6 +50,7 @@ DATA = Path(__file__).parent / "data"
 FLOOR = mpf("1e-300")
 CFLAGS = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-fPIC", "-shared"]
 
+HANDLE_FUNCTIONS = ("logpdf", "pdf", "cdf", "sf", "logsf", "ppf", "privacy_profile")
 PUBLIC = {
     "fhsym_logpdf": 3, "fhsym_pdf": 3, "fhsym_cdf": 3, "fhsym_sf": 3, "fhsym_logsf": 3, "fhsym_ppf": 3,
     "fhsym_variance": 2, "fhsym_privacy_profile": 4,
@@ -61,19 +69,28 @@ def _compiler():
     return None
 
 
-@pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    cc = _compiler()
-    if cc is None:
-        pytest.skip("no C compiler found (tried $CC, cc, gcc, clang): the C target cannot be built here")
-    tmp = tmp_path_factory.mktemp("fhsym_c")
-    # the kernels as a user regenerates them: `python -m fhsym.codegen --target c --out DIR` (identical to the checked-in copy)
+def _generate(tmp):
+    """``python -m fhsym.codegen --target c --out tmp``: the whole library, the kernels identical to the checked-in copy."""
     gen = subprocess.run([sys.executable, "-m", "fhsym.codegen", "--target", "c", "--out", str(tmp)], capture_output=True, text=True)
     assert gen.returncode == 0, gen.stdout + gen.stderr
-    assert sorted(p.name for p in tmp.iterdir()) == ["fhsym_kernels.inc"]  # only what is generated: no hand-written copies
+    assert sorted(p.name for p in tmp.iterdir()) == ["fhsym.c", "fhsym.h", "fhsym_kernels.inc", "fhsym_special.c"]
     assert (tmp / "fhsym_kernels.inc").read_text() == (C_DIR / "fhsym_kernels.inc").read_text(), "checked-in copy is stale"
-    out = tmp / "libfhsym.so"
-    cmd = [cc, *CFLAGS, f"-I{tmp}", str(SRC_DIR / "fhsym.c"), "-o", str(out), "-lm"]
+    for name in ("fhsym.c", "fhsym.h", "fhsym_special.c"):  # verbatim copies of the hand-written sources
+        assert (tmp / name).read_text() == (SRC_DIR / name).read_text()
+    return tmp
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    if _compiler() is None:
+        pytest.skip("no C compiler found (tried $CC, cc, gcc, clang): the C target cannot be built here")
+    return _generate(tmp_path_factory.mktemp("fhsym_c"))
+
+
+@pytest.fixture(scope="module")
+def lib(generated):
+    out = generated / "libfhsym.so"
+    cmd = [_compiler(), *CFLAGS, str(generated / "fhsym.c"), "-o", str(out), "-lm"]  # nothing but DIR/fhsym.c
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
     so = ctypes.CDLL(str(out), use_errno=True)
@@ -123,7 +140,7 @@ def _includes(path):
 def test_compiles_as_strict_c99_with_libm_only(lib):
     assert _includes(SRC_DIR / "fhsym.c") == ['"fhsym.h"', '"fhsym_kernels.inc"', '"fhsym_special.c"', "<errno.h>", "<math.h>"]
     assert _includes(SRC_DIR / "fhsym_special.c") == _includes(C_DIR / "fhsym_kernels.inc") == []
-    assert _includes(SRC_DIR / "fhsym.h") == []
+    assert _includes(SRC_DIR / "fhsym.h") == ["<stddef.h>"]
 
 
 @pytest.mark.parametrize("name", ["pdf", "logpdf", "cdf", "sf", "logsf"])
@@ -223,6 +240,99 @@ def test_invalid_parameters_are_nan_with_edom(lib):
         v = getattr(lib, name)(*args)
         assert not math.isnan(v) and ctypes.get_errno() == 0, (name, args, v, ctypes.get_errno())
     assert lib.fhsym_cdf(math.inf, 1.0, 1.0) == 1.0 and lib.fhsym_ppf(1.0, 1.0, 2.0) == math.inf
+
+
+# ----------------------------------------------------------------------------
+# a C program linked against the generated library: the handle, its loops and the one-call API
+# against each other (bit for bit) and against the numpy API
+# ----------------------------------------------------------------------------
+DRIVER = Path(__file__).parent / "c" / "fhsym_driver.c"
+SHAPES = [(a * g, g) for a in (0.0, 0.5, 1.0, 2.0, 10.0, 1e3) for g in (1e-3, 1.0, 7.0)]
+
+
+@pytest.fixture(scope="module")
+def driver(generated):
+    exe = generated / "fhsym_driver"
+    cmd = [_compiler(), "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-I", str(generated), str(DRIVER),
+           str(generated / "fhsym.c"), "-o", str(exe), "-lm"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
+    return exe
+
+
+def _run_driver(exe, blocks):
+    """blocks: (function, alpha, gamma, sensitivity, points); returns per block (return code, errno, values)."""
+    text = "".join(f"{f} {a.hex()} {g.hex()} {s.hex()} {len(x)}\n" + " ".join(float(v).hex() for v in x) + "\n"
+                   for f, a, g, s, x in blocks)
+    res = subprocess.run([str(exe)], input=text, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr
+    lines, out = res.stdout.splitlines(), []
+    for f, _, _, _, x in blocks:
+        if f == "variance":
+            out.append((0, 0, np.array([float.fromhex(lines.pop(0))])))
+            continue
+        rc, err = map(int, lines.pop(0).split())
+        out.append((rc, err, np.array([float.fromhex(lines.pop(0)) for _ in x])))
+    assert not lines
+    return out
+
+
+def _points(a, g, rng):
+    """t over the centre, |t| = alpha, the tails and +-inf; q over (0, 1) and its ends; eps off the kink (sensitivity gamma)."""
+    b = a / g
+    s = np.concatenate([rng.normal(0, 1, 150), rng.normal(0, 1, 50) * (b + 1) * 3, [0.0, b, -b, 40.0, -40.0, 1e4]])
+    t = np.concatenate([s * g, [np.inf, -np.inf]])
+    q = np.concatenate([rng.uniform(0, 1, 150), 10.0 ** rng.uniform(-300, -1, 40), 1 - 10.0 ** rng.uniform(-16, -1, 20),
+                        [0.0, 1.0, 0.25, 0.5, 0.75]])
+    eps = np.concatenate([rng.uniform(0, 2 * b + 3, 150), 10.0 ** rng.uniform(-4, 2.5, 50), [0.0]])
+    eps = eps[np.abs(eps - b) > 1e-6 * max(1.0, b)]
+    return t, q, eps
+
+
+def test_handle_loops_and_one_call_api_agree_and_match_the_numpy_api(driver):
+    import fhsym
+
+    rng = np.random.default_rng(20261127)
+    blocks, refs = [], []
+    for a, g in SHAPES:
+        fh = fhsym.FlippedHuber(a, g)
+        t, q, eps = _points(a, g, rng)
+        for name in HANDLE_FUNCTIONS[:5]:
+            blocks.append((name, a, g, 0.0, t))
+            refs.append(np.asarray(getattr(fh, name)(t), dtype=float))
+        blocks.append(("ppf", a, g, 0.0, q))
+        refs.append(np.asarray(fh.ppf(q), dtype=float))
+        blocks.append(("privacy_profile", a, g, g, eps))
+        refs.append(np.asarray(fhsym.privacy_profile(eps, a, g, g), dtype=float))
+        blocks.append(("variance", a, g, 0.0, np.array([])))
+        refs.append(np.array([fh.var()]))
+    worst = {}
+    for (name, a, g, _, x), (rc, err, got), ref in zip(blocks, _run_driver(driver, blocks), refs):
+        assert rc == 0 and err == 0, (name, a, g, rc, err)  # valid points: the loop returns 0, errno untouched
+        with np.errstate(invalid="ignore"):  # inf - inf where both are the same infinity (0 below)
+            rel = np.where(got == ref, 0.0, np.abs(got - ref) / np.maximum(np.abs(ref), 1e-300))
+        rel[np.isnan(rel)] = np.inf
+        i = int(np.argmax(rel))
+        if rel[i] >= worst.get(name, (-1.0,))[0]:
+            worst[name] = (float(rel[i]), f"alpha={a!r} gamma={g!r} x={float(x[i])!r}" if len(x) else f"alpha={a!r} gamma={g!r}")
+    for name, (err, where) in sorted(worst.items()):
+        print(f"\nC handle loop {name} vs numpy API: worst rel err {err:.3g} at {where}")
+        assert err <= (1e-10 if name == "privacy_profile" else 1e-12), (name, err, where)
+    assert set(worst) == set(HANDLE_FUNCTIONS) | {"variance"}
+
+
+def test_handle_refuses_invalid_parameters_and_points(driver):
+    bad = [("cdf", -1.0, 1.0), ("pdf", 1.0, 0.0), ("ppf", math.nan, 1.0), ("sf", 1.0, math.inf), ("variance", 1e300, 1e-300)]
+    res = subprocess.run([str(driver)], input="".join(f"{f} {a!r} {g!r} 1 0\n" for f, a, g in bad), capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.split("\n")[:-1] == ["EDOM 1"] * len(bad), res.stdout
+    blocks = [("cdf", 1.0, 2.0, 0.0, np.array([0.5, np.nan, 3.0])), ("ppf", 1.0, 2.0, 0.0, np.array([0.3, 1.5, -0.1, 0.9])),
+              ("privacy_profile", 1.0, 2.0, 1.0, np.array([0.5, -1.0, np.inf, 2.0])),
+              ("privacy_profile", 1.0, 2.0, 0.0, np.array([0.5, 1.0]))]  # sensitivity 0: every point refused
+    ok_points = [[0, 2], [0, 3], [0, 3], []]
+    for (name, _, _, _, x), (rc, err, got), ok in zip(blocks, _run_driver(driver, blocks), ok_points):
+        assert rc == errno.EDOM and err == errno.EDOM, (name, rc, err)
+        bad_points = [i for i in range(len(x)) if i not in ok]
+        assert np.isnan(got[bad_points]).all() and np.isfinite(got[ok]).all(), (name, got)
 
 
 # ----------------------------------------------------------------------------
@@ -348,18 +458,20 @@ def test_runtime_special_function_against_mpmath(lib, name):
 
 
 def test_documented_example_builds_and_runs(tmp_path):
-    """The C example of docs/codegen.md, compiled with the documented command, prints what it says."""
+    """The C example of docs/codegen.md, built with the documented commands (the library generated into a
+    directory, then one cc call), prints what it says."""
     cc = _compiler()
     if cc is None:
         pytest.skip("no C compiler found (tried $CC, cc, gcc, clang)")
     doc = (Path(__file__).parent.parent / "docs" / "codegen.md").read_text()
+    assert "python -m fhsym.codegen --target c --out fhsym_c" in doc
+    assert "cc -std=c99 -O2 -I fhsym_c example.c fhsym_c/fhsym.c -o example -lm" in doc
+    _generate(tmp_path / "fhsym_c")
     example = doc.split("```c\n", 1)[1].split("```", 1)[0]
     (tmp_path / "example.c").write_text(example)
-    exe = tmp_path / "example"
-    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Werror", f"-I{SRC_DIR}", f"-I{C_DIR}", str(tmp_path / "example.c"), str(SRC_DIR / "fhsym.c"),
-           "-o", str(exe), "-lm"]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I", "fhsym_c", "example.c", "fhsym_c/fhsym.c", "-o", "example", "-lm"]
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
-    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")
+    out = subprocess.run([str(tmp_path / "example")], capture_output=True, text=True, check=True).stdout.split("\n")
     expected = [line.split("/*")[1].split("*/")[0].strip() for line in example.splitlines() if "printf" in line]
     assert out[: len(expected)] == expected

@@ -224,6 +224,79 @@ def test_jit_matches_eager_and_vmap():
     np.testing.assert_allclose(np.asarray(jax.vmap(fhj.cdf, in_axes=(0, None, None))(x, 1.0, 2.0)), eager, rtol=8 * np.finfo(float).eps, atol=0)
 
 
+# ----------------------------------------------------------------------------
+# large arrays: piecewise_where sorts the points by piece and evaluates one piece per block
+# ----------------------------------------------------------------------------
+def _tiled(columns, refs, seed):
+    """The reference points repeated and shuffled to at least 4 BLOCK + 1 points (the block dispatch)."""
+    from fhsym._core.backends import BLOCK
+
+    rep = -(-(4 * BLOCK + 1) // len(refs))
+    perm = np.random.default_rng(seed).permutation(len(refs) * rep)
+    return [np.tile(c, rep)[perm] for c in columns], [refs[i % len(refs)] for i in perm]
+
+
+def _small_path(f, cols):
+    """f on chunks of 1000 points: below 4 BLOCK, every piece merged with jnp.where."""
+    chunks = [np.asarray(f(*[c[i:i + 1000] for c in cols])) for i in range(0, len(cols[0]), 1000)]
+    return np.concatenate(chunks, axis=-1)
+
+
+def _grads_agree(big, small, skip):
+    for k, (u, v) in enumerate(zip(big, small)):
+        u, v = np.asarray(u)[~skip], np.asarray(v)[~skip]
+        assert np.isfinite(u).all(), f"arg{k}: gradient not finite at {int((~np.isfinite(u)).sum())} points"
+        # |u - v| <= 1e-9 |v| + 1e-14 max|v|: where the derivative is the difference of two large terms (d/d alpha as
+        # alpha -> 0, as in test_grad_logpdf_alpha_against_sympy), the float derivatives of both paths are noise below that
+        scale = np.max(np.abs(v))
+        err = np.abs(u - v) / (np.abs(v) + 1e-5 * scale)
+        print(f"JAX blocks vs merge, gradient arg{k}: worst {err.max():.3g} (relative, floor 1e-5 of the largest)")
+        assert err.max() <= 1e-9
+
+
+@pytest.mark.parametrize("name", ["cdf", "ppf"])
+def test_block_dispatch_on_large_arrays(ref, name):
+    """>= 4 BLOCK points with alpha and gamma varying (and, for cdf, scalar alpha, gamma: kept scalar in the blocks):
+    the values as the quadrature (1e-12), as the small-array merge (1e-13), NaN at NaN points and (traced) invalid q."""
+    rows, arg = (ref["quantiles"], "q") if name == "ppf" else (ref["pointwise"], "x")
+    cols, refs = _tiled([np.array([float(r[k]) for r in rows]) for k in (arg, "alpha", "gamma")], [r[name] for r in rows], 7)
+    cols[0][:3] = [np.nan, np.nan, 1.5 if name == "ppf" else np.nan]
+    f = jax.jit(getattr(fhj, name))
+    got = np.asarray(f(*cols))
+    assert np.isnan(got[:3]).all() and not np.isnan(got[3:]).any()
+    where = [f"point {i}" for i in range(3, len(got))]
+    assert _report(f"{name} on {len(got)} points (blocks) vs quadrature", _rel(got[3:], refs[3:]), where, refs[3:]) <= 1e-12
+    small = _small_path(f, cols)
+    assert _report(f"{name} blocks vs merge", _rel(got[3:], [repr(float(v)) for v in small[3:]]), where) <= 1e-13
+    if name == "cdf":
+        t = cols[0][3:] * 2.0
+        one = np.asarray(f(t, 1.0, 2.0))
+        assert _report("cdf blocks, scalar alpha, gamma vs numpy API", _rel(one, [repr(float(v)) for v in fhsym.FlippedHuber(1.0, 2.0).cdf(t)]),
+                       [f"t={float(v)!r}" for v in t]) <= 1e-13
+        grad = jax.jit(jax.grad(lambda *c: jnp.sum(fhj.cdf(*c)), argnums=(0, 1, 2)))
+        small_grad = jax.jit(jax.vmap(jax.grad(fhj.cdf, argnums=(0, 1, 2))))
+        _grads_agree(grad(*[c[3:] for c in cols]), small_grad(*[c[3:] for c in cols]), np.zeros(len(got) - 3, dtype=bool))
+
+
+def test_block_dispatch_privacy_profile():
+    """The privacy profile on >= 4 BLOCK points: as the quadrature (1e-10), as the merge (1e-13), gradients finite off
+    the exact kink and as the merge's."""
+    rows = json.loads((DATA / "privacy_profile_reference.json").read_text())["rows"]
+    with mpmath.workdps(40):
+        refs = [str(mpmath.exp(mpmath.mpf(r["log_delta"]))) if r["log_delta"] != "-inf" else "0" for r in rows]
+    cols, refs = _tiled([np.array([float(r[k]) for r in rows]) for k in ("eps", "alpha", "gamma", "Delta")], refs, 11)
+    f = jax.jit(fhj.privacy_profile)
+    got = np.asarray(f(*cols))
+    where = [f"point {i}" for i in range(len(got))]
+    assert _report(f"privacy_profile on {len(got)} points (blocks) vs quadrature", _rel(got, refs), where, refs) <= 1e-10
+    assert _report("privacy_profile blocks vs merge", _rel(got, [repr(float(v)) for v in _small_path(f, cols)]), where) <= 1e-13
+    e, a, g, D = cols
+    kink = np.asarray(numerics.sub_prod(e, a / g, D / g)) == 0.0
+    grad = jax.jit(jax.grad(lambda *c: jnp.sum(fhj.privacy_profile(*c)), argnums=(0, 1, 2, 3)))
+    small = jax.jit(jax.vmap(jax.grad(fhj.privacy_profile, argnums=(0, 1, 2, 3))))
+    _grads_agree(grad(*cols), small(*cols), kink)
+
+
 def test_invalid_input():
     with pytest.raises(ValueError, match="gamma"):
         fhj.cdf(0.0, 1.0, -1.0)

@@ -155,29 +155,80 @@ def log1mexp(x):
     return jnp.where(x <= _LN2, jnp.log(-jnp.expm1(-jnp.minimum(x, _LN2))), jnp.log1p(-jnp.exp(-jnp.maximum(x, _LN2))))
 
 
-def erfcx_diff(y, k):
-    """erfcx(y) - erfcx(y + k), k >= 0, without cancellation (as fhsym._core.numerics.erfcx_diff): the differenced
-    asymptotic series for y >= 7 (40 terms, positive recurrence), the direct difference where
-    k max(1, -y) >= 1/2, 8-point Gauss-Legendre of -erfcx' otherwise."""
-    y, k = jnp.broadcast_arrays(_f(y), _f(k))
+def _erfcx_diff_setup(y, k):
+    """The regimes of :func:`erfcx_diff` (the series where y >= 7, the direct difference, the quadrature) and
+    the series' start at the clamped y >= 7: (regimes, 1/y, 1/y^2, c_1 = k/(y + k), q^2, 1 - q^2), q = y/(y + k)."""
     big = y >= 7.0
+    direct = ~big & (k * jnp.maximum(1.0, -y) >= 0.5)
     yb = jnp.where(big, y, 7.0)
     kb = jnp.where(big, k, 1.0)
     inv = 1.0 / yb
-    inv2 = inv * inv
     s = yb + kb
     q = yb / s
     c = jnp.where(jnp.isinf(kb), 1.0, kb / jnp.where(jnp.isinf(kb), 1.0, s))
-    q2 = q * q
-    dd = c * (1.0 + q)
+    return (big, direct, ~big & ~direct), inv, inv * inv, c, q * q, c * (1.0 + q)
+
+
+@jax.custom_jvp
+def erfcx_diff(y, k):
+    """erfcx(y) - erfcx(y + k), k >= 0, without cancellation (as fhsym._core.numerics.erfcx_diff): the differenced
+    asymptotic series for y >= 7 (40 terms, positive recurrence), the direct difference where
+    k max(1, -y) >= 1/2, 8-point Gauss-Legendre of -erfcx' otherwise.
+
+    Evaluated as elementwise graphs that XLA fuses (the series unrolled, each erfcx call on its own
+    point), each regime only if some point is in it: 0.03 s on 10^6 points against 0.34 s for the
+    loop form (:func:`_erfcx_diff_compact`).  Under differentiation (``jvp``, ``grad``) the value and its
+    derivative are those of the loop form, whose graph compiles in seconds (the unrolled one's
+    derivative takes minutes); the two forms agree to a few ulp."""
+    y, k = jnp.broadcast_arrays(_f(y), _f(k))
+    (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
+
+    def series(_):
+        acc, pw, cm, coef = jnp.zeros_like(inv), inv, c, 1.0 / _SQRT_PI
+        for m in range(40):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
+            acc = acc + coef * pw * cm
+            pw = pw * inv2
+            cm = dd + q2 * cm
+            coef = -coef * (2.0 * m + 1.0) / 2.0
+        return acc
+
+    yq = jnp.where(quad, y, 0.0)
+    half = 0.5 * jnp.where(quad, k, 0.1)
+    t = [yq + half + half * node for node in _GL_X]  # the quadrature's nodes
+    # the direct difference's two points take the first two nodes' erfcx calls (the regimes exclude each other)
+    t[0], t[1] = jnp.where(direct, y, t[0]), jnp.where(direct, y + k, t[1])
+    e01 = (erfcx(t[0]), erfcx(t[1]))
+
+    def quadrature(_):  # 8-point Gauss-Legendre of 2/sqrt(pi) - 2 t erfcx(t)
+        tot = jnp.zeros_like(yq)
+        for tj, ej, weight in zip(t, list(e01) + [erfcx(tj) for tj in t[2:]], _GL_W):
+            tot = tot + weight * (2.0 / _SQRT_PI - 2.0 * tj * ej)
+        return tot * half
+
+    # a regime no point is in is skipped (under jit on an array; under vmap lax.cond evaluates both sides)
+    zero = jnp.zeros_like(yq)
+    acc = jax.lax.cond(jnp.any(big), series, lambda _: zero, None)
+    tot = jax.lax.cond(jnp.any(quad), quadrature, lambda _: zero, None)
+    return jnp.where(big, acc, jnp.where(direct, e01[0] - e01[1], tot))
+
+
+@erfcx_diff.defjvp
+def _erfcx_diff_jvp(primals, tangents):
+    y, k = primals
+    return jax.jvp(_erfcx_diff_compact, (_f(y), _f(k)), tuple(_f(t) for t in tangents))
+
+
+def _erfcx_diff_compact(y, k):
+    """:func:`erfcx_diff` as a small graph (the series a loop, one erfcx call on the ten points of the
+    two other regimes): what its derivative is taken of (quick to compile, also under ``grad``)."""
+    y, k = jnp.broadcast_arrays(_f(y), _f(k))
+    (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
 
     def term(m, carry):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
         acc, pw, c, coef = carry
         return acc + coef * pw * c, pw * inv2, dd + q2 * c, -coef * (2.0 * m + 1.0) / 2.0
 
-    acc, *_ = jax.lax.fori_loop(0, 40, term, (jnp.zeros_like(yb), inv, c, jnp.full_like(yb, 1.0 / _SQRT_PI)))
-    direct = ~big & (k * jnp.maximum(1.0, -y) >= 0.5)
-    quad = ~big & ~direct
+    acc, *_ = jax.lax.fori_loop(0, 40, term, (jnp.zeros_like(inv), inv, c, jnp.full_like(inv, 1.0 / _SQRT_PI)))
     yd = jnp.where(direct, y, 0.0)
     kd = jnp.where(direct, k, 1.0)
     yq = jnp.where(quad, y, 0.0)

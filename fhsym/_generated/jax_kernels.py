@@ -7,9 +7,10 @@
 
 The kernels and regions are those of the numpy modules (printed once, against the array
 namespace ``xp``), bound here to the JAX namespace of fhsym._core.backends.  Each piecewise
-function is its numpy namesake's dispatch for ``jit``: every piece is evaluated on the whole
-array, outside its region at its safe points (finite, so that no NaN enters a gradient), and
-the pieces are merged with jnp.where in the order of the regions.
+function is its numpy namesake's dispatch for ``jit`` (fhsym._core.backends.piecewise_where):
+on small arrays every piece is evaluated on the whole array, outside its region at its safe
+points (finite, so that no NaN enters a gradient), and the pieces are merged with jnp.where;
+on large arrays the points are sorted by piece and each block evaluates one piece.
 """
 
 from fhsym._core.backends import bind, float_arrays, jax_namespace, piecewise_where
@@ -52,19 +53,19 @@ def logpdf_std(b, s, lw):
     """flipped_huber_pieces.logpdf_std on JAX (see the module docstring)."""
     b, s, lw = args = float_arrays(b, s, lw, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.logpdf_std_regions(b, s, xp=xp), (
-        lambda m: logpdf_center(b, s, lw),
-        lambda m: logpdf_tail(b, s, lw),
-    ))
+        lambda m, b, s, lw: logpdf_center(b, s, lw),
+        lambda m, b, s, lw: logpdf_tail(b, s, lw),
+    ), blocks=False)
 
 
 def sf_std_nonneg(b, s, lw, s_q):
     """flipped_huber_pieces.sf_std_nonneg on JAX (see the module docstring)."""
     b, s, lw, s_q = args = float_arrays(b, s, lw, s_q, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.sf_std_nonneg_regions(b, s, s_q, xp=xp), (
-        lambda m: sf_center_near_median(b, xp.where(m, s, 0), lw),
-        lambda m: sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: sf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
-        lambda m: sf_tail(b, s, lw),
+        lambda m, b, s, lw, s_q: sf_center_near_median(b, xp.where(m, s, 0), lw),
+        lambda m, b, s, lw, s_q: sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, s, lw, s_q: sf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
+        lambda m, b, s, lw, s_q: sf_tail(b, s, lw),
     ))
 
 
@@ -72,10 +73,10 @@ def logsf_std_nonneg(b, s, lw, s_q):
     """flipped_huber_pieces.logsf_std_nonneg on JAX (see the module docstring)."""
     b, s, lw, s_q = args = float_arrays(b, s, lw, s_q, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.sf_std_nonneg_regions(b, s, s_q, xp=xp), (
-        lambda m: xp.log(sf_center_near_median(b, xp.where(m, s, 0), lw)),
-        lambda m: xp.log(sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi)))),
-        lambda m: logsf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
-        lambda m: logsf_tail(b, s, lw),
+        lambda m, b, s, lw, s_q: xp.log(sf_center_near_median(b, xp.where(m, s, 0), lw)),
+        lambda m, b, s, lw, s_q: xp.log(sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi)))),
+        lambda m, b, s, lw, s_q: logsf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
+        lambda m, b, s, lw, s_q: logsf_tail(b, s, lw),
     ))
 
 
@@ -83,11 +84,11 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
     """flipped_huber_pieces.isf_std on JAX (see the module docstring)."""
     b, p, h, lw, p_tail, p_direct = args = float_arrays(b, p, h, lw, p_tail, p_direct, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.isf_std_regions(p, p_tail, p_direct, xp=xp), (
-        lambda m: isf_tail_direct(xp.where(m, b, 0), xp.where(m, p, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: isf_tail(xp.where(m, b, 0), xp.where(m, xp.log(p), -xp.log(4)), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: isf_tail_near_half(xp.where(m, b, 0), xp.where(m, h, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: isf_center(xp.where(m, b, 1), xp.where(m, p, 1/8), lw),
-        lambda m: isf_center_near_half(xp.where(m, b, 1), xp.where(m, h, 0), lw),
+        lambda m, b, p, h, lw, p_tail, p_direct: isf_tail_direct(xp.where(m, b, 0), xp.where(m, p, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, p, h, lw, p_tail, p_direct: isf_tail(xp.where(m, b, 0), xp.where(m, xp.log(p), -xp.log(4)), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, p, h, lw, p_tail, p_direct: isf_tail_near_half(xp.where(m, b, 0), xp.where(m, h, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, p, h, lw, p_tail, p_direct: isf_center(xp.where(m, b, 1), xp.where(m, p, 1/8), lw),
+        lambda m, b, p, h, lw, p_tail, p_direct: isf_center_near_half(xp.where(m, b, 1), xp.where(m, h, 0), lw),
     ))
 
 
@@ -95,11 +96,11 @@ def log_profile_std(b, D, epsilon, lw):
     """privacy_pieces.log_profile_std on JAX (see the module docstring)."""
     b, D, epsilon, lw = args = float_arrays(b, D, epsilon, lw, xp=xp)
     out = piecewise_where(args, _privacy_pieces.log_profile_std_regions(b, D, epsilon, xp=xp), (
-        lambda m: log_profile_case_v(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1), lw),
-        lambda m: log_profile_case_iv(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 5/8), lw),
-        lambda m: log_profile_case_iii(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 2/5), lw),
-        lambda m: xp.log(profile_case_i(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1/8), lw)),
-        lambda m: xp.log(profile_case_ii(xp.where(m, b, 1), xp.where(m, D, 1), xp.where(m, epsilon, 1/2), lw)),
+        lambda m, b, D, epsilon, lw: log_profile_case_v(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1), lw),
+        lambda m, b, D, epsilon, lw: log_profile_case_iv(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 5/8), lw),
+        lambda m, b, D, epsilon, lw: log_profile_case_iii(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 2/5), lw),
+        lambda m, b, D, epsilon, lw: xp.log(profile_case_i(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1/8), lw)),
+        lambda m, b, D, epsilon, lw: xp.log(profile_case_ii(xp.where(m, b, 1), xp.where(m, D, 1), xp.where(m, epsilon, 1/2), lw)),
     ))
     return xp.minimum(0, out)
 
@@ -108,8 +109,8 @@ def log_kappa_std(b):
     """flipped_huber_pieces.log_kappa_std on JAX (see the module docstring)."""
     b, = args = float_arrays(b, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
-        lambda m: log_omega_tilde(xp.where(m, b, 0)),
-        lambda m: log_omega_tilde_laplace(xp.where(m, b, 128)),
+        lambda m, b: log_omega_tilde(xp.where(m, b, 0)),
+        lambda m, b: log_omega_tilde_laplace(xp.where(m, b, 128)),
     ))
 
 
@@ -117,8 +118,8 @@ def variance_of_b(b, lw):
     """flipped_huber_pieces.variance_of_b on JAX (see the module docstring)."""
     b, lw = args = float_arrays(b, lw, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
-        lambda m: variance_std(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: variance_std_laplace(xp.where(m, b, 128)),
+        lambda m, b, lw: variance_std(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, lw: variance_std_laplace(xp.where(m, b, 128)),
     ))
 
 
@@ -126,6 +127,6 @@ def tail_mass_of_b(b, lw):
     """flipped_huber_pieces.tail_mass_of_b on JAX (see the module docstring)."""
     b, lw = args = float_arrays(b, lw, xp=xp)
     return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
-        lambda m: tail_mass(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
-        lambda m: 0,
+        lambda m, b, lw: tail_mass(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
+        lambda m, b, lw: 0,
     ))

@@ -4,15 +4,17 @@ Usage::
 
     python -m fhsym.codegen                          # regenerate every checked-in target
     python -m fhsym.codegen --target numpy           # only the numpy modules (the default target)
-    python -m fhsym.codegen --target c --out DIR     # the C99 kernels (fhsym_kernels.inc) into DIR
+    python -m fhsym.codegen --target c --out DIR     # the whole C99 library (sources and kernels) into DIR
     python -m fhsym.codegen --target jax --out DIR   # the JAX module (jax_kernels.py) into DIR
     python -m fhsym.codegen --check                  # exit 1 (with a diff) if any checked-in file is stale
 
 Targets: ``numpy`` writes the kernel modules (one function per stable kernel) and the
 piece modules (the region dispatch, Table I, the K-dim and zCDP formulas) under
 ``fhsym/_generated/``; ``c`` writes ``fhsym/_generated/c/fhsym_kernels.inc`` (the kernels and
-region dispatch the hand-written C99 library ``fhsym/codegen/c/fhsym.c`` includes); ``jax``
-writes ``fhsym/_generated/jax_kernels.py``.  All print the same SymPy declarations.
+region dispatch the hand-written C99 library ``fhsym/codegen/c/fhsym.c`` includes) or, with
+``--out DIR``, the whole compilable library into DIR (the kernels and copies of ``fhsym.h``,
+``fhsym.c`` and ``fhsym_special.c``: ``cc -std=c99 -O2 -c DIR/fhsym.c``); ``jax`` writes
+``fhsym/_generated/jax_kernels.py``.  All print the same SymPy declarations.
 
 The output depends on the SymPy version that printed it, which is recorded in
 the header; ``--check`` under a different SymPy version reports that and skips
@@ -35,7 +37,7 @@ import sympy as sp
 from . import pieces as PC
 from .printer import PiecesPrinter, XpPrinter
 
-__all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "homes", "outputs", "main"]
+__all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "homes", "outputs", "standalone", "main"]
 
 GENERATED_DIR = Path(__file__).resolve().parent.parent / "_generated"
 COMMAND = "python -m fhsym.codegen"
@@ -264,6 +266,16 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
     raise ValueError(f"target must be one of {TARGETS}; got {target!r}")
 
 
+def standalone(target: str) -> List[Tuple[str, Callable[[], str]]]:
+    """What ``--out DIR`` writes: the target's generated files and, for C, the hand-written sources that
+    make DIR a compilable library (``fhsym.h``, ``fhsym.c``, ``fhsym_special.c``)."""
+    if target == "c":
+        from . import target_c
+
+        return list(target_c.library().items())
+    return outputs(target)
+
+
 def default_dir(target: str) -> Path:
     """Where a target's files are checked in."""
     return GENERATED_DIR / "c" if target == "c" else GENERATED_DIR
@@ -304,7 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="fail (exit 1) if any checked-in generated file is stale")
     parser.add_argument("--target", choices=TARGETS, action="append",
                         help="target(s) to write (default: all; --check: all checked-in targets)")
-    parser.add_argument("--out", type=Path, help="write into this directory instead of the checked-in location (one target)")
+    parser.add_argument("--out", type=Path, help="write into this directory instead of the checked-in location (one target); "
+                        "for c, the whole library: cc -std=c99 -O2 -c DIR/fhsym.c")
     ns = parser.parse_args(argv)
     targets = tuple(ns.target) if ns.target else TARGETS
     if ns.check:
@@ -316,10 +329,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for target in targets:
         out_dir = ns.out if ns.out else default_dir(target)
         out_dir.mkdir(parents=True, exist_ok=True)
-        for rel, render in outputs(target):
+        for rel, render in (standalone(target) if ns.out else outputs(target)):
             path = out_dir / rel
             path.write_text(render())
             print(f"wrote {path}")
+        if ns.out and target == "c":
+            print(f"build: cc -std=c99 -O2 -c {out_dir / 'fhsym.c'} (link with -lm); include {out_dir / 'fhsym.h'}")
     return 0
 
 

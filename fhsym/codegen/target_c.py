@@ -1,7 +1,8 @@
 """The C99 target: ``fhsym_kernels.inc``, the generated part of the C library (libm only).
 
 The library is one translation unit, the hand-written ``fhsym/codegen/c/fhsym.c`` (public API:
-checks, standard units, symmetry), declared by the hand-written ``fhsym/codegen/c/fhsym.h``.
+checks, standard units, symmetry, the set-up-once handle ``fhsym_dist``), declared by the
+hand-written ``fhsym/codegen/c/fhsym.h``.
 It includes the hand-written runtime of special functions C99 lacks
 (``fhsym/codegen/c/fhsym_special.c``) and then ``fhsym_kernels.inc``, the one file printed here
 into ``fhsym/_generated/c/``: the kernels printed from the same SymPy forms as the numpy modules
@@ -9,22 +10,30 @@ into ``fhsym/_generated/c/``: the kernels printed from the same SymPy forms as t
 (``static int fhsym_r_<name>``: the index of the piece whose region holds, one function for all
 the piecewise functions declaring the same regions) and the region dispatch
 (``static double fhsym_p_<name>``: a ``switch`` on that index, so exactly one kernel is
-evaluated per call).  Build: ``cc -std=c99 -O2 -I fhsym/_generated/c -c fhsym/codegen/c/fhsym.c``.
+evaluated per call).
+
+``python -m fhsym.codegen --target c --out DIR`` writes the whole library into ``DIR``: the
+generated ``fhsym_kernels.inc`` and verbatim copies of the three hand-written sources
+(:data:`LIBRARY`), so that ``cc -std=c99 -O2 -c DIR/fhsym.c`` builds it.  The checked-in location
+``fhsym/_generated/c/`` holds only the generated file (the sources stay in ``fhsym/codegen/c/``;
+build there with ``cc -std=c99 -O2 -I fhsym/_generated/c -c fhsym/codegen/c/fhsym.c``).
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import Dict, List, Tuple
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
 
 import sympy as sp
 
 from fhsym.symbolic.piecewise import PiecewiseFunction
 
+from . import c_hoist as CH
 from . import pieces as PC
 from .printer import CKernelPrinter
 
-__all__ = ["FILENAME", "FILES", "FUNCTIONS", "KERNELS", "declarations", "render"]
+__all__ = ["FILENAME", "FILES", "FUNCTIONS", "KERNELS", "LIBRARY", "SOURCE_DIR", "declarations", "library", "render"]
 
 FILENAME = "fhsym_kernels.inc"
 COMMAND = "python -m fhsym.codegen --target c"
@@ -53,7 +62,9 @@ def _banner() -> str:
         // translation unit: the hand-written fhsym/codegen/c/fhsym.c includes it after the runtime
         // (fhsym_special.c) and before the public API.  Regenerate with `{COMMAND}`;
         // `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
-        // Build: cc -std=c99 -O2 -I fhsym/_generated/c -c fhsym/codegen/c/fhsym.c (link with -lm); no -ffast-math.
+        // Build: `python -m fhsym.codegen --target c --out DIR` writes the whole library, then
+        // cc -std=c99 -O2 -c DIR/fhsym.c (in the package: -I fhsym/_generated/c fhsym/codegen/c/fhsym.c);
+        // link with -lm; no -ffast-math.
         """
     )
 
@@ -143,15 +154,37 @@ def render() -> str:
     for users in groups.values():
         dispatch.append(_render_regions(users[0], users, printer))
         dispatch.extend(_render_piecewise(fn, users[0], printer) for fn in users)
+    hoisted_kernels: List[str] = []
+    hoisted_functions: List[str] = []
+    cache: Dict[Tuple[str, Tuple[str, ...]], CH.HoistedKernel] = {}
+    for users in groups.values():
+        for fn in users:
+            if fn.name in CH.POINT_ARGS:
+                new, text = CH.render_hoisted(fn, users[0], printer, cache)
+                hoisted_kernels.extend(new)
+                hoisted_functions.append(text)
     parts = [
         _banner(),
         "/* ======================= kernels (generated from fhsym.symbolic) ========================= */\n",
         "\n".join(_render_kernel(k, printer) for k in kernels),
         "/* ======================= region tests and dispatch (generated from fhsym.symbolic) ======== */\n",
         "\n".join(dispatch),
+        "/* ======= set up once: the dispatch of a loop over points (generated from fhsym.symbolic) ======= */\n",
+        "\n".join(hoisted_kernels + hoisted_functions),
     ]
     return "\n".join(parts)
 
 
 #: files of the target, relative to its output directory
 FILES = {FILENAME: render}
+
+#: the hand-written sources of the library (in SOURCE_DIR), copied verbatim next to the kernels by ``--out``
+SOURCE_DIR = Path(__file__).resolve().parent / "c"
+LIBRARY = ("fhsym.h", "fhsym.c", "fhsym_special.c")
+
+
+def library() -> Dict[str, Callable[[], str]]:
+    """Every file of the compilable library: the generated kernels and the hand-written sources."""
+    files: Dict[str, Callable[[], str]] = {name: (SOURCE_DIR / name).read_text for name in LIBRARY}
+    files.update(FILES)
+    return files

@@ -4,10 +4,12 @@ The same kernels and piecewise declarations as the numpy and C targets (the func
 :mod:`fhsym.codegen.target_c`).  The kernels and the regions are not printed again: the numpy
 modules print each once against an array namespace ``xp`` (:mod:`fhsym._core.backends`), and
 this module binds them to the JAX namespace.  Under ``jit`` a boolean mask cannot select a
-data-dependent subset, so each piece is evaluated on the whole array and merged with
-``jnp.where`` (:func:`fhsym._core.backends.piecewise_where`); where a piece declares ``safe``
-points (``fhsym.symbolic.piecewise.Piece.safe``) its arguments are replaced by them outside
-its region, so that the unselected branches are finite and add no NaN to a gradient (the
+data-dependent subset: :func:`fhsym._core.backends.piecewise_where` evaluates each piece on the
+whole array and merges them with ``jnp.where`` (small arrays, or pieces that are polynomials:
+``blocks=False``), or sorts the points by piece and evaluates one piece per block (large arrays).  Each piece is printed as ``lambda m, <args>:``,
+a function of the arguments and of a mask: where a piece declares ``safe`` points
+(``fhsym.symbolic.piecewise.Piece.safe``) its arguments are replaced by them where the mask is
+false, so that the unselected branches are finite and add no NaN to a gradient (the
 double-``where`` idiom).  Special functions JAX lacks come from the hand-written
 :mod:`fhsym._core.numerics_jax`.
 """
@@ -45,9 +47,10 @@ def _header(modules) -> str:
 
         The kernels and regions are those of the numpy modules (printed once, against the array
         namespace ``xp``), bound here to the JAX namespace of fhsym._core.backends.  Each piecewise
-        function is its numpy namesake's dispatch for ``jit``: every piece is evaluated on the whole
-        array, outside its region at its safe points (finite, so that no NaN enters a gradient), and
-        the pieces are merged with jnp.where in the order of the regions.
+        function is its numpy namesake's dispatch for ``jit`` (fhsym._core.backends.piecewise_where):
+        on small arrays every piece is evaluated on the whole array, outside its region at its safe
+        points (finite, so that no NaN enters a gradient), and the pieces are merged with jnp.where;
+        on large arrays the points are sorted by piece and each block evaluates one piece.
         """
 
         from fhsym._core.backends import bind, float_arrays, jax_namespace, piecewise_where
@@ -77,8 +80,10 @@ def _render_piecewise(fn, home: Tuple[str, str], printer: XpPrinter) -> str:
                     text = f"xp.where(m, {text}, {printer.doprint(sp.sympify(safe[a]))})"
                 args.append(text)
             val = printer.doprint(pc.value_expr(sp.Symbol(f"{pc.kernel.name}({', '.join(args)})")))
-        lines.append(f"        lambda m: {val},")
-    lines.append("    ))")
+        lines.append(f"        lambda m, {', '.join(names)}: {val},")
+    # blocks of one piece pay off where a piece calls a function (erfcx, ndtri, exp, ...); polynomial pieces are merged
+    cheap = all(pc.kernel is None or not pc.kernel.expr.atoms(sp.Function) for pc in fn.pieces)
+    lines.append("    ), blocks=False)" if cheap else "    ))")
     if fn.post is not None:
         lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
     return "\n".join(lines) + "\n"

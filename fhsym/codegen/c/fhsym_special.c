@@ -70,43 +70,69 @@ double fhsym_log_ndtr(double x)
     return log1p(-0.5 * fhsym__exp_mhalf_sq(x) * fhsym_erfcx(x * FHSYM__SQRT1_2));
 }
 
-/* Phi(x) - p for p <= 1/2, for the Halley refinement of ndtri: near the median from 1/2 - p (exact for
- * p >= 1/4) and erf (relatively accurate near 0), in the tail from erfc (relatively accurate there) */
+/* Phi(x) - p for the Halley refinement of ndtri below p = 1e-300 (from erfc, relatively accurate there) */
 static double fhsym__ndtr_minus(double x, double p)
 {
-    if (p >= 0.25) return (0.5 - p) + 0.5 * erf(x * FHSYM__SQRT1_2);
     return 0.5 * erfc(-x * FHSYM__SQRT1_2) - p;
 }
 
-/* Phi^{-1}(p): Acklam's rational approximation (relative error < 1.2e-9), then Halley steps on
- * Phi(x) - p (erfc in the tails, erf near the median) until the step is below 1e-16 |x|. */
+/* Wichura's algorithm AS 241 (PPND16; Appl. Statist. 37 (1988) 477-484): Phi^{-1}(p) to about 1e-16
+ * relative, one rational function, no iteration.  Central part, |q| <= 0.425 with q = p - 1/2 (q times a
+ * rational function of q^2: relative accuracy as q -> 0 for exact q); tail part, p < 0.075 (r = sqrt(-log p)
+ * in [1.6, 27]: down to p = exp(-729), 2.5e-317), negative. */
+static double fhsym__ppnd16_central(double q)
+{
+    double r = 0.180625 - q * q;
+    return q * (((((((r * 2509.0809287301226727 + 33430.575583588128105) * r + 67265.770927008700853) * r +
+                    45921.953931549871457) * r + 13731.693765509461125) * r + 1971.5909503065514427) * r +
+                 133.14166789178437745) * r + 3.387132872796366608) /
+           (((((((r * 5226.495278852545925 + 28729.085735721942674) * r + 39307.89580009271061) * r +
+                21213.794301586595867) * r + 5394.1960214247511077) * r + 687.1870074920579083) * r +
+             42.313330701600911252) * r + 1.0);
+}
+
+static double fhsym__ppnd16_tail(double p)
+{
+    double r = sqrt(-log(p)), x;
+    if (r <= 5.0) {
+        r -= 1.6;
+        x = (((((((r * 7.7454501427834140764e-4 + 0.0227238449892691845833) * r + 0.24178072517745061177) * r +
+                 1.27045825245236838258) * r + 3.64784832476320460504) * r + 5.7694972214606914055) * r +
+              4.6303378461565452959) * r + 1.42343711074968357734) /
+            (((((((r * 1.05075007164441684324e-9 + 5.475938084995344946e-4) * r + 0.0151986665636164571966) * r +
+                 0.14810397642748007459) * r + 0.68976733498510000455) * r + 1.6763848301838038494) * r +
+              2.05319162663775882187) * r + 1.0);
+    } else {
+        r -= 5.0;
+        x = (((((((r * 2.01033439929228813265e-7 + 2.71155556874348757815e-5) * r + 0.0012426609473880784386) * r +
+                 0.026532189526576123093) * r + 0.29656057182850489123) * r + 1.7848265399172913358) * r +
+              5.4637849111641143699) * r + 6.6579046435011037772) /
+            (((((((r * 2.04426310338993978564e-15 + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r +
+                 7.868691311456132591e-4) * r + 0.0148753612908506148525) * r + 0.13692988092273580531) * r +
+              0.59983220655588793769) * r + 1.0);
+    }
+    return -x;
+}
+
+/* Phi^{-1}(p).  p >= 1e-300: AS 241 (above).  Below, Acklam's rational approximation (relative error
+ * < 1.2e-9), then Halley steps on Phi(x) - p (erfc) until the step is below 1e-16 |x|. */
 double fhsym_ndtri(double p)
 {
-    static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                                1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-    static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                                6.680131188771972e+01, -1.328068155288572e+01};
     static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
                                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
     static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
                                 3.754408661907416e+00};
-    double x, q, r;
+    double x, q;
     int i;
     if (p != p || p < 0.0 || p > 1.0) return NAN;
     if (p == 0.0) return -HUGE_VAL;
     if (p == 1.0) return HUGE_VAL;
     if (p > 0.5) return -fhsym_ndtri(1.0 - p); /* 1 - p is exact for p in [1/2, 1] */
-    if (p < 0.02425) {
-        q = sqrt(-2.0 * log(p));
-        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
-    } else {
-        q = p - 0.5;
-        r = q * q;
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
-    }
-    if (p == 0.5) return 0.0;
+    if (p >= 0.075) return fhsym__ppnd16_central(p - 0.5);
+    if (p >= 1e-300) return fhsym__ppnd16_tail(p);
+    q = sqrt(-2.0 * log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
     for (i = 0; i < 4; ++i) {
         /* u = (Phi(x) - p)/phi(x); Halley: x -= u/(1 + x u/2) */
         double u = fhsym__ndtr_minus(x, p) * FHSYM__SQRT_2PI / fhsym__exp_mhalf_sq(x);
@@ -149,35 +175,16 @@ double fhsym_exprel(double x)
     return expm1(x) / x;
 }
 
-/* erf^{-1}(z) for -1 <= z <= 1.  |z| >= 1/2: -ndtri((1 - |z|)/2)/sqrt2 (1 - |z| exact), then one Newton
- * step on erfc; |z| < 1/2: the Maclaurin series in w = sqrt(pi) z/2 to w^9, then Halley steps on erf(x) - z
- * (erf is relatively accurate near 0, so x keeps relative accuracy as z -> 0). */
+/* erf^{-1}(z) for -1 <= z <= 1: erf^{-1}(z) = Phi^{-1}((1 + z)/2)/sqrt2.  |z| <= 0.85: AS 241's central part at
+ * q = z/2 (exact; relative accuracy as z -> 0); |z| > 0.85: its tail part at (1 - |z|)/2 (exact). */
 double fhsym_erfinv(double z)
 {
     double az = fabs(z), x;
-    int i;
     if (z != z || az > 1.0) return NAN;
     if (az == 1.0) return z > 0 ? HUGE_VAL : -HUGE_VAL;
     if (z == 0.0) return z;
-    if (az >= 0.5) {
-        double t = 1.0 - az; /* exact */
-        double u;
-        x = -fhsym_ndtri(0.5 * t) * FHSYM__SQRT1_2;
-        u = (erfc(x) - t) / (2.0 / FHSYM__SQRT_PI * exp(-x * x)); /* Newton step on erfc(x) = t */
-        x += u / (1.0 - x * u);                                      /* with Halley's correction */
-        return z > 0 ? x : -x;
-    }
-    {
-        double w = 0.5 * FHSYM__SQRT_PI * az, w2 = w * w;
-        x = w * (1.0 + w2 * (1.0 / 3.0 + w2 * (7.0 / 30.0 + w2 * (127.0 / 630.0 + w2 * (4369.0 / 22680.0)))));
-    }
-    for (i = 0; i < 4; ++i) {
-        double f = erf(x) - az;
-        double fp = 2.0 / FHSYM__SQRT_PI * exp(-x * x);
-        double step = f / (fp + x * f);
-        x -= step;
-        if (fabs(step) <= 1e-17 * x) break;
-    }
+    if (az <= 0.85) x = fhsym__ppnd16_central(0.5 * az) * FHSYM__SQRT1_2;
+    else x = -fhsym__ppnd16_tail(0.5 * (1.0 - az)) * FHSYM__SQRT1_2;
     return z > 0 ? x : -x;
 }
 
