@@ -469,8 +469,7 @@ def theorem8_nonbox(ctx) -> Outcome:
     ev = [f"- {len(cases)} random sets with Delta_2 < sqrt(K) Delta, Delta_1 < K Delta: max over extreme vectors of the certified "
           f"lower bound of delta_d / LHS = {worst:.4f} (> 1 would be a certified counterexample; none found)",
           "- Theorem 8's proof does not cover these sets (Lemma 7 fails for non-extreme d, erratum K2): this is numerical "
-          "support only; `fhsym.calibrate(method='sufficient')` therefore searches with Theorem 8 over the enclosing "
-          "box and certifies the result with the proven K-fold PLD (claim 'pld-kfold')"]
+          "support only; `method='sufficient'` searches with Theorem 8 over the box and certifies with 'pld-kfold'"]
     return cross_check(ok, "fhsym's Theorem 8 LHS vs fhsym's PLD (certified lower bounds, extreme vectors)", f"max lower/LHS {worst:.4f}",
                        where, ev, erratum=K2)
 
