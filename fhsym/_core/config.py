@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, Callable, Mapping, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Type, TypeVar
 
 __all__ = ["UNSET", "config_signature", "resolve_config"]
 
@@ -77,9 +77,12 @@ def config_signature(cls: Type[Any]) -> Callable[[F], F]:
     >>> inspect.signature(f), f()
     (<Signature (a: 'int' = 1, *, config: 'Optional[C]' = None) -> 'C'>, C(a=1))
     """
-    defaults = {f.name: (f.default if f.default is not dataclasses.MISSING else f.default_factory())  # type: ignore[misc]
-                for f in dataclasses.fields(cls)
-                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
+    defaults: Dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            defaults[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            defaults[f.name] = f.default_factory()
 
     def wrap(func: F) -> F:
         sig = inspect.signature(func)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Tuple, Union
+from typing import Iterable, SupportsInt, Tuple, Union, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["RandomState", "as_generator", "random_words", "size_to_shape"]
 
@@ -22,7 +23,8 @@ def as_generator(random_state: RandomState) -> Union[np.random.Generator, np.ran
     raise ValueError(f"random_state must be None, an int seed, a numpy Generator or RandomState; got {random_state!r}")
 
 
-def size_to_shape(size) -> Tuple[int, ...]:
+def size_to_shape(size: object) -> Tuple[int, ...]:
+    """A sample ``size`` (None, a non-negative integer or an iterable of them) as a shape tuple."""
     if size is None:
         return ()
     if isinstance(size, (str, bytes, bool, float)):
@@ -32,7 +34,7 @@ def size_to_shape(size) -> Tuple[int, ...]:
             raise ValueError(f"size must be a non-negative integer or a tuple of them; got {size!r}")
         return (int(size),)
     try:
-        shape = tuple(int(n) for n in size)
+        shape = tuple(int(n) for n in cast(Iterable[SupportsInt], size))  # anything else raises TypeError here
     except TypeError:
         raise ValueError(f"size must be None, a non-negative integer or a tuple of them; got {size!r}") from None
     if any(n < 0 for n in shape):
@@ -40,7 +42,7 @@ def size_to_shape(size) -> Tuple[int, ...]:
     return shape
 
 
-def random_words(rng, n: int) -> np.ndarray:
+def random_words(rng: Union[np.random.Generator, np.random.RandomState], n: int) -> NDArray[np.uint64]:
     """n raw 64-bit words from ``rng`` (a Generator's bit generator, or ``RandomState.randint``), in order:
     consecutive calls give the words of one larger call."""
     if isinstance(rng, np.random.Generator):
