@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Tuple, Union
+from typing import Tuple
 
 import numpy as np
-from numpy.typing import NDArray
 
 from .numerics import two_prod, two_sum
+from .types import FloatArray, Real
 
 __all__ = ["div_dd", "dd_add", "dd_mul", "dd_div", "ratio_dd", "exact_quotient", "sym_sign_min", "two_prod", "two_sum"]
 
-FloatArray = NDArray[np.float64]
-Real = Union[float, FloatArray]  # a double or an array of them
 DD = Tuple[FloatArray, FloatArray]  # a double-double (hi, lo)
 
 

@@ -7,12 +7,14 @@ from typing import Iterable, SupportsInt, Tuple, Union, cast
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["RandomState", "as_generator", "random_words", "size_to_shape"]
+__all__ = ["RandomState", "Rng", "as_generator", "random_words", "size_to_shape"]
 
 RandomState = Union[None, int, np.integer, np.random.Generator, np.random.RandomState, np.random.SeedSequence]
+#: what :func:`as_generator` returns and the samplers draw from
+Rng = Union[np.random.Generator, np.random.RandomState]
 
 
-def as_generator(random_state: RandomState) -> Union[np.random.Generator, np.random.RandomState]:
+def as_generator(random_state: RandomState) -> Rng:
     """None -> fresh default_rng(); int/SeedSequence -> default_rng(seed); Generator/RandomState as given."""
     if random_state is None or isinstance(random_state, (int, np.integer, np.random.SeedSequence)):
         if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) and random_state < 0:
@@ -42,7 +44,7 @@ def size_to_shape(size: object) -> Tuple[int, ...]:
     return shape
 
 
-def random_words(rng: Union[np.random.Generator, np.random.RandomState], n: int) -> NDArray[np.uint64]:
+def random_words(rng: Rng, n: int) -> NDArray[np.uint64]:
     """n raw 64-bit words from ``rng`` (a Generator's bit generator, or ``RandomState.randint``), in order:
     consecutive calls give the words of one larger call."""
     if isinstance(rng, np.random.Generator):
