@@ -94,7 +94,7 @@ def config_signature(cls: Type[Any]) -> Callable[[F], F]:
                                     f"{cls.__name__}")
                 p = p.replace(default=defaults.get(p.name, _REQUIRED))
             params.append(p)
-        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by inspect.signature; not declared on callables
         return func
 
     return wrap

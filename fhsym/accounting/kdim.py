@@ -293,7 +293,7 @@ def worst_case_lower_bound(
         if not np.any(d > 0):
             continue
         # BUG (kept, reported): sensitivity=None (only l2/l1 given) reaches kdim_pld, which refuses it with a ValueError
-        lo = float(kdim_pld(alpha, gamma, dim, sensitivity, difference=d, step=step).delta_lower(epsilon))  # type: ignore[arg-type]
+        lo = float(kdim_pld(alpha, gamma, dim, sensitivity, difference=d, step=step).delta_lower(epsilon))  # type: ignore[arg-type]  # the bug above
         if lo > best:
             best, arg = lo, d
     assert arg is not None  # every candidate has a positive entry (the sensitivities are positive)

@@ -306,7 +306,7 @@ class PiecewiseUniform(NoiseDistribution):
         """
         return sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)[1]
 
-    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]
+    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]  # exact: no ball options
         """A proven enclosure of delta(eps; Delta) at the one shift ``Delta``, in exact rationals
         (:func:`fhsym._core.arb.piecewise_uniform.profile_bounds`; the ball options of the base class do not apply).
 
