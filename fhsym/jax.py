@@ -30,8 +30,11 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import List, Optional, Tuple
 
 import numpy as np
+from jax import Array
+from jax.typing import ArrayLike
 
 try:
     import jax
@@ -52,13 +55,13 @@ _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _LOG_DIRECT = -290.0 * math.log(10.0)
 
 
-def _concrete(x) -> bool:
+def _concrete(x: object) -> bool:
     return not isinstance(x, jax.core.Tracer)
 
 
-def _check(*pairs):
+def _check(*pairs: Tuple[ArrayLike, V.Domain]) -> List[Array]:
     """Eager validation (concrete values only) and conversion to float64 arrays."""
-    out = []
+    out: List[Array] = []
     for x, dom in pairs:
         if _concrete(x):
             V.check_array(np.asarray(x, dtype=float), dom)
@@ -69,13 +72,13 @@ def _check(*pairs):
 _D_MIN, _D_MAX = 2.2250738585072014e-308, 1e150
 
 
-def _valid(alpha, gamma):
+def _valid(alpha: Array, gamma: Array) -> Array:
     """The traced parameter check: alpha >= 0, gamma > 0, both finite, alpha/gamma finite."""
     b = alpha / gamma
     return (alpha >= 0) & jnp.isfinite(alpha) & (gamma > 0) & jnp.isfinite(gamma) & jnp.isfinite(b)
 
 
-def _shape(alpha, gamma, quartile=False):
+def _shape(alpha: Array, gamma: Array, quartile: bool = False) -> Tuple[Array, Array, Array, Array, Optional[Array]]:
     """Standard units and the dispatch thresholds: b, lw = log(kappa/gamma), P(T > alpha), p_direct, s_q."""
     b = alpha / gamma
     lw = _K.log_kappa_std(b)
@@ -85,11 +88,11 @@ def _shape(alpha, gamma, quartile=False):
     return b, lw, p_tail, p_direct, s_q
 
 
-def _nan_unless(ok, v):
+def _nan_unless(ok: Array, v: Array) -> Array:
     return jnp.where(ok, v, jnp.nan)
 
 
-def logpdf(t, alpha, gamma):
+def logpdf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """log g(t) (eq 8): -rho_alpha(t)/gamma^2 - log kappa."""
     t, alpha, gamma = _check((t, _T), (alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, *_ = _shape(alpha, gamma)
@@ -97,29 +100,29 @@ def logpdf(t, alpha, gamma):
     return _nan_unless(_valid(alpha, gamma) & ~jnp.isnan(t), out)
 
 
-def pdf(t, alpha, gamma):
+def pdf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """g(t) = exp(-rho_alpha(t)/gamma^2)/kappa (eq 8)."""
     return jnp.exp(logpdf(t, alpha, gamma))
 
 
-def _sf_std(b, lw, s_q, s):
+def _sf_std(b: Array, lw: Array, s_q: Optional[Array], s: Array) -> Array:
     v = _K.sf_std_nonneg(b, jnp.abs(s), lw, s_q)
     return jnp.where(s >= 0, v, 1.0 - v)
 
 
-def sf(t, alpha, gamma):
+def sf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """P(T > t) (1 - eq 10), relative accuracy far into the right tail."""
     t, alpha, gamma = _check((t, _T), (alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, _, _, s_q = _shape(alpha, gamma, quartile=True)
     return _nan_unless(_valid(alpha, gamma) & ~jnp.isnan(t), _sf_std(b, lw, s_q, t / gamma))
 
 
-def cdf(t, alpha, gamma):
+def cdf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """P(T <= t) (eq 10) = sf(-t)."""
     return sf(-jnp.asarray(t, dtype=jnp.float64), alpha, gamma)
 
 
-def logsf(t, alpha, gamma):
+def logsf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """log P(T > t), finite for every finite t."""
     t, alpha, gamma = _check((t, _T), (alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, _, _, s_q = _shape(alpha, gamma, quartile=True)
@@ -130,7 +133,7 @@ def logsf(t, alpha, gamma):
     return _nan_unless(_valid(alpha, gamma) & ~jnp.isnan(t), out)
 
 
-def ppf(q, alpha, gamma):
+def ppf(q: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """The t with P(T <= t) = q (eq 10 inverted piece by piece; Appendix B, derived)."""
     q, alpha, gamma = _check((q, V.PROBABILITY), (alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, p_tail, p_direct, _ = _shape(alpha, gamma)
@@ -144,7 +147,7 @@ def ppf(q, alpha, gamma):
     return _nan_unless(_valid(alpha, gamma) & (q >= 0) & (q <= 1), out)
 
 
-def variance(alpha, gamma):
+def variance(alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """Var T (eq 11), a sum of positive terms; <= gamma^2."""
     alpha, gamma = _check((alpha, V.ALPHA), (gamma, V.GAMMA))
     b, lw, *_ = _shape(alpha, gamma)
@@ -154,7 +157,7 @@ def variance(alpha, gamma):
     return _nan_unless(_valid(alpha, gamma), jnp.where(far, laplace, gamma * gamma * _K.variance_of_b(b, lw)))
 
 
-def privacy_profile(eps, alpha, gamma, sensitivity=1.0):
+def privacy_profile(eps: ArrayLike, alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike = 1.0) -> Array:
     """delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (Theorem 3, eq 13; Delta = sensitivity)."""
     eps, alpha, gamma, sensitivity = _check((eps, V.EPSILON), (alpha, V.ALPHA), (gamma, V.GAMMA), (sensitivity, V.SENSITIVITY))
     b, lw, *_ = _shape(alpha, gamma)

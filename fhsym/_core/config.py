@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, Callable, Mapping, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Type, TypeVar
 
 __all__ = ["UNSET", "config_signature", "resolve_config"]
 
@@ -77,9 +77,12 @@ def config_signature(cls: Type[Any]) -> Callable[[F], F]:
     >>> inspect.signature(f), f()
     (<Signature (a: 'int' = 1, *, config: 'Optional[C]' = None) -> 'C'>, C(a=1))
     """
-    defaults = {f.name: (f.default if f.default is not dataclasses.MISSING else f.default_factory())  # type: ignore[misc]
-                for f in dataclasses.fields(cls)
-                if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
+    defaults: Dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            defaults[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            defaults[f.name] = f.default_factory()
 
     def wrap(func: F) -> F:
         sig = inspect.signature(func)
@@ -91,7 +94,7 @@ def config_signature(cls: Type[Any]) -> Callable[[F], F]:
                                     f"{cls.__name__}")
                 p = p.replace(default=defaults.get(p.name, _REQUIRED))
             params.append(p)
-        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by inspect.signature; not declared on callables
         return func
 
     return wrap

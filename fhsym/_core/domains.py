@@ -16,6 +16,9 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from .types import BoolArray
 
 __all__ = [
     "Domain",
@@ -62,10 +65,10 @@ class Domain:
     def message(self, value: object) -> str:
         return f"{self.name} must be {self.describe()}; got {value!r}"
 
-    def contains(self, x: np.ndarray) -> np.ndarray:
+    def contains(self, x: ArrayLike) -> BoolArray:
         """Elementwise membership test (NaN is never a member)."""
         x = np.asarray(x, dtype=float)
-        ok: np.ndarray = ~np.isnan(x)
+        ok: BoolArray = ~np.isnan(x)
         if not self.allow_inf:
             ok &= np.isfinite(x)
         ok &= (x >= self.lower) if self.closed_lower else (x > self.lower)

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Tuple
 
 import numpy as np
 
 from .numerics import two_prod, two_sum
+from .types import FloatArray, Real
 
 __all__ = ["div_dd", "dd_add", "dd_mul", "dd_div", "ratio_dd", "exact_quotient", "sym_sign_min", "two_prod", "two_sum"]
 
+DD = Tuple[FloatArray, FloatArray]  # a double-double (hi, lo)
 
-def div_dd(num: np.ndarray, den: float) -> tuple[np.ndarray, np.ndarray]:
+
+def div_dd(num: FloatArray, den: float) -> DD:
     """``num / den = hi + lo`` to about 2^-104 relative (num array, den scalar)."""
     hi = num / den
     p, e = two_prod(hi, np.full(np.shape(hi), den))
@@ -26,7 +30,7 @@ def div_dd(num: np.ndarray, den: float) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
-def dd_add(a_hi, a_lo, b_hi, b_lo):
+def dd_add(a_hi: Real, a_lo: Real, b_hi: Real, b_lo: Real) -> DD:
     """Double-double sum (vectorised)."""
     s, e = two_sum(np.asarray(a_hi, dtype=float), np.asarray(b_hi, dtype=float))
     e = e + (a_lo + b_lo)
@@ -34,7 +38,7 @@ def dd_add(a_hi, a_lo, b_hi, b_lo):
     return hi, e - (hi - s)
 
 
-def dd_mul(a_hi, a_lo, b_hi, b_lo):
+def dd_mul(a_hi: Real, a_lo: Real, b_hi: Real, b_lo: Real) -> DD:
     """Double-double product (vectorised, |values| < 1e150)."""
     p, e = two_prod(np.asarray(a_hi, dtype=float), np.asarray(b_hi, dtype=float))
     e = e + (a_hi * b_lo + a_lo * b_hi)
@@ -42,7 +46,7 @@ def dd_mul(a_hi, a_lo, b_hi, b_lo):
     return hi, e - (hi - p)
 
 
-def dd_div(a_hi, a_lo, b_hi, b_lo):
+def dd_div(a_hi: Real, a_lo: Real, b_hi: Real, b_lo: Real) -> DD:
     """Double-double quotient (vectorised)."""
     a_hi = np.asarray(a_hi, dtype=float)
     q1 = a_hi / b_hi
@@ -55,7 +59,7 @@ def dd_div(a_hi, a_lo, b_hi, b_lo):
     return hi, lo
 
 
-def ratio_dd(x_hi: np.ndarray, x_lo: np.ndarray, y: float, z: float) -> tuple[np.ndarray, np.ndarray]:
+def ratio_dd(x_hi: FloatArray, x_lo: FloatArray, y: float, z: float) -> DD:
     """``(x_hi + x_lo) * y / z`` as a double-double (x arrays, y, z positive scalars)."""
     p, e = two_prod(x_hi, np.full(np.shape(x_hi), y))
     e = e + x_lo * y
@@ -76,6 +80,6 @@ def exact_quotient(num: float, den: float) -> tuple[float, float]:
     return hi, lo
 
 
-def sym_sign_min(t: np.ndarray, d: np.ndarray) -> np.ndarray:
+def sym_sign_min(t: FloatArray, d: FloatArray) -> FloatArray:
     """``|t + d/2| - |t - d/2| = 2 sgn(t) sgn(d) min(|t|, |d|/2)`` without cancellation."""
     return 2.0 * np.sign(t) * np.sign(d) * np.minimum(np.abs(t), 0.5 * np.abs(d))

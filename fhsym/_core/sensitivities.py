@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Dict, NamedTuple, Optional
+from typing import Callable, Dict, NamedTuple, Optional
 
 from . import domains as V
 
@@ -20,7 +20,7 @@ __all__ = ["SensitivitySet", "resolve_sensitivities", "float_at_least", "mul_up"
            "div_sqrt_up", "composed_set"]
 
 
-def _nearest_up(r: float, ok) -> float:
+def _nearest_up(r: float, ok: Callable[[float], bool]) -> float:
     """The smallest double >= the exact value, given a float estimate ``r`` within a few ulps and the
     exact test ``ok(x)`` (x >= the exact value)."""
     if math.isnan(r):  # pragma: no cover - callers pass finite inputs

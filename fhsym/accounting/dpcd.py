@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from ..noise.flipped_huber import FlippedHuber
@@ -79,7 +80,7 @@ def check_counts(n_passes: object, n_coordinates: object) -> Tuple[int, int]:
     return L, K
 
 
-def check_sensitivities(sensitivities, K: Optional[int] = None) -> np.ndarray:
+def check_sensitivities(sensitivities: ArrayLike, K: Optional[int] = None) -> np.ndarray:
     lam = np.atleast_1d(V.check_array(sensitivities, V.Domain("sensitivities", 0.0, math.inf)))
     if lam.ndim != 1:
         raise ValueError(f"sensitivities must be a 1-D array; got shape {lam.shape}")
@@ -88,7 +89,8 @@ def check_sensitivities(sensitivities, K: Optional[int] = None) -> np.ndarray:
     return lam
 
 
-def check_run(alphas, gammas, sensitivities, n_passes):
+def check_run(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, n_passes: int
+              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     lam = check_sensitivities(sensitivities)
     K = lam.size
     a = np.atleast_1d(V.check_array(alphas, V.ALPHA))
@@ -100,14 +102,14 @@ def check_run(alphas, gammas, sensitivities, n_passes):
     return a, g, lam, L
 
 
-def run_zcdp(alphas, gammas, sensitivities, n_passes: int) -> Tuple[float, float]:
+def run_zcdp(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, n_passes: int) -> Tuple[float, float]:
     """(xi, eta)-zCDP of the whole run: per release (R_{lambda_i}(alpha_i)/(2 gamma_i^2), lambda_i^2/(2 gamma_i^2)), summed."""
     a, g, lam, L = check_run(alphas, gammas, sensitivities, n_passes)
     per = [zcdp_params(float(a[i]), float(g[i]), float(lam[i])) for i in range(lam.size)]
     return zcdp_compose(per, rounds=L)
 
 
-def pld_step(alphas, gammas, lam, resolution: float) -> float:
+def pld_step(alphas: np.ndarray, gammas: np.ndarray, lam: np.ndarray, resolution: float) -> float:
     """The smallest 1-D loss scale / resolution (as fhsym.accounting.default_step), aligned with the loss atoms.
 
     The loss atoms +-alpha_i lambda_i/gamma_i^2 (releases with alpha_i > lambda_i) are put on the lattice
@@ -132,7 +134,7 @@ def unit_step(g: float, b: float, resolution: float) -> float:
     return pld_step(np.array([b * g]), np.array([g]), np.array([1.0]), resolution)
 
 
-def run_pld(alphas, gammas, sensitivities, n_passes: int, *, step: Optional[float] = None,
+def run_pld(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, n_passes: int, *, step: Optional[float] = None,
             resolution: float = CERT_RESOLUTION, upper_only: bool = False) -> PrivacyLossDistribution:
     """Certified PLD of the whole run: the K coordinate PLDs composed, then L-fold self-composed.
 
@@ -177,7 +179,7 @@ class RunPrivacy:
     statement: str = ""
 
 
-def account_run(alphas, gammas, sensitivities, n_passes: int, epsilon: float, delta: float,
+def account_run(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, n_passes: int, epsilon: float, delta: float,
                 accountant: str = "pld", *, with_lower: bool = False) -> RunPrivacy:
     """Certified (eps, delta) accounting of a DP-CD run from its absolute noise parameters.
 

@@ -23,12 +23,14 @@ and an error estimate (the change when the rule and the grid are both refined 2x
 from __future__ import annotations
 
 import math
-from typing import Callable, Tuple
+from typing import Callable, List, Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import interpolate
 
 from .._core import domains as V
+from .._core.types import FloatArray
 from .._generated import flipped_huber_pieces as KP
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.profile import log_profile_std, privacy_loss
@@ -38,30 +40,31 @@ __all__ = ["iterative_profile", "iterative_profile_value"]
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
 
 
-def _profile_1d(b: float, D: float) -> Callable[[np.ndarray], np.ndarray]:
+def _profile_1d(b: float, D: float) -> Callable[[FloatArray], FloatArray]:
     lw = float(KP.log_kappa_std(np.float64(b)))
 
-    def f(nu: np.ndarray) -> np.ndarray:
+    def f(nu: FloatArray) -> FloatArray:
         nu = np.asarray(nu, dtype=float)
         a = np.abs(nu)
         with np.errstate(under="ignore"):
             dp = np.exp(log_profile_std(a, b, D, lw))
-            return np.where(nu >= 0, dp, -np.expm1(nu) + np.exp(nu) * dp)
+            out: FloatArray = np.where(nu >= 0, dp, -np.expm1(nu) + np.exp(nu) * dp)
+            return out
 
     return f
 
 
-def _nodes(alpha: float, gamma: float, Delta: float, panels_per_gamma: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _nodes(alpha: float, gamma: float, Delta: float, panels_per_gamma: int) -> Tuple[FloatArray, FloatArray, FloatArray]:
     """Quadrature nodes t, weights w * g(t), and the loss zeta_Delta(t) at the nodes."""
     fh = FlippedHuber(alpha, gamma)
     T = float(fh.isf(1e-22)) + 2.0 * Delta
     kinks = sorted({-T, T, -alpha, alpha, -Delta - alpha, -Delta + alpha, 0.0, -Delta})
     kinks = [k for k in kinks if -T <= k <= T]
-    edges = []
+    panels: List[FloatArray] = []
     for a, b in zip(kinks[:-1], kinks[1:]):
         m = max(1, int(math.ceil((b - a) / gamma * panels_per_gamma)))
-        edges.append(np.linspace(a, b, m + 1)[:-1])
-    edges = np.concatenate(edges + [np.array([kinks[-1]])])
+        panels.append(np.linspace(a, b, m + 1)[:-1])
+    edges = np.concatenate(panels + [np.array([kinks[-1]])])
     lo, hi = edges[:-1], edges[1:]
     half = 0.5 * (hi - lo)
     t = (0.5 * (hi + lo))[:, None] + half[:, None] * _GL_X[None, :]
@@ -72,15 +75,16 @@ def _nodes(alpha: float, gamma: float, Delta: float, panels_per_gamma: int) -> T
     return t, wg, z
 
 
-def _one_level(prev: Callable[[np.ndarray], np.ndarray], nu: np.ndarray, wg: np.ndarray, z: np.ndarray) -> np.ndarray:
+def _one_level(prev: Callable[[FloatArray], FloatArray], nu: FloatArray, wg: FloatArray, z: FloatArray) -> FloatArray:
     out = np.empty(nu.shape)
     for i in range(0, nu.size, 64):
         chunk = nu[i : i + 64]
         out[i : i + 64] = prev(chunk[:, None] - z[None, :]) @ wg
-    return np.clip(out, 0.0, 1.0)
+    clipped: FloatArray = np.clip(out, 0.0, 1.0)
+    return clipped
 
 
-def _tabulate(values: np.ndarray, grid: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+def _tabulate(values: FloatArray, grid: FloatArray) -> Callable[[FloatArray], FloatArray]:
     """delta(nu) for all real nu from values on a uniform grid of nu >= 0 (duality for nu < 0)."""
     pos = values > 0
     last = int(np.nonzero(pos)[0][-1]) if pos.any() else 0
@@ -88,7 +92,7 @@ def _tabulate(values: np.ndarray, grid: np.ndarray) -> Callable[[np.ndarray], np
     spl = interpolate.PchipInterpolator(g, lv, extrapolate=False)
     top = g[-1]
 
-    def f(nu: np.ndarray) -> np.ndarray:
+    def f(nu: FloatArray) -> FloatArray:
         nu = np.asarray(nu, dtype=float)
         a = np.abs(nu)
         with np.errstate(under="ignore", invalid="ignore"):
@@ -98,8 +102,8 @@ def _tabulate(values: np.ndarray, grid: np.ndarray) -> Callable[[np.ndarray], np
     return f
 
 
-def iterative_profile_value(epsilon, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
-                            panels_per_gamma: int = 16, grid_points: int = 500) -> np.ndarray:
+def iterative_profile_value(epsilon: ArrayLike, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
+                            panels_per_gamma: int = 16, grid_points: int = 500) -> FloatArray:
     """Algorithm 2's delta^(K)(eps) at one resolution (no error estimate); vectorised in eps."""
     eps = np.atleast_1d(np.asarray(V.check_array(epsilon, V.EPSILON), dtype=float))
     a = V.check_scalar(alpha, V.ALPHA)
@@ -120,8 +124,8 @@ def iterative_profile_value(epsilon, alpha: float, gamma: float, dim: int, sensi
     return _one_level(f, eps, wg, z)
 
 
-def iterative_profile(epsilon, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
-                      panels_per_gamma: int = 16, grid_points: int = 500):
+def iterative_profile(epsilon: ArrayLike, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0,
+                      panels_per_gamma: int = 16, grid_points: int = 500) -> Tuple[FloatArray, FloatArray]:
     """(delta^(K)(eps), error estimate) by Algorithm 2 (K <= 5).
 
     The estimate is |value - value at twice the quadrature panels and grid points|; the

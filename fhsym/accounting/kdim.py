@@ -44,6 +44,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core.config import UNSET, config_signature, resolve_config
+from .._core.types import FloatArray, Real
 from .pld import DEFAULT_TAIL_MASS, MAX_FFT, PrivacyLossDistribution, fft_size, flipped_huber_pld
 
 __all__ = [
@@ -233,7 +234,7 @@ def kdim_privacy_profile(
     difference: Optional[ArrayLike] = None,
     rounds: int = 1,
     step: Optional[float] = None,
-):
+) -> Tuple[Real, Real]:
     """(lower, upper) bounds on the exact K-dimensional profile delta_K(eps); the upper one is certified.
 
     >>> lo, up = kdim_privacy_profile(1.0, alpha=1.0, gamma=3.0, dim=4)
@@ -244,13 +245,13 @@ def kdim_privacy_profile(
     return pld.delta_bounds(epsilon)
 
 
-def kdim_epsilon(delta: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0, *, difference=None, rounds: int = 1, step=None) -> Tuple[float, float]:
+def kdim_epsilon(delta: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0, *, difference: Optional[ArrayLike] = None, rounds: int = 1, step: Optional[float] = None) -> Tuple[float, float]:
     """(lower, upper) bounds on the smallest eps with delta_K(eps) <= delta; the upper one is certified."""
     pld = kdim_pld(alpha, gamma, dim, sensitivity, difference=difference, rounds=rounds, step=step)
     return pld.epsilon_bounds(delta)
 
 
-def worst_case_candidates(dim: int, sensitivity: float, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> List[np.ndarray]:
+def worst_case_candidates(dim: int, sensitivity: Optional[float], l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> List[FloatArray]:
     """Extreme difference vectors of {||d||_inf <= Delta, ||d||_2 <= Delta_2, ||d||_1 <= Delta_1}.
 
     The family: for every m = 1..K, m equal coordinates at the largest value the three
@@ -260,7 +261,7 @@ def worst_case_candidates(dim: int, sensitivity: float, l2_sensitivity: Optional
     from .sufficient import resolve_sensitivities
 
     K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
-    out = []
+    out: List[FloatArray] = []
     ms = sorted(set([1, 2, 3, K] + [int(round(x)) for x in np.geomspace(1, K, 12)]))
     for m in ms:
         c = min(D, D2 / math.sqrt(m), D1 / m)
@@ -281,7 +282,7 @@ def worst_case_candidates(dim: int, sensitivity: float, l2_sensitivity: Optional
 def worst_case_lower_bound(
     epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None,
     l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None, step: Optional[float] = None,
-) -> Tuple[float, np.ndarray]:
+) -> Tuple[float, FloatArray]:
     """max over :func:`worst_case_candidates` of the certified lower bound of delta_d(eps).
 
     A lower bound on sup_d delta_d(eps) over the sensitivity set (not the supremum itself);
@@ -291,7 +292,9 @@ def worst_case_lower_bound(
     for d in worst_case_candidates(dim, sensitivity, l2_sensitivity, l1_sensitivity):
         if not np.any(d > 0):
             continue
-        lo = float(kdim_pld(alpha, gamma, dim, sensitivity, difference=d, step=step).delta_lower(epsilon))
+        # BUG (kept, reported): sensitivity=None (only l2/l1 given) reaches kdim_pld, which refuses it with a ValueError
+        lo = float(kdim_pld(alpha, gamma, dim, sensitivity, difference=d, step=step).delta_lower(epsilon))  # type: ignore[arg-type]  # the bug above
         if lo > best:
             best, arg = lo, d
+    assert arg is not None  # every candidate has a positive entry (the sensitivities are positive)
     return best, arg

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 import numpy as np
 
@@ -43,7 +43,7 @@ def _first_below(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale:
 
 def _hull_values(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Lower convex hull of the points (u_i, v_i) (u increasing), evaluated at every u_i (monotone chain)."""
-    hull: list = []
+    hull: List[int] = []
     for i in range(v.size):
         while len(hull) >= 2:
             i1, i2 = hull[-2], hull[-1]
@@ -52,7 +52,8 @@ def _hull_values(u: np.ndarray, v: np.ndarray) -> np.ndarray:
             else:
                 break
         hull.append(i)
-    return np.minimum(np.interp(u, u[hull], v[hull]), v)
+    out: np.ndarray = np.minimum(np.interp(u, u[hull], v[hull]), v)
+    return out
 
 
 def _convexify(v: np.ndarray, h: float, rtol: float = 1e-12, max_rounds: int = 20) -> np.ndarray:
@@ -292,11 +293,14 @@ def flipped_huber_pld(
 
     def profile(eps: np.ndarray) -> np.ndarray:  # the public profile: exact near the kink eps = alpha Delta/gamma^2
         e = np.asarray(eps, dtype=float)
+        out: np.ndarray
         with np.errstate(under="ignore"):
             if not certified:
-                return np.exp(log_profile_std(e, b, D, lw))
+                out = np.exp(log_profile_std(e, b, D, lw))
+                return out
             try:
-                return np.exp(log_privacy_profile(e, a, g, Dl))
+                out = np.exp(log_privacy_profile(e, a, g, Dl))
+                return out
             except ArithmeticError:  # 60 and 120 digits disagree at the kink (a tiny delta): raise the precision there
                 return _kink_with_more_digits(e, a, g, Dl, b, D, np.exp(log_profile_std(e, b, D, lw)))
 

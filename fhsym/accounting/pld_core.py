@@ -107,12 +107,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple, cast
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sfft
 
+from .._core.types import ComplexArray, FloatArray, Real
 from .._core import domains as V
 
 __all__ = [
@@ -151,7 +152,7 @@ class DiscreteLoss:
     """
 
     offset: int
-    pmf: np.ndarray
+    pmf: FloatArray
     inf_mass: float
     slack: float
 
@@ -159,7 +160,7 @@ class DiscreteLoss:
     def mass(self) -> float:
         return float(math.fsum(self.pmf)) + self.inf_mass
 
-    def losses(self, step: float) -> np.ndarray:
+    def losses(self, step: float) -> NDArray[np.floating[Any]]:
         return (self.offset + np.arange(self.pmf.size)) * step
 
 
@@ -168,7 +169,7 @@ class DiscreteLoss:
 # ---------------------------------------------------------------------------
 
 
-def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray, upper: bool = True) -> np.ndarray:
+def _delta_raw(b: DiscreteLoss, step: float, eps: FloatArray, upper: bool = True) -> FloatArray:
     """sum_{l_j > eps} p_j (-expm1(eps - l_j)) + inf_mass for each eps, rounded outwards.
 
     Rounding: the loss l_j = (offset + j) step is formed with relative error <= u, the weight
@@ -201,7 +202,7 @@ def _delta_raw(b: DiscreteLoss, step: float, eps: np.ndarray, upper: bool = True
     return out
 
 
-def _eps_array(epsilon: ArrayLike) -> np.ndarray:
+def _eps_array(epsilon: ArrayLike) -> FloatArray:
     return np.asarray(V.check_array(epsilon, V.Domain("epsilon", -math.inf, math.inf)), dtype=float)
 
 
@@ -220,24 +221,24 @@ def _fft_abs(N: int) -> float:
     return _FFT_C * (math.log2(N) + 2.0) * U
 
 
-def _sum_up(x: np.ndarray) -> float:
+def _sum_up(x: FloatArray) -> float:
     """sum(x) of a non-negative vector, rounded up."""
     return float(np.sum(x)) * (1.0 + (math.log2(max(x.size, 2)) + 2.0) * U)
 
 
-def _full_sum(h: np.ndarray, N: int) -> float:
+def _full_sum(h: FloatArray, N: int) -> float:
     """Sum over the full length-N spectrum of a quantity given on rfft's half spectrum (Hermitian symmetry)."""
     if N % 2 == 0:
         return float(h[0] + h[-1] + 2.0 * np.sum(h[1:-1]))
     return float(h[0] + 2.0 * np.sum(h[1:]))
 
 
-def _inverse_error(dY: np.ndarray, Y: np.ndarray, N: int) -> float:
+def _inverse_error(dY: FloatArray, Y: ComplexArray, N: int) -> float:
     """Entrywise bound on |irfft(Y~) - (exact inverse of the exact spectrum)| given |Y~ - Y_exact| <= dY."""
     return (_full_sum(dY, N) + (_fft_abs(N) + U) * _full_sum(np.abs(Y), N)) / N * _MARGIN
 
 
-def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:
+def _convolve(a: FloatArray, b: FloatArray) -> Tuple[FloatArray, float, float]:
     """Linear convolution c of two non-negative vectors with |c~_j - c_j| <= rel c~_j + E for every j.
 
     Returns (c~, E, rel).  Direct sums (short inputs): each entry is a sum of at most
@@ -258,14 +259,14 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, float, float]:
     return sfft.irfft(Y, N)[:m], E, 0.0
 
 
-def _settle(c: np.ndarray, E: float, rel: float, upper: bool) -> np.ndarray:
+def _settle(c: FloatArray, E: float, rel: float, upper: bool) -> FloatArray:
     """The entrywise bound of computed values c~ (|c~ - c| <= rel |c~| + E, c >= 0), rounded outwards."""
     if upper:
         return (np.maximum(c, 0.0) * (1.0 + rel) + E) * (1.0 + 4 * U)
     return np.maximum(c * (1.0 - rel) - E, 0.0) * (1.0 - 4 * U)
 
 
-def _log_mgf_bounds(pmf: np.ndarray, ts: np.ndarray) -> np.ndarray:
+def _log_mgf_bounds(pmf: FloatArray, ts: FloatArray) -> FloatArray:
     """Upper bounds on log sum_j p_j e^{t j} (index units) for each t, from blocks of the pmf.
 
     On a block [lo, hi] with mass m and mean mu, e^{t j} lies below its chord (convexity), so the
@@ -292,10 +293,11 @@ def _log_mgf_bounds(pmf: np.ndarray, ts: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore"):
         z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * np.exp(t * (hi - lo)[None, :]))
     zm = np.max(z, axis=1)
-    return zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
+    out: FloatArray = zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
+    return out
 
 
-def _window(parts: Sequence[Tuple[np.ndarray, int]], tau: float) -> Tuple[int, int, float, float]:
+def _window(parts: Sequence[Tuple[FloatArray, int]], tau: float) -> Tuple[int, int, float, float]:
     """[L, U] (index units, relative to the sum of the offsets) with P(S < L), P(S > U) <= tau each.
 
     S is the sum of independent draws, ``times`` of them from each (finite part of a) pmf in
@@ -315,7 +317,7 @@ def _window(parts: Sequence[Tuple[np.ndarray, int]], tau: float) -> Tuple[int, i
     log_tau = math.log(tau)
     base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * np.geomspace(1 / 8, 8, 9)
     ts = np.concatenate([-base[::-1], base])
-    lm = sum(k * _log_mgf_bounds(p, ts) for p, k in parts)
+    lm = cast(FloatArray, sum(k * _log_mgf_bounds(p, ts) for p, k in parts))  # an array: parts is not empty
     Uidx, Lidx = full_hi, 0
     for t, l in zip(ts, lm):
         if not math.isfinite(l):
@@ -363,14 +365,14 @@ class PrivacyLossDistribution:
         )
 
     # -- evaluation -------------------------------------------------------
-    def delta_upper(self, epsilon: ArrayLike):
+    def delta_upper(self, epsilon: ArrayLike) -> Real:
         """Certified upper bound on delta(eps) (vectorised; any real eps)."""
         eps = _eps_array(epsilon)
         raw = _delta_raw(self.upper, self.step, eps, True)
         out = np.minimum(raw + self.upper.slack, 1.0)
         return out[()] if out.ndim == 0 else out
 
-    def delta_lower(self, epsilon: ArrayLike):
+    def delta_lower(self, epsilon: ArrayLike) -> Real:
         """Lower bound on delta(eps) (vectorised)."""
         if self.lower is None:
             raise ValueError("this PrivacyLossDistribution was built without its lower bound (upper_only=True)")
@@ -379,11 +381,11 @@ class PrivacyLossDistribution:
         out = np.maximum(raw - self.lower.slack, 0.0)
         return out[()] if out.ndim == 0 else out
 
-    def delta_bounds(self, epsilon: ArrayLike):
+    def delta_bounds(self, epsilon: ArrayLike) -> Tuple[Real, Real]:
         """(lower, upper) bounds on delta(eps)."""
         return self.delta_lower(epsilon), self.delta_upper(epsilon)
 
-    def delta(self, epsilon: ArrayLike):
+    def delta(self, epsilon: ArrayLike) -> Real:
         """The certified value: the upper bound (alias of :meth:`delta_upper`)."""
         return self.delta_upper(epsilon)
 
@@ -486,8 +488,8 @@ def compose(plds: Sequence[PrivacyLossDistribution], tail_mass: Optional[float] 
     return out
 
 
-def _cut(c: np.ndarray, E: float, rel: float, L: int, Ui: int, b_lo: float, b_hi: float, inf: float, slack: float,
-         upper: bool) -> Tuple[np.ndarray, float, float]:
+def _cut(c: FloatArray, E: float, rel: float, L: int, Ui: int, b_lo: float, b_hi: float, inf: float, slack: float,
+         upper: bool) -> Tuple[FloatArray, float, float]:
     """Keep c~[L:Ui+1] as an entrywise bound; the true mass outside (<= b_lo, b_hi) goes to +inf (upper) or is dropped."""
     q = _settle(c[L : Ui + 1], E, rel, upper)
     if upper:
@@ -507,7 +509,7 @@ def _compose_bounds(a: DiscreteLoss, b: DiscreteLoss, tau: float, upper: bool) -
     return DiscreteLoss(a.offset + b.offset + L, q, inf, slack)
 
 
-def _power(p: np.ndarray, times: int, N: int) -> Tuple[np.ndarray, float]:
+def _power(p: FloatArray, times: int, N: int) -> Tuple[FloatArray, float]:
     """irfft(rfft(p)^times) (circular, length N) and an entrywise bound E on its error.
 
     Forward: |X~_k - X_k| <= e = c_N ||p||_1.  Power: |X~^K - X^K| <= K (|X~_k| + e)^{K-1} e,
@@ -571,9 +573,9 @@ def _self_compose_bound(b: DiscreteLoss, times: int, tau: float, upper: bool, fp
     return result
 
 
-def _cpow(X: np.ndarray, k: int) -> np.ndarray:
-    """X**k by repeated squaring (at most 2 log2(k) + 1 complex products per entry)."""
-    result = None
+def _cpow(X: ComplexArray, k: int) -> ComplexArray:
+    """X**k by repeated squaring (at most 2 log2(k) + 1 complex products per entry), k >= 1."""
+    result: Optional[ComplexArray] = None
     base = X.copy()
     while k:
         if k & 1:
@@ -581,6 +583,7 @@ def _cpow(X: np.ndarray, k: int) -> np.ndarray:
         k >>= 1
         if k:
             base = base * base
+    assert result is not None  # k >= 1
     return result
 
 

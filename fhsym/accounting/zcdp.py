@@ -36,12 +36,13 @@ from typing import Iterable, Optional, Tuple
 from scipy import optimize
 
 from .._core import domains as V
+from ..noise.flipped_huber import FlippedHuber
 from ..noise.flipped_huber_zcdp import zcdp_params
 
 __all__ = ["zcdp", "zcdp_params", "zcdp_compose", "zcdp_to_dp", "zcdp_delta", "renyi_bound"]
 
 
-def zcdp(fh, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
+def zcdp(fh: FlippedHuber, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
          l1_sensitivity: Optional[float] = None, refine: bool = False) -> Tuple[float, float]:
     """``FlippedHuber.zcdp(...)``: (xi, eta) for the mechanism adding ``fh`` noise (see :func:`zcdp_params`)."""
     return zcdp_params(fh.alpha, fh.gamma, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)

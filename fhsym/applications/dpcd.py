@@ -44,14 +44,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special as sc
 
 from .._core import domains as V
 from .._core.config import UNSET, config_signature, resolve_config
 from .._core.random import RandomState, as_generator
+from .._core.types import FloatArray, Real
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, RunPrivacy, account_run
 from .dpcd_noise import calibrate_dpcd_noise, dpcd_parameters, dpcd_sample
 from ..calibration.result import Calibration
@@ -83,13 +85,13 @@ _LOSS_SMOOTHNESS = {"squared": 1.0, "logistic": 0.25}
 # ---------------------------------------------------------------------------
 
 
-def _choice(value, name, choices):
+def _choice(value: object, name: str, choices: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(repr(c) for c in choices)}; got {value!r}")
     return value
 
 
-def _check_X(X) -> np.ndarray:
+def _check_X(X: ArrayLike) -> FloatArray:
     try:
         A = np.asarray(X, dtype=float)
     except (TypeError, ValueError):
@@ -101,7 +103,7 @@ def _check_X(X) -> np.ndarray:
     return A
 
 
-def _check_y(y, n: int, loss: str) -> np.ndarray:
+def _check_y(y: ArrayLike, n: int, loss: str) -> FloatArray:
     try:
         v = np.asarray(y, dtype=float)
     except (TypeError, ValueError):
@@ -119,12 +121,13 @@ def _check_y(y, n: int, loss: str) -> np.ndarray:
     return v
 
 
-def _check_lam(lam, regularizer: str) -> float:
+def _check_lam(lam: float, regularizer: str) -> float:
     v = V.check_scalar(lam, V.Domain("lam", 0.0, math.inf, closed_lower=True))
     return 0.0 if regularizer == "none" else v
 
 
-def _check_problem(X, y, loss, regularizer, lam, n_passes) -> Tuple[str, str, np.ndarray, np.ndarray, float, int]:
+def _check_problem(X: ArrayLike, y: ArrayLike, loss: str, regularizer: str, lam: float, n_passes: int
+                   ) -> Tuple[str, str, FloatArray, FloatArray, float, int]:
     """The validated problem of a coordinate-descent run: (loss, regularizer, X, y, lam, n_passes)."""
     ls = _choice(loss, "loss", LOSSES)
     rg = _choice(regularizer, "regularizer", REGULARIZERS)
@@ -132,7 +135,7 @@ def _check_problem(X, y, loss, regularizer, lam, n_passes) -> Tuple[str, str, np
     return ls, rg, A, _check_y(y, A.shape[0], ls), _check_lam(lam, rg), V.check_int(n_passes, "n_passes", 1)
 
 
-def _check_theta(theta, K: int, name: str = "theta") -> np.ndarray:
+def _check_theta(theta: ArrayLike, K: int, name: str = "theta") -> FloatArray:
     t = V.check_array(theta, V.Domain(name, -math.inf, math.inf))
     if t.shape[-1:] != (K,):
         raise ValueError(f"{name} must have K = {K} entries in its last axis; got shape {t.shape}")
@@ -144,7 +147,7 @@ def _check_theta(theta, K: int, name: str = "theta") -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def coordinate_smoothness(X, loss: str = "squared") -> np.ndarray:
+def coordinate_smoothness(X: ArrayLike, loss: str = "squared") -> FloatArray:
     """Coordinate-wise smoothness constants of the data term: M_i = (beta/N) sum_n x_{n,i}^2.
 
     beta = 1 for the squared loss and 1/4 for the logistic loss (Mangold et al. 2022, Sec 5.2):
@@ -152,37 +155,40 @@ def coordinate_smoothness(X, loss: str = "squared") -> np.ndarray:
     """
     ls = _choice(loss, "loss", LOSSES)
     A = _check_X(X)
-    return _LOSS_SMOOTHNESS[ls] * np.mean(A * A, axis=0)
+    M: FloatArray = _LOSS_SMOOTHNESS[ls] * np.mean(A * A, axis=0)
+    return M
 
 
-def clipping_thresholds(smoothness, clip: float) -> np.ndarray:
+def clipping_thresholds(smoothness: ArrayLike, clip: float) -> FloatArray:
     """C_i = C sqrt(M_i / sum_j M_j) (``clip`` = C > 0; ``inf`` disables clipping)."""
     M = np.atleast_1d(V.check_array(smoothness, V.Domain("smoothness", 0.0, math.inf)))
     C = V.check_scalar(clip, V.Domain("clip", 0.0, math.inf, closed_upper=True, allow_inf=True))
     if math.isinf(C):
         return np.full(M.shape, math.inf)
-    return C * np.sqrt(M / np.sum(M))
+    out: FloatArray = C * np.sqrt(M / np.sum(M))
+    return out
 
 
-def coordinate_sensitivities(clip_thresholds_, n_samples: int) -> np.ndarray:
+def coordinate_sensitivities(clip_thresholds_: ArrayLike, n_samples: int) -> FloatArray:
     """lambda_i = 2 C_i / N: the replace-one sensitivity of the clipped average gradient of coordinate i."""
     C = np.atleast_1d(V.check_array(clip_thresholds_, V.Domain("clip_thresholds", 0.0, math.inf, closed_upper=True, allow_inf=True)))
     N = V.check_int(n_samples, "n_samples", 1)
     return 2.0 * C / N
 
 
-def _link(z: np.ndarray, y: np.ndarray, loss: str) -> np.ndarray:
+def _link(z: FloatArray, y: FloatArray, loss: str) -> FloatArray:
     """dJ/dz at the margins z = x^T theta (per sample): z - y, or -y sigmoid(-y z)."""
     if loss == "squared":
         return z - y
-    return -y * sc.expit(-y * z)
+    out: FloatArray = -y * sc.expit(-y * z)  # scipy is untyped
+    return out
 
 
-def _grad_samples(xcol: np.ndarray, z: np.ndarray, y: np.ndarray, loss: str) -> np.ndarray:
+def _grad_samples(xcol: FloatArray, z: FloatArray, y: FloatArray, loss: str) -> FloatArray:
     return _link(z, y, loss) * xcol
 
 
-def per_sample_coordinate_gradients(X, y, theta, i: int, loss: str = "squared") -> np.ndarray:
+def per_sample_coordinate_gradients(X: ArrayLike, y: ArrayLike, theta: ArrayLike, i: int, loss: str = "squared") -> FloatArray:
     """grad_i J(theta; D_n) for every sample n (shape (N,), or (R, N) for a batch of theta of shape (R, K))."""
     ls = _choice(loss, "loss", LOSSES)
     A = _check_X(X)
@@ -196,14 +202,17 @@ def per_sample_coordinate_gradients(X, y, theta, i: int, loss: str = "squared") 
     return _grad_samples(A[:, j], z, v, ls)
 
 
-def clipped_coordinate_gradient(X, y, theta, i: int, clip_threshold: float, loss: str = "squared") -> np.ndarray:
+def clipped_coordinate_gradient(X: ArrayLike, y: ArrayLike, theta: ArrayLike, i: int, clip_threshold: float,
+                                loss: str = "squared") -> Real:
     """(1/N) sum_n clip(grad_i J(theta; D_n), C_i): the quantity DP-CD releases (before noise)."""
     g = per_sample_coordinate_gradients(X, y, theta, i, loss)
     C = V.check_scalar(clip_threshold, V.Domain("clip_threshold", 0.0, math.inf, closed_upper=True, allow_inf=True))
-    return np.mean(np.clip(g, -C, C), axis=-1)
+    out: Real = np.mean(np.clip(g, -C, C), axis=-1)
+    return out
 
 
-def objective(X, y, theta, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0):
+def objective(X: ArrayLike, y: ArrayLike, theta: ArrayLike, loss: str = "squared", regularizer: str = "l2",
+              lam: float = 0.0) -> Real:
     """F(theta) = (1/N) sum_n J(theta; D_n) + psi(theta) (vectorised over a batch of theta)."""
     ls = _choice(loss, "loss", LOSSES)
     rg = _choice(regularizer, "regularizer", REGULARIZERS)
@@ -213,7 +222,7 @@ def objective(X, y, theta, loss: str = "squared", regularizer: str = "l2", lam: 
     return _objective(A, v, t, ls, rg, _check_lam(lam, rg))
 
 
-def _objective(A, v, t, ls, rg, lam):
+def _objective(A: FloatArray, v: FloatArray, t: FloatArray, ls: str, rg: str, lam: float) -> Real:
     z = t @ A.T
     if ls == "squared":
         data = 0.5 * np.mean((z - v) ** 2, axis=-1)
@@ -225,16 +234,17 @@ def _objective(A, v, t, ls, rg, lam):
         reg = lam * np.sum(np.abs(t), axis=-1)
     else:
         reg = 0.0
-    return data + reg
+    out: Real = data + reg
+    return out
 
 
-def prox(v, step, regularizer: str = "l2", lam: float = 0.0):
+def prox(v: ArrayLike, step: ArrayLike, regularizer: str = "l2", lam: float = 0.0) -> FloatArray:
     """prox_{step psi_i}(v): v / (1 + step lam) (l2), soft thresholding at step lam (l1), v (none)."""
     rg = _choice(regularizer, "regularizer", REGULARIZERS)
     return _prox(np.asarray(v, dtype=float), np.asarray(step, dtype=float), rg, _check_lam(lam, rg))
 
 
-def _prox(v, step, rg, lam):
+def _prox(v: FloatArray, step: Union[float, FloatArray], rg: str, lam: float) -> FloatArray:
     if rg == "l2":
         return v / (1.0 + step * lam)
     if rg == "l1":
@@ -247,9 +257,10 @@ def _prox(v, step, rg, lam):
 # ---------------------------------------------------------------------------
 
 
-def coordinate_descent(X, y, *, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0,
-                       n_passes: int, step_sizes, clip_thresholds=None, noise=None, theta0=None,
-                       track_objective: bool = True) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+def coordinate_descent(X: ArrayLike, y: ArrayLike, *, loss: str = "squared", regularizer: str = "l2", lam: float = 0.0,
+                       n_passes: int, step_sizes: ArrayLike, clip_thresholds: Optional[ArrayLike] = None,
+                       noise: Optional[ArrayLike] = None, theta0: Optional[ArrayLike] = None,
+                       track_objective: bool = True) -> Tuple[FloatArray, Optional[FloatArray]]:
     """The iteration of Algorithm 3 with given step sizes, thresholds and noise (no privacy claim).
 
     ``step_sizes`` tau_i (K,); ``clip_thresholds`` C_i (K,) or None (no clipping); ``noise`` an
@@ -290,7 +301,7 @@ def coordinate_descent(X, y, *, loss: str = "squared", regularizer: str = "l2", 
     Xc = np.ascontiguousarray(A.T)  # columns as contiguous rows
     clip_any = np.isfinite(C)
     trace = np.empty((R, L + 1)) if track_objective else None
-    if track_objective:
+    if trace is not None:
         trace[:, 0] = _objective(A, v, theta, ls, rg, lm)
     for l in range(L):
         z = theta @ Xc  # exact margins at the start of every pass
@@ -306,10 +317,10 @@ def coordinate_descent(X, y, *, loss: str = "squared", regularizer: str = "l2", 
             d = new - theta[:, i]
             theta[:, i] = new
             z += d[:, None] * x[None, :]
-        if track_objective:
+        if trace is not None:
             trace[:, l + 1] = _objective(A, v, theta, ls, rg, lm)
     if single:
-        return theta[0], (trace[0] if track_objective else None)
+        return theta[0], (trace[0] if trace is not None else None)
     return theta, trace
 
 
@@ -326,20 +337,20 @@ class DPCDResult:
     by the guarantee, see the module docstring).
     """
 
-    theta: np.ndarray
-    objective_trace: np.ndarray
-    smoothness: np.ndarray
-    step_sizes: np.ndarray
-    clip_thresholds: np.ndarray
-    sensitivities: np.ndarray
+    theta: FloatArray
+    objective_trace: FloatArray
+    smoothness: FloatArray
+    step_sizes: FloatArray
+    clip_thresholds: FloatArray
+    sensitivities: FloatArray
     noise: Optional[Calibration]
-    alphas: Optional[np.ndarray]
-    gammas: Optional[np.ndarray]
+    alphas: Optional[FloatArray]
+    gammas: Optional[FloatArray]
     privacy: Optional[RunPrivacy]
     smoothness_public: bool
 
     @property
-    def objective(self):
+    def objective(self) -> Real:
         """F at the returned theta (per run)."""
         return self.objective_trace[..., -1]
 
@@ -383,8 +394,8 @@ class DPCDConfig:
     mechanism: Optional[str] = FlippedHuber.name
     accountant: str = "pld"
     noise: Optional[Calibration] = None
-    smoothness: Any = None
-    theta0: Any = None
+    smoothness: Optional[ArrayLike] = None
+    theta0: Optional[ArrayLike] = None
     verify: bool = True
 
     def __post_init__(self) -> None:
@@ -417,12 +428,12 @@ class DPCDConfig:
 
 @config_signature(DPCDConfig)
 def dp_coordinate_descent(
-    X, y, *, config: Optional[DPCDConfig] = None,
+    X: ArrayLike, y: ArrayLike, *, config: Optional[DPCDConfig] = None,
     loss: str = UNSET, regularizer: str = UNSET, lam: float = UNSET,
     n_passes: int = UNSET, step: float = UNSET, clip: float = UNSET,
     epsilon: Optional[float] = UNSET, delta: Optional[float] = UNSET,
     mechanism: Optional[str] = UNSET, accountant: str = UNSET,
-    noise: Optional[Calibration] = UNSET, smoothness=UNSET, theta0=UNSET,
+    noise: Optional[Calibration] = UNSET, smoothness: Optional[ArrayLike] = UNSET, theta0: Optional[ArrayLike] = UNSET,
     random_state: RandomState = None, n_runs: Optional[int] = None, verify: bool = UNSET,
 ) -> DPCDResult:
     """DP-CD (Algorithm 3) with noise calibrated for (epsilon, delta)-DP of the whole run.
@@ -500,9 +511,9 @@ def dp_coordinate_descent(
         else:
             if epsilon is None or delta is None:
                 raise ValueError("epsilon and delta are required for a private run (or pass mechanism=None for non-private CD)")
-            _choice(mechanism, "mechanism", MECHANISMS)
-            _choice(accountant, "accountant", ACCOUNTANTS)
-            cal = calibrate_dpcd_noise(epsilon, delta, L, K, mechanism, accountant)
+            mech = _choice(mechanism, "mechanism", MECHANISMS)
+            acc = _choice(accountant, "accountant", ACCOUNTANTS)
+            cal = calibrate_dpcd_noise(epsilon, delta, L, K, mech, acc)
         alphas, gammas = dpcd_parameters(cal, lams)
         if verify:
             privacy = account_run(alphas, gammas, lams, L, cal.epsilon, cal.target_delta, cal.extra["accountant"])
@@ -516,4 +527,5 @@ def dp_coordinate_descent(
         T = np.zeros((R, L, K))
     theta, trace = coordinate_descent(A, v, loss=ls, regularizer=rg, lam=lm, n_passes=L, step_sizes=taus,
                                       clip_thresholds=Cs, noise=T, theta0=theta0)
+    assert trace is not None  # track_objective is on
     return DPCDResult(theta, trace, M, taus, Cs, lams, cal, alphas, gammas, privacy, public)

@@ -30,8 +30,10 @@ import math
 from typing import Any, Optional, Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize
 
+from .._core.types import FloatArray
 from .._core import domains as V
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
@@ -65,7 +67,9 @@ def _zcdp(family: Family, request: Request) -> Calibration:
 
     def gstar(shape: float) -> float:
         # decreasing in x = log g; aimed 1e-12 below eps so that the conversion's own rounding keeps eps
-        f = lambda x: eps_at(shape, math.exp(x)) - eps * (1.0 - 1e-12)  # noqa: E731
+        def f(x: float) -> float:
+            return eps_at(shape, math.exp(x)) - eps * (1.0 - 1e-12)
+
         lo, hi = -5.0, 5.0
         while f(hi) > 0:
             lo, hi = hi, hi + 5.0
@@ -146,20 +150,20 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
     return dataclasses.replace(cal, method=f"dpcd-{acc}")
 
 
-def dpcd_parameters(cal: Calibration, sensitivities) -> Tuple[np.ndarray, np.ndarray]:
+def dpcd_parameters(cal: Calibration, sensitivities: ArrayLike) -> Tuple[FloatArray, FloatArray]:
     """Per-coordinate (alpha_i, gamma_i) of a DP-CD calibration for the sensitivities lambda_i (alpha_i = 0: Gaussian)."""
     lam = check_sensitivities(sensitivities, cal.dim)
     gamma = cal.extra["multiplier"] * lam
     return cal.extra["shape"] * gamma, gamma
 
 
-def dpcd_noise_std(cal: Calibration, sensitivities) -> np.ndarray:
+def dpcd_noise_std(cal: Calibration, sensitivities: ArrayLike) -> FloatArray:
     """Per-coordinate noise standard deviation sqrt(variance) lambda_i."""
     lam = check_sensitivities(sensitivities, cal.dim)
     return math.sqrt(cal.variance) * lam
 
 
-def dpcd_sample(cal: Calibration, sensitivities, size: Tuple[int, ...] = (), random_state: RandomState = None) -> np.ndarray:
+def dpcd_sample(cal: Calibration, sensitivities: ArrayLike, size: Tuple[int, ...] = (), random_state: RandomState = None) -> FloatArray:
     """Noise of shape ``size + (K,)``: column i from FH(alpha_i, gamma_i^2) (alpha_i = 0: N(0, gamma_i^2)).
 
     Sampled by inversion (``FlippedHuber.rvs_inversion``) column by column from one generator, so the

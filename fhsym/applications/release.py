@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -86,7 +86,7 @@ def _query(value: Any) -> np.ndarray:
     return arr
 
 
-def _sensitivities(sensitivity: Optional[float], norm: str, l2: Optional[float], l1: Optional[float]) -> dict:
+def _sensitivities(sensitivity: Optional[float], norm: str, l2: Optional[float], l1: Optional[float]) -> Dict[str, Optional[float]]:
     """The sensitivity keywords of :func:`fhsym.calibrate` from (sensitivity, norm) and the explicit radii."""
     if not isinstance(norm, str) or norm not in _NORMS:
         raise ValueError(f"norm must be one of {sorted(_NORMS)}; got {norm!r}")
@@ -103,7 +103,7 @@ def _sensitivities(sensitivity: Optional[float], norm: str, l2: Optional[float],
     return given
 
 
-def _check_covers(cal: Calibration, K: int, sens: dict, epsilon: Optional[float], delta: Optional[float]) -> None:
+def _check_covers(cal: Calibration, K: int, sens: Dict[str, Optional[float]], epsilon: Optional[float], delta: Optional[float]) -> None:
     """ValueError unless ``cal`` certifies this release (same dim, a sensitivity set containing the query's)."""
     if cal.dim != K:
         raise ValueError(f"calibration is for dim={cal.dim} but the value has {K} coordinate(s); "
@@ -304,7 +304,8 @@ def release(
             raise ValueError("the query's sensitivity is required: give sensitivity= (with norm=) or "
                              "l2_sensitivity= / l1_sensitivity=")
         cal = calibrate(epsilon, delta, dim=K, method="auto" if method is None else method,
-                        mechanism=FlippedHuber.name if mechanism is None else mechanism, **sens, **options)
+                        mechanism=FlippedHuber.name if mechanism is None else mechanism, sensitivity=sens["sensitivity"],
+                        l2_sensitivity=sens["l2_sensitivity"], l1_sensitivity=sens["l1_sensitivity"], **options)
     else:
         if not isinstance(calibration, Calibration):
             raise ValueError(f"calibration must be a fhsym.Calibration; got {type(calibration).__name__}")

@@ -39,7 +39,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple, Union
+
+if TYPE_CHECKING:  # the optional extra fhsym[dask]; imported where it is used
+    from dask.distributed import Client, LocalCluster
 
 __all__ = ["Task", "DiskCache", "SweepProgress", "dask_available", "execute", "execute_many", "run_tasks"]
 
@@ -128,7 +131,8 @@ class DiskCache:
             return None
         if rec.get("func") != task.func or rec.get("params") != json.loads(json.dumps(dict(task.params))):
             return None  # a hash collision or a foreign file: not ours
-        return rec["outcome"]
+        outcome: Dict[str, Any] = rec["outcome"]  # put() wrote a JSON object
+        return outcome
 
     def put(self, task: Task, outcome: Mapping[str, Any]) -> None:
         p = self.path(task)
@@ -172,7 +176,7 @@ class SweepProgress:
               f"{el:.0f} s{eta}  {note}", file=self.stream, flush=True)
 
 
-def _client(scheduler: str, workers: Optional[int]):
+def _client(scheduler: str, workers: Optional[int]) -> Tuple[Client, Optional[LocalCluster]]:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:

@@ -67,7 +67,7 @@ def _reader_gone(stream: object) -> bool:
     """Whether ``stream`` is a pipe whose reading end is closed (poll reports POLLERR; where poll is
     unavailable, any pipe counts)."""
     try:
-        fd = stream.fileno()  # type: ignore[attr-defined]
+        fd = stream.fileno()  # type: ignore[attr-defined]  # any stream: one without fileno is caught below
         if not stat.S_ISFIFO(os.fstat(fd).st_mode):
             return False
     except (AttributeError, OSError, ValueError):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.util
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from types import ModuleType
+from typing import Any, Dict, List, Optional, Tuple
 
 from .common import CLIError, need_checkout, need_module
 from .eta import CheckTimes, default_times_path
@@ -20,7 +22,7 @@ from .progress import Progress
 # ---------------------------------------------------------------------------
 
 
-def cmd_calibrate(ns) -> tuple:
+def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..calibration import calibrate
 
     # mechanism options, refused by calibrate for the mechanisms that do not take them
@@ -69,7 +71,7 @@ def cmd_calibrate(ns) -> tuple:
     return res, 0
 
 
-def cmd_advise(ns) -> tuple:
+def cmd_advise(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..applications.advise import advise
 
     bar = Progress(0, "advise", enabled=not ns.no_progress)
@@ -80,7 +82,7 @@ def cmd_advise(ns) -> tuple:
     return res, 0
 
 
-def cmd_check_certificate(ns) -> tuple:
+def cmd_check_certificate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..calibration.verify import check_certificate
 
     try:
@@ -93,7 +95,7 @@ def cmd_check_certificate(ns) -> tuple:
     return res, 0 if v.ok else 1
 
 
-def cmd_profile(ns) -> tuple:
+def cmd_profile(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     import numpy as np
 
     from ..privacy import privacy_profile
@@ -103,7 +105,7 @@ def cmd_profile(ns) -> tuple:
             "epsilon": [float(e) for e in ns.epsilon], "delta": [float(x) for x in d]}, 0
 
 
-def cmd_sample(ns) -> tuple:
+def cmd_sample(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     import shutil
 
     import numpy as np
@@ -143,7 +145,7 @@ MAX_PRINTED_SAMPLES = 10_000_000
 SAMPLE_CHUNK = 1 << 22
 
 
-def _load_proofs(root: Path):
+def _load_proofs(root: Path) -> ModuleType:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     from proofs import _harness as H  # noqa: WPS433 - lives in the checkout, not in the package
@@ -151,7 +153,7 @@ def _load_proofs(root: Path):
     return H
 
 
-def cmd_verify(ns) -> tuple:
+def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     root = need_checkout("verify")
     H = _load_proofs(root)
     progress_on = not (ns.no_progress or ns.list)
@@ -188,13 +190,13 @@ def cmd_verify(ns) -> tuple:
            + (" --quick" if ns.quick else "") + "".join(f" --check {k}" for k in ns.check))
 
     bar = Progress(len(checks), "proofs", enabled=progress_on)
-    failures: List = []
+    failures: List[Any] = []  # the harness's results (proofs/, loaded from the checkout: untyped)
     # the ETA: each check's time in earlier runs of this mode, scaled by this run's pace (fhsym.cli.eta)
     times = CheckTimes(default_times_path("quick" if ns.quick else "full"))
     keys = [c.key for c in checks]
     finished: Dict[str, float] = {}
 
-    def progress(res) -> None:
+    def progress(res: Any) -> None:
         finished[res.key] = res.seconds
         if res.verdict != H.PASS:
             failures.append(res)
@@ -229,18 +231,19 @@ def cmd_verify(ns) -> tuple:
     return res, (1 if n_fail else 0)
 
 
-def _load_script(root: Path, name: str):
+def _load_script(root: Path, name: str) -> Optional[ModuleType]:
     path = root / "scripts" / f"{name}.py"
     if not path.is_file():
         return None
     spec = importlib.util.spec_from_file_location(f"_fhsym_scripts_{name}", path)
+    assert spec is not None and spec.loader is not None  # a .py file has a source loader
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # dataclasses / pickling need the module registered
     spec.loader.exec_module(mod)
     return mod
 
 
-def cmd_reproduce(ns) -> tuple:
+def cmd_reproduce(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     root = need_checkout("reproduce")
     need_module("matplotlib", "reproduce")
     out = Path(ns.out) if ns.out is not None else root / "docs"
@@ -258,7 +261,7 @@ def cmd_reproduce(ns) -> tuple:
                             progress=lambda note: bar.advance(note), log=bar.message)
     bar.close()
     status = 0
-    kdim = {"ran": False, "status": None, "note": ""}
+    kdim: Dict[str, Any] = {"ran": False, "status": None, "note": ""}
     kscript = root / "scripts" / "reproduce_kdim.py"
     if ns.skip_kdim:
         kdim["note"] = "skipped (--skip-kdim)"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Dict
+
 
 _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian tails",
             "gamma": "scale of the Gaussian tails" , "sigma": "standard deviation", "beta": "Laplace scale",
@@ -11,7 +13,7 @@ _MEANING = {"alpha": "transition point of the Laplace centre and the Gaussian ta
             "step": "lattice spacing of the noise", "width": "bin width", "weights": "bin weights n_0, n_1, ... (bin k holds n_|k|/N)"}
 
 
-def _print_calibration(res: dict) -> None:
+def _print_calibration(res: Dict[str, Any]) -> None:
     """The calibration as a person reads it: what the noise is, what it costs, how to draw it."""
     from ..noise import noise_class  # the law's prose name and class (imported when a calibration is printed)
 
@@ -51,7 +53,7 @@ def _print_calibration(res: dict) -> None:
 
 
 
-def print_human(command: str, res: dict) -> None:
+def print_human(command: str, res: Dict[str, Any]) -> None:
     if command == "advise":
         print(res["_text"])
     elif command == "calibrate":
@@ -101,5 +103,5 @@ def print_human(command: str, res: dict) -> None:
             print(f"          {o}")
 
 
-def json_ready(res: dict) -> dict:
+def json_ready(res: Dict[str, Any]) -> Dict[str, Any]:
     return {k: v for k, v in res.items() if not k.startswith("_")}

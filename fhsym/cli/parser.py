@@ -10,14 +10,14 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, NoReturn, Optional, Tuple
 
 if TYPE_CHECKING:
     from .._core.domains import Domain
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own errors: status 2, one line
+    def error(self, message: str) -> NoReturn:  # argparse's own errors: status 2, one line
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

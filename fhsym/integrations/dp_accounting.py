@@ -55,6 +55,7 @@ ImportError with the install command.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -71,6 +72,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
                       name="dp_accounting") from exc
 
 from .._core import domains as V
+from .._core.types import FloatArray, Real
+from ..accounting.pld import PrivacyLossDistribution as FhsymPLD
 from ..noise.flipped_huber import FlippedHuber
 from ..privacy.profile import PROFILE_RTOL, privacy_profile
 from .dp_accounting_events import FlippedHuberDpEvent
@@ -108,7 +111,7 @@ _EPS_ANY = V.Domain("epsilon", -math.inf, math.inf, closed_lower=True, closed_up
 # ---------------------------------------------------------------------------
 
 
-def _symmetric_profile(eps: np.ndarray, alpha: float, gamma: float, sensitivity: float) -> np.ndarray:
+def _symmetric_profile(eps: FloatArray, alpha: float, gamma: float, sensitivity: float) -> FloatArray:
     """delta_0(eps) of the pair (mu(. + Delta), mu) for every real eps (duality below 0, 0 at +inf, 1 at -inf)."""
     out = np.empty(eps.shape, dtype=float)
     fin = np.isfinite(eps)
@@ -122,7 +125,8 @@ def _symmetric_profile(eps: np.ndarray, alpha: float, gamma: float, sensitivity:
 
 
 def subsampled_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitivity: float = 1.0,
-                               sampling_prob: float = 1.0, adjacency_type=AdjacencyType.REMOVE):
+                               sampling_prob: float = 1.0, adjacency_type: "_plm.AdjacencyType" = AdjacencyType.REMOVE
+                               ) -> Real:
     """Exact delta(eps) of the Poisson-subsampled FH mechanism in dp_accounting's ADD / REMOVE convention.
 
     REMOVE (pair (q P0 + (1-q) Q0, Q0)): q delta_0(log(1 + (e^eps - 1)/q)) for eps > log(1-q), else
@@ -179,7 +183,7 @@ def subsampled_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, s
 # ---------------------------------------------------------------------------
 
 
-class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
+class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):  # type: ignore[misc]  # dp_accounting is untyped
     """Privacy loss of the additive flipped Huber mechanism, for dp_accounting.
 
     Parameters: ``alpha`` >= 0, ``gamma`` > 0 (the noise FH(alpha, gamma^2)), ``sensitivity`` > 0,
@@ -189,7 +193,7 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
     """
 
     def __init__(self, alpha: float, gamma: float, sensitivity: float = 1.0, log_mass_truncation_bound: float = -50.0,
-                 sampling_prob: float = 1.0, adjacency_type=AdjacencyType.REMOVE) -> None:
+                 sampling_prob: float = 1.0, adjacency_type: "_plm.AdjacencyType" = AdjacencyType.REMOVE) -> None:
         self.noise = FlippedHuber(alpha, gamma)
         lmtb = V.check_scalar(log_mass_truncation_bound, V.Domain("log_mass_truncation_bound", -math.inf, 0.0, closed_upper=True))
         self._lmtb = lmtb
@@ -198,8 +202,8 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
         super().__init__(V.check_scalar(sensitivity, V.SENSITIVITY), False, V.check_scalar(sampling_prob, _Q), adjacency_type)
         # bracket for the inverse-loss bisection: beyond the truncation points the loss is monotone and unbounded
         tail = self.privacy_loss_tail()
-        self._xlo = tail.lower_x_truncation - 4.0 * (self.sensitivity + self.noise.gamma)
-        self._xhi = tail.upper_x_truncation + 4.0 * (self.sensitivity + self.noise.gamma)
+        self._xlo: float = tail.lower_x_truncation - 4.0 * (self.sensitivity + self.noise.gamma)
+        self._xhi: float = tail.upper_x_truncation + 4.0 * (self.sensitivity + self.noise.gamma)
 
     # -- the seven abstract methods -----------------------------------------
     def _privacy_loss_without_subsampling_remove(self, x: float) -> float:
@@ -228,11 +232,13 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
                 hi = mid
         return lo
 
-    def noise_cdf(self, x):
-        return self.noise.cdf(x)
+    def noise_cdf(self, x: ArrayLike) -> Real:
+        out: Real = self.noise.cdf(x)
+        return out
 
-    def noise_log_cdf(self, x):
-        return self.noise.logcdf(x)
+    def noise_log_cdf(self, x: ArrayLike) -> Real:
+        out: Real = self.noise.logcdf(x)
+        return out
 
     def privacy_loss_tail(self) -> "_plm.TailPrivacyLossDistribution":
         lower = float(self.noise.ppf(0.5 * math.exp(self._lmtb)))
@@ -252,8 +258,9 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
                                       epsilon_lower=self.privacy_loss(t.upper_x_truncation))
 
     @classmethod
-    def from_privacy_guarantee(cls, privacy_parameters, sensitivity: float = 1, pessimistic_estimate: bool = True,
-                               sampling_prob: float = 1.0, adjacency_type=AdjacencyType.REMOVE) -> "FlippedHuberPrivacyLoss":
+    def from_privacy_guarantee(cls, privacy_parameters: "_plm.DifferentialPrivacyParameters", sensitivity: float = 1,
+                               pessimistic_estimate: bool = True, sampling_prob: float = 1.0,
+                               adjacency_type: "_plm.AdjacencyType" = AdjacencyType.REMOVE) -> "FlippedHuberPrivacyLoss":
         """The minimum-variance FH mechanism meeting ``privacy_parameters`` (fhsym's certified 1-D calibration; q = 1 only)."""
         if sampling_prob != 1.0:
             raise NotImplementedError("from_privacy_guarantee: sampling_prob < 1 is not supported for flipped Huber noise")
@@ -263,20 +270,21 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):
         return cls(cal.alpha, cal.gamma, sensitivity, adjacency_type=adjacency_type)
 
     # -- vectorised exact profile -------------------------------------------
-    def get_delta_for_epsilon(self, epsilon):
+    def get_delta_for_epsilon(self, epsilon: ArrayLike) -> Real:
         """delta(eps) of the pair (mu_upper, mu_lower), clipped to [0, 1]; vectorised (:func:`subsampled_privacy_profile`)."""
         return subsampled_privacy_profile(epsilon, self.noise.alpha, self.noise.gamma, self.sensitivity,
                                           self.sampling_prob, self.adjacency_type)
 
-    def certified_delta_for_epsilon(self, epsilon):
+    def certified_delta_for_epsilon(self, epsilon: ArrayLike) -> Real:
         """An upper bound on delta(eps): the exact value times (1 + :data:`CERTIFIED_RTOL`), at most 1."""
         d = np.asarray(self.get_delta_for_epsilon(epsilon), dtype=float)
         out = np.minimum(d * (1.0 + CERTIFIED_RTOL) + 1e-300, 1.0)
         return float(out) if np.ndim(epsilon) == 0 else out
 
-    def generic_delta_for_epsilon(self, epsilon):
+    def generic_delta_for_epsilon(self, epsilon: ArrayLike) -> Real:
         """dp_accounting's inherited route: delta = mu_upper_cdf(x*) - e^eps exp(mu_lower_log_cdf(x*)), x* = inverse loss."""
-        return _plm.AdditiveNoisePrivacyLoss.get_delta_for_epsilon(self, epsilon)
+        out: Real = _plm.AdditiveNoisePrivacyLoss.get_delta_for_epsilon(self, epsilon)
+        return out
 
 
 # ---------------------------------------------------------------------------
@@ -300,7 +308,8 @@ def _pessimistic_pmf(pl: FlippedHuberPrivacyLoss, h: float) -> "pld_pmf.PLDPmf":
 
 def flipped_huber_pld(alpha: float, gamma: float, sensitivity: float = 1.0, value_discretization_interval: float = 1e-4,
                       log_mass_truncation_bound: float = -50.0, *, sampling_prob: float = 1.0,
-                      neighboring_relation=NeighborRel.ADD_OR_REMOVE_ONE) -> "_pldlib.PrivacyLossDistribution":
+                      neighboring_relation: "_pa.NeighboringRelation" = NeighborRel.ADD_OR_REMOVE_ONE
+                      ) -> "_pldlib.PrivacyLossDistribution":
     """dp_accounting PLD (pessimistic connect-the-dots, public API only) of the 1-D FH mechanism.
 
     ``sampling_prob`` q < 1: Poisson subsampling; the PLD holds the REMOVE and the ADD pmf (dp_accounting
@@ -333,7 +342,7 @@ def flipped_huber_pld(alpha: float, gamma: float, sensitivity: float = 1.0, valu
     return _pldlib.PrivacyLossDistribution(remove, add)
 
 
-def to_dp_accounting(pld) -> "_pldlib.PrivacyLossDistribution":
+def to_dp_accounting(pld: FhsymPLD) -> "_pldlib.PrivacyLossDistribution":
     """The certified upper bound of an fhsym :class:`~fhsym.accounting.pld.PrivacyLossDistribution` as a dp_accounting PLD.
 
     The masses are those of fhsym's pessimistic discretisation plus its floating-point slack added to
@@ -350,7 +359,7 @@ def to_dp_accounting(pld) -> "_pldlib.PrivacyLossDistribution":
 # ---------------------------------------------------------------------------
 
 
-class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
+class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):  # type: ignore[misc]  # dp_accounting is untyped
     """dp_accounting's ``PLDAccountant`` that also accepts :class:`FlippedHuberDpEvent`.
 
     Every event -- FH or dp_accounting's own -- becomes a pessimistic PLD at this accountant's single
@@ -369,14 +378,17 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
     True
     """
 
-    def __init__(self, neighboring_relation=NeighborRel.ADD_OR_REMOVE_ONE, value_discretization_interval: float = 1e-4) -> None:
+    _pld: "_pldlib.PrivacyLossDistribution"  # the running composition (dp_accounting's attribute)
+
+    def __init__(self, neighboring_relation: "_pa.NeighboringRelation" = NeighborRel.ADD_OR_REMOVE_ONE,
+                 value_discretization_interval: float = 1e-4) -> None:
         h = V.check_scalar(value_discretization_interval, _H)
         if neighboring_relation not in (NeighborRel.ADD_OR_REMOVE_ONE, NeighborRel.REPLACE_ONE, NeighborRel.REPLACE_SPECIAL):
             raise ValueError(f"neighboring_relation must be a dp_accounting NeighboringRelation; got {neighboring_relation!r}")
         super().__init__(neighboring_relation, h)
-        self._identity = self._pld
+        self._identity: _pldlib.PrivacyLossDistribution = self._pld
 
-    def _compose_pld(self, pld) -> None:
+    def _compose_pld(self, pld: "_pldlib.PrivacyLossDistribution") -> None:
         """Compose ``pld`` into the running PLD; the first one replaces dp_accounting's initial identity PLD.
 
         identity o pld = pld exactly, but dp_accounting's ``compose`` also truncates up to 1e-15 of tail
@@ -387,14 +399,16 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):
 
     @property
     def value_discretization_interval(self) -> float:
-        return self._value_discretization_interval
+        h: float = self._value_discretization_interval  # set by PLDAccountant.__init__
+        return h
 
-    def _fh_pld(self, event: FlippedHuberDpEvent, q: float, count: int):
+    def _fh_pld(self, event: FlippedHuberDpEvent, q: float, count: int) -> "_pldlib.PrivacyLossDistribution":
         pld = flipped_huber_pld(event.alpha, event.gamma, event.sensitivity, self._value_discretization_interval,
                                 sampling_prob=q, neighboring_relation=self.neighboring_relation)
         return pld if count == 1 else pld.self_compose(count)
 
-    def _maybe_compose(self, event, count: int, do_compose: bool):
+    def _maybe_compose(self, event: "dp_event.DpEvent", count: int, do_compose: bool
+                       ) -> Optional["_pa.PrivacyAccountant.CompositionErrorDetails"]:
         if isinstance(event, FlippedHuberDpEvent):
             if do_compose and count > 0:
                 self._compose_pld(self._fh_pld(event, 1.0, count))

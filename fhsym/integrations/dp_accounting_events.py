@@ -41,7 +41,7 @@ def _sensitivity(value: Any) -> float:
 
 
 @attr.s(frozen=True, slots=True, auto_attribs=True)
-class FlippedHuberDpEvent(dp_event.DpEvent):  # type: ignore[misc]
+class FlippedHuberDpEvent(dp_event.DpEvent):  # type: ignore[misc]  # dp_accounting is untyped
     """One application of the flipped Huber mechanism: sum_i v_i + T, T ~ FH(alpha, gamma^2) (paper eq 8).
 
     ``sensitivity`` bounds each record's contribution |v_i| <= Delta, so under add/remove-one

@@ -92,7 +92,7 @@ def _has_fh(event: Any) -> bool:
     return False
 
 
-class FlippedHuberRdpAccountant(_rdp.RdpAccountant):  # type: ignore[misc]
+class FlippedHuberRdpAccountant(_rdp.RdpAccountant):  # type: ignore[misc]  # dp_accounting is untyped
     """dp_accounting's ``RdpAccountant`` that also accepts flipped Huber events (see the module docstring).
 
     ``orders``: the RDP orders (default dp_accounting's ``DEFAULT_RDP_ORDERS``), each >= 1.

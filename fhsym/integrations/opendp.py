@@ -57,7 +57,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple, cast
 
 import numpy as np
 
@@ -168,9 +168,11 @@ def _float_indices(x: Any, k: int, K: int) -> List[int]:
     t = np.ldexp(v, -k)  # exact unless subnormal (then |t| < 1/2: index 0 either way) or overflowing
     if np.all(np.abs(t) < _SAFE):
         fl = np.floor(t)
-        return (fl.astype(np.int64) + (t - fl >= 0.5)).tolist()  # t - floor(t) is exact
+        out: List[int] = (fl.astype(np.int64) + (t - fl >= 0.5)).tolist()  # t - floor(t) is exact
+        return out
     step = Fraction(1, 1 << -k) if k < 0 else Fraction(1 << k)
-    return [lattice_index(float(xi), step) for xi in v.tolist()]
+    # lattice_index takes an exact Fraction step too (its annotation says float only)
+    return [lattice_index(float(xi), cast(float, step)) for xi in v.tolist()]
 
 
 class _Release:

@@ -56,6 +56,8 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
+from .._core.types import BoolArray, U32Array
+
 __all__ = [
     "as_fraction",
     "exp_neg_bounds",
@@ -100,7 +102,7 @@ def as_fraction(x: object, name: str = "x") -> Fraction:
     if isinstance(x, (int, np.integer)):
         return Fraction(int(x))
     try:
-        num, den = x.as_integer_ratio()  # float, numpy floating, Decimal
+        num, den = x.as_integer_ratio()  # type: ignore[attr-defined]  # float, numpy floating, Decimal; others raise, caught
     except (AttributeError, OverflowError, ValueError, TypeError):
         raise ValueError(f"{name} must be a finite real number; got {x!r}") from None
     return Fraction(num, den)
@@ -282,7 +284,7 @@ class RandomBits:
         elif isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
             if rs < 0:
                 raise ValueError(f"random_state must be a non-negative integer seed; got {rs!r}")
-            self._gen = np.random.Generator(np.random.PCG64(int(rs)))
+            self._gen: Union[np.random.Generator, np.random.RandomState, _pyrandom.Random] = np.random.Generator(np.random.PCG64(int(rs)))
             self._fill = self._fill_numpy
         elif isinstance(rs, np.random.Generator):
             self._gen = rs
@@ -303,20 +305,23 @@ class RandomBits:
 
     # -- sources -------------------------------------------------------------
     @staticmethod
-    def _fill_os(n: int) -> np.ndarray:
+    def _fill_os(n: int) -> U32Array:
         return np.frombuffer(secrets.token_bytes(4 * n), dtype=np.uint32)
 
-    def _fill_numpy(self, n: int) -> np.ndarray:
+    def _fill_numpy(self, n: int) -> U32Array:
+        assert isinstance(self._gen, np.random.Generator)  # _fill is _fill_numpy only for a Generator
         return self._gen.integers(0, _U32, size=n, dtype=np.uint32)
 
-    def _fill_legacy(self, n: int) -> np.ndarray:
+    def _fill_legacy(self, n: int) -> U32Array:
+        assert isinstance(self._gen, np.random.RandomState)  # _fill is _fill_legacy only for a RandomState
         return self._gen.randint(0, _U32, size=n, dtype=np.uint32)
 
-    def _fill_pyrandom(self, n: int) -> np.ndarray:
+    def _fill_pyrandom(self, n: int) -> U32Array:
+        assert isinstance(self._gen, _pyrandom.Random)  # _fill is _fill_pyrandom only for a random.Random
         return np.frombuffer(self._gen.getrandbits(32 * n).to_bytes(4 * n, "little"), dtype=np.uint32)
 
     # -- interface -----------------------------------------------------------
-    def u32(self, n: int) -> np.ndarray:
+    def u32(self, n: int) -> U32Array:
         """n independent uniform 32-bit words (uint32)."""
         avail = self._buf.size - self._pos
         if n <= avail:
@@ -332,7 +337,7 @@ class RandomBits:
         self._pos = n - head.size
         return np.concatenate([head, self._buf[: self._pos]])
 
-    def bits(self, n: int) -> np.ndarray:
+    def bits(self, n: int) -> BoolArray:
         """n independent fair bits (bool)."""
         words = self.u32((n + 31) >> 5)
         return np.unpackbits(words.view(np.uint8))[:n].astype(bool)
@@ -428,7 +433,7 @@ def _laplace_candidates(geo: Geometric, n: int, src: RandomBits) -> np.ndarray:
     """Two-sided discrete Laplace P(k) ~ e^{-theta |k|}: +-G with (-, 0) rejected; <= n values."""
     g = geo.sample(n, src)
     neg = src.bits(n)
-    keep = ~(neg & (g == 0))
+    keep: BoolArray = ~(neg & (g == 0))
     return np.where(neg, -g, g)[keep]
 
 
@@ -456,6 +461,11 @@ class _Segment:
             raise ArithmeticError(f"segment coefficients must be >= 0: {self.A}, {self.B}, {self.C}")
         if self.A > 0:
             self.a_prob = ExactProbability.exp_neg(self.A)
+
+    @property
+    def top(self) -> int:
+        assert self.hi is not None, "a descending segment ends at a finite hi (_segments)"
+        return self.hi
 
     def lin(self, i: int) -> ExactProbability:
         p = self._lin.get(i)
@@ -607,7 +617,7 @@ class ExactLatticeSampler:
             idx = np.flatnonzero(in_seg)
             if idx.size == 0:
                 continue
-            j = n[idx] - np.int64(s.lo) if s.up else np.int64(s.hi) - n[idx]
+            j = n[idx] - np.int64(s.lo) if s.up else np.int64(s.top) - n[idx]
             ok[idx] = s.accept(j, src)
         return ok
 
@@ -615,10 +625,7 @@ class ExactLatticeSampler:
         n = abs(k)
         for s in self.segments:
             if n >= s.lo and (s.hi is None or n <= s.hi):
-                q = sum(
-                    (c * (n - s.lo if s.up else s.hi - n) ** e for e, c in enumerate((s.A, s.B, s.C))),
-                    Fraction(0),
-                )
+                q = sum((c * (n - s.lo if s.up else s.top - n) ** e for e, c in enumerate((s.A, s.B, s.C))), Fraction(0))
                 return _bernoulli_scalar(ExactProbability.exp_neg(q), src)
         raise AssertionError("no segment")
 

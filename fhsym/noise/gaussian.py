@@ -28,12 +28,16 @@ cases; eps in [0, 50], Delta/sigma in [1e-6, 1e3]): worst relative error
 from __future__ import annotations
 
 import math
+from typing import Tuple
 
 import numpy as np
+from flint import fmpq
 from scipy import special as sc
 
+from .._core.random import Rng
+from .._core.types import FloatArray
 from .._core.domains import Domain, check_scalar
-from .._core.arb import gaussian_plan
+from .._core.arb import Plan, gaussian_plan
 from .._core.doubledouble import div_dd, ratio_dd, two_sum
 from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
 from .base import NoiseDistribution
@@ -43,7 +47,7 @@ __all__ = ["Gaussian", "gaussian_profile"]
 SIGMA = Domain("sigma", 0.0, math.inf)
 
 
-def gaussian_profile(eps: np.ndarray, d: float, sigma: float = 1.0) -> np.ndarray:
+def gaussian_profile(eps: FloatArray, d: float, sigma: float = 1.0) -> FloatArray:
     """Profile of ``N(0, sigma^2)`` at sensitivity ``d`` (no validation).
 
     ``b = eps sigma / d - d / (2 sigma)`` is formed as a double-double from the
@@ -104,13 +108,13 @@ class Gaussian(NoiseDistribution):
         self.sigma = check_scalar(sigma, SIGMA)
 
     # -- mechanism facts
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return gaussian_plan(eps, sensitivity, self.sigma)
 
     def gaussian_sigma(self) -> float:
         return self.sigma
 
-    def zcdp_parameters(self, sensitivity: float):
+    def zcdp_parameters(self, sensitivity: float) -> Tuple[float, float]:
         return 0.0, (sensitivity / self.sigma) ** 2 / 2.0  # Bun & Steinke 2016: Delta^2/(2 sigma^2)-zCDP
 
     @property
@@ -124,29 +128,32 @@ class Gaussian(NoiseDistribution):
     def _var(self) -> float:
         return self.sigma**2
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         z = x / self.sigma
         return -0.5 * z * z - LOG_SQRT_2PI - math.log(self.sigma)
 
-    def _sf(self, x):
-        return sc.ndtr(-x / self.sigma)
+    def _sf(self, x: FloatArray) -> FloatArray:
+        out: FloatArray = sc.ndtr(-x / self.sigma)  # scipy is untyped
+        return out
 
-    def _logsf(self, x):
-        return sc.log_ndtr(-x / self.sigma)
+    def _logsf(self, x: FloatArray) -> FloatArray:
+        out: FloatArray = sc.log_ndtr(-x / self.sigma)
+        return out
 
-    def _isf(self, q):
-        return -self.sigma * sc.ndtri(q)
+    def _isf(self, q: FloatArray) -> FloatArray:
+        out: FloatArray = -self.sigma * sc.ndtri(q)
+        return out
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return gaussian_profile(eps, d, self.sigma)
 
-    def _centered_privacy_loss(self, t, d):
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         return t * d / self.sigma**2
 
-    def _privacy_loss(self, t, d):
+    def _privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         return d * (t + 0.5 * d) / self.sigma**2
 
-    def _rvs(self, rng, shape):
+    def _rvs(self, rng: Rng, shape: Tuple[int, ...]) -> FloatArray:
         return rng.normal(0.0, self.sigma, shape)
 
     def _moment(self, n: int) -> float:
@@ -160,9 +167,10 @@ class Gaussian(NoiseDistribution):
         # h = log(sigma sqrt(2 pi e))
         return 0.5 * (1.0 + math.log(2.0 * math.pi)) + math.log(self.sigma)
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = erf(x / (sigma sqrt 2)) / 2
-        return 0.5 * sc.erf(x / (self.sigma * math.sqrt(2.0)))
+        out: FloatArray = 0.5 * sc.erf(x / (self.sigma * math.sqrt(2.0)))
+        return out
 
 
 

@@ -27,10 +27,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Callable, Optional, Tuple
 
 import numpy as np
+from flint import fmpq
 
-from .._core.arb import laplace_plan_of
+from .._core.random import Rng
+from .._core.types import FloatArray
+from .._core.arb import Plan, laplace_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.sensitivities import float_at_least
 from .._core.doubledouble import exact_quotient, sym_sign_min
@@ -41,7 +45,7 @@ __all__ = ["Laplace", "laplace_profile"]
 BETA = Domain("beta", 0.0, math.inf)
 
 
-def laplace_profile(eps: np.ndarray, d: float, beta: float) -> np.ndarray:
+def laplace_profile(eps: FloatArray, d: float, beta: float) -> FloatArray:
     s_hi, s_lo = exact_quotient(d, beta)
     if s_hi == math.inf:
         return np.ones(np.shape(eps))
@@ -80,17 +84,17 @@ class Laplace(NoiseDistribution):
         self.beta = check_scalar(beta, BETA)
 
     # -- mechanism facts
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return laplace_plan_of(eps, sensitivity, self.beta)
 
-    def pure_loss(self, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+    def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
         # the loss of i.i.d. Laplace noise is at most ||d||_1 / beta: exactly Delta_1 / beta over the set
         return Fraction(l1_sensitivity) / Fraction(self.beta)
 
-    def loss_atoms(self, sensitivity):
+    def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
         return (Fraction(sensitivity) / Fraction(self.beta),)  # where t and t + Delta lie on one side of 0
 
-    def loss_range(self, sensitivity):
+    def loss_range(self, sensitivity: float) -> Optional[Fraction]:
         return Fraction(sensitivity) / Fraction(self.beta)
 
     @property
@@ -107,7 +111,9 @@ class Laplace(NoiseDistribution):
     unit_loss_atom = True
 
     @classmethod
-    def pure_calibration(cls, epsilon, dim, sensitivity, l2_sensitivity, l1_sensitivity, compositions):
+    def pure_calibration(  # type: ignore[override]  # no **options: the calibrator reads a law's options from this signature
+            cls, epsilon: float, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float,
+            compositions: int) -> Tuple[Callable[[float], "Laplace"], float]:
         """beta = the smallest double >= T Delta_1 / eps exactly: the loss ||d||_1 / beta of each release is then at
         most eps / T (Dwork et al. 2006; pure DP composes additively)."""
         if not epsilon > 0:
@@ -118,29 +124,29 @@ class Laplace(NoiseDistribution):
     def _var(self) -> float:
         return 2.0 * self.beta**2
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         return -np.abs(x) / self.beta - math.log(2.0 * self.beta)
 
-    def _sf(self, x):
+    def _sf(self, x: FloatArray) -> FloatArray:
         z = x / self.beta
         return np.where(z >= 0, 0.5 * np.exp(-np.abs(z)), 1.0 - 0.5 * np.exp(-np.abs(z)))
 
-    def _logsf(self, x):
+    def _logsf(self, x: FloatArray) -> FloatArray:
         z = x / self.beta
         return np.where(z >= 0, -np.abs(z) - math.log(2.0), np.log1p(-0.5 * np.exp(-np.abs(z))))
 
-    def _isf(self, q):
+    def _isf(self, q: FloatArray) -> FloatArray:
         # q <= 1/2: x = -beta log(2q);  q > 1/2: x = beta log(2 (1 - q)) (1 - q exact by Sterbenz)
         with np.errstate(divide="ignore"):
             return np.where(q <= 0.5, -self.beta * np.log(2.0 * q), self.beta * np.log(2.0 * (1.0 - q)))
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return laplace_profile(eps, d, self.beta)
 
-    def _centered_privacy_loss(self, t, d):
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         return sym_sign_min(t, d) / self.beta
 
-    def _rvs(self, rng, shape):
+    def _rvs(self, rng: Rng, shape: Tuple[int, ...]) -> FloatArray:
         return rng.laplace(0.0, self.beta, shape)
 
     def _moment(self, n: int) -> float:
@@ -154,7 +160,7 @@ class Laplace(NoiseDistribution):
         # h = 1 + log(2 beta)
         return 1.0 + math.log(2.0) + math.log(self.beta)
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = (1 - exp(-x/beta)) / 2
         return -0.5 * np.expm1(-x / self.beta)
 

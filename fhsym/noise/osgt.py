@@ -43,12 +43,16 @@ switch); see docs/mechanisms.md.
 from __future__ import annotations
 
 import math
+from typing import Optional, Tuple
 
 import numpy as np
+from flint import fmpq
 from scipy import special as sc
 from scipy import stats
 
-from .._core.arb import osgt_plan_of
+from .._core.random import Rng
+from .._core.types import FloatArray
+from .._core.arb import Plan, osgt_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
 from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
@@ -61,7 +65,7 @@ VARTHETA = Domain("vartheta", 0.0, math.inf, closed_lower=True)
 VARRHO = Domain("varrho", 0.0, math.inf)
 
 
-def osgt_profile(eps: np.ndarray, d: float, vartheta: float, varrho: float) -> np.ndarray:
+def osgt_profile(eps: FloatArray, d: float, vartheta: float, varrho: float) -> FloatArray:
     """Exact OSGT profile (no validation); see the module docstring for the forms."""
     eps = np.asarray(eps, dtype=float)
     s = d / varrho
@@ -112,7 +116,7 @@ def osgt_profile(eps: np.ndarray, d: float, vartheta: float, varrho: float) -> n
             if np.any(small):
                 m = mu[small]
 
-                def integrand(v, m=m):
+                def integrand(v: FloatArray, m: FloatArray = m) -> FloatArray:
                     return np.exp(-theta * v - 0.5 * v * v) * -np.expm1(-lam * (m[:, None] - v))
 
                 b_part[small] = 0.5 * gl_integrate(integrand, np.zeros(m.shape), m) / np.exp(
@@ -135,7 +139,7 @@ _GL20_X, _GL20_W = np.polynomial.legendre.leggauss(20)
 _CF_START = 160
 
 
-def moment_ratios(theta: float, n: int) -> np.ndarray:
+def moment_ratios(theta: float, n: int) -> FloatArray:
     """r_k = I_k(theta)/I_{k-1}(theta) for k = 1..n (r_0 = 1), I_k(x) = int_0^inf u^k e^{-x u - u^2/2} du.
 
     I_k/I_0 = r_1 ... r_k.  theta < 2: the integrals by composite 20-point Gauss-Legendre on
@@ -156,7 +160,7 @@ def moment_ratios(theta: float, n: int) -> np.ndarray:
         out[1:] = ints[1:] / ints[:-1]
         return out
 
-    def run(depth: int) -> np.ndarray:
+    def run(depth: int) -> FloatArray:
         r = np.empty(n + 2)
         t = 0.0
         for k in range(n + depth, n, -1):
@@ -178,7 +182,7 @@ def moment_ratios(theta: float, n: int) -> np.ndarray:
     return out
 
 
-def _osgt_profile_plain(eps: np.ndarray, s: float, theta: float) -> np.ndarray:
+def _osgt_profile_plain(eps: FloatArray, s: float, theta: float) -> FloatArray:
     """Same formulas in plain double precision (only for s or theta > 1e100, s < 1e-100)."""
     with np.errstate(all="ignore"):
         lam = s + 2.0 * theta
@@ -237,10 +241,10 @@ class OSGT(NoiseDistribution):
     # -- mechanism facts (scale family: shape theta = vartheta/varrho, scale varrho)
     shape_range = (1e-3, 1e4, True)
 
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return osgt_plan_of(eps, sensitivity, self.vartheta, self.varrho)
 
-    def gaussian_sigma(self):
+    def gaussian_sigma(self) -> Optional[float]:
         return self.varrho if self.vartheta == 0.0 else None  # density e^{-(|t|/varrho + theta)^2/2}: theta = 0 is N(0, varrho^2)
 
     @property
@@ -256,7 +260,7 @@ class OSGT(NoiseDistribution):
         return cls(shape * scale, scale)
 
     @classmethod
-    def family(cls, theta_max: float = 1e4):
+    def family(cls, theta_max: float = 1e4) -> Family:  # type: ignore[override]  # its one option, read by the calibrator from this signature
         """Shapes theta = vartheta/varrho in {0} U [1e-3, ``theta_max``] (as theta -> inf OSGT tends to Laplace)."""
         tmax = check_scalar(theta_max, Domain("theta_max", 0.0, math.inf))
         return Family(cls, (min(1e-3, tmax), tmax, True))
@@ -264,13 +268,13 @@ class OSGT(NoiseDistribution):
     def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.varrho
         return -u * (0.5 * u + self.theta) - (
             math.log(2.0 * self.varrho) + float(log_mills(np.array(self.theta)))
         )
 
-    def _sf(self, x):
+    def _sf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.varrho
         finite = np.isfinite(u)
         tail = np.zeros(u.shape)
@@ -278,10 +282,10 @@ class OSGT(NoiseDistribution):
         tail[finite] = 0.5 * np.exp(-uf * (0.5 * uf + self.theta) - j_fun(self.theta, uf))
         return np.where(x >= 0, tail, 1.0 - tail)
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return osgt_profile(eps, d, self.vartheta, self.varrho)
 
-    def _logsf(self, x):
+    def _logsf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.varrho
         pos = x >= 0
         out = np.empty(u.shape)
@@ -290,7 +294,7 @@ class OSGT(NoiseDistribution):
         out[~pos] = np.log1p(-self._sf(-x[~pos]))
         return out
 
-    def _isf(self, q):
+    def _isf(self, q: FloatArray) -> FloatArray:
         # sf(x) = Q(theta + x/varrho) / (2 Q(theta)) on x >= 0: u = x/varrho = Q^{-1}(2 q Q(theta)) - theta,
         # then Newton on F(u) = u (u/2 + theta) + J(theta, u) + log(2 p) = 0 (F' = 1/R(theta + u) > 0),
         # which removes the cancellation of the subtraction when theta >> u
@@ -307,7 +311,7 @@ class OSGT(NoiseDistribution):
         x = (self.varrho * np.where(p == 0.5, 0.0, u)).reshape(q.shape)
         return np.where(q <= 0.5, x, -x)
 
-    def _centered_privacy_loss(self, t, d):
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         r2 = self.varrho**2
         return t * d / r2 + self.vartheta * sym_sign_min(t, d) / r2
 
@@ -321,18 +325,20 @@ class OSGT(NoiseDistribution):
     def _entropy(self) -> float:
         # h = log(2 varrho R(theta)) + E[u^2]/2 + theta E[u],  u = |T|/varrho,  R = I_0
         r = moment_ratios(self.theta, 2)
-        return (math.log(2.0 * self.varrho) + float(log_mills(np.array(self.theta)))
-                + 0.5 * r[1] * r[2] + self.theta * r[1])
+        h: float = (math.log(2.0 * self.varrho) + float(log_mills(np.array(self.theta)))
+                    + 0.5 * r[1] * r[2] + self.theta * r[1])
+        return h
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = (1 - exp(-u (u/2 + theta) - J(theta, u)))/2,  u = x/varrho
         u = np.minimum(x / self.varrho, 1e150)
         return -0.5 * np.expm1(-u * (0.5 * u + self.theta) - j_fun(self.theta, u))
 
-    def _rvs(self, rng, size):  # size: the sample shape
+    def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
         mag = stats.truncnorm.rvs(
             self.theta, np.inf, loc=-self.vartheta, scale=self.varrho, size=size, random_state=rng
         )
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
-        return np.maximum(mag, 0.0) * sign
+        out: FloatArray = np.maximum(mag, 0.0) * sign  # scipy is untyped
+        return out
 

@@ -78,7 +78,7 @@ class Parametrised:
         return f"{type(self).__name__}({args})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.parameters == other.parameters  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.parameters == other.parameters
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(self.parameters.items())))

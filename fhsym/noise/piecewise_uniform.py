@@ -45,6 +45,7 @@ from typing import Any, Dict, Mapping, Sequence, Tuple
 
 import numpy as np
 
+from .._core.types import FloatArray
 from .._core.arb import Enclosure
 from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds
 from .._core.domains import Domain, check_scalar
@@ -58,7 +59,7 @@ WEIGHTS = Domain("weights", 0.0, math.inf, closed_lower=True)  # (element range;
 _CHUNK = 1 << 20  # elements of the eps x bins matrix per block of the profile
 
 
-def piecewise_uniform_profile(eps: np.ndarray, d: float, width: float, q: np.ndarray) -> np.ndarray:
+def piecewise_uniform_profile(eps: FloatArray, d: float, width: float, q: FloatArray) -> FloatArray:
     """delta(eps; d) for bin masses ``q`` (float array over k = -M..M, symmetric), no validation."""
     eps = np.asarray(eps, dtype=float)
     M = (len(q) - 1) // 2
@@ -73,7 +74,7 @@ def piecewise_uniform_profile(eps: np.ndarray, d: float, width: float, q: np.nda
     return out
 
 
-def _deficit(eps: np.ndarray, q: np.ndarray, M: int, j: int) -> np.ndarray:
+def _deficit(eps: FloatArray, q: FloatArray, M: int, j: int) -> FloatArray:
     """D_j(eps) = sum_k [q_k - e^eps q_{k+j}]_+ (vectorised in eps)."""
     if j == 0:
         return np.zeros(eps.shape)
@@ -169,7 +170,7 @@ class PiecewiseUniform(NoiseDistribution):
         return cls(parameters["width"], parameters["weights"])
 
     @property
-    def parameters(self) -> Dict[str, Any]:  # type: ignore[override]
+    def parameters(self) -> Dict[str, Any]:
         """``{'width': w, 'weights': (n_0, ..., n_M)}``: JSON-able, exact (a float and integers)."""
         return {"width": self.width, "weights": self.weights}
 
@@ -198,18 +199,18 @@ class PiecewiseUniform(NoiseDistribution):
         return (-h, h)
 
     # ------------------------------------------------------------ kernels
-    def _bin(self, a: np.ndarray) -> np.ndarray:
+    def _bin(self, a: FloatArray) -> FloatArray:
         """The bin index floor(a + 1/2) of |x|/w = a >= 0, as float (may exceed M)."""
         return np.floor(a + 0.5)
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         a = np.abs(x) / self.width
         k = self._bin(a)
         inside = k <= len(self.weights) - 1
         idx = np.where(inside, k, 0).astype(np.intp)
         return np.where(inside, self._logdens[idx], -np.inf)
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x), x >= 0: q_0 a for a < 1/2; q_0/2 + C_{k-1} + q_k (a - k + 1/2) in bin k >= 1
         a = np.abs(np.asarray(x, dtype=float)) / self.width
         k = self._bin(a)
@@ -220,7 +221,7 @@ class PiecewiseUniform(NoiseDistribution):
         val = np.where(ki == 0, self._q[0] * a, 0.5 * self._q[0] + prev + self._q[ki] * (a - ki + 0.5))
         return np.where(inside, val, 0.5)
 
-    def _sf(self, x):
+    def _sf(self, x: FloatArray) -> FloatArray:
         a = np.abs(x) / self.width
         k = self._bin(a)
         M = len(self.weights) - 1
@@ -230,7 +231,7 @@ class PiecewiseUniform(NoiseDistribution):
         upper = np.where(inside, upper, 0.0)
         return np.where(x >= 0, upper, 0.5 + np.asarray(self._half_mass(a * self.width)))
 
-    def _isf(self, p):
+    def _isf(self, p: FloatArray) -> FloatArray:
         p = np.asarray(p, dtype=float)
         lower_half = p <= 0.5
         r = np.where(lower_half, p, 1.0 - p)  # isf(p) = -isf(1 - p)
@@ -241,7 +242,8 @@ class PiecewiseUniform(NoiseDistribution):
         with np.errstate(divide="ignore", invalid="ignore"):
             frac = np.where(qk > 0, (r - self._tail[k + 1]) / qk, 0.0)
         x = (k + 0.5 - np.clip(frac, 0.0, k + 0.5)) * self.width
-        return np.where(lower_half, x, -x)
+        out: FloatArray = np.where(lower_half, x, -x)
+        return out
 
     def _var(self) -> float:
         return float(self.exact_variance())
@@ -260,10 +262,10 @@ class PiecewiseUniform(NoiseDistribution):
         mult = np.where(np.arange(len(self._q))[self._q > 0] == 0, 1.0, 2.0)
         return float(-(mult * q * (np.log(q) - math.log(self.width))).sum())
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return piecewise_uniform_profile(eps, d, self.width, self._full)
 
-    def _privacy_loss(self, t, d):
+    def _privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         a, b = self._logpdf(t), self._logpdf(t + d)
         with np.errstate(invalid="ignore"):
             out = a - b
@@ -304,7 +306,7 @@ class PiecewiseUniform(NoiseDistribution):
         """
         return sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)[1]
 
-    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]
+    def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]  # exact: no ball options
         """A proven enclosure of delta(eps; Delta) at the one shift ``Delta``, in exact rationals
         (:func:`fhsym._core.arb.piecewise_uniform.profile_bounds`; the ball options of the base class do not apply).
 

@@ -20,12 +20,29 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Callable, List
+from typing import Callable, List, Protocol, SupportsFloat, Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate
 
-__all__ = ["breakpoints", "expect", "moment", "entropy"]
+from .._core.types import FloatArray
+
+__all__ = ["Law", "breakpoints", "expect", "moment", "entropy"]
+
+
+class Law(Protocol):
+    """What the quadratures read of a noise law (every :class:`~fhsym.NoiseDistribution` has it)."""
+
+    def pdf(self, x: float) -> SupportsFloat: ...
+
+    def logpdf(self, x: float) -> SupportsFloat: ...
+
+    def isf(self, q: FloatArray) -> ArrayLike: ...
+
+    def support(self) -> Tuple[float, float]: ...
+
+    def _kinks(self) -> Tuple[float, ...]: ...
 
 _TAIL_PROBS = np.array([0.25, 1e-1, 1e-2, 1e-3, 1e-4, 1e-6, 1e-8, 1e-12, 1e-16, 1e-24, 1e-32, 1e-48, 1e-64,
                         1e-96, 1e-128, 1e-192, 1e-256])
@@ -36,7 +53,7 @@ _LIMIT = 200
 _WARN_REL = 1e-9
 
 
-def breakpoints(dist, lo: float, hi: float) -> List[float]:
+def breakpoints(dist: Law, lo: float, hi: float) -> List[float]:
     """The split points of [lo, hi] (ends included, sorted): 0, the kinks and tail quantiles."""
     qs = np.asarray(dist.isf(_TAIL_PROBS), dtype=float)
     pts = {0.0}
@@ -49,7 +66,7 @@ def breakpoints(dist, lo: float, hi: float) -> List[float]:
     return [lo] + inner + [hi]
 
 
-def _integrand(dist, func: Callable[[float], float]) -> Callable[[float], float]:
+def _integrand(dist: Law, func: Callable[[float], float]) -> Callable[[float], float]:
     def f(x: float) -> float:
         g = float(dist.pdf(x))
         return 0.0 if g == 0.0 else float(func(x)) * g
@@ -76,7 +93,7 @@ def _integrate(f: Callable[[float], float], pts: List[float]) -> float:
     return total
 
 
-def expect(dist, func: Callable[[float], float], lb: float, ub: float) -> float:
+def expect(dist: Law, func: Callable[[float], float], lb: float, ub: float) -> float:
     """int_lb^ub func(t) g(t) dt over [lb, ub] intersected with the support."""
     pts = breakpoints(dist, lb, ub)
     if not pts[-1] > pts[0]:
@@ -84,13 +101,13 @@ def expect(dist, func: Callable[[float], float], lb: float, ub: float) -> float:
     return _integrate(_integrand(dist, func), pts)
 
 
-def moment(dist, n: int) -> float:
+def moment(dist: Law, n: int) -> float:
     """E[T^n] = 2 int_0^inf t^n g(t) dt for even n (symmetric density)."""
     pts = breakpoints(dist, 0.0, math.inf)
     return 2.0 * _integrate(_integrand(dist, lambda x: x**n), pts)
 
 
-def entropy(dist) -> float:
+def entropy(dist: Law) -> float:
     """h = 2 int_0^inf -log g(t) g(t) dt (symmetric density)."""
     pts = breakpoints(dist, 0.0, math.inf)
 

@@ -55,8 +55,11 @@ from fractions import Fraction
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
+from flint import fmpq
 
-from .._core.arb import staircase_plan_of
+from .._core.random import Rng
+from .._core.types import FloatArray
+from .._core.arb import Plan, staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
@@ -145,19 +148,19 @@ class Staircase(NoiseDistribution):
                 f"epsilon must be smaller for a staircase with gamma={self.gamma!r} and sensitivity={self.sensitivity!r}: "
                 f"its first step (width gamma * sensitivity = {w!r}) carries probability 1 - O(e^-epsilon) on a width "
                 f"the float range cannot represent (density {self._a!r}); got epsilon={self.epsilon!r}")
-        self._cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._cache: dict[float, tuple[FloatArray, FloatArray]] = {}
 
     # -- mechanism facts
     log_concave = False  # a step density: the corner argument of the K-fold claims does not apply
 
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return staircase_plan_of(eps, sensitivity, self.epsilon, self.sensitivity, self.width)
 
-    def pure_loss(self, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+    def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
         # eps0-DP for every |d_i| <= Delta0 (Geng & Viswanath), and pure DP adds up over the dim coordinates
         return dim * Fraction(self.epsilon) if sensitivity <= self.sensitivity else None
 
-    def loss_range(self, sensitivity):
+    def loss_range(self, sensitivity: float) -> Optional[Fraction]:
         # level differences are at most ceil(Delta/Delta0) + 1
         return (math.ceil(Fraction(sensitivity) / Fraction(self.sensitivity)) + 1) * Fraction(self.epsilon)
 
@@ -172,7 +175,7 @@ class Staircase(NoiseDistribution):
     calibration_methods = ("auto", "pure")
 
     @classmethod
-    def pure_calibration(cls, epsilon: float, dim: int, sensitivity: float, l2_sensitivity: float,  # type: ignore[override]
+    def pure_calibration(cls, epsilon: float, dim: int, sensitivity: float, l2_sensitivity: float,  # type: ignore[override]  # its one option (cost), read by the calibrator from this signature
                          l1_sensitivity: float, compositions: int, cost: str = "variance"
                          ) -> Optional[Tuple[Callable[[float], Any], float]]:
         """The variance-optimal (``cost="variance"``) or magnitude-optimal staircase (Geng & Viswanath 2016) with
@@ -188,7 +191,7 @@ class Staircase(NoiseDistribution):
         return (lambda s: cls(eps0, s, gamma)), sensitivity
 
     # -- step index ---------------------------------------------------------
-    def _level(self, x: np.ndarray) -> np.ndarray:
+    def _level(self, x: FloatArray) -> FloatArray:
         ax = np.abs(x)
         k = np.floor(ax / self.sensitivity)
         r = ax - k * self.sensitivity
@@ -216,13 +219,13 @@ class Staircase(NoiseDistribution):
         log_var = 2.0 * math.log(self.sensitivity) + float(np.logaddexp(log_first, log_second))
         return math.exp(log_var) if log_var > _LOG_TINY else 0.0  # 0: below the float range (var() refuses it)
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         lev = self._level(x)
         with np.errstate(invalid="ignore"):
             out = math.log(self._a) - lev * self.epsilon
         return np.where(np.isinf(x), -np.inf, out)
 
-    def _sf(self, x):
+    def _sf(self, x: FloatArray) -> FloatArray:
         ax = np.abs(x)
         d0, w, b, a = self.sensitivity, self.width, self._b, self._a
         k = np.floor(ax / d0)
@@ -243,7 +246,7 @@ class Staircase(NoiseDistribution):
         e = float(Fraction(k) * Fraction(self.epsilon) - Fraction(p)) if math.isfinite(p) else 0.0
         return math.exp(-p) * math.exp(-e)
 
-    def _weights(self, d: float) -> tuple[np.ndarray, np.ndarray]:
+    def _weights(self, d: float) -> tuple[FloatArray, FloatArray]:
         """Integer step differences ``n`` and their weights ``W_n`` (cached per ``d``)."""
         cached = self._cache.get(d)
         if cached is not None:
@@ -253,7 +256,7 @@ class Staircase(NoiseDistribution):
             self._cache[d] = result
         return result
 
-    def _compute_weights(self, d: float) -> tuple[np.ndarray, np.ndarray]:
+    def _compute_weights(self, d: float) -> tuple[FloatArray, FloatArray]:
         D0, W, FD = Fraction(self.sensitivity), Fraction(self.width), Fraction(d)
         periods = int(FD / D0) + 2
         if periods > _MAX_PERIODS:
@@ -323,7 +326,7 @@ class Staircase(NoiseDistribution):
         ws = np.array([acc[int(n)] for n in ns])
         return ns, ws
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         ns, ws = self._weights(float(d))
         out = np.zeros(eps.shape)
         flat = eps.reshape(-1)
@@ -337,7 +340,7 @@ class Staircase(NoiseDistribution):
         out = res.reshape(eps.shape)
         return out
 
-    def _isf(self, q):
+    def _isf(self, q: FloatArray) -> FloatArray:
         """Invert sf on x >= 0 (q <= 1/2) period by period: sf(k D0 + r) = b^k (b/2 + rem(r))."""
         d0, w, b, a, e0 = self.sensitivity, self.width, self._b, self._a, self.epsilon
         p = np.where(q <= 0.5, q, 1.0 - q)  # the upper tail mass
@@ -356,7 +359,7 @@ class Staircase(NoiseDistribution):
         x = np.where(p == 0.0, np.inf, x)
         return np.where(q <= 0.5, x, -x)
 
-    def _centered_privacy_loss(self, t, d):
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         with np.errstate(invalid="ignore"):
             out = self.epsilon * (self._level(t + 0.5 * d) - self._level(t - 0.5 * d))
         return np.where(d == 0, 0.0, np.nan_to_num(out, nan=0.0))
@@ -377,7 +380,7 @@ class Staircase(NoiseDistribution):
         d0, w, b = self.sensitivity, self.width, self._b
         return -math.log(self._a) + self.epsilon * b * d0 / (self._omb * (w + (d0 - w) * b))
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = (1 - b^k)/2 + b^k (a min(r, w) + a b [r - w]_+),  x = k D0 + r
         d0, w, a, b = self.sensitivity, self.width, self._a, self._b
         k = np.floor(x / d0)
@@ -388,14 +391,14 @@ class Staircase(NoiseDistribution):
             bk = np.exp(-k * self.epsilon)
             return -0.5 * np.expm1(-k * self.epsilon) + bk * (a * np.minimum(r, w) + a * b * np.maximum(r - w, 0.0))
 
-    def _kinks(self):
+    def _kinks(self) -> Tuple[float, ...]:
         # the step edges k D0 and k D0 + w up to the 1e-32 tail quantile, at most 1000 periods
         top = float(self.isf(1e-32))
         kmax = min(int(top / self.sensitivity) + 1, 1000)
         edges = [k * self.sensitivity + e for k in range(kmax + 1) for e in (0.0, self.width)]
         return tuple(sorted({x for x in edges if x > 0.0}))
 
-    def _rvs(self, rng, size):  # size: the sample shape
+    def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
         if self.epsilon > FLOAT_SAMPLER_MAX_EPSILON:
             raise ValueError(
                 f"epsilon must be <= {FLOAT_SAMPLER_MAX_EPSILON:.4g} (53 log 2) for the floating-point staircase sampler; "

@@ -31,12 +31,16 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Optional, Tuple
 
 import numpy as np
+from flint import fmpq
 
 from scipy import special as sc
 
-from .._core.arb import truncated_laplace_plan
+from .._core.random import Rng
+from .._core.types import FloatArray, Real
+from .._core.arb import Plan, truncated_laplace_plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
@@ -48,14 +52,14 @@ SCALE = Domain("scale", 0.0, math.inf)
 BOUND = Domain("bound", 0.0, math.inf)
 
 
-def _tail(x: np.ndarray, lam: float, bound: float, norm: float) -> np.ndarray:
+def _tail(x: FloatArray, lam: float, bound: float, norm: float) -> FloatArray:
     """``P(T > x)`` for ``x`` in ``[-A, A]``; ``norm = 1 - exp(-A/lam)``."""
     ax = np.abs(x)
     pos = 0.5 * np.exp(-ax / lam) * -np.expm1(-(bound - ax) / lam) / norm
     return np.where(x >= 0, pos, 1.0 - pos)
 
 
-def tl_profile(eps: np.ndarray, d: float, lam: float, bound: float) -> np.ndarray:
+def tl_profile(eps: FloatArray, d: float, lam: float, bound: float) -> FloatArray:
     eps = np.asarray(eps, dtype=float)
     if d >= 2.0 * bound:
         return np.ones(eps.shape)
@@ -77,7 +81,7 @@ def tl_profile(eps: np.ndarray, d: float, lam: float, bound: float) -> np.ndarra
         w = ul - t0l
         # e^{t0} 4 sinh^2(w/2) = e^{u} (1 - e^{-w})^2  (u = t0 + w <= 0: no overflow)
         mid = np.where(w > 0, math.exp(ul) * np.expm1(-w) ** 2, 0.0) * (0.5 / norm)
-        last = 0.0
+        last: Real = 0.0
         if x > 0:
             last = 0.5 * -math.expm1(-x / lam) * -np.expm1(dfa) / norm
         out[act] = term1 + mid + last
@@ -130,14 +134,14 @@ class TruncatedLaplace(NoiseDistribution):
     # -- mechanism facts (scale family: shape a = bound/scale, scale lambda)
     shape_range = (1e-2, 1e3, False)
 
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return truncated_laplace_plan(eps, sensitivity, self.scale, self.bound)
 
-    def loss_atoms(self, sensitivity):
+    def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
         # the loss is Delta/lambda where t and t + Delta both lie in [0, A] (needs A > Delta)
         return (Fraction(sensitivity) / Fraction(self.scale),) if self.bound > sensitivity else ()
 
-    def loss_range(self, sensitivity):
+    def loss_range(self, sensitivity: float) -> Optional[Fraction]:
         return Fraction(sensitivity) / Fraction(self.scale)  # beyond: only the infinite loss (disjoint supports)
 
     @property
@@ -155,7 +159,7 @@ class TruncatedLaplace(NoiseDistribution):
     #: the member (shape, 1) has the loss atom u at sensitivity u (where t and t + u lie on one side of 0)
     unit_loss_atom = True
 
-    def support(self):
+    def support(self) -> Tuple[float, float]:
         """The closed interval [-A, A]."""
         return (-self.bound, self.bound)
 
@@ -174,19 +178,19 @@ class TruncatedLaplace(NoiseDistribution):
             num = 2.0
         return lam * lam * num / self._norm
 
-    def _logpdf(self, x):
+    def _logpdf(self, x: FloatArray) -> FloatArray:
         inside = np.abs(x) <= self.bound
         val = -np.abs(x) / self.scale - math.log(2.0 * self.scale * self._norm)
         return np.where(inside, val, -np.inf)
 
-    def _sf(self, x):
+    def _sf(self, x: FloatArray) -> FloatArray:
         xc = np.clip(x, -self.bound, self.bound)
         return _tail(xc, self.scale, self.bound, self._norm)
 
-    def _profile(self, eps, d):
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return tl_profile(eps, d, self.scale, self.bound)
 
-    def _isf(self, q):
+    def _isf(self, q: FloatArray) -> FloatArray:
         # sf(x) = (e^{-x/l} - e^{-A/l}) / (2 (1 - e^{-A/l})) on [0, A]: x = -l log(e^{-A/l} + 2 q norm)
         lam, a, norm = self.scale, self.bound / self.scale, self._norm
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -194,7 +198,7 @@ class TruncatedLaplace(NoiseDistribution):
             lower = lam * np.log(math.exp(-a) + 2.0 * (1.0 - q) * norm)
         return np.clip(np.where(q <= 0.5, upper, lower), -self.bound, self.bound)
 
-    def _centered_privacy_loss(self, t, d):
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         up, lo = t + 0.5 * d, t - 0.5 * d
         in_up = np.abs(up) <= self.bound
         in_lo = np.abs(lo) <= self.bound
@@ -204,7 +208,7 @@ class TruncatedLaplace(NoiseDistribution):
         out = np.where(in_up & ~in_lo, -np.inf, out)
         return np.where(d == 0, 0.0, out)
 
-    def _rvs(self, rng, size):  # size: the sample shape
+    def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
         u = rng.random(size)
         mag = -self.scale * np.log1p(u * -self._norm)
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
@@ -234,10 +238,10 @@ class TruncatedLaplace(NoiseDistribution):
         a = self.bound / self.scale
         return math.log(2.0 * self.scale) + float(log1mexp(a)) + self._abs_moment(1) / self.scale
 
-    def _half_mass(self, x):
+    def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = (1 - e^{-x/lambda}) / (2 (1 - e^{-A/lambda})) on [0, A]
         return -0.5 * np.expm1(-np.minimum(x, self.bound) / self.scale) / self._norm
 
-    def _kinks(self):
+    def _kinks(self) -> Tuple[float, ...]:
         return (self.bound,)
 

@@ -79,10 +79,9 @@ class OptimumInterval:
 
 
 def _check_bins(bins: object) -> int:
-    ok = isinstance(bins, int) and not isinstance(bins, bool) and 1 <= bins <= MAX_BINS and bins & (bins - 1) == 0
-    if not ok:
-        raise ValueError(f"bins must be a power of two in [1, {MAX_BINS}] or None; got {bins!r}")
-    return int(bins)  # type: ignore[call-overload]
+    if isinstance(bins, int) and not isinstance(bins, bool) and 1 <= bins <= MAX_BINS and bins & (bins - 1) == 0:
+        return int(bins)
+    raise ValueError(f"bins must be a power of two in [1, {MAX_BINS}] or None; got {bins!r}")
 
 
 def _support(epsilon: float, delta: float, m: int) -> int:

@@ -36,24 +36,24 @@ _BISECT = 400  # bisection steps for t1 (interval shrinks by 2^-400)
 def _profile_mp(eps: mp.mpf, b: mp.mpf, D: mp.mpf) -> mp.mpf:
     """delta^(1)(eps) in standard units (gamma = 1) at the current mpmath precision."""
 
-    def rho(x):
+    def rho(x: mp.mpf) -> mp.mpf:
         ax = abs(x)
         return b * ax if ax <= b else (x * x + b * b) / 2
 
-    def loss(t):
+    def loss(t: mp.mpf) -> mp.mpf:
         return rho(t + D) - rho(t)
 
     sq2pi = mp.sqrt(2 * mp.pi)
     tail_b = mp.exp(-b * b / 2) * sq2pi * mp.ncdf(-b)  # int_b^inf exp(-(s^2 + b^2)/2) ds
 
-    def S(x):  # int_x^inf exp(-rho(s)) ds, x >= 0
+    def S(x: mp.mpf) -> mp.mpf:  # int_x^inf exp(-rho(s)) ds, x >= 0
         if x >= b:
             return mp.exp(-b * b / 2) * sq2pi * mp.ncdf(-x)
         return (mp.exp(-b * x) - mp.exp(-b * b)) / b + tail_b
 
     Z = 2 * S(mp.mpf(0)) if b > 0 else sq2pi
 
-    def sf(x):
+    def sf(x: mp.mpf) -> mp.mpf:
         return S(x) if x >= 0 else Z - S(-x)
 
     # bracket and bisect the crossing point of the non-decreasing loss

@@ -31,4 +31,5 @@ def enclose_profile(mechanism: str, params: Mapping[str, float], epsilon: float,
     """
     if not isinstance(params, Mapping):
         raise ValueError(f"params must be a mapping of parameter names to floats; got {params!r}")
-    return noise_class(mechanism).from_parameters(params).profile_enclosure(epsilon, sensitivity, **options)
+    enclosure: Enclosure = noise_class(mechanism).from_parameters(params).profile_enclosure(epsilon, sensitivity, **options)
+    return enclosure

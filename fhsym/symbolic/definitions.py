@@ -108,7 +108,12 @@ tail_mass_of_b = (sp.sqrt(2 * sp.pi) / omega * Q(alpha / gamma)).subs(alpha, b *
 #   =>  t = gamma Q^{-1}((1 - q) omega / sqrt(2 pi))
 #   q < 1/2 follows from symmetry: ppf(q) = -ppf(1 - q).
 ppf_center = -(gamma**2 / alpha) * sp.log(1 - (alpha * omega / gamma) * sp.exp(-(alpha**2) / (2 * gamma**2)) * (q - sp.Rational(1, 2)))
-_Qinv = lambda p: sp.sqrt(2) * sp.erfinv(1 - 2 * p)  # noqa: E731  Q^{-1}(p)
+
+
+def _Qinv(p: sp.Expr) -> sp.Expr:  # Q^{-1}(p)
+    return sp.sqrt(2) * sp.erfinv(1 - 2 * p)
+
+
 ppf_tail_upper = gamma * _Qinv((1 - q) * omega / sp.sqrt(2 * sp.pi))
 
 # ----------------------------------------------------------------------------

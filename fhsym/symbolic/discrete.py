@@ -30,6 +30,8 @@ of the discrete mechanism is (the hockey-stick divergence of two shifted pmfs)
 
 from __future__ import annotations
 
+from typing import Dict, Tuple
+
 import sympy as sp
 
 from .definitions import rho
@@ -166,7 +168,7 @@ def profile(kstar: sp.Expr) -> sp.Expr:
 # ----------------------------------------------------------------------------
 # convexity of E (monotone privacy loss)
 # ----------------------------------------------------------------------------
-def convexity_gaps() -> dict:
+def convexity_gaps() -> Dict[str, Tuple[sp.Expr, sp.Expr, Dict[sp.Symbol, sp.Expr]]]:
     """Second differences of E at the joints, each written as a manifestly >= 0 expression.
 
     With d = c (K + 1) - b in (0, c] (because K = floor(b/c)):
@@ -179,8 +181,13 @@ def convexity_gaps() -> dict:
     """
     d = sp.Symbol("d", positive=True)
     sub = {b: c * (K + 1) - d, lam: (c * (K + 1) - d) * c}
-    cen = lambda x: lam * x  # noqa: E731  (E on the centre, x >= 0)
-    tal = lambda x: (c**2 * x**2 + b**2) / 2  # noqa: E731
+
+    def cen(x: sp.Expr) -> sp.Expr:  # E on the centre, x >= 0
+        return lam * x
+
+    def tal(x: sp.Expr) -> sp.Expr:
+        return (c**2 * x**2 + b**2) / 2
+
     return {
         "joint": ((tal(K + 1) - cen(K)) - (cen(K) - cen(K - 1)), d**2 / 2, sub),
         "tail_entry": ((tal(K + 2) - tal(K + 1)) - (tal(K + 1) - cen(K)), (c**2 - d**2) / 2 + c * d, sub),

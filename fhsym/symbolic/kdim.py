@@ -59,17 +59,17 @@ zeta_u_kdim_constant = K * R_Delta / (2 * gamma**2)
 
 
 
-def _lemma5_arg(R):
+def _lemma5_arg(R: sp.Expr) -> sp.Expr:
     """A of Lemma 5 with R_Delta(alpha) = R."""
     return gamma * eps / Delta2 - Delta2 / (2 * gamma) - K * R / (2 * gamma * Delta2)
 
 
-def _lemma7_arg(R, th):
+def _lemma7_arg(R: sp.Expr, th: sp.Expr) -> sp.Expr:
     """B of Lemma 7 with R_Delta(alpha) = R and theta = th."""
     return gamma * eps / Delta2 + Delta2 / (2 * gamma) + K * R / (2 * gamma * Delta2) + th * Delta1 / (gamma * Delta2)
 
 
-def _zcdp_xi(R):
+def _zcdp_xi(R: sp.Expr) -> sp.Expr:
     return K * R / (2 * gamma**2)
 
 

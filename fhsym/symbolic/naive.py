@@ -20,6 +20,8 @@ import math
 import numpy as np
 from scipy import special as sc
 
+from .._core.types import Real
+
 __all__ = [
     "SQRT2", "SQRT2PI", "Q", "Qinv", "omega", "kappa", "rho", "logpdf", "cdf", "sf", "ppf_center", "ppf_tail",
     "variance", "fisher", "mgf_half", "moment",
@@ -31,126 +33,132 @@ SQRT2 = math.sqrt(2.0)
 SQRT2PI = math.sqrt(2.0 * math.pi)
 
 
-def Q(x):
-    return 0.5 * sc.erfc(x / SQRT2)
+def Q(x: Real) -> Real:
+    q: Real = 0.5 * sc.erfc(x / SQRT2)  # scipy is untyped
+    return q
 
 
-def Qinv(p):
+def Qinv(p: Real) -> Real:
     # Q^{-1}(p) = sqrt(2) erfinv(1 - 2p)
-    return SQRT2 * sc.erfinv(1.0 - 2.0 * p)
+    x: Real = SQRT2 * sc.erfinv(1.0 - 2.0 * p)  # scipy is untyped
+    return x
 
 
-def omega(b):  # eq 9
+def omega(b: Real) -> Real:  # eq 9
     return 2.0 * (SQRT2PI * Q(b) + 2.0 / b * np.sinh(b * b / 2.0))
 
 
-def kappa(b):  # Definition 7, gamma = 1
+def kappa(b: Real) -> Real:  # Definition 7, gamma = 1
     return omega(b) * np.exp(-b * b / 2.0)
 
 
-def rho(s, b):  # eq 7
+def rho(s: float, b: float) -> float:  # eq 7
     return b * abs(s) if abs(s) <= b else (s * s + b * b) / 2.0
 
 
-def logpdf(b, s):  # log of eq 8
-    return np.log(np.exp(-rho(s, b)) / kappa(b))
+def logpdf(b: float, s: float) -> float:  # log of eq 8
+    out: float = np.log(np.exp(-rho(s, b)) / kappa(b))
+    return out
 
 
-def cdf(b, s):  # eq 10
+def cdf(b: float, s: float) -> float:  # eq 10
+    out: float
     if abs(s) <= b:
-        return 0.5 + 2.0 / (b * omega(b)) * np.exp(b / 2.0 * (b - abs(s))) * np.sinh(b * s / 2.0)
-    return 0.5 + np.sign(s) * (0.5 - SQRT2PI / omega(b) * Q(abs(s)))
+        out = 0.5 + 2.0 / (b * omega(b)) * np.exp(b / 2.0 * (b - abs(s))) * np.sinh(b * s / 2.0)
+    else:
+        out = 0.5 + np.sign(s) * (0.5 - SQRT2PI / omega(b) * Q(abs(s)))
+    return out
 
 
-def sf(b, s):
+def sf(b: float, s: float) -> float:
     return 1.0 - cdf(b, s)
 
 
-def ppf_center(b, q):  # eq 10 inverted on 0 <= t <= alpha (Appendix B, missing)
+def ppf_center(b: Real, q: Real) -> Real:  # eq 10 inverted on 0 <= t <= alpha (Appendix B, missing)
     return -(1.0 / b) * np.log(1.0 - b * omega(b) * np.exp(-b * b / 2.0) * (q - 0.5))
 
 
-def ppf_tail(b, q):  # eq 10 inverted on t > alpha
+def ppf_tail(b: Real, q: Real) -> Real:  # eq 10 inverted on t > alpha
     return Qinv((1.0 - q) * omega(b) / SQRT2PI)
 
 
-def variance(b):  # eq 11 / gamma^2
+def variance(b: Real) -> Real:  # eq 11 / gamma^2
     x = b * b / 2.0
     return 1.0 - (1.0 / omega(b)) * (2.0 / b) ** 3 * (x * np.cosh(x) - np.sinh(x))
 
 
-def fisher(b):  # eq 12 * gamma^2
+def fisher(b: Real) -> Real:  # eq 12 * gamma^2
     x = b * b / 2.0
     return 1.0 + 4.0 / (b * omega(b)) * (x * np.exp(x) - np.sinh(x))
 
 
-def mgf_half(b, m):
+def mgf_half(b: Real, m: Real) -> Real:
     """sqrt(2 pi)/omega P(s) e^{s^2/2} times kappa, with m = b + s (Sec III-B2)."""
     s = m - b
     P = (np.exp(m * b) - 1.0) * np.exp(-m * m / 2.0) / (m * SQRT2PI) + Q(m)
     return kappa(b) * SQRT2PI / omega(b) * P * np.exp(s * s / 2.0)
 
 
-def moment(n, b):
+def moment(n: int, b: float) -> Real:
     """E[S^n]: eq 11 for n = 2; otherwise the defining integrals (scipy quad) over the paper's kappa."""
     if n == 2:
         return variance(b)
     from scipy.integrate import quad
 
-    centre = quad(lambda x: x**n * np.exp(-b * x), 0.0, b)[0]
-    tail = quad(lambda x: x**n * np.exp(-(x * x + b * b) / 2.0), b, np.inf)[0]
+    centre: float = quad(lambda x: x**n * np.exp(-b * x), 0.0, b)[0]  # scipy is untyped
+    tail: float = quad(lambda x: x**n * np.exp(-(x * x + b * b) / 2.0), b, np.inf)[0]
     return 2.0 * (centre + tail) / kappa(b)
 
 
 # =============================================================================
 # Privacy of the 1-D mechanism: eq 13 and the loss (Sec II-C1)
 # =============================================================================
-def _profile_K(b):  # gamma/(alpha omega) e^{alpha^2/2gamma^2}
+def _profile_K(b: Real) -> Real:  # gamma/(alpha omega) e^{alpha^2/2gamma^2}
     return np.exp(b * b / 2.0) / (b * omega(b))
 
 
-def profile_case_i(b, D, eps):  # eq 13 (i)
+def profile_case_i(b: Real, D: Real, eps: Real) -> Real:  # eq 13 (i)
     c = SQRT2PI / omega(b)
     return (1.0 - c) + c * (Q(eps / D - D / 2.0) - np.exp(eps) * Q(eps / D + D / 2.0))
 
 
-def profile_case_ii(b, D, eps):  # eq 13 (ii)
+def profile_case_ii(b: Real, D: Real, eps: Real) -> Real:  # eq 13 (ii)
     E = np.exp(eps)
     return 0.5 * (1.0 - E) + _profile_K(b) * (1.0 + E - 2.0 * np.exp(eps / 2.0 - b * D / 2.0))
 
 
-def profile_case_iii(b, D, eps):  # eq 13 (iii)
+def profile_case_iii(b: Real, D: Real, eps: Real) -> Real:  # eq 13 (iii)
     r = np.sqrt(2.0 * (eps + b * D))
     return 0.5 + _profile_K(b) * (1.0 - np.exp(b * (-b + r - D))) - np.exp(eps) * SQRT2PI / omega(b) * Q(r - b)
 
 
-def profile_case_iv(b, D, eps):  # eq 13 (iv)
+def profile_case_iv(b: Real, D: Real, eps: Real) -> Real:  # eq 13 (iv)
     r = np.sqrt(2.0 * (eps - b * D))
     return 0.5 - _profile_K(b) * (1.0 - np.exp(b * (-b - r + D))) - np.exp(eps) * SQRT2PI / omega(b) * Q(r + b)
 
 
-def profile_case_v(b, D, eps):  # eq 13 (v)
+def profile_case_v(b: Real, D: Real, eps: Real) -> Real:  # eq 13 (v)
     return SQRT2PI / omega(b) * (Q(eps / D - D / 2.0) - np.exp(eps) * Q(eps / D + D / 2.0))
 
 
-def privacy_loss(b, D, s):  # Sec II-C1: zeta_D(s) = rho_b(s + D) - rho_b(s)
+def privacy_loss(b: float, D: float, s: float) -> float:  # Sec II-C1: zeta_D(s) = rho_b(s + D) - rho_b(s)
     return rho(s + D, b) - rho(s, b)
 
 
 # =============================================================================
 # K dimensions (Sec IV-B): Lemma 5's R_Delta, eq 21, eq 22, Theorem 8
 # =============================================================================
-def R_Delta(alpha, Delta):  # Lemma 5, as printed
+def R_Delta(alpha: float, Delta: float) -> float:  # Lemma 5, as printed
     return alpha**2 - max(alpha - Delta, 0.0) ** 2
 
 
-def R_Delta_inverse(nu, Delta):  # eq 21
+def R_Delta_inverse(nu: float, Delta: float) -> float:  # eq 21
     return math.sqrt(nu) if nu < Delta**2 else (nu + Delta**2) / (2.0 * Delta)
 
 
-def theta_std(b):  # eq 22 / gamma: Q^{-1}(sqrt(pi/2)/omega)
+def theta_std(b: Real) -> Real:  # eq 22 / gamma: Q^{-1}(sqrt(pi/2)/omega)
     return Qinv(math.sqrt(math.pi / 2.0) / omega(b))
 
 
-def log_theorem8_lhs(A, B, eps):  # log of Theorem 8's LHS Q(A) - e^eps Q(B)
+def log_theorem8_lhs(A: Real, B: Real, eps: Real) -> Real:  # log of Theorem 8's LHS Q(A) - e^eps Q(B)
     return np.log(Q(A) - np.exp(eps) * Q(B))

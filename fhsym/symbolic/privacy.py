@@ -32,6 +32,8 @@ Stable forms.  Writing S(x) = int_x^inf exp(-rho_b(s)) ds (so P(T > gamma x) = S
 
 from __future__ import annotations
 
+from typing import Tuple, Union
+
 import numpy as np
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
@@ -64,7 +66,7 @@ zeta = (rho(t + d) - rho(t)) / gamma**2  # psi(t + d) - psi(t); log kappa cancel
 zeta_centered = (rho(t + d / 2) - rho(t - d / 2)) / gamma**2
 
 
-def _pos(x):
+def _pos(x: sp.Expr) -> sp.Expr:
     return sp.Max(x, 0)
 
 
@@ -76,7 +78,7 @@ nu1 = (_pos(Delta - alpha) ** 2 + 2 * alpha * Delta) / (2 * gamma**2)
 nu2 = (Delta + 2 * alpha) * Delta / (2 * gamma**2)
 
 
-def J_inverse_helper(v, a):
+def J_inverse_helper(v: sp.Expr, a: sp.Expr) -> sp.Expr:
     """J_{Delta,gamma}(nu, a) = sgn(nu)(sqrt(2(gamma^2|nu| + a Delta)) - Delta/2 - a) (below eq 15)."""
     return sp.sign(v) * (sp.sqrt(2 * (gamma**2 * sp.Abs(v) + a * Delta)) - Delta / 2 - a)
 
@@ -122,7 +124,7 @@ DELTA_CASES = {
 }
 
 
-def _std(expr):
+def _std(expr: sp.Expr) -> sp.Expr:
     """Paper expression -> standard units: alpha = b gamma, Delta = D gamma, gamma = 1; omega via lw."""
     e = expr.subs({alpha: b * gamma, Delta: Dn * gamma}).subs(gamma, 1)
     return e
@@ -157,7 +159,7 @@ _edb = sub_prod(eps, b, Dn)  # eps - bD, error-free: delta ~ (bD - eps)/2 near e
 _r2 = sp.sqrt(2)
 
 
-def _log_tt(eta_b):
+def _log_tt(eta_b: sp.Expr) -> sp.Expr:
     """log of TT = int_b^inf [G(s) - e^eps G(s + D)] ds, the Gaussian-tail piece, for eta_b = zeta(b) - eps >= 0.
 
     TT = sqrt(pi/2) e^{-b^2} [erfcx_diff(b/sqrt2, D/sqrt2) + (1 - e^{-eta_b}) erfcx((b + D)/sqrt2)],
@@ -171,7 +173,7 @@ def _log_tt(eta_b):
 _eta_b = Dn**2 / 2 - _edb  # zeta(b) - eps = bD + D^2/2 - eps >= 0 in cases (iii), (iv)
 
 
-def _gauss_segment(y1, w, c):
+def _gauss_segment(y1: sp.Expr, w: sp.Expr, c: sp.Expr) -> sp.Expr:
     """erfcx(y1) - e^{-c} erfcx(y1 + w) for w, c >= 0 as two non-negative terms."""
     return erfcx_diff(y1, w) + erfcx(y1 + w) * (-expm1(-c))
 
@@ -389,7 +391,7 @@ _ln = sp.log
 _R = sp.Rational
 
 
-def _interior(bv, Dv, ev):
+def _interior(bv: Union[int, str], Dv: Union[int, str], ev: Union[int, str]) -> Tuple[Tuple[sp.Symbol, sp.Expr], ...]:
     """A point strictly inside a case of Table I (JAX: where the unselected kernel is evaluated)."""
     return ((b, _R(bv)), (Dn, _R(Dv)), (eps, _R(ev)))
 

@@ -35,6 +35,8 @@ node               definition                                    printed as
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
 import sympy as sp
 from sympy import Function, S
 
@@ -70,7 +72,7 @@ def Phi(x: sp.Expr) -> sp.Expr:
     return sp.erfc(-x / sp.sqrt(2)) / 2
 
 
-class _StableNode(Function):
+class _StableNode(Function):  # type: ignore[misc]  # sympy ships no type information: Function is Any
     """Common machinery: numerical evaluation through the naive definition."""
 
     nargs = 1
@@ -78,7 +80,7 @@ class _StableNode(Function):
     def _naive(self) -> sp.Expr:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _eval_evalf(self, prec):
+    def _eval_evalf(self, prec: int) -> Optional[sp.Float]:
         if not all(a.is_number for a in self.args):
             return None
         naive = self._naive()
@@ -91,53 +93,55 @@ class _StableNode(Function):
 class erfcx(_StableNode):
     """Scaled complementary error function erfcx(x) = exp(x^2) erfc(x)."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x = self.args[0]
         return sp.exp(x**2) * sp.erfc(x)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x = self.args[0]
         return 2 * x * erfcx(x) - 2 / sp.sqrt(sp.pi)
 
     @classmethod
-    def eval(cls, x):
+    def eval(cls, x: sp.Expr) -> Optional[sp.Expr]:
         if x is S.Zero:
             return S.One
+        return None
 
-    def _eval_rewrite_as_erfc(self, x, **kwargs):
+    def _eval_rewrite_as_erfc(self, x: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.exp(x**2) * sp.erfc(x)
 
-    def _eval_is_positive(self):
+    def _eval_is_positive(self) -> Optional[bool]:
         if self.args[0].is_real:
             return True
+        return None
 
 
 class log_ndtr(_StableNode):
     """log Phi(x), the log of the standard normal CDF."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x = self.args[0]
         return sp.log(sp.erfc(-x / sp.sqrt(2)) / 2)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x = self.args[0]
         return sp.sqrt(2 / sp.pi) * sp.exp(-(x**2) / 2) / sp.erfc(-x / sp.sqrt(2))
 
-    def _eval_rewrite_as_erfc(self, x, **kwargs):
+    def _eval_rewrite_as_erfc(self, x: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.log(sp.erfc(-x / sp.sqrt(2)) / 2)
 
 
 class ndtri(_StableNode):
     """Phi^{-1}(p), the standard normal quantile function."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         p = self.args[0]
         return sp.sqrt(2) * sp.erfinv(2 * p - 1)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         return sp.sqrt(2 * sp.pi) * sp.exp(ndtri(self.args[0]) ** 2 / 2)
 
-    def _eval_rewrite_as_erfinv(self, p, **kwargs):
+    def _eval_rewrite_as_erfinv(self, p: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.sqrt(2) * sp.erfinv(2 * p - 1)
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_erfinv
@@ -146,15 +150,15 @@ class ndtri(_StableNode):
 class ndtri_exp(_StableNode):
     """Phi^{-1}(exp(y)): the inverse of :class:`log_ndtr` (y <= 0)."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         y = self.args[0]
         return sp.sqrt(2) * sp.erfinv(2 * sp.exp(y) - 1)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         y = self.args[0]
         return sp.exp(y) * sp.sqrt(2 * sp.pi) * sp.exp(ndtri_exp(y) ** 2 / 2)
 
-    def _eval_rewrite_as_erfinv(self, y, **kwargs):
+    def _eval_rewrite_as_erfinv(self, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.sqrt(2) * sp.erfinv(2 * sp.exp(y) - 1)
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_erfinv
@@ -163,32 +167,34 @@ class ndtri_exp(_StableNode):
 class exprel(_StableNode):
     """Relative exponential (exp(x) - 1)/x, continuous at 0 with value 1."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x = self.args[0]
         return (sp.exp(x) - 1) / x
 
-    def _eval_evalf(self, prec):
+    def _eval_evalf(self, prec: int) -> Optional[sp.Float]:
         if self.args[0].is_zero:
             return sp.Float(1, sp.core.evalf.prec_to_dps(prec))
         return super()._eval_evalf(prec)
 
     @classmethod
-    def eval(cls, x):
+    def eval(cls, x: sp.Expr) -> Optional[sp.Expr]:
         if x is S.Zero:
             return S.One
+        return None
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x = self.args[0]
         return (x * sp.exp(x) - sp.exp(x) + 1) / x**2
 
-    def _eval_rewrite_as_exp(self, x, **kwargs):
+    def _eval_rewrite_as_exp(self, x: sp.Expr, **kwargs: Any) -> sp.Expr:
         return (sp.exp(x) - 1) / x
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_exp
 
-    def _eval_is_positive(self):
+    def _eval_is_positive(self) -> Optional[bool]:
         if self.args[0].is_real:
             return True
+        return None
 
 
 class lowergamma3_scaled(_StableNode):
@@ -198,32 +204,33 @@ class lowergamma3_scaled(_StableNode):
     density: int_0^b s^2 exp(-b s) ds = b^3 * lowergamma3_scaled(b^2).
     """
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         y = self.args[0]
         return 2 * (1 - sp.exp(-y) * (1 + y + y**2 / 2)) / y**3
 
-    def _eval_evalf(self, prec):
+    def _eval_evalf(self, prec: int) -> Optional[sp.Float]:
         if self.args[0].is_zero:
             return sp.Float(sp.Rational(1, 3), sp.core.evalf.prec_to_dps(prec))
         return super()._eval_evalf(prec)
 
     @classmethod
-    def eval(cls, y):
+    def eval(cls, y: sp.Expr) -> Optional[sp.Expr]:
         if y is S.Zero:
             return sp.Rational(1, 3)
+        return None
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         y = self.args[0]
         # d/dy int_0^1 u^2 e^{-yu} du = -int_0^1 u^3 e^{-yu} du
         #   = (e^{-y} - 3 lowergamma3_scaled(y)) / y
         return (sp.exp(-y) - 3 * lowergamma3_scaled(y)) / y
 
-    def _eval_rewrite_as_exp(self, y, **kwargs):
+    def _eval_rewrite_as_exp(self, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return 2 * (1 - sp.exp(-y) * (1 + y + y**2 / 2)) / y**3
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_exp
 
-    def _eval_rewrite_as_lowergamma(self, y, **kwargs):
+    def _eval_rewrite_as_lowergamma(self, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.lowergamma(3, y) / y**3
 
 
@@ -232,21 +239,21 @@ class lowergamma_scaled(_StableNode):
 
     nargs = 2
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         n, y = self.args
         return sp.lowergamma(n + 1, y) / y ** (n + 1)
 
-    def _eval_evalf(self, prec):
+    def _eval_evalf(self, prec: int) -> Optional[sp.Float]:
         n, y = self.args
         if y.is_zero:
             return sp.Float(1 / (n + 1), sp.core.evalf.prec_to_dps(prec))
         return super()._eval_evalf(prec)
 
-    def fdiff(self, argindex=2):
+    def fdiff(self, argindex: int = 2) -> sp.Expr:
         n, y = self.args
         return -lowergamma_scaled(n + 1, y)
 
-    def _eval_rewrite_as_lowergamma(self, n, y, **kwargs):
+    def _eval_rewrite_as_lowergamma(self, n: sp.Expr, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.lowergamma(n + 1, y) / y ** (n + 1)
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_lowergamma
@@ -255,15 +262,15 @@ class lowergamma_scaled(_StableNode):
 class log1mexp(_StableNode):
     """log(1 - exp(-x)) for x > 0 (Maechler's log1mexp)."""
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x = self.args[0]
         return sp.log(1 - sp.exp(-x))
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x = self.args[0]
         return 1 / (sp.exp(x) - 1)
 
-    def _eval_rewrite_as_exp(self, x, **kwargs):
+    def _eval_rewrite_as_exp(self, x: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.log(1 - sp.exp(-x))
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_exp
@@ -274,16 +281,16 @@ class logaddexp(_StableNode):
 
     nargs = 2
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x, y = self.args
         return sp.log(sp.exp(x) + sp.exp(y))
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x, y = self.args
         mine, other = (x, y) if argindex == 1 else (y, x)
         return 1 / (1 + sp.exp(other - mine))
 
-    def _eval_rewrite_as_exp(self, x, y, **kwargs):
+    def _eval_rewrite_as_exp(self, x: sp.Expr, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.log(sp.exp(x) + sp.exp(y))
 
     _eval_rewrite_as_erfc = _eval_rewrite_as_exp
@@ -299,19 +306,22 @@ class erfcx_diff(_StableNode):
 
     nargs = 2
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         y, k = self.args
         return sp.exp(y**2) * sp.erfc(y) - sp.exp((y + k) ** 2) * sp.erfc(y + k)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         y, k = self.args
-        d = lambda z: 2 * z * erfcx(z) - 2 / sp.sqrt(sp.pi)  # noqa: E731  erfcx'
+
+        def d(z: sp.Expr) -> sp.Expr:  # erfcx'
+            return 2 * z * erfcx(z) - 2 / sp.sqrt(sp.pi)
+
         return d(y) - d(y + k) if argindex == 1 else -d(y + k)
 
-    def _eval_rewrite_as_erfcx(self, y, k, **kwargs):
+    def _eval_rewrite_as_erfcx(self, y: sp.Expr, k: sp.Expr, **kwargs: Any) -> sp.Expr:
         return erfcx(y) - erfcx(y + k)
 
-    def _eval_rewrite_as_erfc(self, y, k, **kwargs):
+    def _eval_rewrite_as_erfc(self, y: sp.Expr, k: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.exp(y**2) * sp.erfc(y) - sp.exp((y + k) ** 2) * sp.erfc(y + k)
 
 
@@ -324,18 +334,18 @@ class gauss_profile(_StableNode):
 
     nargs = 2
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x, D = self.args
         return Q(x) - sp.exp(D * x + D**2 / 2) * Q(x + D)
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x, D = self.args
         if argindex == 1:  # dH/dx = -D exp(Dx + D^2/2) Q(x + D)
             return -D * sp.exp(D * x + D**2 / 2) * Q(x + D)
         # dH/dD = phi(x) - x exp(Dx + D^2/2) Q(x + D) - D ... ; use the naive form
         return sp.diff(self._naive(), D)
 
-    def _eval_rewrite_as_erfc(self, x, D, **kwargs):
+    def _eval_rewrite_as_erfc(self, x: sp.Expr, D: sp.Expr, **kwargs: Any) -> sp.Expr:
         return Q(x) - sp.exp(D * x + D**2 / 2) * Q(x + D)
 
 
@@ -344,15 +354,15 @@ class log_gauss_profile(_StableNode):
 
     nargs = 2
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x, D = self.args
         return sp.log(Q(x) - sp.exp(D * x + D**2 / 2) * Q(x + D))
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x, D = self.args
         return sp.diff(gauss_profile(x, D), (x, D)[argindex - 1]) / gauss_profile(x, D)
 
-    def _eval_rewrite_as_erfc(self, x, D, **kwargs):
+    def _eval_rewrite_as_erfc(self, x: sp.Expr, D: sp.Expr, **kwargs: Any) -> sp.Expr:
         return self._naive()
 
 
@@ -361,15 +371,15 @@ class sub_prod(_StableNode):
 
     nargs = 3
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         e, x, y = self.args
         return e - x * y
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         e, x, y = self.args
         return (1, -y, -x)[argindex - 1]
 
-    def _eval_rewrite_as_erfc(self, e, x, y, **kwargs):
+    def _eval_rewrite_as_erfc(self, e: sp.Expr, x: sp.Expr, y: sp.Expr, **kwargs: Any) -> sp.Expr:
         return e - x * y
 
     _eval_rewrite_as_exp = _eval_rewrite_as_erfc
@@ -380,15 +390,15 @@ class abs_sum_sub(_StableNode):
 
     nargs = 3
 
-    def _naive(self):
+    def _naive(self) -> sp.Expr:
         x, y, c = self.args
         return sp.Abs(x + y) - c
 
-    def fdiff(self, argindex=1):
+    def fdiff(self, argindex: int = 1) -> sp.Expr:
         x, y, c = self.args
         return (sp.sign(x + y), sp.sign(x + y), -1)[argindex - 1]
 
-    def _eval_rewrite_as_erfc(self, x, y, c, **kwargs):
+    def _eval_rewrite_as_erfc(self, x: sp.Expr, y: sp.Expr, c: sp.Expr, **kwargs: Any) -> sp.Expr:
         return sp.Abs(x + y) - c
 
     _eval_rewrite_as_exp = _eval_rewrite_as_erfc
@@ -404,7 +414,7 @@ def rewrite_naive(expr: sp.Expr) -> sp.Expr:
     """
     from sympy.codegen.cfunctions import expm1, log1p
 
-    repl = {}
+    repl: dict[sp.Expr, sp.Expr] = {}
     for node in expr.atoms(Function):
         if isinstance(node, _StableNode):
             repl[node] = node._naive()

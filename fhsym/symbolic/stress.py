@@ -11,13 +11,15 @@ True
 
 from __future__ import annotations
 
+from typing import Any, Callable, Dict, Sequence, Tuple
+
 from .privacy import LOSS_KERNELS, PROFILE_KERNELS
-from .stable import KERNELS
+from .stable import KERNELS, Kernel
 
 __all__ = ["NAIVE", "STRESS", "NO_STRESS", "PRIVACY_NAIVE", "PRIVACY_STRESS", "PRIVACY_NO_STRESS"]
 
 
-def _tables(kernels):
+def _tables(kernels: Sequence[Kernel]) -> Tuple[Dict[str, Callable[..., Any]], Dict[str, Tuple[Tuple[float, ...], str]], Dict[str, str]]:
     naive = {k.name: k.naive for k in kernels if k.naive is not None}
     stress = {k.name: k.stress for k in kernels if k.stress is not None}
     exempt = {k.name: k.no_stress for k in kernels if k.no_stress is not None}

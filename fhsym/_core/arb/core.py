@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx, fmpq, fmpz
 
 __all__ = [
     "exact",
@@ -74,7 +74,7 @@ def bits(q: fmpq) -> int:
     return max(0, abs(p).bit_length() - r.bit_length() + 1)
 
 
-def ball(q) -> arb:
+def ball(q: fmpq | fmpz | int) -> arb:
     """``q`` (fmpq, fmpz or int) as an arb ball at the current precision."""
     return arb(q)
 

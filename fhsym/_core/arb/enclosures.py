@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -172,7 +172,7 @@ class _Range:
         if isinstance(value, (bool, str, bytes)) or value is None:
             raise ValueError(msg)
         try:
-            f = float(value)  # type: ignore[arg-type]
+            f = float(value)  # type: ignore[arg-type]  # any object: float() decides, its errors are caught
         except (TypeError, ValueError):
             raise ValueError(msg) from None
         if not math.isfinite(f):
@@ -187,10 +187,8 @@ class _Range:
         return exact(f)
 
 
-_POS = dict(lower=0.0, upper=math.inf)
-_NONNEG = dict(lower=0.0, upper=math.inf, closed_lower=True)
-EPSILON = _Range("epsilon", **_NONNEG)
-SENSITIVITY = _Range("sensitivity", **_POS)
+EPSILON = _Range("epsilon", 0.0, math.inf, closed_lower=True)
+SENSITIVITY = _Range("sensitivity", 0.0, math.inf)
 
 #: a plan: (evaluate(plan, prec) -> arb ball, plan, text saying which formula/case applies)
 Plan = Tuple[Callable[[Any, int], arb], Any, str]
@@ -258,8 +256,9 @@ def _clip(x: arb) -> arb:
     return x.intersection(_UNIT)
 
 
-def _boost(plan) -> int:
-    return getattr(plan, "boost", 16) if plan is not None else 16
+def _boost(plan: object) -> int:
+    boost: int = getattr(plan, "boost", 16) if plan is not None else 16  # the plans' guard bits (an int field)
+    return boost
 
 
 def _tight(x: arb, rel: float) -> bool:
@@ -337,12 +336,12 @@ def ball(plan: Callable[[fmpq, fmpq], Plan], epsilon: float, sensitivity: float,
 
 def profile_upper_ends(
     plan: Callable[[fmpq, fmpq], Plan],
-    epsilons,
+    epsilons: Iterable[float],
     sensitivity: float,
     *,
     rel_width: float = 2.0**-40,
     max_prec: int = 1024,
-) -> list:
+) -> List[Tuple[int, int]]:
     """The upper ends of :func:`enclose`'s balls at many epsilons, exactly: ``(man, exp)`` pairs.
 
     ``man * 2**exp >= delta(eps)`` for each ``eps`` of ``epsilons`` (floats >= 0).  The same plans,
@@ -363,7 +362,7 @@ def profile_upper_ends(
         raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
     if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
         raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
-    out = []
+    out: List[Tuple[int, int]] = []
     for e in epsilons:
         evaluate, built, _ = plan(EPSILON.check(e), dl)
         boost = _boost(built)

@@ -73,7 +73,7 @@ class FHPlan:
     b: fmpq
     D: fmpq
     t1: Optional[fmpq]  # exact crossing, or None when it is a quadratic root
-    quad: Optional[tuple]  # (A, B, C, lo, hi) for the quadratic piece (lo, hi)
+    quad: Optional[tuple[fmpq, fmpq, fmpq, fmpq, fmpq]]  # (A, B, C, lo, hi) for the quadratic piece (lo, hi)
     neg: bool  # t1 < 0
     x_lin: bool  # |t1| <= b (Laplace branch; False when b = 0)
     y_lin: bool  # t2 = t1 + D <= b (False when b = 0)
@@ -91,15 +91,15 @@ def _label(t1: fmpq, t2: fmpq, b: fmpq) -> str:
     return "(v)"
 
 
-_POINTS: dict[tuple[int, int, int, int], tuple[list, list]] = {}
+_POINTS: dict[tuple[int, int, int, int], tuple[list[fmpq], list[fmpq]]] = {}
 
 
-def _breakpoints(b: fmpq, D: fmpq) -> tuple[list, list]:
+def _breakpoints(b: fmpq, D: fmpq) -> tuple[list[fmpq], list[fmpq]]:
     """The distinct points of P in increasing order and the exact loss at each (memoised per (b, D))."""
     key = (int(b.p), int(b.q), int(D.p), int(D.q))
     got = _POINTS.get(key)
     if got is None:
-        pts: list = []
+        pts: list[fmpq] = []
         for p in sorted([-b - D, -D, b - D, -b, _ZERO, b]):
             if not pts or p != pts[-1]:
                 pts.append(p)
@@ -124,16 +124,17 @@ def fh_plan(eps: fmpq, b: fmpq, D: fmpq) -> FHPlan:
         probe = t1
         how = "exact breakpoint"
     else:
+        lo: Optional[fmpq]
+        hi: Optional[fmpq]
         if j is None:  # beyond the last point: the right Gaussian tail
             lo, hi = pts[-1], None
+            probe = pts[-1] + 1
+        elif j == 0:  # before the first point: the left tail
+            lo, hi = None, pts[0]
+            probe = pts[0] - 1
         else:
-            lo, hi = (pts[j - 1] if j > 0 else None), pts[j]
-        if lo is not None and hi is not None:
-            probe = (lo + hi) / 2
-        elif hi is None:
-            probe = lo + 1
-        else:
-            probe = hi - 1
+            lo, hi = pts[j - 1], pts[j]
+            probe = (pts[j - 1] + pts[j]) / 2
         a0, b0, c0 = _branch(probe, b)
         a1, b1, c1 = _branch(probe + D, b)
         A = a1 - a0
@@ -144,6 +145,8 @@ def fh_plan(eps: fmpq, b: fmpq, D: fmpq) -> FHPlan:
             probe = t1
             how = "linear piece, t1 rational"
         else:
+            # both ends are breakpoints: on the two tails (s < -b - D, s > b) both branches are Gaussian, A = 0
+            assert lo is not None and hi is not None
             t1 = None
             quad = (A, B, C, lo, hi)
             how = "quadratic piece, t1 = root enclosed by arb sqrt"
@@ -155,6 +158,7 @@ def fh_plan(eps: fmpq, b: fmpq, D: fmpq) -> FHPlan:
         mag = abs(t1)
     else:
         # the open piece lies in one branch region: classify by its interior point
+        assert quad is not None  # t1 is None exactly when the piece is quadratic
         label = _label(probe, probe + D, b)
         mag = max(abs(quad[3]), abs(quad[4]))
     big = mag + b + D + 1
@@ -187,6 +191,7 @@ def fh_eval(plan: FHPlan, prec: int) -> arb:
             w = arb(2 * tq + Dq) if plan.neg else D
             axmb = arb(abs(tq) - bq)
         else:
+            assert plan.quad is not None  # FHPlan: t1 is None exactly when quad is set
             A, B, C, lo, hi = plan.quad
             sq = arb(B * B - 4 * A * (C - plan.eps)).sqrt()
             if B > 0:

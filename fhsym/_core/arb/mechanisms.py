@@ -55,6 +55,7 @@ the double the mechanism uses)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import List, Optional, Tuple
 
 from flint import arb, ctx, fmpq, fmpz
 
@@ -120,14 +121,14 @@ def osgt_eval(plan: OSGTPlan, prec: int) -> arb:
 # Laplace
 
 
-def laplace_plan(eps: fmpq, s: fmpq):
+def laplace_plan(eps: fmpq, s: fmpq) -> Optional[fmpq]:
     """None when delta = 0 exactly (eps >= s), else the exact exponent (eps - s)/2."""
     if eps >= s:
         return None
     return (eps - s) / 2
 
 
-def laplace_eval(half_gap, prec: int) -> arb:
+def laplace_eval(half_gap: Optional[fmpq], prec: int) -> arb:
     if half_gap is None:
         return arb(0)
     with ctx.workprec(prec + 16):
@@ -151,7 +152,7 @@ def tl_plan(eps: fmpq, a: fmpq, s: fmpq) -> TLPlan:
     return TLPlan(s >= 2 * a, a, s, eps, bits(a + s + eps + 1) + 16)
 
 
-def _neg_expm1(q) -> arb:
+def _neg_expm1(q: fmpq) -> arb:
     """1 - e^{-q} for an exact rational q >= 0, as a ball."""
     return -((-arb(q)).expm1())
 
@@ -188,8 +189,8 @@ class StaircasePlan:
     eps: fmpq
     eps0: fmpq
     W: fmpq
-    part1: tuple  # ((length, l0, n), ...) with n eps0 > eps
-    part2: tuple  # ((length, l0, n0, M), ...) with M >= 1
+    part1: Tuple[Tuple[fmpq, int, int], ...]  # ((length, l0, n), ...) with n eps0 > eps
+    part2: Tuple[Tuple[fmpq, int, int, int], ...]  # ((length, l0, n0, M), ...) with M >= 1
     boost: int
 
 
@@ -202,7 +203,7 @@ def _level(x: fmpq, W: fmpq) -> int:
     return k + (1 if x - k >= W else 0)
 
 
-def _frac_points(x: fmpq) -> list:
+def _frac_points(x: fmpq) -> List[fmpq]:
     """The point of (0, 1) congruent to x mod 1 (empty if x is an integer)."""
     f = x - _floor(x)
     return [f] if 0 < f < 1 else []
@@ -217,9 +218,9 @@ def staircase_plan(eps: fmpq, d: fmpq, eps0: fmpq, W: fmpq) -> StaircasePlan:
         pts.add(W)
     for p in _frac_points(-d) + _frac_points(W - d):
         pts.add(p)
-    pts = sorted(pts)
-    part1 = []
-    for lo, hi in zip(pts[:-1], pts[1:]):
+    cuts = sorted(pts)
+    part1: List[Tuple[fmpq, int, int]] = []
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
         mid = (lo + hi) / 2
         l0 = _level(mid, W)
         n = _level(mid + d, W) - l0
@@ -231,9 +232,9 @@ def staircase_plan(eps: fmpq, d: fmpq, eps0: fmpq, W: fmpq) -> StaircasePlan:
     pts = {_ZERO, one}
     for p in ([W] if 0 < W < 1 else []) + _frac_points(d) + _frac_points(d - W) + ([rho] if 0 < rho < 1 else []):
         pts.add(p)
-    pts = sorted(pts)
-    part2 = []
-    for lo, hi in zip(pts[:-1], pts[1:]):
+    cuts = sorted(pts)
+    part2: List[Tuple[fmpq, int, int, int]] = []
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
         jp = J + 1 if hi <= rho else J
         if jp == 0:
             continue
