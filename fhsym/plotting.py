@@ -266,10 +266,12 @@ def kdim_variance_figure(
     gs = fig.add_gridspec(2, len(Ks), height_ratios=[3, 2])
     for j, K in enumerate(Ks):
         eps, variances = panels[K]
+        if relative_to not in variances:
+            raise ValueError(f"relative_to must name a curve of every panel; got {relative_to!r}, panel K = {K} has "
+                             f"{sorted(variances)}")
         ax, axr = _variance_axes(fig, gs, j)
         title = r"$K=%d$, $\delta=%s$, $\Delta_\infty=1$, $\Delta_2=\sqrt{%d}$" % (K, _tex_num(delta), K)
-        _draw_variances(ax, axr, eps, variances, relative_to if relative_to in variances else None,
-                        (paper or {}).get(K), title, linthresh=1e-5,
+        _draw_variances(ax, axr, eps, variances, relative_to, (paper or {}).get(K), title, linthresh=1e-5,
                         ylabel="per-coordinate noise variance" if j == 0 else None)
     return fig
 
@@ -321,8 +323,8 @@ def _draw_variances(ax: Axes, axr: Optional[Axes], epsilon: Sequence[float], var
         return
     ax.tick_params(labelbottom=False)
     axr.set_xlabel(r"privacy budget $\varepsilon$")
-    # BUG (kept, reported): kdim_variance_figure gives a lower panel with relative_to=None when no curve has its label
-    axr.set_ylabel(r"$\sigma^2/\sigma^2_{\mathrm{%s}} - 1$" % relative_to.replace(" ", r"\ "), fontsize=10)  # type: ignore[union-attr]
+    if relative_to is not None:
+        axr.set_ylabel(r"$\sigma^2/\sigma^2_{\mathrm{%s}} - 1$" % relative_to.replace(" ", r"\ "), fontsize=10)
     axr.set_yscale("symlog", linthresh=linthresh, linscale=0.5)
     axr.axhline(0.0, color="0.4", lw=0.8)
     axr.grid(True, which="minor", alpha=0.12)

@@ -36,4 +36,6 @@ def test_py_typed_marker_is_packaged():
     assert importlib.resources.files("fhsym").joinpath("py.typed").is_file()
     tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert "py.typed" in cfg["tool"]["setuptools"]["package-data"]["fhsym"]
+    # hatchling packages every file under fhsym/ (tests/test_packaging.py checks the wheel holds py.typed)
+    assert cfg["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["fhsym"]
+    assert (ROOT / "fhsym" / "py.typed").is_file()

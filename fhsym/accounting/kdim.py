@@ -292,8 +292,8 @@ def worst_case_lower_bound(
     for d in worst_case_candidates(dim, sensitivity, l2_sensitivity, l1_sensitivity):
         if not np.any(d > 0):
             continue
-        # BUG (kept, reported): sensitivity=None (only l2/l1 given) reaches kdim_pld, which refuses it with a ValueError
-        lo = float(kdim_pld(alpha, gamma, dim, sensitivity, difference=d, step=step).delta_lower(epsilon))  # type: ignore[arg-type]  # the bug above
+        box = sensitivity if sensitivity is not None else float(np.max(np.abs(d)))  # only l2/l1 given: d's own box
+        lo = float(kdim_pld(alpha, gamma, dim, box, difference=d, step=step).delta_lower(epsilon))
         if lo > best:
             best, arg = lo, d
     assert arg is not None  # every candidate has a positive entry (the sensitivities are positive)

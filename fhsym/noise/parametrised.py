@@ -12,6 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Dict, Mapping, Optional, Tuple, TypeVar
 
+import numpy as np
+
 from .._core import domains as V
 
 __all__ = ["Parametrised"]
@@ -20,10 +22,9 @@ P = TypeVar("P", bound="Parametrised")
 
 
 def _value(v: Any, domain: V.Domain, arrays: bool) -> Any:
-    if not arrays:
+    if not arrays or np.ndim(v) == 0:  # a scalar: also refused when an integer would round to another float
         return V.check_scalar(v, domain)
-    arr = V.check_array(v, domain)
-    return float(arr) if arr.ndim == 0 else arr
+    return V.check_array(v, domain)
 
 
 class Parametrised:
