@@ -196,6 +196,9 @@ def _ulps(a: bytes, b: bytes) -> float:
             continue
         if np.isnan(fu) or np.isnan(fv):
             return math.inf
+        if u != v and fu == fv == 0.0:  # +0.0 against -0.0: counted as 1 ulp
+            worst = max(worst, 1)
+            continue
         ku = u if u >= 0 else -(u & 0x7FFFFFFFFFFFFFFF)  # map the bit patterns to a monotone integer line
         kv = v if v >= 0 else -(v & 0x7FFFFFFFFFFFFFFF)
         worst = max(worst, abs(ku - kv))

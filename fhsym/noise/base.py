@@ -55,7 +55,17 @@ from . import broadcast, quadrature
 from .family import Family, ScaleFamily
 from .parametrised import Parametrised
 
-__all__ = ["NoiseDistribution"]
+__all__ = ["NoiseDistribution", "PUBLIC_HOOKS"]
+
+#: the public methods through which a law states its mechanism facts (the hooks of the privacy claims and of the
+#: calibrator: fhsym.privacy.claims, fhsym.calibration.calibrator); a law overrides them.  Every other public method
+#: of NoiseDistribution is the template's, derived from the private kernels of the table above
+#: (tests/test_architecture.py counts how many of them each law overrides).
+PUBLIC_HOOKS = frozenset({
+    "parameters", "from_parameters", "gaussian_sigma", "pure_loss", "zcdp_parameters", "pure_calibration",
+    "profile_enclosure", "worst_profile_enclosure", "loss_atoms", "loss_range", "pld_profile", "profile_upper_ends",
+    "family_shape", "family_scale", "family", "from_family",
+})
 
 Float = Union[float, np.ndarray]
 
@@ -75,8 +85,14 @@ def _identity(x: float) -> float:
     return x
 
 
-def _out(a: np.ndarray) -> Float:
-    """A 0-d array as a Python float, anything else as it is."""
+def _out(a: Any) -> Float:
+    """A result as scipy.stats returns it: a 0-d array as its numpy scalar (``np.float64``), an array as it is."""
+    a = np.asarray(a, dtype=float)
+    return cast(float, a[()]) if a.ndim == 0 else a
+
+
+def _py(a: Any) -> Float:
+    """A 0-d array as a Python float, anything else as a float array."""
     a = np.asarray(a, dtype=float)
     return float(a) if a.ndim == 0 else a
 
@@ -112,6 +128,9 @@ class NoiseDistribution(Parametrised):
     """
 
     broadcast_parameters = True  # a law's parameters may be arrays (fhsym.noise.broadcast)
+    #: the kernels take the law's constants and the sensitivity as arrays (broadcast with the argument): array
+    #: parameters and array sensitivities are evaluated in one call, not one scalar law (or sensitivity) at a time
+    vectorised: ClassVar[bool] = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
@@ -193,7 +212,7 @@ class NoiseDistribution(Parametrised):
             if (~big).any():
                 h[~big] = self._central_quantile(0.5 * flat[~big])
         hs = h.reshape(c.shape)
-        return _out(0.0 - hs), _out(hs + 0.0)
+        return _py(0.0 - hs), _py(hs + 0.0)
 
     def _central_quantile(self, m: np.ndarray) -> np.ndarray:
         """x >= 0 with P(0 < T <= x) = m, for m in [0, 1/4]: Newton on ``_half_mass`` from isf(1/2 - m)."""
@@ -365,7 +384,7 @@ class NoiseDistribution(Parametrised):
         shape = size_to_shape(size)
         rng = as_generator(random_state)
         out = np.asarray(self._rvs(rng, shape), dtype=float).reshape(shape)
-        return float(out) if shape == () else out
+        return out[()] if shape == () else out
 
     # ------------------------------------------------------------------ scipy
     def to_scipy(self) -> Any:
@@ -394,37 +413,77 @@ class NoiseDistribution(Parametrised):
         """Centred privacy loss zeta~_d(t) = zeta_d(t - d/2) = log g(t - d/2)/g(t + d/2)."""
         return _evaluate_loss(self._centered_privacy_loss, t, d)
 
-    def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, exact; vectorised in ``epsilon``."""
-        eps = V.check_array(epsilon, _EPS)
-        Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+    def privacy_profile(self, epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) -> Float:
+        """delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (paper eq 16), exact; broadcast in eps and the sensitivity.
+
+        The hockey-stick divergence of T against T + Delta (the law's ``_profile`` kernel); the mechanism adding
+        this noise to a query of sensitivity Delta is (eps, delta)-DP iff delta >= delta(eps).
+
+        >>> import fhsym
+        >>> from scipy.stats import norm
+        >>> g = fhsym.Gaussian(sigma=1.5)
+        >>> round(float(g.privacy_profile(0.5)), 12)                    # Balle & Wang 2018, Theorem 8
+        0.108744376889
+        >>> s, D, e = 1.5, 1.0, 0.5
+        >>> round(float(norm.cdf(D / (2 * s) - e * s / D) - np.exp(e) * norm.cdf(-D / (2 * s) - e * s / D)), 12)
+        0.108744376889
+        >>> fhsym.Laplace(beta=1.0).privacy_profile([0.0, 1.0], sensitivity=[[1.0], [2.0]]).shape
+        (2, 2)
+        """
+        eps, Delta = self._privacy_arguments(epsilon, sensitivity)
         with np.errstate(all="ignore"):
-            out = np.asarray(self._profile(eps, Delta), dtype=float)
+            out = self._per_sensitivity(self._profile, eps, Delta)
         if np.any(np.isnan(out)):  # pragma: no cover - a kernel bug, never a silent NaN
             raise FloatingPointError(f"internal error: NaN in the privacy profile of {self!r}")
         return _out(np.clip(out, 0.0, 1.0))
 
-    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """log delta(eps) (-inf where delta = 0)."""
-        with np.errstate(divide="ignore"):
-            return _out(np.log(np.asarray(self.privacy_profile(epsilon, sensitivity), dtype=float)))
+    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) -> Float:
+        """log delta(eps) (-inf where delta = 0); finite where delta underflows if the law has a log-space kernel.
+
+        >>> import fhsym
+        >>> fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
+        >>> float(fh.privacy_profile(2000.0)), round(float(fh.log_privacy_profile(2000.0)), 3)
+        (0.0, -7999018.248)
+        """
+        eps, Delta = self._privacy_arguments(epsilon, sensitivity)
+        with np.errstate(all="ignore"):
+            return _out(self._per_sensitivity(self._log_profile, eps, Delta))
+
+    def _privacy_arguments(self, epsilon: ArrayLike, sensitivity: ArrayLike) -> Tuple[np.ndarray, Any]:
+        """eps (an array) and the sensitivity (a float, or an array when one is given) validated."""
+        eps = V.check_array(epsilon, _EPS)
+        if np.ndim(sensitivity) == 0:
+            return eps, V.check_scalar(sensitivity, V.SENSITIVITY)
+        return eps, V.check_array(sensitivity, V.SENSITIVITY)
+
+    def _per_sensitivity(self, kernel: Callable[[np.ndarray, Any], Any], eps: np.ndarray, Delta: Any) -> np.ndarray:
+        """``kernel(eps, Delta)``; an array of sensitivities goes to a law's kernel at once if it is ``vectorised``,
+        else one float sensitivity at a time (each distinct value once)."""
+        if isinstance(Delta, float) or self.vectorised:
+            return np.asarray(kernel(eps, Delta), dtype=float)
+        e, d = np.broadcast_arrays(eps, Delta)
+        out = np.empty(e.shape)
+        for v in np.unique(d):
+            m = d == v
+            out[m] = kernel(e[m], float(v))
+        return out
 
     def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """Smallest double eps with privacy_profile(eps) <= delta (never under-reported).
+        """Smallest eps with privacy_profile(eps) <= delta (never under-reported); vectorised in ``delta`` in (0, 1).
 
-        The profile is non-increasing in eps; the answer is found by bisection on the bit
-        patterns of the doubles (:func:`fhsym._core.search.smallest_true`), so it is exact to
+        The law's ``_epsilon_for_delta`` kernel; by default a bisection on the bit patterns of the doubles
+        (:func:`fhsym._core.search.smallest_true`; the profile is non-increasing in eps), so the answer is exact to
         the last ulp with respect to the computed profile.  0 when delta >= delta(0).
+
+        >>> import fhsym
+        >>> g = fhsym.Gaussian(sigma=2.0)
+        >>> e = g.epsilon_for_delta(1e-6)
+        >>> bool(g.privacy_profile(e) <= 1e-6 < g.privacy_profile(np.nextafter(e, 0.0)))
+        True
         """
         deltas = V.check_array(delta, V.DELTA)
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
-        out = np.empty(deltas.shape)
-        for idx, dt in np.ndenumerate(deltas):
-            def below(e: float, dt: float = dt) -> bool:
-                return float(self.privacy_profile(e, Delta)) <= dt
-
-            out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
-        return _out(out)
+        return _out(self._epsilon_for_delta(deltas, Delta))
 
     # ------------------------------------------------ mechanism facts (privacy hooks)
     log_concave: ClassVar[bool] = True  # the continuous laws are log-concave unless they say otherwise (Parametrised)
@@ -557,6 +616,22 @@ class NoiseDistribution(Parametrised):
 
     def _profile(self, eps: np.ndarray, sensitivity: float) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _log_profile(self, eps: np.ndarray, sensitivity: Any) -> np.ndarray:
+        """log delta(eps); default: the log of ``_profile`` (a law with a log-space form overrides it)."""
+        with np.errstate(divide="ignore"):
+            out: np.ndarray = np.log(np.clip(np.asarray(self._profile(eps, sensitivity), dtype=float), 0.0, 1.0))
+        return out
+
+    def _epsilon_for_delta(self, deltas: np.ndarray, sensitivity: float) -> np.ndarray:
+        """Default: the smallest double eps with privacy_profile(eps) <= delta, by bisection on the bit patterns."""
+        out = np.empty(deltas.shape)
+        for idx, dt in np.ndenumerate(deltas):
+            def below(e: float, dt: float = dt) -> bool:
+                return float(self.privacy_profile(e, sensitivity)) <= dt
+
+            out[idx] = search.smallest_true(below, 1.0, name="epsilon", allow_zero=True)
+        return out
 
     def _privacy_loss(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
         return self._centered_privacy_loss(t + 0.5 * d, d)

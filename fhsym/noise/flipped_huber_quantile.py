@@ -1,10 +1,12 @@
 """Quantiles and sampling of the flipped Huber distribution (Appendix B, derived in fhsym): methods of
 :class:`fhsym.FlippedHuber`.
 
-ppf/isf invert the CDF of eq 10 piecewise in standard units s = t/gamma, b = alpha/gamma: the Laplace
-centre by a log1p form, the Gaussian tails through ``log_ndtr``/``ndtri_exp``; ``rvs`` and ``sampler``
-draw with the ziggurat of :mod:`fhsym.noise.flipped_huber_ziggurat` (one 64-bit word per proposal).
-A mixin: it reads ``alpha``, ``gamma``, ``b`` and the generated kernels only.
+The kernels ``_isf`` (behind the template's ``ppf`` and ``isf``) and ``_rvs`` (behind ``rvs``) of
+:class:`fhsym.noise.base.NoiseDistribution`: ``_isf`` inverts the CDF of eq 10 piecewise in standard units
+s = t/gamma, b = alpha/gamma (the Laplace centre by a log1p form, the Gaussian tails through
+``log_ndtr``/``ndtri_exp``); ``_rvs`` draws with the ziggurat of :mod:`fhsym.noise.flipped_huber_ziggurat`
+(one 64-bit word per proposal).  A mixin: it reads ``alpha``, ``gamma``, ``b``, the constants of the
+constructor and the generated kernels only.
 
 >>> import fhsym
 >>> fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
@@ -14,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -24,7 +26,7 @@ from .._core.random import RandomState, as_generator, random_words, size_to_shap
 from .._generated import flipped_huber_pieces as KP
 from .flipped_huber_ziggurat import BLOCK, ZigguratSampler
 
-__all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "scalar_or_array"]
+__all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "constant_at", "scalar_or_array"]
 
 Float = Union[float, np.ndarray]
 
@@ -37,8 +39,14 @@ def scalar_or_array(a: np.ndarray) -> Float:
     return a[()] if a.ndim == 0 else a
 
 
+def constant_at(c: Any, m: np.ndarray) -> Any:
+    """A kernel constant at the points of the mask ``m``: a scalar as it is, an array (array parameters) broadcast to
+    the mask's shape and taken there."""
+    return c if isinstance(c, float) else np.broadcast_to(c, m.shape)[m]
+
+
 class FlippedHuberQuantileMethods:
-    """ppf, isf and rvs of :class:`fhsym.FlippedHuber` (see the module docstring)."""
+    """The quantile and sampling kernels of :class:`fhsym.FlippedHuber` (see the module docstring)."""
 
     # --------------------------------------------------------------- quantile
     def _isf_std(self, p: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -49,77 +57,56 @@ class FlippedHuberQuantileMethods:
         """
         return KP.isf_std(self.b, p, h, self._lw, self._tail_mass, self._isf_direct_min)
 
+    def _isf_std_at(self, m: np.ndarray, p: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """:meth:`_isf_std` at the points of the mask ``m`` (array parameters: the constants taken there)."""
+        return KP.isf_std(constant_at(self.b, m), p, h, constant_at(self._lw, m), constant_at(self._tail_mass, m),
+                          constant_at(self._isf_direct_min, m))
+
     def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
         """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
-        out = np.empty_like(q)
-        low = q <= 0.5  # p = q in (0, 1/2]: the far side is computed from q itself
-        hi = ~low
-        # q <= 1/2: isf(q) = +s(q); ppf(q) = -s(q)
-        ql = q[low]
-        res = np.full_like(ql, np.inf)
-        pos = ql > 0
-        res[pos] = self._isf_std(ql[pos], 0.5 - ql[pos])
-        out[low] = res if upper else -res
-        # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
-        qh = q[hi]
-        res = np.full_like(qh, np.inf)
-        pos = qh < 1
-        res[pos] = self._isf_std(1.0 - qh[pos], qh[pos] - 0.5)
-        out[hi] = -res if upper else res
+        out = np.full_like(q, np.inf)  # q = 0 below the median, q = 1 above it: an infinite quantile
+        low = q <= 0.5
+        m = low & (q > 0)  # p = q in (0, 1/2]: the far side is computed from q itself
+        out[m] = self._isf_std_at(m, q[m], 0.5 - q[m])
+        high = ~low
+        m = high & (q < 1)  # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
+        out[m] = self._isf_std_at(m, 1.0 - q[m], q[m] - 0.5)
+        flip = high if upper else low  # isf(q) = +s(q) for q <= 1/2; ppf(q) = -s(q) there
+        out[flip] = -out[flip]
         return out
 
-    def ppf(self, q: ArrayLike) -> Float:
-        """Quantile function (inverse CDF; Appendix B, derived): the x with P(T <= x) = q.
+    def _isf(self, q: np.ndarray) -> np.ndarray:
+        """The x with P(T > x) = q (Appendix B, derived): eq 10 inverted piece by piece; ``ppf(q)`` is ``-isf(q)``.
 
-        eq 10 inverted piece by piece (the paper's Appendix B is missing; the inverse is
-        derived in :mod:`fhsym.symbolic.definitions`).  For q >= 1/2:
-        x = -(gamma^2/alpha) log(1 - (alpha omega/gamma) e^{-alpha^2/(2 gamma^2)} (q - 1/2)) on the
-        centre (q <= 1 - P(T > alpha)), x = gamma Q^{-1}((1 - q) omega/sqrt(2 pi)) on the tail;
-        ppf(q) = -ppf(1 - q) below.  ppf(0) = -inf, ppf(1) = +inf.  Vectorised in ``q`` in [0, 1].
+        For q <= 1/2: x = gamma Q^{-1}(q omega/sqrt(2 pi)) on the tail (q <= P(T > alpha)), and on the centre
+        x = -(gamma^2/alpha) log(1 - (alpha omega/gamma) e^{-alpha^2/(2 gamma^2)} (1/2 - q)) (the paper's Appendix B
+        is missing; the inverse is derived in :mod:`fhsym.symbolic.definitions`); isf(q) = -isf(1 - q) above 1/2,
+        with 1 - q and q - 1/2 exact.  Computed from q itself (not 1 - q) for q <= 1/2, so it is accurate down to the
+        smallest floats.  isf(0) = +inf, isf(1) = -inf; the median is +0.0.
 
         Examples
         --------
         >>> from scipy.stats import norm
         >>> from fhsym import FlippedHuber
         >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+        >>> round(float(fh.isf(0.25)), 12), round(float(-fh.ppf(0.25)), 12)
+        (1.322261268292, 1.322261268292)
         >>> round(float(fh.ppf(fh.cdf(0.7))), 12)          # ppf(cdf(x)) = x
         0.7
         >>> fh.ppf([0.0, 0.5, 1.0])                         # the median is +0.0, not -0.0
         array([-inf,   0.,  inf])
-        >>> round(float(FlippedHuber(alpha=0.0, gamma=1.5).ppf(0.975)), 12)   # alpha = 0: N(0, 1.5^2)
-        2.93994597681
-        >>> round(float(norm.ppf(0.975, scale=1.5)), 12)
-        2.93994597681
-        """
-        qa = V.check_array(q, V.PROBABILITY)
-        return scalar_or_array(self.gamma * self._quantile_std(qa, upper=False) + 0.0)  # + 0.0: no -0.0
-
-    def isf(self, q: ArrayLike) -> Float:
-        """Inverse survival function: the x with P(T > x) = q; isf(q) = -ppf(q).
-
-        The inverse of 1 - eq 10 (Appendix B, derived; see :meth:`ppf`).  For q <= 1/2
-        computed from q directly (not from 1 - q), so it is accurate for q down to the
-        smallest floats.
-        Vectorised in ``q`` in [0, 1].
-
-        Examples
-        --------
-        >>> from fhsym import FlippedHuber
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> round(float(fh.isf(0.25)), 12)
-        1.322261268292
-        >>> round(float(-fh.ppf(0.25)), 12)
-        1.322261268292
         >>> x = fh.isf(1e-300)                              # far tail
         >>> f"{float(x):.10g}", f"{float(fh.sf(x)):.6g}"
         ('74.09328019', '1e-300')
+        >>> g = FlippedHuber(alpha=0.0, gamma=1.5)          # alpha = 0: N(0, 1.5^2)
+        >>> round(float(g.ppf(0.975)), 12), round(float(norm.ppf(0.975, scale=1.5)), 12)
+        (2.93994597681, 2.93994597681)
         """
-        qa = V.check_array(q, V.PROBABILITY)
-        return scalar_or_array(self.gamma * self._quantile_std(qa, upper=True))
+        return self.gamma * self._quantile_std(q, upper=True)
 
     # ---------------------------------------------------------------- sampling
-    def rvs(self, size=None, random_state: RandomState = None) -> Float:
-        """Draw samples with a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
+    def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+        """Samples by a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
 
         256 layers of equal area built for the shape alpha/gamma (cached per shape); one 64-bit word
         per proposal (layer, sign, 53-bit uniform), about 98-99 % accepted at once, the rest decided by
@@ -128,11 +115,8 @@ class FlippedHuberQuantileMethods:
         returns +-inf or -0.0.  The first n samples of a larger request equal a request of n.  Like
         every floating-point sampler it is not hardened against floating-point side channels (Mironov
         2012): see docs/security.md and :class:`fhsym.DiscreteFlippedHuber` for the exact sampler.
-
-        ``size=None`` returns one sample (a numpy float64), otherwise an array of that
-        shape; ``random_state`` is None, an int seed, a numpy ``Generator`` or
-        ``RandomState`` (scipy conventions).  Distribution of the samples: eq 8, tested by
-        Kolmogorov-Smirnov against :meth:`cdf` (``tests/test_sampling.py``).
+        Distribution of the samples: eq 8, tested by Kolmogorov-Smirnov against ``cdf``
+        (``tests/test_sampling.py``).
 
         Examples
         --------
@@ -147,10 +131,8 @@ class FlippedHuberQuantileMethods:
         >>> bool(abs(y.var() / fh.var() - 1) < 0.02)                         # eq 11
         True
         """
-        shape = size_to_shape(size)
         n = int(np.prod(shape)) if shape else 1
-        out = self.sample_stream(random_state).draw(n)
-        return out.reshape(shape) if shape else out[0]
+        return ZigguratSampler(self, rng).draw(n)
 
     def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
         """Draw samples by inversion: x = +-gamma isf_std(p), one 64-bit word per sample (eq 10 inverted).
