@@ -11,7 +11,7 @@ the counts and every difference, and exits 1 if any result differs by more than 
 The grid: alpha in {0, 1e-3, 0.5, 2, 50, 1e4} x gamma in {1e-3, 1, 30}; points 0, -0, +-alpha and their neighbours,
 the tails alpha + k gamma (k up to 300), 1e-300, +-inf and 24 seeded normal points; probabilities 0, 1, 5e-324,
 1e-300 ... 1 - 2^-53, the neighbours of 1/2, the tail mass and 24 seeded uniforms; every array method on the
-whole array and on each point as a scalar; the moments, interval, expect, privacy profile (at the kink and next to
+whole array, on each point as a scalar and on 3000 more seeded points; the moments, interval, expect, privacy profile (at the kink and next to
 it), epsilon_for_delta, privacy loss, mgf, zcdp, samplers (seeded) and the mechanism hooks.  A section with array
 parameters is compared and reported separately (``--arrays``: informative only, not required to be bitwise).
 """
@@ -105,6 +105,12 @@ def record(pkg: Any, quick: bool, arrays: bool) -> Dict[str, Any]:
                 out[f"{key}/{m}(list)"] = _call(lambda: getattr(fh, m)(x[:3].tolist()))
                 for i, xi in enumerate(x):
                     out[f"{key}/{m}(x[{i}])"] = _call(lambda: getattr(fh, m)(float(xi)))
+            big = np.concatenate([x, rng.standard_normal(3000) * 3.0 * (alpha + gamma)])  # large arrays
+            qbig = np.concatenate([q, rng.random(3000)])
+            for m in array_methods:
+                out[f"{key}/{m}(big)"] = _call(lambda: getattr(fh, m)(big))
+            for m in ("ppf", "isf"):
+                out[f"{key}/{m}(qbig)"] = _call(lambda: getattr(fh, m)(qbig))
             for m in ("ppf", "isf"):
                 out[f"{key}/{m}(q)"] = _call(lambda: getattr(fh, m)(q))
                 out[f"{key}/{m}(q2d)"] = _call(lambda: getattr(fh, m)(q[:6].reshape(2, 3)))
