@@ -97,20 +97,6 @@ def _py(a: Any) -> Float:
     return float(a) if a.ndim == 0 else a
 
 
-def _evaluate(kernel: Callable[[np.ndarray], Any], x: ArrayLike, domain: V.Domain = _X) -> Float:
-    """A subclass kernel on ``x`` validated in ``domain``, floating-point warnings off; a 0-d result as a float."""
-    xa = V.check_array(x, domain)
-    with np.errstate(all="ignore"):
-        return _out(kernel(xa))
-
-
-def _evaluate_loss(kernel: Callable[[np.ndarray, np.ndarray], Any], t: ArrayLike, d: ArrayLike) -> Float:
-    """A subclass privacy-loss kernel on validated t and d broadcast together; 0 where d = 0."""
-    ta, da = np.broadcast_arrays(V.check_array(t, _T), V.check_array(d, _D))
-    with np.errstate(all="ignore"):
-        return _out(np.where(da == 0, 0.0, kernel(ta, da)))
-
-
 class NoiseDistribution(Parametrised):
     """A symmetric additive noise law with its exact 1-D privacy profile.
 
@@ -131,6 +117,7 @@ class NoiseDistribution(Parametrised):
     #: the kernels take the law's constants and the sensitivity as arrays (broadcast with the argument): array
     #: parameters and array sensitivities are evaluated in one call, not one scalar law (or sensitivity) at a time
     vectorised: ClassVar[bool] = False
+    _array_shape: Tuple[int, ...] = ()  # the parameter shape (array parameters: set by fhsym.noise.broadcast)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
@@ -149,12 +136,37 @@ class NoiseDistribution(Parametrised):
         >>> fhsym.Gaussian(sigma=2.0).parameter_shape, fhsym.Gaussian(sigma=[1.0, 2.0]).parameter_shape
         ((), (2,))
         """
-        return ()
+        return self._array_shape
+
+    def _broadcast(self, name: str, *arrays: np.ndarray) -> List[np.ndarray]:
+        """The arguments broadcast with each other and the parameter shape (``ValueError`` naming ``name``)."""
+        try:
+            shape = np.broadcast_shapes(self._array_shape, *(a.shape for a in arrays))
+        except ValueError:
+            raise ValueError(f"{name} must broadcast with the parameter shape {self._array_shape}; got shape(s) "
+                             f"{', '.join(str(a.shape) for a in arrays)}") from None
+        return [np.broadcast_to(a, shape) for a in arrays]
+
+    def _evaluate(self, kernel: Callable[[np.ndarray], Any], x: ArrayLike, domain: V.Domain = _X) -> Float:
+        """A kernel on ``x`` validated in ``domain`` (broadcast with array parameters), floating-point warnings off."""
+        xa = V.check_array(x, domain)
+        if self._array_shape:
+            xa, = self._broadcast(domain.name, xa)
+        with np.errstate(all="ignore"):
+            return _out(kernel(xa))
+
+    def _evaluate_loss(self, kernel: Callable[[np.ndarray, np.ndarray], Any], t: ArrayLike, d: ArrayLike) -> Float:
+        """A privacy-loss kernel on validated t and d broadcast together (and with array parameters); 0 where d = 0."""
+        ta, da = np.broadcast_arrays(V.check_array(t, _T), V.check_array(d, _D))
+        if self._array_shape:
+            ta, da = self._broadcast("t and d", ta, da)
+        with np.errstate(all="ignore"):
+            return _out(np.where(da == 0, 0.0, kernel(ta, da)))
 
     # ------------------------------------------------------------------ density
     def logpdf(self, x: ArrayLike) -> Float:
         """log g(x); vectorised in ``x``."""
-        return _evaluate(self._logpdf, x)
+        return self._evaluate(self._logpdf, x)
 
     def pdf(self, x: ArrayLike) -> Float:
         """g(x) = exp(logpdf(x))."""
@@ -163,30 +175,32 @@ class NoiseDistribution(Parametrised):
     # ------------------------------------------------------------- distribution
     def sf(self, x: ArrayLike) -> Float:
         """P(T > x)."""
-        return _evaluate(self._sf, x)
+        return self._evaluate(self._sf, x)
 
     def cdf(self, x: ArrayLike) -> Float:
         """P(T <= x) = sf(-x) (symmetric noise)."""
-        return _evaluate(lambda xa: self._sf(-xa), x)
+        return self._evaluate(lambda xa: self._sf(-xa), x)
 
     def logsf(self, x: ArrayLike) -> Float:
         """log P(T > x), finite wherever the probability is positive."""
-        return _evaluate(self._logsf, x)
+        return self._evaluate(self._logsf, x)
 
     def logcdf(self, x: ArrayLike) -> Float:
         """log P(T <= x) = logsf(-x)."""
-        return _evaluate(lambda xa: self._logsf(-xa), x)
+        return self._evaluate(lambda xa: self._logsf(-xa), x)
 
     def isf(self, q: ArrayLike) -> Float:
         """Inverse survival function: the x with sf(x) = q, q in [0, 1]."""
-        return _evaluate(self._isf, q, V.PROBABILITY)
+        return self._evaluate(self._isf, q, V.PROBABILITY)
 
     def ppf(self, q: ArrayLike) -> Float:
         """Quantile function: the x with cdf(x) = q, q in [0, 1] (= -isf(q), symmetric noise)."""
-        return _evaluate(lambda qa: 0.0 - self._isf(qa), q, V.PROBABILITY)  # 0.0 - x: the median is +0.0
+        return self._evaluate(lambda qa: 0.0 - self._isf(qa), q, V.PROBABILITY)  # 0.0 - x: the median is +0.0
 
-    def support(self) -> Tuple[float, float]:
+    def support(self) -> Tuple[Float, Float]:
         """The (closed) support; (-inf, inf) unless the subclass says otherwise."""
+        if self._array_shape:
+            return np.full(self._array_shape, -math.inf), np.full(self._array_shape, math.inf)
         return (-math.inf, math.inf)
 
     def interval(self, confidence: ArrayLike) -> Tuple[Float, Float]:
@@ -330,9 +344,9 @@ class NoiseDistribution(Parametrised):
                 out.append(self.moment(4) / (v * v) - 3.0)
         return out[0] if len(out) == 1 else tuple(out)
 
-    def mean(self) -> float:
+    def mean(self) -> Float:
         """0: the noise is symmetric."""
-        return 0.0
+        return np.zeros(self._array_shape) if self._array_shape else 0.0
 
     def variance(self) -> float:
         """The variance: the fhsym 0.1 name of :meth:`var` (of the comparison mechanisms, kept for old code).
@@ -343,9 +357,9 @@ class NoiseDistribution(Parametrised):
         """
         return self.var()
 
-    def median(self) -> float:
+    def median(self) -> Float:
         """0: the noise is symmetric."""
-        return 0.0
+        return np.zeros(self._array_shape) if self._array_shape else 0.0
 
     def var(self) -> float:
         """The variance (the cost the calibrations minimise); ``ValueError`` if it is outside the float range.
@@ -353,6 +367,9 @@ class NoiseDistribution(Parametrised):
         A positive variance is never returned as 0 or as a subnormal number (which keeps too few
         digits): below 2.2e-308 the call raises ``ValueError``, as above 1.8e308.
         """
+        if self._array_shape:
+            with np.errstate(all="ignore"):
+                return self._representable_array(np.asarray(self._var(), dtype=float), "variance")
         try:
             v = float(self._var())
         except (OverflowError, ZeroDivisionError):
@@ -370,9 +387,21 @@ class NoiseDistribution(Parametrised):
                              f"(e.g. the sensitivity and the noise scale together)")
         return value
 
-    def std(self) -> float:
+    def _representable_array(self, values: np.ndarray, what: str) -> np.ndarray:
+        """Positive ``values`` (array parameters) if each is a normal double, else ``ValueError`` at the first that
+        is not, naming its parameters (see :meth:`_representable`)."""
+        bad = ~(np.isfinite(values) & (values >= _TINY))
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            params = ", ".join(f"{k}={float(v[idx])!r}" for k, v in self.parameters.items())
+            side = "exceeds the float range (1.8e308)" if values[idx] >= _TINY else "is below the float range (2.2e-308)"
+            raise ValueError(f"the {what} at parameter index {idx} ({params}) {side}: rescale the parameters")
+        return values
+
+    def std(self) -> Float:
         """The standard deviation, sqrt(var())."""
-        return math.sqrt(self.var())
+        v = self.var()
+        return np.sqrt(v) if self._array_shape else math.sqrt(v)
 
     # ----------------------------------------------------------------- sampling
     def rvs(self, size: Any = None, random_state: RandomState = None) -> Float:
@@ -382,6 +411,15 @@ class NoiseDistribution(Parametrised):
         numpy ``Generator`` or ``RandomState``.
         """
         shape = size_to_shape(size)
+        if self._array_shape:  # array parameters: size defaults to their shape and must be one they broadcast to
+            shape = self._array_shape if size is None else shape
+            try:
+                ok = np.broadcast_shapes(shape, self._array_shape) == shape
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"size must be a shape that the parameter shape {self._array_shape} broadcasts to; "
+                                 f"got {size!r}")
         rng = as_generator(random_state)
         out = np.asarray(self._rvs(rng, shape), dtype=float).reshape(shape)
         return out[()] if shape == () else out
@@ -407,11 +445,11 @@ class NoiseDistribution(Parametrised):
     # ------------------------------------------------------------------ privacy
     def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
         """Privacy loss zeta_d(t) = log g(t)/g(t + d) (paper Sec II-C1); broadcast in t and d."""
-        return _evaluate_loss(self._privacy_loss, t, d)
+        return self._evaluate_loss(self._privacy_loss, t, d)
 
     def centered_privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
         """Centred privacy loss zeta~_d(t) = zeta_d(t - d/2) = log g(t - d/2)/g(t + d/2)."""
-        return _evaluate_loss(self._centered_privacy_loss, t, d)
+        return self._evaluate_loss(self._centered_privacy_loss, t, d)
 
     def privacy_profile(self, epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) -> Float:
         """delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (paper eq 16), exact; broadcast in eps and the sensitivity.
@@ -452,6 +490,8 @@ class NoiseDistribution(Parametrised):
     def _privacy_arguments(self, epsilon: ArrayLike, sensitivity: ArrayLike) -> Tuple[np.ndarray, Any]:
         """eps (an array) and the sensitivity (a float, or an array when one is given) validated."""
         eps = V.check_array(epsilon, _EPS)
+        if self._array_shape:
+            eps, = self._broadcast("epsilon", eps)
         if np.ndim(sensitivity) == 0:
             return eps, V.check_scalar(sensitivity, V.SENSITIVITY)
         return eps, V.check_array(sensitivity, V.SENSITIVITY)
@@ -576,6 +616,12 @@ class NoiseDistribution(Parametrised):
         raise NotImplementedError
 
     # ------------------------------------------------------- subclass kernels
+    def _init_arrays(self, **parameters: np.ndarray) -> bool:
+        """A vectorised law: set its parameters and constants from validated arrays of one shape (array parameters,
+        :mod:`fhsym.noise.broadcast`); False if some element is invalid beyond the domains (the per-element path then
+        raises the scalar constructor's error)."""
+        return False
+
     def _logpdf(self, x: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 

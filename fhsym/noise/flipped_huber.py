@@ -57,7 +57,7 @@ from .._generated import flipped_huber_pieces as KP
 from . import flipped_huber_profile as _pp
 from .base import NoiseDistribution
 from .flipped_huber_privacy import FlippedHuberPrivacyMethods
-from .flipped_huber_quantile import FlippedHuberQuantileMethods, constant_at, scalar_or_array
+from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
 
 __all__ = ["FlippedHuber"]
 
@@ -68,6 +68,21 @@ _LAPLACE_B = 64.0
 _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 
 Float = Union[float, np.ndarray]
+
+
+def _direct_min(fh: Any) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        log_omega = fh._lw + 0.5 * fh.b * fh.b
+    return np.exp(np.minimum(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
+
+
+#: the constants of ``FlippedHuber.__init__`` for array parameters, by attribute, computed when first used
+_ARRAY_CONSTANTS = {
+    "_lw": lambda fh: KP.log_kappa_std(fh.b),
+    "_tail_mass": lambda fh: KP.tail_mass_of_b(fh.b, fh._lw),
+    "_isf_direct_min": _direct_min,
+    "_upper_quartile": lambda fh: KP.isf_std(fh.b, 0.25, 0.25, fh._lw, fh._tail_mass, fh._isf_direct_min),
+}
 
 
 class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, NoiseDistribution):
@@ -99,7 +114,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     name = "flipped_huber"
     display_name = "flipped Huber"
     parameter_domains = (V.ALPHA, V.GAMMA)
-    vectorised = True  # the privacy kernels broadcast an array of sensitivities
+    vectorised = True  # the kernels take array constants (array parameters, arrays of sensitivities)
 
     def __init__(self, alpha: float, gamma: float) -> None:
         self.alpha = V.check_scalar(alpha, V.ALPHA)
@@ -120,6 +135,27 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         # standardised upper quartile: below it sf is computed as 1/2 - mass([0, s])
         self._upper_quartile = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
         self._moments = None  # even moments m_2 .. m_20, computed on first use by log_mgf
+
+    def _init_arrays(self, alpha: np.ndarray, gamma: np.ndarray) -> bool:  # type: ignore[override]
+        """Array parameters (validated, of one shape; :mod:`fhsym.noise.broadcast`): the constants of ``__init__``
+        elementwise, so that the kernels evaluate every element in one call.  False if some alpha/gamma overflows."""
+        with np.errstate(over="ignore"):
+            b = alpha / gamma
+        if not np.all(np.isfinite(b)):
+            return False
+        self.alpha, self.gamma, self.b = alpha, gamma, b
+        self._log_gamma = np.log(gamma)
+        self._moments = None
+        return True  # the other constants are computed on first use (__getattr__): construction costs what scipy's does
+
+    def __getattr__(self, name: str) -> Any:
+        # reached only for a missing attribute: the constants of array parameters, each computed when first needed
+        make = _ARRAY_CONSTANTS.get(name)
+        if make is None or "b" not in vars(self):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = make(self)
+        setattr(self, name, value)
+        return value
 
     # ------------------------------------------------------------------ basics
     def __repr__(self) -> str:
@@ -354,14 +390,6 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     def _logsf_std_nonneg(self, s: np.ndarray) -> np.ndarray:
         return KP.logsf_std_nonneg(self.b, s, self._lw, self._upper_quartile)
 
-    def _standard_at(self, m: np.ndarray, s: np.ndarray) -> Tuple[Any, np.ndarray, Any, Any]:
-        """(b, s, lw, s_q) of the sf kernels at the points of the mask ``m`` (array parameters: taken there)."""
-        return constant_at(self.b, m), s, constant_at(self._lw, m), constant_at(self._upper_quartile, m)
-
-    def _sf_std_at(self, m: np.ndarray, s: np.ndarray) -> np.ndarray:
-        """P(S > s) for s >= 0 at the points of the mask ``m`` (:meth:`_sf_std_nonneg`)."""
-        return KP.sf_std_nonneg(*self._standard_at(m, s))
-
     def _sf(self, x: np.ndarray) -> np.ndarray:
         """P(T > x) (1 - eq 10), accurate in relative terms far into the right tail; ``cdf(x)`` is ``sf(-x)``.
 
@@ -384,11 +412,14 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         """
         with np.errstate(over="ignore"):
             s = x / self.gamma
+        if self._array_shape:  # array parameters: one kernel call on |s| with the constants broadcast
+            v = self._sf_std_nonneg(np.abs(s))
+            return np.where(s >= 0, v, 1.0 - v)
         pos = s >= 0
         out = np.empty_like(s)
-        out[pos] = self._sf_std_at(pos, s[pos])
+        out[pos] = self._sf_std_nonneg(s[pos])
         neg = ~pos
-        out[neg] = 1.0 - self._sf_std_at(neg, -s[neg])
+        out[neg] = 1.0 - self._sf_std_nonneg(-s[neg])
         return out
 
     def _logsf(self, x: np.ndarray) -> np.ndarray:
@@ -415,10 +446,14 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         with np.errstate(over="ignore"):
             s = x / self.gamma
         pos = s >= 0
+        if self._array_shape:  # array parameters: the kernels on |s| with the constants broadcast
+            a = np.abs(s)
+            return np.where(pos, self._logsf_std_nonneg(np.where(pos, a, np.inf)),
+                            np.log1p(-self._sf_std_nonneg(np.where(pos, 0.0, a))))
         out = np.empty_like(s)
-        out[pos] = KP.logsf_std_nonneg(*self._standard_at(pos, s[pos]))
+        out[pos] = self._logsf_std_nonneg(s[pos])
         neg = ~pos
-        out[neg] = np.log1p(-self._sf_std_at(neg, -s[neg]))
+        out[neg] = np.log1p(-self._sf_std_nonneg(-s[neg]))
         return out
 
     def _var(self) -> float:
@@ -443,6 +478,14 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> FlippedHuber(alpha=0.0, gamma=1.5).var(), FlippedHuber(alpha=0.0, gamma=1.5).std()   # N(0, 1.5^2)
         (2.25, 1.5)
         """
+        if self._array_shape:
+            lap = self.b > _LAPLACE_B
+            out = np.empty(self._array_shape)
+            with np.errstate(over="ignore"):
+                out[lap] = KP.variance_std_laplace(self.b[lap] / self.gamma[lap])
+            g, m = self.gamma[~lap], ~lap
+            out[m] = g * (g * KP.variance_of_b(self.b[m], self._lw[m]))
+            return out
         if self.b > _LAPLACE_B:  # gamma^2 * 2/b^2 = 2 (gamma/b)^2: the Laplace kernel at b/gamma (no underflow)
             with np.errstate(over="ignore"):  # inf -> the ValueError of var()
                 return float(KP.variance_std_laplace(np.float64(self.b / self.gamma)))

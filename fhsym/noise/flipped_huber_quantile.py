@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,7 +26,7 @@ from .._core.random import RandomState, as_generator, random_words, size_to_shap
 from .._generated import flipped_huber_pieces as KP
 from .flipped_huber_ziggurat import BLOCK, ZigguratSampler
 
-__all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "constant_at", "scalar_or_array"]
+__all__ = ["FlippedHuberQuantileMethods", "RVS_CHUNK", "scalar_or_array"]
 
 Float = Union[float, np.ndarray]
 
@@ -37,12 +37,6 @@ RVS_CHUNK = BLOCK
 def scalar_or_array(a: np.ndarray) -> Float:
     """A 0-d array as its scalar, any other array unchanged (scipy.stats' return convention)."""
     return a[()] if a.ndim == 0 else a
-
-
-def constant_at(c: Any, m: np.ndarray) -> Any:
-    """A kernel constant at the points of the mask ``m``: a scalar as it is, an array (array parameters) broadcast to
-    the mask's shape and taken there."""
-    return c if isinstance(c, float) else np.broadcast_to(c, m.shape)[m]
 
 
 class FlippedHuberQuantileMethods:
@@ -57,20 +51,22 @@ class FlippedHuberQuantileMethods:
         """
         return KP.isf_std(self.b, p, h, self._lw, self._tail_mass, self._isf_direct_min)
 
-    def _isf_std_at(self, m: np.ndarray, p: np.ndarray, h: np.ndarray) -> np.ndarray:
-        """:meth:`_isf_std` at the points of the mask ``m`` (array parameters: the constants taken there)."""
-        return KP.isf_std(constant_at(self.b, m), p, h, constant_at(self._lw, m), constant_at(self._tail_mass, m),
-                          constant_at(self._isf_direct_min, m))
-
     def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
         """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
-        out = np.full_like(q, np.inf)  # q = 0 below the median, q = 1 above it: an infinite quantile
         low = q <= 0.5
+        if self._array_shape:  # array parameters: one kernel call with the constants broadcast
+            p = np.where(low, q, 1.0 - q)  # p = q below the median, 1 - q (exact) above it
+            h = np.where(low, 0.5 - q, q - 0.5)
+            inner = p > 0
+            res = np.where(inner, KP.isf_std(self.b, np.where(inner, p, 0.25), np.where(inner, h, 0.25), self._lw,
+                                             self._tail_mass, self._isf_direct_min), np.inf)
+            return np.where(low != upper, -res, res)
+        out = np.full_like(q, np.inf)  # q = 0 below the median, q = 1 above it: an infinite quantile
         m = low & (q > 0)  # p = q in (0, 1/2]: the far side is computed from q itself
-        out[m] = self._isf_std_at(m, q[m], 0.5 - q[m])
+        out[m] = self._isf_std(q[m], 0.5 - q[m])
         high = ~low
         m = high & (q < 1)  # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
-        out[m] = self._isf_std_at(m, 1.0 - q[m], q[m] - 0.5)
+        out[m] = self._isf_std(1.0 - q[m], q[m] - 0.5)
         flip = high if upper else low  # isf(q) = +s(q) for q <= 1/2; ppf(q) = -s(q) there
         out[flip] = -out[flip]
         return out
@@ -132,7 +128,25 @@ class FlippedHuberQuantileMethods:
         True
         """
         n = int(np.prod(shape)) if shape else 1
+        if self._array_shape:  # array parameters: inversion, one word per sample, each with its element's constants
+            return self._inversion(random_words(rng, n), shape)
         return ZigguratSampler(self, rng).draw(n)
+
+    def _inversion(self, raw: np.ndarray, shape: Optional[Tuple[int, ...]] = None) -> np.ndarray:
+        """x = +-gamma isf_std(p) from 64-bit words (eq 10 inverted): the top 63 bits k give p = (k + 1/2) 2^-64 in
+        (0, 1/2), the lowest bit the sign.  With array parameters ``shape`` is the sample shape they broadcast to."""
+        p = (raw >> np.uint64(1)).view(np.int64).astype(np.float64)
+        p *= 2.0**-64
+        p += 2.0**-65
+        if shape is None:
+            s = self._isf_std(p, 0.5 - p) * self.gamma
+        else:
+            b, lw, tail, direct, gamma = (np.broadcast_to(c, shape).ravel()
+                                          for c in (self.b, self._lw, self._tail_mass, self._isf_direct_min, self.gamma))
+            s = KP.isf_std(b, p, 0.5 - p, lw, tail, direct) * gamma
+        xb = s.view(np.uint64)
+        xb ^= raw << np.uint64(63)
+        return s
 
     def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
         """Draw samples by inversion: x = +-gamma isf_std(p), one 64-bit word per sample (eq 10 inverted).
@@ -152,13 +166,7 @@ class FlippedHuberQuantileMethods:
         """
         shape = size_to_shape(size)
         n = int(np.prod(shape)) if shape else 1
-        raw = random_words(as_generator(random_state), n)
-        p = (raw >> np.uint64(1)).view(np.int64).astype(np.float64)
-        p *= 2.0**-64
-        p += 2.0**-65
-        s = self._isf_std(p, 0.5 - p) * self.gamma
-        xb = s.view(np.uint64)
-        xb ^= raw << np.uint64(63)
+        s = self._inversion(random_words(as_generator(random_state), n))
         return s.reshape(shape) if shape else s[0]
 
     def sample_stream(self, random_state: RandomState = None) -> ZigguratSampler:
