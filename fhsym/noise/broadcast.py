@@ -42,7 +42,6 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from .._core.random import RandomState, as_generator, size_to_shape
 
 __all__ = ["ArrayParameters", "NATIVE", "VECTORISED", "broadcast_class", "new_instance"]
 
@@ -209,18 +208,10 @@ class ArrayParameters:
 
         return to_scipy(self)
 
-    def _rvs_per_element(self, size: Any = None, random_state: RandomState = None) -> np.ndarray:
-        """Samples of shape ``size`` (default: the parameter shape), which must broadcast with it."""
-        pshape = self.parameter_shape
-        shape = pshape if size is None else size_to_shape(size)
-        try:
-            ok = np.broadcast_shapes(shape, pshape) == shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ValueError(f"size must be a shape that the parameter shape {pshape} broadcasts to; got {size!r}")
-        rng = as_generator(random_state)
-        owner = np.broadcast_to(np.arange(self._elements.size).reshape(pshape), shape)
+    def _rvs_elements(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+        """The ``_rvs`` kernel of a law that is not vectorised: one draw per scalar instance for all its positions
+        (``shape`` is one the parameter shape broadcasts to: the template's ``rvs`` checked it)."""
+        owner = np.broadcast_to(np.arange(self._elements.size).reshape(self._array_shape), shape)
         out = np.empty(shape)
         for p, elem in enumerate(self._elements.flat):
             mask = owner == p
@@ -292,7 +283,7 @@ def broadcast_class(cls: type) -> type:
     ns: Dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
                           "_scalar_class": cls}
     own = set(vars(ArrayParameters))
-    native = NATIVE if cls.vectorised else frozenset()
+    native = NATIVE if cls.vectorised else frozenset({"rvs"})  # rvs: the template's, on the kernel _rvs_elements
     for name in dir(cls):
         if name.startswith("_") or name in own or name in native:
             continue
@@ -301,7 +292,7 @@ def broadcast_class(cls: type) -> type:
             continue
         ns[name] = _elementwise(name, attr)
     if not cls.vectorised:
-        ns["rvs"] = ArrayParameters._rvs_per_element
+        ns["_rvs"] = ArrayParameters._rvs_elements
     new = type(cls.__name__, (ArrayParameters, cls), ns)
     _CLASSES[cls] = new
     return new
