@@ -45,7 +45,7 @@ from .._core import domains as V
 from .._core.random import RandomState, as_generator, size_to_shape
 from . import quadrature
 
-__all__ = ["DistributionMethods", "LOC", "SCALE", "out_value", "py_value"]
+__all__ = ["DistributionMethods", "LOC", "SCALE", "as_numbers", "out_value", "py_value"]
 
 Float = Union[float, np.ndarray]
 
@@ -85,7 +85,7 @@ def _number(a: Any) -> float:
     return cast(float, py_value(a))
 
 
-def _numbers(value: object, domain: V.Domain) -> np.ndarray:
+def as_numbers(value: object, domain: V.Domain) -> np.ndarray:
     """``value`` as a float array; ``ValueError`` naming the argument if it is not numbers."""
     if isinstance(value, (str, bytes, bool)) or value is None:
         raise ValueError(domain.message(value))
@@ -123,7 +123,7 @@ class DistributionMethods:
         """(z, bad, affine): the data argument as floats, broadcast with the parameters (and loc, scale), with
         ``safe`` at the points outside ``domain`` (``bad``, None if there are none), standardised to (x - loc)/scale if
         ``standardise``; ``affine`` is (loc, scale) as arrays, or None for the defaults."""
-        xa = _numbers(x, domain)
+        xa = as_numbers(x, domain)
         ok = domain.contains(xa)
         affine = None
         if loc is not _LOC0 or scale is not _SCALE1:
@@ -280,7 +280,7 @@ class DistributionMethods:
         >>> round(lo, 10), round(hi, 10)
         (8.6510204996, 11.3489795004)
         """
-        c = _numbers(confidence, _CONFIDENCE)
+        c = as_numbers(confidence, _CONFIDENCE)
         nan = np.isnan(c)
         if not np.all(_CONFIDENCE.contains(c) | nan):
             raise ValueError(_CONFIDENCE.message(float(np.ravel(c[~(_CONFIDENCE.contains(c) | nan)])[0])))
