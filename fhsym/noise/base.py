@@ -190,7 +190,10 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """
         eps, Delta = self._privacy_arguments(epsilon, sensitivity)
         with np.errstate(all="ignore"):
-            return out_value(self._per_sensitivity(self._log_profile, eps, Delta))
+            out = self._per_sensitivity(self._log_profile, eps, Delta)
+        if np.any(np.isnan(out)):  # pragma: no cover - a kernel bug, never a silent NaN
+            raise FloatingPointError(f"internal error: NaN in the privacy profile of {self!r}")
+        return out_value(out)
 
     def _privacy_arguments(self, epsilon: ArrayLike, sensitivity: ArrayLike) -> Tuple[np.ndarray, Any]:
         """eps (an array) and the sensitivity (a float, or an array when one is given) validated."""
