@@ -281,10 +281,12 @@ class DistributionMethods:
         (8.6510204996, 11.3489795004)
         """
         c = as_numbers(confidence, _CONFIDENCE)
-        nan = np.isnan(c)
-        if not np.all(_CONFIDENCE.contains(c) | nan):
-            raise ValueError(_CONFIDENCE.message(float(np.ravel(c[~(_CONFIDENCE.contains(c) | nan)])[0])))
-        if nan.any():
+        nan = None
+        ok = _CONFIDENCE.contains(c)
+        if not ok.all():
+            nan = np.isnan(c)
+            if not np.all(ok | nan):
+                raise ValueError(_CONFIDENCE.message(float(np.ravel(c[~(ok | nan)])[0])))
             c = np.where(nan, 0.5, c)
         flat = c.reshape(-1)
         h = np.empty(flat.shape)
@@ -295,7 +297,7 @@ class DistributionMethods:
             if (~big).any():
                 h[~big] = self._central_quantile(0.5 * flat[~big])
         hs = h.reshape(c.shape)
-        if nan.any():
+        if nan is not None:
             hs = np.where(nan, np.nan, hs)
         if loc is _LOC0 and scale is _SCALE1:
             return py_value(0.0 - hs), py_value(hs + 0.0)
@@ -478,19 +480,19 @@ class DistributionMethods:
         >>> fhsym.Laplace(beta=1.0).var(), fhsym.Laplace(beta=1.0).var(scale=3.0)
         (2.0, 18.0)
         """
+        if scale is _SCALE1 and not self._array_shape:
+            try:
+                v = float(self._var())
+            except (OverflowError, ZeroDivisionError):
+                v = math.inf
+            return self._representable(v, "variance", positive=True)
         if scale is not _SCALE1:
             sa = self._scale(scale)
             with np.errstate(all="ignore"):
                 return _number(self._representable_array(np.asarray(sa * sa * self.var(), dtype=float),
                                                          "variance of scale T"))
-        if self._array_shape:
-            with np.errstate(all="ignore"):
-                return _number(self._representable_array(np.asarray(self._var(), dtype=float), "variance"))
-        try:
-            v = float(self._var())
-        except (OverflowError, ZeroDivisionError):
-            v = math.inf
-        return self._representable(v, "variance", positive=True)
+        with np.errstate(all="ignore"):
+            return _number(self._representable_array(np.asarray(self._var(), dtype=float), "variance"))
 
     def variance(self) -> float:
         """The variance: the fhsym 0.1 name of :meth:`var` (of the comparison mechanisms, kept for old code).
@@ -528,6 +530,10 @@ class DistributionMethods:
         >>> bool(np.array_equal(y, 10.0 + 2.0 * x))
         True
         """
+        if loc is _LOC0 and scale is _SCALE1 and not self._array_shape:  # the usual call: scalar law, no loc/scale
+            shape = size_to_shape(size)
+            draws = np.asarray(self._rvs(as_generator(random_state), shape), dtype=float)
+            return draws.reshape(shape) if shape else draws.reshape(-1)[0]
         affine = None
         shapes = [self._array_shape]
         if loc is not _LOC0 or scale is not _SCALE1:
