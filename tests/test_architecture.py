@@ -197,3 +197,29 @@ def test_mechanism_names_are_not_looked_up_by_string():
             over[name] = where
     print("\nmechanism names as string literals outside their own module:\n  " + "\n  ".join(report))
     assert not over, over
+
+
+def test_noise_laws_live_on_the_template():
+    """A noise law supplies the kernels of NoiseDistribution and overrides few of its public methods (issue 21.3).
+
+    The public methods of NoiseDistribution (and of its base DistributionMethods) other than the mechanism-fact hooks
+    (``PUBLIC_HOOKS``) are the template's scipy-style and privacy API; the count of those each law (with its mixins) overrides is printed, and the flipped
+    Huber law may override at most 5.
+    """
+    from fhsym.noise import NOISE_CLASSES
+    from fhsym.noise.base import PUBLIC_HOOKS, NoiseDistribution
+    from fhsym.noise.scipy_methods import DistributionMethods
+
+    api = sorted({n for k in (NoiseDistribution, DistributionMethods) for n, a in vars(k).items()
+                  if not n.startswith("_") and n not in PUBLIC_HOOKS and (callable(a) or isinstance(a, property))})
+    counts, report = {}, []
+    for name, cls in NOISE_CLASSES.items():
+        if not issubclass(cls, NoiseDistribution):
+            report.append(f"{name}: not a NoiseDistribution (lattice law)")
+            continue
+        own = cls.__mro__[: cls.__mro__.index(NoiseDistribution)]
+        over = sorted(n for n in api if any(n in vars(k) for k in own))
+        counts[name] = len(over)
+        report.append(f"{name}: {len(over)} of {len(api)} {over}")
+    print("\npublic methods of NoiseDistribution overridden per law:\n  " + "\n  ".join(report))
+    assert counts["flipped_huber"] <= 5

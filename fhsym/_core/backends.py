@@ -105,18 +105,33 @@ def _pick(x, m):
     return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]
 
 
+#: points from which :func:`piecewise` selects a region by integer indices (one ``flatnonzero`` per region, then
+#: ``take``: ~10x faster than a boolean mask per argument on 10^5 points) instead of boolean masks (cheaper below)
+TAKE_MIN = 256
+
+
 def piecewise(args: Sequence[np.ndarray], regions: Sequence[Any], pieces: Sequence[Callable[..., Any]]) -> np.ndarray:
     """numpy: ``pieces[i](*args)`` on the points of ``regions[i]`` only (NaN where no region holds).
 
     ``args`` are float arrays (:func:`float_arrays`); each piece is called, if its region holds
-    anywhere, with the arguments restricted to its region (scalars as they are).
+    anywhere, with the arguments restricted to its region (scalars as they are), in C order either
+    way (boolean masks on small arrays, integer indices from :data:`TAKE_MIN` points on: the same
+    values).
     """
     shape = np.broadcast_shapes(*(a.shape for a in args))
     out = np.full(shape, np.nan)
+    if out.size < TAKE_MIN:
+        for region, piece in zip(regions, pieces):
+            m = np.broadcast_to(region, shape)
+            if m.any():
+                out[m] = piece(*(_pick(a, m) for a in args))
+        return out
+    flat = [a if a.ndim == 0 else np.broadcast_to(a, shape).reshape(-1) for a in args]
+    dest = out.reshape(-1)
     for region, piece in zip(regions, pieces):
-        m = np.broadcast_to(region, shape)
-        if m.any():
-            out[m] = piece(*(_pick(a, m) for a in args))
+        idx = np.flatnonzero(np.broadcast_to(region, shape))
+        if idx.size:
+            dest[idx] = piece(*(a if a.ndim == 0 else a.take(idx) for a in flat))
     return out
 
 

@@ -1,23 +1,28 @@
-"""Array parameters for every noise distribution, broadcast like scipy.stats (for convenience, not speed).
+"""Array parameters for every noise distribution, broadcast like scipy.stats.
 
 ``FlippedHuber(alpha=[1, 2], gamma=[1, 3])`` is an instance of a subclass of
-``FlippedHuber`` (built once per class by :func:`broadcast_class`) that holds an object
-array of scalar ``FlippedHuber`` instances, one per element of the broadcast parameter
-shape.  Every public method evaluates the scalar instances and assembles the result:
+``FlippedHuber`` (built once per class by :func:`broadcast_class`) whose parameters are
+arrays of the broadcast parameter shape.  Two kinds of law:
 
-* methods vectorised in their arguments (``pdf``, ``cdf``, ``ppf``, ``interval``,
-  ``privacy_profile``, ...): the argument is broadcast against the parameter shape and each
-  scalar instance is called once, on the slice of the argument that belongs to it;
-* every other public method (``var``, ``moment``, ``entropy``, ``expect``, ``stats``,
-  ``support``, ``fisher_information``, ...): one call per element of the broadcast shape
-  of the parameters and the array arguments; numbers are assembled into a float array,
-  tuples into a tuple of arrays;
-* ``rvs(size)``: ``size`` must be broadcast-compatible with the parameter shape (the
-  default is that shape); one draw per scalar instance for all its positions.
+* a *vectorised* law (``vectorised = True``: :class:`~fhsym.FlippedHuber`) takes its
+  parameters as arrays: its ``_init_arrays`` hook computes the constants of its constructor
+  elementwise, and the template methods in :data:`NATIVE` (``pdf``, ``logpdf``, ``cdf``,
+  ``sf``, ``logcdf``, ``logsf``, ``ppf``, ``isf``, ``rvs``, ``var``, ``std``, ``mean``,
+  ``median``, ``support``, the privacy profile and loss) evaluate its kernels on the whole
+  broadcast array in one call, at numpy speed.  Its other public methods (``interval``,
+  ``moment``, ``entropy``, ``expect``, ``stats``, ``log_mgf``, ...) are evaluated per element,
+  on scalar instances built when first needed;
+* any other law holds one scalar instance per element of the broadcast shape and every
+  public method evaluates them one by one: methods vectorised in their arguments
+  (:data:`VECTORISED`) once per scalar instance on the slice of the argument that belongs to
+  it, the others once per element of the broadcast shape of the parameters and the array
+  arguments (numbers assembled into a float array, tuples into a tuple of arrays); ``rvs(size)``
+  one draw per scalar instance for all its positions.
 
-Scalar parameters never come here: they construct the class itself, exactly as before, and
-keep returning Python floats.  Validation stays per element (the scalar constructor's
-``ValueError``, naming the parameter, plus the element's index).
+``size`` in ``rvs`` must be broadcast-compatible with the parameter shape (the default is that
+shape).  Scalar parameters never come here: they construct the class itself, exactly as before,
+and keep returning scalars.  Validation gives the scalar constructor's ``ValueError``, naming
+the parameter, plus the index of the first invalid element.
 
 Examples
 --------
@@ -37,9 +42,14 @@ from typing import Any, Dict, Tuple
 
 import numpy as np
 
-from .._core.random import RandomState, as_generator, size_to_shape
 
-__all__ = ["ArrayParameters", "broadcast_class", "new_instance"]
+__all__ = ["ArrayParameters", "NATIVE", "VECTORISED", "broadcast_class", "new_instance"]
+
+#: template methods a vectorised law evaluates on array parameters in one call (its kernels take array constants)
+NATIVE = frozenset({
+    "logpdf", "pdf", "cdf", "sf", "logcdf", "logsf", "ppf", "isf", "rvs", "var", "std", "mean", "median", "support",
+    "privacy_profile", "log_privacy_profile", "privacy_loss", "centered_privacy_loss",
+})
 
 #: public methods vectorised in their arguments: one call per scalar instance
 VECTORISED = frozenset({
@@ -109,7 +119,40 @@ class ArrayParameters:
         except ValueError:
             shapes = ", ".join(f"{k}: {a.shape}" for k, a in arrays.items())
             raise ValueError(f"{cls.__name__} parameters must broadcast to one shape; got {shapes}") from None
-        arrays = {k: np.broadcast_to(a, shape) for k, a in arrays.items()}
+        self._array_shape = shape
+        self._element_array: Any = None
+        if cls.vectorised and self._init_vectorised(values, shape):
+            return
+        self._init_elements(values, shape)
+
+    def _init_vectorised(self, values: Dict[str, Any], shape: Tuple[int, ...]) -> bool:
+        """Validated parameter arrays handed to the law's ``_init_arrays``; False (the per-element path decides, and
+        raises the scalar constructor's error at the first invalid element) unless every element is valid."""
+        cls = self._scalar_class
+        domains = cls.parameter_domains
+        if set(values) != {d.name for d in domains}:
+            return False
+        full = {}
+        for d in domains:
+            raw = values[d.name]
+            if isinstance(raw, (str, bytes, bool)) or raw is None:
+                return False
+            try:
+                a = np.asarray(raw)
+                f = np.asarray(a, dtype=float)
+            except (TypeError, ValueError):
+                return False
+            if a.dtype == bool or a.dtype == object or not np.all(d.contains(f)):
+                return False
+            if a.dtype.kind in "iu" and not np.array_equal(f.astype(a.dtype), a):  # an integer a float would round
+                return False
+            full[d.name] = np.ascontiguousarray(np.broadcast_to(f, shape))
+        return bool(self._init_arrays(**full))
+
+    def _init_elements(self, values: Dict[str, Any], shape: Tuple[int, ...]) -> None:
+        """One scalar instance per element (validated by the scalar constructor); the parameters as arrays."""
+        cls = self._scalar_class
+        arrays = {k: np.broadcast_to(np.asarray(v), shape) for k, v in values.items() if _is_array(v)}
         elements = np.empty(shape, dtype=object)
         for idx in np.ndindex(shape):
             kw = {k: (_element(arrays[k], idx) if k in arrays else v) for k, v in values.items()}
@@ -117,16 +160,29 @@ class ArrayParameters:
                 elements[idx] = cls(**kw)
             except ValueError as exc:
                 raise ValueError(f"{exc} (at parameter index {idx})") from None
-        self._elements = elements
+        self._element_array = elements
         for d in cls.parameter_domains:
             vals = [getattr(e, d.name) for e in elements.flat]
             setattr(self, d.name, np.asarray(vals, dtype=float).reshape(shape))
+
+    @property
+    def _elements(self) -> np.ndarray:
+        """The scalar instance of every element (an object array of the parameter shape; built when first needed
+        for a vectorised law)."""
+        if self._element_array is None:
+            cls = self._scalar_class
+            params = {d.name: getattr(self, d.name) for d in cls.parameter_domains}
+            elements = np.empty(self._array_shape, dtype=object)
+            for idx in np.ndindex(self._array_shape):
+                elements[idx] = cls(**{k: float(v[idx]) for k, v in params.items()})
+            self._element_array = elements
+        return self._element_array
 
     # ------------------------------------------------------------ identity
     @property
     def parameter_shape(self) -> Tuple[int, ...]:
         """The broadcast shape of the parameters."""
-        return self._elements.shape
+        return self._array_shape
 
     def __repr__(self) -> str:
         args = ", ".join(f"{d.name}={getattr(self, d.name).tolist()!r}" for d in self._scalar_class.parameter_domains)
@@ -152,18 +208,10 @@ class ArrayParameters:
 
         return to_scipy(self)
 
-    def rvs(self, size: Any = None, random_state: RandomState = None) -> np.ndarray:
-        """Samples of shape ``size`` (default: the parameter shape), which must broadcast with it."""
-        pshape = self.parameter_shape
-        shape = pshape if size is None else size_to_shape(size)
-        try:
-            ok = np.broadcast_shapes(shape, pshape) == shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ValueError(f"size must be a shape that the parameter shape {pshape} broadcasts to; got {size!r}")
-        rng = as_generator(random_state)
-        owner = np.broadcast_to(np.arange(self._elements.size).reshape(pshape), shape)
+    def _rvs_elements(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+        """The ``_rvs`` kernel of a law that is not vectorised: one draw per scalar instance for all its positions
+        (``shape`` is one the parameter shape broadcasts to: the template's ``rvs`` checked it)."""
+        owner = np.broadcast_to(np.arange(self._elements.size).reshape(self._array_shape), shape)
         out = np.empty(shape)
         for p, elem in enumerate(self._elements.flat):
             mask = owner == p
@@ -235,13 +283,16 @@ def broadcast_class(cls: type) -> type:
     ns: Dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__,
                           "_scalar_class": cls}
     own = set(vars(ArrayParameters))
+    native = NATIVE if cls.vectorised else frozenset({"rvs"})  # rvs: the template's, on the kernel _rvs_elements
     for name in dir(cls):
-        if name.startswith("_") or name in own:
+        if name.startswith("_") or name in own or name in native:
             continue
         attr = inspect.getattr_static(cls, name)
         if isinstance(attr, (staticmethod, classmethod, property)) or not inspect.isfunction(attr):
             continue
         ns[name] = _elementwise(name, attr)
+    if not cls.vectorised:
+        ns["_rvs"] = ArrayParameters._rvs_elements
     new = type(cls.__name__, (ArrayParameters, cls), ns)
     _CLASSES[cls] = new
     return new

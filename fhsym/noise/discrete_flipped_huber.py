@@ -30,7 +30,7 @@ from __future__ import annotations
 import decimal
 import math
 from fractions import Fraction
-from typing import Union
+from typing import Any, Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -41,6 +41,7 @@ from .._core.search import first_true_int
 from . import lattice_sums as LS
 from . import exact_sampling as XS
 from .lattice import LatticeNoise
+from .scipy_methods import as_numbers
 
 __all__ = ["DiscreteFlippedHuber", "lattice_sensitivity", "lattice_index", "STEP"]
 
@@ -56,7 +57,10 @@ _TINY = 2.2250738585072014e-308
 Float = Union[float, np.ndarray]
 
 
-def _finish(a: np.ndarray) -> Float:
+def _finish(a: np.ndarray, nan: Optional[np.ndarray] = None) -> Float:
+    """A 0-d array as its numpy scalar; NaN where ``nan`` holds (a NaN argument)."""
+    if nan is not None:
+        a = np.where(nan, np.nan, a)
     return a[()] if a.ndim == 0 else a
 
 
@@ -270,15 +274,21 @@ class DiscreteFlippedHuber(LatticeNoise):
 
     # ------------------------------------------------------------------ lattice arguments
     def _index(self, x: ArrayLike):
-        """(nearest lattice index, on-lattice mask, floor index with snapping) of values x."""
-        x = V.check_array(x, V.REAL)
+        """(nearest lattice index, on-lattice mask, floor index with snapping, NaN mask or None) of values x; a NaN
+        value is evaluated at 0 and reported in the mask (NaN in, NaN out, as scipy)."""
+        x = as_numbers(x, V.REAL)
+        nan = np.isnan(x)
+        if nan.any():
+            x = np.where(nan, 0.0, x)
+        else:
+            nan = None
         t = x / self.step
         tol = np.minimum(_SNAP_REL * np.maximum(1.0, np.abs(t)), _SNAP_MAX)
         with np.errstate(invalid="ignore"):
             k = np.rint(t)
             on = np.abs(t - k) <= tol
             fl = np.floor(t + tol)
-        return k, on, fl
+        return k, on, fl, nan
 
     def logpmf(self, x: ArrayLike) -> Float:
         """log P(X = x) = -rho_alpha(x)/gamma^2 - log Z on the lattice, -inf off it.
@@ -287,12 +297,12 @@ class DiscreteFlippedHuber(LatticeNoise):
         >>> float(d.logpmf(0.1))
         -inf
         """
-        k, on, _ = self._index(x)
+        k, on, _, nan = self._index(x)
         n = np.abs(k)
         out = np.full(k.shape, -np.inf)
         fin = on & np.isfinite(n)
         out[fin] = -self._energy(n[fin]) - self._log_z
-        return _finish(out)
+        return _finish(out, nan)
 
     def pmf(self, x: ArrayLike) -> Float:
         """P(X = x): exp(-rho_alpha(x)/gamma^2)/Z at lattice points x = k step, 0 elsewhere.
@@ -310,7 +320,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         >>> bool(abs(d.cdf(-0.25) + d.cdf(0.0) - 1.0) < 1e-15)            # symmetry
         True
         """
-        _, _, k = self._index(x)
+        _, _, k, nan = self._index(x)
         out = np.empty(k.shape)
         fin = np.isfinite(k)
         out[~fin] = np.where(k[~fin] > 0, 1.0, 0.0)
@@ -322,7 +332,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         if (~pos).any():
             res[~pos] = np.exp(self._log_cdf_idx(kf[~pos]))
         out[fin] = res
-        return _finish(out)
+        return _finish(out, nan)
 
     def logsf(self, x: ArrayLike) -> Float:
         """log P(X > x) = log T(k+1) - log Z (k = floor(x/step)), finite far in the tail.
@@ -331,12 +341,26 @@ class DiscreteFlippedHuber(LatticeNoise):
         >>> bool(np.isfinite(d.logsf(1e3)))
         True
         """
-        _, _, k = self._index(x)
+        _, _, k, nan = self._index(x)
         out = np.empty(k.shape)
         fin = np.isfinite(k)
         out[~fin] = np.where(k[~fin] > 0, -np.inf, 0.0)
         out[fin] = self._log_sf_idx(k[fin])
-        return _finish(out)
+        return _finish(out, nan)
+
+    def logcdf(self, x: ArrayLike) -> Float:
+        """log P(X <= x) = log T(-k)/Z for k = floor(x/step) < 0 (finite far in the left tail), log1p(-T(k+1)/Z) else.
+
+        >>> d = DiscreteFlippedHuber(1.0, 1.0, 0.5)
+        >>> bool(np.isfinite(d.logcdf(-1e3))) and float(d.logcdf(np.inf)) == 0.0
+        True
+        """
+        _, _, k, nan = self._index(x)
+        out = np.empty(k.shape)
+        fin = np.isfinite(k)
+        out[~fin] = np.where(k[~fin] > 0, 0.0, -np.inf)
+        out[fin] = self._log_cdf_idx(k[fin])
+        return _finish(out, nan)
 
     def sf(self, x: ArrayLike) -> Float:
         """P(X > x) = T(k+1)/Z, k = floor(x/step).
@@ -348,7 +372,8 @@ class DiscreteFlippedHuber(LatticeNoise):
         return _finish(np.exp(np.asarray(self.logsf(x))))
 
     def ppf(self, q: ArrayLike) -> Float:
-        """Smallest lattice value x = k step with cdf(x) >= q (q in [0, 1]; 0 -> -inf, 1 -> inf).
+        """Smallest lattice value x = k step with cdf(x) >= q (q in [0, 1]; 0 -> -inf, 1 -> inf; NaN for q NaN or
+        outside [0, 1], as scipy).
 
         Integer bisection on the log CDF (q <= 1/2) or the log survival function (q > 1/2).
 
@@ -357,23 +382,48 @@ class DiscreteFlippedHuber(LatticeNoise):
         0.0
         >>> bool(d.cdf(d.ppf(0.9)) >= 0.9 > d.cdf(d.ppf(0.9) - 0.25))
         True
+        >>> d.ppf([1.5, np.nan])
+        array([nan, nan])
         """
-        qa = V.check_array(q, V.PROBABILITY)
+        return self._quantile(q, upper=False)
+
+    def isf(self, q: ArrayLike) -> Float:
+        """Smallest lattice value x = k step with sf(x) <= q (scipy's convention for discrete laws; 0 -> inf,
+        1 -> -inf; NaN for q NaN or outside [0, 1]).
+
+        Integer bisection on the log survival function (q <= 1/2) or the log CDF (q > 1/2), so that tiny q keep
+        their precision.
+
+        >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
+        >>> x = d.isf(1e-12)
+        >>> bool(d.sf(x) <= 1e-12 < d.sf(x - 0.25))
+        True
+        """
+        return self._quantile(q, upper=True)
+
+    def _quantile(self, q: ArrayLike, upper: bool) -> Float:
+        """ppf (upper=False) or isf (upper=True) of probabilities q as lattice values."""
+        qa = as_numbers(q, V.PROBABILITY)
+        bad = ~V.PROBABILITY.contains(qa)  # NaN or outside [0, 1]: NaN, as scipy
+        qa = np.where(bad, 0.5, qa)
         out = np.empty(qa.shape)
         flat_q = qa.ravel()
         res = np.empty(flat_q.size)
-        res[flat_q == 0] = -np.inf
-        res[flat_q == 1] = np.inf
+        res[flat_q == 0] = np.inf if upper else -np.inf
+        res[flat_q == 1] = -np.inf if upper else np.inf
         mid = (flat_q > 0) & (flat_q < 1)
         if mid.any():
             qq = flat_q[mid]
             lower = qq <= 0.5
-            # P(index <= k) >= q  <=>  log T(-k) - log Z >= log q   (q <= 1/2)
-            #                     <=>  log P(index > k) <= log(1 - q)  (q > 1/2)
+            # ppf: P(index <= k) >= q  <=>  log T(-k) - log Z >= log q   (q <= 1/2)
+            #                          <=>  log P(index > k) <= log(1 - q)  (q > 1/2)
+            # isf: P(index > k) <= q   <=>  log P(index > k) <= log q  (q <= 1/2)
+            #                          <=>  log P(index <= k) >= log(1 - q)  (q > 1/2)
             target = np.where(lower, np.log(qq), np.log1p(-qq))
+            by_cdf = lower != upper
 
             def ok(k: np.ndarray) -> np.ndarray:
-                return np.where(lower, self._log_cdf_idx(k) >= target, self._log_sf_idx(k) <= target)
+                return np.where(by_cdf, self._log_cdf_idx(k) >= target, self._log_sf_idx(k) <= target)
 
             hi = np.ones(qq.size)
             while not ok(hi).all():
@@ -389,7 +439,7 @@ class DiscreteFlippedHuber(LatticeNoise):
                 lo = np.where(g, lo, m)
             res[mid] = hi * self.step
         out[...] = res.reshape(qa.shape)
-        return _finish(out)
+        return _finish(out, bad if bad.any() else None)
 
     # ------------------------------------------------------------------ moments
     def mean(self) -> float:
@@ -431,6 +481,19 @@ class DiscreteFlippedHuber(LatticeNoise):
     def support(self):
         """(-inf, inf): the lattice step*Z (every lattice point has positive mass)."""
         return (-math.inf, math.inf)
+
+    def to_scipy(self) -> Any:
+        """This law as a frozen ``scipy.stats.rv_discrete`` on its lattice values (:class:`fhsym.noise.scipy_adapter.
+        LatticeDistribution`): the law's pmf, cdf, sf, ppf, isf and exact sampler, scipy's generic moments, entropy,
+        interval and expect on the integer index (its ``index`` attribute, a genuine ``rv_discrete``).
+
+        >>> X = DiscreteFlippedHuber(0.0, 3.0, 1.0).to_scipy()        # the discrete Gaussian on Z
+        >>> float(X.cdf(0.0) + X.sf(0.0)), X.median(), X.index.dist.a
+        (1.0, 0.0, -inf)
+        """
+        from .scipy_adapter import lattice_to_scipy
+
+        return lattice_to_scipy(self)
 
     # ------------------------------------------------------------------ sampling
     def sampler(self) -> XS.ExactLatticeSampler:

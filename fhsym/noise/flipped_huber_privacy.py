@@ -1,9 +1,9 @@
-"""Privacy of flipped Huber noise as methods of :class:`fhsym.FlippedHuber`: privacy loss (Sec II-C1), the
-exact 1-D profile (Theorem 3, eq 13), its inverse in eps, and zCDP parameters (talk slides).
+"""Privacy of flipped Huber noise: the kernels of :class:`fhsym.FlippedHuber` behind the template's privacy
+methods (:class:`fhsym.noise.base.NoiseDistribution`): privacy loss (Sec II-C1), the exact 1-D profile
+(Theorem 3, eq 13) and its inverse in eps; and the zCDP parameters (talk slides).
 
-Each method delegates to the module-level function of the same name in
-:mod:`fhsym.noise.flipped_huber_profile` (or :mod:`fhsym.noise.flipped_huber_zcdp`) at the instance's
-``alpha`` and ``gamma``.
+Each kernel delegates to the module-level function of :mod:`fhsym.noise.flipped_huber_profile` (or
+:mod:`fhsym.noise.flipped_huber_zcdp`) at the instance's ``alpha`` and ``gamma``.
 
 >>> import fhsym
 >>> f"{float(fhsym.FlippedHuber(alpha=1.0, gamma=2.0).privacy_profile(1.0)):.10g}"
@@ -12,10 +12,9 @@ Each method delegates to the module-level function of the same name in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from . import flipped_huber_profile as _pp
 
@@ -24,20 +23,19 @@ if TYPE_CHECKING:
 
 __all__ = ["FlippedHuberPrivacyMethods"]
 
-Float = Union[float, np.ndarray]
-
 
 class FlippedHuberPrivacyMethods:
-    """privacy_loss, privacy_profile, epsilon_for_delta and zcdp of :class:`fhsym.FlippedHuber`."""
+    """The privacy kernels of :class:`fhsym.FlippedHuber` (behind the template's privacy_loss,
+    centered_privacy_loss, privacy_profile, log_privacy_profile and epsilon_for_delta) and its zcdp."""
 
     # ----------------------------------------------------------------- privacy
-    def privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
-        """zeta_d(t) = psi(t + d) - psi(t) (Sec II-C1); see :func:`fhsym.privacy_loss`.
+    def _privacy_loss(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """zeta_d(t) = psi(t + d) - psi(t) = log g(t)/g(t + d) (Sec II-C1), for t and d broadcast together.
 
-        psi = -log g, so zeta_d(t) = log g(t)/g(t + d) = (rho_alpha(t + d) - rho_alpha(t))/gamma^2
-        (eq 7; log kappa cancels).  Its centred form and that form's partial inverse (eq 15)
-        give the crossing points of Theorem 3's condition (eq 14, 16).  Vectorised in ``t``
-        and ``d``.
+        psi = -log g, so zeta_d(t) = (rho_alpha(t + d) - rho_alpha(t))/gamma^2 (eq 7; log kappa cancels), by regime
+        without cancellation (:func:`fhsym.noise.flipped_huber_profile.loss_std`); zeta_{-d}(t) = zeta_d(-t).  Its
+        centred form zeta~_d(t) = zeta_d(t - d/2) = (rho_alpha(t + d/2) - rho_alpha(t - d/2))/gamma^2 is odd in t;
+        eq 15 is that form's partial inverse, which gives the crossing points of Theorem 3's condition (eq 14, 16).
 
         Examples
         --------
@@ -48,21 +46,6 @@ class FlippedHuberPrivacyMethods:
         0.28125
         >>> math.isclose(float(fh.privacy_loss(0.5, 1.0)), float(fh.logpdf(0.5) - fh.logpdf(1.5)), rel_tol=1e-14)
         True
-        """
-        return _pp.privacy_loss(t, d, self.alpha, self.gamma)
-
-    def centered_privacy_loss(self, t: ArrayLike, d: ArrayLike) -> Float:
-        """zeta~_d(t) = psi(t + d/2) - psi(t - d/2) (Sec II-C1); see :func:`fhsym.centered_privacy_loss`.
-
-        = zeta_d(t - d/2) = (rho_alpha(t + d/2) - rho_alpha(t - d/2))/gamma^2 (eq 7); odd in t.
-        eq 15 is its partial inverse zeta~_Delta^{-1}, which gives the crossing points t1,2 of
-        Theorem 3's condition (eq 14, 16).
-        Vectorised in ``t`` and ``d``.
-
-        Examples
-        --------
-        >>> from fhsym import FlippedHuber
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
         >>> t = np.array([-3.0, -0.5, 0.2, 3.0])
         >>> fh.centered_privacy_loss(t, 1.0)
         array([-0.75, -0.25,  0.1 ,  0.75])
@@ -71,14 +54,18 @@ class FlippedHuberPrivacyMethods:
         >>> float(fh.centered_privacy_loss(0.2, 1.0)) == float(fh.privacy_loss(0.2 - 0.5, 1.0))
         True
         """
-        return _pp.centered_privacy_loss(t, d, self.alpha, self.gamma)
+        s, D = t / self.gamma, d / self.gamma
+        s = np.where(D < 0, -s, s)  # zeta_{-d}(t) = zeta_d(-t)
+        return _pp.loss_std(s, np.abs(D), self.b)
 
-    def privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """Exact 1-D privacy profile delta^(1)(eps) of the mechanism adding this noise (Theorem 3, eq 13).
+    def _log_profile(self, eps: np.ndarray, sensitivity: Any) -> np.ndarray:
+        """log delta^(1)(eps) (Theorem 3, eq 13), finite where delta underflows; -inf only where delta = 0.
 
-        delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (eq 16), in the closed form of
-        eq 13 (five cases, Table I); the mechanism is (eps, delta)-DP iff delta >= delta^(1)(eps).
-        ``sensitivity`` is Delta.  See :func:`fhsym.privacy_profile`.
+        delta^(1)(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt (eq 16) = G_bar(t1) - e^eps G_bar(t2), in the closed
+        form of eq 13 (five cases, Table I), cases (iii)-(v) in log space; the mechanism is (eps, delta)-DP iff
+        delta >= delta^(1)(eps).  Within 1e-6 (relative) of the kink eps = alpha Delta/gamma^2 the value is the
+        upper end of the ball-arithmetic profile (:func:`fhsym.noise.flipped_huber_profile.log_privacy_profile`).
+        ``sensitivity`` (Delta) may be an array broadcast with eps.
 
         Examples
         --------
@@ -90,20 +77,6 @@ class FlippedHuberPrivacyMethods:
         >>> tv = float(fh.cdf(0.5) - fh.cdf(-0.5))                      # eps = 0: total variation
         >>> math.isclose(float(fh.privacy_profile(0.0)), tv, rel_tol=1e-13)
         True
-        """
-        return _pp.privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
-
-    def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """log delta^(1)(eps), finite where delta underflows.
-
-        The log of eq 13 (Theorem 3), cases (iii)-(v) evaluated in log space; -inf only
-        where delta = 0 exactly.  See :func:`fhsym.log_privacy_profile`.
-
-        Examples
-        --------
-        >>> import math
-        >>> from fhsym import FlippedHuber
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
         >>> math.isclose(float(fh.log_privacy_profile(1.0)), math.log(float(fh.privacy_profile(1.0))), rel_tol=1e-14)
         True
         >>> float(fh.privacy_profile(2000.0))                            # underflows
@@ -111,7 +84,29 @@ class FlippedHuberPrivacyMethods:
         >>> f"{float(fh.log_privacy_profile(2000.0)):.10g}"
         '-7999018.248'
         """
-        return _pp.log_privacy_profile(epsilon, self.alpha, self.gamma, sensitivity)
+        return _pp.log_profile_of(eps, self.alpha, self.gamma, sensitivity, self.b, self._lw)
+
+    def _profile(self, eps: np.ndarray, sensitivity: Any) -> np.ndarray:
+        """delta^(1)(eps) = exp(:meth:`_log_profile`) (Theorem 3, eq 13)."""
+        return np.exp(self._log_profile(eps, sensitivity))
+
+    def _epsilon_for_delta(self, delta: np.ndarray, sensitivity: float) -> np.ndarray:
+        """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported): the inverse of eq 13 in eps.
+
+        A root search (Brent) on the log profile, then stepped to the side where privacy_profile(eps) *
+        (1 + PROFILE_RTOL) <= delta (:func:`fhsym.noise.flipped_huber_profile.epsilon_for_delta`).
+
+        Examples
+        --------
+        >>> from fhsym import FlippedHuber
+        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+        >>> eps = fh.epsilon_for_delta(1e-6)
+        >>> round(float(eps), 8)
+        2.25226642
+        >>> bool(fh.privacy_profile(eps) <= 1e-6 < fh.privacy_profile(eps * (1 - 1e-9)))
+        True
+        """
+        return np.asarray(_pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity), dtype=float)
 
     def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None,
              refine: bool = False) -> ZCDP:
@@ -134,22 +129,3 @@ class FlippedHuberPrivacyMethods:
         from .flipped_huber_zcdp import zcdp_params
 
         return zcdp_params(self.alpha, self.gamma, sensitivity, dim, l2_sensitivity, l1_sensitivity, refine)
-
-    def epsilon_for_delta(self, delta: ArrayLike, sensitivity: float = 1.0) -> Float:
-        """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported).
-
-        Inverts eq 13 (Theorem 3) in eps by a root search on :meth:`log_privacy_profile`,
-        then steps to the side where privacy_profile(eps) * (1 + PROFILE_RTOL) <= delta.
-        See :func:`fhsym.epsilon_for_delta`.
-
-        Examples
-        --------
-        >>> from fhsym import FlippedHuber
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> eps = fh.epsilon_for_delta(1e-6)
-        >>> round(float(eps), 8)
-        2.25226642
-        >>> bool(fh.privacy_profile(eps) <= 1e-6 < fh.privacy_profile(eps * (1 - 1e-9)))
-        True
-        """
-        return _pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity)

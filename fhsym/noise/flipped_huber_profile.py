@@ -39,6 +39,8 @@ __all__ = [
     "KINK_WINDOW",
     "case_boundaries",
     "log_profile_std",
+    "log_profile_of",
+    "sensitivity_units",
     "loss_std",
     "scalar_units",
     "privacy_profile",
@@ -85,11 +87,18 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
     Delta = V.check_array(sensitivity, V.SENSITIVITY)
     with np.errstate(over="ignore"):
         b = a / g
-        D = Delta / g
     if not np.all(np.isfinite(b)):
         i = np.argwhere(~np.isfinite(b))[0]
         ai, gi = np.broadcast_to(a, b.shape)[tuple(i)], np.broadcast_to(g, b.shape)[tuple(i)]
         raise ValueError(f"alpha/gamma must be finite; got alpha={float(ai)!r}, gamma={float(gi)!r}")
+    return b, sensitivity_units(b, g, Delta)
+
+
+def sensitivity_units(b: ArrayLike, g: ArrayLike, Delta: ArrayLike) -> np.ndarray:
+    """D = Delta/gamma for a valid shape b = alpha/gamma and scale g, checked: finite, b D finite, a normal float
+    whose square is finite (``ValueError`` naming the sensitivity otherwise)."""
+    with np.errstate(over="ignore"):
+        D = np.asarray(Delta, dtype=float) / g
     if not np.all(np.isfinite(D)):
         i = np.argwhere(~np.isfinite(D))[0]
         di, gi = np.broadcast_to(Delta, D.shape)[tuple(i)], np.broadcast_to(g, D.shape)[tuple(i)]
@@ -99,8 +108,8 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
     if not np.all(np.isfinite(bD)):
         i = np.argwhere(~np.isfinite(bD))[0]
         raise ValueError(f"alpha*sensitivity/gamma^2 must be finite (below 1.8e308; delta = 1 to double precision "
-                         f"beyond, for every finite eps); got alpha/gamma={float(b[tuple(i)] if b.ndim else b)!r}, "
-                         f"sensitivity/gamma={float(D[tuple(i)] if D.ndim else D)!r}")
+                         f"beyond, for every finite eps); got alpha/gamma={float(np.broadcast_to(b, bD.shape)[tuple(i)])!r}, "
+                         f"sensitivity/gamma={float(np.broadcast_to(D, bD.shape)[tuple(i)])!r}")
     bad = (D < D_MIN) | (D > D_MAX)
     if np.any(bad):
         i = np.argwhere(bad)[0]
@@ -109,7 +118,7 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
             f"sensitivity/gamma must be in [{D_MIN:.6g}, {D_MAX:.6g}] (a normal float whose square is finite: "
             f"the profile's formulas use D^2/2 and divide by D); got sensitivity={float(di)!r}, gamma={float(gi)!r}, "
             f"ratio {float(D[tuple(i)])!r}: rescale the sensitivity and the noise scale together")
-    return b, D
+    return D
 
 
 def scalar_units(alpha: float, gamma: float, sensitivity: float):
@@ -170,6 +179,15 @@ def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitiv
     lw = KP.log_kappa_std(b)
     out = log_profile_std(eps, b, D, lw)
     return _out(_near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D))
+
+
+def log_profile_of(eps: np.ndarray, alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike, b: ArrayLike,
+                   lw: ArrayLike) -> np.ndarray:
+    """:func:`log_privacy_profile` for a validated eps array and the constants of a valid law (b = alpha/gamma,
+    lw = log_kappa_std(b), as :class:`fhsym.FlippedHuber` holds them); only the sensitivity is checked here."""
+    D = sensitivity_units(b, gamma, sensitivity)
+    out = log_profile_std(eps, b, D, lw)
+    return _near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D)
 
 
 #: Relative half-width of the neighbourhood of eps = alpha Delta / gamma^2 re-evaluated by mpmath.

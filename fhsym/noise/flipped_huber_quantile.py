@@ -1,10 +1,12 @@
 """Quantiles and sampling of the flipped Huber distribution (Appendix B, derived in fhsym): methods of
 :class:`fhsym.FlippedHuber`.
 
-ppf/isf invert the CDF of eq 10 piecewise in standard units s = t/gamma, b = alpha/gamma: the Laplace
-centre by a log1p form, the Gaussian tails through ``log_ndtr``/``ndtri_exp``; ``rvs`` and ``sampler``
-draw with the ziggurat of :mod:`fhsym.noise.flipped_huber_ziggurat` (one 64-bit word per proposal).
-A mixin: it reads ``alpha``, ``gamma``, ``b`` and the generated kernels only.
+The kernels ``_isf`` (behind the template's ``ppf`` and ``isf``) and ``_rvs`` (behind ``rvs``) of
+:class:`fhsym.noise.base.NoiseDistribution`: ``_isf`` inverts the CDF of eq 10 piecewise in standard units
+s = t/gamma, b = alpha/gamma (the Laplace centre by a log1p form, the Gaussian tails through
+``log_ndtr``/``ndtri_exp``); ``_rvs`` draws with the ziggurat of :mod:`fhsym.noise.flipped_huber_ziggurat`
+(one 64-bit word per proposal).  A mixin: it reads ``alpha``, ``gamma``, ``b``, the constants of the
+constructor and the generated kernels only.
 
 >>> import fhsym
 >>> fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
@@ -14,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -38,7 +40,7 @@ def scalar_or_array(a: np.ndarray) -> Float:
 
 
 class FlippedHuberQuantileMethods:
-    """ppf, isf and rvs of :class:`fhsym.FlippedHuber` (see the module docstring)."""
+    """The quantile and sampling kernels of :class:`fhsym.FlippedHuber` (see the module docstring)."""
 
     # --------------------------------------------------------------- quantile
     def _isf_std(self, p: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -51,75 +53,56 @@ class FlippedHuberQuantileMethods:
 
     def _quantile_std(self, q: np.ndarray, upper: bool) -> np.ndarray:
         """Standardised isf (upper=True) or ppf (upper=False) of probabilities q in [0, 1]."""
-        out = np.empty_like(q)
-        low = q <= 0.5  # p = q in (0, 1/2]: the far side is computed from q itself
-        hi = ~low
-        # q <= 1/2: isf(q) = +s(q); ppf(q) = -s(q)
-        ql = q[low]
-        res = np.full_like(ql, np.inf)
-        pos = ql > 0
-        res[pos] = self._isf_std(ql[pos], 0.5 - ql[pos])
-        out[low] = res if upper else -res
-        # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
-        qh = q[hi]
-        res = np.full_like(qh, np.inf)
-        pos = qh < 1
-        res[pos] = self._isf_std(1.0 - qh[pos], qh[pos] - 0.5)
-        out[hi] = -res if upper else res
+        low = q <= 0.5
+        if self._array_shape:  # array parameters: one kernel call with the constants broadcast
+            p = np.where(low, q, 1.0 - q)  # p = q below the median, 1 - q (exact) above it
+            h = np.where(low, 0.5 - q, q - 0.5)
+            inner = p > 0
+            res = np.where(inner, KP.isf_std(self.b, np.where(inner, p, 0.25), np.where(inner, h, 0.25), self._lw,
+                                             self._tail_mass, self._isf_direct_min), np.inf)
+            return np.where(low != upper, -res, res)
+        out = np.full_like(q, np.inf)  # q = 0 below the median, q = 1 above it: an infinite quantile
+        m = low & (q > 0)  # p = q in (0, 1/2]: the far side is computed from q itself
+        out[m] = self._isf_std(q[m], 0.5 - q[m])
+        high = ~low
+        m = high & (q < 1)  # q > 1/2: p = 1 - q and h = q - 1/2 are exact in floating point
+        out[m] = self._isf_std(1.0 - q[m], q[m] - 0.5)
+        flip = high if upper else low  # isf(q) = +s(q) for q <= 1/2; ppf(q) = -s(q) there
+        out[flip] = -out[flip]
         return out
 
-    def ppf(self, q: ArrayLike) -> Float:
-        """Quantile function (inverse CDF; Appendix B, derived): the x with P(T <= x) = q.
+    def _isf(self, q: np.ndarray) -> np.ndarray:
+        """The x with P(T > x) = q (Appendix B, derived): eq 10 inverted piece by piece; ``ppf(q)`` is ``-isf(q)``.
 
-        eq 10 inverted piece by piece (the paper's Appendix B is missing; the inverse is
-        derived in :mod:`fhsym.symbolic.definitions`).  For q >= 1/2:
-        x = -(gamma^2/alpha) log(1 - (alpha omega/gamma) e^{-alpha^2/(2 gamma^2)} (q - 1/2)) on the
-        centre (q <= 1 - P(T > alpha)), x = gamma Q^{-1}((1 - q) omega/sqrt(2 pi)) on the tail;
-        ppf(q) = -ppf(1 - q) below.  ppf(0) = -inf, ppf(1) = +inf.  Vectorised in ``q`` in [0, 1].
+        For q <= 1/2: x = gamma Q^{-1}(q omega/sqrt(2 pi)) on the tail (q <= P(T > alpha)), and on the centre
+        x = -(gamma^2/alpha) log(1 - (alpha omega/gamma) e^{-alpha^2/(2 gamma^2)} (1/2 - q)) (the paper's Appendix B
+        is missing; the inverse is derived in :mod:`fhsym.symbolic.definitions`); isf(q) = -isf(1 - q) above 1/2,
+        with 1 - q and q - 1/2 exact.  Computed from q itself (not 1 - q) for q <= 1/2, so it is accurate down to the
+        smallest floats.  isf(0) = +inf, isf(1) = -inf; the median is +0.0.
 
         Examples
         --------
         >>> from scipy.stats import norm
         >>> from fhsym import FlippedHuber
         >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
+        >>> round(float(fh.isf(0.25)), 12), round(float(-fh.ppf(0.25)), 12)
+        (1.322261268292, 1.322261268292)
         >>> round(float(fh.ppf(fh.cdf(0.7))), 12)          # ppf(cdf(x)) = x
         0.7
         >>> fh.ppf([0.0, 0.5, 1.0])                         # the median is +0.0, not -0.0
         array([-inf,   0.,  inf])
-        >>> round(float(FlippedHuber(alpha=0.0, gamma=1.5).ppf(0.975)), 12)   # alpha = 0: N(0, 1.5^2)
-        2.93994597681
-        >>> round(float(norm.ppf(0.975, scale=1.5)), 12)
-        2.93994597681
-        """
-        qa = V.check_array(q, V.PROBABILITY)
-        return scalar_or_array(self.gamma * self._quantile_std(qa, upper=False) + 0.0)  # + 0.0: no -0.0
-
-    def isf(self, q: ArrayLike) -> Float:
-        """Inverse survival function: the x with P(T > x) = q; isf(q) = -ppf(q).
-
-        The inverse of 1 - eq 10 (Appendix B, derived; see :meth:`ppf`).  For q <= 1/2
-        computed from q directly (not from 1 - q), so it is accurate for q down to the
-        smallest floats.
-        Vectorised in ``q`` in [0, 1].
-
-        Examples
-        --------
-        >>> from fhsym import FlippedHuber
-        >>> fh = FlippedHuber(alpha=1.0, gamma=2.0)
-        >>> round(float(fh.isf(0.25)), 12)
-        1.322261268292
-        >>> round(float(-fh.ppf(0.25)), 12)
-        1.322261268292
         >>> x = fh.isf(1e-300)                              # far tail
         >>> f"{float(x):.10g}", f"{float(fh.sf(x)):.6g}"
         ('74.09328019', '1e-300')
+        >>> g = FlippedHuber(alpha=0.0, gamma=1.5)          # alpha = 0: N(0, 1.5^2)
+        >>> round(float(g.ppf(0.975)), 12), round(float(norm.ppf(0.975, scale=1.5)), 12)
+        (2.93994597681, 2.93994597681)
         """
-        qa = V.check_array(q, V.PROBABILITY)
-        return scalar_or_array(self.gamma * self._quantile_std(qa, upper=True))
+        return self.gamma * self._quantile_std(q, upper=True)
 
     # ---------------------------------------------------------------- sampling
-    def rvs(self, size=None, random_state: RandomState = None) -> Float:
-        """Draw samples with a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
+    def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+        """Samples by a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
 
         256 layers of equal area built for the shape alpha/gamma (cached per shape); one 64-bit word
         per proposal (layer, sign, 53-bit uniform), about 98-99 % accepted at once, the rest decided by
@@ -128,11 +111,8 @@ class FlippedHuberQuantileMethods:
         returns +-inf or -0.0.  The first n samples of a larger request equal a request of n.  Like
         every floating-point sampler it is not hardened against floating-point side channels (Mironov
         2012): see docs/security.md and :class:`fhsym.DiscreteFlippedHuber` for the exact sampler.
-
-        ``size=None`` returns one sample (a numpy float64), otherwise an array of that
-        shape; ``random_state`` is None, an int seed, a numpy ``Generator`` or
-        ``RandomState`` (scipy conventions).  Distribution of the samples: eq 8, tested by
-        Kolmogorov-Smirnov against :meth:`cdf` (``tests/test_sampling.py``).
+        Distribution of the samples: eq 8, tested by Kolmogorov-Smirnov against ``cdf``
+        (``tests/test_sampling.py``).
 
         Examples
         --------
@@ -147,10 +127,26 @@ class FlippedHuberQuantileMethods:
         >>> bool(abs(y.var() / fh.var() - 1) < 0.02)                         # eq 11
         True
         """
-        shape = size_to_shape(size)
         n = int(np.prod(shape)) if shape else 1
-        out = self.sample_stream(random_state).draw(n)
-        return out.reshape(shape) if shape else out[0]
+        if self._array_shape:  # array parameters: inversion, one word per sample, each with its element's constants
+            return self._inversion(random_words(rng, n), shape)
+        return ZigguratSampler(self, rng).draw(n)
+
+    def _inversion(self, raw: np.ndarray, shape: Optional[Tuple[int, ...]] = None) -> np.ndarray:
+        """x = +-gamma isf_std(p) from 64-bit words (eq 10 inverted): the top 63 bits k give p = (k + 1/2) 2^-64 in
+        (0, 1/2), the lowest bit the sign.  With array parameters ``shape`` is the sample shape they broadcast to."""
+        p = (raw >> np.uint64(1)).view(np.int64).astype(np.float64)
+        p *= 2.0**-64
+        p += 2.0**-65
+        if shape is None:
+            s = self._isf_std(p, 0.5 - p) * self.gamma
+        else:
+            b, lw, tail, direct, gamma = (np.broadcast_to(c, shape).ravel()
+                                          for c in (self.b, self._lw, self._tail_mass, self._isf_direct_min, self.gamma))
+            s = KP.isf_std(b, p, 0.5 - p, lw, tail, direct) * gamma
+        xb = s.view(np.uint64)
+        xb ^= raw << np.uint64(63)
+        return s
 
     def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
         """Draw samples by inversion: x = +-gamma isf_std(p), one 64-bit word per sample (eq 10 inverted).
@@ -170,13 +166,7 @@ class FlippedHuberQuantileMethods:
         """
         shape = size_to_shape(size)
         n = int(np.prod(shape)) if shape else 1
-        raw = random_words(as_generator(random_state), n)
-        p = (raw >> np.uint64(1)).view(np.int64).astype(np.float64)
-        p *= 2.0**-64
-        p += 2.0**-65
-        s = self._isf_std(p, 0.5 - p) * self.gamma
-        xb = s.view(np.uint64)
-        xb ^= raw << np.uint64(63)
+        s = self._inversion(random_words(as_generator(random_state), n))
         return s.reshape(shape) if shape else s[0]
 
     def sample_stream(self, random_state: RandomState = None) -> ZigguratSampler:

@@ -9,6 +9,11 @@ slice of the argument.  The parameters' domains are the fhsym domains
 ``pdf, logpdf, cdf, ccdf, logcdf, logccdf, icdf, iccdf, entropy, median, mode, moment,
 sample``; anything else (``ilogcdf``, ``logentropy``, ...) is scipy's generic fallback.
 
+A lattice law (:class:`fhsym.DiscreteFlippedHuber`) becomes a :class:`LatticeDistribution`: the
+methods of a frozen ``scipy.stats.rv_discrete`` on its lattice values, backed by a genuine
+``rv_discrete`` over the integer index (:func:`lattice_index_class`; scipy's new infrastructure
+does not scale discrete laws).
+
 Examples
 --------
 >>> import fhsym
@@ -24,7 +29,9 @@ from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
 
-__all__ = ["scipy_class", "to_scipy"]
+from .scipy_methods import py_value
+
+__all__ = ["LatticeDistribution", "lattice_index_class", "lattice_to_scipy", "scipy_class", "to_scipy"]
 
 _CLASSES: Dict[type, type] = {}
 
@@ -155,3 +162,151 @@ def to_scipy(dist: Any) -> Any:
     if math.prod(np.shape(next(iter(params.values())))) == 0:
         raise ValueError("to_scipy() needs at least one parameter element; got an empty parameter array")
     return scipy_class(cls)(**params)
+
+
+# ----------------------------------------------------------------------------- lattice laws
+class _LatticeIndex:
+    """Kernels of scipy's ``rv_discrete`` over the lattice index k of a lattice law (value k * step): a mixin of the
+    ``rv_discrete`` subclass that :func:`lattice_index_class` builds (the law is a class attribute, because scipy's
+    frozen objects rebuild the distribution from its constructor arguments)."""
+
+    law: Any
+
+    def _pmf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.pmf(k * self.law.step))
+
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.logpmf(k * self.law.step))
+
+    def _cdf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.cdf(k * self.law.step))
+
+    def _logcdf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.logcdf(k * self.law.step))
+
+    def _sf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.sf(k * self.law.step))
+
+    def _logsf(self, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.law.logsf(k * self.law.step))
+
+    def _ppf(self, q: np.ndarray) -> np.ndarray:
+        return np.rint(np.asarray(self.law.ppf(q)) / self.law.step)
+
+    def _isf(self, q: np.ndarray) -> np.ndarray:
+        return np.rint(np.asarray(self.law.isf(q)) / self.law.step)
+
+    def _rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
+        return np.asarray(self.law.rvs(size, random_state=random_state, output="index"))
+
+    def _stats(self) -> Tuple[float, float, float, None]:
+        return 0.0, self.law.var() / self.law.step**2, 0.0, None  # the kurtosis: scipy's sum of k^4 pmf(k)
+
+
+def lattice_index_class(law: Any) -> type:
+    """An ``rv_discrete`` subclass over the integer index k of the lattice law ``law`` (support all integers)."""
+    from scipy import stats
+
+    return type(f"{type(law).__name__}Index", (_LatticeIndex, stats.rv_discrete), {"law": law})
+
+
+class LatticeDistribution:
+    """A lattice law (:class:`fhsym.DiscreteFlippedHuber`) with the methods of a frozen ``scipy.stats.rv_discrete``,
+    on its values x = k * step.
+
+    ``pmf``, ``logpmf``, ``cdf``, ``logcdf``, ``sf``, ``logsf``, ``ppf``, ``isf`` and ``rvs`` are the law's own
+    (exact sampler; NaN in, NaN out); ``mean``, ``median``, ``var``, ``std``, ``moment``, ``stats``, ``entropy``,
+    ``interval``, ``expect`` and ``support`` are scipy's generic algorithms on :attr:`index`, a genuine frozen
+    ``rv_discrete`` over the integer index k, scaled by the step.  For ``step = 1`` the values are the indices and
+    :attr:`index` is the scipy object of the law itself.
+
+    >>> import fhsym
+    >>> d = fhsym.DiscreteFlippedHuber(alpha=1.0, gamma=2.0, step=0.25)
+    >>> X = d.to_scipy()
+    >>> float(X.pmf(0.25)) == float(d.pmf(0.25)), X.interval(0.9), X.var() == d.var()
+    (True, (-3.25, 3.25), True)
+    >>> type(X.index).__name__, float(X.index.pmf(1)) == float(d.pmf(0.25))
+    ('rv_discrete_frozen', True)
+    """
+
+    def __init__(self, law: Any) -> None:
+        self.law = law
+        self.step = float(law.step)
+        #: the frozen ``scipy.stats.rv_discrete`` over the lattice index k (value k * step)
+        self.index = lattice_index_class(law)(a=-np.inf, b=np.inf, name=f"{law.name}_index")()
+
+    def __repr__(self) -> str:
+        return f"LatticeDistribution({self.law!r})"
+
+    # the law's own functions of lattice values
+    def pmf(self, x: Any) -> Any:
+        return self.law.pmf(x)
+
+    def logpmf(self, x: Any) -> Any:
+        return self.law.logpmf(x)
+
+    def cdf(self, x: Any) -> Any:
+        return self.law.cdf(x)
+
+    def logcdf(self, x: Any) -> Any:
+        return self.law.logcdf(x)
+
+    def sf(self, x: Any) -> Any:
+        return self.law.sf(x)
+
+    def logsf(self, x: Any) -> Any:
+        return self.law.logsf(x)
+
+    def ppf(self, q: Any) -> Any:
+        return self.law.ppf(q)
+
+    def isf(self, q: Any) -> Any:
+        return self.law.isf(q)
+
+    def rvs(self, size: Any = None, random_state: Any = None) -> Any:
+        return self.law.rvs(size, random_state=random_state)
+
+    # scipy's algorithms on the index, scaled
+    def support(self) -> Tuple[float, float]:
+        return (-math.inf, math.inf)
+
+    def mean(self) -> float:
+        return float(self.step * self.index.mean())
+
+    def median(self) -> float:
+        return float(self.step * self.index.median())
+
+    def var(self) -> float:
+        return float(self.law.var())
+
+    def std(self) -> float:
+        return float(self.law.std())
+
+    def moment(self, order: int) -> float:
+        return float(self.step ** int(order) * self.index.moment(order))
+
+    def entropy(self) -> float:
+        return float(self.index.entropy())
+
+    def stats(self, moments: str = "mv") -> Any:
+        scale = {"m": self.step, "v": self.step**2, "s": 1.0, "k": 1.0}
+        vals = self.index.stats(moments=moments)
+        vals = vals if isinstance(vals, tuple) else (vals,)
+        out = tuple(float(v) * scale[m] for v, m in zip(vals, [c for c in "mvsk" if c in moments]))
+        return out[0] if len(out) == 1 else out
+
+    def interval(self, confidence: Any) -> Tuple[Any, Any]:
+        lo, hi = self.index.interval(confidence)
+        return py_value(self.step * lo), py_value(self.step * hi)
+
+    def expect(self, func: Any = None, lb: Any = None, ub: Any = None, conditional: bool = False) -> float:
+        """E[func(X); lb <= X <= ub] summed over the lattice points in [lb, ub] (scipy's ``expect`` on the index)."""
+        f = (lambda k: k * self.step) if func is None else (lambda k: func(k * self.step))
+        klo = None if lb is None else math.ceil(lb / self.step - 1e-9)
+        khi = None if ub is None else math.floor(ub / self.step + 1e-9)
+        return float(self.index.expect(f, lb=klo, ub=khi, conditional=conditional))
+
+
+def lattice_to_scipy(law: Any) -> LatticeDistribution:
+    """``law`` (a lattice law) as a :class:`LatticeDistribution`."""
+    return LatticeDistribution(law)
