@@ -11,7 +11,8 @@ at the exact returned floats.  The search half lives here; it knows nothing abou
 * :func:`largest_true_many` -- the same for many independent predicates at once (vectorised
   bracketing, then bisection in log space), used to scan many shapes of a noise family;
 * :func:`increasing_roots` -- vectorised roots of many increasing functions (Illinois false
-  position), returning the feasible side of each root;
+  position), returning the feasible side of each root; :func:`increasing_root` and
+  :func:`sup_feasible` the same for one scalar function, one point at a time;
 * :class:`CalibrationError` -- the one exception for a search that cannot succeed (no finite
   parameter meets the target).  It is a ``ValueError``: the request, not the code, is at fault.
 """
@@ -20,11 +21,11 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "increasing_roots", "smallest_true", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_smooth",
            "largest_true", "largest_true_many"]
 
 
@@ -264,3 +265,78 @@ def increasing_roots(f: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.n
         side[ib] = 1
         active = active[hi[active] - lo[active] > xtol * (1.0 + np.abs(lo[active]))]
     return lo
+
+
+def increasing_root(g: Callable[[float], float], lo: float, hi: float, glo: float, ghi: float,
+                    xtol: float = 2.0**-52, maxiter: int = 200) -> float:
+    """The last x with g(x) <= 0 for an increasing scalar g bracketed by g(lo) <= 0 < g(hi): Illinois false position
+    (bisection where the secant point is not strictly inside, e.g. at an infinite end) until
+    hi - lo <= xtol (1 + |lo|) or the two ends are adjacent doubles.  The feasible side, within the tolerance of the
+    root (by default the last ulps).
+
+    >>> x = increasing_root(lambda x: x * x - 2.0, 1.0, 2.0, -1.0, 2.0)
+    >>> x * x <= 2.0, abs(x - 2.0 ** 0.5) < 1e-15
+    (True, True)
+    """
+    side = 0
+    for _ in range(maxiter):
+        if hi - lo <= xtol * (1.0 + abs(lo)):
+            break
+        try:
+            x = hi - ghi * (hi - lo) / (ghi - glo)
+        except ZeroDivisionError:
+            x = math.nan
+        if not lo < x < hi:  # also NaN (an infinite end)
+            x = 0.5 * (lo + hi)
+            if not lo < x < hi:
+                break
+        gx = g(x)
+        if gx <= 0.0:
+            lo, glo = x, gx
+            if side == -1:
+                ghi *= 0.5
+            side = -1
+        else:  # NaN counts as infeasible
+            hi, ghi = x, gx
+            if side == 1:
+                glo *= 0.5
+            side = 1
+    return lo
+
+
+def sup_feasible(g: Callable[[float], float], x0: float, seeds: Sequence[float] = (), step: float = 2.0,
+                 span: float = 700.0) -> float:
+    """sup{x : g(x) <= 0} for an increasing scalar g (x = log u in the searches): ``x0`` and the ``seeds`` classified,
+    a walk by ``step`` to the first sign change, then :func:`increasing_root`; -inf / inf when the walk leaves
+    [-span, span] (nothing feasible / everything feasible there).
+
+    >>> import math
+    >>> round(sup_feasible(lambda x: x - 10.3, 0.0), 12), sup_feasible(lambda x: -1.0, 0.0)
+    (10.3, inf)
+    """
+    lo = glo = -math.inf
+    hi = ghi = math.inf
+
+    def put(x: float) -> None:
+        nonlocal lo, glo, hi, ghi
+        gx = g(x)
+        if gx <= 0.0:
+            if x > lo:
+                lo, glo = x, gx
+        elif x < hi:
+            hi, ghi = x, gx
+
+    for x in (x0, *seeds):
+        if abs(x) <= span:
+            put(x)
+    while hi == math.inf:
+        x = (lo if lo > -math.inf else x0) + step
+        if x > span:
+            return math.inf
+        put(x)
+    while lo == -math.inf:
+        x = hi - step
+        if x < -span:
+            return -math.inf
+        put(x)
+    return increasing_root(g, lo, hi, glo, ghi)

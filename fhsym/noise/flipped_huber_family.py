@@ -14,11 +14,13 @@ which the K atoms of a K-fold release add up to eps.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from .._generated import flipped_huber_pieces as KP
+from .._generated import privacy_pieces as PP
 from .family import Family
 from .flipped_huber_profile import log_profile_std
 
@@ -34,6 +36,22 @@ class FlippedHuberFamily(Family):
             v = log_profile_std(np.float64(eps), b, D, KP.log_kappa_std(b))
         v = np.where(np.isnan(v), np.inf, v)  # NaN (a kernel outside its range) counts as infeasible
         return np.where(D <= 0.0, -np.inf, v)
+
+    def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float = 1.0) -> float:
+        """:meth:`log_profile` at one point: the generated kernels on the scalar namespace (``*_point``)."""
+        if 0.0 < u <= 1e150:
+            try:
+                v = PP.log_profile_std_point(shape, u, eps, KP.log_kappa_std_point(shape))
+                return math.inf if v != v else v
+            except (ArithmeticError, ValueError):
+                pass
+        return float(self.log_profile(eps, np.array([shape]), np.array([u]), sensitivity)[0])
+
+    def log_variance_point(self, shape: float) -> float:
+        try:
+            return math.log(KP.variance_of_b_point(shape, KP.log_kappa_std_point(shape)))
+        except (ArithmeticError, ValueError):
+            return float(self.log_variance(np.array([shape]))[0])
 
     #: no last-ulp polish: the float profile is accurate to 1e-9 next to the kink, where optima sit (the ball-arithmetic
     #: certificate decides there), so the search's 1e-12 root is as close as the floats can tell
