@@ -268,11 +268,13 @@ def increasing_roots(f: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.n
 
 
 def increasing_root(g: Callable[[float], float], lo: float, hi: float, glo: float, ghi: float,
-                    xtol: float = 2.0**-52, maxiter: int = 200) -> float:
-    """The last x with g(x) <= 0 for an increasing scalar g bracketed by g(lo) <= 0 < g(hi): Illinois false position
-    (bisection where the secant point is not strictly inside, e.g. at an infinite end) until
-    hi - lo <= xtol (1 + |lo|) or the two ends are adjacent doubles.  The feasible side, within the tolerance of the
-    root (by default the last ulps).
+                    xtol: float = 2.0**-52, ftol: float = 0.0, maxiter: int = 200) -> float:
+    """The last x with g(x) <= 0 for an increasing scalar g bracketed by g(lo) <= 0 < g(hi): false position with the
+    Anderson-Bjorck scaling of a stale end (Illinois halving where that scale is not positive; bisection where the
+    secant point is not strictly inside, e.g. at an infinite end) until
+    hi - lo <= xtol (1 + |lo|), the two ends are adjacent doubles, or -ftol <= g(lo) <= 0 (a feasible point within
+    ``ftol`` of the target: the stop for a function that is only known to rounding near its root).  The feasible
+    side, within the tolerance of the root (by default the last ulps).
 
     >>> x = increasing_root(lambda x: x * x - 2.0, 1.0, 2.0, -1.0, 2.0)
     >>> x * x <= 2.0, abs(x - 2.0 ** 0.5) < 1e-15
@@ -280,7 +282,7 @@ def increasing_root(g: Callable[[float], float], lo: float, hi: float, glo: floa
     """
     side = 0
     for _ in range(maxiter):
-        if hi - lo <= xtol * (1.0 + abs(lo)):
+        if hi - lo <= xtol * (1.0 + abs(lo)) or glo >= -ftol:
             break
         try:
             x = hi - ghi * (hi - lo) / (ghi - glo)
@@ -292,23 +294,25 @@ def increasing_root(g: Callable[[float], float], lo: float, hi: float, glo: floa
                 break
         gx = g(x)
         if gx <= 0.0:
+            if side == -1:  # the same end kept twice: scale the other one (Anderson-Bjorck, Illinois if m <= 0)
+                m = 1.0 - gx / glo if glo != 0.0 else 0.0
+                ghi *= m if m > 0.0 else 0.5
             lo, glo = x, gx
-            if side == -1:
-                ghi *= 0.5
             side = -1
         else:  # NaN counts as infeasible
-            hi, ghi = x, gx
             if side == 1:
-                glo *= 0.5
+                m = 1.0 - gx / ghi if ghi != 0.0 else 0.0
+                glo *= m if m > 0.0 else 0.5
+            hi, ghi = x, gx
             side = 1
     return lo
 
 
 def sup_feasible(g: Callable[[float], float], x0: float, seeds: Sequence[float] = (), step: float = 2.0,
-                 span: float = 700.0) -> float:
+                 span: float = 700.0, xtol: float = 2.0**-52, ftol: float = 0.0) -> float:
     """sup{x : g(x) <= 0} for an increasing scalar g (x = log u in the searches): ``x0`` and the ``seeds`` classified,
-    a walk by ``step`` to the first sign change, then :func:`increasing_root`; -inf / inf when the walk leaves
-    [-span, span] (nothing feasible / everything feasible there).
+    a walk by ``step`` to the first sign change, then :func:`increasing_root` (``xtol``, ``ftol`` its tolerances); -inf /
+    inf when the walk leaves [-span, span] (nothing feasible / everything feasible there).
 
     >>> import math
     >>> round(sup_feasible(lambda x: x - 10.3, 0.0), 12), sup_feasible(lambda x: -1.0, 0.0)
@@ -339,4 +343,4 @@ def sup_feasible(g: Callable[[float], float], x0: float, seeds: Sequence[float] 
         if x < -span:
             return -math.inf
         put(x)
-    return increasing_root(g, lo, hi, glo, ghi)
+    return increasing_root(g, lo, hi, glo, ghi, xtol=xtol, ftol=ftol)

@@ -34,6 +34,9 @@ _KSCAN = 10  # shapes of the K-fold scan
 _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
+# a root along a corner curve: to 1e-12 in log u, or log delta within _FTOL of the target: along the kink b = eps/u the
+# rounded b u falls on either side of eps, and the float profile is only known to ~1e-10 there
+_FTOL = 1e-14
 
 
 # ---------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def _curve_root(family: Family, curve: Callable[[float], float], eps: float, log
             return math.inf
         return g0(sh, x)
 
-    x = sup_feasible(g, math.log(u0), step=1.0)
+    x = sup_feasible(g, math.log(u0), step=0.5, xtol=1e-12, ftol=_FTOL)
     if not math.isfinite(x):
         return None
     return curve(math.exp(x)), math.exp(x)
@@ -228,7 +231,8 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
         u = max_u_point(family, eps, log_target, 0.0, sensitivity)
         return (*_finish((family.log_variance_point(0.0) - 2.0 * math.log(u) if 0 < u < math.inf else math.inf,
                           0.0, u), eps), True)
-    corners = sorted(c for c in _corners(family, eps, log_target, sensitivity, 1.0) if math.isfinite(c[0]))
+    corners = sorted(c for c in _corners(family, eps, log_target, sensitivity, family.curve_guess(eps, log_target))
+                     if math.isfinite(c[0]))
     if corners and family.scale_family and _beats_all(family, eps, log_target, sensitivity, corners[0]):
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)

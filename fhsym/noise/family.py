@@ -135,6 +135,10 @@ class Family:
         """Values of u, the same for every shape, where the profile falls steeply and corner optima sit."""
         return ()
 
+    def curve_guess(self, eps: float, log_target: float) -> float:
+        """Where the root along :meth:`curves` likely is (the start of its bracket walk; any positive u is valid)."""
+        return 1.0
+
 
 class ScaleFamily(Family):
     """:class:`Family` of a law from its class hooks (``shape_range``, ``from_family``, ``unit_loss_atom``, and
