@@ -103,6 +103,10 @@ class _FixedShape(Family):
     def polish(self) -> bool:  # type: ignore[override]
         return self.base.polish
 
+    @property
+    def point_search(self) -> bool:  # type: ignore[override]
+        return self.base.point_search
+
     def objective(self, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
         return self.base.objective(np.full(np.shape(shapes), self.fixed), u, sensitivity)
 

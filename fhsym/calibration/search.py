@@ -225,7 +225,8 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
     3. otherwise four zoom rounds of 9 shapes between the best grid shape's neighbours, then up to three
        parabolic steps in log shape (smooth interior optima).
 
-    ``exact``: u is the root to the last ulps (the one-point roots); else to 1e-12 in log u.
+    ``exact``: u is the root to the last ulps (the one-point roots, also those of the scan where the family searches
+    one point at a time, ``family.point_search``); else to 1e-12 in log u.
     """
     if family.shape_range is None:
         u = max_u_point(family, eps, log_target, 0.0, sensitivity)
@@ -236,14 +237,21 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
     if corners and family.scale_family and _beats_all(family, eps, log_target, sensitivity, corners[0]):
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
-    U = max_u(family, eps, log_target, grid, sensitivity)
+
+    def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
+        if not family.point_search:  # all shapes at once
+            return max_u(family, eps, log_target, shapes, sensitivity, guess)
+        return np.array([max_u_point(family, eps, log_target, float(sh), sensitivity, 1.0 if guess is None else float(g))
+                         for sh, g in zip(shapes, np.ones(shapes.shape) if guess is None else guess)])
+
+    U = roots(grid)
     F = family.objective(grid, U, sensitivity)
     i = int(np.argmin(F))
     best = (float(F[i]), float(grid[i]), float(U[i]))
 
     def consider(shapes: np.ndarray, guess: np.ndarray):
         nonlocal best
-        Uz = max_u(family, eps, log_target, shapes, sensitivity, guess)
+        Uz = roots(shapes, guess)
         Fz = family.objective(shapes, Uz, sensitivity)
         j = int(np.argmin(Fz))
         if Fz[j] < best[0]:
@@ -287,7 +295,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
                 break
             Uv, Fv = consider(np.array([math.exp(xv)]), np.array([u1]))
             pts = sorted(pts + [(xv, float(Fv[0]), float(Uv[0]))])
-    return (*_finish(best, eps), False)
+    return (*_finish(best, eps), family.point_search)
 
 
 def least_double_scale(family: Family, eps: float, target: float, shape: float, sensitivity: float,
@@ -451,8 +459,13 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         for _ in range(4):
             for z in (lo + 0.382 * (hi - lo), lo + 0.618 * (hi - lo)):
                 sh = math.exp(z)
+                lv = float(family.log_variance(np.array([sh]))[0])
+                x_tie = 0.5 * (best[0] - lv)  # infeasible where it would tie the best: its root, and the feasible
+                g_tie = bound_of(sh)(math.exp(x_tie))  # side least_scale returns, lie above: it cannot beat the best
+                if not (g_tie > 0 and math.log(g_tie) <= log_target):
+                    continue
                 x = least_scale(bound_of(sh), log_target, best[2])
-                F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
+                F = lv + 2.0 * x
                 if F < best[0]:
                     best = (F, sh, x)
             c = math.log(best[1])

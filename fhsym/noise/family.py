@@ -41,6 +41,9 @@ class Family:
     #: the privacy of make(shape, scale) depends on sensitivity/scale only and its variance is scale^2 v(shape): the
     #: 1-D search may then compare shapes by one profile evaluation each (:func:`fhsym.calibration.search.search_1d`)
     scale_family: bool = True
+    #: the searches scan shapes one point at a time (:meth:`log_profile_point` is a cheap scalar form and
+    #: :meth:`log_profile` a loop over it); otherwise all shapes at once through :meth:`log_profile`
+    point_search: bool = False
 
     def __init__(self, cls: Any, shape_range: Optional[Tuple[float, float, bool]] = None) -> None:
         self.cls = cls
@@ -141,17 +144,24 @@ class Family:
 
 
 class ScaleFamily(Family):
-    """:class:`Family` of a law from its class hooks (``shape_range``, ``from_family``, ``unit_loss_atom``, and
-    ``unit_log_profile`` where the law has a scalar form of its profile).
+    """:class:`Family` of a law from its class hooks (``shape_range`` unless given, ``from_family``,
+    ``unit_loss_atom``, ``unit_corner_curves``, and ``unit_log_profile`` where the law has a scalar form of its
+    profile).
 
     ``cls.unit_log_profile(eps, shape, u)``, if the law defines it, is log delta(eps) of make(shape, 1) at
     sensitivity u for one point of floats, without checks (it may raise ``ArithmeticError`` or ``ValueError``
     where a float overflows: the member's public profile then answers).
     """
 
-    def __init__(self, cls: Any) -> None:
-        super().__init__(cls, getattr(cls, "shape_range", None))
+    def __init__(self, cls: Any, shape_range: Optional[Tuple[float, float, bool]] = None) -> None:
+        super().__init__(cls, shape_range if shape_range is not None else getattr(cls, "shape_range", None))
         self._unit = getattr(cls, "unit_log_profile", None)
+        self.point_search = self._unit is not None
+
+    def curves(self, eps: float, folds: int) -> Sequence[Callable[[float], float]]:
+        # a law's corner curves in standard units (``unit_corner_curves``), as OSGT's case switch
+        hook = getattr(self.cls, "unit_corner_curves", None)
+        return hook(eps, folds) if hook is not None else ()
 
     def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
         if self._unit is not None and 0.0 < u < math.inf:

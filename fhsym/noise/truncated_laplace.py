@@ -40,6 +40,7 @@ from .._core.arb import truncated_laplace_plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
+from .._core.scalar import SCALAR
 from .base import NoiseDistribution
 
 __all__ = ["TruncatedLaplace", "tl_profile"]
@@ -176,7 +177,7 @@ class TruncatedLaplace(NoiseDistribution):
     @staticmethod
     def unit_log_profile(eps: float, shape: float, u: float) -> float:
         """log delta(eps) of the member (shape, 1) at sensitivity u, one point of floats (:func:`tl_unit_profile`)."""
-        return math.log(tl_unit_profile(eps, shape, u))
+        return SCALAR.log(tl_unit_profile(eps, shape, u))
 
     def support(self):
         """The closed interval [-A, A]."""
