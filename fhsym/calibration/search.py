@@ -34,8 +34,8 @@ _KSCAN = 10  # shapes of the K-fold scan
 _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
-# a root along a corner curve: to 1e-12 in log u, or log delta within _FTOL of the target: along the kink b = eps/u the
-# rounded b u falls on either side of eps, and the float profile is only known to ~1e-10 there
+# a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
+# rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
 
 
@@ -142,7 +142,7 @@ def _curve_root(family: Family, curve: Callable[[float], float], eps: float, log
             return math.inf
         return g0(sh, x)
 
-    x = sup_feasible(g, math.log(u0), step=0.5, xtol=1e-12, ftol=_FTOL)
+    x = sup_feasible(g, math.log(u0), step=0.5, xtol=1e-14, ftol=_FTOL)
     if not math.isfinite(x):
         return None
     return curve(math.exp(x)), math.exp(x)

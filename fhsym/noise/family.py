@@ -181,7 +181,10 @@ class ScaleFamily(Family):
 
     def kinks(self, eps: float, shapes: np.ndarray) -> Optional[np.ndarray]:
         # a loss atom u (the atom of the member (shape, 1) at sensitivity u is u): the profile falls steeply where the
-        # atom reaches eps, u = eps
+        # atom reaches eps, u = eps; or the law's own (``unit_kinks``)
+        hook = getattr(self.cls, "unit_kinks", None)
+        if hook is not None:
+            return hook(eps, np.asarray(shapes, dtype=float))
         if not getattr(self.cls, "unit_loss_atom", False) or not eps > 0:
             return None
         return np.full(np.shape(shapes), float(eps))

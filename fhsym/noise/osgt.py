@@ -295,6 +295,12 @@ class OSGT(NoiseDistribution):
         return S.SCALAR.log(osgt_unit_profile(eps, shape, u))
 
     @staticmethod
+    def unit_kinks(eps: float, shapes: np.ndarray) -> np.ndarray:
+        """u of the case switch eps = u (u + 2 theta)/2 for each shape theta (the profile falls steeply below it)."""
+        with np.errstate(over="ignore"):
+            return 2.0 * eps / (shapes + np.sqrt(shapes * shapes + 2.0 * eps)) if eps > 0 else np.full(shapes.shape, np.nan)
+
+    @staticmethod
     def unit_corner_curves(eps: float, folds: int):
         """The case switch eps = u (u + 2 theta)/2 of OSGT(theta, 1) at sensitivity u, as theta(u) = eps/u - u/2: the
         largest loss reaches eps there, and the 1-D optimum sits on it when delta is small (1-D only: the K-fold
