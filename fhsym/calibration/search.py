@@ -1,19 +1,18 @@
 """The searches of the one calibrator: the least scale per shape, the best shape, for one family.
 
 1-D (a claim whose bound is the 1-D profile at a sensitivity R: ``"profile-1d"``, ``"profile-1d-l2"``,
-``"profile-lattice"``).  The profile grows with R/scale, so for each shape the least scale is one
-monotone root u*(shape) = sup{u : log delta(eps; shape, u) <= log target}, found for all shapes of a
-scan at once (:func:`max_u`: vectorised bracketing in log u seeded at the family's kinks, then
-Illinois false position, :func:`fhsym._core.search.increasing_roots`); the shape minimises
-F = log v(shape) - 2 log u*(shape) (:func:`search_1d`: a log grid, the family's corner curves, zoom
-rounds and parabolic steps).  Every u returned is on the feasible side of its root.
+``"profile-lattice"``).  The profile grows with R/scale, so for each shape the least scale is one monotone root
+u*(shape) = sup{u : log delta(eps; shape, u) <= log target}; the shape minimises F = log v(shape) - 2 log u*(shape)
+(:func:`search_1d`).  One point at a time where that settles it (the family's scalar profile on Python floats,
+Brent roots to the last ulps, :func:`max_u_point`; a corner checked against every scan shape by one evaluation
+each); otherwise a scan, zoom rounds and parabolic steps, the roots of many shapes at once (:func:`max_u`).
+Every u returned is on the feasible side of its root.
 
 K-fold (``"pld-kfold"``).  The bound is a float privacy-loss distribution at a coarse lattice (a few
 ms each, not vectorised): the least scale per shape by a bracketed Brent root in log scale
 (:func:`least_scale`), shapes on a coarse grid, a shape that cannot beat the best so far skipped
 after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`).
 """
-
 from __future__ import annotations
 
 import math
@@ -193,6 +192,19 @@ def _corners(family: Family, eps: float, log_target: float, sensitivity: float, 
     return out
 
 
+_SCAN_LV: dict = {}
+
+
+def _scan_lv(family: Family) -> List[float]:
+    """log v of the scan shapes of a scale family (the same for every call: kept per law and shape range)."""
+    key = (type(family), family.cls, family.shape_range)
+    if key not in _SCAN_LV:
+        if len(_SCAN_LV) >= 64:
+            _SCAN_LV.clear()
+        _SCAN_LV[key] = family.log_variance(family.shapes(_SCAN)).tolist()
+    return _SCAN_LV[key]
+
+
 def _beats_all(family: Family, eps: float, log_target: float, sensitivity: float, corner: Tuple[float, float, float]
                ) -> bool:
     """Whether the corner (F, shape, u) has a smaller objective than every shape of the scan and than the shapes
@@ -200,8 +212,8 @@ def _beats_all(family: Family, eps: float, log_target: float, sensitivity: float
     u_tie the u at which s would tie, iff delta(eps; s, u_tie(s)) > target."""
     Fk, sk, _ = corner
     g = _point_profile(family, eps, log_target, sensitivity)
-    shapes = np.concatenate([[sk * (1 - 1e-4), sk * (1 + 1e-4)], family.shapes(_SCAN)])
-    for s, lv in zip(shapes.tolist(), family.log_variance(shapes).tolist()):
+    near = [sk * (1 - 1e-4), sk * (1 + 1e-4)]
+    for s, lv in zip(near + family.shapes(_SCAN).tolist(), [family.log_variance_point(x) for x in near] + _scan_lv(family)):
         if lv == math.inf:
             continue
         x = 0.5 * (lv - Fk)
