@@ -1,5 +1,13 @@
 """Shared test configuration: hypothesis profiles and mpmath precision hygiene.
 
+Deep tests (``slow``)
+---------------------
+Tests marked ``slow`` (the quick proof subsets, the quadrature sweeps, the experiment scripts, the JAX
+gradients, ...) are left out of the whole-suite run -- ``python -m pytest`` with no path, the README's
+test command -- which then takes under 5 minutes on 2 cores; ``.ci/run`` runs them in a step of their
+own (``python -m pytest -m slow``).  Naming a test file or test, or giving any ``-m`` expression, runs
+what was named: ``pytest tests/test_calibration_sweep.py`` runs the whole sweep.
+
 Hypothesis profiles
 -------------------
 ``ci`` (default)
@@ -46,3 +54,13 @@ def _restore_mpmath_precision():
         yield
     finally:
         mpmath.mp.prec = prec
+
+
+def pytest_collection_modifyitems(config, items):
+    """The whole-suite run (no path given, no ``-m``) leaves out the tests marked ``slow`` (module docstring)."""
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]

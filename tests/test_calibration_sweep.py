@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # the 50-pair sweep: mpmath quadrature and a dense search (~40 s)
+
 import fhsym
 from proofs import reference as R
 

@@ -166,6 +166,7 @@ def test_regions_are_disjoint_and_cover(fn):
     assert n == 60
 
 
+@pytest.mark.slow  # Table I region by region in SymPy (~10 s)
 def test_profile_regions_are_table_I():
     """The piece the profile dispatch applies is the row of Table I (standard units) that holds."""
     kernel_of = {"i": "profile_case_i", "ii": "profile_case_ii", "iii": "log_profile_case_iii",

@@ -110,6 +110,7 @@ def test_variance_values(ref):
     assert _report("variance vs quadrature", _rel(got, [r["variance"] for r in rows]), where) <= 1e-12
 
 
+@pytest.mark.slow  # JAX compilations (~5-30 s each)
 def test_variance_in_the_laplace_limit():
     """alpha/gamma in [64, 1e150] (the Laplace-limit piece): against mpmath of the cancellation-free form of eq 11
     (proofs/laplace_limit.py proves it equal to eq 11), and its gradient d/d alpha finite."""
@@ -124,6 +125,7 @@ def test_variance_in_the_laplace_limit():
     assert np.all(np.isfinite(np.asarray(jax.vmap(jax.grad(fhj.variance))(a, g))))
 
 
+@pytest.mark.slow  # JAX compilations (~5-30 s each)
 def test_privacy_profile_values_and_gradients():
     """Values at the 1224 reference points, and every partial derivative finite there (one compile).
 
@@ -194,6 +196,7 @@ def test_grad_variance_gamma_against_sympy():
     assert worst <= 1e-10
 
 
+@pytest.mark.slow  # JAX compilations (~5-30 s each)
 @pytest.mark.parametrize("name", ["logpdf", "pdf", "cdf", "sf", "logsf", "ppf", "variance"])
 def test_gradients_are_finite(name):
     """Every partial derivative finite on a grid with alpha = 0, tiny and huge alpha/gamma, far tails
@@ -213,6 +216,7 @@ def test_gradients_are_finite(name):
         assert not bad.any(), f"d {name}/d arg{k} not finite at {[pts[i] for i in np.flatnonzero(bad)[:5]]}"
 
 
+@pytest.mark.slow  # JAX compilations (~5-30 s each)
 def test_jit_matches_eager_and_vmap():
     x = jnp.array([-40.0, -1.0, 0.0, 0.3, 2.5, 90.0])
     eager = np.asarray(fhj.cdf(x, 1.0, 2.0))

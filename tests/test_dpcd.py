@@ -453,6 +453,7 @@ def test_bad_data_raises_valueerror():
     assert isinstance(cal, NoiseCalibration)
 
 
+@pytest.mark.slow  # the experiment script end to end (~30 s)
 def test_dpcd_experiment_script_runs(tmp_path):
     """scripts/run_dpcd_experiment.py (the source of docs/dpcd.md's tables) runs end to end on its
     low-dimensional problem with 10 seeds: every private run re-certified, a table printed.  (0.2 turned

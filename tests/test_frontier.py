@@ -53,6 +53,7 @@ def test_bad_arguments_raise():
         run_tasks([], "/tmp", workers=0)
 
 
+@pytest.mark.slow  # a Dask cluster / a frontier rebuild (~10-20 s)
 def test_dask_local_cluster_runs_calibrations_and_resumes(tmp_path):
     """The Dask path (optional extra): a scheduler address, then the default local cluster resuming from the cache."""
     distributed = pytest.importorskip("dask.distributed")
@@ -334,6 +335,7 @@ def test_cli_advise_sensitivity_is_used(capsys):
     assert "sensitivity" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a Dask cluster / a frontier rebuild (~10-20 s)
 def test_seed_then_assemble_gives_back_the_data_file(tmp_path):
     """`scripts/frontier.py seed` loses nothing: the data file's calibrations and recorded errors, seeded into an
     empty cache and assembled again, give the same release entries (the recorded certificates included)."""

@@ -30,6 +30,7 @@ def quick_results():
     return H.run(checks, quick=True, jobs=1)
 
 
+@pytest.mark.slow  # the quick proof subset (~30 s)
 def test_quick_distribution_checks_pass(quick_results):
     assert len(quick_results) >= 50
     failed = [
@@ -40,6 +41,7 @@ def test_quick_distribution_checks_pass(quick_results):
     assert not failed, "failing proofs:\n" + "\n".join(failed)
 
 
+@pytest.mark.slow  # the quick proof subset (~30 s)
 def test_quick_subset_covers_every_kernel(quick_results):
     from fhsym.symbolic.stable import KERNELS
 
@@ -47,6 +49,7 @@ def test_quick_subset_covers_every_kernel(quick_results):
     assert {k.name for k in KERNELS} <= objs
 
 
+@pytest.mark.slow  # the quick proof subset (~30 s)
 def test_erratum_checks_are_marked(quick_results):
     # a check documenting an erratum passes only when the paper's statement is shown wrong
     # and the corrected statement verified; each erratum id is declared by its topic

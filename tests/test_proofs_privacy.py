@@ -29,6 +29,7 @@ def quick_results():
     return H.run(checks, quick=True, jobs=1)
 
 
+@pytest.mark.slow  # the quick proof subset (~10 s)
 def test_quick_privacy_checks_pass(quick_results):
     assert len(quick_results) >= 40
     failed = [
@@ -39,6 +40,7 @@ def test_quick_privacy_checks_pass(quick_results):
     assert not failed, "failing proofs:\n" + "\n".join(failed)
 
 
+@pytest.mark.slow  # the quick proof subset (~10 s)
 def test_quick_subset_covers_every_kernel_and_case(quick_results):
     from fhsym.symbolic.privacy import LOSS_KERNELS, PROFILE_KERNELS
 
@@ -51,6 +53,7 @@ def test_quick_subset_covers_every_kernel_and_case(quick_results):
         assert f"kernel_{k.name}" in names and f"control_{k.name}" in names, k.name
 
 
+@pytest.mark.slow  # the quick proof subset (~10 s)
 def test_erratum_checks_are_marked(quick_results):
     declared = {eid for eid, _ in privacy_profile.topic.errata}
     used = {r.erratum for r in quick_results if r.erratum}

@@ -233,6 +233,7 @@ _SUBSET = (
 )
 
 
+@pytest.mark.slow  # two proof runs (~10 s)
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the forked run needs os.fork")
 def test_subset_report_is_deterministic():
     topics = H.discover()

@@ -34,6 +34,7 @@ def log_max0(y):
 #: name in a generated kernel -> (numpy implementation, JAX implementation or None), as "module:attribute"
 IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "pi": ("numpy:pi", "jax.numpy:pi"),
+    "inf": ("numpy:inf", "jax.numpy:inf"),
     "float64": ("numpy:float64", "jax.numpy:float64"),
     "asarray": ("numpy:asarray", "jax.numpy:asarray"),
     "where": ("numpy:where", "jax.numpy:where"),

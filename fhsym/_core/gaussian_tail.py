@@ -54,12 +54,12 @@ SQRT_PI_2 = math.sqrt(math.pi / 2.0)
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
 
 
-_CF_DEPTHS = ((3.0, 120), (4.0, 60), (6.0, 40), (10.0, 24), (20.0, 16))
+CF_DEPTHS = ((3.0, 120), (4.0, 60), (6.0, 40), (10.0, 24), (20.0, 16))
 
 
 def _cf_depth(xmin: float) -> int:
     """Continued-fraction depth giving full double accuracy for all x >= xmin >= 2."""
-    for lim, depth in _CF_DEPTHS:
+    for lim, depth in CF_DEPTHS:
         if xmin < lim:
             return depth
     return 12
@@ -68,7 +68,7 @@ def _cf_depth(xmin: float) -> int:
 def _cf_bins(x: FloatArray) -> Iterator[Tuple[BoolArray, int]]:
     """(mask, depth) per band [2, 3), [3, 4), ..., [20, inf) of x >= 2: each band gets the depth of its lower end."""
     lower = 2.0
-    for lim, depth in _CF_DEPTHS + ((np.inf, 12),):
+    for lim, depth in CF_DEPTHS + ((np.inf, 12),):
         m = (x >= lower) & (x < lim) if lim < np.inf else x >= lower
         if m.any():
             yield m, depth

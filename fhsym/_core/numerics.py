@@ -15,9 +15,9 @@ __all__ = ["lowergamma_scaled", "lowergamma3_scaled", "log1mexp", "erfcx_diff", 
 
 # int_0^1 u^n exp(-y u) du = sum_k (-y)^k / (k! (n + 1 + k)).  With |y| <= 0.5, 16 terms leave a
 # truncation error below 0.5^16/16! < 1e-18 relative to the value (>= e^{-0.5}/(n+1)).
-_SERIES_CUT = 0.5
-_SERIES_TERMS = 16
-_FACT = np.array([float(np.prod(np.arange(1, k + 1))) for k in range(_SERIES_TERMS)])
+SERIES_CUT = 0.5
+SERIES_TERMS = 16
+FACTORIALS = np.array([float(np.prod(np.arange(1, k + 1))) for k in range(SERIES_TERMS)])
 
 
 def lowergamma_scaled(n, y):
@@ -29,11 +29,11 @@ def lowergamma_scaled(n, y):
     n = int(n)
     y = np.asarray(y, dtype=float)
     out = np.empty_like(y)
-    small = y <= _SERIES_CUT
+    small = y <= SERIES_CUT
     ys = y[small]
     acc = np.zeros_like(ys)
-    for k in range(_SERIES_TERMS - 1, -1, -1):  # Horner in y
-        acc = acc * ys + (-1.0) ** k / (_FACT[k] * (n + 1 + k))
+    for k in range(SERIES_TERMS - 1, -1, -1):  # Horner in y
+        acc = acc * ys + (-1.0) ** k / (FACTORIALS[k] * (n + 1 + k))
     out[small] = acc
     yl = y[~small]
     with np.errstate(over="ignore"):
@@ -62,10 +62,10 @@ def log1mexp(x):
 # erfcx_diff(y, k) = erfcx(y) - erfcx(y + k), k >= 0, without cancellation
 # ---------------------------------------------------------------------------
 _SQRT_PI = float(np.sqrt(np.pi))
-_ASYMPTOTIC_FROM = 7.0  # y >= this: asymptotic series (remainder of the differenced series ~ 1e-18 relative)
-_ASYMPTOTIC_TERMS = 40
-_DIRECT_K = 0.5  # y < 7 and k max(1,-y) >= this: direct difference (relative error <~ 12 eps); below: Gauss-Legendre
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+ERFCX_ASYMPTOTIC_FROM = 7.0  # y >= this: asymptotic series (remainder of the differenced series ~ 1e-18 relative)
+ERFCX_ASYMPTOTIC_TERMS = 40
+ERFCX_DIRECT_K = 0.5  # y < 7 and k max(1,-y) >= this: direct difference (relative error <~ 12 eps); below: Gauss-Legendre
+GL8_X, GL8_W = np.polynomial.legendre.leggauss(8)
 
 
 def _erfcx_asym_coeffs(n: int) -> np.ndarray:
@@ -77,11 +77,11 @@ def _erfcx_asym_coeffs(n: int) -> np.ndarray:
     return c / _SQRT_PI
 
 
-_ASYM = _erfcx_asym_coeffs(_ASYMPTOTIC_TERMS)
+ERFCX_ASYMPTOTIC = _erfcx_asym_coeffs(ERFCX_ASYMPTOTIC_TERMS)
 # (upper end of the band of y, terms): the first omitted differenced term, (2n+1) (2n-1)!! / (2 y^2)^n relative
 # to the leading one, is < 1e-18 at the band's lower end with these n (33 at y = 7, 16 at 10, 12 at 14, 10 at 20,
 # 8 at 30, 7 at 50, 6 at 100, 4 at 1e3), each rounded up
-_ASYMPTOTIC_BANDS = ((10.0, _ASYMPTOTIC_TERMS), (14.0, 18), (20.0, 13), (30.0, 11), (50.0, 9), (100.0, 8),
+ERFCX_ASYMPTOTIC_BANDS = ((10.0, ERFCX_ASYMPTOTIC_TERMS), (14.0, 18), (20.0, 13), (30.0, 11), (50.0, 9), (100.0, 8),
                      (1e3, 7), (np.inf, 5))
 
 
@@ -97,7 +97,7 @@ def erfcx_diff(y, k):
       by the recurrence c_1 = k/(y+k), c_{n+2} = (1 - q^2) + q^2 c_n (positive terms only, so
       no cancellation however small k/y is, and no transcendental function per term);
       the series is truncated after 40 terms at y in [7, 10) and after fewer as y grows
-      (``_ASYMPTOTIC_BANDS``; remainder < ~1e-18 relative in every band: the differenced terms
+      (``ERFCX_ASYMPTOTIC_BANDS``; remainder < ~1e-18 relative in every band: the differenced terms
       carry an extra factor 2m+1, so y = 6 would leave ~2e-14);
     * y < 7 and k max(1, -y) >= 1/2: the direct difference (it cancels by at most ~12x);
     * y < 7 and k max(1, -y) < 1/2: 8-point Gauss-Legendre quadrature (erfcx is entire) of
@@ -106,12 +106,12 @@ def erfcx_diff(y, k):
     """
     y, k = np.broadcast_arrays(np.asarray(y, dtype=float), np.asarray(k, dtype=float))
     out = np.empty(y.shape, dtype=float)
-    big = y >= _ASYMPTOTIC_FROM
+    big = y >= ERFCX_ASYMPTOTIC_FROM
     if big.any():
         yall, kall = y[big], k[big]
         res = np.empty(yall.shape)
-        lower = _ASYMPTOTIC_FROM
-        for upper, terms in _ASYMPTOTIC_BANDS:  # fewer terms as y grows (remainder bound < 1e-18 in each band)
+        lower = ERFCX_ASYMPTOTIC_FROM
+        for upper, terms in ERFCX_ASYMPTOTIC_BANDS:  # fewer terms as y grows (remainder bound < 1e-18 in each band)
             band = (yall >= lower) & (yall < upper)
             lower = upper
             if not band.any():
@@ -127,7 +127,7 @@ def erfcx_diff(y, k):
             acc = np.zeros_like(yb)
             pw = inv.copy()  # y^{-(2m+1)}
             for m in range(terms):
-                acc += _ASYM[m] * pw * c  # c = c_{2m+1} = 1 - q^{2m+1}
+                acc += ERFCX_ASYMPTOTIC[m] * pw * c  # c = c_{2m+1} = 1 - q^{2m+1}
                 pw *= inv2
                 c = d + q2 * c  # c_{2m+3} = (1 - q^2) + q^2 c_{2m+1}: a sum of positive terms
             res[band] = acc
@@ -138,7 +138,7 @@ def erfcx_diff(y, k):
         res = np.empty_like(ys)
         # erfcx varies on the scale 1/max(1, -y) for y < 0 (where erfcx' ~ 2 y erfcx): the direct
         # difference cancels by at most 1/(2 k max(1,-y)) and Gauss-Legendre resolves k max(1,-y) <= 1/2.
-        direct = ks * np.maximum(1.0, -ys) >= _DIRECT_K
+        direct = ks * np.maximum(1.0, -ys) >= ERFCX_DIRECT_K
         res[direct] = sc.erfcx(ys[direct]) - sc.erfcx(ys[direct] + ks[direct])
         q = ~direct
         if q.any():
@@ -146,7 +146,7 @@ def erfcx_diff(y, k):
             half = 0.5 * kq
             mid = yq + half
             tot = np.zeros_like(yq)
-            for xg, wg in zip(_GL_X, _GL_W):
+            for xg, wg in zip(GL8_X, GL8_W):
                 t = mid + half * xg
                 tot += wg * (2.0 / _SQRT_PI - 2.0 * t * sc.erfcx(t))
             res[q] = tot * half

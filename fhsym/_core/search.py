@@ -11,7 +11,8 @@ at the exact returned floats.  The search half lives here; it knows nothing abou
 * :func:`largest_true_many` -- the same for many independent predicates at once (vectorised
   bracketing, then bisection in log space), used to scan many shapes of a noise family;
 * :func:`increasing_roots` -- vectorised roots of many increasing functions (Illinois false
-  position), returning the feasible side of each root;
+  position), returning the feasible side of each root; :func:`increasing_root` (Brent) and
+  :func:`sup_feasible` the same for one scalar function, one point at a time;
 * :class:`CalibrationError` -- the one exception for a search that cannot succeed (no finite
   parameter meets the target).  It is a ``ValueError``: the request, not the code, is at fault.
 """
@@ -20,11 +21,11 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "increasing_roots", "smallest_true", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_smooth",
            "largest_true", "largest_true_many"]
 
 
@@ -264,3 +265,103 @@ def increasing_roots(f: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.n
         side[ib] = 1
         active = active[hi[active] - lo[active] > xtol * (1.0 + np.abs(lo[active]))]
     return lo
+
+
+def increasing_root(g: Callable[[float], float], lo: float, hi: float, glo: float, ghi: float,
+                    xtol: float = 2.0**-52, ftol: float = 0.0, maxiter: int = 200) -> float:
+    """The last x with g(x) <= 0 for an increasing scalar g bracketed by g(lo) <= 0 < g(hi): Brent's method (inverse
+    quadratic and secant steps, bisection where they do not shrink the bracket fast enough, e.g. at an infinite end;
+    the step logic of scipy's ``brentq``), every evaluation recorded, until the bracket is below xtol (1 + |x|), the
+    two ends are adjacent doubles, or -ftol <= g <= 0 at a point (a feasible point within ``ftol`` of the target:
+    the stop for a function that is only known to rounding near its root).  Returns the largest feasible point
+    evaluated: the feasible side, within the tolerance of the root (by default the last ulps).
+
+    >>> x = increasing_root(lambda x: x * x - 2.0, 1.0, 2.0, -1.0, 2.0)
+    >>> x * x <= 2.0, abs(x - 2.0 ** 0.5) < 1e-15
+    (True, True)
+    """
+    best, gbest = lo, glo
+    if glo >= -ftol:
+        return best
+    xpre, fpre, xcur, fcur = lo, glo, hi, ghi
+    xblk = fblk = spre = scur = 0.0
+    for _ in range(maxiter):
+        if (fpre <= 0.0) != (fcur <= 0.0):
+            xblk, fblk = xpre, fpre
+            spre = scur = xcur - xpre
+        if abs(fblk) < abs(fcur):
+            xpre, xcur, xblk = xcur, xblk, xcur
+            fpre, fcur, fblk = fcur, fblk, fcur
+        tol = 0.5 * xtol * (1.0 + abs(xcur))
+        sbis = 0.5 * (xblk - xcur)
+        if abs(sbis) < tol or not (min(xblk, xcur) < xcur + sbis < max(xblk, xcur)):
+            break
+        stry = math.nan
+        if abs(spre) > tol and abs(fcur) < abs(fpre):
+            with_inf = not (math.isfinite(fcur) and math.isfinite(fpre) and math.isfinite(fblk))
+            if not with_inf:
+                if xpre == xblk:  # secant
+                    stry = -fcur * (xcur - xpre) / (fcur - fpre) if fcur != fpre else math.nan
+                else:  # inverse quadratic interpolation
+                    dpre = (fpre - fcur) / (xpre - xcur)
+                    dblk = (fblk - fcur) / (xblk - xcur)
+                    den = dblk * dpre * (fblk - fpre)
+                    stry = -fcur * (fblk * dblk - fpre * dpre) / den if den != 0.0 else math.nan
+        if 2.0 * abs(stry) < min(abs(spre), 3.0 * abs(sbis) - tol):  # False for NaN
+            spre, scur = scur, stry
+        else:
+            spre = scur = sbis
+        xpre, fpre = xcur, fcur
+        xcur = xcur + (scur if abs(scur) > tol else math.copysign(tol, sbis))
+        fcur = g(xcur)
+        if fcur != fcur:  # NaN counts as infeasible
+            fcur = math.inf
+        if fcur <= 0.0 and xcur > best:
+            best, gbest = xcur, fcur
+            if gbest >= -ftol:
+                break
+    return best
+
+
+def sup_feasible(g: Callable[[float], float], x0: float, seeds: Sequence[float] = (), step: float = 2.0,
+                 span: float = 700.0, xtol: float = 2.0**-52, ftol: float = 0.0) -> float:
+    """sup{x : g(x) <= 0} for an increasing scalar g (x = log u in the searches): the ``seeds`` classified (and
+    ``x0`` unless they bracket the root), a walk by ``step`` (from a seed by 1e-3, x8 per step up to ``step``) to the
+    first sign change, then :func:`increasing_root` (``xtol``, ``ftol`` its tolerances); -inf /
+    inf when the walk leaves [-span, span] (nothing feasible / everything feasible there).
+
+    >>> import math
+    >>> round(sup_feasible(lambda x: x - 10.3, 0.0), 12), sup_feasible(lambda x: -1.0, 0.0)
+    (10.3, inf)
+    """
+    lo = glo = -math.inf
+    hi = ghi = math.inf
+
+    def put(x: float) -> None:
+        nonlocal lo, glo, hi, ghi
+        gx = g(x)
+        if gx <= 0.0:
+            if x > lo:
+                lo, glo = x, gx
+        elif x < hi:
+            hi, ghi = x, gx
+
+    for x in seeds:
+        if abs(x) <= span:
+            put(x)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        put(x0)
+    walk = step if not seeds else min(step, 1e-3)  # from a seed (a kink: the root is often just beside it), growing
+    while hi == math.inf:
+        x = (lo if lo > -math.inf else x0) + walk
+        if x > span:
+            return math.inf
+        put(x)
+        walk = min(8.0 * walk, step) if seeds else walk
+    while lo == -math.inf:
+        x = hi - walk
+        if x < -span:
+            return -math.inf
+        put(x)
+        walk = min(8.0 * walk, step) if seeds else walk
+    return increasing_root(g, lo, hi, glo, ghi, xtol=xtol, ftol=ftol)

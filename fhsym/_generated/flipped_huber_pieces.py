@@ -12,10 +12,11 @@ jax.numpy in fhsym._generated.jax_kernels."""
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.scalar import SCALAR
 
 from fhsym._generated import flipped_huber as _flipped_huber
 
-__all__ = ['log_omega_tilde_laplace', 'variance_std_laplace', 'fisher_std_laplace', 'log_mgf_laplace', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_mgf_half', 'log_kappa_std', 'variance_of_b', 'fisher_of_b', 'nfi_of_b', 'tail_mass_of_b']
+__all__ = ['log_omega_tilde_laplace', 'variance_std_laplace', 'fisher_std_laplace', 'log_mgf_laplace', 'logpdf_std', 'logpdf_std_point', 'sf_std_nonneg', 'sf_std_nonneg_point', 'logsf_std_nonneg', 'logsf_std_nonneg_point', 'isf_std', 'isf_std_point', 'log_mgf_half', 'log_mgf_half_point', 'log_kappa_std', 'log_kappa_std_point', 'variance_of_b', 'variance_of_b_point', 'fisher_of_b', 'fisher_of_b_point', 'nfi_of_b', 'nfi_of_b_point', 'tail_mass_of_b', 'tail_mass_of_b_point']
 
 
 def log_omega_tilde_laplace(b, xp=NUMPY):
@@ -81,6 +82,19 @@ def logpdf_std(b, s, lw):
         ))
 
 
+def logpdf_std_point(b, s, lw, xp=SCALAR):
+    """logpdf_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = logpdf_std_regions(b, s, xp=xp)
+    if r[0]:
+        return _flipped_huber.logpdf_center(b, s, lw, xp=xp)
+    elif r[1]:
+        return _flipped_huber.logpdf_tail(b, s, lw, xp=xp)
+    else:
+        return xp.nan
+
+
 def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
     """The regions of sf_std_nonneg and logsf_std_nonneg, one per piece (in their order); disjoint,
     they cover the domain:
@@ -115,6 +129,23 @@ def sf_std_nonneg(b, s, lw, s_q):
         ))
 
 
+def sf_std_nonneg_point(b, s, lw, s_q, xp=SCALAR):
+    """sf_std_nonneg at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = sf_std_nonneg_regions(b, s, s_q, xp=xp)
+    if r[0]:
+        return _flipped_huber.sf_center_near_median(b, s, lw, xp=xp)
+    elif r[1]:
+        return _flipped_huber.sf_tail_near_median(b, s, lw, xp=xp)
+    elif r[2]:
+        return _flipped_huber.sf_center(b, s, lw, xp=xp)
+    elif r[3]:
+        return _flipped_huber.sf_tail(b, s, lw, xp=xp)
+    else:
+        return xp.nan
+
+
 def logsf_std_nonneg(b, s, lw, s_q):
     """log P(S > s) for s >= 0: the log of the near-median pieces up to s_q, log-space forms beyond
     (finite for every finite s).
@@ -131,6 +162,23 @@ def logsf_std_nonneg(b, s, lw, s_q):
             lambda b, s, lw, s_q: _flipped_huber.logsf_center(b, s, lw),
             lambda b, s, lw, s_q: _flipped_huber.logsf_tail(b, s, lw),
         ))
+
+
+def logsf_std_nonneg_point(b, s, lw, s_q, xp=SCALAR):
+    """logsf_std_nonneg at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = sf_std_nonneg_regions(b, s, s_q, xp=xp)
+    if r[0]:
+        return xp.log(_flipped_huber.sf_center_near_median(b, s, lw, xp=xp))
+    elif r[1]:
+        return xp.log(_flipped_huber.sf_tail_near_median(b, s, lw, xp=xp))
+    elif r[2]:
+        return _flipped_huber.logsf_center(b, s, lw, xp=xp)
+    elif r[3]:
+        return _flipped_huber.logsf_tail(b, s, lw, xp=xp)
+    else:
+        return xp.nan
 
 
 def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
@@ -168,6 +216,25 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
         ))
 
 
+def isf_std_point(b, p, h, lw, p_tail, p_direct, xp=SCALAR):
+    """isf_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
+    math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = isf_std_regions(p, p_tail, p_direct, xp=xp)
+    if r[0]:
+        return _flipped_huber.isf_tail_direct(b, p, lw, xp=xp)
+    elif r[1]:
+        return _flipped_huber.isf_tail(b, xp.log(p), lw, xp=xp)
+    elif r[2]:
+        return _flipped_huber.isf_tail_near_half(b, h, lw, xp=xp)
+    elif r[3]:
+        return _flipped_huber.isf_center(b, p, lw, xp=xp)
+    elif r[4]:
+        return _flipped_huber.isf_center_near_half(b, h, lw, xp=xp)
+    else:
+        return xp.nan
+
+
 def log_mgf_half_regions(m, xp=NUMPY):
     """The regions of log_mgf_half, one per piece (in their order); disjoint, they cover the
     domain:
@@ -195,6 +262,21 @@ def log_mgf_half(b, m):
         ))
 
 
+def log_mgf_half_point(b, m, xp=SCALAR):
+    """log_mgf_half at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_mgf_half_regions(m, xp=xp)
+    if r[0]:
+        return _flipped_huber.log_mgf_half_pos(b, m, xp=xp)
+    elif r[1]:
+        return _flipped_huber.log_mgf_half_pos_far(b, m, xp=xp)
+    elif r[2]:
+        return _flipped_huber.log_mgf_half_neg(b, m, xp=xp)
+    else:
+        return xp.nan
+
+
 def log_kappa_std_regions(b, xp=NUMPY):
     """The regions of log_kappa_std, variance_of_b, fisher_of_b, nfi_of_b and tail_mass_of_b, one
     per piece (in their order); disjoint, they cover the domain:
@@ -219,6 +301,19 @@ def log_kappa_std(b):
     ))
 
 
+def log_kappa_std_point(b, xp=SCALAR):
+    """log_kappa_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_kappa_std_regions(b, xp=xp)
+    if r[0]:
+        return _flipped_huber.log_omega_tilde(b, xp=xp)
+    elif r[1]:
+        return log_omega_tilde_laplace(b, xp=xp)
+    else:
+        return xp.nan
+
+
 def variance_of_b(b, lw):
     """Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2
     beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
@@ -232,6 +327,19 @@ def variance_of_b(b, lw):
         lambda b, lw: _flipped_huber.variance_std(b, lw),
         lambda b, lw: variance_std_laplace(b),
     ))
+
+
+def variance_of_b_point(b, lw, xp=SCALAR):
+    """variance_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_kappa_std_regions(b, xp=xp)
+    if r[0]:
+        return _flipped_huber.variance_std(b, lw, xp=xp)
+    elif r[1]:
+        return variance_std_laplace(b, xp=xp)
+    else:
+        return xp.nan
 
 
 def fisher_of_b(b, lw):
@@ -250,6 +358,19 @@ def fisher_of_b(b, lw):
         ))
 
 
+def fisher_of_b_point(b, lw, xp=SCALAR):
+    """fisher_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_kappa_std_regions(b, xp=xp)
+    if r[0]:
+        return _flipped_huber.fisher_std(b, lw, xp=xp)
+    elif r[1]:
+        return fisher_std_laplace(b, xp=xp)
+    else:
+        return xp.nan
+
+
 def nfi_of_b(b, lw):
     """Var(T) I(T) for every b >= 0: the product of the exact forms up to b = 64, 2 (the Laplace
     value; relative remainder <= 3 e^{-b^2}(b^2 + 2)) beyond.
@@ -262,6 +383,19 @@ def nfi_of_b(b, lw):
         lambda b, lw: _flipped_huber.nfi_std(b, lw),
         lambda b, lw: 2,
     ))
+
+
+def nfi_of_b_point(b, lw, xp=SCALAR):
+    """nfi_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
+    math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_kappa_std_regions(b, xp=xp)
+    if r[0]:
+        return _flipped_huber.nfi_std(b, lw, xp=xp)
+    elif r[1]:
+        return 2
+    else:
+        return xp.nan
 
 
 def tail_mass_of_b(b, lw):
@@ -277,3 +411,16 @@ def tail_mass_of_b(b, lw):
         lambda b, lw: _flipped_huber.tail_mass(b, lw),
         lambda b, lw: 0,
     ))
+
+
+def tail_mass_of_b_point(b, lw, xp=SCALAR):
+    """tail_mass_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_kappa_std_regions(b, xp=xp)
+    if r[0]:
+        return _flipped_huber.tail_mass(b, lw, xp=xp)
+    elif r[1]:
+        return 0
+    else:
+        return xp.nan

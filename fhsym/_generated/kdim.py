@@ -12,8 +12,9 @@ jax.numpy in fhsym._generated.jax_kernels."""
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.scalar import SCALAR
 
-__all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_inverse', 'log_theorem8_lhs', 'lemma5_arg', 'lemma7_arg', 'restriction_bound', 'zcdp_xi', 'zcdp_eta']
+__all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_point', 'R_Delta_inverse', 'R_Delta_inverse_point', 'log_theorem8_lhs', 'log_theorem8_lhs_point', 'lemma5_arg', 'lemma5_arg_point', 'lemma7_arg', 'lemma7_arg_point', 'restriction_bound', 'restriction_bound_point', 'zcdp_xi', 'zcdp_xi_point', 'zcdp_eta', 'zcdp_eta_point']
 
 
 def r_delta_square(alpha, Delta, xp=NUMPY):
@@ -95,6 +96,19 @@ def R_Delta(alpha, Delta):
     ))
 
 
+def R_Delta_point(alpha, Delta, xp=SCALAR):
+    """R_Delta at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
+    math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = R_Delta_regions(alpha, Delta, xp=xp)
+    if r[0]:
+        return r_delta_square(alpha, Delta, xp=xp)
+    elif r[1]:
+        return r_delta_linear(alpha, Delta, xp=xp)
+    else:
+        return xp.nan
+
+
 def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
     """The regions of R_Delta_inverse, one per piece (in their order); disjoint, they cover the
     domain:
@@ -118,6 +132,19 @@ def R_Delta_inverse(nu, Delta):
             lambda nu, Delta: r_delta_inverse_sqrt(nu, Delta),
             lambda nu, Delta: r_delta_inverse_linear(nu, Delta),
         ))
+
+
+def R_Delta_inverse_point(nu, Delta, xp=SCALAR):
+    """R_Delta_inverse at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = R_Delta_inverse_regions(nu, Delta, xp=xp)
+    if r[0]:
+        return r_delta_inverse_sqrt(nu, Delta, xp=xp)
+    elif r[1]:
+        return r_delta_inverse_linear(nu, Delta, xp=xp)
+    else:
+        return xp.nan
 
 
 def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
@@ -145,12 +172,32 @@ def log_theorem8_lhs(A, B, epsilon):
         ))
 
 
+def log_theorem8_lhs_point(A, B, epsilon, xp=SCALAR):
+    """log_theorem8_lhs at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_theorem8_lhs_regions(A, B, epsilon, xp=xp)
+    if r[0]:
+        return log_theorem8_lhs_positive(A, B, epsilon, xp=xp)
+    elif r[1]:
+        return -xp.inf
+    else:
+        return xp.nan
+
+
 def lemma5_arg(epsilon, gamma, K, R, Delta_2):
     """A = gamma eps/Delta_2 - Delta_2/(2 gamma) - K R/(2 gamma Delta_2), Lemma 5's bound being
     Q(A).
 
     Paper: Lemma 5.
     SymPy source: -Delta_2/(2*gamma) - K*R/(2*Delta_2*gamma) + epsilon*gamma/Delta_2
+    """
+    return -1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
+
+
+def lemma5_arg_point(epsilon, gamma, K, R, Delta_2, xp=SCALAR):
+    """lemma5_arg at one point of Python floats on the scalar namespace ``xp``
+    (fhsym._core.scalar).
     """
     return -1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
@@ -165,11 +212,25 @@ def lemma7_arg(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std):
     return Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
 
+def lemma7_arg_point(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std, xp=SCALAR):
+    """lemma7_arg at one point of Python floats on the scalar namespace ``xp``
+    (fhsym._core.scalar).
+    """
+    return Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
+
+
 def restriction_bound(epsilon, gamma, K, Delta_2):
     """(2 gamma^2 eps - Delta_2^2)/K: Theorem 8 applies when R_Delta(alpha) <= this bound.
 
     Paper: Lemma 5 / Theorem 8 (parameter restriction).
     SymPy source: (-Delta_2**2 + 2*epsilon*gamma**2)/K
+    """
+    return (-Delta_2**2 + 2*epsilon*gamma**2)/K
+
+
+def restriction_bound_point(epsilon, gamma, K, Delta_2, xp=SCALAR):
+    """restriction_bound at one point of Python floats on the scalar namespace ``xp``
+    (fhsym._core.scalar).
     """
     return (-Delta_2**2 + 2*epsilon*gamma**2)/K
 
@@ -183,10 +244,20 @@ def zcdp_xi(K, R, gamma):
     return (1/2)*K*R/gamma**2
 
 
+def zcdp_xi_point(K, R, gamma, xp=SCALAR):
+    """zcdp_xi at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."""
+    return (1/2)*K*R/gamma**2
+
+
 def zcdp_eta(Delta_2, gamma):
     """eta = Delta_2^2/(2 gamma^2) (K = 1: Delta^2/(2 gamma^2)).
 
     Paper: slides: zCDP of FH; Sec VI-A.
     SymPy source: Delta_2**2/(2*gamma**2)
     """
+    return (1/2)*Delta_2**2/gamma**2
+
+
+def zcdp_eta_point(Delta_2, gamma, xp=SCALAR):
+    """zcdp_eta at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."""
     return (1/2)*Delta_2**2/gamma**2

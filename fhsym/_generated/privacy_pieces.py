@@ -9,11 +9,12 @@
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.scalar import SCALAR
 
 from fhsym._generated import privacy_loss as _privacy_loss
 from fhsym._generated import privacy_profile as _privacy_profile
 
-__all__ = ['case_boundaries', 'log_profile_std', 'loss_std']
+__all__ = ['case_boundaries', 'case_boundaries_point', 'log_profile_std', 'log_profile_std_point', 'loss_std', 'loss_std_point']
 
 
 def case_boundaries(b, D):
@@ -28,6 +29,15 @@ def case_boundaries(b, D):
     x0 = D*b
     x1 = 2*b
     return (-x0 + (1/2)*np.maximum(D, x1)**2, x0 + (1/2)*np.maximum(0, D - b)**2, (1/2)*D*(D + x1))
+
+
+def case_boundaries_point(b, D, xp=SCALAR):
+    """case_boundaries at one point of Python floats on the scalar namespace ``xp``
+    (fhsym._core.scalar).
+    """
+    x0 = D*b
+    x1 = 2*b
+    return (-x0 + (1/2)*xp.maximum(D, x1)**2, x0 + (1/2)*xp.maximum(0, D - b)**2, (1/2)*D*(D + x1))
 
 
 def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
@@ -70,6 +80,26 @@ def log_profile_std(b, D, epsilon, lw):
     return np.minimum(0, out)
 
 
+def log_profile_std_point(b, D, epsilon, lw, xp=SCALAR):
+    """log_profile_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
+    checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = log_profile_std_regions(b, D, epsilon, xp=xp)
+    if r[0]:
+        out = _privacy_profile.log_profile_case_v(b, D, epsilon, lw, xp=xp)
+    elif r[1]:
+        out = _privacy_profile.log_profile_case_iv(b, D, epsilon, lw, xp=xp)
+    elif r[2]:
+        out = _privacy_profile.log_profile_case_iii(b, D, epsilon, lw, xp=xp)
+    elif r[3]:
+        out = xp.log(_privacy_profile.profile_case_i(b, D, epsilon, lw, xp=xp))
+    elif r[4]:
+        out = xp.log(_privacy_profile.profile_case_ii(b, D, epsilon, lw, xp=xp))
+    else:
+        out = xp.nan
+    return xp.minimum(0, out)
+
+
 def loss_std_regions(b, D, s, xp=NUMPY):
     """The regions of loss_std, one per piece (in their order); disjoint, they cover the domain:
         (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) >= 0) & (-b + Abs(s) <= 0)
@@ -105,3 +135,22 @@ def loss_std(b, D, s):
             lambda b, D, s: _privacy_loss.loss_center_tail(b, D, s),
             lambda b, D, s: _privacy_loss.loss_tail_center(b, D, s),
         ))
+
+
+def loss_std_point(b, D, s, xp=SCALAR):
+    """loss_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
+    math raises where numpy returns inf or NaN, see fhsym._core.scalar).
+    """
+    r = loss_std_regions(b, D, s, xp=xp)
+    if r[0]:
+        return _privacy_loss.loss_center_same_sign(b, D, s, xp=xp)
+    elif r[1]:
+        return _privacy_loss.loss_center_cross(b, D, s, xp=xp)
+    elif r[2]:
+        return _privacy_loss.loss_tail_tail(b, D, s, xp=xp)
+    elif r[3]:
+        return _privacy_loss.loss_center_tail(b, D, s, xp=xp)
+    elif r[4]:
+        return _privacy_loss.loss_tail_center(b, D, s, xp=xp)
+    else:
+        return xp.nan

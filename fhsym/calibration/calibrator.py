@@ -30,6 +30,7 @@ through its claim, at the exact returned floats.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
@@ -86,6 +87,12 @@ class _FixedShape(Family):
     def log_profile(self, eps: float, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
         return self.base.log_profile(eps, np.full(np.shape(shapes), self.fixed), u, sensitivity)
 
+    def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
+        return self.base.log_profile_point(eps, self.fixed, u, sensitivity)
+
+    def log_variance_point(self, shape: float) -> float:
+        return self.base.log_variance_point(self.fixed)
+
     def log_variance(self, shapes: np.ndarray) -> np.ndarray:
         return self.base.log_variance(np.full(np.shape(shapes), self.fixed))
 
@@ -95,6 +102,10 @@ class _FixedShape(Family):
     @property
     def polish(self) -> bool:  # type: ignore[override]
         return self.base.polish
+
+    @property
+    def point_search(self) -> bool:  # type: ignore[override]
+        return self.base.point_search
 
     def objective(self, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
         return self.base.objective(np.full(np.shape(shapes), self.fixed), u, sensitivity)
@@ -113,9 +124,9 @@ def _one_d(family: Family, request: Request, claim: Any, sensitivity: float, met
     thr = _target(family.cls, request.delta)
     if shape_zero_only:
         family = fixed_shape(family, 0.0)
-    shape, u = search_1d(family, request.epsilon, math.log(thr), sensitivity)
+    shape, u, exact = search_1d(family, request.epsilon, math.log(thr), sensitivity)
     scale = sensitivity / u
-    if family.polish:
+    if family.polish and not exact:
         scale = least_double_scale(family, request.epsilon, thr, shape, sensitivity, scale)
     noise, ev, steps = certify(lambda s: family.make(shape, s), scale, claim, request, what="scale")
     return result(noise, ev, steps, request, claim, method, extra)
@@ -150,7 +161,7 @@ def _kfold(family: Family, request: Request, method: str) -> Calibration:
     if shape == 0.0 and _gaussian_member(family):
         # a Gaussian: its K-fold profile at the corner is the 1-D one at sqrt(K T) Delta, searched exactly
         zero = fixed_shape(family, 0.0)
-        _, u = search_1d(zero, eps, math.log(_target(family.cls, request.delta)), mul_sqrt_up(D, request.folds))
+        _, u, _ = search_1d(zero, eps, math.log(_target(family.cls, request.delta)), mul_sqrt_up(D, request.folds))
         scale = mul_sqrt_up(D, request.folds) / u
     else:
         scale = _shave(family, shape, scale, request, thr)
@@ -235,6 +246,7 @@ def _strategies(cls: Any, request: Request, method: str, options: Mapping[str, A
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def law_options(cls: Any) -> Tuple[str, ...]:
     """The calibration options a law takes: the keyword parameters of its ``family`` and ``pure_calibration`` hooks."""
     names = []

@@ -1,32 +1,31 @@
 """The searches of the one calibrator: the least scale per shape, the best shape, for one family.
 
 1-D (a claim whose bound is the 1-D profile at a sensitivity R: ``"profile-1d"``, ``"profile-1d-l2"``,
-``"profile-lattice"``).  The profile grows with R/scale, so for each shape the least scale is one
-monotone root u*(shape) = sup{u : log delta(eps; shape, u) <= log target}, found for all shapes of a
-scan at once (:func:`max_u`: vectorised bracketing in log u seeded at the family's kinks, then
-Illinois false position, :func:`fhsym._core.search.increasing_roots`); the shape minimises
-F = log v(shape) - 2 log u*(shape) (:func:`search_1d`: a log grid, the family's corner curves, zoom
-rounds and parabolic steps).  Every u returned is on the feasible side of its root.
+``"profile-lattice"``).  The profile grows with R/scale, so for each shape the least scale is one monotone root
+u*(shape) = sup{u : log delta(eps; shape, u) <= log target}; the shape minimises F = log v(shape) - 2 log u*(shape)
+(:func:`search_1d`).  One point at a time where that settles it (the family's scalar profile on Python floats,
+Brent roots to the last ulps, :func:`max_u_point`; a corner checked against every scan shape by one evaluation
+each); otherwise a scan, zoom rounds and parabolic steps, the roots of many shapes at once (:func:`max_u`).
+Every u returned is on the feasible side of its root.
 
 K-fold (``"pld-kfold"``).  The bound is a float privacy-loss distribution at a coarse lattice (a few
 ms each, not vectorised): the least scale per shape by a bracketed Brent root in log scale
 (:func:`least_scale`), shapes on a coarse grid, a shape that cannot beat the best so far skipped
 after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`).
 """
-
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import optimize
 
-from .._core.search import CalibrationError, increasing_roots
+from .._core.search import CalibrationError, increasing_roots, sup_feasible
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
 
-__all__ = ["max_u", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX"]
+__all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -34,6 +33,9 @@ _KSCAN = 10  # shapes of the K-fold scan
 _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
+# a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
+# rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
+_FTOL = 1e-14
 
 
 # ---------------------------------------------------------------------------
@@ -107,30 +109,42 @@ def max_u(family: Family, eps: float, log_target: float, shapes: np.ndarray, sen
     return out
 
 
+def _point_profile(family: Family, eps: float, log_target: float, sensitivity: float
+                   ) -> Callable[[float, float], float]:
+    def g(shape: float, x: float) -> float:
+        v = family.log_profile_point(eps, shape, math.exp(x), sensitivity) - log_target
+        return math.inf if v != v else max(v, -1e300)
+    return g
+
+
+def max_u_point(family: Family, eps: float, log_target: float, shape: float, sensitivity: float,
+                guess: float = 1.0) -> float:
+    """:func:`max_u` of one shape, one point at a time (:meth:`~fhsym.noise.family.Family.log_profile_point`), to the
+    last ulps of log u; the family's kink as a seed (the pair (kink, kink + 1e-12) brackets a root sitting there)."""
+    g = _point_profile(family, eps, log_target, sensitivity)
+    seeds: List[float] = []
+    kinks = family.kinks(eps, np.array([shape]))
+    if kinks is not None and math.isfinite(kinks[0]) and kinks[0] > 0:
+        seeds = [math.log(float(kinks[0])), math.log(float(kinks[0])) + 1e-12]
+    x = sup_feasible(lambda x: g(shape, x), math.log(guess) if 0 < guess < math.inf else 0.0, seeds)
+    return 0.0 if x == -math.inf else math.exp(x)
+
+
 def _curve_root(family: Family, curve: Callable[[float], float], eps: float, log_target: float, sensitivity: float,
                 u0: float) -> Optional[Tuple[float, float]]:
     """(shape, u) on ``curve`` where log delta = log_target (delta increases along it with u), or None."""
+    g0 = _point_profile(family, eps, log_target, sensitivity)
+
     def g(x: float) -> float:
-        u = math.exp(x)
-        sh = curve(u)
+        sh = curve(math.exp(x))
         if not (math.isfinite(sh) and sh >= 0):
             return math.inf
-        return float(family.log_profile(eps, np.array([sh]), np.array([u]), sensitivity)[0]) - log_target
+        return g0(sh, x)
 
-    x0 = math.log(u0)
-    g0 = g(x0)
-    step = 1.0 if g0 <= 0 else -1.0
-    prev, gp = x0, g0
-    for _ in range(60):
-        cur = prev + step
-        gc = g(cur)
-        if (gc > 0) != (gp > 0) and math.isfinite(gc) and math.isfinite(gp):
-            lo, hi, glo, ghi = (prev, cur, gp, gc) if step > 0 else (cur, prev, gc, gp)
-            x = float(increasing_roots(lambda xs, _: np.array([g(float(v)) for v in xs]), np.array([lo]),
-                                       np.array([hi]), np.array([glo]), np.array([ghi]))[0])
-            return curve(math.exp(x)), math.exp(x)
-        prev, gp = cur, gc
-    return None
+    x = sup_feasible(g, math.log(u0), step=0.5, xtol=1e-14, ftol=_FTOL)
+    if not math.isfinite(x):
+        return None
+    return curve(math.exp(x)), math.exp(x)
 
 
 def _line_root(family: Family, u: float, eps: float, log_target: float, sensitivity: float
@@ -144,7 +158,7 @@ def _line_root(family: Family, u: float, eps: float, log_target: float, sensitiv
     lo_s, hi_s, _ = family.shape_range
 
     def ok(sh: float) -> bool:
-        return bool(family.log_profile(eps, np.array([sh]), np.array([u]), sensitivity)[0] <= log_target)
+        return family.log_profile_point(eps, sh, u, sensitivity) <= log_target
 
     if not ok(hi_s):
         return None
@@ -163,45 +177,105 @@ def _line_root(family: Family, u: float, eps: float, log_target: float, sensitiv
         hi = below
 
 
-def search_1d(family: Family, eps: float, log_target: float, sensitivity: float) -> Tuple[float, float]:
-    """The minimum-variance member in standard units: (shape, u) with log delta(eps; shape, u) <= log_target.
+def _corners(family: Family, eps: float, log_target: float, sensitivity: float, u0: float
+             ) -> List[Tuple[float, float, float]]:
+    """(F, shape, u) of the family's corner candidates: a root along each corner curve, the least shape on each
+    kink line."""
+    hits = [_curve_root(family, curve, eps, log_target, sensitivity, u0) for curve in family.curves(eps, 1)]
+    hits += [_line_root(family, uk, eps, log_target, sensitivity) for uk in family.kink_lines(eps)]
+    out = []
+    for hit in hits:
+        if hit is not None:
+            sk, uk = hit
+            F = family.log_variance_point(sk) - 2.0 * math.log(uk) if uk > 0 else math.inf
+            out.append((F if F == F else math.inf, sk, uk))
+    return out
 
-    1. u*(shape) on the family's scan grid (a log grid, and 0 where the family has it), all at once;
-    2. the family's corner curves (flipped Huber: the kink eps = b u, where the optimum sits when the
-       feasible set has a corner there): a root along each; if it beats the grid and F rises on both
-       sides of it (shape (1 +- 1e-4)), it is the answer;
+
+_SCAN_LV: dict = {}
+
+
+def _scan_lv(family: Family) -> List[float]:
+    """log v of the scan shapes of a scale family (the same for every call: kept per law and shape range)."""
+    key = (type(family), family.cls, family.shape_range)
+    if key not in _SCAN_LV:
+        if len(_SCAN_LV) >= 64:
+            _SCAN_LV.clear()
+        _SCAN_LV[key] = family.log_variance(family.shapes(_SCAN)).tolist()
+    return _SCAN_LV[key]
+
+
+def _beats_all(family: Family, eps: float, log_target: float, sensitivity: float, corner: Tuple[float, float, float]
+               ) -> bool:
+    """Whether the corner (F, shape, u) has a smaller objective than every shape of the scan and than the shapes
+    shape (1 +- 1e-4) next to it, by one profile evaluation per shape (a scale family): F(s) > F iff u*(s) < u_tie(s),
+    u_tie the u at which s would tie, iff delta(eps; s, u_tie(s)) > target."""
+    Fk, sk, _ = corner
+    g = _point_profile(family, eps, log_target, sensitivity)
+    near = [sk * (1 - 1e-4), sk * (1 + 1e-4)]
+    for s, lv in zip(near + family.shapes(_SCAN).tolist(), [family.log_variance_point(x) for x in near] + _scan_lv(family)):
+        if lv == math.inf:
+            continue
+        x = 0.5 * (lv - Fk)
+        if x > U_MAX:
+            continue
+        if not (x == x and g(s, x) > 0.0):
+            return False
+    return True
+
+
+def search_1d(family: Family, eps: float, log_target: float, sensitivity: float) -> Tuple[float, float, bool]:
+    """The minimum-variance member in standard units: (shape, u, exact) with log delta(eps; shape, u) <= log_target.
+
+    A family without shapes: one root, one point at a time (:func:`max_u_point`).  Otherwise:
+
+    1. the family's corners (:func:`_corners`; flipped Huber: the kink eps = b u, where the optimum sits when the
+       feasible set has a corner there), one point at a time; if the best beats every scan shape and the shapes
+       (1 +- 1e-4) next to it (:func:`_beats_all`, a scale family), it is the answer;
+    2. otherwise u*(shape) on the family's scan grid (a log grid, and 0 where the family has it), all at once;
+       a corner that beats the grid and rises on both sides is the answer;
     3. otherwise four zoom rounds of 9 shapes between the best grid shape's neighbours, then up to three
        parabolic steps in log shape (smooth interior optima).
+
+    ``exact``: u is the root to the last ulps (the one-point roots, also those of the scan where the family searches
+    one point at a time, ``family.point_search``); else to 1e-12 in log u.
     """
+    if family.shape_range is None:
+        u = max_u_point(family, eps, log_target, 0.0, sensitivity)
+        return (*_finish((family.log_variance_point(0.0) - 2.0 * math.log(u) if 0 < u < math.inf else math.inf,
+                          0.0, u), eps), True)
+    corners = sorted(c for c in _corners(family, eps, log_target, sensitivity, family.curve_guess(eps, log_target))
+                     if math.isfinite(c[0]))
+    if corners and family.scale_family and _beats_all(family, eps, log_target, sensitivity, corners[0]):
+        return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
-    U = max_u(family, eps, log_target, grid, sensitivity)
+
+    def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
+        if not family.point_search:  # all shapes at once
+            return max_u(family, eps, log_target, shapes, sensitivity, guess)
+        return np.array([max_u_point(family, eps, log_target, float(sh), sensitivity, 1.0 if guess is None else float(g))
+                         for sh, g in zip(shapes, np.ones(shapes.shape) if guess is None else guess)])
+
+    U = roots(grid)
     F = family.objective(grid, U, sensitivity)
     i = int(np.argmin(F))
     best = (float(F[i]), float(grid[i]), float(U[i]))
-    if family.shape_range is None:
-        return _finish(best, eps)
 
     def consider(shapes: np.ndarray, guess: np.ndarray):
         nonlocal best
-        Uz = max_u(family, eps, log_target, shapes, sensitivity, guess)
+        Uz = roots(shapes, guess)
         Fz = family.objective(shapes, Uz, sensitivity)
         j = int(np.argmin(Fz))
         if Fz[j] < best[0]:
             best = (float(Fz[j]), float(shapes[j]), float(Uz[j]))
         return Uz, Fz
 
-    corners = [_curve_root(family, curve, eps, log_target, sensitivity, best[2] if 0 < best[2] < math.inf else 1.0)
-               for curve in family.curves(eps, 1)]
-    corners += [_line_root(family, uk, eps, log_target, sensitivity) for uk in family.kink_lines(eps)]
-    for hit in corners:
-        if hit is None:
-            continue
-        sk, uk = hit
-        Fk = float(family.objective(np.array([sk]), np.array([uk]), sensitivity)[0])
+    for Fk, sk, uk in corners:
+        Fk = float(family.objective(np.array([sk]), np.array([uk]), sensitivity)[0])  # the family's own objective
         if Fk <= best[0]:
             _, Fs = consider(np.array([sk * (1 - 1e-4), sk * (1 + 1e-4)]), np.array([uk, uk]))
             if np.all(Fs >= Fk):  # a corner minimum that beats every grid shape
-                return _finish((Fk, sk, uk), eps)
+                return (*_finish((Fk, sk, uk), eps), True)
         if Fk < best[0]:
             best = (Fk, sk, uk)
     positive = grid[grid > 0]
@@ -233,7 +307,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
                 break
             Uv, Fv = consider(np.array([math.exp(xv)]), np.array([u1]))
             pts = sorted(pts + [(xv, float(Fv[0]), float(Uv[0]))])
-    return _finish(best, eps)
+    return (*_finish(best, eps), family.point_search)
 
 
 def least_double_scale(family: Family, eps: float, target: float, shape: float, sensitivity: float,

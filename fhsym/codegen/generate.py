@@ -98,6 +98,7 @@ _IMPORTS = (  # groups (standard library, third party, fhsym) of (what the body 
     (("nx.", "from fhsym._core import numerics as nx"),),
 )
 _BACKENDS = (("NUMPY", "NUMPY"), ("float_arrays(", "float_arrays"), ("piecewise(", "piecewise"))
+_SCALAR = ("xp=SCALAR", "from fhsym._core.scalar import SCALAR")
 
 
 def _header(source: str, doc: str, body: str) -> str:
@@ -106,6 +107,8 @@ def _header(source: str, doc: str, body: str) -> str:
     backends = [name for used, name in _BACKENDS if used in body]
     if backends:
         groups[-1].append(f"from fhsym._core.backends import {', '.join(backends)}")
+    if _SCALAR[0] in body:
+        groups[-1].append(_SCALAR[1])
     imports = "\n\n".join("\n".join(g) for g in groups if g)
     return textwrap.dedent(
         f'''\
@@ -188,6 +191,38 @@ def _render_formula_numpy(f, printer) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _render_piecewise_point(fn, regions: str, refs: dict, printer: XpPrinter) -> str:
+    """``<name>_point``: the piecewise function at one point of Python floats, on the scalar namespace
+    (:mod:`fhsym._core.scalar`): the regions tested in order, the first that holds evaluated alone."""
+    names = [a.name for a in fn.args]
+    region_call = f"{regions}({', '.join(a.name for a in PC.region_args(fn))}, xp=xp)"
+    doc = PC.doc_block([f"{fn.name} at one point of Python floats on the scalar namespace ``xp`` (no arrays, no "
+                        "checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar)."])
+    lines = [f"def {fn.name}_point({', '.join(names)}, xp=SCALAR):", doc, f"    r = {region_call}"]
+    value = "out" if fn.post is not None else None
+    for i, pc in enumerate(fn.pieces):
+        val = PC.piece_call(pc, {a: a.name for a in fn.args}, printer,
+                            lambda name, args: f"{refs.get(name, name)}({', '.join(args)}, xp=xp)")
+        lines.append(f"    {'if' if i == 0 else 'elif'} r[{i}]:")
+        lines.append(f"        {'out =' if value else 'return'} {val}")
+    lines.append("    else:")
+    lines.append(f"        {'out =' if value else 'return'} xp.nan")
+    if fn.post is not None:
+        lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
+    return "\n".join(lines) + "\n"
+
+
+def _render_formula_point(f, printer: XpPrinter) -> str:
+    subs, reduced = PC.prepare_formula(f)
+    doc = PC.doc_block([f"{f.name} at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."])
+    lines = [f"def {f.name}_point({', '.join(a.name for a in f.args)}, xp=SCALAR):", doc]
+    for sym, sub in subs:
+        lines.append(f"    {sym} = {printer.doprint(sub)}")
+    outs = [printer.doprint(e) for e in reduced]
+    lines.append(f"    return {outs[0]}" if len(outs) == 1 else f"    return ({', '.join(outs)})")
+    return "\n".join(lines) + "\n"
+
+
 def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: str) -> str:
     """The numpy module of a declaration set: its own kernels (if any), the regions of its piecewise
     functions (shared by those with the same regions, and by the JAX target), then its piecewise
@@ -205,15 +240,17 @@ def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: st
     for fn in functions:
         if not isinstance(fn, PiecewiseFunction):
             parts.append(_render_formula_numpy(fn, printer))
+            parts.append(_render_formula_point(fn, xprinter))
             continue
         if regions[fn.name] == f"{fn.name}_regions":
             users = [f.name for f in functions if regions.get(f.name) == regions[fn.name]]
             parts.append(_render_regions(regions[fn.name], fn, users, xprinter))
         parts.append(_render_piecewise_numpy(fn, regions[fn.name], refs, printer))
+        parts.append(_render_piecewise_point(fn, regions[fn.name], refs, xprinter))
     body = "\n\n".join(parts)
     used = sorted(m for m in set(kernel_home.values()) if f"_{m}." in body)
     imports = "".join(f"from fhsym._generated import {m} as _{m}\n" for m in used)
-    names = [k.name for k in kernels] + [f.name for f in functions]
+    names = [k.name for k in kernels] + [n for f in functions for n in (f.name, f"{f.name}_point")]
     head = _header(source, doc + ("\n\n" + textwrap.fill(_XP_NOTE, 92) if kernels else ""), body).replace(
         "# Every function below is printed from a SymPy expression that proofs/ shows equal\n"
         "# to the paper formula named in its docstring.  Regenerate",

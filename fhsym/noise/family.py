@@ -38,6 +38,12 @@ class Family:
 
     #: the calibrator polishes the scale to the last ulp against the members' public float profile
     polish: bool = True
+    #: the privacy of make(shape, scale) depends on sensitivity/scale only and its variance is scale^2 v(shape): the
+    #: 1-D search may then compare shapes by one profile evaluation each (:func:`fhsym.calibration.search.search_1d`)
+    scale_family: bool = True
+    #: the searches scan shapes one point at a time (:meth:`log_profile_point` is a cheap scalar form and
+    #: :meth:`log_profile` a loop over it); otherwise all shapes at once through :meth:`log_profile`
+    point_search: bool = False
 
     def __init__(self, cls: Any, shape_range: Optional[Tuple[float, float, bool]] = None) -> None:
         self.cls = cls
@@ -79,6 +85,15 @@ class Family:
         except (ValueError, FloatingPointError):
             return math.inf
         return math.log(d) if d > 0.0 else -math.inf
+
+    def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
+        """:meth:`log_profile` at one point of floats (the searches' one-point path; a law with a scalar form is
+        faster here than through arrays)."""
+        return float(self.log_profile(eps, np.array([shape]), np.array([u]), sensitivity)[0])
+
+    def log_variance_point(self, shape: float) -> float:
+        """:meth:`log_variance` of one shape."""
+        return float(self.log_variance(np.array([shape]))[0])
 
     def profile_members(self, eps: float, shapes: np.ndarray, scales: np.ndarray, sensitivity: float) -> np.ndarray:
         """delta(eps) of the members make(shape, scale) themselves at ``sensitivity`` (the floats a calibration
@@ -123,16 +138,53 @@ class Family:
         """Values of u, the same for every shape, where the profile falls steeply and corner optima sit."""
         return ()
 
+    def curve_guess(self, eps: float, log_target: float) -> float:
+        """Where the root along :meth:`curves` likely is (the start of its bracket walk; any positive u is valid)."""
+        return 1.0
+
 
 class ScaleFamily(Family):
-    """:class:`Family` of a law from its class hooks (``shape_range``, ``from_family``, ``loss_atom_std``)."""
+    """:class:`Family` of a law from its class hooks (``shape_range`` unless given, ``from_family``,
+    ``unit_loss_atom``, ``unit_corner_curves``, and ``unit_log_profile`` where the law has a scalar form of its
+    profile).
 
-    def __init__(self, cls: Any) -> None:
-        super().__init__(cls, getattr(cls, "shape_range", None))
+    ``cls.unit_log_profile(eps, shape, u)``, if the law defines it, is log delta(eps) of make(shape, 1) at
+    sensitivity u for one point of floats, without checks (it may raise ``ArithmeticError`` or ``ValueError``
+    where a float overflows: the member's public profile then answers).
+    """
+
+    def __init__(self, cls: Any, shape_range: Optional[Tuple[float, float, bool]] = None) -> None:
+        super().__init__(cls, shape_range if shape_range is not None else getattr(cls, "shape_range", None))
+        self._unit = getattr(cls, "unit_log_profile", None)
+        self.point_search = self._unit is not None
+
+    def curves(self, eps: float, folds: int) -> Sequence[Callable[[float], float]]:
+        # a law's corner curves in standard units (``unit_corner_curves``), as OSGT's case switch
+        hook = getattr(self.cls, "unit_corner_curves", None)
+        return hook(eps, folds) if hook is not None else ()
+
+    def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
+        if self._unit is not None and 0.0 < u < math.inf:
+            try:
+                v = float(self._unit(eps, shape, u))
+                return math.inf if v != v else v
+            except (ArithmeticError, ValueError):
+                pass
+        return self._log_profile_one(eps, shape, u, sensitivity)
+
+    def log_profile(self, eps: float, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
+        shapes, u = np.broadcast_arrays(np.asarray(shapes, dtype=float), np.asarray(u, dtype=float))
+        out = np.empty(shapes.shape)
+        for idx in np.ndindex(shapes.shape):
+            out[idx] = self.log_profile_point(eps, float(shapes[idx]), float(u[idx]), sensitivity)
+        return out
 
     def kinks(self, eps: float, shapes: np.ndarray) -> Optional[np.ndarray]:
         # a loss atom u (the atom of the member (shape, 1) at sensitivity u is u): the profile falls steeply where the
-        # atom reaches eps, u = eps
+        # atom reaches eps, u = eps; or the law's own (``unit_kinks``)
+        hook = getattr(self.cls, "unit_kinks", None)
+        if hook is not None:
+            return hook(eps, np.asarray(shapes, dtype=float))
         if not getattr(self.cls, "unit_loss_atom", False) or not eps > 0:
             return None
         return np.full(np.shape(shapes), float(eps))

@@ -40,6 +40,7 @@ from .._core.domains import Domain, check_scalar
 from .._core.arb import Plan, gaussian_plan
 from .._core.doubledouble import div_dd, ratio_dd, two_sum
 from .._core.gaussian_tail import LOG_SQRT_2PI, gaussian_type_delta
+from .._core.scalar import SCALAR
 from .base import NoiseDistribution
 
 __all__ = ["Gaussian", "gaussian_profile"]
@@ -124,6 +125,12 @@ class Gaussian(NoiseDistribution):
     @classmethod
     def from_family(cls, shape: float, scale: float) -> "Gaussian":
         return cls(scale)
+
+    @staticmethod
+    def unit_log_profile(eps: float, shape: float, u: float) -> float:
+        """log delta(eps) of N(0, 1) at sensitivity u, one point of floats, no checks (the calibrator's search):
+        log H(eps/u - u/2, u) (Balle & Wang 2018) on the scalar namespace."""
+        return float(SCALAR.log_gauss_profile(eps / u - 0.5 * u, u))
 
     def _var(self) -> float:
         return self.sigma**2

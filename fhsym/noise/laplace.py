@@ -121,6 +121,13 @@ class Laplace(NoiseDistribution):
                              f"0-DP); got {epsilon!r}")
         return cls, float_at_least(compositions * Fraction(l1_sensitivity) / Fraction(epsilon))
 
+    @staticmethod
+    def unit_log_profile(eps: float, shape: float, u: float) -> float:
+        """log delta(eps) of L(0, 1) at sensitivity u, one point of floats, no checks (the calibrator's search):
+        log(-expm1((eps - u)/2)) for eps < u, -inf otherwise."""
+        d = eps - u
+        return math.log(-math.expm1(0.5 * d)) if d < 0.0 else -math.inf
+
     def _var(self) -> float:
         return 2.0 * self.beta**2
 

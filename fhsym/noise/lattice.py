@@ -56,6 +56,8 @@ class LatticeNoise(Parametrised):
 class LatticeFamily(Family):
     """Shape b = alpha/gamma and scale gamma at a fixed lattice ``step`` (the profile is monotone in gamma)."""
 
+    scale_family = False  # the step is fixed: the profile and the variance are not those of a scale family
+
     def __init__(self, cls: Any, step: float) -> None:
         super().__init__(cls, (1e-3, 1e2, True))
         self.step = cls.from_family(0.0, 1.0, step).step  # validated by the law's constructor

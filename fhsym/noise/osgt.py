@@ -43,21 +43,21 @@ switch); see docs/mechanisms.md.
 from __future__ import annotations
 
 import math
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
 from scipy import special as sc
-from scipy import stats
 
 from .._core.random import Rng
 from .._core.types import FloatArray
 from .._core.arb import Plan, osgt_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
+from .._core import scalar as S
 from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
 from .base import NoiseDistribution
-from .family import Family
+from .family import Family, ScaleFamily
 
 __all__ = ["OSGT", "osgt_profile", "moment_ratios"]
 
@@ -136,6 +136,34 @@ def osgt_profile(eps: FloatArray, d: float, vartheta: float, varrho: float) -> F
 
 
 _GL20_X, _GL20_W = np.polynomial.legendre.leggauss(20)
+_GL20 = [(float(x), float(w)) for x, w in zip(_GL20_X, _GL20_W)]
+
+
+def osgt_unit_profile(eps: float, theta: float, s: float) -> float:
+    """The profile of OSGT(theta, 1) at sensitivity s for one point of floats, no checks (the calibrator's search):
+    :func:`osgt_profile`'s two cases in plain double arithmetic on the scalar Gaussian-tail functions
+    (:mod:`fhsym._core.scalar`), where the public profile carries its differences in double-double."""
+    lam = s + 2.0 * theta
+    kappa = 0.5 * s * lam - eps
+    if kappa < 0.0:  # t0 > 0: delta = Q(x + theta)/(2 Q(theta)) (1 - e^{-J(b, s)}), x = -kappa/s
+        x = -kappa / s
+        p = x * (x + 2.0 * theta)
+        if p > 1600.0:
+            return 0.0
+        return 0.5 * math.exp(-0.5 * p - S.j_fun(theta, x)) * -math.expm1(-S.j_fun(x + theta, s))
+    mu = min(kappa / lam, 0.5 * s)
+    a_part = -0.5 * math.expm1(-(kappa + S.j_fun(theta, s)))
+    if lam * mu < 1.0:
+        half = 0.5 * mu
+        tot = sum(w * math.exp(-theta * v - 0.5 * v * v) * -math.expm1(-lam * (mu - v))
+                  for v, w in ((half * (1.0 + x), w) for x, w in _GL20))
+        return a_part + 0.5 * half * tot / math.exp(S.log_mills(theta))
+    g = theta * mu + 0.5 * mu * mu
+    t1 = -math.expm1(-g - S.j_fun(theta, mu))
+    qq = s + theta - mu
+    gq = qq * mu + 0.5 * mu * mu
+    t2 = math.exp(-g - S.j_fun(theta, s - mu)) * -math.expm1(-gq - S.j_fun(qq, mu))
+    return a_part + 0.5 * (t1 - t2)
 _CF_START = 160
 
 
@@ -263,7 +291,25 @@ class OSGT(NoiseDistribution):
     def family(cls, theta_max: float = 1e4) -> Family:  # type: ignore[override]  # its one option, read by the calibrator from this signature
         """Shapes theta = vartheta/varrho in {0} U [1e-3, ``theta_max``] (as theta -> inf OSGT tends to Laplace)."""
         tmax = check_scalar(theta_max, Domain("theta_max", 0.0, math.inf))
-        return Family(cls, (min(1e-3, tmax), tmax, True))
+        return ScaleFamily(cls, (min(1e-3, tmax), tmax, True))
+
+    @staticmethod
+    def unit_log_profile(eps: float, shape: float, u: float) -> float:
+        """log delta(eps) of OSGT(shape, 1) at sensitivity u, one point of floats (:func:`osgt_unit_profile`)."""
+        return float(S.SCALAR.log(osgt_unit_profile(eps, shape, u)))
+
+    @staticmethod
+    def unit_kinks(eps: float, shapes: np.ndarray) -> np.ndarray:
+        """u of the case switch eps = u (u + 2 theta)/2 for each shape theta (the profile falls steeply below it)."""
+        with np.errstate(over="ignore"):
+            return 2.0 * eps / (shapes + np.sqrt(shapes * shapes + 2.0 * eps)) if eps > 0 else np.full(shapes.shape, np.nan)
+
+    @staticmethod
+    def unit_corner_curves(eps: float, folds: int) -> Tuple[Callable[[float], float], ...]:
+        """The case switch eps = u (u + 2 theta)/2 of OSGT(theta, 1) at sensitivity u, as theta(u) = eps/u - u/2: the
+        largest loss reaches eps there, and the 1-D optimum sits on it when delta is small (1-D only: the K-fold
+        search keeps its scan)."""
+        return (lambda u: eps / u - 0.5 * u,) if folds == 1 and eps > 0 else ()
 
     def _var(self) -> float:
         return self.varrho**2 * second_moment_ratio(self.theta)
@@ -335,6 +381,8 @@ class OSGT(NoiseDistribution):
         return -0.5 * np.expm1(-u * (0.5 * u + self.theta) - j_fun(self.theta, u))
 
     def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
+        from scipy import stats  # imported on first use (~0.5 s of `import fhsym` otherwise)
+
         mag = stats.truncnorm.rvs(
             self.theta, np.inf, loc=-self.vartheta, scale=self.varrho, size=size, random_state=rng
         )

@@ -44,6 +44,7 @@ from .._core.arb import Plan, truncated_laplace_plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
+from .._core.scalar import SCALAR
 from .base import NoiseDistribution
 
 __all__ = ["TruncatedLaplace", "tl_profile"]
@@ -59,17 +60,35 @@ def _tail(x: FloatArray, lam: float, bound: float, norm: float) -> FloatArray:
     return np.where(x >= 0, pos, 1.0 - pos)
 
 
+def _infinite_loss_mass(d: float, lam: float, bound: float) -> Tuple[float, float, float]:
+    """(norm, x, P(T > x)) with norm = 1 - e^{-A/lambda} and x = A - d (< 2A): the mass of the infinite loss."""
+    norm = -math.expm1(-bound / lam)
+    x = bound - d  # may be negative
+    if x >= 0:
+        return norm, x, 0.5 * math.exp(-x / lam) * -math.expm1(-d / lam) / norm
+    return norm, x, 0.5 + 0.5 * -math.expm1(x / lam) / norm
+
+
+def tl_unit_profile(eps: float, a: float, u: float) -> float:
+    """The profile of lambda = 1, A = a at sensitivity u for one point of floats (no checks; the calibrator's search):
+    :func:`tl_profile`'s three terms, with s = u exact."""
+    if u >= 2.0 * a:
+        return 1.0
+    norm, x, term1 = _infinite_loss_mass(u, 1.0, a)
+    diff = eps - u
+    if not diff < 0.0:
+        return term1
+    w = min(0.0, x) - 0.5 * diff
+    mid = math.exp(min(0.0, x)) * math.expm1(-w) ** 2 * (0.5 / norm) if w > 0 else 0.0
+    last = 0.5 * -math.expm1(-x) * -math.expm1(diff) / norm if x > 0 else 0.0
+    return term1 + mid + last
+
+
 def tl_profile(eps: FloatArray, d: float, lam: float, bound: float) -> FloatArray:
     eps = np.asarray(eps, dtype=float)
     if d >= 2.0 * bound:
         return np.ones(eps.shape)
-    norm = -math.expm1(-bound / lam)
-    x = bound - d  # may be negative
-    # P(T > A - d)
-    if x >= 0:
-        term1 = 0.5 * math.exp(-x / lam) * -math.expm1(-d / lam) / norm
-    else:
-        term1 = 0.5 + 0.5 * -math.expm1(x / lam) / norm
+    norm, x, term1 = _infinite_loss_mass(d, lam, bound)
     out = np.full(eps.shape, term1)
     s_hi, s_lo = exact_quotient(d, lam)
     diff = (eps - s_hi) - s_lo  # eps - s, double-double accurate
@@ -158,6 +177,11 @@ class TruncatedLaplace(NoiseDistribution):
 
     #: the member (shape, 1) has the loss atom u at sensitivity u (where t and t + u lie on one side of 0)
     unit_loss_atom = True
+
+    @staticmethod
+    def unit_log_profile(eps: float, shape: float, u: float) -> float:
+        """log delta(eps) of the member (shape, 1) at sensitivity u, one point of floats (:func:`tl_unit_profile`)."""
+        return float(SCALAR.log(tl_unit_profile(eps, shape, u)))
 
     def support(self) -> Tuple[float, float]:
         """The closed interval [-A, A]."""

@@ -5,23 +5,33 @@ from __future__ import annotations
 
 import pytest
 
-
-from proofs import _harness as H  # noqa: E402
-from proofs import kdim  # noqa: E402
+pytestmark = pytest.mark.slow  # the quick kdim proof subset (~30 s; importing the proofs takes ~5 s)
 
 
 @pytest.fixture(scope="module")
-def quick_results():
+def proofs():
+    """(harness, kdim topic), imported here: collecting this module does not run SymPy's simplifications."""
+    from proofs import _harness as H
+    from proofs import kdim
+
+    return H, kdim
+
+
+@pytest.fixture(scope="module")
+def quick_results(proofs):
+    H, kdim = proofs
     return H.run([c for c in kdim.topic.checks if c.quick], quick=True, jobs=1)
 
 
-def test_quick_kdim_checks_pass(quick_results):
+def test_quick_kdim_checks_pass(quick_results, proofs):
+    H, _ = proofs
     assert len(quick_results) >= 12
     failed = [f"{r.key}: {r.claim}\n  " + "\n  ".join(r.evidence) for r in quick_results if r.verdict != H.PASS]
     assert not failed, "failing proofs:\n" + "\n".join(failed)
 
 
-def test_errata_are_declared(quick_results):
+def test_errata_are_declared(quick_results, proofs):
+    _, kdim = proofs
     declared = {eid for eid, _ in kdim.topic.errata}
     used = {r.erratum for r in quick_results if r.erratum}
     assert used <= declared and {"K1", "K2", "K3", "K4"} <= used
