@@ -23,7 +23,7 @@ from ._core.version import __version__
 #: where each public name lives (imported on first attribute access)
 _LAZY = {
     "CalibrateConfig": ".calibration", "Calibration": ".calibration", "CalibrationError": ".calibration",
-    "calibrate": ".calibration", "gaussian_dominance": ".calibration",
+    "calibrate": ".calibration", "gaussian_dominance": ".applications.dominance",
     # the privacy of one release: every name of fhsym.privacy.__all__ (tests/test_public_api.py checks they agree)
     "PROFILE_RTOL": ".privacy", "certified_profile": ".privacy", "centered_privacy_loss": ".privacy",
     "epsilon_for_delta": ".privacy", "is_private": ".privacy", "log_privacy_profile": ".privacy",
@@ -90,7 +90,8 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .applications.advise import advise
     from .applications.dpcd import DPCDConfig
     from .applications.release import Release, ReleaseConfig, release
-    from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate, gaussian_dominance
+    from .applications.dominance import gaussian_dominance
+    from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate
     from .calibration.verify import verify_certificate
     from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
     from .noise.discrete_flipped_huber import DiscreteFlippedHuber

@@ -10,7 +10,6 @@
 
 from .._core.search import CalibrationError
 from .api import MECHANISMS, CalibrateConfig, calibrate
-from .dominance import gaussian_dominance
 from .result import Calibration
 
-__all__ = ["MECHANISMS", "CalibrateConfig", "Calibration", "CalibrationError", "calibrate", "gaussian_dominance"]
+__all__ = ["MECHANISMS", "CalibrateConfig", "Calibration", "CalibrationError", "calibrate"]

@@ -43,7 +43,7 @@ def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0,
     dlt = V.check_scalar(delta, V.DELTA)
     Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
     if sigma is None:
-        from .api import calibrate
+        from ..calibration.api import calibrate
 
         sigma = calibrate(eps, dlt, sensitivity=Delta, mechanism=Gaussian.name).mechanism.gaussian_sigma()
     sigma = V.check_scalar(sigma, V.Domain("sigma", 0.0, math.inf))
