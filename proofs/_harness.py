@@ -76,7 +76,7 @@ STATUSES = (PROVEN, VERIFIED, CONTROL, ERRATUM, NOT_REPRODUCED, CROSS, FAIL)
 ERRATUM_STATUSES = (ERRATUM, NOT_REPRODUCED)  # the statuses that speak about a statement of the paper
 HAND_PROOF = "HAND PROOF"  # documents only: an argument written by hand (never PROVEN)
 LABELS = tuple(s for s in STATUSES if s != FAIL) + (HAND_PROOF,)  # the words docs/errata.md may use
-LABEL_MEANING = {
+LABEL_MEANING: Dict[str, str] = {
     PROVEN: "a symbolic identity or derivation closed by SymPy at every step (numeric spot checks, where present, only confirm it)",
     VERIFIED: "numeric: the row says how many points, at how many significant digits, and the worst error; "
     "the reference is independent of fhsym's code (mpmath quadrature of the definitions in `proofs/reference.py`, "
@@ -332,7 +332,7 @@ def select(topics: Sequence[Topic], only: Sequence[str] = (), quick: bool = Fals
     unknown = [o for o in only if o not in names]
     if unknown:
         raise ValueError(f"unknown topic(s) {unknown}; available: {sorted(names)}")
-    out = []
+    out: List[Check] = []
     for t in topics:
         if only and t.name not in only:
             continue
