@@ -12,13 +12,14 @@ jax.numpy in fhsym._generated.jax_kernels."""
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real
 
 from fhsym._generated import flipped_huber as _flipped_huber
 
 __all__ = ['log_omega_tilde_laplace', 'variance_std_laplace', 'fisher_std_laplace', 'log_mgf_laplace', 'logpdf_std', 'sf_std_nonneg', 'logsf_std_nonneg', 'isf_std', 'log_mgf_half', 'log_kappa_std', 'variance_of_b', 'fisher_of_b', 'nfi_of_b', 'tail_mass_of_b']
 
 
-def log_omega_tilde_laplace(b, xp=NUMPY):
+def log_omega_tilde_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2
     e^{-b^2}.
 
@@ -29,7 +30,7 @@ def log_omega_tilde_laplace(b, xp=NUMPY):
     return -xp.log(b) + xp.log(2)
 
 
-def variance_std_laplace(b, xp=NUMPY):
+def variance_std_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 +
     2).
 
@@ -39,7 +40,7 @@ def variance_std_laplace(b, xp=NUMPY):
     return 2*(b**(-1.0))**2
 
 
-def fisher_std_laplace(b, xp=NUMPY):
+def fisher_std_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """gamma^2 I(T) = b^2 (the Laplace Fisher information) for b > 64; overflows (to inf) only
     where b^2 does.
 
@@ -49,7 +50,7 @@ def fisher_std_laplace(b, xp=NUMPY):
     return b**2
 
 
-def log_mgf_laplace(b, u, xp=NUMPY):
+def log_mgf_laplace(b: Real, u: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log E[exp(u S)] = -log(1 - (u/b)^2) (the Laplace MGF) for b > 64 and |u| <= b/2.
 
     Paper: Sec III-B2 (MGF), Laplace limit b > 64, |u| <= b/2: -log(1 - (u/b)^2) + r, |r| <= 8
@@ -59,7 +60,7 @@ def log_mgf_laplace(b, u, xp=NUMPY):
     return -xp.log1p(-(u/b)**2)
 
 
-def logpdf_std_regions(b, s, xp=NUMPY):
+def logpdf_std_regions(b: Real, s: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of logpdf_std, one per piece (in their order); disjoint, they cover the domain:
         s <= b
         s > b
@@ -67,7 +68,7 @@ def logpdf_std_regions(b, s, xp=NUMPY):
     return ((s <= b), (s > b))
 
 
-def logpdf_std(b, s, lw):
+def logpdf_std(b: Real, s: Real, lw: Real) -> FloatArray:
     """log(gamma g(gamma s)) for s = |t|/gamma >= 0: the Laplace centre or a Gaussian tail.
 
     Paper: eq 7, 8.
@@ -81,7 +82,7 @@ def logpdf_std(b, s, lw):
         ))
 
 
-def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
+def sf_std_nonneg_regions(b: Real, s: Real, s_q: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask]:
     """The regions of sf_std_nonneg and logsf_std_nonneg, one per piece (in their order); disjoint,
     they cover the domain:
         (s <= b) & (s <= s_q)
@@ -96,7 +97,7 @@ def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
     return (x0 & x1, x1 & x2, x0 & x3, x2 & x3)
 
 
-def sf_std_nonneg(b, s, lw, s_q):
+def sf_std_nonneg(b: Real, s: Real, lw: Real, s_q: Real) -> FloatArray:
     """P(S > s) for s >= 0: 1/2 minus the mass of [0, s] up to the upper quartile s_q (exactly 1/2
     at s = 0, so the CDF is monotone through the median), beyond it a sum of positive terms
     (relative accuracy in the tail).
@@ -115,7 +116,7 @@ def sf_std_nonneg(b, s, lw, s_q):
         ))
 
 
-def logsf_std_nonneg(b, s, lw, s_q):
+def logsf_std_nonneg(b: Real, s: Real, lw: Real, s_q: Real) -> FloatArray:
     """log P(S > s) for s >= 0: the log of the near-median pieces up to s_q, log-space forms beyond
     (finite for every finite s).
 
@@ -133,7 +134,7 @@ def logsf_std_nonneg(b, s, lw, s_q):
         ))
 
 
-def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
+def isf_std_regions(p: Real, p_tail: Real, p_direct: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of isf_std, one per piece (in their order); disjoint, they cover the domain:
         (p >= p_direct) & (p <= p_tail) & (p < 1/4)
         (p <= p_tail) & (p < 1/4) & (p < p_direct)
@@ -148,7 +149,7 @@ def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
     return (x0 & x1 & (p >= p_direct), x0 & x1 & (p < p_direct), x0 & x2, x1 & x3, x2 & x3)
 
 
-def isf_std(b, p, h, lw, p_tail, p_direct):
+def isf_std(b: Real, p: Real, h: Real, lw: Real, p_tail: Real, p_direct: Real) -> FloatArray:
     """s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p >= 0 (exact where p >= 1/4): the Gaussian
     tail (directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace
     centre, each with a form near the median (exactly 0 at the median, h = 0).
@@ -168,7 +169,7 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
         ))
 
 
-def log_mgf_half_regions(m, xp=NUMPY):
+def log_mgf_half_regions(m: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask]:
     """The regions of log_mgf_half, one per piece (in their order); disjoint, they cover the
     domain:
         (m >= 0) & (m < 1)
@@ -178,7 +179,7 @@ def log_mgf_half_regions(m, xp=NUMPY):
     return ((m >= 0) & (m < 1), (m >= 1), (m < 0))
 
 
-def log_mgf_half(b, m):
+def log_mgf_half(b: Real, m: Real) -> FloatArray:
     """log E(m), m = b +- gamma s, the halves of the MGF (Sec III-B2) in their overflow-free forms
     (b m may overflow to inf for m >= 1 and huge b: its limits there are exact).
 
@@ -195,7 +196,7 @@ def log_mgf_half(b, m):
         ))
 
 
-def log_kappa_std_regions(b, xp=NUMPY):
+def log_kappa_std_regions(b: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of log_kappa_std, variance_of_b, fisher_of_b, nfi_of_b and tail_mass_of_b, one
     per piece (in their order); disjoint, they cover the domain:
         b <= 64
@@ -204,7 +205,7 @@ def log_kappa_std_regions(b, xp=NUMPY):
     return ((b <= 64), (b > 64))
 
 
-def log_kappa_std(b):
+def log_kappa_std(b: Real) -> FloatArray:
     """lw = log(kappa/gamma) = log(omega) - b^2/2 for every b >= 0: the exact stable form up to b =
     64, log(2/b) beyond.
 
@@ -219,7 +220,7 @@ def log_kappa_std(b):
     ))
 
 
-def variance_of_b(b, lw):
+def variance_of_b(b: Real, lw: Real) -> FloatArray:
     """Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2
     beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
 
@@ -234,7 +235,7 @@ def variance_of_b(b, lw):
     ))
 
 
-def fisher_of_b(b, lw):
+def fisher_of_b(b: Real, lw: Real) -> FloatArray:
     """gamma^2 I(T) for every b >= 0: the exact form up to b = 64, b^2 beyond (inf where b^2
     exceeds the float range).
 
@@ -250,7 +251,7 @@ def fisher_of_b(b, lw):
         ))
 
 
-def nfi_of_b(b, lw):
+def nfi_of_b(b: Real, lw: Real) -> FloatArray:
     """Var(T) I(T) for every b >= 0: the product of the exact forms up to b = 64, 2 (the Laplace
     value; relative remainder <= 3 e^{-b^2}(b^2 + 2)) beyond.
 
@@ -264,7 +265,7 @@ def nfi_of_b(b, lw):
     ))
 
 
-def tail_mass_of_b(b, lw):
+def tail_mass_of_b(b: Real, lw: Real) -> FloatArray:
     """P(T > alpha) for every b >= 0: the exact form up to b = 64, 0 beyond (the true value is
     below e^{-b^2/2} <= e^{-2048}, under half the smallest subnormal: 0 is its correctly rounded
     double).

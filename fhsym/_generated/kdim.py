@@ -12,11 +12,12 @@ jax.numpy in fhsym._generated.jax_kernels."""
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real
 
 __all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_inverse', 'log_theorem8_lhs', 'lemma5_arg', 'lemma7_arg', 'restriction_bound', 'zcdp_xi', 'zcdp_eta']
 
 
-def r_delta_square(alpha, Delta, xp=NUMPY):
+def r_delta_square(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta(alpha) = alpha^2 for alpha <= Delta.
 
     Paper: Lemma 5, alpha <= Delta.
@@ -25,7 +26,7 @@ def r_delta_square(alpha, Delta, xp=NUMPY):
     return alpha**2
 
 
-def r_delta_linear(alpha, Delta, xp=NUMPY):
+def r_delta_linear(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta(alpha) = Delta (2 alpha - Delta) for alpha > Delta, without the cancellation of
     alpha^2 - (alpha - Delta)^2.
 
@@ -35,7 +36,7 @@ def r_delta_linear(alpha, Delta, xp=NUMPY):
     return -Delta*(Delta - 2*alpha)
 
 
-def r_delta_inverse_sqrt(nu, Delta, xp=NUMPY):
+def r_delta_inverse_sqrt(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta^{-1}(nu) = sqrt(nu) for 0 <= nu < Delta^2.
 
     Paper: eq 21, nu < Delta^2.
@@ -44,7 +45,7 @@ def r_delta_inverse_sqrt(nu, Delta, xp=NUMPY):
     return xp.sqrt(nu)
 
 
-def r_delta_inverse_linear(nu, Delta, xp=NUMPY):
+def r_delta_inverse_linear(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta^{-1}(nu) = (nu + Delta^2)/(2 Delta) for nu >= Delta^2.
 
     Paper: eq 21, nu >= Delta^2.
@@ -53,7 +54,7 @@ def r_delta_inverse_linear(nu, Delta, xp=NUMPY):
     return (1/2)*(Delta**2 + nu)/Delta
 
 
-def theta_std(b, lw, xp=NUMPY):
+def theta_std(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega) in log space: finite for every b >= 0 (omega
     overflows above b ~ 37.7).
 
@@ -63,7 +64,7 @@ def theta_std(b, lw, xp=NUMPY):
     return -xp.ndtri_exp(xp.minimum(-xp.log(2), -1/2*b**2 - lw + xp.log((1/2)*xp.sqrt(2)*xp.sqrt(xp.pi))))
 
 
-def log_theorem8_lhs_positive(A, B, epsilon, xp=NUMPY):
+def log_theorem8_lhs_positive(A: Real, B: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(Q(A) - e^eps Q(B)) = log Q(A) + log(1 - e^r), r = eps + log Q(B) - log Q(A) < 0, without
     cancellation on either side of r = -log 2.
 
@@ -74,7 +75,7 @@ def log_theorem8_lhs_positive(A, B, epsilon, xp=NUMPY):
     return x0 + xp.log1mexp(-epsilon + x0 - xp.log_ndtr(-B))
 
 
-def R_Delta_regions(alpha, Delta, xp=NUMPY):
+def R_Delta_regions(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of R_Delta, one per piece (in their order); disjoint, they cover the domain:
         alpha <= Delta
         alpha > Delta
@@ -82,7 +83,7 @@ def R_Delta_regions(alpha, Delta, xp=NUMPY):
     return ((alpha <= Delta), (alpha > Delta))
 
 
-def R_Delta(alpha, Delta):
+def R_Delta(alpha: Real, Delta: Real) -> FloatArray:
     """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 by piece, without cancellation.
 
     Paper: Lemma 5.
@@ -95,7 +96,7 @@ def R_Delta(alpha, Delta):
     ))
 
 
-def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
+def R_Delta_inverse_regions(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of R_Delta_inverse, one per piece (in their order); disjoint, they cover the
     domain:
         nu < Delta**2
@@ -105,7 +106,7 @@ def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
     return ((nu < x0), (nu >= x0))
 
 
-def R_Delta_inverse(nu, Delta):
+def R_Delta_inverse(nu: Real, Delta: Real) -> FloatArray:
     """The inverse of R_Delta on nu >= 0.
 
     Paper: eq 21.
@@ -120,7 +121,7 @@ def R_Delta_inverse(nu, Delta):
         ))
 
 
-def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
+def log_theorem8_lhs_regions(A: Real, B: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of log_theorem8_lhs, one per piece (in their order); disjoint, they cover the
     domain:
         epsilon - log_ndtr(-A) + log_ndtr(-B) < 0
@@ -130,7 +131,7 @@ def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
     return ((x0 < 0), (x0 >= 0))
 
 
-def log_theorem8_lhs(A, B, epsilon):
+def log_theorem8_lhs(A: Real, B: Real, epsilon: Real) -> FloatArray:
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf where it is <= 0.
 
     Paper: Theorem 8.
@@ -145,7 +146,7 @@ def log_theorem8_lhs(A, B, epsilon):
         ))
 
 
-def lemma5_arg(epsilon, gamma, K, R, Delta_2):
+def lemma5_arg(epsilon: Real, gamma: Real, K: Real, R: Real, Delta_2: Real) -> Real:
     """A = gamma eps/Delta_2 - Delta_2/(2 gamma) - K R/(2 gamma Delta_2), Lemma 5's bound being
     Q(A).
 
@@ -155,7 +156,7 @@ def lemma5_arg(epsilon, gamma, K, R, Delta_2):
     return -1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
 
-def lemma7_arg(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std):
+def lemma7_arg(epsilon: Real, gamma: Real, K: Real, R: Real, Delta_2: Real, Delta_1: Real, theta_std: Real) -> Real:
     """B = gamma eps/Delta_2 + Delta_2/(2 gamma) + K R/(2 gamma Delta_2) + theta Delta_1/(gamma
     Delta_2), Lemma 7's bound being Q(B) (theta = gamma theta_std).
 
@@ -165,7 +166,7 @@ def lemma7_arg(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std):
     return Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
 
-def restriction_bound(epsilon, gamma, K, Delta_2):
+def restriction_bound(epsilon: Real, gamma: Real, K: Real, Delta_2: Real) -> Real:
     """(2 gamma^2 eps - Delta_2^2)/K: Theorem 8 applies when R_Delta(alpha) <= this bound.
 
     Paper: Lemma 5 / Theorem 8 (parameter restriction).
@@ -174,7 +175,7 @@ def restriction_bound(epsilon, gamma, K, Delta_2):
     return (-Delta_2**2 + 2*epsilon*gamma**2)/K
 
 
-def zcdp_xi(K, R, gamma):
+def zcdp_xi(K: Real, R: Real, gamma: Real) -> Real:
     """xi = K R/(2 gamma^2) with R = R_Delta(alpha) (K = 1: the 1-D theorem).
 
     Paper: slides: zCDP of FH; Sec VI-A.
@@ -183,7 +184,7 @@ def zcdp_xi(K, R, gamma):
     return (1/2)*K*R/gamma**2
 
 
-def zcdp_eta(Delta_2, gamma):
+def zcdp_eta(Delta_2: Real, gamma: Real) -> Real:
     """eta = Delta_2^2/(2 gamma^2) (K = 1: Delta^2/(2 gamma^2)).
 
     Paper: slides: zCDP of FH; Sec VI-A.

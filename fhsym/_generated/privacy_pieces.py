@@ -9,6 +9,7 @@
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real, real_abs
 
 from fhsym._generated import privacy_loss as _privacy_loss
 from fhsym._generated import privacy_profile as _privacy_profile
@@ -16,7 +17,7 @@ from fhsym._generated import privacy_profile as _privacy_profile
 __all__ = ['case_boundaries', 'log_profile_std', 'loss_std']
 
 
-def case_boundaries(b, D):
+def case_boundaries(b: Real, D: Real) -> tuple[Real, Real, Real]:
     """(e3, nu1, nu2): the eps-ranges of Table I in standard units.  Case (v) is eps >= nu2, (iv)
     is nu1 <= eps < nu2, (iii) is e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else
     case (ii); empty cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b
@@ -30,7 +31,7 @@ def case_boundaries(b, D):
     return (-x0 + (1/2)*np.maximum(D, x1)**2, x0 + (1/2)*np.maximum(0, D - b)**2, (1/2)*D*(D + x1))
 
 
-def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
+def log_profile_std_regions(b: Real, D: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of log_profile_std, one per piece (in their order); disjoint, they cover the
     domain:
         sub_prod(epsilon, b, D) >= D**2/2
@@ -50,7 +51,7 @@ def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
     return ((x0 >= x1), x2 & (x0 >= x3), x2 & x6 & (epsilon >= x5), x2 & x6 & x7 & (D > x4), x2 & x6 & x7 & (D <= x4))
 
 
-def log_profile_std(b, D, epsilon, lw):
+def log_profile_std(b: Real, D: Real, epsilon: Real, lw: Real) -> FloatArray:
     """log delta(eps) (eq 13) in standard units, case by case (Table I), capped at 0; -inf where
     delta = 0.
 
@@ -60,7 +61,7 @@ def log_profile_std(b, D, epsilon, lw):
     """
     b, D, epsilon, lw = args = float_arrays(b, D, epsilon, lw)
     with np.errstate(divide="ignore", over="ignore"):
-        out = piecewise(args, log_profile_std_regions(b, D, epsilon), (
+        out: FloatArray = piecewise(args, log_profile_std_regions(b, D, epsilon), (
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_v(b, D, epsilon, lw),
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iv(b, D, epsilon, lw),
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iii(b, D, epsilon, lw),
@@ -70,7 +71,7 @@ def log_profile_std(b, D, epsilon, lw):
     return np.minimum(0, out)
 
 
-def loss_std_regions(b, D, s, xp=NUMPY):
+def loss_std_regions(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of loss_std, one per piece (in their order); disjoint, they cover the domain:
         (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) >= 0) & (-b + Abs(s) <= 0)
         (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) < 0) & (-b + Abs(s) <= 0)
@@ -81,14 +82,14 @@ def loss_std_regions(b, D, s, xp=NUMPY):
     x0 = xp.abs_sum_sub(s, D, b)
     x1 = (x0 <= 0)
     x2 = s*(D + s)
-    x3 = -b + abs(s)
+    x3 = -b + real_abs(s)
     x4 = (x3 <= 0)
     x5 = (x0 > 0)
     x6 = (x3 > 0)
     return (x1 & x4 & (x2 >= 0), x1 & x4 & (x2 < 0), x5 & x6, x4 & x5, x1 & x6)
 
 
-def loss_std(b, D, s):
+def loss_std(b: Real, D: Real, s: Real) -> FloatArray:
     """zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0 by regime of (s, s + D): the regime of s + D
     is decided on |s + D| - b from the exact sum, as the mixed-regime kernels use it.
 
