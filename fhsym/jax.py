@@ -33,12 +33,12 @@ import math
 from typing import List, Tuple
 
 import numpy as np
-from jax import Array
-from jax.typing import ArrayLike
 
 try:
     import jax
     import jax.numpy as jnp
+    from jax import Array
+    from jax.typing import ArrayLike
 except ModuleNotFoundError as exc:  # jax, or a module jax needs (jaxlib), is not installed: say which extra provides it
     raise ModuleNotFoundError(f"fhsym.jax needs JAX, an optional extra: pip install 'fhsym[jax]' (importing jax failed: {exc})",
                               name=exc.name or "jax") from exc
