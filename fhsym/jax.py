@@ -30,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 import numpy as np
 
@@ -78,14 +78,19 @@ def _valid(alpha: Array, gamma: Array) -> Array:
     return (alpha >= 0) & jnp.isfinite(alpha) & (gamma > 0) & jnp.isfinite(gamma) & jnp.isfinite(b)
 
 
-def _shape(alpha: Array, gamma: Array, quartile: bool = False) -> Tuple[Array, Array, Array, Array, Optional[Array]]:
-    """Standard units and the dispatch thresholds: b, lw = log(kappa/gamma), P(T > alpha), p_direct, s_q."""
+def _shape(alpha: Array, gamma: Array) -> Tuple[Array, Array, Array, Array]:
+    """Standard units and the dispatch thresholds: b, lw = log(kappa/gamma), P(T > alpha), p_direct."""
     b = alpha / gamma
     lw = _K.log_kappa_std(b)
     p_tail = _K.tail_mass_of_b(b, lw)
     p_direct = jnp.exp(jnp.minimum(_LOG_DIRECT - (lw + 0.5 * b * b) + _HALF_LOG_2PI, 0.0))
-    s_q = _K.isf_std(b, 0.25, 0.25, lw, p_tail, p_direct) if quartile else None
-    return b, lw, p_tail, p_direct, s_q
+    return b, lw, p_tail, p_direct
+
+
+def _quartile(alpha: Array, gamma: Array) -> Tuple[Array, Array, Array]:
+    """b, lw and the survival function's dispatch threshold s_q, the standardised upper quartile."""
+    b, lw, p_tail, p_direct = _shape(alpha, gamma)
+    return b, lw, _K.isf_std(b, 0.25, 0.25, lw, p_tail, p_direct)
 
 
 def _nan_unless(ok: Array, v: Array) -> Array:
@@ -105,7 +110,7 @@ def pdf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     return jnp.exp(logpdf(t, alpha, gamma))
 
 
-def _sf_std(b: Array, lw: Array, s_q: Optional[Array], s: Array) -> Array:
+def _sf_std(b: Array, lw: Array, s_q: Array, s: Array) -> Array:
     v = _K.sf_std_nonneg(b, jnp.abs(s), lw, s_q)
     return jnp.where(s >= 0, v, 1.0 - v)
 
@@ -113,7 +118,7 @@ def _sf_std(b: Array, lw: Array, s_q: Optional[Array], s: Array) -> Array:
 def sf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """P(T > t) (1 - eq 10), relative accuracy far into the right tail."""
     t, alpha, gamma = _check((t, _T), (alpha, V.ALPHA), (gamma, V.GAMMA))
-    b, lw, _, _, s_q = _shape(alpha, gamma, quartile=True)
+    b, lw, s_q = _quartile(alpha, gamma)
     return _nan_unless(_valid(alpha, gamma) & ~jnp.isnan(t), _sf_std(b, lw, s_q, t / gamma))
 
 
@@ -125,7 +130,7 @@ def cdf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
 def logsf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """log P(T > t), finite for every finite t."""
     t, alpha, gamma = _check((t, _T), (alpha, V.ALPHA), (gamma, V.GAMMA))
-    b, lw, _, _, s_q = _shape(alpha, gamma, quartile=True)
+    b, lw, s_q = _quartile(alpha, gamma)
     s = t / gamma
     pos = s >= 0
     out = jnp.where(pos, _K.logsf_std_nonneg(b, jnp.where(pos, s, 0.0), lw, s_q),
@@ -136,7 +141,7 @@ def logsf(t: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
 def ppf(q: ArrayLike, alpha: ArrayLike, gamma: ArrayLike) -> Array:
     """The t with P(T <= t) = q (eq 10 inverted piece by piece; Appendix B, derived)."""
     q, alpha, gamma = _check((q, V.PROBABILITY), (alpha, V.ALPHA), (gamma, V.GAMMA))
-    b, lw, p_tail, p_direct, _ = _shape(alpha, gamma)
+    b, lw, p_tail, p_direct = _shape(alpha, gamma)
     low = q <= 0.5
     # q <= 1/2: p = q, h = 1/2 - q; q > 1/2: p = 1 - q, h = q - 1/2 (exact); clamped away from 0 and 1
     p = jnp.where(low, jnp.maximum(q, 1e-300), jnp.maximum(1.0 - q, 1e-300))

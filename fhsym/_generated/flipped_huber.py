@@ -9,11 +9,12 @@ Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy
 jax.numpy in fhsym._generated.jax_kernels."""
 
 from fhsym._core.backends import NUMPY
+from fhsym._core.types import ArrayNamespace, Real
 
 __all__ = ['log_omega_tilde', 'logpdf_center', 'logpdf_tail', 'sf_tail', 'logsf_tail', 'sf_center', 'logsf_center', 'tail_mass', 'isf_tail', 'isf_tail_direct', 'isf_center', 'isf_center_near_half', 'isf_tail_near_half', 'variance_std', 'fisher_std', 'nfi_std', 'log_mgf_half_pos', 'log_mgf_half_pos_far', 'log_mgf_half_neg', 'moment_std', 'sf_center_near_median', 'sf_tail_near_median']
 
 
-def log_omega_tilde(b, xp=NUMPY):
+def log_omega_tilde(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(kappa/gamma) = log(omega) - b^2/2, finite for all b >= 0 (sqrt(2 pi) at b = 0, ~2/b as b
     -> inf).
 
@@ -25,7 +26,7 @@ def log_omega_tilde(b, xp=NUMPY):
     return xp.log(2*b*xp.exprel(x0) + xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx((1/2)*b*x1))
 
 
-def logpdf_center(b, s, lw, xp=NUMPY):
+def logpdf_center(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(gamma * g(gamma*s)) for 0 <= s <= b.
 
     Paper: eq 8, |t| <= alpha.
@@ -34,7 +35,7 @@ def logpdf_center(b, s, lw, xp=NUMPY):
     return -b*s - lw
 
 
-def logpdf_tail(b, s, lw, xp=NUMPY):
+def logpdf_tail(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(gamma * g(gamma*s)) for s > b.
 
     Paper: eq 8, |t| > alpha.
@@ -43,7 +44,7 @@ def logpdf_tail(b, s, lw, xp=NUMPY):
     return -1/2*b**2 - lw - 1/2*s**2
 
 
-def sf_tail(b, s, lw, xp=NUMPY):
+def sf_tail(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """P(T > gamma*s) for s >= b: sqrt(2 pi)/omega * Q(s).
 
     Paper: eq 10, t > alpha.
@@ -53,7 +54,7 @@ def sf_tail(b, s, lw, xp=NUMPY):
     return xp.sqrt(xp.pi)*x0*xp.exp(-1/2*b**2 - lw)*xp.erfc(s*x0)
 
 
-def logsf_tail(b, s, lw, xp=NUMPY):
+def logsf_tail(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log P(T > gamma*s) for s >= b; finite for every finite s.
 
     Paper: eq 10, t > alpha.
@@ -62,7 +63,7 @@ def logsf_tail(b, s, lw, xp=NUMPY):
     return -1/2*b**2 - lw + xp.log_ndtr(-s) + (1/2)*xp.log(2*xp.pi)
 
 
-def sf_center(b, s, lw, xp=NUMPY):
+def sf_center(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """P(T > gamma*s) for 0 <= s <= b, as a sum of two positive terms (mass in [s, b] + tail mass).
 
     Paper: eq 10, 0 <= t <= alpha.
@@ -73,7 +74,7 @@ def sf_center(b, s, lw, xp=NUMPY):
     return (xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(b*x1) - xp.expm1(x0)/b)*xp.exp(-b*s - lw)
 
 
-def logsf_center(b, s, lw, xp=NUMPY):
+def logsf_center(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log P(T > gamma*s) for 0 <= s <= b.
 
     Paper: eq 10, 0 <= t <= alpha.
@@ -84,7 +85,7 @@ def logsf_center(b, s, lw, xp=NUMPY):
     return -b*s - lw + xp.log(xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(b*x1) - xp.expm1(x0)/b)
 
 
-def tail_mass(b, lw, xp=NUMPY):
+def tail_mass(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """P(T > alpha) = sqrt(2 pi)/omega * Q(b).
 
     Paper: eq 10 at t = alpha.
@@ -94,7 +95,7 @@ def tail_mass(b, lw, xp=NUMPY):
     return xp.sqrt(xp.pi)*x0*xp.exp(-b**2)*xp.exp(-lw)*xp.erfcx(b*x0)
 
 
-def isf_tail(b, logp, lw, xp=NUMPY):
+def isf_tail(b: Real, logp: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """s with P(T > gamma*s) = exp(logp), for exp(logp) <= P(T > alpha).
 
     Paper: Appendix B (missing; derived): inverse of eq 10 on t > alpha.
@@ -103,7 +104,7 @@ def isf_tail(b, logp, lw, xp=NUMPY):
     return -xp.ndtri_exp((1/2)*b**2 + logp + lw - 1/2*xp.log(2*xp.pi))
 
 
-def isf_tail_direct(b, p, lw, xp=NUMPY):
+def isf_tail_direct(b: Real, p: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """s with P(T > gamma*s) = p for p <= P(T > alpha), used where p*omega/sqrt(2 pi) is a normal
     float (faster than the log form).
 
@@ -113,7 +114,7 @@ def isf_tail_direct(b, p, lw, xp=NUMPY):
     return -xp.ndtri((1/2)*xp.sqrt(2)*p*xp.exp((1/2)*b**2 + lw)/xp.sqrt(xp.pi))
 
 
-def isf_center(b, p, lw, xp=NUMPY):
+def isf_center(b: Real, p: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """s with P(T > gamma*s) = p, for P(T > alpha) < p <= 1/4 (a sum of two positive terms inside
     the log).
 
@@ -124,7 +125,7 @@ def isf_center(b, p, lw, xp=NUMPY):
     return -xp.log(b*p*xp.exp(lw) - 1/2*(xp.sqrt(xp.pi)*x0*xp.erfcx((1/2)*x0) - 2)*xp.exp(-b**2))/b
 
 
-def isf_center_near_half(b, h, lw, xp=NUMPY):
+def isf_center_near_half(b: Real, h: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """s with P(T > gamma*s) = 1/2 - h, for 0 < h <= 1/4 and 1/2 - h > P(T > alpha); log1p keeps
     digits as h -> 0.
 
@@ -134,7 +135,7 @@ def isf_center_near_half(b, h, lw, xp=NUMPY):
     return -xp.log1p(-b*h*xp.exp(lw))/b
 
 
-def isf_tail_near_half(b, h, lw, xp=NUMPY):
+def isf_tail_near_half(b: Real, h: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """s with P(T > gamma*s) = 1/2 - h for 1/2 - h <= P(T > alpha) and h <= 1/4; exact in h as h ->
     its lower end.
 
@@ -146,7 +147,7 @@ def isf_tail_near_half(b, h, lw, xp=NUMPY):
     return x0*xp.erfinv(-x0*(b*xp.exp(-lw)*xp.exprel(-x1) - h)*xp.exp(lw + (1/2)*x1)/xp.sqrt(xp.pi) + xp.erf((1/2)*b*x0))
 
 
-def variance_std(b, lw, xp=NUMPY):
+def variance_std(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """Var(T)/gamma^2 as 2[int_0^b s^2 e^{-bs} ds + e^{-b^2/2} int_b^inf s^2 e^{-s^2/2}
     ds]/(kappa/gamma): positive terms only.
 
@@ -159,7 +160,7 @@ def variance_std(b, lw, xp=NUMPY):
     return (2*b**3*xp.lowergamma3_scaled(x0) + 2*b*x1 + xp.sqrt(xp.pi)*x1*x2*xp.erfcx((1/2)*b*x2))*xp.exp(-lw)
 
 
-def fisher_std(b, lw, xp=NUMPY):
+def fisher_std(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """gamma^2 * I(T) = 1 + (2 b/(kappa/gamma)) (1 - (1 - e^{-b^2})/b^2); the correction is small
     only where its absolute error is.
 
@@ -169,7 +170,7 @@ def fisher_std(b, lw, xp=NUMPY):
     return -2*b*(xp.exprel(-b**2) - 1)*xp.exp(-lw) + 1
 
 
-def nfi_std(b, lw, xp=NUMPY):
+def nfi_std(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """Var(T) I(T), the product of the variance and Fisher information kernels (both positive-term
     forms).
 
@@ -185,7 +186,7 @@ def nfi_std(b, lw, xp=NUMPY):
     return -x0*(x0*x3*(xp.exprel(x2) - 1) - 1)*(2*b**3*xp.lowergamma3_scaled(x1) + x3*x4 + xp.sqrt(xp.pi)*x4*x5*xp.erfcx((1/2)*b*x5))
 
 
-def log_mgf_half_pos(b, m, xp=NUMPY):
+def log_mgf_half_pos(b: Real, m: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log E(m) for 0 <= m < 1, m = b +- gamma*s.
 
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
@@ -197,7 +198,7 @@ def log_mgf_half_pos(b, m, xp=NUMPY):
     return xp.log(b*xp.exprel(x0) + xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(m*x1))
 
 
-def log_mgf_half_pos_far(b, m, xp=NUMPY):
+def log_mgf_half_pos_far(b: Real, m: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log E(m) for m >= 1, m = b +- gamma*s; no product b*m that matters when it overflows (b ->
     inf: -log m).
 
@@ -210,7 +211,7 @@ def log_mgf_half_pos_far(b, m, xp=NUMPY):
     return xp.log(xp.sqrt(xp.pi)*x1*xp.exp(x0)*xp.erfcx(m*x1) - xp.expm1(x0)/m)
 
 
-def log_mgf_half_neg(b, m, xp=NUMPY):
+def log_mgf_half_neg(b: Real, m: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log E(m) for m < 0 (the exponentials grow; factored out of the log).
 
     Paper: Sec III-B2 (MGF), one half: sqrt(2 pi)/omega P(s) e^{gamma^2 s^2/2}, times
@@ -221,7 +222,7 @@ def log_mgf_half_neg(b, m, xp=NUMPY):
     return -x0 + xp.logaddexp(xp.log(b*xp.exprel(x0)), (1/2)*m**2 + xp.log_ndtr(-m) + (1/2)*xp.log(2*xp.pi))
 
 
-def moment_std(n, b, lw, xp=NUMPY):
+def moment_std(n: Real, b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """E[(T/gamma)^n] for even n >= 2: Laplace-centre and Gaussian-tail parts, both positive.
 
     Paper: moments of eq 8 (the paper gives only the variance, eq 11; derived).
@@ -233,7 +234,7 @@ def moment_std(n, b, lw, xp=NUMPY):
     return (2**((1/2)*n + 1/2)*xp.exp(-x2)*xp.gamma((1/2)*x0)*xp.gammaincc((1/2)*x0, x2) + 2*b**x0*xp.lowergamma_scaled(n, x1))*xp.exp(-lw)
 
 
-def sf_center_near_median(b, s, lw, xp=NUMPY):
+def sf_center_near_median(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """P(T > gamma*s) = 1/2 - mass of [0, s] for 0 <= s <= b where the result is >= 1/4 (no
     cancellation).
 
@@ -243,7 +244,7 @@ def sf_center_near_median(b, s, lw, xp=NUMPY):
     return -s*xp.exp(-lw)*xp.exprel(-b*s) + 1/2
 
 
-def sf_tail_near_median(b, s, lw, xp=NUMPY):
+def sf_tail_near_median(b: Real, s: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """P(T > gamma*s) = 1/2 - centre mass - Gaussian mass of [b, s], for s >= b where the result is
     >= 1/4.
 

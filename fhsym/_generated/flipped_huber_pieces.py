@@ -9,17 +9,20 @@
 Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
 jax.numpy in fhsym._generated.jax_kernels."""
 
+from typing import Any
+
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
 from fhsym._core.scalar import SCALAR
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real
 
 from fhsym._generated import flipped_huber as _flipped_huber
 
 __all__ = ['log_omega_tilde_laplace', 'variance_std_laplace', 'fisher_std_laplace', 'log_mgf_laplace', 'logpdf_std', 'logpdf_std_point', 'sf_std_nonneg', 'sf_std_nonneg_point', 'logsf_std_nonneg', 'logsf_std_nonneg_point', 'isf_std', 'isf_std_point', 'log_mgf_half', 'log_mgf_half_point', 'log_kappa_std', 'log_kappa_std_point', 'variance_of_b', 'variance_of_b_point', 'fisher_of_b', 'fisher_of_b_point', 'nfi_of_b', 'nfi_of_b_point', 'tail_mass_of_b', 'tail_mass_of_b_point']
 
 
-def log_omega_tilde_laplace(b, xp=NUMPY):
+def log_omega_tilde_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(kappa/gamma) = log(2/b) for b > 64 (the Laplace normaliser), absolute error <= 2
     e^{-b^2}.
 
@@ -30,7 +33,7 @@ def log_omega_tilde_laplace(b, xp=NUMPY):
     return -xp.log(b) + xp.log(2)
 
 
-def variance_std_laplace(b, xp=NUMPY):
+def variance_std_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """Var(T)/gamma^2 = 2/b^2 (the Laplace variance) for b > 64, relative error <= e^{-b^2}(b^2 +
     2).
 
@@ -40,7 +43,7 @@ def variance_std_laplace(b, xp=NUMPY):
     return 2*(b**(-1.0))**2
 
 
-def fisher_std_laplace(b, xp=NUMPY):
+def fisher_std_laplace(b: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """gamma^2 I(T) = b^2 (the Laplace Fisher information) for b > 64; overflows (to inf) only
     where b^2 does.
 
@@ -50,7 +53,7 @@ def fisher_std_laplace(b, xp=NUMPY):
     return b**2
 
 
-def log_mgf_laplace(b, u, xp=NUMPY):
+def log_mgf_laplace(b: Real, u: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log E[exp(u S)] = -log(1 - (u/b)^2) (the Laplace MGF) for b > 64 and |u| <= b/2.
 
     Paper: Sec III-B2 (MGF), Laplace limit b > 64, |u| <= b/2: -log(1 - (u/b)^2) + r, |r| <= 8
@@ -60,7 +63,7 @@ def log_mgf_laplace(b, u, xp=NUMPY):
     return -xp.log1p(-(u/b)**2)
 
 
-def logpdf_std_regions(b, s, xp=NUMPY):
+def logpdf_std_regions(b: Real, s: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of logpdf_std, one per piece (in their order); disjoint, they cover the domain:
         s <= b
         s > b
@@ -68,7 +71,7 @@ def logpdf_std_regions(b, s, xp=NUMPY):
     return ((s <= b), (s > b))
 
 
-def logpdf_std(b, s, lw):
+def logpdf_std(b: Real, s: Real, lw: Real) -> FloatArray:
     """log(gamma g(gamma s)) for s = |t|/gamma >= 0: the Laplace centre or a Gaussian tail.
 
     Paper: eq 7, 8.
@@ -82,20 +85,20 @@ def logpdf_std(b, s, lw):
         ))
 
 
-def logpdf_std_point(b, s, lw, xp=SCALAR):
+def logpdf_std_point(b: float, s: float, lw: float, xp: Any = SCALAR) -> float:
     """logpdf_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = logpdf_std_regions(b, s, xp=xp)
     if r[0]:
-        return _flipped_huber.logpdf_center(b, s, lw, xp=xp)
+        return float(_flipped_huber.logpdf_center(b, s, lw, xp=xp))
     elif r[1]:
-        return _flipped_huber.logpdf_tail(b, s, lw, xp=xp)
+        return float(_flipped_huber.logpdf_tail(b, s, lw, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
+def sf_std_nonneg_regions(b: Real, s: Real, s_q: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask]:
     """The regions of sf_std_nonneg and logsf_std_nonneg, one per piece (in their order); disjoint,
     they cover the domain:
         (s <= b) & (s <= s_q)
@@ -110,7 +113,7 @@ def sf_std_nonneg_regions(b, s, s_q, xp=NUMPY):
     return (x0 & x1, x1 & x2, x0 & x3, x2 & x3)
 
 
-def sf_std_nonneg(b, s, lw, s_q):
+def sf_std_nonneg(b: Real, s: Real, lw: Real, s_q: Real) -> FloatArray:
     """P(S > s) for s >= 0: 1/2 minus the mass of [0, s] up to the upper quartile s_q (exactly 1/2
     at s = 0, so the CDF is monotone through the median), beyond it a sum of positive terms
     (relative accuracy in the tail).
@@ -129,24 +132,24 @@ def sf_std_nonneg(b, s, lw, s_q):
         ))
 
 
-def sf_std_nonneg_point(b, s, lw, s_q, xp=SCALAR):
+def sf_std_nonneg_point(b: float, s: float, lw: float, s_q: float, xp: Any = SCALAR) -> float:
     """sf_std_nonneg at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = sf_std_nonneg_regions(b, s, s_q, xp=xp)
     if r[0]:
-        return _flipped_huber.sf_center_near_median(b, s, lw, xp=xp)
+        return float(_flipped_huber.sf_center_near_median(b, s, lw, xp=xp))
     elif r[1]:
-        return _flipped_huber.sf_tail_near_median(b, s, lw, xp=xp)
+        return float(_flipped_huber.sf_tail_near_median(b, s, lw, xp=xp))
     elif r[2]:
-        return _flipped_huber.sf_center(b, s, lw, xp=xp)
+        return float(_flipped_huber.sf_center(b, s, lw, xp=xp))
     elif r[3]:
-        return _flipped_huber.sf_tail(b, s, lw, xp=xp)
+        return float(_flipped_huber.sf_tail(b, s, lw, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def logsf_std_nonneg(b, s, lw, s_q):
+def logsf_std_nonneg(b: Real, s: Real, lw: Real, s_q: Real) -> FloatArray:
     """log P(S > s) for s >= 0: the log of the near-median pieces up to s_q, log-space forms beyond
     (finite for every finite s).
 
@@ -164,24 +167,24 @@ def logsf_std_nonneg(b, s, lw, s_q):
         ))
 
 
-def logsf_std_nonneg_point(b, s, lw, s_q, xp=SCALAR):
+def logsf_std_nonneg_point(b: float, s: float, lw: float, s_q: float, xp: Any = SCALAR) -> float:
     """logsf_std_nonneg at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = sf_std_nonneg_regions(b, s, s_q, xp=xp)
     if r[0]:
-        return xp.log(_flipped_huber.sf_center_near_median(b, s, lw, xp=xp))
+        return float(xp.log(_flipped_huber.sf_center_near_median(b, s, lw, xp=xp)))
     elif r[1]:
-        return xp.log(_flipped_huber.sf_tail_near_median(b, s, lw, xp=xp))
+        return float(xp.log(_flipped_huber.sf_tail_near_median(b, s, lw, xp=xp)))
     elif r[2]:
-        return _flipped_huber.logsf_center(b, s, lw, xp=xp)
+        return float(_flipped_huber.logsf_center(b, s, lw, xp=xp))
     elif r[3]:
-        return _flipped_huber.logsf_tail(b, s, lw, xp=xp)
+        return float(_flipped_huber.logsf_tail(b, s, lw, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
+def isf_std_regions(p: Real, p_tail: Real, p_direct: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of isf_std, one per piece (in their order); disjoint, they cover the domain:
         (p >= p_direct) & (p <= p_tail) & (p < 1/4)
         (p <= p_tail) & (p < 1/4) & (p < p_direct)
@@ -196,7 +199,7 @@ def isf_std_regions(p, p_tail, p_direct, xp=NUMPY):
     return (x0 & x1 & (p >= p_direct), x0 & x1 & (p < p_direct), x0 & x2, x1 & x3, x2 & x3)
 
 
-def isf_std(b, p, h, lw, p_tail, p_direct):
+def isf_std(b: Real, p: Real, h: Real, lw: Real, p_tail: Real, p_direct: Real) -> FloatArray:
     """s with P(S > s) = p for p in (0, 1/2], h = 1/2 - p >= 0 (exact where p >= 1/4): the Gaussian
     tail (directly, or from log p where p omega/sqrt(2 pi) would be subnormal) or the Laplace
     centre, each with a form near the median (exactly 0 at the median, h = 0).
@@ -216,26 +219,26 @@ def isf_std(b, p, h, lw, p_tail, p_direct):
         ))
 
 
-def isf_std_point(b, p, h, lw, p_tail, p_direct, xp=SCALAR):
+def isf_std_point(b: float, p: float, h: float, lw: float, p_tail: float, p_direct: float, xp: Any = SCALAR) -> float:
     """isf_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
     math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = isf_std_regions(p, p_tail, p_direct, xp=xp)
     if r[0]:
-        return _flipped_huber.isf_tail_direct(b, p, lw, xp=xp)
+        return float(_flipped_huber.isf_tail_direct(b, p, lw, xp=xp))
     elif r[1]:
-        return _flipped_huber.isf_tail(b, xp.log(p), lw, xp=xp)
+        return float(_flipped_huber.isf_tail(b, xp.log(p), lw, xp=xp))
     elif r[2]:
-        return _flipped_huber.isf_tail_near_half(b, h, lw, xp=xp)
+        return float(_flipped_huber.isf_tail_near_half(b, h, lw, xp=xp))
     elif r[3]:
-        return _flipped_huber.isf_center(b, p, lw, xp=xp)
+        return float(_flipped_huber.isf_center(b, p, lw, xp=xp))
     elif r[4]:
-        return _flipped_huber.isf_center_near_half(b, h, lw, xp=xp)
+        return float(_flipped_huber.isf_center_near_half(b, h, lw, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def log_mgf_half_regions(m, xp=NUMPY):
+def log_mgf_half_regions(m: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask]:
     """The regions of log_mgf_half, one per piece (in their order); disjoint, they cover the
     domain:
         (m >= 0) & (m < 1)
@@ -245,7 +248,7 @@ def log_mgf_half_regions(m, xp=NUMPY):
     return ((m >= 0) & (m < 1), (m >= 1), (m < 0))
 
 
-def log_mgf_half(b, m):
+def log_mgf_half(b: Real, m: Real) -> FloatArray:
     """log E(m), m = b +- gamma s, the halves of the MGF (Sec III-B2) in their overflow-free forms
     (b m may overflow to inf for m >= 1 and huge b: its limits there are exact).
 
@@ -262,22 +265,22 @@ def log_mgf_half(b, m):
         ))
 
 
-def log_mgf_half_point(b, m, xp=SCALAR):
+def log_mgf_half_point(b: float, m: float, xp: Any = SCALAR) -> float:
     """log_mgf_half at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_mgf_half_regions(m, xp=xp)
     if r[0]:
-        return _flipped_huber.log_mgf_half_pos(b, m, xp=xp)
+        return float(_flipped_huber.log_mgf_half_pos(b, m, xp=xp))
     elif r[1]:
-        return _flipped_huber.log_mgf_half_pos_far(b, m, xp=xp)
+        return float(_flipped_huber.log_mgf_half_pos_far(b, m, xp=xp))
     elif r[2]:
-        return _flipped_huber.log_mgf_half_neg(b, m, xp=xp)
+        return float(_flipped_huber.log_mgf_half_neg(b, m, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def log_kappa_std_regions(b, xp=NUMPY):
+def log_kappa_std_regions(b: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of log_kappa_std, variance_of_b, fisher_of_b, nfi_of_b and tail_mass_of_b, one
     per piece (in their order); disjoint, they cover the domain:
         b <= 64
@@ -286,7 +289,7 @@ def log_kappa_std_regions(b, xp=NUMPY):
     return ((b <= 64), (b > 64))
 
 
-def log_kappa_std(b):
+def log_kappa_std(b: Real) -> FloatArray:
     """lw = log(kappa/gamma) = log(omega) - b^2/2 for every b >= 0: the exact stable form up to b =
     64, log(2/b) beyond.
 
@@ -301,20 +304,20 @@ def log_kappa_std(b):
     ))
 
 
-def log_kappa_std_point(b, xp=SCALAR):
+def log_kappa_std_point(b: float, xp: Any = SCALAR) -> float:
     """log_kappa_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_kappa_std_regions(b, xp=xp)
     if r[0]:
-        return _flipped_huber.log_omega_tilde(b, xp=xp)
+        return float(_flipped_huber.log_omega_tilde(b, xp=xp))
     elif r[1]:
-        return log_omega_tilde_laplace(b, xp=xp)
+        return float(log_omega_tilde_laplace(b, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def variance_of_b(b, lw):
+def variance_of_b(b: Real, lw: Real) -> FloatArray:
     """Var(T)/gamma^2 for every b >= 0 (lw = log_kappa_std(b)): positive terms up to b = 64, 2/b^2
     beyond (underflows gracefully past b ~ 1e154, where the true value is subnormal).
 
@@ -329,20 +332,20 @@ def variance_of_b(b, lw):
     ))
 
 
-def variance_of_b_point(b, lw, xp=SCALAR):
+def variance_of_b_point(b: float, lw: float, xp: Any = SCALAR) -> float:
     """variance_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_kappa_std_regions(b, xp=xp)
     if r[0]:
-        return _flipped_huber.variance_std(b, lw, xp=xp)
+        return float(_flipped_huber.variance_std(b, lw, xp=xp))
     elif r[1]:
-        return variance_std_laplace(b, xp=xp)
+        return float(variance_std_laplace(b, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def fisher_of_b(b, lw):
+def fisher_of_b(b: Real, lw: Real) -> FloatArray:
     """gamma^2 I(T) for every b >= 0: the exact form up to b = 64, b^2 beyond (inf where b^2
     exceeds the float range).
 
@@ -358,20 +361,20 @@ def fisher_of_b(b, lw):
         ))
 
 
-def fisher_of_b_point(b, lw, xp=SCALAR):
+def fisher_of_b_point(b: float, lw: float, xp: Any = SCALAR) -> float:
     """fisher_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_kappa_std_regions(b, xp=xp)
     if r[0]:
-        return _flipped_huber.fisher_std(b, lw, xp=xp)
+        return float(_flipped_huber.fisher_std(b, lw, xp=xp))
     elif r[1]:
-        return fisher_std_laplace(b, xp=xp)
+        return float(fisher_std_laplace(b, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def nfi_of_b(b, lw):
+def nfi_of_b(b: Real, lw: Real) -> FloatArray:
     """Var(T) I(T) for every b >= 0: the product of the exact forms up to b = 64, 2 (the Laplace
     value; relative remainder <= 3 e^{-b^2}(b^2 + 2)) beyond.
 
@@ -385,20 +388,20 @@ def nfi_of_b(b, lw):
     ))
 
 
-def nfi_of_b_point(b, lw, xp=SCALAR):
+def nfi_of_b_point(b: float, lw: float, xp: Any = SCALAR) -> float:
     """nfi_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
     math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_kappa_std_regions(b, xp=xp)
     if r[0]:
-        return _flipped_huber.nfi_std(b, lw, xp=xp)
+        return float(_flipped_huber.nfi_std(b, lw, xp=xp))
     elif r[1]:
-        return 2
+        return float(2)
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def tail_mass_of_b(b, lw):
+def tail_mass_of_b(b: Real, lw: Real) -> FloatArray:
     """P(T > alpha) for every b >= 0: the exact form up to b = 64, 0 beyond (the true value is
     below e^{-b^2/2} <= e^{-2048}, under half the smallest subnormal: 0 is its correctly rounded
     double).
@@ -413,14 +416,14 @@ def tail_mass_of_b(b, lw):
     ))
 
 
-def tail_mass_of_b_point(b, lw, xp=SCALAR):
+def tail_mass_of_b_point(b: float, lw: float, xp: Any = SCALAR) -> float:
     """tail_mass_of_b at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_kappa_std_regions(b, xp=xp)
     if r[0]:
-        return _flipped_huber.tail_mass(b, lw, xp=xp)
+        return float(_flipped_huber.tail_mass(b, lw, xp=xp))
     elif r[1]:
-        return 0
+        return float(0)
     else:
-        return xp.nan
+        return float(xp.nan)

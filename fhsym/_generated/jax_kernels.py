@@ -13,6 +13,11 @@ points (finite, so that no NaN enters a gradient), and the pieces are merged wit
 on large arrays the points are sorted by piece and each block evaluates one piece.
 """
 
+from typing import Callable
+
+from jax import Array
+from jax.typing import ArrayLike
+
 from fhsym._core.backends import bind, float_arrays, jax_namespace, piecewise_where
 from fhsym._generated import flipped_huber as _flipped_huber
 from fhsym._generated import flipped_huber_pieces as _flipped_huber_pieces
@@ -23,110 +28,123 @@ __all__ = ['logpdf_center', 'logpdf_tail', 'sf_center_near_median', 'sf_tail_nea
 
 xp = jax_namespace()
 
-# the kernels of the numpy modules, on JAX
-logpdf_center = bind(_flipped_huber.logpdf_center, xp)
-logpdf_tail = bind(_flipped_huber.logpdf_tail, xp)
-sf_center_near_median = bind(_flipped_huber.sf_center_near_median, xp)
-sf_tail_near_median = bind(_flipped_huber.sf_tail_near_median, xp)
-sf_center = bind(_flipped_huber.sf_center, xp)
-sf_tail = bind(_flipped_huber.sf_tail, xp)
-logsf_center = bind(_flipped_huber.logsf_center, xp)
-logsf_tail = bind(_flipped_huber.logsf_tail, xp)
-isf_tail_direct = bind(_flipped_huber.isf_tail_direct, xp)
-isf_tail = bind(_flipped_huber.isf_tail, xp)
-isf_tail_near_half = bind(_flipped_huber.isf_tail_near_half, xp)
-isf_center = bind(_flipped_huber.isf_center, xp)
-isf_center_near_half = bind(_flipped_huber.isf_center_near_half, xp)
-log_profile_case_v = bind(_privacy_profile.log_profile_case_v, xp)
-log_profile_case_iv = bind(_privacy_profile.log_profile_case_iv, xp)
-log_profile_case_iii = bind(_privacy_profile.log_profile_case_iii, xp)
-profile_case_i = bind(_privacy_profile.profile_case_i, xp)
-profile_case_ii = bind(_privacy_profile.profile_case_ii, xp)
-log_omega_tilde = bind(_flipped_huber.log_omega_tilde, xp)
-log_omega_tilde_laplace = bind(_flipped_huber_pieces.log_omega_tilde_laplace, xp)
-variance_std = bind(_flipped_huber.variance_std, xp)
-variance_std_laplace = bind(_flipped_huber_pieces.variance_std_laplace, xp)
-tail_mass = bind(_flipped_huber.tail_mass, xp)
+# the kernels and regions of the numpy modules, on JAX
+logpdf_center: Callable[..., Array] = bind(_flipped_huber.logpdf_center, xp)
+logpdf_tail: Callable[..., Array] = bind(_flipped_huber.logpdf_tail, xp)
+sf_center_near_median: Callable[..., Array] = bind(_flipped_huber.sf_center_near_median, xp)
+sf_tail_near_median: Callable[..., Array] = bind(_flipped_huber.sf_tail_near_median, xp)
+sf_center: Callable[..., Array] = bind(_flipped_huber.sf_center, xp)
+sf_tail: Callable[..., Array] = bind(_flipped_huber.sf_tail, xp)
+logsf_center: Callable[..., Array] = bind(_flipped_huber.logsf_center, xp)
+logsf_tail: Callable[..., Array] = bind(_flipped_huber.logsf_tail, xp)
+isf_tail_direct: Callable[..., Array] = bind(_flipped_huber.isf_tail_direct, xp)
+isf_tail: Callable[..., Array] = bind(_flipped_huber.isf_tail, xp)
+isf_tail_near_half: Callable[..., Array] = bind(_flipped_huber.isf_tail_near_half, xp)
+isf_center: Callable[..., Array] = bind(_flipped_huber.isf_center, xp)
+isf_center_near_half: Callable[..., Array] = bind(_flipped_huber.isf_center_near_half, xp)
+log_profile_case_v: Callable[..., Array] = bind(_privacy_profile.log_profile_case_v, xp)
+log_profile_case_iv: Callable[..., Array] = bind(_privacy_profile.log_profile_case_iv, xp)
+log_profile_case_iii: Callable[..., Array] = bind(_privacy_profile.log_profile_case_iii, xp)
+profile_case_i: Callable[..., Array] = bind(_privacy_profile.profile_case_i, xp)
+profile_case_ii: Callable[..., Array] = bind(_privacy_profile.profile_case_ii, xp)
+log_omega_tilde: Callable[..., Array] = bind(_flipped_huber.log_omega_tilde, xp)
+log_omega_tilde_laplace: Callable[..., Array] = bind(_flipped_huber_pieces.log_omega_tilde_laplace, xp)
+variance_std: Callable[..., Array] = bind(_flipped_huber.variance_std, xp)
+variance_std_laplace: Callable[..., Array] = bind(_flipped_huber_pieces.variance_std_laplace, xp)
+tail_mass: Callable[..., Array] = bind(_flipped_huber.tail_mass, xp)
+isf_std_regions: Callable[..., tuple[Array, ...]] = bind(_flipped_huber_pieces.isf_std_regions, xp)
+log_kappa_std_regions: Callable[..., tuple[Array, ...]] = bind(_flipped_huber_pieces.log_kappa_std_regions, xp)
+log_profile_std_regions: Callable[..., tuple[Array, ...]] = bind(_privacy_pieces.log_profile_std_regions, xp)
+logpdf_std_regions: Callable[..., tuple[Array, ...]] = bind(_flipped_huber_pieces.logpdf_std_regions, xp)
+sf_std_nonneg_regions: Callable[..., tuple[Array, ...]] = bind(_flipped_huber_pieces.sf_std_nonneg_regions, xp)
 
 
-def logpdf_std(b, s, lw):
+def logpdf_std(b: ArrayLike, s: ArrayLike, lw: ArrayLike) -> Array:
     """flipped_huber_pieces.logpdf_std on JAX (see the module docstring)."""
     b, s, lw = args = float_arrays(b, s, lw, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.logpdf_std_regions(b, s, xp=xp), (
+    out: Array = piecewise_where(args, logpdf_std_regions(b, s), (
         lambda m, b, s, lw: logpdf_center(b, s, lw),
         lambda m, b, s, lw: logpdf_tail(b, s, lw),
     ), blocks=False)
+    return out
 
 
-def sf_std_nonneg(b, s, lw, s_q):
+def sf_std_nonneg(b: ArrayLike, s: ArrayLike, lw: ArrayLike, s_q: ArrayLike) -> Array:
     """flipped_huber_pieces.sf_std_nonneg on JAX (see the module docstring)."""
     b, s, lw, s_q = args = float_arrays(b, s, lw, s_q, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.sf_std_nonneg_regions(b, s, s_q, xp=xp), (
+    out: Array = piecewise_where(args, sf_std_nonneg_regions(b, s, s_q), (
         lambda m, b, s, lw, s_q: sf_center_near_median(b, xp.where(m, s, 0), lw),
         lambda m, b, s, lw, s_q: sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, s, lw, s_q: sf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
         lambda m, b, s, lw, s_q: sf_tail(b, s, lw),
     ))
+    return out
 
 
-def logsf_std_nonneg(b, s, lw, s_q):
+def logsf_std_nonneg(b: ArrayLike, s: ArrayLike, lw: ArrayLike, s_q: ArrayLike) -> Array:
     """flipped_huber_pieces.logsf_std_nonneg on JAX (see the module docstring)."""
     b, s, lw, s_q = args = float_arrays(b, s, lw, s_q, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.sf_std_nonneg_regions(b, s, s_q, xp=xp), (
+    out: Array = piecewise_where(args, sf_std_nonneg_regions(b, s, s_q), (
         lambda m, b, s, lw, s_q: xp.log(sf_center_near_median(b, xp.where(m, s, 0), lw)),
         lambda m, b, s, lw, s_q: xp.log(sf_tail_near_median(xp.where(m, b, 0), xp.where(m, s, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi)))),
         lambda m, b, s, lw, s_q: logsf_center(xp.where(m, b, 1), xp.where(m, s, 0), lw),
         lambda m, b, s, lw, s_q: logsf_tail(b, s, lw),
     ))
+    return out
 
 
-def isf_std(b, p, h, lw, p_tail, p_direct):
+def isf_std(b: ArrayLike, p: ArrayLike, h: ArrayLike, lw: ArrayLike, p_tail: ArrayLike, p_direct: ArrayLike) -> Array:
     """flipped_huber_pieces.isf_std on JAX (see the module docstring)."""
     b, p, h, lw, p_tail, p_direct = args = float_arrays(b, p, h, lw, p_tail, p_direct, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.isf_std_regions(p, p_tail, p_direct, xp=xp), (
+    out: Array = piecewise_where(args, isf_std_regions(p, p_tail, p_direct), (
         lambda m, b, p, h, lw, p_tail, p_direct: isf_tail_direct(xp.where(m, b, 0), xp.where(m, p, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, p, h, lw, p_tail, p_direct: isf_tail(xp.where(m, b, 0), xp.where(m, xp.log(p), -xp.log(4)), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, p, h, lw, p_tail, p_direct: isf_tail_near_half(xp.where(m, b, 0), xp.where(m, h, 1/4), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, p, h, lw, p_tail, p_direct: isf_center(xp.where(m, b, 1), xp.where(m, p, 1/8), lw),
         lambda m, b, p, h, lw, p_tail, p_direct: isf_center_near_half(xp.where(m, b, 1), xp.where(m, h, 0), lw),
     ))
+    return out
 
 
-def log_profile_std(b, D, epsilon, lw):
+def log_profile_std(b: ArrayLike, D: ArrayLike, epsilon: ArrayLike, lw: ArrayLike) -> Array:
     """privacy_pieces.log_profile_std on JAX (see the module docstring)."""
     b, D, epsilon, lw = args = float_arrays(b, D, epsilon, lw, xp=xp)
-    out = piecewise_where(args, _privacy_pieces.log_profile_std_regions(b, D, epsilon, xp=xp), (
+    out: Array = piecewise_where(args, log_profile_std_regions(b, D, epsilon), (
         lambda m, b, D, epsilon, lw: log_profile_case_v(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1), lw),
         lambda m, b, D, epsilon, lw: log_profile_case_iv(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 5/8), lw),
         lambda m, b, D, epsilon, lw: log_profile_case_iii(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 2/5), lw),
         lambda m, b, D, epsilon, lw: xp.log(profile_case_i(xp.where(m, b, 1/4), xp.where(m, D, 1), xp.where(m, epsilon, 1/8), lw)),
         lambda m, b, D, epsilon, lw: xp.log(profile_case_ii(xp.where(m, b, 1), xp.where(m, D, 1), xp.where(m, epsilon, 1/2), lw)),
     ))
-    return xp.minimum(0, out)
+    out = xp.minimum(0, out)
+    return out
 
 
-def log_kappa_std(b):
+def log_kappa_std(b: ArrayLike) -> Array:
     """flipped_huber_pieces.log_kappa_std on JAX (see the module docstring)."""
     b, = args = float_arrays(b, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
+    out: Array = piecewise_where(args, log_kappa_std_regions(b), (
         lambda m, b: log_omega_tilde(xp.where(m, b, 0)),
         lambda m, b: log_omega_tilde_laplace(xp.where(m, b, 128)),
     ))
+    return out
 
 
-def variance_of_b(b, lw):
+def variance_of_b(b: ArrayLike, lw: ArrayLike) -> Array:
     """flipped_huber_pieces.variance_of_b on JAX (see the module docstring)."""
     b, lw = args = float_arrays(b, lw, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
+    out: Array = piecewise_where(args, log_kappa_std_regions(b), (
         lambda m, b, lw: variance_std(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, lw: variance_std_laplace(xp.where(m, b, 128)),
     ))
+    return out
 
 
-def tail_mass_of_b(b, lw):
+def tail_mass_of_b(b: ArrayLike, lw: ArrayLike) -> Array:
     """flipped_huber_pieces.tail_mass_of_b on JAX (see the module docstring)."""
     b, lw = args = float_arrays(b, lw, xp=xp)
-    return piecewise_where(args, _flipped_huber_pieces.log_kappa_std_regions(b, xp=xp), (
+    out: Array = piecewise_where(args, log_kappa_std_regions(b), (
         lambda m, b, lw: tail_mass(xp.where(m, b, 0), xp.where(m, lw, (1/2)*xp.log(2*xp.pi))),
         lambda m, b, lw: 0,
     ))
+    return out

@@ -9,15 +9,18 @@
 Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy by default,
 jax.numpy in fhsym._generated.jax_kernels."""
 
+from typing import Any
+
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
 from fhsym._core.scalar import SCALAR
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real
 
 __all__ = ['r_delta_square', 'r_delta_linear', 'r_delta_inverse_sqrt', 'r_delta_inverse_linear', 'theta_std', 'log_theorem8_lhs_positive', 'R_Delta', 'R_Delta_point', 'R_Delta_inverse', 'R_Delta_inverse_point', 'log_theorem8_lhs', 'log_theorem8_lhs_point', 'lemma5_arg', 'lemma5_arg_point', 'lemma7_arg', 'lemma7_arg_point', 'restriction_bound', 'restriction_bound_point', 'zcdp_xi', 'zcdp_xi_point', 'zcdp_eta', 'zcdp_eta_point']
 
 
-def r_delta_square(alpha, Delta, xp=NUMPY):
+def r_delta_square(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta(alpha) = alpha^2 for alpha <= Delta.
 
     Paper: Lemma 5, alpha <= Delta.
@@ -26,7 +29,7 @@ def r_delta_square(alpha, Delta, xp=NUMPY):
     return alpha**2
 
 
-def r_delta_linear(alpha, Delta, xp=NUMPY):
+def r_delta_linear(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta(alpha) = Delta (2 alpha - Delta) for alpha > Delta, without the cancellation of
     alpha^2 - (alpha - Delta)^2.
 
@@ -36,7 +39,7 @@ def r_delta_linear(alpha, Delta, xp=NUMPY):
     return -Delta*(Delta - 2*alpha)
 
 
-def r_delta_inverse_sqrt(nu, Delta, xp=NUMPY):
+def r_delta_inverse_sqrt(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta^{-1}(nu) = sqrt(nu) for 0 <= nu < Delta^2.
 
     Paper: eq 21, nu < Delta^2.
@@ -45,7 +48,7 @@ def r_delta_inverse_sqrt(nu, Delta, xp=NUMPY):
     return xp.sqrt(nu)
 
 
-def r_delta_inverse_linear(nu, Delta, xp=NUMPY):
+def r_delta_inverse_linear(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """R_Delta^{-1}(nu) = (nu + Delta^2)/(2 Delta) for nu >= Delta^2.
 
     Paper: eq 21, nu >= Delta^2.
@@ -54,7 +57,7 @@ def r_delta_inverse_linear(nu, Delta, xp=NUMPY):
     return (1/2)*(Delta**2 + nu)/Delta
 
 
-def theta_std(b, lw, xp=NUMPY):
+def theta_std(b: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega) in log space: finite for every b >= 0 (omega
     overflows above b ~ 37.7).
 
@@ -64,7 +67,7 @@ def theta_std(b, lw, xp=NUMPY):
     return -xp.ndtri_exp(xp.minimum(-xp.log(2), -1/2*b**2 - lw + xp.log((1/2)*xp.sqrt(2)*xp.sqrt(xp.pi))))
 
 
-def log_theorem8_lhs_positive(A, B, epsilon, xp=NUMPY):
+def log_theorem8_lhs_positive(A: Real, B: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log(Q(A) - e^eps Q(B)) = log Q(A) + log(1 - e^r), r = eps + log Q(B) - log Q(A) < 0, without
     cancellation on either side of r = -log 2.
 
@@ -75,7 +78,7 @@ def log_theorem8_lhs_positive(A, B, epsilon, xp=NUMPY):
     return x0 + xp.log1mexp(-epsilon + x0 - xp.log_ndtr(-B))
 
 
-def R_Delta_regions(alpha, Delta, xp=NUMPY):
+def R_Delta_regions(alpha: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of R_Delta, one per piece (in their order); disjoint, they cover the domain:
         alpha <= Delta
         alpha > Delta
@@ -83,7 +86,7 @@ def R_Delta_regions(alpha, Delta, xp=NUMPY):
     return ((alpha <= Delta), (alpha > Delta))
 
 
-def R_Delta(alpha, Delta):
+def R_Delta(alpha: Real, Delta: Real) -> FloatArray:
     """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 by piece, without cancellation.
 
     Paper: Lemma 5.
@@ -96,20 +99,20 @@ def R_Delta(alpha, Delta):
     ))
 
 
-def R_Delta_point(alpha, Delta, xp=SCALAR):
+def R_Delta_point(alpha: float, Delta: float, xp: Any = SCALAR) -> float:
     """R_Delta at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
     math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = R_Delta_regions(alpha, Delta, xp=xp)
     if r[0]:
-        return r_delta_square(alpha, Delta, xp=xp)
+        return float(r_delta_square(alpha, Delta, xp=xp))
     elif r[1]:
-        return r_delta_linear(alpha, Delta, xp=xp)
+        return float(r_delta_linear(alpha, Delta, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
+def R_Delta_inverse_regions(nu: Real, Delta: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of R_Delta_inverse, one per piece (in their order); disjoint, they cover the
     domain:
         nu < Delta**2
@@ -119,7 +122,7 @@ def R_Delta_inverse_regions(nu, Delta, xp=NUMPY):
     return ((nu < x0), (nu >= x0))
 
 
-def R_Delta_inverse(nu, Delta):
+def R_Delta_inverse(nu: Real, Delta: Real) -> FloatArray:
     """The inverse of R_Delta on nu >= 0.
 
     Paper: eq 21.
@@ -134,20 +137,20 @@ def R_Delta_inverse(nu, Delta):
         ))
 
 
-def R_Delta_inverse_point(nu, Delta, xp=SCALAR):
+def R_Delta_inverse_point(nu: float, Delta: float, xp: Any = SCALAR) -> float:
     """R_Delta_inverse at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = R_Delta_inverse_regions(nu, Delta, xp=xp)
     if r[0]:
-        return r_delta_inverse_sqrt(nu, Delta, xp=xp)
+        return float(r_delta_inverse_sqrt(nu, Delta, xp=xp))
     elif r[1]:
-        return r_delta_inverse_linear(nu, Delta, xp=xp)
+        return float(r_delta_inverse_linear(nu, Delta, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
+def log_theorem8_lhs_regions(A: Real, B: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask]:
     """The regions of log_theorem8_lhs, one per piece (in their order); disjoint, they cover the
     domain:
         epsilon - log_ndtr(-A) + log_ndtr(-B) < 0
@@ -157,7 +160,7 @@ def log_theorem8_lhs_regions(A, B, epsilon, xp=NUMPY):
     return ((x0 < 0), (x0 >= 0))
 
 
-def log_theorem8_lhs(A, B, epsilon):
+def log_theorem8_lhs(A: Real, B: Real, epsilon: Real) -> FloatArray:
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf where it is <= 0.
 
     Paper: Theorem 8.
@@ -172,20 +175,20 @@ def log_theorem8_lhs(A, B, epsilon):
         ))
 
 
-def log_theorem8_lhs_point(A, B, epsilon, xp=SCALAR):
+def log_theorem8_lhs_point(A: float, B: float, epsilon: float, xp: Any = SCALAR) -> float:
     """log_theorem8_lhs at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = log_theorem8_lhs_regions(A, B, epsilon, xp=xp)
     if r[0]:
-        return log_theorem8_lhs_positive(A, B, epsilon, xp=xp)
+        return float(log_theorem8_lhs_positive(A, B, epsilon, xp=xp))
     elif r[1]:
-        return -xp.inf
+        return float(-xp.inf)
     else:
-        return xp.nan
+        return float(xp.nan)
 
 
-def lemma5_arg(epsilon, gamma, K, R, Delta_2):
+def lemma5_arg(epsilon: Real, gamma: Real, K: Real, R: Real, Delta_2: Real) -> Real:
     """A = gamma eps/Delta_2 - Delta_2/(2 gamma) - K R/(2 gamma Delta_2), Lemma 5's bound being
     Q(A).
 
@@ -195,14 +198,14 @@ def lemma5_arg(epsilon, gamma, K, R, Delta_2):
     return -1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
 
-def lemma5_arg_point(epsilon, gamma, K, R, Delta_2, xp=SCALAR):
+def lemma5_arg_point(epsilon: float, gamma: float, K: float, R: float, Delta_2: float, xp: Any = SCALAR) -> float:
     """lemma5_arg at one point of Python floats on the scalar namespace ``xp``
     (fhsym._core.scalar).
     """
-    return -1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
+    return float(-1/2*Delta_2/gamma - 1/2*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2)
 
 
-def lemma7_arg(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std):
+def lemma7_arg(epsilon: Real, gamma: Real, K: Real, R: Real, Delta_2: Real, Delta_1: Real, theta_std: Real) -> Real:
     """B = gamma eps/Delta_2 + Delta_2/(2 gamma) + K R/(2 gamma Delta_2) + theta Delta_1/(gamma
     Delta_2), Lemma 7's bound being Q(B) (theta = gamma theta_std).
 
@@ -212,14 +215,14 @@ def lemma7_arg(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std):
     return Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
 
 
-def lemma7_arg_point(epsilon, gamma, K, R, Delta_2, Delta_1, theta_std, xp=SCALAR):
+def lemma7_arg_point(epsilon: float, gamma: float, K: float, R: float, Delta_2: float, Delta_1: float, theta_std: float, xp: Any = SCALAR) -> float:
     """lemma7_arg at one point of Python floats on the scalar namespace ``xp``
     (fhsym._core.scalar).
     """
-    return Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2
+    return float(Delta_1*theta_std/Delta_2 + (1/2)*Delta_2/gamma + (1/2)*K*R/(Delta_2*gamma) + epsilon*gamma/Delta_2)
 
 
-def restriction_bound(epsilon, gamma, K, Delta_2):
+def restriction_bound(epsilon: Real, gamma: Real, K: Real, Delta_2: Real) -> Real:
     """(2 gamma^2 eps - Delta_2^2)/K: Theorem 8 applies when R_Delta(alpha) <= this bound.
 
     Paper: Lemma 5 / Theorem 8 (parameter restriction).
@@ -228,14 +231,14 @@ def restriction_bound(epsilon, gamma, K, Delta_2):
     return (-Delta_2**2 + 2*epsilon*gamma**2)/K
 
 
-def restriction_bound_point(epsilon, gamma, K, Delta_2, xp=SCALAR):
+def restriction_bound_point(epsilon: float, gamma: float, K: float, Delta_2: float, xp: Any = SCALAR) -> float:
     """restriction_bound at one point of Python floats on the scalar namespace ``xp``
     (fhsym._core.scalar).
     """
-    return (-Delta_2**2 + 2*epsilon*gamma**2)/K
+    return float((-Delta_2**2 + 2*epsilon*gamma**2)/K)
 
 
-def zcdp_xi(K, R, gamma):
+def zcdp_xi(K: Real, R: Real, gamma: Real) -> Real:
     """xi = K R/(2 gamma^2) with R = R_Delta(alpha) (K = 1: the 1-D theorem).
 
     Paper: slides: zCDP of FH; Sec VI-A.
@@ -244,12 +247,12 @@ def zcdp_xi(K, R, gamma):
     return (1/2)*K*R/gamma**2
 
 
-def zcdp_xi_point(K, R, gamma, xp=SCALAR):
+def zcdp_xi_point(K: float, R: float, gamma: float, xp: Any = SCALAR) -> float:
     """zcdp_xi at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."""
-    return (1/2)*K*R/gamma**2
+    return float((1/2)*K*R/gamma**2)
 
 
-def zcdp_eta(Delta_2, gamma):
+def zcdp_eta(Delta_2: Real, gamma: Real) -> Real:
     """eta = Delta_2^2/(2 gamma^2) (K = 1: Delta^2/(2 gamma^2)).
 
     Paper: slides: zCDP of FH; Sec VI-A.
@@ -258,6 +261,6 @@ def zcdp_eta(Delta_2, gamma):
     return (1/2)*Delta_2**2/gamma**2
 
 
-def zcdp_eta_point(Delta_2, gamma, xp=SCALAR):
+def zcdp_eta_point(Delta_2: float, gamma: float, xp: Any = SCALAR) -> float:
     """zcdp_eta at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."""
-    return (1/2)*Delta_2**2/gamma**2
+    return float((1/2)*Delta_2**2/gamma**2)

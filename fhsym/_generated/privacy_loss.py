@@ -9,11 +9,12 @@ Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy
 jax.numpy in fhsym._generated.jax_kernels."""
 
 from fhsym._core.backends import NUMPY
+from fhsym._core.types import ArrayNamespace, Real, real_abs
 
 __all__ = ['loss_center_same_sign', 'loss_center_cross', 'loss_tail_tail', 'loss_center_tail', 'loss_tail_center']
 
 
-def loss_center_same_sign(b, D, s, xp=NUMPY):
+def loss_center_same_sign(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """+-b D: both points in the Laplace centre on the same side of 0 (flat part of the loss).
 
     Paper: Sec II-C1, zeta_d with t and t + d in [-alpha, alpha], same sign.
@@ -22,7 +23,7 @@ def loss_center_same_sign(b, D, s, xp=NUMPY):
     return D*b*xp.sign((1/2)*D + s)
 
 
-def loss_center_cross(b, D, s, xp=NUMPY):
+def loss_center_cross(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """b(2s + D): both points in the Laplace centre on opposite sides of 0.
 
     Paper: Sec II-C1, zeta_d with t < 0 < t + d in [-alpha, alpha].
@@ -31,7 +32,7 @@ def loss_center_cross(b, D, s, xp=NUMPY):
     return b*(D + 2*s)
 
 
-def loss_tail_tail(b, D, s, xp=NUMPY):
+def loss_tail_tail(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """D(s + D/2): both points in the Gaussian tails (either side).
 
     Paper: Sec II-C1, zeta_d with t and t + d both in the Gaussian tails (linear, as for the
@@ -41,7 +42,7 @@ def loss_tail_tail(b, D, s, xp=NUMPY):
     return D*((1/2)*D + s)
 
 
-def loss_center_tail(b, D, s, xp=NUMPY):
+def loss_center_tail(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """((s + D)^2 + b^2)/2 - b|s| = uo (uo + 2b)/2 - b(|s| - b), uo = |s + D| - b: two terms >= 0
     (s in [-b, b], s + D > b).
 
@@ -49,15 +50,15 @@ def loss_center_tail(b, D, s, xp=NUMPY):
     SymPy source: -b*(-b + Abs(s)) + (2*b + abs_sum_sub(s, D, b))*abs_sum_sub(s, D, b)/2
     """
     x0 = xp.abs_sum_sub(s, D, b)
-    return b*(b - abs(s)) + (1/2)*x0*(2*b + x0)
+    return b*(b - real_abs(s)) + (1/2)*x0*(2*b + x0)
 
 
-def loss_tail_center(b, D, s, xp=NUMPY):
+def loss_tail_center(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """b|s + D| - (s^2 + b^2)/2 = -[(|s| - b)(|s| + b)/2 - b uo], uo = |s + D| - b: two terms >= 0
     inside (s < -b, |s + D| <= b).
 
     Paper: Sec II-C1, zeta_d with t in the left Gaussian tail and t + d in the Laplace centre.
     SymPy source: b*abs_sum_sub(s, D, b) - (-b + Abs(s))*(b + Abs(s))/2
     """
-    x0 = abs(s)
+    x0 = real_abs(s)
     return b*xp.abs_sum_sub(s, D, b) + (1/2)*(b - x0)*(b + x0)

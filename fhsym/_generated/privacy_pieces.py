@@ -6,10 +6,13 @@
 # `python -m fhsym.codegen --check` (run by CI) fails when this file is stale.
 """Table I's case boundaries and the region dispatch of the 1-D privacy profile and the privacy loss (standard units)."""
 
+from typing import Any
+
 import numpy as np
 
 from fhsym._core.backends import NUMPY, float_arrays, piecewise
 from fhsym._core.scalar import SCALAR
+from fhsym._core.types import ArrayNamespace, FloatArray, Mask, Real, real_abs
 
 from fhsym._generated import privacy_loss as _privacy_loss
 from fhsym._generated import privacy_profile as _privacy_profile
@@ -17,7 +20,7 @@ from fhsym._generated import privacy_profile as _privacy_profile
 __all__ = ['case_boundaries', 'case_boundaries_point', 'log_profile_std', 'log_profile_std_point', 'loss_std', 'loss_std_point']
 
 
-def case_boundaries(b, D):
+def case_boundaries(b: Real, D: Real) -> tuple[Real, Real, Real]:
     """(e3, nu1, nu2): the eps-ranges of Table I in standard units.  Case (v) is eps >= nu2, (iv)
     is nu1 <= eps < nu2, (iii) is e3 <= eps < nu1, and below e3 case (i) applies if D > 2b, else
     case (ii); empty cases come out as empty intervals (e3 >= nu1 when b >= D, nu1 = nu2 when b
@@ -31,16 +34,16 @@ def case_boundaries(b, D):
     return (-x0 + (1/2)*np.maximum(D, x1)**2, x0 + (1/2)*np.maximum(0, D - b)**2, (1/2)*D*(D + x1))
 
 
-def case_boundaries_point(b, D, xp=SCALAR):
+def case_boundaries_point(b: float, D: float, xp: Any = SCALAR) -> tuple[float, float, float]:
     """case_boundaries at one point of Python floats on the scalar namespace ``xp``
     (fhsym._core.scalar).
     """
     x0 = D*b
     x1 = 2*b
-    return (-x0 + (1/2)*xp.maximum(D, x1)**2, x0 + (1/2)*xp.maximum(0, D - b)**2, (1/2)*D*(D + x1))
+    return (float(-x0 + (1/2)*xp.maximum(D, x1)**2), float(x0 + (1/2)*xp.maximum(0, D - b)**2), float((1/2)*D*(D + x1)))
 
 
-def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
+def log_profile_std_regions(b: Real, D: Real, epsilon: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of log_profile_std, one per piece (in their order); disjoint, they cover the
     domain:
         sub_prod(epsilon, b, D) >= D**2/2
@@ -60,7 +63,7 @@ def log_profile_std_regions(b, D, epsilon, xp=NUMPY):
     return ((x0 >= x1), x2 & (x0 >= x3), x2 & x6 & (epsilon >= x5), x2 & x6 & x7 & (D > x4), x2 & x6 & x7 & (D <= x4))
 
 
-def log_profile_std(b, D, epsilon, lw):
+def log_profile_std(b: Real, D: Real, epsilon: Real, lw: Real) -> FloatArray:
     """log delta(eps) (eq 13) in standard units, case by case (Table I), capped at 0; -inf where
     delta = 0.
 
@@ -70,7 +73,7 @@ def log_profile_std(b, D, epsilon, lw):
     """
     b, D, epsilon, lw = args = float_arrays(b, D, epsilon, lw)
     with np.errstate(divide="ignore", over="ignore"):
-        out = piecewise(args, log_profile_std_regions(b, D, epsilon), (
+        out: FloatArray = piecewise(args, log_profile_std_regions(b, D, epsilon), (
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_v(b, D, epsilon, lw),
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iv(b, D, epsilon, lw),
             lambda b, D, epsilon, lw: _privacy_profile.log_profile_case_iii(b, D, epsilon, lw),
@@ -80,7 +83,7 @@ def log_profile_std(b, D, epsilon, lw):
     return np.minimum(0, out)
 
 
-def log_profile_std_point(b, D, epsilon, lw, xp=SCALAR):
+def log_profile_std_point(b: float, D: float, epsilon: float, lw: float, xp: Any = SCALAR) -> float:
     """log_profile_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no
     checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
@@ -97,10 +100,10 @@ def log_profile_std_point(b, D, epsilon, lw, xp=SCALAR):
         out = xp.log(_privacy_profile.profile_case_ii(b, D, epsilon, lw, xp=xp))
     else:
         out = xp.nan
-    return xp.minimum(0, out)
+    return float(xp.minimum(0, out))
 
 
-def loss_std_regions(b, D, s, xp=NUMPY):
+def loss_std_regions(b: Real, D: Real, s: Real, xp: ArrayNamespace = NUMPY) -> tuple[Mask, Mask, Mask, Mask, Mask]:
     """The regions of loss_std, one per piece (in their order); disjoint, they cover the domain:
         (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) >= 0) & (-b + Abs(s) <= 0)
         (abs_sum_sub(s, D, b) <= 0) & (s*(D + s) < 0) & (-b + Abs(s) <= 0)
@@ -111,14 +114,14 @@ def loss_std_regions(b, D, s, xp=NUMPY):
     x0 = xp.abs_sum_sub(s, D, b)
     x1 = (x0 <= 0)
     x2 = s*(D + s)
-    x3 = -b + abs(s)
+    x3 = -b + real_abs(s)
     x4 = (x3 <= 0)
     x5 = (x0 > 0)
     x6 = (x3 > 0)
     return (x1 & x4 & (x2 >= 0), x1 & x4 & (x2 < 0), x5 & x6, x4 & x5, x1 & x6)
 
 
-def loss_std(b, D, s):
+def loss_std(b: Real, D: Real, s: Real) -> FloatArray:
     """zeta_D(s) = rho_b(s + D) - rho_b(s) for D >= 0 by regime of (s, s + D): the regime of s + D
     is decided on |s + D| - b from the exact sum, as the mixed-regime kernels use it.
 
@@ -137,20 +140,20 @@ def loss_std(b, D, s):
         ))
 
 
-def loss_std_point(b, D, s, xp=SCALAR):
+def loss_std_point(b: float, D: float, s: float, xp: Any = SCALAR) -> float:
     """loss_std at one point of Python floats on the scalar namespace ``xp`` (no arrays, no checks;
     math raises where numpy returns inf or NaN, see fhsym._core.scalar).
     """
     r = loss_std_regions(b, D, s, xp=xp)
     if r[0]:
-        return _privacy_loss.loss_center_same_sign(b, D, s, xp=xp)
+        return float(_privacy_loss.loss_center_same_sign(b, D, s, xp=xp))
     elif r[1]:
-        return _privacy_loss.loss_center_cross(b, D, s, xp=xp)
+        return float(_privacy_loss.loss_center_cross(b, D, s, xp=xp))
     elif r[2]:
-        return _privacy_loss.loss_tail_tail(b, D, s, xp=xp)
+        return float(_privacy_loss.loss_tail_tail(b, D, s, xp=xp))
     elif r[3]:
-        return _privacy_loss.loss_center_tail(b, D, s, xp=xp)
+        return float(_privacy_loss.loss_center_tail(b, D, s, xp=xp))
     elif r[4]:
-        return _privacy_loss.loss_tail_center(b, D, s, xp=xp)
+        return float(_privacy_loss.loss_tail_center(b, D, s, xp=xp))
     else:
-        return xp.nan
+        return float(xp.nan)

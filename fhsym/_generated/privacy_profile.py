@@ -9,11 +9,12 @@ Each kernel takes the array namespace ``xp`` (fhsym._core.backends): numpy/scipy
 jax.numpy in fhsym._generated.jax_kernels."""
 
 from fhsym._core.backends import NUMPY
+from fhsym._core.types import ArrayNamespace, Real
 
 __all__ = ['profile_case_i', 'profile_case_ii', 'log_profile_case_iii', 'log_profile_case_iv', 'log_profile_case_v']
 
 
-def profile_case_i(b, D, epsilon, lw, xp=NUMPY):
+def profile_case_i(b: Real, D: Real, epsilon: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """delta(eps) in case (i) as 2J(b) e^{-lw} (= 1 - sqrt(2 pi)/omega) plus the Gaussian term;
     both >= 0.
 
@@ -26,7 +27,7 @@ def profile_case_i(b, D, epsilon, lw, xp=NUMPY):
     return (2*b*xp.exprel(-x0) - x2*xp.erf((1/2)*b*x1) + x2*xp.gauss_profile(-1/2*D + epsilon/D, D))*xp.exp(-lw)
 
 
-def profile_case_ii(b, D, epsilon, lw, xp=NUMPY):
+def profile_case_ii(b: Real, D: Real, epsilon: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """delta(eps) in case (ii) as (2/b)(1 - e^{(eps - bD)/2}) + (e^eps - 1) tau, two non-negative
     terms.
 
@@ -39,7 +40,7 @@ def profile_case_ii(b, D, epsilon, lw, xp=NUMPY):
     return -(-1/2*(xp.sqrt(xp.pi)*x1*xp.erfcx((1/2)*x1) - 2)*xp.exp(-b**2 - x0)*xp.expm1(x0) + 2*xp.expm1((1/2)*xp.sub_prod(epsilon, b, D)))*xp.exp(-lw)/b
 
 
-def log_profile_case_iii(b, D, epsilon, lw, xp=NUMPY):
+def log_profile_case_iii(b: Real, D: Real, epsilon: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log delta(eps) in case (iii), t1 in [-alpha, 0), t2 >= alpha, as log(CT- + CT+ + TT): three
     non-negative pieces of int [g(t) - e^eps g(t + Delta)]_+.
 
@@ -63,7 +64,7 @@ def log_profile_case_iii(b, D, epsilon, lw, xp=NUMPY):
     return -lw + xp.logaddexp(xp.logaddexp(-x4 + xp.log_max0(x3*xp.exprel(x4) - x7*(-xp.erfcx(x6)*xp.expm1(-1/2*x3*(D - b + x1)) + xp.erfcx_diff(-x2*x5, x3*x5))), xp.log_max0(b*xp.exprel(x9) + x7*(x11*xp.expm1(-1/2*b*(2*D + b)) - xp.erfcx_diff(x6, x10))*xp.exp(epsilon - x12 - 1/2*x8))), x9 + xp.log(x7) + xp.log(-x11*xp.expm1(-x12 + xp.sub_prod(epsilon, b, D)) + xp.erfcx_diff(x10, x6)))
 
 
-def log_profile_case_iv(b, D, epsilon, lw, xp=NUMPY):
+def log_profile_case_iv(b: Real, D: Real, epsilon: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log delta(eps) in case (iv), t1 in [0, alpha), t2 >= alpha, as log(CT+ + TT): two non-
     negative pieces of int [g(t) - e^eps g(t + Delta)]_+.
 
@@ -82,7 +83,7 @@ def log_profile_case_iv(b, D, epsilon, lw, xp=NUMPY):
     return -lw + xp.logaddexp(-b*(-D + x3) + xp.log_max0(x4*xp.exprel(-b*x4) - x7*(-x6*xp.expm1(-1/2*x4*(D + 2*b + x2)) + xp.erfcx_diff(x3*x5, x4*x5))), -b**2 + xp.log(x7) + xp.log(-x6*xp.expm1(-1/2*D**2 + x1) + xp.erfcx_diff(b*x5, D*x5)))
 
 
-def log_profile_case_v(b, D, epsilon, lw, xp=NUMPY):
+def log_profile_case_v(b: Real, D: Real, epsilon: Real, lw: Real, xp: ArrayNamespace = NUMPY) -> Real:
     """log delta(eps) in case (v) = log(sqrt(2 pi)/omega) + log H(eps/D - D/2, D); finite far into
     the tail.
 

@@ -13,14 +13,17 @@ same (``tests/test_codegen_c.py`` compares the two paths).
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import sympy as sp
 
-from fhsym.symbolic.piecewise import PiecewiseFunction
+from fhsym.symbolic.piecewise import Piece, PiecewiseFunction
 
 from . import pieces as PC
 from .printer import CKernelPrinter
+
+if TYPE_CHECKING:
+    from fhsym.symbolic.stable import Kernel
 
 __all__ = ["POINT_ARGS", "HoistedKernel", "hoist_kernel", "render_hoisted"]
 
@@ -37,25 +40,26 @@ class _HoistingPrinter(CKernelPrinter):
     """Prints the candidate subexpressions as ``c[i]`` (numbered in the order they are first printed) and
     records every symbol it prints."""
 
-    def __init__(self, candidates: Set[sp.Basic]):
+    def __init__(self, candidates: Set[sp.Basic]) -> None:
         super().__init__()
         self.candidates = candidates
         self.index: Dict[sp.Basic, int] = {}
         self.symbols: Set[sp.Symbol] = set()
 
-    def _print(self, expr, **kwargs):
+    def _print(self, expr: Any, **kwargs: Any) -> str:
         if isinstance(expr, sp.Basic) and expr in self.candidates:
             return f"c[{self.index.setdefault(expr, len(self.index))}]"
         if isinstance(expr, sp.Symbol):
             self.symbols.add(expr)
-        return super()._print(expr, **kwargs)
+        text: str = super()._print(expr, **kwargs)
+        return text
 
 
 class HoistedKernel:
     """A kernel split into its set-up part (``fhsym_ks_<name>``, the constants) and its point part
     (``fhsym_kh_<name>``); ``constants == 0`` when nothing is worth hoisting (the plain kernel is called)."""
 
-    def __init__(self, kernel, setup: Sequence[sp.Symbol], printer: CKernelPrinter):
+    def __init__(self, kernel: Kernel, setup: Sequence[sp.Symbol], printer: CKernelPrinter) -> None:
         self.kernel = kernel
         subs, (reduced,) = sp.cse([kernel.expr], symbols=sp.numbered_symbols("x"), optimizations="basic")
         defs = dict(subs)
@@ -130,7 +134,7 @@ def _costly(e: sp.Basic, costly_sym: Set[sp.Symbol]) -> bool:
     return False
 
 
-def hoist_kernel(pc, fn: PiecewiseFunction, printer: CKernelPrinter) -> HoistedKernel:
+def hoist_kernel(pc: Piece, fn: PiecewiseFunction, printer: CKernelPrinter) -> HoistedKernel:
     """The kernel of piece ``pc`` of ``fn`` split at the kernel arguments bound to set-up arguments of ``fn``."""
     point = {a for a in fn.args if a.name in POINT_ARGS[fn.name]}
     setup = [a for a, bound in zip(pc.kernel.args, pc.call_args()) if not (sp.sympify(bound).free_symbols & point)]

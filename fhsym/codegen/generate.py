@@ -27,15 +27,21 @@ import argparse
 import difflib
 import functools
 import importlib
+import re
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import sympy as sp
 
+from fhsym.symbolic.piecewise import Formula, PiecewiseFunction
+
 from . import pieces as PC
-from .printer import PiecesPrinter, XpPrinter
+from .printer import TYPED_BUILTINS, PiecesPrinter, XpPrinter
+
+if TYPE_CHECKING:
+    from fhsym.symbolic.stable import Kernel
 
 __all__ = ["MODULES", "PIECE_MODULES", "TARGETS", "render_module", "render_pieces_module", "homes", "outputs", "standalone", "main"]
 
@@ -93,12 +99,24 @@ PIECE_MODULES: Tuple[Tuple[str, str, Optional[str], str, str], ...] = (
 
 
 _IMPORTS = (  # groups (standard library, third party, fhsym) of (what the body uses, the import it needs)
-    (("functools.", "import functools"),),
+    (("functools.", "import functools"), ("xp: Any", "from typing import Any")),
     (("np.", "import numpy as np"), ("sc.", "import scipy.special as sc")),
     (("nx.", "from fhsym._core import numerics as nx"),),
 )
 _BACKENDS = (("NUMPY", "NUMPY"), ("float_arrays(", "float_arrays"), ("piecewise(", "piecewise"))
-_SCALAR = ("xp=SCALAR", "from fhsym._core.scalar import SCALAR")
+_SCALAR = ("= SCALAR", "from fhsym._core.scalar import SCALAR")
+#: the types of fhsym._core.types the signatures name (ArrayNamespace: the namespace ``xp`` of the kernels and regions)
+_TYPES = ("ArrayNamespace", "FloatArray", "Mask", "Real")
+
+
+def typed(args: Sequence[sp.Symbol], annotation: str) -> str:
+    """A signature's parameters, each annotated: ``b: Real, s: Real``."""
+    return ", ".join(f"{a.name}: {annotation}" for a in args)
+
+
+def tuple_of(annotation: str, n: int) -> str:
+    """The annotation of a tuple of ``n`` values of one type: ``tuple[Mask, Mask]``."""
+    return f"tuple[{', '.join([annotation] * n)}]"
 
 
 def _header(source: str, doc: str, body: str) -> str:
@@ -109,6 +127,11 @@ def _header(source: str, doc: str, body: str) -> str:
         groups[-1].append(f"from fhsym._core.backends import {', '.join(backends)}")
     if _SCALAR[0] in body:
         groups[-1].append(_SCALAR[1])
+    signatures = "\n".join(line for line in body.splitlines() if line.startswith("def "))
+    types = [name for name in _TYPES if re.search(rf"\b{name}\b", signatures)]
+    types += [name for name in sorted(TYPED_BUILTINS.values()) if f"{name}(" in body]
+    if types:
+        groups[-1].append(f"from fhsym._core.types import {', '.join(types)}")
     imports = "\n\n".join("\n".join(g) for g in groups if g)
     return textwrap.dedent(
         f'''\
@@ -125,10 +148,10 @@ _XP_NOTE = ("Each kernel takes the array namespace ``xp`` (fhsym._core.backends)
             "jax.numpy in fhsym._generated.jax_kernels.")
 
 
-def _render_kernel(kernel, printer: XpPrinter) -> str:
+def _render_kernel(kernel: Kernel, printer: XpPrinter) -> str:
     """A kernel, printed once against the array namespace ``xp`` (numpy by default; JAX binds its own)."""
     replacements, (reduced,) = sp.cse([kernel.expr], symbols=sp.numbered_symbols("x"), optimizations="basic")
-    lines: List[str] = [f"def {kernel.name}({', '.join(a.name for a in kernel.args)}, xp=NUMPY):",
+    lines: List[str] = [f"def {kernel.name}({typed(kernel.args, 'Real')}, xp: ArrayNamespace = NUMPY) -> Real:",
                         PC.doc_block([kernel.doc, "", f"Paper: {kernel.paper_ref}.", f"SymPy source: {sp.sstr(kernel.expr)}"])]
     for sym, sub in replacements:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
@@ -138,7 +161,7 @@ def _render_kernel(kernel, printer: XpPrinter) -> str:
 
 def render_module(source: str, attr: str, doc: str) -> str:
     mod = importlib.import_module(source)
-    kernels: Sequence = getattr(mod, attr)
+    kernels: Sequence[Kernel] = getattr(mod, attr)
     printer = XpPrinter()
     names = [k.name for k in kernels]
     body = "\n\n".join(_render_kernel(k, printer) for k in kernels)
@@ -146,30 +169,30 @@ def render_module(source: str, attr: str, doc: str) -> str:
     return _header(source, doc + "\n\n" + textwrap.fill(_XP_NOTE, 92), body) + all_line + body
 
 
-def _render_regions(name: str, fn, users: Sequence[str], printer: XpPrinter) -> str:
+def _render_regions(name: str, fn: PiecewiseFunction, users: Sequence[str], printer: XpPrinter) -> str:
     """The regions of a piecewise function as a tuple of boolean arrays (numpy or JAX, by ``xp``)."""
     prep = PC.prepare(fn)
-    args = ", ".join(a.name for a in PC.region_args(fn))
+    args = typed(PC.region_args(fn), "Real")
     names = ", ".join(users[:-1]) + " and " + users[-1] if len(users) > 1 else users[0]
     doc = PC.doc_block([f"The regions of {names}, one per piece (in their order); disjoint, they cover the domain:"]
                        + [f"    {sp.sstr(pc.condition)}" for pc in fn.pieces])
-    lines = [f"def {name}({args}, xp=NUMPY):", doc]
+    lines = [f"def {name}({args}, xp: ArrayNamespace = NUMPY) -> {tuple_of('Mask', len(prep.regions))}:", doc]
     for sym, sub in prep.region_subs:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
     lines.append("    return ({}{})".format(", ".join(printer.doprint(r) for r in prep.regions), "," if len(prep.regions) == 1 else ""))
     return "\n".join(lines) + "\n"
 
 
-def _render_piecewise_numpy(fn, regions: str, refs: dict, printer) -> str:
+def _render_piecewise_numpy(fn: PiecewiseFunction, regions: str, refs: Dict[str, str], printer: PiecesPrinter) -> str:
     names = [a.name for a in fn.args]
     tup = ", ".join(names) + ("," if len(names) == 1 else "")
-    lines = [f"def {fn.name}({', '.join(names)}):", PC.doc_block(PC.docstring(fn, regions=regions)),
+    lines = [f"def {fn.name}({typed(fn.args, 'Real')}) -> FloatArray:", PC.doc_block(PC.docstring(fn, regions=regions)),
              f"    {tup} = args = float_arrays({', '.join(names)})"]
     indent = "    "
     if fn.ignore:  # the regions too: their thresholds may overflow to the same harmless limits
         lines.append("    with np.errstate({}):".format(", ".join(f'{w}="ignore"' for w in fn.ignore)))
         indent = "        "
-    result = "return" if fn.post is None else "out ="
+    result = "return" if fn.post is None else "out: FloatArray ="
     region_call = f"{regions}({', '.join(a.name for a in PC.region_args(fn))})"
     lines.append(f"{indent}{result} piecewise(args, {region_call}, (")
     for pc in fn.pieces:
@@ -181,9 +204,10 @@ def _render_piecewise_numpy(fn, regions: str, refs: dict, printer) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render_formula_numpy(f, printer) -> str:
+def _render_formula_numpy(f: Formula, printer: PiecesPrinter) -> str:
     subs, reduced = PC.prepare_formula(f)
-    lines = [f"def {f.name}({', '.join(a.name for a in f.args)}):", PC.doc_block(PC.docstring(f))]
+    result = "Real" if len(reduced) == 1 else tuple_of("Real", len(reduced))
+    lines = [f"def {f.name}({typed(f.args, 'Real')}) -> {result}:", PC.doc_block(PC.docstring(f))]
     for sym, sub in subs:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
     outs = [printer.doprint(e) for e in reduced]
@@ -191,46 +215,47 @@ def _render_formula_numpy(f, printer) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render_piecewise_point(fn, regions: str, refs: dict, printer: XpPrinter) -> str:
+def _render_piecewise_point(fn: PiecewiseFunction, regions: str, refs: Dict[str, str], printer: XpPrinter) -> str:
     """``<name>_point``: the piecewise function at one point of Python floats, on the scalar namespace
     (:mod:`fhsym._core.scalar`): the regions tested in order, the first that holds evaluated alone."""
     names = [a.name for a in fn.args]
     region_call = f"{regions}({', '.join(a.name for a in PC.region_args(fn))}, xp=xp)"
     doc = PC.doc_block([f"{fn.name} at one point of Python floats on the scalar namespace ``xp`` (no arrays, no "
                         "checks; math raises where numpy returns inf or NaN, see fhsym._core.scalar)."])
-    lines = [f"def {fn.name}_point({', '.join(names)}, xp=SCALAR):", doc, f"    r = {region_call}"]
-    value = "out" if fn.post is not None else None
+    lines = [f"def {fn.name}_point({typed(fn.args, 'float')}, xp: Any = SCALAR) -> float:", doc,
+             f"    r = {region_call}"]
+    value = "out =" if fn.post is not None else "return"
+    wrap = "" if fn.post is not None else "float"  # a double, whatever the piece's type (an int constant, a 0-d array)
     for i, pc in enumerate(fn.pieces):
         val = PC.piece_call(pc, {a: a.name for a in fn.args}, printer,
                             lambda name, args: f"{refs.get(name, name)}({', '.join(args)}, xp=xp)")
         lines.append(f"    {'if' if i == 0 else 'elif'} r[{i}]:")
-        lines.append(f"        {'out =' if value else 'return'} {val}")
+        lines.append(f"        {value} {wrap}({val})" if wrap else f"        {value} {val}")
     lines.append("    else:")
-    lines.append(f"        {'out =' if value else 'return'} xp.nan")
+    lines.append(f"        {value} float(xp.nan)" if wrap else f"        {value} xp.nan")
     if fn.post is not None:
-        lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
+        lines.append(f"    return float({printer.doprint(fn.post(sp.Symbol('out')))})")
     return "\n".join(lines) + "\n"
 
 
-def _render_formula_point(f, printer: XpPrinter) -> str:
+def _render_formula_point(f: Formula, printer: XpPrinter) -> str:
     subs, reduced = PC.prepare_formula(f)
     doc = PC.doc_block([f"{f.name} at one point of Python floats on the scalar namespace ``xp`` (fhsym._core.scalar)."])
-    lines = [f"def {f.name}_point({', '.join(a.name for a in f.args)}, xp=SCALAR):", doc]
+    result = "float" if len(reduced) == 1 else tuple_of("float", len(reduced))
+    lines = [f"def {f.name}_point({typed(f.args, 'float')}, xp: Any = SCALAR) -> {result}:", doc]
     for sym, sub in subs:
         lines.append(f"    {sym} = {printer.doprint(sub)}")
-    outs = [printer.doprint(e) for e in reduced]
+    outs = [f"float({printer.doprint(e)})" for e in reduced]
     lines.append(f"    return {outs[0]}" if len(outs) == 1 else f"    return ({', '.join(outs)})")
     return "\n".join(lines) + "\n"
 
 
-def render_pieces_module(source: str, kernels_attr, functions_attr: str, doc: str) -> str:
+def render_pieces_module(source: str, kernels_attr: Optional[str], functions_attr: str, doc: str) -> str:
     """The numpy module of a declaration set: its own kernels (if any), the regions of its piecewise
     functions (shared by those with the same regions, and by the JAX target), then its piecewise
     functions and formulas."""
-    from fhsym.symbolic.piecewise import PiecewiseFunction
-
-    kernels = PC.load(source, kernels_attr) if kernels_attr else ()
-    functions = PC.load(source, functions_attr)
+    kernels: Sequence[Kernel] = PC.load(source, kernels_attr) if kernels_attr else ()
+    functions: Sequence[Union[PiecewiseFunction, Formula]] = PC.load(source, functions_attr)
     kernel_home, _ = homes()
     refs = {name: f"_{module}.{name}" for name, module in kernel_home.items()}
     refs.update((k.name, k.name) for k in kernels)  # the module's own kernels

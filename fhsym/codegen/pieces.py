@@ -10,13 +10,20 @@ from __future__ import annotations
 import importlib
 import textwrap
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, Union
 
 import sympy as sp
 
 from fhsym.symbolic.piecewise import Formula, Piece, PiecewiseFunction
 
-__all__ = ["PreparedPiecewise", "prepare", "prepare_formula", "load", "docstring", "doc_block", "regions_names", "region_args"]
+__all__ = ["Printer", "PreparedPiecewise", "prepare", "prepare_formula", "load", "docstring", "doc_block",
+           "regions_names", "region_args"]
+
+
+class Printer(Protocol):
+    """A SymPy code printer (:mod:`fhsym.codegen.printer`): ``doprint`` gives an expression's text."""
+
+    def doprint(self, expr: Any) -> str: ...
 
 
 @dataclass
@@ -26,8 +33,9 @@ class PreparedPiecewise:
     regions: List[sp.Basic]  # one per piece, in terms of the subexpressions
 
 
-def load(source: str, attr: str):
-    """The tuple ``attr`` of the module ``source`` (kernels, piecewise functions or formulas)."""
+def load(source: str, attr: str) -> Any:
+    """The attribute ``attr`` of the module ``source``, by name: a tuple of kernels, piecewise functions or
+    formulas, or one of them (the caller states what it expects in its annotation)."""
     return getattr(importlib.import_module(source), attr)
 
 
@@ -37,7 +45,7 @@ def prepare(fn: PiecewiseFunction) -> PreparedPiecewise:
     return PreparedPiecewise(fn, list(subs), list(reduced))
 
 
-def prepare_formula(f: Formula):
+def prepare_formula(f: Formula) -> Tuple[List[Tuple[sp.Symbol, sp.Expr]], List[sp.Expr]]:
     """(common subexpressions, outputs); a single output is printed as it stands (no reciprocals introduced)."""
     if len(f.exprs) == 1:
         return [], list(f.exprs)
@@ -50,7 +58,7 @@ def renamed(expr: sp.Basic, names: Dict[sp.Symbol, str]) -> sp.Basic:
     return expr.xreplace({a: sp.Symbol(n, **a.assumptions0) for a, n in names.items()})
 
 
-def piece_call(pc: Piece, names: Dict[sp.Symbol, str], printer, call: Callable[[str, Sequence[str]], str]) -> str:
+def piece_call(pc: Piece, names: Dict[sp.Symbol, str], printer: Printer, call: Callable[[str, Sequence[str]], str]) -> str:
     """The printed value of a piece: its kernel called on its bound arguments, wrapped."""
     if pc.kernel is None:
         return printer.doprint(sp.sympify(pc.value))
@@ -61,11 +69,11 @@ def piece_call(pc: Piece, names: Dict[sp.Symbol, str], printer, call: Callable[[
 
 def _piece_name(pc: Piece) -> str:
     if pc.kernel is None:
-        return sp.sstr(pc.value)
+        return str(sp.sstr(pc.value))
     return pc.name if pc.wrap is None else f"{pc.wrap(sp.Symbol(pc.name))}"
 
 
-def docstring(obj, extra: Sequence[str] = (), regions: Optional[str] = None) -> List[str]:
+def docstring(obj: Union[PiecewiseFunction, Formula], extra: Sequence[str] = (), regions: Optional[str] = None) -> List[str]:
     """Docstring paragraphs: the declaration's doc, its paper reference, and the pieces with their
     regions (or, given the function ``regions`` that computes them, the pieces in its order)."""
     lines = [obj.doc, "", f"Paper: {obj.paper_ref}."]
@@ -100,10 +108,10 @@ def region_args(fn: PiecewiseFunction) -> List[sp.Symbol]:
     return [a for a in fn.args if a in free]
 
 
-def regions_names(functions: Sequence) -> Dict[str, str]:
+def regions_names(functions: Sequence[Union[PiecewiseFunction, Formula]]) -> Dict[str, str]:
     """piecewise function name -> the name of the function computing its regions: one per distinct
     tuple of regions (with its arguments), named after the first function declaring it."""
-    first: Dict[Tuple, str] = {}
+    first: Dict[Tuple[Tuple[str, ...], Tuple[sp.Basic, ...]], str] = {}
     out: Dict[str, str] = {}
     for fn in functions:
         if isinstance(fn, PiecewiseFunction):

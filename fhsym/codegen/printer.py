@@ -9,6 +9,9 @@ attribute of the namespace ``xp`` instead, so that one printed kernel runs on nu
 
 from __future__ import annotations
 
+from typing import Any, Callable, Dict, Mapping, Optional, Protocol
+
+from sympy import Basic
 from sympy import E as sp_E
 from sympy import Max as sp_Max
 from sympy import S as sp_S
@@ -18,7 +21,7 @@ from sympy.printing.numpy import SciPyPrinter
 
 from fhsym._core.backends import IMPLEMENTATIONS
 
-__all__ = ["KernelPrinter", "PiecesPrinter", "XpPrinter", "CKernelPrinter", "C_RUNTIME", "NUMPY_RUNTIME"]
+__all__ = ["KernelPrinter", "PiecesPrinter", "XpPrinter", "CKernelPrinter", "C_RUNTIME", "NUMPY_RUNTIME", "TYPED_BUILTINS"]
 
 #: the SymPy functions of fhsym.symbolic.special (and SymPy's erf, erfc) that every target routes to its runtime
 _RUNTIME_NODES = ("erfcx", "log_ndtr", "ndtri", "ndtri_exp", "exprel", "lowergamma3_scaled", "lowergamma_scaled", "log1mexp",
@@ -29,8 +32,18 @@ _ALIASES = {"numpy": "np", "scipy.special": "sc", "fhsym._core.numerics": "nx"}
 NUMPY_RUNTIME = {name: "{}.{}".format(_ALIASES[module], attr)
                  for name in _RUNTIME_NODES for module, attr in [IMPLEMENTATIONS[name][0].split(":")]}
 
+#: builtins printed under a typed name: the same object, typed elementwise in fhsym._core.types (mypy types the
+#: builtin ``abs`` of ``float | FloatArray`` as ``object``)
+TYPED_BUILTINS = {"abs": "real_abs"}
 
-def _fold(printer, e, fname: str) -> str:
+
+class _Printer(Protocol):
+    """What the helpers below need of a SymPy printer: its dispatch ``_print`` (an expression's text)."""
+
+    def _print(self, expr: Any, /) -> str: ...
+
+
+def _fold(printer: _Printer, e: Basic, fname: str) -> str:
     """Min/Max of several arguments as nested calls of a two-argument function."""
     out = printer._print(e.args[0])
     for a in e.args[1:]:
@@ -38,28 +51,28 @@ def _fold(printer, e, fname: str) -> str:
     return out
 
 
-def _route(cls, runtime) -> None:
+def _route(cls: type, runtime: Mapping[str, str]) -> None:
     """Print each node of ``runtime`` (node name -> function name) as a call of its function."""
-    def _print_node(self, e):
+    def _print_node(self: _Printer, e: Basic) -> str:
         return "{}({})".format(runtime[type(e).__name__], ", ".join(self._print(a) for a in e.args))
 
     for name in runtime:
         setattr(cls, f"_print_{name}", _print_node)
 
 
-class KernelPrinter(SciPyPrinter):
+class KernelPrinter(SciPyPrinter):  # type: ignore[misc]  # sympy ships no type information: SciPyPrinter is Any
     """Prints with the module aliases ``np`` (numpy), ``sc`` (scipy.special), ``nx`` (fhsym._core.numerics)."""
 
-    _kf = {k: v.replace("numpy.", "np.").replace("scipy.special.", "sc.") for k, v in SciPyPrinter._kf.items()}
+    _kf: Dict[str, str] = {k: v.replace("numpy.", "np.").replace("scipy.special.", "sc.") for k, v in SciPyPrinter._kf.items()}
 
-    def __init__(self, settings=None):
+    def __init__(self, settings: Optional[Dict[str, Any]] = None) -> None:
         super().__init__({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": False, **(settings or {})})
 
-    def _module_format(self, fqn, register=True):
+    def _module_format(self, fqn: str, register: bool = True) -> str:
         fqn = fqn.replace("numpy.", "np.").replace("scipy.special.", "sc.")
-        return fqn
+        return TYPED_BUILTINS.get(fqn, fqn)
 
-    def _print_Pi(self, e):
+    def _print_Pi(self, e: Basic) -> str:
         return "np.pi"
 
 
@@ -71,33 +84,34 @@ class _Spelled:
 
     _not, _true, _false = "np.logical_not({})", "True", "False"
     _min, _max = "np.minimum", "np.maximum"
+    _print: Callable[[Any], str]  # the SymPy printer's dispatch (the class this is mixed into)
 
-    def _print_Not(self, e):
+    def _print_Not(self, e: Basic) -> str:
         return self._not.format(self._print(e.args[0]))
 
-    def _print_BooleanTrue(self, e):
+    def _print_BooleanTrue(self, e: Basic) -> str:
         return self._true
 
-    def _print_BooleanFalse(self, e):
+    def _print_BooleanFalse(self, e: Basic) -> str:
         return self._false
 
-    def _print_Min(self, e):
+    def _print_Min(self, e: Basic) -> str:
         return _fold(self, e, self._min)
 
-    def _print_Max(self, e):
+    def _print_Max(self, e: Basic) -> str:
         return _fold(self, e, self._max)
 
 
 class _ElementwiseBooleans(_Spelled):
     """Regions as ``(a <= b) & (c > d)``: elementwise on numpy and JAX arrays alike."""
 
-    def _print_Relational(self, e):
+    def _print_Relational(self, e: Basic) -> str:
         return "({} {} {})".format(self._print(e.lhs), e.rel_op, self._print(e.rhs))
 
-    def _print_And(self, e):
+    def _print_And(self, e: Basic) -> str:
         return " & ".join(self._print(a) if a.is_Relational or a.is_Symbol else f"({self._print(a)})" for a in e.args)
 
-    def _print_Or(self, e):
+    def _print_Or(self, e: Basic) -> str:
         return " | ".join(f"({self._print(a)})" for a in e.args)
 
 
@@ -112,18 +126,18 @@ class XpPrinter(_ElementwiseBooleans, KernelPrinter):
 
     _not, _min, _max = "xp.logical_not({})", "xp.minimum", "xp.maximum"
 
-    def _module_format(self, fqn, register=True):
+    def _module_format(self, fqn: str, register: bool = True) -> str:
         if "." not in fqn:  # a builtin (abs)
-            return fqn
+            return TYPED_BUILTINS.get(fqn, fqn)
         name = fqn.rsplit(".", 1)[-1]
         if name not in IMPLEMENTATIONS:
             raise ValueError(f"{fqn} has no entry in fhsym._core.backends.IMPLEMENTATIONS")
         return f"xp.{name}"
 
-    def _print_Pi(self, e):
+    def _print_Pi(self, e: Basic) -> str:
         return "xp.pi"
 
-    def _print_log(self, e):
+    def _print_log(self, e: Basic) -> str:
         (arg,) = e.args
         if isinstance(arg, sp_Max) and len(arg.args) == 2 and sp_S.Zero in arg.args:
             (y,) = [a for a in arg.args if a != sp_S.Zero]
@@ -156,27 +170,28 @@ C_RUNTIME = {
 }
 
 
-class CKernelPrinter(_Spelled, C99CodePrinter):
+class CKernelPrinter(_Spelled, C99CodePrinter):  # type: ignore[misc]  # sympy ships no type information: C99CodePrinter is Any
     """SymPy -> C99 (libm only): stable nodes call the runtime; no POSIX macros (M_PI, M_SQRT2);
     Min/Max propagate NaN (C's fmin/fmax would drop it)."""
 
     _not, _true, _false = "!({})", "1", "0"
     _min, _max = "fhsym__min", "fhsym__max"
 
-    def __init__(self, settings=None):
+    def __init__(self, settings: Optional[Dict[str, Any]] = None) -> None:
         super().__init__({"math_macros": {}, "allow_unknown_functions": False, **(settings or {})})
 
-    def _print_Pi(self, e):
+    def _print_Pi(self, e: Basic) -> str:
         return repr(float(sp_pi))
 
-    def _print_Exp1(self, e):
+    def _print_Exp1(self, e: Basic) -> str:
         return repr(float(sp_E))
 
-    def _print_Pow(self, e):
+    def _print_Pow(self, e: Basic) -> str:
         if e.exp == 2:
             base = self.parenthesize(e.base, 1000)
             return f"({base}*{base})"
-        return super()._print_Pow(e)
+        text: str = super()._print_Pow(e)
+        return text
 
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Tuple
 
 import sympy as sp
 
@@ -32,6 +32,9 @@ from fhsym.symbolic.piecewise import PiecewiseFunction
 from . import c_hoist as CH
 from . import pieces as PC
 from .printer import CKernelPrinter
+
+if TYPE_CHECKING:
+    from fhsym.symbolic.stable import Kernel
 
 __all__ = ["FILENAME", "FILES", "FUNCTIONS", "KERNELS", "LIBRARY", "SOURCE_DIR", "declarations", "library", "render"]
 
@@ -77,11 +80,11 @@ def _comment(lines: List[str]) -> str:
     return "/* " + "".join(("\n * " + line) if line else "\n *" for line in body)[4:] + " */"
 
 
-def _ctype(expr) -> str:
+def _ctype(expr: sp.Basic) -> str:
     return "int" if isinstance(expr, sp.logic.boolalg.Boolean) else "double"
 
 
-def _render_kernel(k, printer: CKernelPrinter) -> str:
+def _render_kernel(k: Kernel, printer: CKernelPrinter) -> str:
     subs, (reduced,) = sp.cse([k.expr], symbols=sp.numbered_symbols("x"), optimizations="basic")
     args = ", ".join(f"double {a.name}" for a in k.args)
     lines = [_comment([k.doc, f"Paper: {k.paper_ref}.", f"SymPy source: {sp.sstr(k.expr)}"]),
@@ -128,10 +131,10 @@ def _render_piecewise(fn: PiecewiseFunction, regions: PiecewiseFunction, printer
     return "\n".join(lines) + "\n"
 
 
-def declarations():
+def declarations() -> Tuple[List[Kernel], List[PiecewiseFunction]]:
     """(kernels, piecewise functions) the C and JAX targets print: FUNCTIONS, KERNELS and every kernel a piece calls."""
-    functions = [PC.load(src, attr) for src, attr in FUNCTIONS]
-    kernels: Dict[str, object] = {}
+    functions: List[PiecewiseFunction] = [PC.load(src, attr) for src, attr in FUNCTIONS]
+    kernels: Dict[str, Kernel] = {}
     for src, attr in KERNELS:
         k = PC.load(src, attr)
         kernels[k.name] = k

@@ -17,9 +17,11 @@ double-``where`` idiom).  Special functions JAX lacks come from the hand-written
 from __future__ import annotations
 
 import textwrap
-from typing import Dict, Tuple
+from typing import Dict, Iterable, Tuple
 
 import sympy as sp
+
+from fhsym.symbolic.piecewise import PiecewiseFunction
 
 from . import pieces as PC
 from .printer import XpPrinter
@@ -34,7 +36,7 @@ FILENAME = "jax_kernels.py"
 COMMAND = "python -m fhsym.codegen"
 
 
-def _header(modules) -> str:
+def _header(modules: Iterable[str]) -> str:
     imports = "".join(f"from fhsym._generated import {m} as _{m}\n" for m in sorted(modules))
     return textwrap.dedent(
         f'''\
@@ -53,21 +55,25 @@ def _header(modules) -> str:
         on large arrays the points are sorted by piece and each block evaluates one piece.
         """
 
+        from typing import Callable
+
+        from jax import Array
+        from jax.typing import ArrayLike
+
         from fhsym._core.backends import bind, float_arrays, jax_namespace, piecewise_where
         '''
     ) + imports
 
 
-def _render_piecewise(fn, home: Tuple[str, str], printer: XpPrinter) -> str:
+def _render_piecewise(fn: PiecewiseFunction, home: Tuple[str, str], printer: XpPrinter) -> str:
     module, regions = home
     names = [a.name for a in fn.args]
     tup = ", ".join(names) + ("," if len(names) == 1 else "")
     doc = f"{module}.{fn.name} on JAX (see the module docstring)."
     region_args = ", ".join(a.name for a in PC.region_args(fn))
-    result = "return" if fn.post is None else "out ="
-    lines = [f"def {fn.name}({', '.join(names)}):", PC.doc_block([doc]),
+    lines = [f"def {fn.name}({', '.join(f'{n}: ArrayLike' for n in names)}) -> Array:", PC.doc_block([doc]),
              f"    {tup} = args = float_arrays({', '.join(names)}, xp=xp)",
-             f"    {result} piecewise_where(args, _{module}.{regions}({region_args}, xp=xp), ("]
+             f"    out: Array = piecewise_where(args, {regions}({region_args}), ("]
     for pc in fn.pieces:
         if pc.kernel is None:
             val = printer.doprint(sp.sympify(pc.value))
@@ -85,7 +91,8 @@ def _render_piecewise(fn, home: Tuple[str, str], printer: XpPrinter) -> str:
     cheap = all(pc.kernel is None or not pc.kernel.expr.atoms(sp.Function) for pc in fn.pieces)
     lines.append("    ), blocks=False)" if cheap else "    ))")
     if fn.post is not None:
-        lines.append(f"    return {printer.doprint(fn.post(sp.Symbol('out')))}")
+        lines.append(f"    out = {printer.doprint(fn.post(sp.Symbol('out')))}")
+    lines.append("    return out")
     return "\n".join(lines) + "\n"
 
 
@@ -97,7 +104,9 @@ def render(homes: Homes) -> str:
     kernel_home, function_home = homes
     names = [k.name for k in kernels] + [f.name for f in functions]
     modules = {kernel_home[k.name] for k in kernels} | {function_home[f.name][0] for f in functions}
-    binds = "".join(f"{k.name} = bind(_{kernel_home[k.name]}.{k.name}, xp)\n" for k in kernels)
+    binds = "".join(f"{k.name}: Callable[..., Array] = bind(_{kernel_home[k.name]}.{k.name}, xp)\n" for k in kernels)
+    regions = sorted(set(function_home[f.name] for f in functions), key=lambda home: home[1])
+    binds += "".join(f"{r}: Callable[..., tuple[Array, ...]] = bind(_{m}.{r}, xp)\n" for m, r in regions)
     parts = [_render_piecewise(f, function_home[f.name], printer) for f in functions]
     return (_header(modules) + "\n__all__ = [" + ", ".join(repr(n) for n in names) + "]\n\n"
-            + "xp = jax_namespace()\n\n# the kernels of the numpy modules, on JAX\n" + binds + "\n\n" + "\n\n".join(parts))
+            + "xp = jax_namespace()\n\n# the kernels and regions of the numpy modules, on JAX\n" + binds + "\n\n" + "\n\n".join(parts))

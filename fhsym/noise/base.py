@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, List, Optional, Tuple, Union, cast
+from typing import Any, Callable, ClassVar, List, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -108,7 +108,7 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         if ("_scalar_class" not in cls.__dict__ and not any(isinstance(a, _SEQUENCES) for a in args)
                 and not (kwargs and any(isinstance(a, _SEQUENCES) for a in kwargs.values()))):
             return object.__new__(cls)
-        return cast("NoiseDistribution", broadcast.new_instance(cls, args, kwargs))
+        return broadcast.new_instance(cls, args, kwargs)
 
     # ------------------------------------------------------------------ parameters
     @property

@@ -38,10 +38,15 @@ from __future__ import annotations
 
 import inspect
 import numbers
-from typing import Any, Dict, Tuple
+import types
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Protocol, Tuple, Type, TypeVar, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
+from .._core import domains as V
+from .._core.random import RandomState, Rng
+from .._core.types import BoolArray
 
 __all__ = ["ArrayParameters", "NATIVE", "VECTORISED", "broadcast_class", "new_instance"]
 
@@ -57,7 +62,23 @@ VECTORISED = frozenset({
     "log_privacy_profile", "privacy_loss", "centered_privacy_loss", "epsilon_for_delta", "mgf", "log_mgf",
 })
 
+
+
+class Law(Protocol):
+    """What this module reads of a noise law (a :class:`fhsym.noise.base.NoiseDistribution`, which imports this
+    module): its parameters' domains, whether it is vectorised, and its sampler (for the per-element draws)."""
+
+    parameter_domains: ClassVar[Tuple[V.Domain, ...]]
+    vectorised: ClassVar[bool]
+
+    def rvs(self, size: Any = None, random_state: RandomState = None) -> Any: ...
+
+
+L = TypeVar("L", bound=Law)
+
 _CLASSES: Dict[type, type] = {}
+#: per-element results of an elementwise method (scalar laws): an object array of the parameter shape
+Objects = NDArray[np.object_]
 
 
 def _is_array(a: Any) -> bool:
@@ -65,9 +86,9 @@ def _is_array(a: Any) -> bool:
     return isinstance(a, (list, tuple, np.ndarray)) and np.ndim(a) > 0
 
 
-def new_instance(cls: type, args: tuple, kwargs: dict) -> Any:
+def new_instance(cls: Type[L], args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> L:
     """``cls.__new__``: an uninitialised instance of ``cls``, or of its broadcasting subclass."""
-    scalar_cls = cls.__dict__.get("_scalar_class")
+    scalar_cls: Optional[Type[L]] = cls.__dict__.get("_scalar_class")
     arrays = any(_is_array(a) for a in args) or any(_is_array(a) for a in kwargs.values())
     if scalar_cls is not None and not arrays:
         # the broadcasting class called with scalars (e.g. from_parameters): a scalar instance
@@ -77,26 +98,27 @@ def new_instance(cls: type, args: tuple, kwargs: dict) -> Any:
     return object.__new__(cls)
 
 
-def _assemble(objs: np.ndarray) -> Any:
-    """Per-element results (object array) as a float array, a tuple of arrays, or as they are."""
+def _assemble(objs: Objects) -> Any:
+    """Per-element results (object array) as a float array, a tuple of arrays, or as they are (the result of
+    whichever public method was called: Any)."""
     if objs.size == 0:
         return np.empty(objs.shape)
     first = objs.flat[0]
     if isinstance(first, tuple):
         return tuple(_assemble(_component(objs, k)) for k in range(len(first)))
-    if all(isinstance(o, (numbers.Real, np.ndarray)) and np.ndim(o) == 0 for o in objs.flat):
+    if all(isinstance(o, numbers.Real) or (isinstance(o, np.ndarray) and o.ndim == 0) for o in objs.flat):
         return np.asarray(objs.tolist(), dtype=float).reshape(objs.shape)
     return objs
 
 
-def _component(objs: np.ndarray, k: int) -> np.ndarray:
+def _component(objs: Objects, k: int) -> Objects:
     out = np.empty(objs.shape, dtype=object)
     for idx in np.ndindex(objs.shape):
         out[idx] = objs[idx][k]
     return out
 
 
-def _element(a: np.ndarray, idx: tuple) -> Any:
+def _element(a: np.ndarray, idx: Tuple[int, ...]) -> Any:
     v = a[idx]
     return v.item() if isinstance(v, np.generic) else v
 
@@ -104,8 +126,8 @@ def _element(a: np.ndarray, idx: tuple) -> Any:
 class ArrayParameters:
     """Mixin of the broadcasting subclasses; see the module docstring."""
 
-    _scalar_class: type
-    _elements: np.ndarray
+    _scalar_class: Type[Law]
+    _init_arrays: Callable[..., bool]  # the law's (NoiseDistribution._init_arrays; this class is mixed into it)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = self._scalar_class
@@ -120,7 +142,7 @@ class ArrayParameters:
             shapes = ", ".join(f"{k}: {a.shape}" for k, a in arrays.items())
             raise ValueError(f"{cls.__name__} parameters must broadcast to one shape; got {shapes}") from None
         self._array_shape = shape
-        self._element_array: Any = None
+        self._element_array: Optional[Objects] = None
         if cls.vectorised and self._init_vectorised(values, shape):
             return
         self._init_elements(values, shape)
@@ -166,7 +188,7 @@ class ArrayParameters:
             setattr(self, d.name, np.asarray(vals, dtype=float).reshape(shape))
 
     @property
-    def _elements(self) -> np.ndarray:
+    def _elements(self) -> Objects:
         """The scalar instance of every element (an object array of the parameter shape; built when first needed
         for a vectorised law)."""
         if self._element_array is None:
@@ -198,7 +220,7 @@ class ArrayParameters:
         return hash((self._scalar_class, self.parameter_shape,
                      tuple(tuple(np.ravel(getattr(self, d.name)).tolist()) for d in self._scalar_class.parameter_domains)))
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type[Law], Tuple[Any, ...]]:
         return (self._scalar_class, tuple(getattr(self, d.name) for d in self._scalar_class.parameter_domains))
 
     # ------------------------------------------------------------ methods
@@ -208,17 +230,18 @@ class ArrayParameters:
 
         return to_scipy(self)
 
-    def _rvs_elements(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+    def _rvs_elements(self, rng: Rng, shape: Tuple[int, ...]) -> np.ndarray:
         """The ``_rvs`` kernel of a law that is not vectorised: one draw per scalar instance for all its positions
         (``shape`` is one the parameter shape broadcasts to: the template's ``rvs`` checked it)."""
         owner = np.broadcast_to(np.arange(self._elements.size).reshape(self._array_shape), shape)
         out = np.empty(shape)
         for p, elem in enumerate(self._elements.flat):
             mask = owner == p
-            out[mask] = elem.rvs(int(np.count_nonzero(mask)), random_state=rng)
+            law = cast(Law, elem)  # an element of the object array of scalar laws
+            out[mask] = law.rvs(int(np.count_nonzero(mask)), random_state=rng)
         return out
 
-    def _call(self, name: str, args: tuple, kwargs: dict) -> Any:
+    def _call(self, name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
         pos = [i for i, a in enumerate(args) if _is_array(a)]
         kws = [k for k, v in kwargs.items() if _is_array(v)]
         arrs = [np.asarray(args[i]) for i in pos] + [np.asarray(kwargs[k]) for k in kws]
@@ -230,7 +253,7 @@ class ArrayParameters:
         arrs = [np.broadcast_to(a, shape) for a in arrs]
         elements = np.broadcast_to(self._elements, shape)
 
-        def call(elem: Any, values: list) -> Any:
+        def call(elem: Any, values: List[Any]) -> Any:
             a, kw = list(args), dict(kwargs)
             for i, v in zip(pos, values):
                 a[i] = v
@@ -240,7 +263,7 @@ class ArrayParameters:
 
         if name in VECTORISED:
             owner = np.broadcast_to(np.arange(self._elements.size).reshape(self.parameter_shape), shape)
-            parts = []
+            parts: List[Tuple[BoolArray, Any]] = []
             for p, elem in enumerate(self._elements.flat):
                 mask = owner == p
                 if mask.any():
@@ -252,7 +275,7 @@ class ArrayParameters:
         return _assemble(out)
 
 
-def _scatter(parts: list, shape: Tuple[int, ...]) -> Any:
+def _scatter(parts: List[Tuple[BoolArray, Any]], shape: Tuple[int, ...]) -> Any:
     """Results of vectorised calls (arrays or tuples of arrays, one per mask) put in place."""
     if not parts:
         return np.empty(shape)
@@ -265,8 +288,8 @@ def _scatter(parts: list, shape: Tuple[int, ...]) -> Any:
     return out
 
 
-def _elementwise(name: str, func: Any) -> Any:
-    def method(self, *args: Any, **kwargs: Any) -> Any:
+def _elementwise(name: str, func: types.FunctionType) -> Callable[..., Any]:
+    def method(self: ArrayParameters, *args: Any, **kwargs: Any) -> Any:
         return self._call(name, args, kwargs)
 
     method.__name__ = name
@@ -275,7 +298,7 @@ def _elementwise(name: str, func: Any) -> Any:
     return method
 
 
-def broadcast_class(cls: type) -> type:
+def broadcast_class(cls: Type[L]) -> Type[L]:
     """The broadcasting subclass of ``cls`` (created once, cached)."""
     found = _CLASSES.get(cls)
     if found is not None:
@@ -293,6 +316,6 @@ def broadcast_class(cls: type) -> type:
         ns[name] = _elementwise(name, attr)
     if not cls.vectorised:
         ns["_rvs"] = ArrayParameters._rvs_elements
-    new = type(cls.__name__, (ArrayParameters, cls), ns)
+    new = cast(Type[L], type(cls.__name__, (ArrayParameters, cls), ns))  # type() gives a plain type
     _CLASSES[cls] = new
     return new

@@ -30,7 +30,7 @@ from __future__ import annotations
 import decimal
 import math
 from fractions import Fraction
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -177,7 +177,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         self._log_r_first = float(LS.log_r0(np.array(Kf + 1.0), self.c))
         self._log_t1 = float(self._log_upper_tail_pos(np.array(1.0)))
         self._log_z = float(np.logaddexp(0.0, math.log(2.0) + self._log_t1))
-        self._sampler = None
+        self._sampler: Optional[XS.ExactLatticeSampler] = None
 
     # ------------------------------------------------------------------ mechanism facts
     @classmethod
@@ -185,17 +185,17 @@ class DiscreteFlippedHuber(LatticeNoise):
         return cls(shape * scale, scale, step)
 
     @classmethod
-    def lattice_steps(cls, sensitivity, step):
+    def lattice_steps(cls, sensitivity: Any, step: float) -> int:
         s = lattice_sensitivity(sensitivity, step)
         if s > 2**52:  # the noise spans about s steps: its lattice index must stay an exact float
             raise ValueError(f"step must be at least sensitivity/2^52 (the noise on step*Z spans about sensitivity/step "
                              f"points); got step={step!r}, sensitivity={sensitivity!r} ({float(s):.3g} steps)")
         return s
 
-    def _log_profile_steps(self, epsilon, steps):
+    def _log_profile_steps(self, epsilon: float, steps: int) -> float:
         return self._log_profile_one(epsilon, steps)
 
-    def lattice_profile_enclosure(self, epsilon, sensitivity):
+    def lattice_profile_enclosure(self, epsilon: float, sensitivity: Any) -> Tuple[float, float, int]:
         """(lower, upper, S): the arb enclosure of the exact lattice profile at S = sensitivity/step steps.
 
         >>> d = DiscreteFlippedHuber(1.0, 2.0, 0.25)
@@ -223,7 +223,8 @@ class DiscreteFlippedHuber(LatticeNoise):
     def _energy(self, n: np.ndarray) -> np.ndarray:
         """E(n) for n >= 0 (hinge form lam n + (c n - b)_+^2/2 is used only through the pieces)."""
         with np.errstate(over="ignore"):  # a huge c or b: the energy is +inf, the mass exp(-E) exactly 0
-            return np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
+            out: np.ndarray = np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
+        return out
 
     def _rho_pos(self, n: np.ndarray) -> np.ndarray:
         """log(T(n) e^{E(n)}) for n >= 1: moderate-sized, no cancellation."""
@@ -243,7 +244,8 @@ class DiscreteFlippedHuber(LatticeNoise):
 
     def _log_upper_tail_pos(self, n: np.ndarray) -> np.ndarray:
         """log T(n) = log sum_{j >= n} exp(-E(j)) for n >= 1."""
-        return -self._energy(n) + self._rho_pos(n)
+        out: np.ndarray = -self._energy(n) + self._rho_pos(n)
+        return out
 
     def _log_upper_tail(self, n: np.ndarray) -> np.ndarray:
         """log T(n) for every integer n (n <= 0 through T(n) = Z - T(1 - n))."""
@@ -273,7 +275,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         return self._log_cdf_idx(-np.asarray(k, dtype=float) - 1.0)
 
     # ------------------------------------------------------------------ lattice arguments
-    def _index(self, x: ArrayLike):
+    def _index(self, x: ArrayLike) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Optional[np.ndarray]]:
         """(nearest lattice index, on-lattice mask, floor index with snapping, NaN mask or None) of values x; a NaN
         value is evaluated at 0 and reported in the mask (NaN in, NaN out, as scipy)."""
         x = as_numbers(x, V.REAL)
@@ -423,7 +425,8 @@ class DiscreteFlippedHuber(LatticeNoise):
             by_cdf = lower != upper
 
             def ok(k: np.ndarray) -> np.ndarray:
-                return np.where(by_cdf, self._log_cdf_idx(k) >= target, self._log_sf_idx(k) <= target)
+                holds: np.ndarray = np.where(by_cdf, self._log_cdf_idx(k) >= target, self._log_sf_idx(k) <= target)
+                return holds
 
             hi = np.ones(qq.size)
             while not ok(hi).all():
@@ -478,7 +481,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         """sqrt(var())."""
         return math.sqrt(self.var())
 
-    def support(self):
+    def support(self) -> Tuple[float, float]:
         """(-inf, inf): the lattice step*Z (every lattice point has positive mass)."""
         return (-math.inf, math.inf)
 
@@ -502,7 +505,8 @@ class DiscreteFlippedHuber(LatticeNoise):
             self._sampler = XS.discrete_flipped_huber_sampler(self.alpha, self.gamma, self.step)
         return self._sampler
 
-    def rvs(self, size=None, random_state: object = None, output: str = "value"):
+    def rvs(self, size: object = None, random_state: object = None,
+            output: str = "value") -> Union[np.ndarray, np.generic, Fraction]:
         """Exact draws; the randomness is the OS CSPRNG unless ``random_state`` is given.
 
         ``output``: ``"index"`` the lattice indices k (int64, exact); ``"fraction"`` the exact

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Tuple
+from typing import Optional, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -40,9 +40,10 @@ def _q(x: float) -> fmpq:
 
 
 def _fraction(x: arb) -> Fraction:
-    m, e = x.man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2 ** (-e))
+    mz, ez = x.man_exp()
+    m, e = int(mz), int(ez)
+    scale: int = 2 ** abs(e)  # int ** int is typed Any (a negative exponent gives a float)
+    return Fraction(m * scale) if e >= 0 else Fraction(m, scale)
 
 
 def _bounds(x: arb) -> Tuple[Fraction, Fraction]:
@@ -135,7 +136,7 @@ class _Lattice:
             rem = coef * c ** (2 * Q - 1) * (2 * arb.pi() * arb.fac_ui(2 * Q)).sqrt()
         return main + g * corr + rem * arb(0, 1)
 
-    def upper_tail(self, n: int, Z: arb = None) -> arb:
+    def upper_tail(self, n: int, Z: Optional[arb] = None) -> arb:
         """T(n) = sum_{j >= n} e^{-E(j)} for any integer n (n <= 0 needs Z)."""
         if n >= self.K + 1:
             return self.gauss_tail(n)
@@ -143,6 +144,8 @@ class _Lattice:
             lam = arb(self.lam)
             cen = (-lam * n).exp() * (-(-lam * (self.K - n + 1)).expm1()) / (-(-lam).expm1())
             return cen + self.gauss_tail(self.K + 1)
+        if Z is None:
+            raise ValueError(f"upper_tail({n}) needs the normaliser Z (n <= 0)")
         return Z - self.upper_tail(1 - n)
 
 

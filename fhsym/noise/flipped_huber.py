@@ -45,17 +45,18 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.arb import flipped_huber_plan
+from .._core.arb import Plan, flipped_huber_plan
 from .._generated import flipped_huber as K
 from .._generated import flipped_huber_pieces as KP
 from . import flipped_huber_profile as _pp
 from .base import NoiseDistribution
+from .family import Family
 from .flipped_huber_privacy import FlippedHuberPrivacyMethods
 from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
 
@@ -70,14 +71,15 @@ _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
 Float = Union[float, np.ndarray]
 
 
-def _direct_min(fh: Any) -> np.ndarray:
+def _direct_min(fh: FlippedHuber) -> np.ndarray:
     with np.errstate(over="ignore"):
         log_omega = fh._lw + 0.5 * fh.b * fh.b
-    return np.exp(np.minimum(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
+    out: np.ndarray = np.exp(np.minimum(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
+    return out
 
 
 #: the constants of ``FlippedHuber.__init__`` for array parameters, by attribute, computed when first used
-_ARRAY_CONSTANTS = {
+_ARRAY_CONSTANTS: Dict[str, Callable[[FlippedHuber], np.ndarray]] = {
     "_lw": lambda fh: KP.log_kappa_std(fh.b),
     "_tail_mass": lambda fh: KP.tail_mass_of_b(fh.b, fh._lw),
     "_isf_direct_min": _direct_min,
@@ -134,16 +136,17 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
         # standardised upper quartile: below it sf is computed as 1/2 - mass([0, s])
         self._upper_quartile = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
-        self._moments = None  # even moments m_2 .. m_20, computed on first use by log_mgf
+        self._moments: Optional[np.ndarray] = None  # even moments m_2 .. m_20, computed on first use by log_mgf
 
-    def _init_arrays(self, alpha: np.ndarray, gamma: np.ndarray) -> bool:  # type: ignore[override]
+    def _init_arrays(self, alpha: np.ndarray, gamma: np.ndarray) -> bool:  # type: ignore[override]  # its parameters by name
         """Array parameters (validated, of one shape; :mod:`fhsym.noise.broadcast`): the constants of ``__init__``
         elementwise, so that the kernels evaluate every element in one call.  False if some alpha/gamma overflows."""
         with np.errstate(over="ignore"):
             b = alpha / gamma
         if not np.all(np.isfinite(b)):
             return False
-        self.alpha, self.gamma, self.b = alpha, gamma, b
+        # array parameters: the attributes hold arrays (the annotations describe the scalar case, as the template's)
+        self.alpha, self.gamma, self.b = alpha, gamma, b  # type: ignore[assignment]
         self._log_gamma = np.log(gamma)
         self._moments = None
         return True  # the other constants are computed on first use (__getattr__): construction costs what scipy's does
@@ -171,7 +174,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     # scale family: shape b = alpha/gamma, scale gamma (Var = gamma^2 v(b); delta depends on Delta/gamma)
     shape_range = (1e-3, 1e4, True)
 
-    def _arb_plan(self, eps, sensitivity):
+    def _arb_plan(self, eps: Any, sensitivity: Any) -> Plan:
         return flipped_huber_plan(eps, sensitivity, self.alpha, self.gamma)
 
     def gaussian_sigma(self) -> Optional[float]:
@@ -232,7 +235,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         return cls(shape * scale, scale)
 
     @classmethod
-    def family(cls, **options):
+    def family(cls, **options: Any) -> Family:
         if options:
             return super().family(**options)
         from .flipped_huber_family import FlippedHuberFamily
@@ -478,14 +481,15 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         >>> FlippedHuber(alpha=0.0, gamma=1.5).var(), FlippedHuber(alpha=0.0, gamma=1.5).std()   # N(0, 1.5^2)
         (2.25, 1.5)
         """
-        if self._array_shape:
-            lap = self.b > _LAPLACE_B
+        if self._array_shape:  # array parameters: b, gamma and lw are arrays (typed as the scalar case)
+            b, gamma, lw = np.asarray(self.b), np.asarray(self.gamma), np.asarray(self._lw)
+            lap = b > _LAPLACE_B
             out = np.empty(self._array_shape)
             with np.errstate(over="ignore"):
-                out[lap] = KP.variance_std_laplace(self.b[lap] / self.gamma[lap])
-            g, m = self.gamma[~lap], ~lap
-            out[m] = g * (g * KP.variance_of_b(self.b[m], self._lw[m]))
-            return out
+                out[lap] = KP.variance_std_laplace(b[lap] / gamma[lap])
+            g, m = gamma[~lap], ~lap
+            out[m] = g * (g * KP.variance_of_b(b[m], lw[m]))
+            return cast(float, out)  # an array, as the template's var returns for array parameters
         if self.b > _LAPLACE_B:  # gamma^2 * 2/b^2 = 2 (gamma/b)^2: the Laplace kernel at b/gamma (no underflow)
             with np.errstate(over="ignore"):  # inf -> the ValueError of var()
                 return float(KP.variance_std_laplace(np.float64(self.b / self.gamma)))
@@ -657,5 +661,5 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         from .flipped_huber_moments import half_mass
         return half_mass(self, x)
 
-    def _kinks(self):
+    def _kinks(self) -> Tuple[float, ...]:
         return (self.alpha,)

@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 from scipy import special as sc
@@ -47,13 +47,22 @@ from scipy import special as sc
 from .._core.numerics import lowergamma_scaled
 from .._generated import flipped_huber as K
 
-__all__ = ["moment", "entropy", "expected_loss_std", "half_mass"]
+__all__ = ["FlippedHuberConstants", "moment", "entropy", "expected_loss_std", "half_mass"]
 
 _SQRT_PI_2 = math.sqrt(math.pi / 2.0)
 _SQRT2 = math.sqrt(2.0)
 
 
-def moment(fh: Any, n: int) -> float:
+class FlippedHuberConstants(Protocol):
+    """What these functions read of a :class:`fhsym.FlippedHuber` (scalar parameters; a protocol, because
+    flipped_huber imports this module): b = alpha/gamma, gamma and lw = log(kappa/gamma)."""
+
+    b: float
+    gamma: float
+    _lw: float
+
+
+def moment(fh: FlippedHuberConstants, n: int) -> float:
     """E[T^n] = gamma^n moment_std(n, b, lw) for even n >= 2."""
     return fh.gamma**n * float(K.moment_std(int(n), np.float64(fh.b), fh._lw))
 
@@ -66,12 +75,12 @@ def expected_loss_std(b: float, lw: float) -> float:
     return 2.0 * math.exp(-lw) * (centre + tail)
 
 
-def entropy(fh: Any) -> float:
+def entropy(fh: FlippedHuberConstants) -> float:
     """h(T) = log gamma + log(kappa/gamma) + E[r_b(S)] (nats)."""
     return math.log(fh.gamma) + fh._lw + expected_loss_std(fh.b, fh._lw)
 
 
-def half_mass(fh: Any, x: np.ndarray) -> np.ndarray:
+def half_mass(fh: FlippedHuberConstants, x: np.ndarray) -> np.ndarray:
     """P(0 < T <= x) for x >= 0, accurate in relative terms as x -> 0."""
     b, lw = fh.b, fh._lw
     s = np.asarray(x, dtype=float) / fh.gamma

@@ -28,6 +28,12 @@ class FlippedHuberPrivacyMethods:
     """The privacy kernels of :class:`fhsym.FlippedHuber` (behind the template's privacy_loss,
     centered_privacy_loss, privacy_profile, log_privacy_profile and epsilon_for_delta) and its zcdp."""
 
+    # what the mixin reads of the law (FlippedHuber sets them; arrays for array parameters)
+    alpha: float
+    gamma: float
+    b: float
+    _lw: float
+
     # ----------------------------------------------------------------- privacy
     def _privacy_loss(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
         """zeta_d(t) = psi(t + d) - psi(t) = log g(t)/g(t + d) (Sec II-C1), for t and d broadcast together.
@@ -88,7 +94,8 @@ class FlippedHuberPrivacyMethods:
 
     def _profile(self, eps: np.ndarray, sensitivity: Any) -> np.ndarray:
         """delta^(1)(eps) = exp(:meth:`_log_profile`) (Theorem 3, eq 13)."""
-        return np.exp(self._log_profile(eps, sensitivity))
+        out: np.ndarray = np.exp(self._log_profile(eps, sensitivity))
+        return out
 
     def _epsilon_for_delta(self, delta: np.ndarray, sensitivity: float) -> np.ndarray:
         """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported): the inverse of eq 13 in eps.
@@ -108,8 +115,8 @@ class FlippedHuberPrivacyMethods:
         """
         return np.asarray(_pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity), dtype=float)
 
-    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity=None, l1_sensitivity=None,
-             refine: bool = False) -> ZCDP:
+    def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
+             l1_sensitivity: Optional[float] = None, refine: bool = False) -> ZCDP:
         """zCDP parameters of the mechanism (talk slides, Sec VI-A): a named tuple ``ZCDP(xi, eta)``.
 
         1-D: (R_Delta(alpha)/(2 gamma^2), Delta^2/(2 gamma^2)) with R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2;

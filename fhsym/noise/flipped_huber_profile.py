@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Union
+from typing import Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,6 +31,7 @@ from scipy import optimize
 
 from .._core import numerics as _nx
 from .._core import domains as V
+from .._core.types import FloatArray, Real
 from .._core.arb import enclose, flipped_huber_plan
 from .._generated import flipped_huber_pieces as KP
 from .._generated import privacy_pieces as PP
@@ -65,7 +66,7 @@ def _out(a: np.ndarray) -> Float:
     return a[()] if a.ndim == 0 else a
 
 
-def _shape(alpha: float, gamma: float):
+def _shape(alpha: float, gamma: float) -> Tuple[float, float, float]:
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
     b = a / g
@@ -80,7 +81,7 @@ D_MIN = float(np.finfo(float).tiny)
 D_MAX = 1e150
 
 
-def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
+def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike) -> Tuple[np.ndarray, np.ndarray]:
     """Validated float arrays (b, D) = (alpha/gamma, Delta/gamma), each finite (not broadcast)."""
     a = V.check_array(alpha, V.ALPHA)
     g = V.check_array(gamma, V.GAMMA)
@@ -94,7 +95,7 @@ def _shape_arrays(alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike):
     return b, sensitivity_units(b, g, Delta)
 
 
-def sensitivity_units(b: ArrayLike, g: ArrayLike, Delta: ArrayLike) -> np.ndarray:
+def sensitivity_units(b: Real, g: Real, Delta: ArrayLike) -> np.ndarray:
     """D = Delta/gamma for a valid shape b = alpha/gamma and scale g, checked: finite, b D finite, a normal float
     whose square is finite (``ValueError`` naming the sensitivity otherwise)."""
     with np.errstate(over="ignore"):
@@ -121,14 +122,14 @@ def sensitivity_units(b: ArrayLike, g: ArrayLike, Delta: ArrayLike) -> np.ndarra
     return D
 
 
-def scalar_units(alpha: float, gamma: float, sensitivity: float):
+def scalar_units(alpha: float, gamma: float, sensitivity: float) -> Tuple[float, float]:
     """(b, D) as floats for scalar parameters, with the same checks as :func:`_shape_arrays`."""
     b, D = _shape_arrays(V.check_scalar(alpha, V.ALPHA), V.check_scalar(gamma, V.GAMMA),
                          V.check_scalar(sensitivity, V.SENSITIVITY))
     return float(b), float(D)
 
 
-def case_boundaries(b: float, D: float):
+def case_boundaries(b: Real, D: Real) -> Tuple[Real, Real, Real]:
     """The eps-ranges of Table I in standard units (b = alpha/gamma, D = Delta/gamma).
 
     Returns (e3, nu1, nu2): case (v) is eps >= nu2, (iv) is nu1 <= eps < nu2, (iii) is
@@ -140,7 +141,7 @@ def case_boundaries(b: float, D: float):
     return PP.case_boundaries(b, D)
 
 
-def log_profile_std(eps: ArrayLike, b: ArrayLike, D: ArrayLike, lw: ArrayLike) -> np.ndarray:
+def log_profile_std(eps: Real, b: Real, D: Real, lw: Real) -> FloatArray:
     """log delta(eps) in standard units, elementwise over broadcast (eps, b, D, lw); -inf where delta = 0.
 
     eps >= 0 finite, b >= 0, D > 0, lw = log_kappa_std(b).  The region dispatch (Table I,
@@ -181,8 +182,8 @@ def log_privacy_profile(epsilon: ArrayLike, alpha: float, gamma: float, sensitiv
     return _out(_near_kink_exactly(out, eps, alpha, gamma, sensitivity, b, D))
 
 
-def log_profile_of(eps: np.ndarray, alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike, b: ArrayLike,
-                   lw: ArrayLike) -> np.ndarray:
+def log_profile_of(eps: np.ndarray, alpha: ArrayLike, gamma: Real, sensitivity: ArrayLike, b: Real,
+                   lw: Real) -> np.ndarray:
     """:func:`log_privacy_profile` for a validated eps array and the constants of a valid law (b = alpha/gamma,
     lw = log_kappa_std(b), as :class:`fhsym.FlippedHuber` holds them); only the sensitivity is checked here."""
     D = sensitivity_units(b, gamma, sensitivity)
@@ -194,7 +195,8 @@ def log_profile_of(eps: np.ndarray, alpha: ArrayLike, gamma: ArrayLike, sensitiv
 KINK_WINDOW = 1e-6
 
 
-def _near_kink_exactly(out: np.ndarray, eps, alpha, gamma, sensitivity, b, D) -> np.ndarray:
+def _near_kink_exactly(out: np.ndarray, eps: np.ndarray, alpha: ArrayLike, gamma: ArrayLike, sensitivity: ArrayLike,
+                       b: Real, D: Real) -> np.ndarray:
     """Replace log delta within KINK_WINDOW (relative) of the kink eps = alpha Delta/gamma^2 by mpmath.
 
     There delta's Laplace part vanishes linearly in eps - alpha Delta/gamma^2, and the kernels see

@@ -16,13 +16,13 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Union
+from typing import Callable, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.random import RandomState, as_generator, random_words, size_to_shape
+from .._core.random import RandomState, Rng, as_generator, random_words, size_to_shape
 from .._generated import flipped_huber_pieces as KP
 from .flipped_huber_ziggurat import BLOCK, ZigguratSampler
 
@@ -41,6 +41,15 @@ def scalar_or_array(a: np.ndarray) -> Float:
 
 class FlippedHuberQuantileMethods:
     """The quantile and sampling kernels of :class:`fhsym.FlippedHuber` (see the module docstring)."""
+
+    # what the mixin reads of the law (FlippedHuber sets them; arrays for array parameters)
+    gamma: float
+    b: float
+    _lw: float
+    _tail_mass: float
+    _isf_direct_min: float
+    _array_shape: Tuple[int, ...]
+    _logsf_std_nonneg: Callable[[np.ndarray], np.ndarray]
 
     # --------------------------------------------------------------- quantile
     def _isf_std(self, p: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -101,7 +110,7 @@ class FlippedHuberQuantileMethods:
         return self.gamma * self._quantile_std(q, upper=True)
 
     # ---------------------------------------------------------------- sampling
-    def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
+    def _rvs(self, rng: Rng, shape: Tuple[int, ...]) -> np.ndarray:
         """Samples by a ziggurat on the half-line density exp(-rho_alpha(t)/gamma^2) (eq 8).
 
         256 layers of equal area built for the shape alpha/gamma (cached per shape); one 64-bit word
@@ -148,7 +157,7 @@ class FlippedHuberQuantileMethods:
         xb ^= raw << np.uint64(63)
         return s
 
-    def rvs_inversion(self, size=None, random_state: RandomState = None) -> Float:
+    def rvs_inversion(self, size: object = None, random_state: RandomState = None) -> Float:
         """Draw samples by inversion: x = +-gamma isf_std(p), one 64-bit word per sample (eq 10 inverted).
 
         The top 63 bits k give p = (k + 1/2) 2^-64 in (0, 1/2), the lowest bit the sign.  Slower than

@@ -18,6 +18,7 @@ from typing import NamedTuple, Optional
 
 from .._core import domains as V
 from .._core.sensitivities import div_sqrt_up, div_up, resolve_sensitivities
+from .._core.types import Real
 from .._generated import kdim as KD
 
 __all__ = ["R_Delta", "ZCDP", "zcdp_params"]
@@ -37,7 +38,7 @@ class ZCDP(NamedTuple):
     eta: float
 
 
-def R_Delta(alpha, sensitivity):
+def R_Delta(alpha: Real, sensitivity: Real) -> Real:
     """R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2 (Lemma 5), computed without cancellation.
 
     Equals alpha^2 for alpha <= Delta and Delta (2 alpha - Delta) beyond; non-decreasing

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable, Optional, Tuple
+from typing import Callable, List, Optional, Protocol, Tuple
 
 import numpy as np
 from scipy import optimize, special
 
-from .._core.random import random_words
+from .._core.random import Rng, random_words
 
-__all__ = ["LAYERS", "ZigguratTables", "ZigguratSampler", "ziggurat_tables"]
+__all__ = ["LAYERS", "Shape", "ZigguratTables", "ZigguratSampler", "ziggurat_tables"]
 
 #: number of layers (the low 8 bits of a word pick one)
 LAYERS = 256
@@ -81,7 +81,8 @@ class ZigguratTables:
     def tail_quantile(self, u: np.ndarray) -> np.ndarray:
         """The s >= r with T(s) = u T(r), u in (0, 1) (inversion of eq 10 beyond the base edge)."""
         if self.r >= self.b:  # Gaussian beyond r: Q(s) = u Q(r)
-            return -special.ndtri(u * self._q_r)
+            gauss: np.ndarray = -special.ndtri(u * self._q_r)  # scipy is untyped
+            return gauss
         out = np.empty_like(u)
         centre = u > self._c
         uc = u[centre]
@@ -107,7 +108,7 @@ def _s_of_rho(b: float, L: float) -> float:
     return math.sqrt(max(2.0 * L - b * b, 0.0))
 
 
-def _layers(b: float, r: float, v: float) -> Tuple[float, Optional[list]]:
+def _layers(b: float, r: float, v: float) -> Tuple[float, Optional[List[float]]]:
     """Build x_1 = r, ..., x_{LAYERS-1}; the residual f(x_last) + v/x_last - 1 (> 0: r too small).
 
     Near the top f is close to 1, so the recursion carries d = 1 - f(x_{i+1}) = (1 - f(x_i)) - v/x_i
@@ -159,7 +160,17 @@ def _build(b: float, lk: float, log_sf: Callable[[float], float]) -> ZigguratTab
     return ZigguratTables(b, r, v, x, math.exp(log_sf(r) + lk))
 
 
-def ziggurat_tables(fh: Any) -> ZigguratTables:
+class Shape(Protocol):
+    """What the tables and the sampler read of a :class:`fhsym.FlippedHuber` (scalar parameters)."""
+
+    b: float
+    gamma: float
+    _lw: float
+
+    def _logsf_std_nonneg(self, s: np.ndarray, /) -> np.ndarray: ...
+
+
+def ziggurat_tables(fh: Shape) -> ZigguratTables:
     """The (cached) tables of a :class:`fhsym.FlippedHuber` (built once per shape b, 2-5 ms).
 
     >>> import fhsym
@@ -175,7 +186,7 @@ class _LogSf:
 
     __slots__ = ("b", "fh")
 
-    def __init__(self, fh: Any) -> None:
+    def __init__(self, fh: Shape) -> None:
         self.b, self.fh = float(fh.b), fh
 
     def __call__(self, s: float) -> float:
@@ -196,14 +207,14 @@ class ZigguratSampler:
     is not accepted at once).
     """
 
-    def __init__(self, fh: Any, rng: Any) -> None:
+    def __init__(self, fh: Shape, rng: Rng) -> None:
         self.t = ziggurat_tables(fh)
         self.gamma = float(fh.gamma)
         self.fh = fh
         self.rng = rng
         seed = random_words(rng, 2)
         self._seed = [int(seed[0]), int(seed[1])]
-        self._aux: Any = None
+        self._aux: Optional[np.random.Generator] = None
         self._left = np.empty(0)
 
     def _auxrandom_words(self, n: int) -> np.ndarray:
@@ -226,7 +237,8 @@ class ZigguratSampler:
         x *= self.gamma
         xb = x.view(np.uint64)
         xb ^= ((w >> _SHIFT_SIGN) & _ONE) << _SIGN_POS
-        return x[ok] if slow.size else x
+        accepted: np.ndarray = x[ok] if slow.size else x
+        return accepted
 
     def _slow(self, i: np.ndarray, x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         """Proposals not accepted at once: one word of the second stream each."""

@@ -10,7 +10,7 @@ a :class:`~fhsym.NoiseDistribution` (no density): its distribution methods are p
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Tuple
+from typing import Any, ClassVar, Tuple, Type
 
 import numpy as np
 
@@ -43,6 +43,10 @@ class LatticeNoise(Parametrised):
     def from_family(cls, shape: float, scale: float, step: float) -> "LatticeNoise":
         raise NotImplementedError  # pragma: no cover
 
+    def var(self) -> float:
+        """The variance (the calibration family's objective)."""
+        raise NotImplementedError  # pragma: no cover
+
     @classmethod
     def family(cls, step: float = math.nan, **options: Any) -> "LatticeFamily":
         """The calibration family at lattice spacing ``step`` (required): shape alpha/gamma, scale gamma."""
@@ -57,12 +61,13 @@ class LatticeFamily(Family):
     """Shape b = alpha/gamma and scale gamma at a fixed lattice ``step`` (the profile is monotone in gamma)."""
 
     scale_family = False  # the step is fixed: the profile and the variance are not those of a scale family
+    cls: Type[LatticeNoise]
 
-    def __init__(self, cls: Any, step: float) -> None:
+    def __init__(self, cls: Type[LatticeNoise], step: float) -> None:
         super().__init__(cls, (1e-3, 1e2, True))
         self.step = cls.from_family(0.0, 1.0, step).step  # validated by the law's constructor
 
-    def make(self, shape: float, scale: float) -> Any:
+    def make(self, shape: float, scale: float) -> LatticeNoise:
         return self.cls.from_family(shape, scale, self.step)
 
     def _log_profile_one(self, eps: float, shape: float, u: float, sensitivity: float) -> float:

@@ -17,9 +17,12 @@ relative).
 from __future__ import annotations
 
 import math
+from typing import List
 
 import numpy as np
 from scipy import special as sc
+
+from .._core.types import FloatArray
 
 __all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2", "log_geometric2"]
 
@@ -32,7 +35,7 @@ _SQRT_HALF = math.sqrt(0.5)
 _BF = [1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160, -691 / 1307674368000]
 
 
-def _hermite(u: np.ndarray, top: int) -> list:
+def _hermite(u: FloatArray, top: int) -> List[FloatArray]:
     """Probabilists' Hermite polynomials He_0..He_top at u (three-term recurrence)."""
     he = [np.ones_like(u), u.copy()]
     for q in range(1, top):
@@ -40,7 +43,7 @@ def _hermite(u: np.ndarray, top: int) -> list:
     return he
 
 
-def terms_needed(m: np.ndarray, c: float) -> np.ndarray:
+def terms_needed(m: np.ndarray, c: float) -> FloatArray:
     """Number of terms j = 0..J-1 after which exp(-(c^2 m j + c^2 j^2/2)) < e^-44."""
     beta = c * c * m
     with np.errstate(divide="ignore"):
@@ -49,7 +52,7 @@ def terms_needed(m: np.ndarray, c: float) -> np.ndarray:
     return np.ceil(np.minimum(j_lin, j_quad)) + 2
 
 
-def _direct(m: np.ndarray, c: float, p: int, J: int) -> np.ndarray:
+def _direct(m: np.ndarray, c: float, p: int, J: int) -> FloatArray:
     """log R_p(m) by direct summation of J terms, in chunks of bounded memory."""
     out = np.empty(m.size)
     jj = np.arange(J, dtype=float)
@@ -65,10 +68,10 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> np.ndarray:
     return out
 
 
-def _em(m: np.ndarray, c: float, p: int) -> np.ndarray:
+def _em(m: np.ndarray, c: float, p: int) -> FloatArray:
     """log R_p(m) by Euler-Maclaurin (symbolic.discrete.em_theta divided by e^{-u^2/2} m^p)."""
     u = c * m
-    mills = _SQRT_HALF_PI * sc.erfcx(u * _SQRT_HALF)
+    mills: FloatArray = _SQRT_HALF_PI * sc.erfcx(u * _SQRT_HALF)  # scipy is untyped
     he = _hermite(u, 2 * _EM_ORDER + 1)
     if p == 0:
         corr = sum(_BF[q - 1] * c ** (2 * q - 1) * he[2 * q - 1] for q in range(1, _EM_ORDER + 1))
@@ -77,10 +80,11 @@ def _em(m: np.ndarray, c: float, p: int) -> np.ndarray:
     # divide by m^2: (u + mills)/(c^3 m^2) + 1/2 + corr/m^2, the first term in log space (c^3 m^2 may underflow)
     log_first = np.log(u + mills) - math.log(c) - 2.0 * np.log(u)
     with np.errstate(under="ignore"):
-        return log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first))
+        out: FloatArray = log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first))
+    return out
 
 
-def _log_r(m: np.ndarray, c: float, p: int) -> np.ndarray:
+def _log_r(m: np.ndarray, c: float, p: int) -> FloatArray:
     m = np.asarray(m, dtype=float)
     flat = m.ravel()
     out = np.empty(flat.size)
@@ -102,17 +106,17 @@ def _log_r(m: np.ndarray, c: float, p: int) -> np.ndarray:
     return out.reshape(m.shape)
 
 
-def log_r0(m: np.ndarray, c: float) -> np.ndarray:
+def log_r0(m: np.ndarray, c: float) -> FloatArray:
     """log of e^{c^2 m^2/2} sum_{n >= m} e^{-c^2 n^2/2} (m >= 0 integer-valued floats)."""
     return _log_r(m, c, 0)
 
 
-def log_r2(m: np.ndarray, c: float) -> np.ndarray:
+def log_r2(m: np.ndarray, c: float) -> FloatArray:
     """log of e^{c^2 m^2/2} m^-2 sum_{n >= m} n^2 e^{-c^2 n^2/2} (m >= 1)."""
     return _log_r(m, c, 2)
 
 
-def log_geometric(lo: np.ndarray, hi: float, lam: float) -> np.ndarray:
+def log_geometric(lo: np.ndarray, hi: float, lam: float) -> FloatArray:
     """log sum_{n=lo}^{hi} e^{-lam n} = -lam lo + log(-expm1(-lam (hi - lo + 1))) - log(-expm1(-lam)); lo <= hi."""
     lo = np.asarray(lo, dtype=float)
     return -lam * lo + np.log(-np.expm1(-lam * (hi - lo + 1.0))) - math.log(-math.expm1(-lam))
@@ -135,11 +139,12 @@ def geometric2(K: float, lam: float) -> float:
         return float(np.sum(nn * nn * np.exp(-lam * nn)))
     # Euler-Maclaurin on f(x) = x^2 e^{-lam x} over [1, K]; here lam < 4e-4, so the
     # corrections decay like (lam/2pi)^(2q) and four of them leave < 1e-25 relative.
-    integral = 2.0 / lam**3 * (sc.gammainc(3, lam * K) - sc.gammainc(3, lam))
+    integral = 2.0 / lam**3 * float(sc.gammainc(3, lam * K) - sc.gammainc(3, lam))
 
     def f_der(q: int, x: float) -> float:  # (x^2 e^{-lam x})^{(q)}
         poly = lam**q * x * x - 2 * q * lam ** (q - 1) * x + (q * (q - 1) * lam ** (q - 2) if q >= 2 else 0.0)
-        return (-1) ** q * math.exp(-lam * x) * poly
+        sign: int = (-1) ** q  # int ** int is typed Any (a negative exponent gives a float)
+        return sign * math.exp(-lam * x) * poly
 
     total = integral + 0.5 * (f_der(0, 1.0) + f_der(0, K))
     for q in range(1, 5):

@@ -25,15 +25,69 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, ClassVar, Dict, Literal, Protocol, Tuple, Type, Union, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core import domains as V
 from .scipy_methods import py_value
 
-__all__ = ["LatticeDistribution", "lattice_index_class", "lattice_to_scipy", "scipy_class", "to_scipy"]
+__all__ = ["Law", "LatticeLaw", "LatticeDistribution", "lattice_index_class", "lattice_to_scipy", "scipy_class",
+           "to_scipy"]
 
-_CLASSES: Dict[type, type] = {}
+
+class Law(Protocol):
+    """What the interface calls on a noise law (a :class:`fhsym.noise.base.NoiseDistribution`; a protocol, because
+    the laws import this module); ``pdf``, ``cdf``, ... are called by name."""
+
+    parameter_domains: ClassVar[Tuple[V.Domain, ...]]
+
+    def ppf(self, q: ArrayLike, /) -> Any: ...
+
+    def isf(self, q: ArrayLike, /) -> Any: ...
+
+    def support(self) -> Tuple[float, float]: ...
+
+    def entropy(self) -> float: ...
+
+    def moment(self, order: int, /) -> float: ...
+
+    def var(self) -> float: ...
+
+    def rvs(self, size: Any = None, random_state: Any = None) -> Any: ...
+
+
+class LatticeLaw(Protocol):
+    """What :class:`LatticeDistribution` calls on a lattice law (a :class:`fhsym.DiscreteFlippedHuber`)."""
+
+    name: ClassVar[str]
+    step: float
+
+    def pmf(self, x: ArrayLike, /) -> Any: ...
+
+    def logpmf(self, x: ArrayLike, /) -> Any: ...
+
+    def cdf(self, x: ArrayLike, /) -> Any: ...
+
+    def logcdf(self, x: ArrayLike, /) -> Any: ...
+
+    def sf(self, x: ArrayLike, /) -> Any: ...
+
+    def logsf(self, x: ArrayLike, /) -> Any: ...
+
+    def ppf(self, q: ArrayLike, /) -> Any: ...
+
+    def isf(self, q: ArrayLike, /) -> Any: ...
+
+    def var(self) -> float: ...
+
+    def std(self) -> float: ...
+
+    def rvs(self, size: object = None, random_state: object = None, output: str = "value") -> Any: ...
+
+
+_CLASSES: Dict[Type[Law], type] = {}
 
 
 def _delegate(method: str) -> Callable[..., np.ndarray]:
@@ -50,10 +104,10 @@ class _Interface:
 
     __make_distribution_version__ = "1.16.0"
 
-    def __init__(self, cls: type) -> None:
+    def __init__(self, cls: Type[Law]) -> None:
         self._cls = cls
         self._names = [d.name for d in cls.parameter_domains]
-        self._cache: Dict[Tuple[float, ...], Any] = {}
+        self._cache: Dict[Tuple[float, ...], Union[Law, Literal[False]]] = {}
 
     @property
     def parameters(self) -> Dict[str, Any]:
@@ -71,7 +125,7 @@ class _Interface:
         return {"endpoints": (left, right), "inclusive": (True, True)}
 
     # ----------------------------------------------------------- machinery
-    def _instance(self, key: Tuple[float, ...]) -> Any:
+    def _instance(self, key: Tuple[float, ...]) -> Union[Law, Literal[False]]:
         inst = self._cache.get(key)
         if inst is None:
             try:
@@ -82,7 +136,7 @@ class _Interface:
                 self._cache[key] = inst
         return inst
 
-    def _apply(self, fn: Callable[[Any, np.ndarray], Any], x: Any, params: Dict[str, Any]) -> np.ndarray:
+    def _apply(self, fn: Callable[[Law, np.ndarray], Any], x: Any, params: Dict[str, Any]) -> np.ndarray:
         """fn(instance, x-slice) for each distinct parameter tuple; NaN where x or a parameter is NaN."""
         arrays = np.broadcast_arrays(np.asarray(x, dtype=float), *(np.asarray(params[n], dtype=float)
                                                                   for n in self._names))
@@ -143,7 +197,7 @@ class _Interface:
         return self._apply(lambda d, v: d.rvs(v.size, random_state=rng), template, params)
 
 
-def scipy_class(cls: type) -> type:
+def scipy_class(cls: Type[Law]) -> type:
     """The ``scipy.stats`` distribution class of the fhsym noise class ``cls`` (built once)."""
     found = _CLASSES.get(cls)
     if found is None:
@@ -155,9 +209,10 @@ def scipy_class(cls: type) -> type:
     return found
 
 
-def to_scipy(dist: Any) -> Any:
-    """``dist`` (scalar or array parameters) as an instance of :func:`scipy_class`."""
-    cls = getattr(dist, "_scalar_class", type(dist))
+def to_scipy(dist: object) -> Any:
+    """``dist``, a noise law (scalar or array parameters), as an instance of :func:`scipy_class` (scipy's object:
+    untyped)."""
+    cls = cast(Type[Law], getattr(dist, "_scalar_class", type(dist)))  # the law's class (a broadcasting law's scalar one)
     params = {d.name: getattr(dist, d.name) for d in cls.parameter_domains}
     if math.prod(np.shape(next(iter(params.values())))) == 0:
         raise ValueError("to_scipy() needs at least one parameter element; got an empty parameter array")
@@ -170,7 +225,7 @@ class _LatticeIndex:
     ``rv_discrete`` subclass that :func:`lattice_index_class` builds (the law is a class attribute, because scipy's
     frozen objects rebuild the distribution from its constructor arguments)."""
 
-    law: Any
+    law: LatticeLaw
 
     def _pmf(self, k: np.ndarray) -> np.ndarray:
         return np.asarray(self.law.pmf(k * self.law.step))
@@ -191,10 +246,12 @@ class _LatticeIndex:
         return np.asarray(self.law.logsf(k * self.law.step))
 
     def _ppf(self, q: np.ndarray) -> np.ndarray:
-        return np.rint(np.asarray(self.law.ppf(q)) / self.law.step)
+        k: np.ndarray = np.rint(np.asarray(self.law.ppf(q)) / self.law.step)
+        return k
 
     def _isf(self, q: np.ndarray) -> np.ndarray:
-        return np.rint(np.asarray(self.law.isf(q)) / self.law.step)
+        k: np.ndarray = np.rint(np.asarray(self.law.isf(q)) / self.law.step)
+        return k
 
     def _rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
         return np.asarray(self.law.rvs(size, random_state=random_state, output="index"))
@@ -203,7 +260,7 @@ class _LatticeIndex:
         return 0.0, self.law.var() / self.law.step**2, 0.0, None  # the kurtosis: scipy's sum of k^4 pmf(k)
 
 
-def lattice_index_class(law: Any) -> type:
+def lattice_index_class(law: LatticeLaw) -> type:
     """An ``rv_discrete`` subclass over the integer index k of the lattice law ``law`` (support all integers)."""
     from scipy import stats
 
@@ -229,7 +286,7 @@ class LatticeDistribution:
     ('rv_discrete_frozen', True)
     """
 
-    def __init__(self, law: Any) -> None:
+    def __init__(self, law: LatticeLaw) -> None:
         self.law = law
         self.step = float(law.step)
         #: the frozen ``scipy.stats.rv_discrete`` over the lattice index k (value k * step)
@@ -307,6 +364,6 @@ class LatticeDistribution:
         return float(self.index.expect(f, lb=klo, ub=khi, conditional=conditional))
 
 
-def lattice_to_scipy(law: Any) -> LatticeDistribution:
+def lattice_to_scipy(law: LatticeLaw) -> LatticeDistribution:
     """``law`` (a lattice law) as a :class:`LatticeDistribution`."""
     return LatticeDistribution(law)
