@@ -362,6 +362,17 @@ def test_the_advisor_refuses_a_data_record_for_another_call(tmp_path):
     assert adv.best.source == "computed" and adv.best.variance > cal.variance
 
 
+def test_a_call_recorded_as_failed_is_reported_not_re_run(tmp_path):
+    call = F.calibration_call(F.Gaussian.name, 0.3, 1e-6)
+    path = tmp_path / "frontier.json"
+    path.write_text(json.dumps({"calibrations": {}, "errors": {call_key(call): "CalibrationTimeout: stopped"}}))
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name, F.LAPLACE_PURE))
+    assert [c for c, _ in adv.failed] == [F.Gaussian.name] and "CalibrationTimeout" in adv.failed[0][1]
+    assert [o.candidate for o in adv.options] == [F.LAPLACE_PURE]
+    again = fhsym.advise(0.3, 1e-6, data=False, candidates=(F.Gaussian.name,))  # without the data it is computed
+    assert again.best.candidate == F.Gaussian.name and not again.failed
+
+
 def test_ball_best_and_the_ranking_of_members():
     assert F.GAUSSIAN_MEMBER == (F.FH, F.OSGT.name)
     assert F.ball_best(F.FH, None, 2.0) == (2.0, F.Gaussian.name)

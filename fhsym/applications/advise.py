@@ -84,6 +84,7 @@ def call_key(call: Dict[str, Any]) -> str:
 
 _LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
 _OPTIMA: Dict[Tuple[str, float], Dict[Tuple[float, float], Dict[str, Any]]] = {}
+_ERRORS: Dict[Tuple[str, float], Dict[str, str]] = {}
 
 
 def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
@@ -109,7 +110,19 @@ def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
         _LOADED[k] = {call_key(rec["call"]): rec for rec in cals.values()}
         _OPTIMA.clear()
         _OPTIMA[k] = {(o["epsilon"], o["delta"]): o for o in data.get("optimum", []) if "lower" in o}
+        _ERRORS.clear()
+        _ERRORS[k] = dict(data.get("errors", {}))
     return _LOADED[k]
+
+
+def _recorded_errors(path: Union[str, Path]) -> Dict[str, str]:
+    """``{call_key: error}`` of the calls a frontier data file records as failed."""
+    load_frontier_calibrations(path)
+    p = Path(path)
+    try:
+        return _ERRORS.get((str(p.resolve()), p.stat().st_mtime), {})
+    except OSError:
+        return {}
 
 
 def _recorded_optima(path: Union[str, Path]) -> Dict[Tuple[float, float], Dict[str, Any]]:
@@ -364,12 +377,17 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         seen_calls.add(k)
     path = default_data_path() if data is None or data is True else (None if data is False else Path(os.fspath(data)))
     records: Dict[str, Any] = {} if path is None else load_frontier_calibrations(path)
+    recorded_errors = {} if path is None else _recorded_errors(path)
     options, failed = [], []
     for c in sorted(calls, key=_ORDER.index):
         call = calls[c]
         rec = records.get(call_key(call))
         cal = _from_record(rec, call) if rec is not None else None
         source = "frontier data (certificate re-verified)"
+        if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
+            failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "
+                              f"--no-data (data=False) tries again"))
+            continue
         if cal is None:
             source = "computed"
             if progress is not None:
