@@ -37,6 +37,7 @@ import numpy as np
 from scipy import stats
 
 from .._core import domains as V
+from .._core.limits import check_folds
 from .._core.sensitivities import resolve_sensitivities
 from ..accounting.claims import KFOLD_SUP
 from ..calibration import Calibration, calibrate
@@ -169,6 +170,7 @@ def calibrate_staircase_pld(epsilon: float, delta: float, dim: int = 1, composit
     if request.folds < 2:
         raise ValueError(f"dim * compositions must be >= 2 for the composed staircase (one coordinate: its 1-D "
                          f"calibration); got dim = {dim}, compositions = {compositions}")
+    check_folds(request.dim, request.compositions, "the composed staircase")  # bounded work, up front
     e0, gamma = search(eps, dl, request.folds)
     D = s.sensitivity
     noise, ev, steps = certify(lambda r: Staircase(e0 / r, D, gamma), 1.0, KFOLD_SUP, request, what="eps0 / r",
