@@ -358,6 +358,12 @@ def _classify(g: float) -> str:
     return "win" if g > TIE_DB else ("loss" if g < -TIE_DB else "tie")
 
 
+def _decided(es) -> list:
+    """The entries whose class is not undecided (all of them if none is): where a largest gain may be read."""
+    out = [e for e in es if _cls(e) != "undecided"]
+    return out or es
+
+
 def _cls(e) -> str:
     """An entry's class: a 'win' with a candidate that failed to certify is 'undecided' (the failed one might win)."""
     c = _classify(e["fh_gain_db"])
@@ -375,7 +381,7 @@ def _table_best(entries, norm: str, T: int) -> list:
             if not es:
                 continue
             cls = Counter(_cls(e) for e in es)
-            top = max(es, key=lambda e: e["fh_gain_db"])
+            top = max(_decided(es), key=lambda e: e["fh_gain_db"])
             bot = min(es, key=lambda e: e["fh_gain_db"])
             winners = Counter(SHORT[e["best"]] for e in es)
             und = f" (+{cls['undecided']} undecided)" if cls["undecided"] else ""
@@ -422,7 +428,7 @@ def _overall(entries, **kw):
     if not es:
         return None
     cls = Counter(_cls(e) for e in es)
-    top = max(es, key=lambda e: e["fh_gain_db"])
+    top = max(_decided(es), key=lambda e: e["fh_gain_db"])
     bases = [(gain_over(e, BASELINES), e) for e in es if gain_over(e, BASELINES) is not None]
     btop = max(bases, key=lambda x: x[0]) if bases else (None, None)
     return {"n": len(es), "cls": cls, "top": top, "best": Counter(e["best"] for e in es), "btop": btop,
@@ -468,7 +474,7 @@ def _rest(entries) -> str:
     if not es:
         return ""
     cls = Counter(_cls(e) for e in es)
-    top = max(es, key=lambda e: e["fh_gain_db"])
+    top = max(_decided(es), key=lambda e: e["fh_gain_db"])
     member = sum(e["members"].get(F.FH) == G for e in es)
     und = f", is undecided in {cls['undecided']} (a candidate failed)" if cls["undecided"] else ""
     return (f"Over the other {len(es)} releases (l2 and l1 balls, and T = 10 or 100 compositions) it is strictly best "
@@ -544,8 +550,8 @@ def _quantile_lines(entries) -> list:
     """Per K (l_inf box, T = 1): who has the least 99.9 % quantile of |noise|, and FH against the variance-best."""
     out = []
     for K in F.DIMS:
-        es = [e for e in _select(entries, norm="linf", compositions=1, dim=K)
-              if e["complete"] and e["quantiles"].get(F.FH) is not None]
+        es = [e for e in _select(entries, norm="linf", compositions=1, dim=K)  # every candidate certified
+              if e["complete"] and not e["failed"] and e["quantiles"].get(F.FH) is not None]
         if not es:
             continue
         least = Counter()
@@ -719,7 +725,8 @@ def render_page(data, figs) -> str:
               f"The paper motivates flipped Huber by fewer outliers. For each certified calibration the data file holds "
               f"the {F.QUANTILE_LEVEL} quantile of |noise| of one coordinate, from the law's exact quantile function "
               f"(`isf((1 - {F.QUANTILE_LEVEL})/2)`; over a ball FH and OSGT take their Gaussian member's where that is "
-              f"their best). Each mechanism at its own variance-optimal calibration; l_inf box, T = 1:", "", *ql, ""]
+              f"their best). Each mechanism at its own variance-optimal calibration; l_inf box, T = 1, the releases where "
+              f"every candidate was certified:", "", *ql, ""]
     L += ["## What is compared", "",
           "| candidate | calibration |", "|---|---|",
           "| flipped Huber (FH) | exact K T-fold profile over the box (Theorem 3 in 1-D), alpha and gamma optimised; "
@@ -841,11 +848,13 @@ def render_page(data, figs) -> str:
                 L += ["FH against the paper's baselines (ties: within " f"{TIE_DB} dB):", "",
                       *_table_baselines(entries, norm, T)]
     L += ["## Reproduce", "", "```",
-          "python scripts/frontier.py run            # cached, resumable; --scheduler ADDRESS for a Dask cluster",
-          "                                          # stages: cheap, staircase (PLD), optimum, tier1-4 (K-fold)",
-          "python scripts/frontier.py assemble       # cache -> fhsym/applications/data/frontier.json.gz",
-          "python scripts/frontier_report.py verify  # re-check every certificate, record the counts",
-          "python scripts/frontier_report.py report  # figures and this page", "```", "",
+          "# cached and resumable; stages cheap, staircase (PLD), optimum, tier1-4 (the exact K-fold searches);",
+          "# this file: two processes (--shard 0/2 and 1/2), each call stopped after --timeout seconds (an error)",
+          "python scripts/frontier.py run --scheduler serial --shard 0/2 --timeout 60   # and --shard 1/2",
+          "python scripts/frontier.py run --scheduler local --workers 2                 # or on a Dask cluster",
+          "python scripts/frontier.py assemble                # cache -> fhsym/applications/data/frontier.json.gz",
+          "python scripts/frontier_report.py verify --workers 2  # re-check every certificate, record the counts",
+          "python scripts/frontier_report.py report           # figures and this page", "```", "",
           "For one release, `fhsym advise --epsilon E --delta D --dim K --norm linf --compositions T --json` lists "
           "every mechanism's certified calibration, best first (re-using this data file where it holds the call).", ""]
     return "\n".join(L)
