@@ -290,6 +290,11 @@ def test_data_file_is_format_2_and_every_certificate_was_re_verified():
     ver = data["verification"]
     assert ver["checked"] == len(data["calibrations"]) == ver["ok"] == ver["rigorous"] and not ver["failed"]
     assert {r["certificate"]["format"] for r in data["calibrations"].values()} == {2}
+    import hashlib  # the recorded re-check is about exactly these certificates
+
+    blob = json.dumps({k: r["certificate"] for k, r in data["calibrations"].items()}, sort_keys=True,
+                      separators=(",", ":"))
+    assert ver["digest"] == hashlib.sha256(blob.encode()).hexdigest()
 
 
 def test_a_sample_of_the_data_file_re_verifies_here():
