@@ -14,6 +14,8 @@ Stages (the box-based calibrations are keyed by K T, see
 :func:`fhsym.applications.frontier.calibration_call`):
 
 * ``cheap``: Gaussian, pure Laplace and staircase everywhere, and every candidate in one dimension (K T = 1);
+* ``staircase``: the staircase composed through the proven PLD (``staircase_pld``) at every K T > 1;
+* ``optimum``: the certified interval of the optimum (``fhsym.optimal_variance``) at every (eps, delta) in 1-D;
 * ``tier1`` ... ``tier4`` (:data:`TIERS`): the exact K T-fold calibrations of FH, K-fold Laplace and OSGT
   over the box, and truncated Laplace: everywhere in tier1 (K in {5, 20, 100, 1000}, delta in {1e-6, 1e-10},
   T = 1, every eps: the first useful map), afterwards only where it can matter: where the K-fold Laplace
@@ -45,7 +47,7 @@ from fhsym.applications.sweeps import DiskCache, SweepProgress, run_tasks  # noq
 
 DEFAULT_CACHE = ROOT / ".frontier-cache"
 DATA = ROOT / "fhsym" / "applications" / "data" / "frontier.json.gz"
-STAGES = ("cheap", "tier1", "tier2", "tier3", "tier4")
+STAGES = ("cheap", "staircase", "optimum", "tier1", "tier2", "tier3", "tier4")
 TL_RELEVANCE = 1.05  # run truncated Laplace where var(Laplace K-fold) <= 1.05 x the best other candidate
 #: the box releases of each tier of the exact K T-fold calibrations: (compositions, deltas, dims, tl_everywhere)
 #: tier1 gives a useful map first (K in {5, 20, 100, 1000}, delta in {1e-6, 1e-10}, every eps, T = 1, every
@@ -58,7 +60,9 @@ TIERS = {
     "tier4": ((10, 100), F.DELTAS, F.DIMS, False),
 }
 DELTA_ORDER = (1e-6, 1e-8, 1e-5, 1e-10)  # the cheap stage: the paper's delta first
-EXPENSIVE = ("flipped_huber", "laplace_kfold", "osgt")  # then truncated_laplace where it can matter
+TL = F.TruncatedLaplace.name
+EXPENSIVE = (F.FH, F.LAPLACE_KFOLD, F.OSGT.name)  # then truncated Laplace where it can matter
+CHEAP = (F.Gaussian.name, F.LAPLACE_PURE, F.Staircase.name)
 
 
 def _label(call):
@@ -66,12 +70,18 @@ def _label(call):
             f"delta={call['delta']:g}")
 
 
+#: the eps values the K-fold tiers compute first (``--eps core``): 12 of the 24, from 0.05 to 10, with 0.1, 0.3, 1 and 3
+EPS_CORE = (0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+EPS_CHOICES = {"all": F.EPSILONS, "core": EPS_CORE, "rest": tuple(e for e in F.EPSILONS if e not in EPS_CORE)}
+_EPS = F.EPSILONS  # set by cmd_run from --eps
+
+
 def _box_releases(tier: str):
     Ts, deltas, dims, _ = TIERS[tier]
     for T in Ts:
         for d in deltas:
             for K in dims:
-                for e in F.EPSILONS:
+                for e in _EPS:
                     if K * T > 1 and (T == 1 or K * T not in F.DIMS):  # a product K T seen at T = 1 is not new
                         yield {"norm": "linf", "dim": K, "compositions": T, "epsilon": e, "delta": d}
 
@@ -87,41 +97,65 @@ def tl_relevant(cache: DiskCache, r) -> bool:
         out = rec(c)
         return None if out is None or "error" in out else out["result"]["variance"]
 
-    lap = rec("laplace_kfold")
+    lap = rec(F.LAPLACE_KFOLD)
     if lap is not None and "error" in lap:
         return True  # the K-fold Laplace failed: no variance to prune by, so truncated Laplace is attempted
-    others = [v for v in (var(c) for c in F.CANDIDATES if c not in ("truncated_laplace", "laplace_kfold")) if v]
+    others = [v for v in (var(c) for c in F.CANDIDATES if c not in (TL, F.LAPLACE_KFOLD)) if v]
     return lap is not None and bool(others) and lap["result"]["variance"] <= TL_RELEVANCE * min(others)
 
 
 def tasks_for(stage: str, cache: DiskCache, part: str = "main"):
     """The calibration tasks of one stage; ``part="tl"``: its truncated Laplace tasks (after the main part)."""
     tasks = []
+    if part == "tl" and stage in ("cheap", "staircase", "optimum"):
+        return tasks
     if stage == "cheap":
-        if part == "tl":
-            return tasks
         rel = sorted(F.releases(), key=lambda r: (DELTA_ORDER.index(r["delta"]), r["compositions"], r["dim"],
                                                    r["epsilon"]))
         for r in rel:
             for c, call in F.calls_of(r).items():
-                if c in ("gaussian", "laplace_pure", "staircase") or call["dim"] * call["compositions"] == 1:
+                if c in CHEAP or call["dim"] * call["compositions"] == 1:
                     tasks.append(F.frontier_task(call, _label(call)))
         return tasks
+    if stage == "staircase":
+        for r in F.releases(norms=("linf",)):
+            call = F.calibration_call(F.STAIRCASE_PLD, r["epsilon"], r["delta"], r["dim"], "linf", r["compositions"])
+            tasks.append(F.frontier_task(call, _label(call) + " (PLD)"))
+        return tasks
+    if stage == "optimum":
+        return [F.optimum_task(e, d) for d in F.DELTAS for e in F.EPSILONS]
     for r in _box_releases(stage):
         tl_everywhere = TIERS[stage][3]
         if part == "main":
-            cands = EXPENSIVE + (("truncated_laplace",) if tl_everywhere else ())
+            cands = EXPENSIVE + ((TL,) if tl_everywhere else ())
         else:
-            cands = () if tl_everywhere else ("truncated_laplace",)
+            cands = () if tl_everywhere else (TL,)
         for c in cands:
-            if c == "truncated_laplace" and not tl_everywhere and not tl_relevant(cache, r):
+            if c == TL and not tl_everywhere and not tl_relevant(cache, r):
                 continue
             call = F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf", r["compositions"])
             tasks.append(F.frontier_task(call, _label(call)))
     return tasks
 
 
+def _shard(text: str):
+    i, _, n = text.partition("/")
+    try:
+        a, b = int(i), int(n)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shard must be I/N with 0 <= I < N; got {text!r}") from None
+    if not 0 <= a < b:
+        raise argparse.ArgumentTypeError(f"--shard must be I/N with 0 <= I < N; got {text!r}")
+    return a, b
+
+
 def cmd_run(ns) -> int:
+    import os
+
+    global _EPS
+    _EPS = EPS_CHOICES[ns.eps]
+    if ns.timeout:
+        os.environ["FHSYM_FRONTIER_TIMEOUT"] = repr(ns.timeout)
     cache = DiskCache(ns.cache)
     t0 = time.perf_counter()
     for stage in ns.stage or STAGES:
@@ -134,11 +168,14 @@ def cmd_run(ns) -> int:
             if left is not None and left <= 0:
                 break
             tasks = tasks_for(stage, cache, part)
+            if ns.shard:
+                i, n = ns.shard
+                tasks = [t for t in tasks if int(t.key(cache.version), 16) % n == i]
             if not tasks:
                 continue
             bar = SweepProgress(len({t.key(cache.version) for t in tasks}), label=f"frontier {stage}/{part}", every=60.0)
             out = run_tasks(tasks, ns.cache, scheduler=ns.scheduler, workers=ns.workers, progress=bar,
-                            budget_seconds=left, chunk=ns.chunk if ns.chunk else (50 if stage == "cheap" else 1))
+                            budget_seconds=left, chunk=ns.chunk if ns.chunk else {"cheap": 50, "staircase": 10}.get(stage, 1))
             n_done = sum(o is not None for o in out)
             secs = sum(o["seconds"] for o in out if o is not None and not o.get("cached"))
             print(f"frontier: stage {stage}/{part}: {n_done}/{len(out)} calls done ({secs:.0f} s of task time this "
@@ -150,8 +187,9 @@ def cmd_seed(ns) -> int:
     import gzip
 
     data = json.loads(gzip.open(ns.data, "rt").read())
-    if data.get("format") != "fhsym-frontier/1":
-        raise SystemExit(f"--data: not a frontier data file (format {data.get('format')!r})")
+    if data.get("format") != "fhsym-frontier/2":
+        raise SystemExit(f"--data: not a frontier data file of format 2 (format {data.get('format')!r}; format 1 "
+                         f"holds certificates of format 1, which fhsym no longer verifies)")
     cache = DiskCache(ns.cache)
     n_ok = n_err = 0
     for rec in data["calibrations"].values():
@@ -160,6 +198,10 @@ def cmd_seed(ns) -> int:
                   "method": rec["method"], "achieved_delta": rec["achieved_delta"], "certificate": cert}
         cache.put(F.frontier_task(rec["call"]), {"result": result, "seconds": rec["seconds"], "seeded": True})
         n_ok += 1
+    for o in data.get("optimum", []):
+        rec = ({"result": {k: v for k, v in o.items() if k != "seconds"}, "seconds": o.get("seconds", 0.0), "seeded": True}
+               if "error" not in o else {"error": o["error"], "seconds": 0.0, "seeded": True})
+        cache.put(F.optimum_task(o["epsilon"], o["delta"]), rec)
     keys = ("norm", "dim", "compositions", "epsilon", "delta")
     seen = set()
     for en in data["entries"]:
@@ -188,6 +230,12 @@ def main(argv=None) -> int:
     r.add_argument("--budget-minutes", type=float, default=None, help="stop after this much wall time")
     r.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     r.add_argument("--chunk", type=int, default=None, help="calibrations per Dask task (default 50 for 'cheap', else 1)")
+    r.add_argument("--eps", choices=tuple(EPS_CHOICES), default="all", help="the eps values of the K-fold tiers: "
+                   "'core' (12 of the 24, first), 'rest' or 'all' (default)")
+    r.add_argument("--shard", type=_shard, default=None, help="I/N: run only the tasks whose key is I mod N (several "
+                   "processes, one cache)")
+    r.add_argument("--timeout", type=float, default=None, help="stop a calibration after this many seconds and record "
+                   "it as an error (with --scheduler serial)")
     a = sub.add_parser("assemble", help="write the data file from the cache")
     a.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     a.add_argument("--out", type=Path, default=DATA)

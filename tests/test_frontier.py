@@ -117,7 +117,8 @@ def test_entry_ranks_and_gains():
 def test_advisor_equals_the_direct_calibrations_in_one_dimension():
     adv = fhsym.advise(0.3, 1e-6, data=False)  # against the code as it is (the data file may be older)
     assert [o.variance for o in adv.options] == sorted(o.variance for o in adv.options)
-    assert {o.candidate for o in adv.options} == set(F.CANDIDATES)
+    # in one coordinate the composed staircase is the staircase: one option per distinct call
+    assert {o.candidate for o in adv.options} == set(F.CANDIDATES) - {F.STAIRCASE_PLD}
     direct = {
         "flipped_huber": fhsym.calibrate(0.3, 1e-6),
         "gaussian": fhsym.calibrate(0.3, 1e-6, mechanism="gaussian"),
@@ -125,12 +126,16 @@ def test_advisor_equals_the_direct_calibrations_in_one_dimension():
         "laplace_pure": fhsym.calibrate(0.3, 1e-6, mechanism="laplace", method="pure"),
         "truncated_laplace": fhsym.calibrate(0.3, 1e-6, mechanism="truncated_laplace"),
         "staircase": fhsym.calibrate(0.3, 1e-6, mechanism="staircase"),
-        "osgt": fhsym.calibrate(0.3, 1e-6, mechanism="osgt"),
+        "osgt": fhsym.calibrate(0.3, 1e-6, mechanism="osgt", theta_max=F.OSGT_THETA_MAX),
     }
     for o in adv.options:
         assert o.calibration.parameters == direct[o.candidate].parameters, o.candidate
         assert o.variance == direct[o.candidate].variance
         assert o.calibration.achieved_delta <= 1e-6
+        # no additive (0.3, 1e-6)-DP noise has less variance than the optimum's certified lower end
+        assert adv.optimum.lower <= o.variance
+    assert adv.optimum.lower <= adv.optimum.upper <= adv.best.variance * 1.01
+    assert "over the optimum" in str(adv) and adv.to_dict()["optimum"]["lower"] == adv.optimum.lower
     assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.options[0].variance))
 
 
@@ -177,7 +182,19 @@ def test_advised_best_is_no_worse_than_any_direct_calibration():
         assert fhsym.verify_certificate(o.calibration.certificate), o.candidate
         assert o.calibration.certificate.holds and o.calibration.achieved_delta <= 1e-6
     assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.best.variance))
-    assert adv.gain_db >= 0
+    assert adv.gain_db >= 0 and adv.optimum is None  # the optimum is for one coordinate, one release
+    # over the ball FH and OSGT are at worst their Gaussian member: the Gaussian's own calibration
+    by = {o.candidate: o for o in adv.options}
+    g = by[F.Gaussian.name].variance
+    for c in F.GAUSSIAN_MEMBER:
+        box = fhsym.calibrate(**by[c].call).variance if by[c].call["mechanism"] != F.Gaussian.name else None
+        assert by[c].variance <= g
+        if by[c].source.startswith("its Gaussian member"):
+            assert by[c].calibration is by[F.Gaussian.name].calibration and "shape 0 is the Gaussian" in by[c].covers
+        else:
+            assert by[c].variance == box
+    tied = [adv.options.index(by[c]) for c in F.GAUSSIAN_MEMBER if by[c].variance == g]
+    assert all(adv.options.index(by[F.Gaussian.name]) < i for i in tied)  # at a tie the Gaussian itself first
 
 
 def test_composed_certificates_recheck_and_forged_ones_do_not():
@@ -227,7 +244,9 @@ def test_cli_advise_lists_every_mechanism_best_first(dim, capsys):
     res = json.loads(capsys.readouterr().out)
     variances = [o["variance"] for o in res["options"]]
     assert variances == sorted(variances)
-    assert {o["candidate"] for o in res["options"]} == set(F.CANDIDATES), res["failed"]
+    want = set(F.CANDIDATES) - ({F.STAIRCASE_PLD} if dim == 1 else set())  # one coordinate: the staircase itself
+    assert {o["candidate"] for o in res["options"]} == want, res["failed"]
+    assert (res["optimum"] is not None) == (dim == 1)
     assert res["best"] == res["options"][0]["candidate"]
     assert res["gain_over_runner_up_db"] == pytest.approx(10 * math.log10(variances[1] / variances[0]))
     for o in res["options"]:
@@ -243,6 +262,15 @@ def test_cli_advise_human_output_and_errors(capsys):
     assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--norm", "l3"]) == 2
 
 
+def _data():
+    import gzip
+
+    path = default_data_path()
+    if not path.is_file():
+        pytest.skip("the frontier data file is not in this checkout")
+    return json.loads(gzip.decompress(path.read_bytes()))
+
+
 def test_data_file_certificates_cover_their_calls():
     path = default_data_path()
     if not path.is_file():
@@ -251,9 +279,112 @@ def test_data_file_certificates_cover_their_calls():
     assert recs
     for k, rec in list(recs.items())[:: max(len(recs) // 200, 1)]:
         c, cert = rec["call"], rec["certificate"]
-        assert call_key(c) == k and cert["mechanism"] == c["mechanism"]
+        assert call_key(c) == k and cert["mechanism"] == c["mechanism"] and cert["format"] == 2
         assert float.fromhex(cert["epsilon"]) == c["epsilon"] and float.fromhex(cert["target_delta"]) == c["delta"]
         assert float.fromhex(cert["upper"]) <= c["delta"]
+
+
+def test_data_file_is_format_2_and_every_certificate_was_re_verified():
+    """The data file's own record of `scripts/frontier_report.py verify`: every certificate re-checked and holding."""
+    data = _data()
+    assert data["format"] == "fhsym-frontier/2"
+    ver = data["verification"]
+    assert ver["checked"] == len(data["calibrations"]) == ver["ok"] == ver["rigorous"] and not ver["failed"]
+    assert {r["certificate"]["format"] for r in data["calibrations"].values()} == {2}
+    import hashlib  # the recorded re-check is about exactly these certificates
+
+    blob = json.dumps({k: r["certificate"] for k, r in data["calibrations"].items()}, sort_keys=True,
+                      separators=(",", ":"))
+    assert ver["digest"] == hashlib.sha256(blob.encode()).hexdigest()
+
+
+def test_a_sample_of_the_data_file_re_verifies_here():
+    """Re-check now (not from the recorded verification): one certificate of every (mechanism, claim) pair and a
+    seeded random sample of the rest."""
+    import random
+
+    data = _data()
+    recs = list(data["calibrations"].values())
+    kinds = {}
+    for r in recs:
+        kinds.setdefault((r["certificate"]["mechanism"], r["certificate"]["claim"]), r)
+    sample = list(kinds.values()) + random.Random(2026).sample(recs, 12)
+    assert {c for _, c in kinds} >= {"profile-1d", "profile-1d-l2", "pure", "pld-kfold", "pld-kfold-sup"}
+    for r in sample:
+        assert fhsym.verify_certificate(r["certificate"]), r["call"]
+        noise = fhsym.noise.NOISE_CLASSES[r["certificate"]["mechanism"]].from_parameters(r["parameters"])
+        assert r["variance"] == noise.var()
+        assert r["quantile_999"] == F.abs_quantile(r["certificate"]["mechanism"], r["parameters"])
+
+
+def test_data_file_optimum_bounds_every_mechanism_and_reproduces():
+    """The recorded optimum interval is below every certified 1-D variance (V* <= the variance of any private
+    additive noise) and is what fhsym.optimal_variance computes now."""
+    data = _data()
+    opt = {(o["epsilon"], o["delta"]): o for o in data["optimum"] if "lower" in o}
+    assert len(opt) == len(data["grid"]["epsilon"]) * len(data["grid"]["delta"])
+    n = 0
+    for e in data["entries"]:
+        if e["dim"] == 1 and e["compositions"] == 1 and e["norm"] == "linf":
+            o = opt[e["epsilon"], e["delta"]]
+            assert o["lower"] <= o["upper"] and o["proven_delta"] <= e["delta"]
+            for c, v in e["variances"].items():
+                if v is not None:
+                    assert o["lower"] <= v, (c, e["epsilon"], e["delta"])
+                    n += 1
+    assert n >= 6 * len(opt)
+    again = fhsym.optimal_variance(1.0, 1e-6)
+    rec = opt[1.0, 1e-6]
+    assert (again.lower, again.upper, again.bins) == (rec["lower"], rec["upper"], rec["bins"])
+
+
+def test_advice_from_the_data_file_is_certified():
+    """Where the data file holds the calls, the advisor reuses them only after re-verifying each certificate."""
+    if not default_data_path().is_file():
+        pytest.skip("the frontier data file is not in this checkout")
+    adv = fhsym.advise(1.0, 1e-6, dim=5)
+    assert all(o.source.startswith("frontier data") for o in adv.options), [(o.candidate, o.source) for o in adv.options]
+    assert {o.candidate for o in adv.options} == set(F.CANDIDATES)
+    for o in adv.options:
+        cert = o.calibration.certificate
+        assert fhsym.verify_certificate(cert) and cert.upper <= 1e-6, o.candidate
+        assert (cert.epsilon, cert.target_delta, cert.dim * cert.compositions) == (1.0, 1e-6, 5)
+        assert o.variance == pytest.approx(o.calibration.mechanism.var(), rel=1e-12)
+    one = fhsym.advise(0.3, 1e-6)  # one coordinate: the optimum from the data file beside the ranking
+    assert one.optimum is not None and one.optimum.source == "recorded (frontier data)"
+    assert all(o.source.startswith("frontier data") for o in one.options)
+    assert all(one.optimum.lower <= o.variance for o in one.options)
+
+
+def test_the_advisor_refuses_a_data_record_for_another_call(tmp_path):
+    """A genuine certificate filed under another call's key (here: another epsilon) is not reused."""
+    call = F.calibration_call(F.Gaussian.name, 0.3, 1e-6)
+    cal = fhsym.calibrate(**{**call, "epsilon": 0.4})  # less noise than 0.3 needs
+    rec = {"call": call, "variance": cal.variance, "parameters": {"sigma": cal.sigma}, "method": cal.method,
+           "achieved_delta": cal.achieved_delta, "seconds": 0.0, "certificate": cal.certificate.to_dict()}
+    path = tmp_path / "frontier.json"
+    path.write_text(json.dumps({"calibrations": {call_key(call): rec}}))
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name,))
+    assert adv.best.source == "computed" and adv.best.variance > cal.variance
+
+
+def test_a_call_recorded_as_failed_is_reported_not_re_run(tmp_path):
+    call = F.calibration_call(F.Gaussian.name, 0.3, 1e-6)
+    path = tmp_path / "frontier.json"
+    path.write_text(json.dumps({"calibrations": {}, "errors": {call_key(call): "CalibrationTimeout: stopped"}}))
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name, F.LAPLACE_PURE))
+    assert [c for c, _ in adv.failed] == [F.Gaussian.name] and "CalibrationTimeout" in adv.failed[0][1]
+    assert [o.candidate for o in adv.options] == [F.LAPLACE_PURE]
+    again = fhsym.advise(0.3, 1e-6, data=False, candidates=(F.Gaussian.name,))  # without the data it is computed
+    assert again.best.candidate == F.Gaussian.name and not again.failed
+
+
+def test_ball_best_and_the_ranking_of_members():
+    assert F.GAUSSIAN_MEMBER == (F.FH, F.OSGT.name)
+    assert F.ball_best(F.FH, None, 2.0) == (2.0, F.Gaussian.name)
+    assert F.ball_best(F.STAIRCASE_PLD, 5.0, 2.0) == (5.0, "box")
+    e = F.entry({F.FH: 2.0, F.Gaussian.name: 2.0, F.OSGT.name: 2.0}, {F.FH: F.Gaussian.name, F.OSGT.name: F.Gaussian.name})
+    assert e["best"] == F.Gaussian.name and e["fh_gain_db"] == 0.0  # a tie with the Gaussian, by construction
 
 
 # ---------------------------------------------------------------------------
@@ -283,19 +414,6 @@ def test_gaussian_limit_fh_certificate_rechecks_and_a_forged_one_does_not():
     less = cal.parameters["gamma"] * (1 - 1e-4)  # a little less noise, the decimal copy edited with it
     forged["parameters"]["gamma"], forged["decimal"]["parameters"]["gamma"] = less.hex(), repr(less)
     assert not fhsym.verify_certificate(forged)
-
-
-def test_advice_from_the_data_file_is_certified():
-    """Where the data file holds the calls, the advisor reuses them only after re-verifying each certificate."""
-    if not default_data_path().is_file():
-        pytest.skip("the frontier data file is not in this checkout")
-    adv = fhsym.advise(1.0, 1e-6, dim=5)
-    assert any(o.source.startswith("frontier data") for o in adv.options)
-    for o in adv.options:
-        cert = o.calibration.certificate
-        assert fhsym.verify_certificate(cert) and cert.upper <= 1e-6, o.candidate
-        assert (cert.epsilon, cert.target_delta, cert.dim * cert.compositions) == (1.0, 1e-6, 5)
-        assert o.variance == pytest.approx(o.calibration.mechanism.var(), rel=1e-12)
 
 
 @pytest.mark.parametrize("eps, K, T", [(1.0, 5, 1), (0.3, 3, 1), (1.0, 10, 3), (0.1, 7, 10)])

@@ -14,6 +14,11 @@ noise that composition is the 1-D Gaussian at sqrt(K T) Delta (rounded up), encl
 arithmetic; otherwise it is bounded by a proven privacy-loss distribution computed in exact arithmetic
 (:mod:`fhsym.accounting.pld_exact`) whose grid is recorded in the certificate's ``grid``, so that a
 re-check repeats the computation bit for bit.
+
+``"pld-kfold-sup"``: i.i.d. symmetric noise that need not be log-concave (the staircase), over the same
+box: the K T-fold composition of the symmetric pair built from the sup over the shifts 0 < d <= Delta
+of the 1-D profile, which dominates every coordinate's pair whatever its shift (:class:`_KFoldSup`),
+in the same exact arithmetic, its grid recorded.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from typing import Any, Dict, Mapping, Optional
 
 from .._core.sensitivities import mul_sqrt_up
 from ..privacy.claims import ONE_RELEASE, Claim, Evidence, Release
-from .mechanism_pld import kfold_delta_proven
+from .mechanism_pld import exact_grid, kfold_delta_proven
 from .pld_exact import ExactBound, ExactGrid, exact_delta_upper
 from .zcdp import zcdp_delta
 
-__all__ = ["CLAIMS", "KFOLD", "ZCDP", "claim_named"]
+__all__ = ["CLAIMS", "KFOLD", "KFOLD_SUP", "ZCDP", "claim_named"]
 
 
 class _KFoldCorner(Claim):
@@ -91,6 +96,79 @@ class _KFoldCorner(Claim):
 KFOLD = _KFoldCorner()
 
 
+class _SupNodes:
+    """A noise law seen through the sup of its 1-D profile over the shifts: the nodes of the dominating pair."""
+
+    def __init__(self, noise: Any) -> None:
+        self.noise = noise
+
+    def profile_upper_ends(self, epsilons: Any, sensitivity: float, **kw: Any) -> Any:
+        return self.noise.worst_profile_upper_ends(epsilons, sensitivity, **kw)
+
+
+class _KFoldSup(Claim):
+    """K T-fold composition of a dominating pair built from the sup over the shifts of the 1-D profile.
+
+    For symmetric noise whose density need not be log-concave (the staircase): every coordinate of every release
+    adds the noise to a shift d_i with |d_i| <= Delta.  The 1-D pair (T, T + d) and its swap have the same
+    hockey-stick curve (the noise is symmetric), so the curve H_d on u >= 1 determines it.  The nodes W_j are
+    upper ends of ball-arithmetic enclosures of sup_{0 < d <= Delta} delta(j h; d)
+    (``noise.worst_profile_upper_ends``); sup_d H_d is convex and non-increasing on u >= 1 (a sup of such
+    curves), so the chord interpolation of the nodes lies above every H_d, and the symmetric pair that
+    :func:`fhsym.accounting.pld_exact.exact_delta_upper` builds from it has a curve above every H_d on u >= 1,
+    hence everywhere (on u <= 1 the curve is the perspective u H(1/u) + 1 - u, monotone in H): it dominates
+    (Blackwell) the pair of every shift |d| <= Delta, d = 0 included.  The product of dominating pairs dominates
+    the product (and the adaptive composition of the T releases: Zhu, Dong & Wang 2022, Theorem 10), so delta of
+    the K T-fold composition of the pair, computed in exact arithmetic on the recorded grid, bounds every d in
+    the box ||d||_inf <= Delta.
+    """
+
+    name = "pld-kfold-sup"
+
+    def check(self, release: Release) -> None:
+        noise = release.noise
+        if not hasattr(noise, "worst_profile_upper_ends"):
+            raise ValueError(f"claim 'pld-kfold-sup' needs noise with proven upper ends of the sup of its profile over "
+                             f"the shifts (worst_profile_upper_ends); got {noise!r}")
+        if release.folds < 2:
+            raise ValueError(f"claim 'pld-kfold-sup' is for dim * compositions >= 2; got {release.folds}")
+        noise.worst_profile_upper_ends([0.0], release.sensitivities.sensitivity)  # ValueError outside its shifts
+
+    @staticmethod
+    def _evidence(release: Release, bound: ExactBound) -> Evidence:
+        g = bound.grid
+        return Evidence(0.0, bound.upper, "pld-exact", True,
+                        f"the {release.folds}-fold composition of the symmetric pair built from the sup over the "
+                        f"shifts 0 < d <= Delta of the 1-D profile (it dominates every shift |d_i| <= Delta of every "
+                        f"coordinate), a proven privacy-loss-distribution upper bound: ball-arithmetic nodes of the sup "
+                        f"on the lattice {g.step.numerator}/{g.step.denominator} * Z, the pair and its "
+                        f"{release.folds}-fold composition in integers rounded up (units 2^-{g.bits})", bound.record())
+
+    def certify_evidence(self, release: Release, target: float) -> Evidence:
+        noise, D = release.noise, release.sensitivities.sensitivity
+        atoms = noise.loss_atoms(D)
+        step = float(max(atoms)) if atoms else None  # the loss lattice of the sup (the staircase: eps0 Z)
+        grid = exact_grid(noise, D, min(target, 0.5) if target > 0 else 1e-300, release.folds, step=step)
+        return self._evidence(release, exact_delta_upper(_SupNodes(noise), D, release.epsilon, release.folds, grid))
+
+    def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
+        if grid is None:
+            raise ValueError("claim 'pld-kfold-sup' needs the grid of its privacy-loss distribution (certificate field "
+                             "'grid')")
+        g = ExactGrid.from_dict(grid)
+        if grid.get("folds") != release.folds:
+            raise ValueError(f"certificate field 'grid.folds' = {grid.get('folds')!r} is not dim * compositions = "
+                             f"{release.folds}")
+        D = release.sensitivities.sensitivity
+        return self._evidence(release, exact_delta_upper(_SupNodes(release.noise), D, release.epsilon, release.folds, g))
+
+    def covers(self, release: Release) -> str:
+        return KFOLD.covers(release)
+
+
+KFOLD_SUP = _KFoldSup()
+
+
 class _ZCDP(Claim):
     """zCDP composition: each of the K T releases is (xi, eta)-zCDP at Delta, the sum converted to (eps, delta)."""
 
@@ -120,7 +198,7 @@ class _ZCDP(Claim):
 ZCDP = _ZCDP()
 
 #: every claim a certificate can make
-CLAIMS: Dict[str, Claim] = {**ONE_RELEASE, KFOLD.name: KFOLD, ZCDP.name: ZCDP}
+CLAIMS: Dict[str, Claim] = {**ONE_RELEASE, KFOLD.name: KFOLD, KFOLD_SUP.name: KFOLD_SUP, ZCDP.name: ZCDP}
 
 
 def claim_named(name: object) -> Claim:

@@ -7,8 +7,13 @@ variance.  Where the frontier data file (``fhsym/applications/data/frontier.json
 calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
 holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
 
-The box-based candidates (flipped Huber, K-fold Laplace, truncated Laplace, OSGT, staircase)
-cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applications.frontier`).
+The box-based candidates (flipped Huber, K-fold Laplace, truncated Laplace, OSGT, both staircases)
+cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applications.frontier`);
+over a ball flipped Huber and OSGT are the better of that and their Gaussian member (alpha = 0,
+vartheta = 0), which is the Gaussian's calibration (:func:`fhsym.applications.frontier.ball_best`).
+In one coordinate (dim = compositions = 1) the advice also holds the certified interval of the least
+variance of *any* additive noise (:func:`fhsym.optimal_variance`; recorded intervals are reused),
+and each option's variance above its lower end.
 
 >>> import fhsym
 >>> adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
@@ -27,16 +32,19 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 from .._core.sensitivities import resolve_sensitivities
-from ..calibration import Calibration, calibrate
+from ..calibration import Calibration
 from ..calibration.verify import verify_certificate
 from ..noise import NOISE_CLASSES, OSGT, Gaussian, Staircase, TruncatedLaplace
 from ..privacy.certificate import Certificate
-from .frontier import BOX_BASED, CANDIDATES, FH, LAPLACE_KFOLD, LAPLACE_PURE, calibration_call, candidate_label, gain_db
+from .frontier import (BOX_BASED, CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, STAIRCASE_PLD,
+                       ball_best, calibration_call, candidate_label, gain_db, run_call)
 
-__all__ = ["Advice", "Option", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text"]
+__all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text",
+           "optimum_interval"]
 
 #: cheap first: the order in which the advisor computes what the data file does not hold
-_ORDER = (Gaussian.name, LAPLACE_PURE, Staircase.name, FH, LAPLACE_KFOLD, TruncatedLaplace.name, OSGT.name)
+_ORDER = (Gaussian.name, LAPLACE_PURE, Staircase.name, STAIRCASE_PLD, FH, LAPLACE_KFOLD, TruncatedLaplace.name,
+          OSGT.name)
 
 
 def default_data_path() -> Path:
@@ -75,6 +83,8 @@ def call_key(call: Dict[str, Any]) -> str:
 
 
 _LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
+_OPTIMA: Dict[Tuple[str, float], Dict[Tuple[float, float], Dict[str, Any]]] = {}
+_ERRORS: Dict[Tuple[str, float], Dict[str, str]] = {}
 
 
 def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
@@ -98,7 +108,76 @@ def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
             raise ValueError(f"{str(p)!r} is not a frontier data file: {exc}") from None
         _LOADED.clear()
         _LOADED[k] = {call_key(rec["call"]): rec for rec in cals.values()}
+        _OPTIMA.clear()
+        _OPTIMA[k] = {(o["epsilon"], o["delta"]): o for o in data.get("optimum", []) if "lower" in o}
+        _ERRORS.clear()
+        _ERRORS[k] = dict(data.get("errors", {}))
     return _LOADED[k]
+
+
+def _recorded_errors(path: Union[str, Path]) -> Dict[str, str]:
+    """``{call_key: error}`` of the calls a frontier data file records as failed."""
+    load_frontier_calibrations(path)
+    p = Path(path)
+    try:
+        return _ERRORS.get((str(p.resolve()), p.stat().st_mtime), {})
+    except OSError:
+        return {}
+
+
+def _recorded_optima(path: Union[str, Path]) -> Dict[Tuple[float, float], Dict[str, Any]]:
+    """The optimum intervals (Delta = 1) a frontier data file records, by (eps, delta)."""
+    load_frontier_calibrations(path)
+    p = Path(path)
+    try:
+        k = (str(p.resolve()), p.stat().st_mtime)
+    except OSError:
+        return {}
+    return _OPTIMA.get(k, {})
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """``lower <= V* <= upper``: the least variance of any additive (eps, delta)-DP noise at the sensitivity, certified."""
+
+    lower: float
+    upper: float
+    source: str
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"lower": self.lower, "upper": self.upper, "source": self.source}
+
+
+def optimum_interval(epsilon: float, delta: float, sensitivity: float = 1.0,
+                     recorded: Optional[Dict[Tuple[float, float], Dict[str, Any]]] = None) -> Optional[Optimum]:
+    """The certified optimum interval at (eps, delta, Delta): a recorded one (frontier data, then the optimum's data
+    file) scaled by Delta^2 with outward rounding (V* scales with Delta^2: T is private at 1 iff Delta T is at Delta),
+    else :func:`fhsym.optimal_variance` now; None where that is not defined (eps > 20).
+
+    >>> iv = optimum_interval(1.0, 1e-6)
+    >>> round(iv.lower, 4), round(iv.upper, 4), iv.source
+    (1.9167, 1.918, 'recorded (fhsym/optimum/data, dual re-checkable)')
+    """
+    from fractions import Fraction
+
+    from .._core.arb.piecewise_uniform import fraction_down, fraction_up
+    from ..optimum import optimal_variance
+    from ..optimum.api import EPSILON as OPT_EPSILON
+    from ..optimum.recorded import load as load_optima
+
+    rec = (recorded or {}).get((epsilon, delta))
+    source = "recorded (frontier data)"
+    if rec is None:
+        rec = next((r for r in load_optima() if (r["epsilon"], r["delta"], r["sensitivity"]) == (epsilon, delta, 1.0)),
+                   None)
+        source = "recorded (fhsym/optimum/data, dual re-checkable)"
+    if rec is not None:
+        d2 = Fraction(sensitivity) ** 2
+        return Optimum(fraction_down(Fraction(rec["lower"]) * d2), fraction_up(Fraction(rec["upper"]) * d2), source)
+    if not (0.0 < epsilon <= OPT_EPSILON.upper):
+        return None
+    iv = optimal_variance(epsilon, delta, sensitivity)
+    return Optimum(iv.lower, iv.upper, "computed (fhsym.optimal_variance)")
 
 
 @dataclass(frozen=True)
@@ -135,6 +214,7 @@ class Advice:
     sensitivity: float
     options: Tuple[Option, ...]
     failed: Tuple[Tuple[str, str], ...] = ()
+    optimum: Optional[Optimum] = None
 
     @property
     def best(self) -> Option:
@@ -159,21 +239,27 @@ class Advice:
         >>> print(adv)  # doctest: +NORMALIZE_WHITESPACE
         (1, 1e-06)-DP, 1 coordinate(s), 1 release(s), sensitivity: linf ball of radius 1
         per-coordinate variance, certified, best first:
-          #  mechanism       variance  over the best        method    source
-          1  staircase       1.918104  best                 pure      computed
-          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  pure      computed
-          3  Gaussian        17.84791  +830 % (+9.69 dB)    exact-1d  computed
+          #  mechanism       variance  over the best        over the optimum  method    source
+          1  staircase       1.918104  best                 <= +0.0751 %      pure      computed
+          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  <= +4.35 %        pure      computed
+          3  Gaussian        17.84791  +830 % (+9.69 dB)    <= +831 %         exact-1d  computed
         best: staircase; the runner-up (Laplace (pure)) needs +4.27 % (+0.182 dB) more variance
+        optimum of any additive noise (certified interval, recorded (fhsym/optimum/data, dual re-checkable)): [1.916664, 1.917966]; 'over the optimum' bounds each variance's distance to it from above
         """
         lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate(s), {self.compositions} release(s), "
                  f"sensitivity: {self.norm} ball of radius {self.sensitivity:g}",
                  "per-coordinate variance, certified, best first:"]
-        rows = [("#", "mechanism", "variance", "over the best", "method", "source")]
+        opt = self.optimum
+        rows = [("#", "mechanism", "variance", "over the best") + (("over the optimum",) if opt else ())
+                + ("method", "source")]
         best = self.options[0].variance
         for i, o in enumerate(self.options, 1):
             over = "best" if i == 1 else ratio_text(o.variance / best)
-            src = "data" if o.source.startswith("frontier") else "computed"
-            rows.append((str(i), candidate_label(o.candidate), f"{o.variance:.7g}", over, o.calibration.method, src))
+            src = "data" if o.source.startswith("frontier") else ("Gaussian" if o.source.startswith("its") else "computed")
+            above = ((f"<= {100.0 * (o.variance / opt.lower - 1.0):+.3g} %",) if opt and opt.lower > 0 else
+                     ("-",) if opt else ())
+            rows.append((str(i), candidate_label(o.candidate), f"{o.variance:.7g}", over) + above
+                        + (o.calibration.method, src))
         widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
         lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         if len(self.options) > 1:
@@ -186,6 +272,9 @@ class Advice:
         if fh and other:
             lines.append(f"flipped Huber needs {ratio_text(fh[0].variance / other[0].variance)} variance against the "
                          f"best other mechanism ({candidate_label(other[0].candidate)})")
+        if opt is not None:
+            lines.append(f"optimum of any additive noise (certified interval, {opt.source}): [{opt.lower:.7g}, "
+                         f"{opt.upper:.7g}]; 'over the optimum' bounds each variance's distance to it from above")
         lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
         lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
         return "\n".join(lines)
@@ -196,7 +285,8 @@ class Advice:
                 "compositions": self.compositions, "sensitivity": self.sensitivity,
                 "best": self.best.candidate, "gain_over_runner_up_db": None if math.isnan(gain) else gain,
                 "fh_gain_db": self.fh_gain_db, "options": [o.to_dict() for o in self.options],
-                "failed": [{"candidate": c, "error": e} for c, e in self.failed]}
+                "failed": [{"candidate": c, "error": e} for c, e in self.failed],
+                "optimum": None if self.optimum is None else self.optimum.to_dict()}
 
 
 def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositions: int) -> str:
@@ -279,28 +369,52 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     if not (data is None or isinstance(data, (bool, str, os.PathLike))):
         raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
     calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
-    if data is False:
-        records: Dict[str, Any] = {}
-    else:
-        records = load_frontier_calibrations(default_data_path() if data is None or data is True else Path(os.fspath(data)))
+    seen_calls = set()
+    for c in sorted(cands, key=CANDIDATES.index):  # one option per distinct call (the PLD staircase in 1-D is the staircase)
+        k = call_key(calls[c])
+        if k in seen_calls:
+            del calls[c]
+        seen_calls.add(k)
+    path = default_data_path() if data is None or data is True else (None if data is False else Path(os.fspath(data)))
+    records: Dict[str, Any] = {} if path is None else load_frontier_calibrations(path)
+    recorded_errors = {} if path is None else _recorded_errors(path)
     options, failed = [], []
-    for c in sorted(cands, key=_ORDER.index):
+    for c in sorted(calls, key=_ORDER.index):
         call = calls[c]
         rec = records.get(call_key(call))
         cal = _from_record(rec, call) if rec is not None else None
         source = "frontier data (certificate re-verified)"
+        if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
+            failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "
+                              f"--no-data (data=False) tries again"))
+            continue
         if cal is None:
             source = "computed"
             if progress is not None:
                 progress(f"fhsym advise: calibrating {c} (dim {call['dim']}, compositions {call['compositions']}) ...")
             try:
-                cal = calibrate(**call)
+                cal = run_call(call)
             except ValueError as exc:  # includes CalibrationError
                 failed.append((c, " ".join(str(exc).split())))
                 continue
         options.append(Option(c, cal, source, call, _covers(c, call, dim, norm, compositions)))
     if not options:
         raise ValueError(f"no candidate could be calibrated: {failed}")
-    options.sort(key=lambda o: (o.variance, CANDIDATES.index(o.candidate)))
+    if norm != NORMS[0] and dim > 1:  # a ball: FH and OSGT at shape 0 are the Gaussian
+        gauss = next((o for o in options if o.candidate == Gaussian.name), None)
+        for i, o in enumerate(options):
+            if o.candidate in GAUSSIAN_MEMBER and gauss is not None:
+                _, via = ball_best(o.candidate, o.variance, gauss.variance)
+                if via != "box":
+                    options[i] = Option(o.candidate, gauss.calibration, "its Gaussian member: " + gauss.source,
+                                        gauss.call, f"{candidate_label(o.candidate)} at shape 0 is the Gaussian: its "
+                                        f"calibration over the {norm} ball beats its box calibration (variance "
+                                        f"{o.variance:.7g})")
+    # best first; at a tie the Gaussian itself before a Gaussian member standing in for FH or OSGT
+    options.sort(key=lambda o: (o.variance, o.source.startswith("its Gaussian member"), CANDIDATES.index(o.candidate)))
+    optimum = None
+    if int(dim) == 1 and int(compositions) == 1:
+        optimum = optimum_interval(float(epsilon), float(delta), float(sensitivity),
+                                   _recorded_optima(path) if path is not None else None)
     return Advice(float(epsilon), float(delta), int(dim), norm, int(compositions), float(sensitivity), tuple(options),
-                  tuple(failed))
+                  tuple(failed), optimum)

@@ -7,20 +7,29 @@ parameters), and the candidates are ranked by per-coordinate variance.
 
 Candidates (i.i.d. noise on each coordinate):
 
-=====================  =========================================================================
-``flipped_huber``      exact K T-fold profile over the box (``method="exact"``; Theorem 3 in 1-D)
-``gaussian``           analytic Gaussian at the set's l2 radius (times sqrt(T))
-``laplace_kfold``      Laplace, exact K T-fold profile over the box (``method="exact"``)
-``laplace_pure``       Laplace, pure eps-DP at the set's l1 radius (times T) (``method="pure"``)
-``truncated_laplace``  exact K T-fold profile over the box
-``staircase``          pure eps/(K T)-DP per coordinate (basic composition)
-``osgt``               exact K T-fold profile over the box
-=====================  =========================================================================
+======================  ========================================================================
+``flipped_huber``       exact K T-fold profile over the box (``method="exact"``; Theorem 3 in 1-D)
+``gaussian``            analytic Gaussian at the set's l2 radius (times sqrt(T))
+``laplace_kfold``       Laplace, exact K T-fold profile over the box (``method="exact"``)
+``laplace_pure``        Laplace, pure eps-DP at the set's l1 radius (times T) (``method="pure"``)
+``truncated_laplace``   exact K T-fold profile over the box
+``staircase``           pure eps/(K T)-DP per coordinate (basic composition)
+``staircase_pld``       the staircase composed through a proven PLD over the box
+                        (:mod:`fhsym.applications.staircase_pld`, claim ``"pld-kfold-sup"``);
+                        in one coordinate it is the staircase
+``osgt``                exact K T-fold profile over the box, shapes up to :data:`OSGT_THETA_MAX`
+======================  ========================================================================
 
-The box-based candidates cover an l2 or l1 ball of radius 1 through the box of half-width 1 that
-contains it: that is the honest comparison of i.i.d. noise (their privacy over the box is decided
-by the corner (1, ..., 1), so they cannot use a smaller ball), while the Gaussian and pure Laplace
-use the ball's own radius.
+Every candidate's record is ``run_call(call)``: :func:`fhsym.calibrate` with the call's keyword
+arguments, except ``staircase_pld`` (K T > 1), which is
+:func:`fhsym.applications.staircase_pld.calibrate_staircase_pld`.
+
+The box-based candidates are certified over the box of half-width 1, which contains the l2 or l1
+ball of radius 1: that is all their proofs cover ("box only": the K-fold claims are proven at the box
+corner; Theorem 8 with the ball's radii is not proven, docs/kdim.md).  The Gaussian and pure
+Laplace use the ball's own radius.  Flipped Huber at alpha = 0 and OSGT at vartheta = 0 *are* the
+Gaussian, so over a ball the best certified calibration of each is the better of its box calibration
+and the Gaussian's (:func:`ball_best`).
 
 Over the box, K coordinates released T times are the same mechanism as K T coordinates released
 once, so every box-based calibration is requested once, as ``dim = K T``, ``compositions = 1``
@@ -35,7 +44,8 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..noise import OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace
+from ..noise import NOISE_CLASSES, OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace
+from . import staircase_pld as _SP
 
 __all__ = [
     "CANDIDATES",
@@ -45,6 +55,14 @@ __all__ = [
     "EPSILONS",
     "NORMS",
     "BOX_BASED",
+    "GAUSSIAN_MEMBER",
+    "STAIRCASE_PLD",
+    "QUANTILE_LEVEL",
+    "abs_quantile",
+    "ball_best",
+    "optimum_record",
+    "optimum_task",
+    "run_call",
     "calibration_call",
     "candidate_label",
     "calibration_record",
@@ -61,16 +79,36 @@ DIMS: Tuple[int, ...] = (1, 2, 3, 5, 10, 20, 50, 100, 1000)
 COMPOSITIONS: Tuple[int, ...] = (1, 10, 100)
 NORMS: Tuple[str, ...] = ("linf", "l2", "l1")
 
-#: the frontier's candidates: each noise law by its key, Laplace twice (exact K-fold profile, pure DP)
+#: the frontier's candidates: each noise law by its key, Laplace twice (exact K-fold profile, pure DP), the staircase
+#: twice (pure DP with basic composition; composed through the proven PLD of claim "pld-kfold-sup")
 LAPLACE_KFOLD, LAPLACE_PURE = Laplace.name + "_kfold", Laplace.name + "_pure"
+STAIRCASE_PLD = Staircase.name + "_pld"
 #: the noise law each candidate calibrates
 _LAW: Dict[str, Any] = {FlippedHuber.name: FlippedHuber, Gaussian.name: Gaussian, LAPLACE_KFOLD: Laplace,
                         LAPLACE_PURE: Laplace, TruncatedLaplace.name: TruncatedLaplace, Staircase.name: Staircase,
-                        OSGT.name: OSGT}
+                        STAIRCASE_PLD: Staircase, OSGT.name: OSGT}
 CANDIDATES: Tuple[str, ...] = tuple(_LAW)
 #: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
-BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, OSGT.name)
+BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, STAIRCASE_PLD,
+                              OSGT.name)
 _MECHANISM = {c: law.name for c, law in _LAW.items()}
+
+
+def _has_gaussian_member(law: Any) -> bool:
+    rng = getattr(law, "shape_range", None)
+    return bool(rng is not None and rng[2] and law.from_family(0.0, 1.0).gaussian_sigma() is not None)
+
+
+#: box-based candidates whose shape-0 member is the Gaussian (flipped Huber at alpha = 0, OSGT at vartheta = 0)
+GAUSSIAN_MEMBER: Tuple[str, ...] = tuple(c for c in BOX_BASED if _has_gaussian_member(_LAW[c]))
+#: OSGT's shape scan theta = vartheta/varrho in {0} U [1e-3, OSGT_THETA_MAX]: the 1-D optimum's theta grows with eps
+#: (about 200 at eps = 0.3, 6e3-3e4 at eps = 3, 3e7 at eps = 10); the family default stops at 1e4
+OSGT_THETA_MAX = 1e8
+#: a sweep's time limit for one Gaussian calibration (they take < 0.2 s; some at large eps and small delta do not
+#: finish: the 1-D search returns a scale whose float profile underflows, and the ulp search below it never ends)
+GAUSSIAN_TIMEOUT = 10.0
+#: the second utility: the quantile of |noise| at this level (per coordinate)
+QUANTILE_LEVEL = 0.999
 FH = FlippedHuber.name
 
 
@@ -83,7 +121,8 @@ def candidate_label(candidate: str) -> str:
     law = _LAW.get(candidate)
     if law is None:
         return candidate
-    return {LAPLACE_KFOLD: "Laplace (exact)", LAPLACE_PURE: "Laplace (pure)"}.get(candidate, law.display_name)
+    return {LAPLACE_KFOLD: "Laplace (exact)", LAPLACE_PURE: "Laplace (pure)",
+            STAIRCASE_PLD: "staircase (PLD)"}.get(candidate, law.display_name)
 
 
 _SET_KWARG = {"linf": "sensitivity", "l2": "l2_sensitivity", "l1": "l1_sensitivity"}
@@ -118,13 +157,19 @@ def calibration_call(candidate: str, epsilon: float, delta: float, dim: int = 1,
         raise ValueError(f"candidate must be one of {list(CANDIDATES)}; got {candidate!r}")
     _check_release(epsilon, delta, dim, norm, compositions, sensitivity)
     K, T = int(dim), int(compositions)
+    if candidate == STAIRCASE_PLD and K * T == 1:
+        candidate = Staircase.name  # one coordinate, one release: nothing to compose, the staircase itself
     call: Dict[str, Any] = {"epsilon": float(epsilon), "delta": float(delta), "mechanism": _MECHANISM[candidate]}
     if candidate in BOX_BASED or norm == "linf" or K == 1:
         call.update(dim=K * T, compositions=1, sensitivity=float(sensitivity))
     else:
         call.update(dim=K, compositions=T, **{_SET_KWARG[norm]: float(sensitivity)})
+    if candidate == OSGT.name:
+        call["theta_max"] = OSGT_THETA_MAX  # the shape scan reaches the 1-D optimum's theta (docs/frontier.md)
     if candidate == LAPLACE_PURE:
         call["method"] = "pure"
+    elif candidate == STAIRCASE_PLD:
+        call["method"] = _SP.METHOD
     elif candidate == LAPLACE_KFOLD or (candidate == FH and call["dim"] * call["compositions"] > 1):
         call["method"] = "exact"  # FH: the exact K-fold profile (a re-checkable certificate; Theorem 8 is not one)
     else:
@@ -132,13 +177,88 @@ def calibration_call(candidate: str, epsilon: float, delta: float, dim: int = 1,
     return call
 
 
-def calibration_record(**call: Any) -> Dict[str, Any]:
-    """Run ``fhsym.calibrate(**call)`` and return what the data file stores (the task of a frontier sweep)."""
+def run_call(call: Mapping[str, Any]) -> Any:
+    """The certified :class:`fhsym.Calibration` of a candidate's call: ``fhsym.calibrate(**call)``, or the composed
+    staircase for its method (:func:`fhsym.applications.staircase_pld.calibrate_staircase_pld`)."""
     from ..calibration import calibrate
 
-    cal = calibrate(**call)
+    if call.get("mechanism") == Staircase.name and call.get("method") == _SP.METHOD:
+        rest = {k: v for k, v in call.items() if k not in ("mechanism", "method")}
+        return _SP.calibrate_staircase_pld(**rest)
+    return calibrate(**call)
+
+
+def abs_quantile(mechanism: str, parameters: Mapping[str, Any], level: float = QUANTILE_LEVEL) -> float:
+    """The ``level`` quantile of |noise| of one coordinate: ``isf((1 - level)/2)`` of the (symmetric) law.
+
+    >>> round(abs_quantile(Laplace.name, {"beta": 1.0}), 4), round(-math.log(1 - QUANTILE_LEVEL), 4)
+    (6.9078, 6.9078)
+    """
+    noise = NOISE_CLASSES[mechanism].from_parameters(dict(parameters))
+    return float(noise.isf((1.0 - level) / 2.0))
+
+
+class CalibrationTimeout(RuntimeError):
+    """A frontier calibration stopped after the sweep's time limit (recorded by the sweep as an error)."""
+
+
+def _with_timeout(seconds: Optional[float], fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, interrupted by :class:`CalibrationTimeout` after ``seconds`` (SIGALRM: main thread only, else no limit)."""
+    import signal
+    import threading
+
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        return fn(*args)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise CalibrationTimeout(f"the calibration did not finish within {seconds:g} s (stopped by the sweep)")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        return fn(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def calibration_record(**call: Any) -> Dict[str, Any]:
+    """Run the call (:func:`run_call`) and return what the data file stores (the task of a frontier sweep).
+
+    The environment variable ``FHSYM_FRONTIER_TIMEOUT`` (seconds) stops a call that runs longer (in the main
+    thread: ``scripts/frontier.py run --scheduler serial``); the sweep records it as an error."""
+    import os
+
+    limit = float(os.environ.get("FHSYM_FRONTIER_TIMEOUT", "0") or 0)
+    if limit and call.get("mechanism") == Gaussian.name:
+        limit = min(limit, GAUSSIAN_TIMEOUT)
+    cal = _with_timeout(limit, run_call, call)
     return {"mechanism": cal.mechanism.name, "parameters": dict(cal.parameters), "variance": cal.variance,
             "method": cal.method, "achieved_delta": cal.achieved_delta, "certificate": cal.certificate.to_dict()}
+
+
+def optimum_record(epsilon: float, delta: float) -> Dict[str, Any]:
+    """The certified interval of the least variance of any additive (eps, delta)-DP noise at Delta = 1
+    (:func:`fhsym.optimal_variance`) as the data file stores it."""
+    from ..optimum import optimal_variance
+
+    iv = optimal_variance(epsilon, delta)
+    return {"epsilon": iv.epsilon, "delta": iv.delta, "lower": iv.lower, "upper": iv.upper, "bins": iv.bins,
+            "support": iv.support, "proven_delta": iv.proven_delta}
+
+
+def ball_best(candidate: str, own: Optional[float], gaussian: Optional[float]) -> Tuple[Optional[float], str]:
+    """Over an l2/l1 ball (K > 1): a candidate's best certified variance and which member gives it.
+
+    A candidate with a Gaussian member (:data:`GAUSSIAN_MEMBER`) is the better of its box calibration and the
+    Gaussian's over the ball; the others keep their box calibration.
+
+    >>> ball_best(FH, 3.0, 2.0), ball_best(FH, 1.0, 2.0), ball_best(LAPLACE_KFOLD, 3.0, 2.0)
+    ((2.0, 'gaussian'), (1.0, 'box'), (3.0, 'box'))
+    """
+    if candidate in GAUSSIAN_MEMBER and gaussian is not None and (own is None or gaussian < own):
+        return gaussian, Gaussian.name
+    return own, "box"
 
 
 def frontier_task(call: Mapping[str, Any], label: str = ""):
@@ -146,6 +266,14 @@ def frontier_task(call: Mapping[str, Any], label: str = ""):
     from .sweeps import Task
 
     return Task("fhsym.applications.frontier:calibration_record", dict(call), label=label)
+
+
+def optimum_task(epsilon: float, delta: float):
+    """The :class:`~fhsym.applications.sweeps.Task` of the certified optimum interval at (eps, delta), Delta = 1."""
+    from .sweeps import Task
+
+    return Task("fhsym.applications.frontier:optimum_record", {"epsilon": float(epsilon), "delta": float(delta)},
+                label=f"optimum eps={epsilon:g} delta={delta:g}")
 
 
 def gain_db(var_fh: float, var_other: float) -> float:
@@ -159,19 +287,22 @@ def gain_db(var_fh: float, var_other: float) -> float:
     return 10.0 * math.log10(var_other / var_fh)
 
 
-def entry(variances: Mapping[str, Optional[float]]) -> Dict[str, Any]:
-    """Rank the candidates of one release: ``{"ranking", "best", "fh_gain_db", "complete"}``.
+def entry(variances: Mapping[str, Optional[float]], members: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+    """Rank the candidates of one release: ``{"ranking", "best", "fh_gain_db", "best_other", "complete"}``.
 
     ``variances`` maps each candidate to its certified variance (``None``: not computed).
-    ``fh_gain_db`` is FH's gain over the best *other* computed candidate (``None`` without FH);
-    ``complete`` says whether every candidate was computed.
+    ``members`` (balls, :func:`ball_best`) names the candidates whose variance is that of their Gaussian
+    member: at a tie the Gaussian itself ranks first.  ``fh_gain_db`` is FH's gain over the best *other*
+    computed candidate (``None`` without FH); ``complete`` says whether every candidate was computed.
 
-    >>> e = entry({"flipped_huber": 1.0, "gaussian": 2.0, "laplace_kfold": None})
-    >>> e["best"], round(e["fh_gain_db"], 3), e["complete"]
-    ('flipped_huber', 3.01, False)
+    >>> e = entry({FH: 1.0, Gaussian.name: 2.0, LAPLACE_KFOLD: None})
+    >>> e["best"] == FH, round(e["fh_gain_db"], 3), e["complete"]
+    (True, 3.01, False)
     """
     have = {c: float(v) for c, v in variances.items() if v is not None}
-    ranking = sorted(have, key=lambda c: (have[c], CANDIDATES.index(c) if c in CANDIDATES else 99))
+    via = dict(members or {})
+    ranking = sorted(have, key=lambda c: (have[c], via.get(c) == Gaussian.name,
+                                          CANDIDATES.index(c) if c in CANDIDATES else 99))
     others = [c for c in ranking if c != FH]
     gain = gain_db(have[FH], have[others[0]]) if FH in have and others else None
     return {"ranking": ranking, "best": ranking[0] if ranking else None, "fh_gain_db": gain,

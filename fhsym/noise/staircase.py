@@ -52,14 +52,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
 
 from .._core.random import Rng
 from .._core.types import FloatArray
-from .._core.arb import Plan, staircase_plan_of
+from .._core.arb import Enclosure, Plan, staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
@@ -159,6 +159,49 @@ class Staircase(NoiseDistribution):
     def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
         # eps0-DP for every |d_i| <= Delta0 (Geng & Viswanath), and pure DP adds up over the dim coordinates
         return dim * Fraction(self.epsilon) if sensitivity <= self.sensitivity else None
+
+    def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
+        """eps0, exactly, for 0 < Delta <= Delta0: the loss of a shift d <= Delta0 takes only -eps0, 0 and eps0
+        (:meth:`worst_profile_enclosure`), eps0 with probability >= 1/2; none claimed beyond Delta0.
+
+        >>> Staircase(0.5, 1.0, 0.3).loss_atoms(1.0), Staircase(0.5, 1.0, 0.3).loss_atoms(2.0)
+        ((Fraction(1, 2),), ())
+        """
+        return (Fraction(self.epsilon),) if 0.0 < sensitivity <= self.sensitivity else ()
+
+    def _check_shift_range(self, sensitivity: float) -> None:
+        if not (0.0 < sensitivity <= self.sensitivity):
+            raise ValueError(f"sensitivity must be in (0, {self.sensitivity!r}] (the staircase's design sensitivity "
+                             f"Delta0) for its sup over the shifts; got {sensitivity!r}")
+
+    def worst_profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:
+        """A proven enclosure of ``sup_{0 < d <= Delta} delta(eps; d)`` for ``Delta <= Delta0``: the profile at Delta.
+
+        Lemma (derived here; checked against an independent quadrature in tests/test_frontier_staircase.py).
+        The level ``l(x)`` of ``|t|`` jumps by one at the edges ``e_k = k Delta0 + w`` only, Delta0 apart, and
+        ``g(t + d) = g(t) e^{-n eps0}`` with ``n = l(|t + d|) - l(|t|)``.  For ``0 < d <= Delta0``:
+        on ``t >= 0``, ``n = #{k : t < e_k <= t + d}`` is 0 or 1 (an interval of length <= Delta0);
+        on ``t <= -d`` the point moves towards 0 and ``n <= 0``; on ``-d < t < 0`` both ``|t|`` and
+        ``|t + d|`` are below Delta0, so ``n = [t + d >= w] - [-t >= w]``.  So the loss takes only
+        ``-eps0, 0, eps0`` and ``delta(eps; d) = P(A_d) (1 - e^{eps - eps0})_+`` for ``eps >= 0``, with
+        ``A_d = {t : n = 1} = U_k [e_k - d, e_k) n [0, inf)  U  [max(w - d, -w), 0)`` (the second part
+        when d > w): every piece grows with d, so ``A_d`` does, and the profile is non-decreasing in
+        ``d``: the supremum over ``0 < d <= Delta`` is the profile at Delta.  (For ``eps < 0`` the same
+        holds through ``delta(eps) = 1 - e^eps + e^eps delta(-eps)``, the pair being symmetric.)
+
+        >>> st = Staircase(1.0, 1.0, 0.3)
+        >>> st.worst_profile_enclosure(0.5, 0.8) == st.profile_enclosure(0.5, 0.8)
+        True
+        """
+        self._check_shift_range(sensitivity)
+        return self.profile_enclosure(epsilon, sensitivity)
+
+    def worst_profile_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
+                                 max_prec: int = 1024) -> List[Tuple[int, int]]:
+        """Upper ends of :meth:`worst_profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs
+        (the nodes of a proven PLD that dominates every shift ``|d| <= Delta``, ``Delta <= Delta0``)."""
+        self._check_shift_range(sensitivity)
+        return self.profile_upper_ends(epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
 
     def loss_range(self, sensitivity: float) -> Optional[Fraction]:
         # level differences are at most ceil(Delta/Delta0) + 1
