@@ -19,14 +19,19 @@ from __future__ import annotations
 import functools
 import importlib
 import types
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, overload
 
 import numpy as np
+
+from .types import BoolArray, FloatArray, Real
+
+if TYPE_CHECKING:  # jax is an optional extra, imported only where the JAX dispatch runs
+    from jax import Array
 
 __all__ = ["BLOCK", "IMPLEMENTATIONS", "NUMPY", "jax_namespace", "log_max0", "float_arrays", "bind", "piecewise", "piecewise_where"]
 
 
-def log_max0(y):
+def log_max0(y: Real) -> FloatArray:
     """log(max(0, y)): -inf where y <= 0 (the numpy twin of ``numerics_jax.log_max0``)."""
     return np.log(np.maximum(0, y))
 
@@ -91,8 +96,16 @@ def jax_namespace() -> types.SimpleNamespace:
     return _namespace("jax", 1)
 
 
-def float_arrays(*args, xp=NUMPY):
-    """The arguments as float64 arrays of the namespace ``xp``."""
+@overload
+def float_arrays(*args: Real) -> Tuple[FloatArray, ...]: ...
+@overload
+def float_arrays(*args: Any, xp: types.SimpleNamespace) -> Tuple[Any, ...]: ...
+def float_arrays(*args: Any, xp: types.SimpleNamespace = NUMPY) -> Tuple[Any, ...]:
+    """The arguments as float64 arrays of the namespace ``xp``.
+
+    Typed for numpy (the default); another namespace (JAX: ``fhsym._generated.jax_kernels``) gives
+    its own arrays, typed by the caller (this module does not import jax).
+    """
     return tuple(xp.asarray(v, dtype=xp.float64) for v in args)
 
 
@@ -101,7 +114,7 @@ def bind(kernel: Callable[..., Any], xp: types.SimpleNamespace) -> Callable[...,
     return functools.update_wrapper(functools.partial(kernel, xp=xp), kernel)
 
 
-def _pick(x, m):
+def _pick(x: FloatArray, m: BoolArray) -> FloatArray:
     """x where the mask m holds (x itself when it is a scalar: the kernels broadcast it)."""
     return x if x.ndim == 0 else np.broadcast_to(x, m.shape)[m]
 
@@ -140,7 +153,8 @@ def piecewise(args: Sequence[np.ndarray], regions: Sequence[Any], pieces: Sequen
 BLOCK = 4096
 
 
-def piecewise_where(args: Sequence[Any], regions: Sequence[Any], pieces: Sequence[Callable[..., Any]], blocks: bool = True):
+def piecewise_where(args: Sequence[Any], regions: Sequence[Any], pieces: Sequence[Callable[..., Any]],
+                    blocks: bool = True) -> Array:
     """JAX: ``pieces[i](m_i, *args)`` where its region ``m_i`` holds (NaN where none holds), jit-compatible.
 
     ``pieces[i](m, *args)`` evaluates piece i at ``args``, replacing its arguments where the mask
@@ -170,7 +184,8 @@ def piecewise_where(args: Sequence[Any], regions: Sequence[Any], pieces: Sequenc
     return _piecewise_blocks(args, masks, pieces, shape, n)
 
 
-def _piecewise_blocks(args, masks, pieces, shape, n):
+def _piecewise_blocks(args: Sequence[Any], masks: Sequence[Array], pieces: Sequence[Callable[..., Any]],
+                      shape: Tuple[int, ...], n: int) -> Array:
     """:func:`piecewise_where` on ``n >= 4 BLOCK`` points: each piece's points in blocks of their own."""
     import jax
     import jax.numpy as jnp
@@ -199,13 +214,13 @@ def _piecewise_blocks(args, masks, pieces, shape, n):
     blocked = [jnp.broadcast_to(a, shape).reshape(-1)[order].reshape(blocks, BLOCK) for a, sc in zip(args, scalar) if not sc]
     true = jnp.asarray(True)
 
-    def one_piece(i):
-        def branch(block_args):
+    def one_piece(i: int) -> Callable[[List[Array]], Array]:
+        def branch(block_args: List[Array]) -> Array:
             it = iter(block_args)
             values = [a if sc else next(it) for a, sc in zip(args, scalar)]
             return jnp.broadcast_to(jnp.asarray(pieces[i](true, *values), dtype=jnp.float64), (BLOCK,))
         return branch
 
     branches = [one_piece(i) for i in range(k)] + [lambda block_args: jnp.full((BLOCK,), jnp.nan)]
-    out = jax.lax.map(lambda ops: jax.lax.switch(ops[0], branches, ops[1]), (kind, blocked))
+    out: Array = jax.lax.map(lambda ops: jax.lax.switch(ops[0], branches, ops[1]), (kind, blocked))  # lax.map: Any in jax's stubs
     return out.reshape(-1)[rank].reshape(shape)

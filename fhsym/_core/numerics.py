@@ -8,8 +8,12 @@ Their accuracy against mpmath is tested in ``tests/test_numerics.py``.
 
 from __future__ import annotations
 
+from typing import Tuple, overload
+
 import numpy as np
 from scipy import special as sc
+
+from .types import FloatArray, Real
 
 __all__ = ["lowergamma_scaled", "lowergamma3_scaled", "log1mexp", "erfcx_diff", "gauss_profile", "log_gauss_profile", "two_sum", "two_prod", "sub_prod", "abs_sum_sub"]
 
@@ -20,7 +24,7 @@ SERIES_TERMS = 16
 FACTORIALS = np.array([float(np.prod(np.arange(1, k + 1))) for k in range(SERIES_TERMS)])
 
 
-def lowergamma_scaled(n, y):
+def lowergamma_scaled(n: float, y: Real) -> Real:
     """lowergamma(n + 1, y)/y^(n+1) = int_0^1 u^n e^{-y u} du for integer n >= 0 and y >= 0.
 
     Equals 1/(n + 1) at y = 0; it gives the Laplace-centre moments of the flipped Huber
@@ -41,12 +45,12 @@ def lowergamma_scaled(n, y):
     return out[()] if out.ndim == 0 else out
 
 
-def lowergamma3_scaled(y):
+def lowergamma3_scaled(y: Real) -> Real:
     """lowergamma(3, y)/y^3 = int_0^1 u^2 e^{-y u} du = :func:`lowergamma_scaled` (2, y)."""
     return lowergamma_scaled(2, y)
 
 
-def log1mexp(x):
+def log1mexp(x: Real) -> Real:
     """log(1 - exp(-x)) for x > 0, accurate to a few ulp (Maechler 2012).
 
     Uses ``log(-expm1(-x))`` for x <= log 2 and ``log1p(-exp(-x))`` above.
@@ -68,7 +72,7 @@ ERFCX_DIRECT_K = 0.5  # y < 7 and k max(1,-y) >= this: direct difference (relati
 GL8_X, GL8_W = np.polynomial.legendre.leggauss(8)
 
 
-def _erfcx_asym_coeffs(n: int) -> np.ndarray:
+def _erfcx_asym_coeffs(n: int) -> FloatArray:
     # erfcx(y) ~ (1/sqrt(pi)) sum_m (-1)^m (2m-1)!! / 2^m * y^{-(2m+1)}
     c = np.empty(n)
     c[0] = 1.0
@@ -85,7 +89,7 @@ ERFCX_ASYMPTOTIC_BANDS = ((10.0, ERFCX_ASYMPTOTIC_TERMS), (14.0, 18), (20.0, 13)
                      (1e3, 7), (np.inf, 5))
 
 
-def erfcx_diff(y, k):
+def erfcx_diff(y: Real, k: Real) -> Real:
     """erfcx(y) - erfcx(y + k) for real y and k >= 0, accurate in relative terms.
 
     The Gaussian privacy profile Q(x) - e^{Dx + D^2/2} Q(x + D) equals
@@ -140,16 +144,16 @@ def erfcx_diff(y, k):
         # difference cancels by at most 1/(2 k max(1,-y)) and Gauss-Legendre resolves k max(1,-y) <= 1/2.
         direct = ks * np.maximum(1.0, -ys) >= ERFCX_DIRECT_K
         res[direct] = sc.erfcx(ys[direct]) - sc.erfcx(ys[direct] + ks[direct])
-        q = ~direct
-        if q.any():
-            yq, kq = ys[q], ks[q]
+        quad = ~direct
+        if quad.any():
+            yq, kq = ys[quad], ks[quad]
             half = 0.5 * kq
             mid = yq + half
             tot = np.zeros_like(yq)
             for xg, wg in zip(GL8_X, GL8_W):
                 t = mid + half * xg
                 tot += wg * (2.0 / _SQRT_PI - 2.0 * t * sc.erfcx(t))
-            res[q] = tot * half
+            res[quad] = tot * half
         out[small] = res
     return out[()] if out.ndim == 0 else out
 
@@ -161,19 +165,20 @@ _SQRT1_2 = float(np.sqrt(0.5))
 _H_SPLIT = -5.0
 
 
-def _gauss_profile_hi(x, D):
+def _gauss_profile_hi(x: FloatArray, D: FloatArray) -> FloatArray:
     # x >= -5: (1/2) e^{-x^2/2} erfcx_diff(x/sqrt2, D/sqrt2), no cancellation
     with np.errstate(under="ignore"):
         return 0.5 * np.exp(-0.5 * x * x) * erfcx_diff(x * _SQRT1_2, D * _SQRT1_2)
 
 
-def _gauss_profile_direct(x, D):
+def _gauss_profile_direct(x: FloatArray, D: FloatArray) -> FloatArray:
     # x < -5 < x + D/2: Q(x) ~ 1 and e^{Dx+D^2/2} Q(x+D) = phi(x) Mills(x+D) <= phi(5)/5: no cancellation
     with np.errstate(under="ignore"):
-        return 0.5 * sc.erfc(x * _SQRT1_2) - 0.5 * np.exp(-0.5 * x * x) * sc.erfcx((x + D) * _SQRT1_2)
+        h: FloatArray = 0.5 * sc.erfc(x * _SQRT1_2) - 0.5 * np.exp(-0.5 * x * x) * sc.erfcx((x + D) * _SQRT1_2)
+    return h
 
 
-def gauss_profile(x, D):
+def gauss_profile(x: Real, D: Real) -> Real:
     """H(x, D) = Q(x) - e^{D x + D^2/2} Q(x + D) = int_x^inf phi(v) (1 - e^{-D (v - x)}) dv >= 0.
 
     The Gaussian mechanism's privacy profile is H(eps/mu - mu/2, mu), mu = Delta/sigma
@@ -207,7 +212,7 @@ def gauss_profile(x, D):
     return out[()] if out.ndim == 0 else out
 
 
-def log_gauss_profile(x, D):
+def log_gauss_profile(x: Real, D: Real) -> Real:
     """log H(x, D), finite wherever H > 0 is (x up to ~1e154); see :func:`gauss_profile`."""
     x, D = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(D, dtype=float))
     out = np.empty(x.shape, dtype=float)
@@ -225,13 +230,19 @@ def log_gauss_profile(x, D):
 _SPLITTER = 134217729.0  # 2^27 + 1
 
 
-def _split(x):
+def _split(x: Real) -> Tuple[Real, Real]:
     c = _SPLITTER * x
     hi = c - (c - x)
     return hi, x - hi
 
 
-def two_sum(a, b):
+@overload
+def two_sum(a: float, b: float) -> Tuple[float, float]: ...
+@overload
+def two_sum(a: FloatArray, b: Real) -> Tuple[FloatArray, FloatArray]: ...
+@overload
+def two_sum(a: Real, b: FloatArray) -> Tuple[FloatArray, FloatArray]: ...
+def two_sum(a: Real, b: Real) -> Tuple[Real, Real]:
     """Knuth's TwoSum: a + b = s + e exactly (error-free transformation)."""
     s = a + b
     bb = s - a
@@ -239,7 +250,13 @@ def two_sum(a, b):
     return s, e
 
 
-def two_prod(a, b):
+@overload
+def two_prod(a: float, b: float) -> Tuple[float, float]: ...
+@overload
+def two_prod(a: FloatArray, b: Real) -> Tuple[FloatArray, FloatArray]: ...
+@overload
+def two_prod(a: Real, b: FloatArray) -> Tuple[FloatArray, FloatArray]: ...
+def two_prod(a: Real, b: Real) -> Tuple[Real, Real]:
     """Dekker's TwoProduct: a * b = p + e exactly for |a|, |b| < ~1e150."""
     p = a * b
     ah, al = _split(a)
@@ -248,7 +265,7 @@ def two_prod(a, b):
     return p, e
 
 
-def sub_prod(e, x, y):
+def sub_prod(e: Real, x: Real, y: Real) -> Real:
     """e - x*y with the product taken exactly (error of the result: one rounding).
 
     The profile's case boundary eps = alpha*Delta/gamma^2 = b*D is a point where
@@ -267,7 +284,7 @@ def sub_prod(e, x, y):
     return out[()] if out.ndim == 0 else out
 
 
-def abs_sum_sub(x, y, c):
+def abs_sum_sub(x: Real, y: Real, c: Real) -> Real:
     """|x + y| - c with x + y taken error-free (:func:`two_sum`): one rounding in all.
 
     The privacy loss in its mixed regimes needs the distance of u = s + D from the kink
