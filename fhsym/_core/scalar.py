@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import types
-from typing import Any, Callable
+from typing import Any, Callable, Tuple
 
 import numpy as np
 from scipy import special as sc
@@ -197,7 +197,7 @@ def j_fun(b: float, h: float) -> float:
     return 0.0 if v != v else v
 
 
-def _split(x: float):
+def _split(x: float) -> Tuple[float, float]:
     c = 134217729.0 * x
     hi = c - (c - x)
     return hi, x - hi

@@ -42,10 +42,13 @@ The gain of flipped Huber is ``10 log10(var_best_other / var_FH)`` dB (negative:
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..noise import NOISE_CLASSES, OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace
 from . import staircase_pld as _SP
+
+if TYPE_CHECKING:  # imported where a task is built (sweeps is the dask-facing module)
+    from .sweeps import Task
 
 __all__ = [
     "CANDIDATES",
@@ -121,8 +124,9 @@ def candidate_label(candidate: str) -> str:
     law = _LAW.get(candidate)
     if law is None:
         return candidate
+    display: str = law.display_name
     return {LAPLACE_KFOLD: "Laplace (exact)", LAPLACE_PURE: "Laplace (pure)",
-            STAIRCASE_PLD: "staircase (PLD)"}.get(candidate, law.display_name)
+            STAIRCASE_PLD: "staircase (PLD)"}.get(candidate, display)
 
 
 _SET_KWARG = {"linf": "sensitivity", "l2": "l2_sensitivity", "l1": "l1_sensitivity"}
@@ -261,14 +265,14 @@ def ball_best(candidate: str, own: Optional[float], gaussian: Optional[float]) -
     return own, "box"
 
 
-def frontier_task(call: Mapping[str, Any], label: str = ""):
+def frontier_task(call: Mapping[str, Any], label: str = "") -> Task:
     """The :class:`~fhsym.applications.sweeps.Task` of one calibration call."""
     from .sweeps import Task
 
     return Task("fhsym.applications.frontier:calibration_record", dict(call), label=label)
 
 
-def optimum_task(epsilon: float, delta: float):
+def optimum_task(epsilon: float, delta: float) -> Task:
     """The :class:`~fhsym.applications.sweeps.Task` of the certified optimum interval at (eps, delta), Delta = 1."""
     from .sweeps import Task
 

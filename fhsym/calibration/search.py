@@ -16,7 +16,7 @@ after one evaluation, the family's corner curves, golden-section refinement (:fu
 from __future__ import annotations
 
 import math
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import optimize
@@ -192,7 +192,7 @@ def _corners(family: Family, eps: float, log_target: float, sensitivity: float, 
     return out
 
 
-_SCAN_LV: dict = {}
+_SCAN_LV: Dict[Tuple[Any, ...], List[float]] = {}
 
 
 def _scan_lv(family: Family) -> List[float]:
@@ -261,7 +261,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
     i = int(np.argmin(F))
     best = (float(F[i]), float(grid[i]), float(U[i]))
 
-    def consider(shapes: np.ndarray, guess: np.ndarray):
+    def consider(shapes: np.ndarray, guess: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         nonlocal best
         Uz = roots(shapes, guess)
         Fz = family.objective(shapes, Uz, sensitivity)
@@ -451,7 +451,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         if not math.isfinite(best[0]):
             break
 
-        def on_curve(scale: float, c=curve) -> float:
+        def on_curve(scale: float, c: Callable[[float], float] = curve) -> float:
             return bound_of(c(sensitivity / scale))(scale)
 
         xc = least_scale(on_curve, log_target, best[2])

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any, Mapping, Tuple, Union
 
 from .._core.sensitivities import SensitivitySet, resolve_sensitivities
-from ..accounting.claims import Claim, claim_named
+from ..accounting.claims import claim_named
 from ..noise import noise_class
 from ..privacy.certificate import Certificate
-from ..privacy.claims import Release, statement
+from ..privacy.claims import Claim, Release, statement
 
 __all__ = ["Verification", "verify_certificate", "check_certificate", "release_of"]
 

@@ -184,7 +184,8 @@ class ScaleFamily(Family):
         # atom reaches eps, u = eps; or the law's own (``unit_kinks``)
         hook = getattr(self.cls, "unit_kinks", None)
         if hook is not None:
-            return hook(eps, np.asarray(shapes, dtype=float))
+            kinks: Optional[np.ndarray] = hook(eps, np.asarray(shapes, dtype=float))
+            return kinks
         if not getattr(self.cls, "unit_loss_atom", False) or not eps > 0:
             return None
         return np.full(np.shape(shapes), float(eps))

@@ -162,7 +162,7 @@ class _Pure(Claim):
 
     def loss(self, release: Release) -> Fraction:
         s = release.sensitivities
-        loss = release.noise.pure_loss(s.dim, s.sensitivity, s.l2_sensitivity, s.l1_sensitivity)
+        loss: Optional[Fraction] = release.noise.pure_loss(s.dim, s.sensitivity, s.l2_sensitivity, s.l1_sensitivity)
         if loss is None:
             raise ValueError(f"claim 'pure' needs noise whose privacy loss is bounded over the set; {release.noise!r} "
                              f"has no bounded loss for sensitivity {s.sensitivity!r}")
