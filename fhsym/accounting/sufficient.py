@@ -35,7 +35,7 @@ All quantities are computed in log space where they can underflow
 from __future__ import annotations
 
 import math
-from typing import Tuple
+from typing import Callable, Optional, Tuple
 
 import numpy as np
 from scipy import optimize
@@ -43,6 +43,7 @@ from scipy import special as sc
 
 from .._core import domains as V
 from .._core.sensitivities import resolve_sensitivities
+from .._core.types import Real
 from .._generated import flipped_huber_pieces as KP
 from .._generated import kdim as KD
 from ..noise.flipped_huber_zcdp import R_Delta
@@ -64,7 +65,7 @@ __all__ = [
 ]
 
 
-def R_Delta_inverse(nu, sensitivity):
+def R_Delta_inverse(nu: Real, sensitivity: float) -> Real:
     """Inverse of R_Delta on [0, inf) (eq 21): sqrt(nu) for nu < Delta^2, (nu + Delta^2)/(2 Delta) beyond."""
     n = np.asarray(nu, dtype=float)
     out = np.where(n < 0, np.nan, KD.R_Delta_inverse(n, sensitivity))
@@ -92,7 +93,8 @@ def theta(alpha: float, gamma: float) -> float:
     return g * theta_std(a / g)
 
 
-def _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity):
+def _args(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float], l2_sensitivity: Optional[float],
+          l1_sensitivity: Optional[float]) -> Tuple[float, float, float, int, float, float, float]:
     eps = V.check_scalar(epsilon, V.EPSILON)
     a = V.check_scalar(alpha, V.ALPHA)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -100,7 +102,7 @@ def _args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivit
     return eps, a, g, K, D, D2, D1
 
 
-def alpha_max(epsilon, gamma, dim, sensitivity=None, l2_sensitivity=None) -> float:
+def alpha_max(epsilon: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None) -> float:
     """Largest alpha allowed by Lemma 5 / Theorem 8: R_Delta^{-1}((2 gamma^2 eps - Delta_2^2)/K); -inf if none."""
     eps = V.check_scalar(epsilon, V.EPSILON)
     g = V.check_scalar(gamma, V.GAMMA)
@@ -111,7 +113,7 @@ def alpha_max(epsilon, gamma, dim, sensitivity=None, l2_sensitivity=None) -> flo
     return float(R_Delta_inverse(nu, D))
 
 
-def applicable(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None) -> bool:
+def applicable(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None) -> bool:
     """The parameter restriction of Lemma 5 / Theorem 8: R_Delta(alpha) <= (2 gamma^2 eps - Delta_2^2)/K."""
     eps = V.check_scalar(epsilon, V.EPSILON)
     a = V.check_scalar(alpha, V.ALPHA)
@@ -120,18 +122,18 @@ def applicable(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None
     return bool(float(R_Delta(a, D)) <= float(KD.restriction_bound(eps, g, K, D2)))
 
 
-def _AB(eps, a, g, K, D, D2, D1):
+def _AB(eps: float, a: float, g: float, K: int, D: float, D2: float, D1: float) -> Tuple[float, float]:
     R = float(R_Delta(a, D))
     return float(KD.lemma5_arg(eps, g, K, R, D2)), float(KD.lemma7_arg(eps, g, K, R, D2, D1, theta_std(a / g)))
 
 
-def lemma5_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def lemma5_bound(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> float:
     """Lemma 5: P{zeta^(u)_d(T) >= eps} <= Q(gamma eps/Delta_2 - Delta_2/(2 gamma) - K R_Delta(alpha)/(2 gamma Delta_2))."""
     A, _ = _AB(*_args(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
     return float(sc.ndtr(-A))
 
 
-def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def lemma7_bound(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> float:
     """Lemma 7's claimed lower bound Q(gamma eps/D2 + D2/(2 gamma) + K R/(2 gamma D2) + theta D1/(gamma D2)).
 
     Holds for the extreme vector of the box (||d||_2 = Delta_2, ||d||_1 = Delta_1) but not
@@ -141,7 +143,7 @@ def lemma7_bound(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=No
     return float(sc.ndtr(-B))
 
 
-def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def log_theorem8_lhs(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> float:
     """log of Theorem 8's left-hand side Q(A) - e^eps Q(B); -inf when it is <= 0.
 
     Stable: log Q(A) + log(1 - exp(r)), r = eps + log Q(B) - log Q(A) < 0, with log_ndtr and
@@ -154,12 +156,13 @@ def log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivit
     return float(KD.log_theorem8_lhs(A, B, eps))  # log Q(A) + log(1 - e^r), r < 0; -inf where r >= 0
 
 
-def theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None) -> float:
+def theorem8_lhs(epsilon: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> float:
     """Theorem 8's left-hand side Q(A) - e^eps Q(B), clipped at 0 (see :func:`log_theorem8_lhs`)."""
     return math.exp(log_theorem8_lhs(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity, l1_sensitivity))
 
 
-def theorem8_holds(epsilon, delta, alpha, gamma, dim, sensitivity=None, l2_sensitivity=None, l1_sensitivity=None, rtol=1e-12) -> bool:
+def theorem8_holds(epsilon: float, delta: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None,
+                   rtol: float = 1e-12) -> bool:
     """Theorem 8's condition: applicable and theorem8_lhs * (1 + rtol) <= delta."""
     dl = V.check_scalar(delta, V.DELTA)
     if not applicable(epsilon, alpha, gamma, dim, sensitivity, l2_sensitivity):
@@ -179,7 +182,7 @@ def _variance_std(b: float) -> float:
     return float(KP.variance_of_b(np.float64(b), lw))
 
 
-def _minimise_over_b(obj, grid: np.ndarray, include_zero: bool = True, xatol: float = 1e-6) -> Tuple[float, float]:
+def _minimise_over_b(obj: Callable[[float], float], grid: np.ndarray, include_zero: bool = True, xatol: float = 1e-6) -> Tuple[float, float]:
     """min over b of obj(b) (log-space scan, then bounded Brent around the best grid point)."""
     vals = np.array([obj(float(b)) for b in grid])
     i = int(np.argmin(vals))
@@ -224,7 +227,7 @@ def _thm8_Dstar(eps: float, dl: float, b: float, K: int, c2: float, c1: float) -
 
 
 def theorem8_minimum(epsilon: float, delta: float, dim: int, sensitivity: float, l2_sensitivity: float,
-                     l1_sensitivity: float, b_max: float = 1e4):
+                     l1_sensitivity: float, b_max: float = 1e4) -> Tuple[float, float]:
     """The (alpha, gamma) of least variance for which Theorem 8 holds (a search result, not a certificate).
 
     For each shape b = alpha/gamma the largest D = Delta/gamma with Theorem 8's restriction and inequality
