@@ -53,9 +53,15 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkProcess
+
+    from fhsym.applications.sweeps import Task
 
 __all__ = [
     "PROVEN", "VERIFIED", "CONTROL", "ERRATUM", "NOT_REPRODUCED", "CROSS", "FAIL", "STATUSES", "PASS",
@@ -103,6 +109,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 _NOT_TOPICS = {"__main__"}
 _NOT_TOPIC_PREFIXES = ("_", "reference")
 TOPICS: Dict[str, "Topic"] = {}  # every Topic constructed, by name
+#: a check: ``fn(ctx) -> Outcome``
+CheckFunction = Callable[["Context"], "Outcome"]
 
 
 @dataclass
@@ -149,26 +157,26 @@ def _pick(ok: bool, status: str) -> str:
     return status if ok else FAIL
 
 
-def proven(ok: bool, method: str, evidence: Sequence[str] = (), worst: str = "0 (exact)", **kw) -> Outcome:
+def proven(ok: bool, method: str, evidence: Sequence[str] = (), worst: str = "0 (exact)", **kw: Any) -> Outcome:
     """PROVEN when ``ok`` (every step closed by SymPy), else FAIL."""
     return Outcome(_pick(ok, PROVEN), method, worst if ok else "not closed", evidence=list(evidence), **kw)
 
 
 def verified(ok: bool, method: str, points: int, digits: str, worst: str, where: str = "",
-             evidence: Sequence[str] = (), **kw) -> Outcome:
+             evidence: Sequence[str] = (), **kw: Any) -> Outcome:
     """VERIFIED when ``ok``: ``points`` points at ``digits`` (e.g. "50 digits"), worst error ``worst``."""
     return Outcome(_pick(ok, VERIFIED), method, worst, where, list(evidence), points=points, digits=digits, **kw)
 
 
 def negative_control(ok: bool, method: str, where: str, digits: str, kernel_err: str, naive: str,
-                     evidence: Sequence[str] = (), **kw) -> Outcome:
+                     evidence: Sequence[str] = (), **kw: Any) -> Outcome:
     """CONTROL when ``ok``: at the stress point ``where`` the naive form gives ``naive`` (measurably wrong)
     and the kernel's error against the ``digits`` reference is ``kernel_err``."""
     return Outcome(_pick(ok, CONTROL), method, kernel_err, where, list(evidence), points=1, digits=digits, naive=naive, **kw)
 
 
 def not_reproduced(ok: bool, tried: str, found: str, method: str, worst: str, evidence: Sequence[str] = (),
-                   where: str = "", **kw) -> Outcome:
+                   where: str = "", **kw: Any) -> Outcome:
     """NOT REPRODUCED when ``ok`` (the attempt ran and its figures do not reproduce the paper's).
 
     ``tried``: what was computed (method, parameters); ``found``: what came out, against the paper's figure.
@@ -177,13 +185,13 @@ def not_reproduced(ok: bool, tried: str, found: str, method: str, worst: str, ev
 
 
 def erratum_confirmed(ok: bool, eid: str, counterexample: str, method: str, worst: str,
-                      evidence: Sequence[str] = (), where: str = "", **kw) -> Outcome:
+                      evidence: Sequence[str] = (), where: str = "", **kw: Any) -> Outcome:
     """ERRATUM CONFIRMED when ``ok``: the paper's statement fails (``counterexample``) and the correction holds."""
     return Outcome(_pick(ok, ERRATUM), method, worst, where, list(evidence), erratum=eid,
                    counterexample=counterexample, **kw)
 
 
-def cross_check(ok: bool, method: str, worst: str, where: str = "", evidence: Sequence[str] = (), **kw) -> Outcome:
+def cross_check(ok: bool, method: str, worst: str, where: str = "", evidence: Sequence[str] = (), **kw: Any) -> Outcome:
     """CROSS-CHECK when ``ok``: fhsym code against fhsym code (``method`` names both sides)."""
     return Outcome(_pick(ok, CROSS), method, worst, where, list(evidence), **kw)
 
@@ -248,7 +256,7 @@ class Topic:
         self.order = order
         self.description = description
         self.checks: List[Check] = []
-        self.errata: List[tuple] = []  # (id, title)
+        self.errata: List[Tuple[str, str]] = []  # (id, title)
         TOPICS[name] = self
 
     def erratum(self, eid: str, title: str) -> str:
@@ -256,16 +264,17 @@ class Topic:
         self.errata.append((eid, title))
         return eid
 
-    def check(self, obj: str, paper: str, claim: str, quick: bool = True, name: Optional[str] = None):
+    def check(self, obj: str, paper: str, claim: str, quick: bool = True,
+              name: Optional[str] = None) -> Callable[[CheckFunction], CheckFunction]:
         """Decorator registering ``fn(ctx) -> Outcome`` as a check of this topic."""
 
-        def deco(fn):
+        def deco(fn: CheckFunction) -> CheckFunction:
             self.add(fn, obj=obj, paper=paper, claim=claim, quick=quick, name=name)
             return fn
 
         return deco
 
-    def add(self, fn, obj: str, paper: str, claim: str, quick: bool = True, name: Optional[str] = None,
+    def add(self, fn: CheckFunction, obj: str, paper: str, claim: str, quick: bool = True, name: Optional[str] = None,
             module: Optional[str] = None) -> Check:
         """Register a check programmatically (e.g. one per kernel); returns it.
 
@@ -320,7 +329,7 @@ def _broken_topic(name: str, exc: Exception) -> Topic:
     t = Topic(name, f"{name} (module failed to import)", order=10_000)
     msg = f"{type(exc).__name__}: {exc}"
 
-    def import_failed(ctx) -> Outcome:
+    def import_failed(ctx: Context) -> Outcome:
         return failed("(import)", [f"- `import {PACKAGE}.{name}` failed: `{msg}`"])
 
     t.add(import_failed, obj=name, paper="-", claim="the topic module imports")
@@ -438,7 +447,7 @@ def run_on_dask(checks: Sequence[Check], quick: bool, scheduler: str, cache: Opt
                                                    "quick": bool(quick), "code": code}, label=c.key) for c in own]
     results: Dict[str, Result] = {c.key: run_one(c, quick) for c in checks if c.module == __name__}
 
-    def on_result(task, out) -> None:
+    def on_result(task: Task, out: Dict[str, Any]) -> None:
         if progress and "result" in out:
             progress(Result(**out["result"]))
 
@@ -461,7 +470,7 @@ def _worker_error(c: Check, msg: str) -> Result:
     return Result(c.topic, c.name, c.obj, c.paper, c.claim, FAIL, "(worker error)", "-", "", [f"`{msg}`"], None)
 
 
-def _child(check: Check, quick: bool, conn) -> None:  # pragma: no cover - runs in a forked process
+def _child(check: Check, quick: bool, conn: Connection) -> None:  # pragma: no cover - runs in a forked process
     try:
         res = run_one(check, quick)
         conn.send_bytes(pickle.dumps(res))
@@ -477,7 +486,7 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
 
     ctx = mpc.get_context("fork")
     pending = list(checks)
-    running: Dict[int, tuple] = {}  # sentinel -> (check, process, reader)
+    running: Dict[int, Tuple[Check, ForkProcess, Connection]] = {}  # sentinel -> (check, process, reader)
     while pending or running:
         while pending and len(running) < jobs:
             c = pending.pop(0)

@@ -7,7 +7,7 @@ with few enough digits that float noise in the last places cannot change them.
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from ._harness import (CONTROL, ERRATUM, ERRATUM_STATUSES, HAND_PROOF, LABEL_MEANING, NOT_REPRODUCED, STATUSES,
                        VERIFIED, Result, Topic)
@@ -17,7 +17,7 @@ __all__ = ["format_table", "render_report", "method_text", "status_counts", "err
 STATUS_MEANING = LABEL_MEANING  # defined once, in proofs._harness
 
 
-def erratum_label(results: Sequence[Result], eid: str):
+def erratum_label(results: Sequence[Result], eid: str) -> Optional[str]:
     """The label of erratum ``eid`` given by the checks that bear on it: ERRATUM CONFIRMED if one confirms it, else
     NOT REPRODUCED if one could not reproduce it, else None."""
     for s in ERRATUM_STATUSES:
@@ -58,7 +58,7 @@ def format_table(results: Sequence[Result], width: int = 0) -> str:
     caps = [4, 26, 22, 58, 24, 26]
     widths = [min(max(len(x) for x in col), cap) for col, cap in zip(cols, caps)]
 
-    def clip(s, w):
+    def clip(s: str, w: int) -> str:
         return s if len(s) <= w else s[: w - 1] + "~"
 
     lines = []
