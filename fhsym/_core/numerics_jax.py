@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import math
 
+from typing import Any, Sequence, Tuple
+
 import jax
 import jax.numpy as jnp
+from jax import Array
 from jax.scipy import special as jsc
+from jax.typing import ArrayLike
 
 jax.config.update("jax_enable_x64", True)  # the kernels are float64 (as fhsym.jax, which imports this module)
 
@@ -32,7 +36,7 @@ _GL_W = (0.10122853629037706, 0.22238103445337443, 0.3137066458778869, 0.3626837
          0.36268378337836166, 0.3137066458778869, 0.22238103445337443, 0.10122853629037706)
 
 
-def _f(x):
+def _f(x: ArrayLike) -> Array:
     return jnp.asarray(x, dtype=jnp.float64)
 
 
@@ -40,7 +44,7 @@ def _f(x):
 _ASYM = tuple((-1) ** m * math.prod(range(1, 2 * m, 2)) / 2.0**m for m in range(9))
 
 
-def _erfcx_nonneg(y):
+def _erfcx_nonneg(y: Array) -> Array:
     """erfcx(y) for y >= 0: exp(y^2) erfc(y) below 25, the asymptotic series (9 terms) above."""
     small = y < 25.0
     ys = jnp.where(small, y, 0.0)
@@ -53,7 +57,7 @@ def _erfcx_nonneg(y):
     return jnp.where(small, direct, acc / (_SQRT_PI * yl))
 
 
-def erfcx(x):
+def erfcx(x: ArrayLike) -> Array:
     """exp(x^2) erfc(x); inf for x < -26.6 (as the true value)."""
     x = _f(x)
     pos = x >= 0.0
@@ -62,7 +66,7 @@ def erfcx(x):
     return jnp.where(pos, v, 2.0 * jnp.exp(xn * xn) - v)
 
 
-def log_ndtr(x):
+def log_ndtr(x: ArrayLike) -> Array:
     """log Phi(x), relative accuracy for every x (jax.scipy.special.log_ndtr is ~2e-11 off near x = -20):
     log(erfcx(-x/sqrt2)/2) - x^2/2 below -1, log(erfc(-x/sqrt2)/2) on [-1, 1), log1p(-exp(-x^2/2) erfcx(x/sqrt2)/2) above."""
     x = _f(x)
@@ -77,7 +81,7 @@ def log_ndtr(x):
     return jnp.where(lo, v_lo, jnp.where(hi, v_hi, v_mid))
 
 
-def _exprel_series_prime(x):
+def _exprel_series_prime(x: Array) -> Array:
     # d/dx (e^x - 1)/x = sum_k (k + 1) x^k/(k + 2)!, |x| <= 1/2 (20 terms: < 1e-20 truncation)
     acc = jnp.zeros_like(x)
     for k in range(19, -1, -1):
@@ -86,7 +90,7 @@ def _exprel_series_prime(x):
 
 
 @jax.custom_jvp
-def exprel(x):
+def exprel(x: ArrayLike) -> Array:
     """(exp(x) - 1)/x, 1 at x = 0."""
     x = _f(x)
     zero = x == 0.0
@@ -95,7 +99,7 @@ def exprel(x):
 
 
 @exprel.defjvp
-def _exprel_jvp(primals, tangents):
+def _exprel_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Array]) -> Tuple[Array, Array]:
     (x,), (dx,) = primals, tangents
     x = _f(x)
     small = jnp.abs(x) <= 0.5
@@ -106,7 +110,7 @@ def _exprel_jvp(primals, tangents):
 
 
 @jax.custom_jvp
-def ndtri_exp(y):
+def ndtri_exp(y: ArrayLike) -> Array:
     """Phi^{-1}(exp(y)) for y <= 0: -ndtri(-expm1(y)) above -log 2, ndtri(exp(y)) down to -700, Newton on
     log_ndtr(x) = y below (from the asymptotic start -sqrt(-2y - log(-4 pi y)))."""
     y = _f(y)
@@ -115,7 +119,7 @@ def ndtri_exp(y):
     yu = jnp.where(upper, y, -1.0)
     ym = jnp.where(mid, y, -1.0)
     yl = jnp.where(upper | mid, -800.0, y)
-    def newton(_, x):
+    def newton(_: int, x: Array) -> Array:
         ln = log_ndtr(x)
         return x - (ln - yl) / jnp.exp(-0.5 * x * x - _HALF_LOG_2PI - ln)
 
@@ -124,21 +128,21 @@ def ndtri_exp(y):
 
 
 @ndtri_exp.defjvp
-def _ndtri_exp_jvp(primals, tangents):
+def _ndtri_exp_jvp(primals: Sequence[ArrayLike], tangents: Sequence[Array]) -> Tuple[Array, Array]:
     (y,), (dy,) = primals, tangents
     x = ndtri_exp(y)
     # dx/dy = Phi(x)/phi(x) = exp(y - log phi(x))
     return x, jnp.exp(y + 0.5 * x * x + _HALF_LOG_2PI) * dy
 
 
-def lowergamma3_scaled(y):
+def lowergamma3_scaled(y: ArrayLike) -> Array:
     """lowergamma(3, y)/y^3 = int_0^1 u^2 e^{-yu} du, y >= 0: the positive series e^{-y} sum y^k/(3 4 .. (3+k))
     up to y = 30 (130 terms), 2(1 - e^{-y}(1 + y + y^2/2))/y^3 above."""
     y = _f(y)
     small = y <= 30.0
     ys = jnp.where(small, y, 0.0)
 
-    def body(k, carry):
+    def body(k: int, carry: Tuple[Array, Array]) -> Tuple[Array, Array]:
         term, acc = carry
         term = term * ys / (3.0 + k)
         return term, acc + term
@@ -149,13 +153,13 @@ def lowergamma3_scaled(y):
     return jnp.where(small, jnp.exp(-ys) * acc, big)
 
 
-def log1mexp(x):
+def log1mexp(x: ArrayLike) -> Array:
     """log(1 - exp(-x)) for x > 0 (Maechler 2012)."""
     x = _f(x)
     return jnp.where(x <= _LN2, jnp.log(-jnp.expm1(-jnp.minimum(x, _LN2))), jnp.log1p(-jnp.exp(-jnp.maximum(x, _LN2))))
 
 
-def _erfcx_diff_setup(y, k):
+def _erfcx_diff_setup(y: Array, k: Array) -> Tuple[Tuple[Array, Array, Array], Array, Array, Array, Array, Array]:
     """The regimes of :func:`erfcx_diff` (the series where y >= 7, the direct difference, the quadrature) and
     the series' start at the clamped y >= 7: (regimes, 1/y, 1/y^2, c_1 = k/(y + k), q^2, 1 - q^2), q = y/(y + k)."""
     big = y >= 7.0
@@ -170,7 +174,7 @@ def _erfcx_diff_setup(y, k):
 
 
 @jax.custom_jvp
-def erfcx_diff(y, k):
+def erfcx_diff(y: ArrayLike, k: ArrayLike) -> Array:
     """erfcx(y) - erfcx(y + k), k >= 0, without cancellation (as fhsym._core.numerics.erfcx_diff): the differenced
     asymptotic series for y >= 7 (40 terms, positive recurrence), the direct difference where
     k max(1, -y) >= 1/2, 8-point Gauss-Legendre of -erfcx' otherwise.
@@ -183,7 +187,7 @@ def erfcx_diff(y, k):
     y, k = jnp.broadcast_arrays(_f(y), _f(k))
     (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
 
-    def series(_):
+    def series(_: Any) -> Array:
         acc, pw, cm, coef = jnp.zeros_like(inv), inv, c, 1.0 / _SQRT_PI
         for m in range(40):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
             acc = acc + coef * pw * cm
@@ -199,7 +203,7 @@ def erfcx_diff(y, k):
     t[0], t[1] = jnp.where(direct, y, t[0]), jnp.where(direct, y + k, t[1])
     e01 = (erfcx(t[0]), erfcx(t[1]))
 
-    def quadrature(_):  # 8-point Gauss-Legendre of 2/sqrt(pi) - 2 t erfcx(t)
+    def quadrature(_: Any) -> Array:  # 8-point Gauss-Legendre of 2/sqrt(pi) - 2 t erfcx(t)
         tot = jnp.zeros_like(yq)
         for tj, ej, weight in zip(t, list(e01) + [erfcx(tj) for tj in t[2:]], _GL_W):
             tot = tot + weight * (2.0 / _SQRT_PI - 2.0 * tj * ej)
@@ -213,18 +217,18 @@ def erfcx_diff(y, k):
 
 
 @erfcx_diff.defjvp
-def _erfcx_diff_jvp(primals, tangents):
+def _erfcx_diff_jvp(primals: Sequence[ArrayLike], tangents: Sequence[ArrayLike]) -> Tuple[Array, Array]:
     y, k = primals
     return jax.jvp(_erfcx_diff_compact, (_f(y), _f(k)), tuple(_f(t) for t in tangents))
 
 
-def _erfcx_diff_compact(y, k):
+def _erfcx_diff_compact(y: ArrayLike, k: ArrayLike) -> Array:
     """:func:`erfcx_diff` as a small graph (the series a loop, one erfcx call on the ten points of the
     two other regimes): what its derivative is taken of (quick to compile, also under ``grad``)."""
     y, k = jnp.broadcast_arrays(_f(y), _f(k))
     (big, direct, quad), inv, inv2, c, q2, dd = _erfcx_diff_setup(y, k)
 
-    def term(m, carry):  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
+    def term(m: int, carry: Tuple[Array, Array, Array, Array]) -> Tuple[Array, Array, Array, Array]:  # acc += coef_m y^{-(2m+1)} c_{2m+1}; coef_{m+1} = -coef_m (2m + 1)/2
         acc, pw, c, coef = carry
         return acc + coef * pw * c, pw * inv2, dd + q2 * c, -coef * (2.0 * m + 1.0) / 2.0
 
@@ -242,7 +246,7 @@ def _erfcx_diff_compact(y, k):
     return jnp.where(big, acc, jnp.where(direct, dres, tot * half))
 
 
-def _gauss_profile_parts(x, D):
+def _gauss_profile_parts(x: ArrayLike, D: ArrayLike) -> Tuple[Array, Array]:
     """(H(x, D), log H where x >= -5 else NaN): each branch of gauss_profile evaluated once.
 
     x >= -5: H = e^{-x^2/2} erfcx_diff(x/sqrt2, D/sqrt2)/2; x < -5 < x + D/2: the direct form
@@ -272,12 +276,12 @@ def _gauss_profile_parts(x, D):
     return jnp.where(hi, h_hi, jnp.where(direct, h_dir, h_ref)), jnp.where(hi, log_hi, jnp.nan)
 
 
-def gauss_profile(x, D):
+def gauss_profile(x: ArrayLike, D: ArrayLike) -> Array:
     """H(x, D) = Q(x) - exp(D x + D^2/2) Q(x + D) >= 0 (as fhsym._core.numerics.gauss_profile)."""
     return _gauss_profile_parts(x, D)[0]
 
 
-def log_gauss_profile(x, D):
+def log_gauss_profile(x: ArrayLike, D: ArrayLike) -> Array:
     """log H(x, D), finite wherever H > 0 is (x >= -5 directly in log space)."""
     h, log_hi = _gauss_profile_parts(x, D)
     return jnp.where(jnp.isnan(log_hi), jnp.log(jnp.where(jnp.isnan(log_hi), h, 1.0)), log_hi)
@@ -286,13 +290,13 @@ def log_gauss_profile(x, D):
 _SPLITTER = 134217729.0  # 2^27 + 1
 
 
-def _split(x):
+def _split(x: Array) -> Tuple[Array, Array]:
     c = _SPLITTER * x
     hi = c - (c - x)
     return hi, x - hi
 
 
-def sub_prod(e, x, y):
+def sub_prod(e: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
     """e - x*y with the product taken exactly (Dekker's TwoProduct); e - x*y where splitting overflows."""
     e, x, y = jnp.broadcast_arrays(_f(e), _f(x), _f(y))
     p = x * y
@@ -303,7 +307,7 @@ def sub_prod(e, x, y):
     return jnp.where(ok, (e - p) - jnp.where(ok, err, 0.0), e - p)
 
 
-def abs_sum_sub(x, y, c):
+def abs_sum_sub(x: ArrayLike, y: ArrayLike, c: ArrayLike) -> Array:
     """|x + y| - c with x + y taken error-free (Knuth's TwoSum)."""
     x, y, c = jnp.broadcast_arrays(_f(x), _f(y), _f(c))
     h = x + y
@@ -314,7 +318,7 @@ def abs_sum_sub(x, y, c):
     return jnp.where(ok, (jnp.abs(h) - c) + jnp.where(h < 0, -lo, lo), jnp.abs(x + y) - c)
 
 
-def log_max0(y):
+def log_max0(y: Array) -> Array:
     """log(max(0, y)): -inf where y <= 0, with a zero (not NaN) gradient there.
 
     The printed form of SymPy's ``log(Max(0, y))`` (a piece that is clipped at 0 and then
