@@ -1,7 +1,7 @@
 """Static types: ``python -m mypy`` passes (configuration: ``[tool.mypy]`` in pyproject.toml).
 
-* ``test_mypy_passes`` runs mypy exactly as a developer would: strict on the public modules
-  listed in pyproject.toml, mypy's standard checks on the rest of ``fhsym/``, and
+* ``test_mypy_passes`` runs mypy exactly as a developer would: strict on every module of
+  ``fhsym/`` (``strict = true`` globally, no per-module exceptions; see pyproject.toml) and on
   ``tests/static_typing/public_api.py``, whose ``assert_type`` lines fail when a public name's
   type degrades to ``Any`` or changes (what a user's type checker would see).  Skipped with the
   reason when mypy is not installed (it is in the ``test`` extra).  The cache goes to
