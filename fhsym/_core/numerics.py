@@ -24,7 +24,7 @@ SERIES_TERMS = 16
 FACTORIALS = np.array([float(np.prod(np.arange(1, k + 1))) for k in range(SERIES_TERMS)])
 
 
-def lowergamma_scaled(n: float, y: Real) -> Real:
+def lowergamma_scaled(n: int, y: Real) -> Real:
     """lowergamma(n + 1, y)/y^(n+1) = int_0^1 u^n e^{-y u} du for integer n >= 0 and y >= 0.
 
     Equals 1/(n + 1) at y = 0; it gives the Laplace-centre moments of the flipped Huber
