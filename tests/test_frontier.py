@@ -477,3 +477,29 @@ def test_seed_then_assemble_gives_back_the_data_file(tmp_path):
     after = json.loads(gzip.open(tmp_path / "again.json.gz", "rt").read())
     assert after["entries"] == before["entries"]
     assert after["calibrations"] == before["calibrations"]
+
+
+def test_readme_headline_and_frontier_page_are_the_data_files():
+    """The README's frontier paragraph is what `scripts/frontier_report.py report` prints from the data file (so a
+    regenerated data file cannot leave the README stating the old numbers), and docs/frontier.md names the
+    data file's assembly time."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    data = _data()
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("frontier_report_script", root / "scripts" / "frontier_report.py")
+        report = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(report)
+    finally:
+        sys.path.remove(str(root / "scripts"))
+    words = " ".join(report.headline(data).split())
+    assert words and words in " ".join((root / "README.md").read_text().split())
+    assert data["generated_at"] in (root / "docs" / "frontier.md").read_text()
+    ver = data["verification"]
+    assert ver["ok"] == ver["checked"] == len(data["calibrations"])
+    assert f"All {ver['checked']} certificates of the data file were re-checked" in " ".join(
+        (root / "README.md").read_text().split())
