@@ -118,16 +118,54 @@ def _point_profile(family: Family, eps: float, log_target: float, sensitivity: f
 
 
 def max_u_point(family: Family, eps: float, log_target: float, shape: float, sensitivity: float,
-                guess: float = 1.0) -> float:
+                guess: float = 1.0, near: Optional[Tuple[float, float]] = None) -> float:
     """:func:`max_u` of one shape, one point at a time (:meth:`~fhsym.noise.family.Family.log_profile_point`), to the
-    last ulps of log u; the family's kink as a seed (the pair (kink, kink + 1e-12) brackets a root sitting there)."""
+    last ulps of log u; the family's kink as a seed (the pair (kink, kink + 1e-12) brackets a root sitting there).
+
+    ``near`` = (x, w): a predicted log u* within about w (from the roots of neighbouring shapes): the pair x -+ w is
+    the seed instead, and the kink pair only where it lies within 2 w of x.  Any seeds give the same root (the walk
+    of :func:`sup_feasible` brackets it from them when they miss); good ones save most of the bracket walk."""
     g = _point_profile(family, eps, log_target, sensitivity)
     seeds: List[float] = []
     kinks = family.kinks(eps, np.array([shape]))
     if kinks is not None and math.isfinite(kinks[0]) and kinks[0] > 0:
         seeds = [math.log(float(kinks[0])), math.log(float(kinks[0])) + 1e-12]
+    if near is not None and all(map(math.isfinite, near)):
+        xp, w = near
+        seeds = [x for x in seeds if abs(x - xp) <= 2.0 * w] + [xp - w, xp + w]
+        guess = math.exp(xp)
     x = sup_feasible(lambda x: g(shape, x), math.log(guess) if 0 < guess < math.inf else 0.0, seeds)
     return 0.0 if x == -math.inf else math.exp(x)
+
+
+def _point_roots(family: Family, eps: float, log_target: float, sensitivity: float, shapes: List[float],
+                 guesses: List[float], known: Dict[float, float]) -> List[float]:
+    """:func:`max_u_point` of each shape in turn (a root already in ``known`` is reused, a new one recorded there), each
+    seeded by a prediction from the previous two: log u* - log kink (or log u* without a kink) taken as linear in log
+    shape, to within twice the last change of it (the scan's and the zoom's shapes are sorted, u* smooth in them)."""
+    out: List[float] = []
+    kinks = family.kinks(eps, np.asarray(shapes, dtype=float))
+    prev: List[Tuple[float, float]] = []  # (log shape, offset) of the last roots
+    for i, (sh, gs) in enumerate(zip(shapes, guesses)):
+        ref = math.log(float(kinks[i])) if kinks is not None and math.isfinite(kinks[i]) and kinks[i] > 0 else 0.0
+        if sh in known:
+            u = known[sh]
+        else:
+            near = None
+            if len(prev) == 2 and sh > 0:
+                (z0, o0), (z1, o1) = prev
+                z = math.log(sh)
+                slope = (o1 - o0) / (z1 - z0) if z1 != z0 else 0.0
+                pred = o1 + slope * (z - z1)
+                near = (ref + pred, max(2.0 * abs(pred - o1), 1e-9 * (1.0 + abs(ref + pred))))
+            u = max_u_point(family, eps, log_target, sh, sensitivity, gs, near)
+            known[sh] = u
+        out.append(u)
+        if 0.0 < u < math.inf and sh > 0:
+            prev = (prev + [(math.log(sh), math.log(u) - ref)])[-2:]
+        else:
+            prev = []
+    return out
 
 
 def _curve_root(family: Family, curve: Callable[[float], float], eps: float, log_target: float, sensitivity: float,
@@ -250,11 +288,13 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
 
+    known: Dict[float, float] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
+
     def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
         if not family.point_search:  # all shapes at once
             return max_u(family, eps, log_target, shapes, sensitivity, guess)
-        return np.array([max_u_point(family, eps, log_target, float(sh), sensitivity, 1.0 if guess is None else float(g))
-                         for sh, g in zip(shapes, np.ones(shapes.shape) if guess is None else guess)])
+        return np.array(_point_roots(family, eps, log_target, sensitivity, [float(sh) for sh in shapes],
+                                     [1.0] * shapes.size if guess is None else [float(g) for g in guess], known))
 
     U = roots(grid)
     F = family.objective(grid, U, sensitivity)

@@ -143,6 +143,9 @@ class Family:
         return 1.0
 
 
+_LOG_VARIANCE: "dict[Tuple[Any, float], float]" = {}  # ScaleFamily.log_variance, per (law, shape)
+
+
 class ScaleFamily(Family):
     """:class:`Family` of a law from its class hooks (``shape_range`` unless given, ``from_family``,
     ``unit_loss_atom``, ``unit_corner_curves``, and ``unit_log_profile`` where the law has a scalar form of its
@@ -177,6 +180,22 @@ class ScaleFamily(Family):
         out = np.empty(shapes.shape)
         for idx in np.ndindex(shapes.shape):
             out[idx] = self.log_profile_point(eps, float(shapes[idx]), float(u[idx]), sensitivity)
+        return out
+
+    def log_variance(self, shapes: np.ndarray) -> np.ndarray:
+        # log Var make(shape, 1) depends on the law and the shape only: remembered per (law, shape) (the scan's and the
+        # zoom's shapes recur from call to call; one variance can cost ~70 us, OSGT's moment ratios)
+        shapes = np.asarray(shapes, dtype=float)
+        out = np.empty(shapes.shape)
+        for idx in np.ndindex(shapes.shape):
+            key = (self.cls, float(shapes[idx]))
+            val = _LOG_VARIANCE.get(key)
+            if val is None:
+                val = float(super().log_variance(np.array([key[1]]))[0])
+                if len(_LOG_VARIANCE) >= 4096:
+                    _LOG_VARIANCE.clear()
+                _LOG_VARIANCE[key] = val
+            out[idx] = val
         return out
 
     def kinks(self, eps: float, shapes: np.ndarray) -> Optional[np.ndarray]:
