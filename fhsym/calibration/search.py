@@ -139,32 +139,33 @@ def max_u_point(family: Family, eps: float, log_target: float, shape: float, sen
 
 
 def _point_roots(family: Family, eps: float, log_target: float, sensitivity: float, shapes: List[float],
-                 guesses: List[float], known: Dict[float, float]) -> List[float]:
-    """:func:`max_u_point` of each shape in turn (a root already in ``known`` is reused, a new one recorded there), each
-    seeded by a prediction from the previous two: log u* - log kink (or log u* without a kink) taken as linear in log
-    shape, to within twice the last change of it (the scan's and the zoom's shapes are sorted, u* smooth in them)."""
+                 guesses: List[float], known: Dict[float, Tuple[float, float]]) -> List[float]:
+    """:func:`max_u_point` of each shape in turn (a root already in ``known`` is reused, a new one recorded there as
+    (u*, offset)), seeded by a prediction from the roots known so far: the offset log u* - log kink (log u* without a
+    kink) taken as linear in log shape through the two known positive shapes nearest this one, to within twice its
+    change from the nearest (one known shape: that offset, to within 0.05).  u* is smooth in the shape; a prediction
+    that misses costs a few evaluations of the bracket walk, never the root."""
     out: List[float] = []
     kinks = family.kinks(eps, np.asarray(shapes, dtype=float))
-    prev: List[Tuple[float, float]] = []  # (log shape, offset) of the last roots
     for i, (sh, gs) in enumerate(zip(shapes, guesses)):
         ref = math.log(float(kinks[i])) if kinks is not None and math.isfinite(kinks[i]) and kinks[i] > 0 else 0.0
         if sh in known:
-            u = known[sh]
-        else:
-            near = None
-            if len(prev) == 2 and sh > 0:
-                (z0, o0), (z1, o1) = prev
-                z = math.log(sh)
-                slope = (o1 - o0) / (z1 - z0) if z1 != z0 else 0.0
-                pred = o1 + slope * (z - z1)
+            out.append(known[sh][0])
+            continue
+        near = None
+        if sh > 0:
+            z = math.log(sh)
+            pts = sorted((abs(math.log(k) - z), math.log(k), off) for k, (_, off) in known.items()
+                         if k > 0 and math.isfinite(off))[:2]
+            if len(pts) == 2:
+                (_, z1, o1), (_, z0, o0) = pts
+                pred = o1 + ((o1 - o0) / (z1 - z0) * (z - z1) if z1 != z0 else 0.0)
                 near = (ref + pred, max(2.0 * abs(pred - o1), 1e-9 * (1.0 + abs(ref + pred))))
-            u = max_u_point(family, eps, log_target, sh, sensitivity, gs, near)
-            known[sh] = u
+            elif len(pts) == 1:
+                near = (ref + pts[0][2], 0.05)
+        u = max_u_point(family, eps, log_target, sh, sensitivity, gs, near)
+        known[sh] = (u, math.log(u) - ref if 0.0 < u < math.inf else math.nan)
         out.append(u)
-        if 0.0 < u < math.inf and sh > 0:
-            prev = (prev + [(math.log(sh), math.log(u) - ref)])[-2:]
-        else:
-            prev = []
     return out
 
 
@@ -288,7 +289,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
 
-    known: Dict[float, float] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
+    known: Dict[float, Tuple[float, float]] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
 
     def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
         if not family.point_search:  # all shapes at once
