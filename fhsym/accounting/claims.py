@@ -34,6 +34,18 @@ from .zcdp import zcdp_delta
 __all__ = ["CLAIMS", "KFOLD", "KFOLD_SUP", "ZCDP", "claim_named"]
 
 
+
+def _recorded_grid(claim: str, release: Release, grid: Optional[Mapping[str, Any]]) -> ExactGrid:
+    """The proven PLD's grid a certificate records (field ``grid``), parsed, for the release's dim * compositions."""
+    if grid is None:
+        raise ValueError(f"claim {claim!r} needs the grid of its privacy-loss distribution (certificate field 'grid')")
+    g = ExactGrid.from_dict(grid)
+    if grid.get("folds") != release.folds:
+        raise ValueError(f"certificate field 'grid.folds' = {grid.get('folds')!r} is not dim * compositions = "
+                         f"{release.folds}")
+    return g
+
+
 class _KFoldCorner(Claim):
     name = "pld-kfold"
 
@@ -76,13 +88,7 @@ class _KFoldCorner(Claim):
             if grid is not None:
                 raise ValueError(f"claim 'pld-kfold' of Gaussian noise takes no grid; got grid={dict(grid)!r}")
             return self._gaussian(release)
-        if grid is None:
-            raise ValueError("claim 'pld-kfold' needs the grid of its privacy-loss distribution (certificate field "
-                             "'grid')")
-        g = ExactGrid.from_dict(grid)
-        if grid.get("folds") != release.folds:
-            raise ValueError(f"certificate field 'grid.folds' = {grid.get('folds')!r} is not dim * compositions = "
-                             f"{release.folds}")
+        g = _recorded_grid(self.name, release, grid)
         D = release.sensitivities.sensitivity
         return self._pld(release, exact_delta_upper(release.noise, D, release.epsilon, release.folds, g))
 
@@ -152,13 +158,7 @@ class _KFoldSup(Claim):
         return self._evidence(release, exact_delta_upper(_SupNodes(noise), D, release.epsilon, release.folds, grid))
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
-        if grid is None:
-            raise ValueError("claim 'pld-kfold-sup' needs the grid of its privacy-loss distribution (certificate field "
-                             "'grid')")
-        g = ExactGrid.from_dict(grid)
-        if grid.get("folds") != release.folds:
-            raise ValueError(f"certificate field 'grid.folds' = {grid.get('folds')!r} is not dim * compositions = "
-                             f"{release.folds}")
+        g = _recorded_grid(self.name, release, grid)
         D = release.sensitivities.sensitivity
         return self._evidence(release, exact_delta_upper(_SupNodes(release.noise), D, release.epsilon, release.folds, g))
 
