@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_smooth",
            "largest_true", "largest_true_many"]
 
 
@@ -365,3 +365,29 @@ def sup_feasible(g: Callable[[float], float], x0: float, seeds: Sequence[float] 
         put(x)
         walk = min(8.0 * walk, step) if seeds else walk
     return increasing_root(g, lo, hi, glo, ghi, xtol=xtol, ftol=ftol)
+
+
+def golden_section(f: Callable[[float], float], lo: float, hi: float, rounds: int) -> tuple[float, float]:
+    """Minimise ``f``, unimodal on [lo, hi], by golden-section search: ``f`` at 2 + ``rounds`` points, the bracket
+    shrunk by (sqrt(5) - 1)/2 a round; the best ``(x, f(x))`` evaluated.
+
+    >>> x, fx = golden_section(lambda x: (x - 0.3) ** 2, 0.0, 1.0, 30)
+    >>> abs(x - 0.3) < 1e-6
+    True
+    """
+    r = 0.5 * (math.sqrt(5.0) - 1.0)
+    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
+    fa, fb = f(a), f(b)
+    best = min((fa, a), (fb, b))
+    for _ in range(rounds):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - r * (hi - lo)
+            fa = f(a)
+            best = min(best, (fa, a))
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + r * (hi - lo)
+            fb = f(b)
+            best = min(best, (fb, b))
+    return best[1], best[0]

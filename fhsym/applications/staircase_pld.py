@@ -38,6 +38,7 @@ from scipy import stats
 
 from .._core import domains as V
 from .._core.limits import check_folds
+from .._core.search import golden_section
 from .._core.sensitivities import resolve_sensitivities
 from ..accounting.claims import KFOLD_SUP
 from ..calibration import Calibration, calibrate
@@ -140,21 +141,14 @@ def search(epsilon: float, delta: float, folds: int) -> Tuple[float, float]:
         g = c * staircase_optimal_gamma(e0)
         return _variance(e0, g), e0, g
 
-    inv = (math.sqrt(5.0) - 1.0) / 2.0
-    a, b = 0.0, 1.0
-    x1, x2 = b - inv * (b - a), a + inv * (b - a)
-    f1, f2 = cost(x1), cost(x2)
-    best = min([cost(0.0), cost(1.0), f1, f2])
-    for _ in range(14):
-        if f1[0] <= f2[0]:
-            b, x2, f2 = x2, x1, f1
-            x1 = b - inv * (b - a)
-            f1 = cost(x1)
-        else:
-            a, x1, f1 = x1, x2, f2
-            x2 = a + inv * (b - a)
-            f2 = cost(x2)
-        best = min(best, f1, f2)
+    seen = [cost(0.0), cost(1.0)]
+
+    def variance_at(c: float) -> float:
+        seen.append(cost(c))
+        return seen[-1][0]
+
+    golden_section(variance_at, 0.0, 1.0, 14)  # c in [0, 1]: 16 evaluations
+    best = min(seen)
     return best[1], best[2]
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import CalibrationError, increasing_roots, sup_feasible
+from .._core.search import CalibrationError, golden_section, increasing_roots, sup_feasible
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
 
@@ -520,18 +520,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 best = (F, sh, x)
             return F
 
-        r = 0.5 * (math.sqrt(5.0) - 1.0)  # golden section on [lo, hi] (log shape): 12 evaluations, width x 0.007
-        a, b = hi - r * (hi - lo), lo + r * (hi - lo)
-        fa, fb = value(a), value(b)
-        for _ in range(10):
-            if fa <= fb:
-                hi, b, fb = b, a, fa
-                a = hi - r * (hi - lo)
-                fa = value(a)
-            else:
-                lo, a, fa = a, b, fb
-                b = lo + r * (hi - lo)
-                fb = value(b)
+        golden_section(value, lo, hi, 10)  # on [lo, hi] (log shape): 12 evaluations, width x 0.007; value keeps best
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
