@@ -19,6 +19,7 @@ has a corner (flipped Huber: the kink eps = b u).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable, Optional, Sequence, Tuple
 
@@ -143,7 +144,10 @@ class Family:
         return 1.0
 
 
-_LOG_VARIANCE: "dict[Tuple[Any, float], float]" = {}  # ScaleFamily.log_variance, per (law, shape)
+@functools.lru_cache(maxsize=4096)
+def _unit_log_variance(cls: Any, shape: float) -> float:
+    """log Var cls.from_family(shape, 1): ScaleFamily.log_variance, remembered per (law, shape)."""
+    return float(Family.log_variance(ScaleFamily(cls), np.array([shape]))[0])
 
 
 class ScaleFamily(Family):
@@ -188,14 +192,7 @@ class ScaleFamily(Family):
         shapes = np.asarray(shapes, dtype=float)
         out = np.empty(shapes.shape)
         for idx in np.ndindex(shapes.shape):
-            key = (self.cls, float(shapes[idx]))
-            val = _LOG_VARIANCE.get(key)
-            if val is None:
-                val = float(super().log_variance(np.array([key[1]]))[0])
-                if len(_LOG_VARIANCE) >= 4096:
-                    _LOG_VARIANCE.clear()
-                _LOG_VARIANCE[key] = val
-            out[idx] = val
+            out[idx] = _unit_log_variance(self.cls, float(shapes[idx]))
         return out
 
     def kinks(self, eps: float, shapes: np.ndarray) -> Optional[np.ndarray]:

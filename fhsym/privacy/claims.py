@@ -112,13 +112,18 @@ def _enclosure_evidence(enc: Any, what: str) -> Evidence:
     return Evidence(enc.lower, enc.upper, "exact-rational", True, f"{what}: {enc.method}")
 
 
+def _one_coordinate(claim: Claim, release: Release) -> None:
+    """A one-dimensional claim refuses a release of several coordinates or compositions."""
+    if release.sensitivities.dim != 1 or release.compositions != 1:
+        raise ValueError(f"claim {claim.name!r} is for one release of one coordinate; got dim = "
+                         f"{release.sensitivities.dim}, compositions = {release.compositions}")
+
+
 class _Profile1D(Claim):
     name = "profile-1d"
 
     def check(self, release: Release) -> None:
-        if release.sensitivities.dim != 1 or release.compositions != 1:
-            raise ValueError(f"claim 'profile-1d' is for one release of one coordinate; got dim = "
-                             f"{release.sensitivities.dim}, compositions = {release.compositions}")
+        _one_coordinate(self, release)
         if not hasattr(release.noise, "worst_profile_enclosure"):
             raise ValueError(f"claim 'profile-1d' needs a noise law with a continuous profile; got {release.noise!r}")
 
@@ -186,9 +191,7 @@ class _Lattice(Claim):
     name = "profile-lattice"
 
     def check(self, release: Release) -> None:
-        if release.sensitivities.dim != 1 or release.compositions != 1:
-            raise ValueError(f"claim 'profile-lattice' is for one release of one coordinate; got dim = "
-                             f"{release.sensitivities.dim}, compositions = {release.compositions}")
+        _one_coordinate(self, release)
         if not hasattr(release.noise, "lattice_profile_enclosure"):
             raise ValueError(f"claim 'profile-lattice' is for lattice noise; got {release.noise!r}")
 
