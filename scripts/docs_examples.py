@@ -39,8 +39,40 @@ from typing import Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PAGES = [ROOT / "docs" / "getting-started.md"]
 FENCE_RE = re.compile(r"^(?P<indent> *)```(?P<info>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
-CHECKER = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS
+#: a float printed with 15 or more significant digits (repr of a double): its last bits depend on the machine's libm
+#: and SIMD kernels (numpy dispatches exp/log by CPU), so such numbers match to FULL_DIGITS_RTOL relative
+FULL_DIGITS_RE = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
+FULL_DIGITS_RTOL = 1e-13
+
+
+def _significant(token: str) -> int:
+    mantissa = token.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+class _Checker(doctest.OutputChecker):
+    """doctest's checker, except that full-precision floats (>= 15 significant digits) agree to 1e-13 relative."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        if super().check_output(want, got, optionflags):
+            return True
+        split_w, split_g = FULL_DIGITS_RE.split(want), FULL_DIGITS_RE.split(got)
+        nums_w, nums_g = FULL_DIGITS_RE.findall(want), FULL_DIGITS_RE.findall(got)
+        if split_w != split_g or len(nums_w) != len(nums_g):
+            return False
+        for w, g in zip(nums_w, nums_g):
+            if w == g:
+                continue
+            if min(_significant(w), _significant(g)) < 15:
+                return False
+            a, b = float(w), float(g)
+            if abs(a - b) > FULL_DIGITS_RTOL * max(abs(a), abs(b)):
+                return False
+        return True
+
+
+CHECKER = _Checker()
 
 
 @dataclass

@@ -282,9 +282,11 @@ def test_block_dispatch_on_large_arrays(ref, name):
         _grads_agree(grad(*[c[3:] for c in cols]), small_grad(*[c[3:] for c in cols]), np.zeros(len(got) - 3, dtype=bool))
 
 
+@pytest.mark.slow
 def test_block_dispatch_privacy_profile():
-    """The privacy profile on >= 4 BLOCK points: as the quadrature (1e-10), as the merge (1e-13), gradients finite off
-    the exact kink and as the merge's."""
+    """The privacy profile on >= 4 BLOCK points: as the quadrature (1e-10) and as the merge (1e-13) (the gradients:
+    the test below).  Deep: JAX 0.10.2 takes ~2 min on this 2-core machine to compile the block dispatch of the five
+    cases (the merge path below 4 BLOCK points is checked by the default run's tests above)."""
     rows = json.loads((DATA / "privacy_profile_reference.json").read_text())["rows"]
     with mpmath.workdps(40):
         refs = [str(mpmath.exp(mpmath.mpf(r["log_delta"]))) if r["log_delta"] != "-inf" else "0" for r in rows]
@@ -294,6 +296,15 @@ def test_block_dispatch_privacy_profile():
     where = [f"point {i}" for i in range(len(got))]
     assert _report(f"privacy_profile on {len(got)} points (blocks) vs quadrature", _rel(got, refs), where, refs) <= 1e-10
     assert _report("privacy_profile blocks vs merge", _rel(got, [repr(float(v)) for v in _small_path(f, cols)]), where) <= 1e-13
+
+
+@pytest.mark.slow
+def test_block_dispatch_privacy_profile_gradients():
+    """The privacy profile's gradients on >= 4 BLOCK points: finite off the exact kink and as the merge's (deep: JAX
+    0.10 takes minutes on 2 cores to compile the gradients of the five-case dispatch)."""
+    rows = json.loads((DATA / "privacy_profile_reference.json").read_text())["rows"]
+    cols, _ = _tiled([np.array([float(r[k]) for r in rows]) for k in ("eps", "alpha", "gamma", "Delta")],
+                     ["0"] * len(rows), 11)
     e, a, g, D = cols
     kink = np.asarray(numerics.sub_prod(e, a / g, D / g)) == 0.0
     grad = jax.jit(jax.grad(lambda *c: jnp.sum(fhj.privacy_profile(*c)), argnums=(0, 1, 2, 3)))

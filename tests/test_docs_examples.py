@@ -55,6 +55,17 @@ def test_stale_output_is_reported(tmp_path):
     assert new == "```pycon\n>>> x = 2\n>>> x + 1\n3\n>>> print('a', x)\na 2\n```\n"
 
 
+def test_full_precision_floats_match_to_1e13_and_nothing_else_does(tmp_path):
+    page = tmp_path / "page.md"
+    # the last bits of a 17-digit repr may differ between machines (libm, SIMD kernels): accepted to 1e-13 relative;
+    # a short number, a change beyond 1e-13 or a changed text are still stale
+    page.write_text("```pycon\n>>> print(47.19543932327576, 0.048708917548780484)\n47.19543932327574 0.048708917548779596\n"
+                    "```\n\n```pycon\n>>> print(1.25)\n1.26\n```\n\n```pycon\n>>> print(47.19543932327576)\n"
+                    "47.19543932317576\n```\n\n```pycon\n>>> print('a', 47.19543932327576)\nb 47.19543932327576\n```\n")
+    _, problems = E.run_page(page)
+    assert len(problems) == 3 and not any("0.0487" in p for p in problems), problems
+
+
 def test_console_exceptions_and_unchecked_blocks(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("```console\n$ echo hi; false\nhi\n\n$ echo $?\n1\n```\n\n"
