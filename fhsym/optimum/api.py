@@ -66,7 +66,7 @@ class OptimumInterval:
     ``noise`` is the witness of ``upper``: (eps, delta)-DP for every ``|d| <= Delta`` (``proven_delta``
     bounds its worst profile, proven), with variance at most ``upper``.  It is the LP's piecewise-uniform
     noise (``upper`` its exact variance rounded up, ``noise.exact_variance()``) unless the pure-DP
-    staircase at the optimal gamma (Geng & Viswanath) has a smaller proven variance (eps 6 and above):
+    staircase at the optimal gamma (Geng & Viswanath) has a smaller proven variance (eps 3 and above, default grid):
     then ``noise`` is that :class:`~fhsym.noise.Staircase` (``proven_delta`` = 0, its profile enclosure
     at eps) and ``upper`` its variance (:func:`staircase_variance_up`).  ``primal`` is always the LP's
     piecewise-uniform noise and ``primal_upper`` its variance rounded up.
@@ -248,7 +248,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     duality with a dual solution checked in exact rationals (``V* >= L - w^2/4``, ``L`` the certified
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
     proven private in exact rationals, or the pure-DP staircase's proven variance where that is smaller
-    (eps 6 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
+    (eps 3 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
     ``bins`` (``m``, a power of two) overrides the automatic grid.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
