@@ -77,7 +77,8 @@ def test_bad_sensitivity_names_the_parameter(name, bad):
         (4, {"l1_sensitivity": 2.0}, (2.0, 2.0, 2.0)),              # l1 ball alone
         (4, {"sensitivity": 1.0, "l2_sensitivity": 1.5}, (1.0, 1.5, 3.0)),
         (4, {"sensitivity": 1.0, "l2_sensitivity": 5.0}, (1.0, 2.0, 4.0)),   # l2 looser than the box: the box
-        (4, {"sensitivity": 1.0, "l1_sensitivity": 1.5}, (1.0, 1.5, 1.5)),
+        (4, {"sensitivity": 1.0, "l1_sensitivity": 1.5}, (1.0, math.sqrt(1.25), 1.5)),  # (1, 0.5, 0, 0) (issue 32)
+        (30, {"sensitivity": 1.0, "l1_sensitivity": 10.0}, (1.0, math.sqrt(10.0), 10.0)),  # ten 1s, not sqrt(30)
         (4, {"l2_sensitivity": 1.0, "l1_sensitivity": 1.5}, (1.0, 1.0, 1.5)),
         (9, {"sensitivity": 1.0, "l2_sensitivity": 2.0, "l1_sensitivity": 5.0}, (1.0, 2.0, 5.0)),
     ],

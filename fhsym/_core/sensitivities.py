@@ -17,7 +17,7 @@ from typing import Callable, Dict, NamedTuple, Optional
 from . import domains as V
 
 __all__ = ["SensitivitySet", "resolve_sensitivities", "float_at_least", "mul_up", "mul_sqrt_up", "div_up",
-           "div_sqrt_up", "composed_set"]
+           "div_sqrt_up", "sqrt_up", "box_l1_l2_max", "composed_set"]
 
 
 def _nearest_up(r: float, ok: Callable[[float], bool]) -> float:
@@ -94,6 +94,43 @@ def div_sqrt_up(x: float, k: int) -> float:
     return _nearest_up(x / math.sqrt(k), lambda r: Fraction(r) ** 2 >= exact_sq)
 
 
+def sqrt_up(q: Fraction) -> float:
+    """The smallest double >= sqrt(q) (q >= 0 an exact rational); inf beyond the float range.
+
+    >>> sqrt_up(Fraction(10)), sqrt_up(Fraction(0))
+    (3.1622776601683795, 0.0)
+    """
+    if q < 0:  # pragma: no cover - callers pass squares
+        raise ValueError(f"internal error: sqrt_up of a negative number {q!r}")
+    if q == 0:
+        return 0.0
+    e = q.numerator.bit_length() - q.denominator.bit_length()  # q ~ 2^e
+    s = -(e // 2)  # q 4^s ~ 1: its float is finite and normal whatever the size of q
+    try:
+        est = math.ldexp(math.sqrt(float(q * Fraction(4) ** s)), -s)
+    except OverflowError:
+        return math.inf
+    return _nearest_up(est, lambda r: Fraction(r) ** 2 >= q)
+
+
+def box_l1_l2_max(D: float, l1: Optional[float], K: int) -> float:
+    """The largest l2 norm over {d in R^K : ||d||_inf <= D, ||d||_1 <= l1} (``l1`` None: no l1 ball), rounded up.
+
+    Exactly ``sqrt(k D^2 + r^2)`` with ``k = min(K, floor(l1 / D))``, ``r = l1 - k D`` if ``k < K``
+    else 0 (proof: :func:`resolve_sensitivities`), computed in exact rationals and rounded up.
+
+    >>> box_l1_l2_max(1.0, 10.0, 30), box_l1_l2_max(1.0, 1.5, 4), box_l1_l2_max(1.0, None, 4)
+    (3.1622776601683795, 1.118033988749895, 2.0)
+    """
+    d = Fraction(D)
+    if l1 is None or Fraction(l1) >= K * d:
+        return mul_sqrt_up(D, K)
+    c = Fraction(l1)
+    k = math.floor(c / d)
+    r = c - k * d
+    return sqrt_up(k * d * d + r * r)
+
+
 class SensitivitySet(NamedTuple):
     """{d in R^dim : ||d||_inf <= sensitivity, ||d||_2 <= l2_sensitivity, ||d||_1 <= l1_sensitivity}."""
 
@@ -120,12 +157,34 @@ def resolve_sensitivities(
 
     * ``dim = 1``: the three norms coincide, so the given values must be equal (two that
       disagree raise ``ValueError`` naming both); the one value is the sensitivity.
-    * ``dim = K > 1``: each bound implies the others (||d||_inf <= ||d||_2 <= ||d||_1 <=
-      sqrt(K) ||d||_2 <= K ||d||_inf), so the returned radii are the tightest the given
-      ones imply: Delta = min(given), Delta_2 = min(l2, sqrt(K) Delta, l1),
-      Delta_1 = min(l1, sqrt(K) Delta_2, K Delta), each product rounded UP to a double (exact
-      rational comparison), so the returned set contains the user's.  An l2 ball alone gives
-      Delta = Delta_2.
+    * ``dim = K > 1``: the returned radii are the exact maxima of the three norms over the set
+      (the tightest radii it implies), each rounded UP to the nearest double by exact rational
+      comparison, so the returned set is the user's set.  With ``a``, ``b``, ``c`` the given l_inf,
+      l2, l1 radii (``inf`` if not given):
+
+      - ``Delta = min(a, b, c)``;
+      - ``Delta_2 = min(b, sqrt(k Delta^2 + r^2))`` with ``k = min(K, floor(c / Delta))`` and
+        ``r = c - k Delta`` if ``k < K``, else ``r = 0`` (no l1 ball: ``sqrt(K) Delta``);
+      - ``Delta_1 = min(c, K Delta, sqrt(K) b)``.
+
+      Proof.  Write ``B`` for the box ``|d_i| <= Delta``; the set is ``S = B ∩ {||d||_2 <= b} ∩
+      {||d||_1 <= c}`` (``Delta <= a`` and the other two balls bound ``|d_i|`` by ``b`` and ``c``, so
+      ``Delta = min(a, b, c)`` loses nothing; ``Delta e_1`` is in ``S``, so it is the maximum of
+      ``||d||_inf``).  Two facts: (i) if ``C`` is convex, contains 0 and ``f`` is a norm whose maximum
+      over ``C`` is ``m``, then the maximum over ``C ∩ {f <= t}`` is ``min(t, m)`` (the segment from 0 to
+      a maximiser stays in ``C`` and ``f`` runs continuously from 0 to ``m`` along it); (ii) norms here
+      depend on ``|d_i|`` only, so it suffices to take ``x_i = |d_i| >= 0``.  l2: over
+      ``C = B ∩ {||d||_1 <= c}``, ``sum x_i^2`` is Schur-convex and any ``x`` in ``[0, Delta]^K`` with
+      ``sum x_i = s <= c`` is majorised by ``v(s) = (Delta, ..., Delta, s - j Delta, 0, ...)``
+      (``j = floor(s / Delta)`` full coordinates, capped at ``K``), whose ``sum v_i^2`` grows with ``s``;
+      ``v(min(c, K Delta))`` lies in ``C``, so the maximum is ``k Delta^2 + r^2``, and (i) adds the l2
+      ball.  l1: over ``C = B ∩ {||d||_2 <= b}``, ``sum x_i`` is linear and ``C`` is convex and
+      invariant under permuting coordinates, so the average of the permutations of a maximiser, the
+      constant vector ``(t, ..., t)``, is a maximiser; the largest feasible ``t`` is
+      ``min(Delta, b / sqrt(K))``, giving ``min(K Delta, sqrt(K) b)``, and (i) adds the l1 ball.
+      Resolving a resolved set returns it unchanged (its radii are maxima over the same set).
+      An l2 ball alone gives ``Delta = Delta_2``; a box of side 1 with ``l1_sensitivity = 10`` in
+      30 dimensions has ``Delta_2 = sqrt(10)`` (not ``sqrt(30)``).
     * none given: the unit box, Delta = 1.
 
     Examples
@@ -136,6 +195,8 @@ def resolve_sensitivities(
     (4, 2.0, 2.0, 4.0)
     >>> tuple(resolve_sensitivities(3, 1.0, None, None))     # l1 radius 3 exactly (fl(sqrt 3 * sqrt 3) is below 3)
     (3, 1.0, 1.7320508075688774, 3.0)
+    >>> tuple(resolve_sensitivities(30, 1.0, None, 10.0))    # box and l1 ball: l2 radius sqrt(10)
+    (30, 1.0, 3.1622776601683795, 10.0)
     """
     K = V.check_int(dim, "dim", 1)
     given: Dict[str, float] = {}
@@ -154,9 +215,10 @@ def resolve_sensitivities(
         return SensitivitySet(1, D, D, D)
     D = min(given.values()) if given else 1.0  # ||d||_inf <= ||d||_2 <= ||d||_1
     name_D = min(given, key=lambda n: given[n]) if given else "sensitivity"
-    D2 = min(given.get("l2_sensitivity", math.inf), mul_sqrt_up(D, K), given.get("l1_sensitivity", math.inf))
+    b, c = given.get("l2_sensitivity"), given.get("l1_sensitivity")
+    D2 = min(math.inf if b is None else b, box_l1_l2_max(D, c, K))
     D2 = _finite_radius(D2, name_D, f"sqrt(dim) * {D!r}")
-    D1 = min(given.get("l1_sensitivity", math.inf), mul_sqrt_up(D2, K), mul_up(D, K))
+    D1 = min(math.inf if c is None else c, mul_up(D, K), math.inf if b is None else mul_sqrt_up(b, K))
     D1 = _finite_radius(D1, name_D, f"dim * {D!r}")
     return SensitivitySet(K, D, D2, D1)
 

@@ -23,10 +23,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional, Tuple, Union
 
+from flint import arb, ctx, fmpq
+
+from .._core.arb.core import float_up
 from .._core.arb.piecewise_uniform import fraction_down, fraction_up
-from .._core.domains import DELTA, SENSITIVITY, Domain, check_scalar
+from .._core.domains import Domain, check_scalar
 from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
@@ -34,9 +37,17 @@ from .primal import solve_private
 from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
-           "MAX_COLUMNS"]
+           "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon"]
 
 EPSILON = Domain("epsilon", 0.0, 20.0, closed_upper=True)
+#: delta below 1e-12: the LP in units of delta has right-hand sides 1/delta beyond what HiGHS handles (1e-300: "Model error")
+DELTA = Domain("delta", 1e-12, 1.0, closed_lower=True)
+#: the variance scales with Delta^2: within [1e-100, 1e100] it stays inside the float range on the whole domain
+SENSITIVITY = Domain("sensitivity", 1e-100, 1e100, closed_lower=True, closed_upper=True)
+#: the largest LP at one bin per unit sensitivity: smaller epsilon (for its delta) is refused (the support grows ~ 1/eps)
+SMALL_EPS_COLUMNS = 30_000
+#: below it the staircase that sets the grid (variance ~ 2/eps^2) and the LP's costs leave the tested range
+EPS_FLOOR = 1e-3
 #: the largest LP (columns) the automatic grid will build
 MAX_COLUMNS = 60_000
 #: default target of (upper - lower)/lower from the grid alone
@@ -52,8 +63,13 @@ MAX_BINS = 1 << 12
 class OptimumInterval:
     """``lower <= V*(eps, delta, Delta) <= upper`` with the noise at the upper end and the dual behind the lower.
 
-    ``noise`` is (eps, delta)-DP for every ``|d| <= Delta`` (``proven_delta`` bounds its worst
-    profile, proven) and ``upper`` is its exact variance rounded up (``noise.exact_variance()``).
+    ``noise`` is the witness of ``upper``: (eps, delta)-DP for every ``|d| <= Delta`` (``proven_delta``
+    bounds its worst profile, proven), with variance at most ``upper``.  It is the LP's piecewise-uniform
+    noise (``upper`` its exact variance rounded up, ``noise.exact_variance()``) unless the pure-DP
+    staircase at the optimal gamma (Geng & Viswanath) has a smaller proven variance (eps 3 and above, default grid):
+    then ``noise`` is that :class:`~fhsym.noise.Staircase` (``proven_delta`` = 0, its profile enclosure
+    at eps) and ``upper`` its variance (:func:`staircase_variance_up`).  ``primal`` is always the LP's
+    piecewise-uniform noise and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
     sensitivity), ``support`` the LP's ``M``; ``lp_rows``/``lp_columns`` the LP's size.
@@ -64,13 +80,15 @@ class OptimumInterval:
     sensitivity: float
     lower: float
     upper: float
-    noise: PiecewiseUniform
+    noise: Union[PiecewiseUniform, Staircase]
     proven_delta: float
     dual: DualCertificate
     bins: int
     support: int
     lp_rows: int
     lp_columns: int
+    primal: PiecewiseUniform
+    primal_upper: float
 
     @property
     def ratio(self) -> float:
@@ -113,11 +131,62 @@ def choose_grid(epsilon: float, delta: float, bins: Optional[int] = None) -> Tup
     return m, _support(epsilon, delta, m)
 
 
+def smallest_epsilon(delta: float) -> float:
+    """The least supported epsilon at ``delta``: :data:`EPS_FLOOR` (1e-3), or more where the LP at one bin per unit
+    sensitivity would have more than :data:`SMALL_EPS_COLUMNS` columns.
+
+    The support ``M`` grows like ``log(1 + eps/(2 delta))/eps`` bins as eps -> 0 (the truncated Laplace's);
+    below this epsilon the LP is refused.  Bisection in log(eps) on the (decreasing) column count; the
+    returned value is on the accepted side.
+
+    >>> smallest_epsilon(0.5), smallest_epsilon(1e-6), round(smallest_epsilon(1e-12), 5)
+    (0.001, 0.001, 0.00263)
+    """
+    def fits(e: float) -> bool:
+        return _columns(1, _support(e, delta, 1)) <= SMALL_EPS_COLUMNS
+
+    if fits(EPS_FLOOR):
+        return EPS_FLOOR
+    lo, hi = math.log(EPS_FLOOR), math.log(EPSILON.upper)  # log eps: fits(e^hi) holds on the domain
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if fits(math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
+
+
 def _validate(epsilon: float, delta: float, sensitivity: float) -> Tuple[float, float, float]:
     eps = check_scalar(epsilon, EPSILON)
     dl = check_scalar(delta, DELTA)
     sens = check_scalar(sensitivity, SENSITIVITY)
+    if eps < EPS_FLOOR or _columns(1, _support(eps, dl, 1)) > SMALL_EPS_COLUMNS:
+        least = smallest_epsilon(dl)
+        raise ValueError(f"epsilon must be at least {least:.4g} for delta = {dl!r} (supported: epsilon in "
+                         f"[{least:.4g}, {EPSILON.upper:g}] at this delta: at least {EPS_FLOOR:g}, and the "
+                         f"optimum's LP at one bin per unit sensitivity at most {SMALL_EPS_COLUMNS} columns); "
+                         f"got epsilon={epsilon!r}")
     return eps, dl, sens
+
+
+def staircase_variance_up(st: Staircase) -> float:
+    """A float >= the variance of ``st``, proven: the closed form of :mod:`fhsym.noise.staircase` in ball arithmetic.
+
+    ``Var / Delta0^2 = b(1+b)/(1-b)^2 + [b(g^2 + b(1-g^2))/(1-b) + (g^3 + b(1-g^3))/3] / (g + (1-g) b)``,
+    ``b = e^-eps0``, ``g = gamma``, at the noise's float parameters (exact rationals), 256 bits.
+
+    >>> st = Staircase(6.0, 1.0, staircase_optimal_gamma(6.0))
+    >>> v = staircase_variance_up(st); v, abs(v / st.var() - 1) < 1e-14
+    (0.014105783386800191, True)
+    """
+    with ctx.workprec(256):
+        e0, d0, g = (arb(fmpq(*Fraction(x).as_integer_ratio())) for x in (st.epsilon, st.sensitivity, st.gamma))
+        b = (-e0).exp()
+        omb = -(-e0).expm1()
+        first = b * (1 + b) / (omb * omb)
+        second = (b * (g * g + b * (1 - g * g)) / omb + (g ** 3 + b * (1 - g ** 3)) / 3) / (g + (1 - g) * b)
+        return float_up(d0 * d0 * (first + second))
 
 
 def _exact_width(sens: float, m: int) -> None:
@@ -178,8 +247,13 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     every pair with ``|f(D) - f(D')| <= Delta`` (``sensitivity``).  ``lower`` is proven by weak
     duality with a dual solution checked in exact rationals (``V* >= L - w^2/4``, ``L`` the certified
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
-    proven private in exact rationals; ``upper - lower ~ w^2/3``.  ``bins`` (``m``, a power of two)
-    overrides the automatic grid.  ``epsilon`` in (0, 20], ``delta`` in (0, 1).  Method, proofs and
+    proven private in exact rationals, or the pure-DP staircase's proven variance where that is smaller
+    (eps 3 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
+    ``bins`` (``m``, a power of two) overrides the automatic grid.
+
+    Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
+    2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
+    [1e-100, 1e100]; outside it ``ValueError`` names the parameter and its range.  Method, proofs and
     sources (Geng & Viswanath 2016; Geng, Ding, Guo & Kumar 2019): ``docs/optimum.md``.
 
     >>> import fhsym
@@ -187,15 +261,24 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     >>> iv.lower <= 1.9181 <= iv.upper                     # the staircase's 1.9181 lies inside
     True
     >>> round(iv.lower, 3), round(iv.upper, 3), iv.bins, iv.proven_delta <= 1e-6
-    (1.866, 1.949, 2, True)
+    (1.866, 1.918, 2, True)
+    >>> type(iv.noise).__name__, round(iv.primal_upper, 3)     # 2 bins: the staircase is below the LP's noise
+    ('Staircase', 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    noise, proven, sol = _solve(eps, dl, sens, bins)
+    primal, primal_proven, sol = _solve(eps, dl, sens, bins)
     m = sol.dual.m
     bound = sol.dual.variance_bound()
     d2 = Fraction(sens) ** 2
     lower = fraction_down(bound * d2)
-    upper = fraction_up(noise.exact_variance())
+    primal_upper = fraction_up(primal.exact_variance())
+    noise: Union[PiecewiseUniform, Staircase] = primal
+    upper, proven = primal_upper, primal_proven
+    st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
+    st_upper = staircase_variance_up(st)
+    st_proven = st.worst_profile_enclosure(eps, sens).upper
+    if st_upper < upper and st_proven <= dl:
+        noise, upper, proven = st, st_upper, st_proven
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
                            proven_delta=proven, dual=sol.dual, bins=m, support=sol.dual.M, lp_rows=sol.n_rows,
-                           lp_columns=sol.n_cols)
+                           lp_columns=sol.n_cols, primal=primal, primal_upper=primal_upper)

@@ -1,6 +1,7 @@
 """Solve the quantised LP (:mod:`.lp`) with HiGHS' dual simplex and collect its primal and dual.
 
-``scipy.optimize.linprog(method="highs-ds")`` with feasibility tolerances 1e-10, on the LP in units
+``scipy.optimize.linprog(method="highs-ds")`` with feasibility tolerances 1e-10, on the LP with its
+costs scaled by a power of two to at most 1 (:func:`objective_scale`; the duals are scaled back exactly) and in units
 of delta: the variables are ``x / delta`` (the rows ``(j, k)`` and ``(j, E)`` are homogeneous, the
 normalisation's right-hand side becomes ``1/delta``, the delta rows' 1), so the solver's absolute
 tolerances are relative to delta.  (Unscaled, at delta = 1e-8 the float primal broke the delta rows
@@ -26,7 +27,7 @@ from .._core.arb.piecewise_uniform import exp_enclosure, fraction_up
 from .dual import DualCertificate
 from .lp import QuantisedLP
 
-__all__ = ["LPSolution", "solve_lp", "ratio_above", "short"]
+__all__ = ["LPSolution", "solve_lp", "ratio_above", "short", "objective_scale"]
 
 TOLERANCE = 1e-10
 #: significant bits kept of each dual value (the certified bound moves by ~1e-10 relative)
@@ -58,6 +59,19 @@ def short(x: float, bits: int = DUAL_BITS) -> float:
     return math.ldexp(round(mant * 2**bits), ex - bits)
 
 
+def objective_scale(c: np.ndarray) -> int:
+    """``s`` with the largest cost times ``2^-s`` in [1/2, 1): HiGHS solves the LP with the costs ``c 2^-s``.
+
+    At small eps the costs ``(k w)^2`` reach ``~1e8`` (M ~ 8000 bins at eps = 0.001, delta = 1e-6) and HiGHS
+    stopped with "Solve error" on the unscaled LP; a power of two keeps the scaling exact both ways.
+
+    >>> objective_scale(np.array([0.0, 3.0, 6.0e7]))
+    26
+    """
+    top = float(np.max(c)) if c.size else 0.0
+    return math.frexp(top)[1] if top > 0 else 0
+
+
 def ratio_above(epsilon: float) -> float:
     """A float ``r >= e^eps``, proven (the upper end of a ball enclosure, rounded up)."""
     return fraction_up(exp_enclosure(epsilon)[1])
@@ -74,12 +88,16 @@ def solve_lp(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional
     lp = QuantisedLP(m=m, M=M, r=ratio_above(epsilon), delta=1.0)  # in units of delta (module docstring)
     A, b = lp.inequalities()
     Aeq, beq = lp.equality()
-    res = linprog(lp.objective(), A_ub=A, b_ub=b, A_eq=Aeq, b_eq=beq / delta, bounds=(0, None), method="highs-ds",
+    c = lp.objective()
+    scale = objective_scale(c)
+    res = linprog(np.ldexp(c, -scale), A_ub=A, b_ub=b, A_eq=Aeq, b_eq=beq / delta, bounds=(0, None),
+                  method="highs-ds",
                   options={"primal_feasibility_tolerance": TOLERANCE, "dual_feasibility_tolerance": TOLERANCE})
     if res.status != 0:
         raise ArithmeticError(f"HiGHS did not solve the LP (eps={epsilon}, delta={delta}, m={m}, M={M}): "
                               f"{res.message}")
-    marg = np.asarray(res.ineqlin.marginals, dtype=float)
+    # the duals of the scaled objective times 2^scale (exact) are duals of the LP; the exact check re-derives the bound
+    marg = np.ldexp(np.asarray(res.ineqlin.marginals, dtype=float), scale)
     u: Dict[Tuple[int, int], float] = {}
     for j in range(1, m + 1):
         start = lp.row_of(j, -M + j)
@@ -87,10 +105,10 @@ def solve_lp(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional
         for off in np.flatnonzero(block):
             u[(j, int(off) - M + j)] = short(float(block[off]))
     dual = DualCertificate(
-        epsilon=float(epsilon), delta=float(delta if bound_delta is None else bound_delta), m=m, M=M, r=lp.r, y=short(float(res.eqlin.marginals[0])),
+        epsilon=float(epsilon), delta=float(delta if bound_delta is None else bound_delta), m=m, M=M, r=lp.r, y=short(math.ldexp(float(res.eqlin.marginals[0]), scale)),
         z=tuple(short(float(marg[lp.delta_row(j)])) for j in range(1, m + 1)),
         u_e=tuple(short(float(marg[lp.e_row(j)])) for j in range(1, m + 1)), u=u)
     x = np.asarray(res.x, dtype=float) * delta
-    return LPSolution(value=float(res.fun) * delta, q=x[: M + 1].copy(), t=float(x[M + 1]), dual=dual,
+    return LPSolution(value=math.ldexp(float(res.fun), scale) * delta, q=x[: M + 1].copy(), t=float(x[M + 1]), dual=dual,
                       status=int(res.status),
                       n_rows=lp.n_rows + 1, n_cols=lp.n_cols)

@@ -74,9 +74,11 @@ def test_a_too_narrow_gaussian_breaks_a_constraint():
 
 def test_small_instance_end_to_end():
     iv = optimal_variance(1.0, 1e-6, bins=2)
-    assert iv.bins == 2 and iv.noise.width == 0.5 and iv.sensitivity == 1.0
+    assert iv.bins == 2 and iv.primal.width == 0.5 and iv.sensitivity == 1.0
     assert 0 < iv.lower <= iv.upper and iv.proven_delta <= 1e-6
-    assert iv.upper == float(iv.noise.exact_variance()) or Fraction(iv.upper) >= iv.noise.exact_variance()
+    assert Fraction(iv.primal_upper) >= iv.primal.exact_variance() > Fraction(math.nextafter(iv.primal_upper, 0))
+    # at 2 bins the LP's noise (1.949) is above the staircase (1.9181): the staircase is the upper end's witness
+    assert isinstance(iv.noise, fhsym.noise.Staircase) and iv.upper < iv.primal_upper and iv.proven_delta == 0.0
     # the dual re-checks exactly, also after a JSON round trip
     again = DualCertificate.from_json(iv.dual.to_json())
     assert math.isclose(float(again.variance_bound()), iv.lower, rel_tol=1e-15)
@@ -97,7 +99,7 @@ def test_sensitivity_scales_both_ends():
     one = optimal_variance(1.0, 1e-6, bins=2)
     four = optimal_variance(1.0, 1e-6, sensitivity=4.0, bins=2)
     assert four.lower == 16 * one.lower and four.upper == 16 * one.upper
-    assert four.noise.width == 2.0 and four.noise.weights == one.noise.weights
+    assert four.primal.width == 2.0 and four.primal.weights == one.primal.weights
     assert four.proven_delta <= 1e-6
 
 
