@@ -257,10 +257,19 @@ def law_options(cls: Any) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+_SUBSAMPLING_OPTIONS = ("sampling_rate", "sampling_prob", "sampling_probability", "sample_rate")
+
+
 def check_options(cls: Any, options: Mapping[str, Any]) -> None:
     """``ValueError`` naming an option the law does not take."""
     allowed = law_options(cls)
     for key in options:
+        if key in _SUBSAMPLING_OPTIONS:
+            raise ValueError(f"calibrate certifies one (or `compositions`) un-subsampled release and takes no {key}; "
+                             "for Poisson-subsampled releases (DP-SGD) account them with "
+                             "fhsym.integrations.dp_accounting.FlippedHuberRdpAccountant (exact subsampled RDP; "
+                             "PoissonSampledDpEvent(q, FlippedHuberDpEvent(alpha, gamma, dim=..., l2_sensitivity=...))) "
+                             f"or FlippedHuberPLDAccountant (scalar events); got {key}={options[key]!r}")
         if key not in allowed:
             takes = f"takes the options {list(allowed)}" if allowed else "takes no options"
             raise ValueError(f"mechanism {cls.name!r} {takes}; got {key}={options[key]!r}")

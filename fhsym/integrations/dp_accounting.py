@@ -403,12 +403,20 @@ class FlippedHuberPLDAccountant(_pldacc.PLDAccountant):  # type: ignore[misc]  #
         return h
 
     def _fh_pld(self, event: FlippedHuberDpEvent, q: float, count: int) -> "_pldlib.PrivacyLossDistribution":
-        pld = flipped_huber_pld(event.alpha, event.gamma, event.sensitivity, self._value_discretization_interval,
+        D = event.sensitivity if event.l2_sensitivity is None else min(event.sensitivity, event.l2_sensitivity)
+        pld = flipped_huber_pld(event.alpha, event.gamma, D, self._value_discretization_interval,
                                 sampling_prob=q, neighboring_relation=self.neighboring_relation)
         return pld if count == 1 else pld.self_compose(count)
 
     def _maybe_compose(self, event: "dp_event.DpEvent", count: int, do_compose: bool
                        ) -> Optional["_pa.PrivacyAccountant.CompositionErrorDetails"]:
+        inner = event.event if isinstance(event, dp_event.PoissonSampledDpEvent) else event
+        if isinstance(inner, FlippedHuberDpEvent) and inner.dim > 1:
+            return self.CompositionErrorDetails(
+                invalid_event=event,
+                error_message=("a vector `FlippedHuberDpEvent` (dim > 1) is accounted by "
+                               "fhsym.integrations.dp_accounting.FlippedHuberRdpAccountant; this accountant's FH "
+                               f"PLDs are one-dimensional. Found dim={inner.dim}."))
         if isinstance(event, FlippedHuberDpEvent):
             if do_compose and count > 0:
                 self._compose_pld(self._fh_pld(event, 1.0, count))

@@ -8,14 +8,25 @@ so it accepts a new event only through a subclass.  Two routes:
   ``SelfComposedDpEvent`` / ``ComposedDpEvent`` at any depth, as the sub-event of a
   ``PoissonSampledDpEvent`` (ADD_OR_REMOVE_ONE, REPLACE_SPECIAL) and of a
   ``SampledWithoutReplacementDpEvent`` (REPLACE_ONE).  Each order gets the certified Renyi divergence
-  of the shifted pair (:func:`fhsym.integrations.renyi.flipped_huber_rdp`: arb closed form, upper end);
-  subsampled events use Zhu & Wang (ICML 2019, Theorem 6; Poisson) and Wang, Balle & Kasiviswanathan
-  (AISTATS 2019, Theorem 9; without replacement) at the integer orders up to
-  :data:`MAX_SUBSAMPLED_ORDER`, the convexity of the cumulant between them, and the un-subsampled value
-  (a valid cap) above.  A sub-event mixing FH with dp_accounting's own events (e.g.
-  ``ComposedDpEvent([FH, GaussianDpEvent])`` under one Poisson sample) is accounted the same way, its
-  RDP at the integer orders being the sum of the parts'.  Every other event is dp_accounting's
-  ``RdpAccountant`` (so a Poisson-sampled Gaussian keeps dp_accounting's exact formula).
+  of the shifted pair (:func:`fhsym.integrations.renyi.flipped_huber_rdp`: arb closed form, upper end), or
+  for a vector event (``dim`` > 1) the certified bound over its l2 ball
+  (:func:`fhsym.integrations.renyi_subsampled.vector_rdp`).  Which route a subsampled event takes:
+
+  - ``PoissonSampledDpEvent(q, FlippedHuberDpEvent)`` (the sub-event is one FH event): the **exact**
+    Poisson-subsampled RDP (:mod:`fhsym.integrations.renyi_subsampled`): for ``dim`` = 1 the binomial
+    expansion at integer orders and the arb integral of the definition at fractional ones (at alpha = 0
+    dp_accounting's sampled Gaussian at integer orders; at fractional orders dp_accounting sums |C(lam, i)|,
+    an upper bound, and this is the exact value, below it); for ``dim`` > 1 the binomial expansion with the
+    vector bound at integer orders and the chord of the cumulant between them;
+  - any other sub-event containing FH (``ComposedDpEvent([FH, GaussianDpEvent])``, ``SelfComposedDpEvent``
+    of FH) under a Poisson sample: Zhu & Wang (ICML 2019, Theorem 6), the sub-event's RDP at the integer
+    orders being the sum of the parts';
+  - ``SampledWithoutReplacementDpEvent``: Wang, Balle & Kasiviswanathan (AISTATS 2019, Theorem 9).
+
+  The general theorems are used at the integer orders up to :data:`MAX_SUBSAMPLED_ORDER` with the
+  convexity of the cumulant between them; above :data:`MAX_SUBSAMPLED_ORDER` every route takes the
+  un-subsampled value (a valid cap).  Every other event is dp_accounting's ``RdpAccountant`` (so a
+  Poisson-sampled Gaussian keeps dp_accounting's formula).
 * :func:`to_zcdp_event` -- for the *stock* ``RdpAccountant``: the FH event as dp_accounting's
   ``ZCDpEvent(rho=eta, xi=xi)`` (fhsym's zCDP bound, RDP(lam) <= xi + eta lam, valid for every order);
   looser than the exact divergences, and the stock accountant subsamples only Gaussian events.
@@ -49,13 +60,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
                       name="dp_accounting") from exc
 
 from ..noise.flipped_huber import FlippedHuber
-from .dp_accounting_events import FlippedHuberDpEvent, NeighborRel, event_shift
+from .dp_accounting_events import FlippedHuberDpEvent, NeighborRel, coordinate_bounds, event_shift
 from .renyi import (
     flipped_huber_rdp,
     interpolated_rdp,
     poisson_subsampled_rdp,
     without_replacement_subsampled_rdp,
 )
+from .renyi_subsampled import flipped_huber_subsampled_rdp, vector_rdp, vector_subsampled_rdp
 
 __all__ = ["FlippedHuberRdpAccountant", "MAX_SUBSAMPLED_ORDER", "to_zcdp_event"]
 
@@ -111,9 +123,31 @@ class FlippedHuberRdpAccountant(_rdp.RdpAccountant):  # type: ignore[misc]  # dp
         super().__init__(orders, neighboring_relation)
 
     # -- FH terms -------------------------------------------------------------
+    @staticmethod
+    def _fh_value(event: FlippedHuberDpEvent, relation: Any, order: float) -> float:
+        """The un-subsampled RDP bound of one FH event (scalar: the shifted pair; vector: over its l2 ball)."""
+        if event.dim > 1:
+            c, C = coordinate_bounds(event, relation)
+            return vector_rdp(order, event.alpha, event.gamma, event.dim, c, None if C == math.inf else C)
+        return flipped_huber_rdp(order, event.alpha, event.gamma, event_shift(event, relation))
+
     def _fh_curve(self, event: FlippedHuberDpEvent, relation: Any) -> np.ndarray:
-        D = event_shift(event, relation)
-        return np.array([flipped_huber_rdp(float(o), event.alpha, event.gamma, D) for o in self._orders])
+        return np.array([self._fh_value(event, relation, float(o)) for o in self._orders])
+
+    def _exact_poisson_curve(self, event: FlippedHuberDpEvent, q: float) -> np.ndarray:
+        """The exact Poisson-subsampled route (module docstring) at the accountant's orders."""
+        out: List[float] = []
+        for o in (float(x) for x in self._orders):
+            if o > MAX_SUBSAMPLED_ORDER:
+                out.append(self._fh_value(event, NeighborRel.ADD_OR_REMOVE_ONE, o))  # a valid cap
+            elif event.dim == 1:
+                out.append(flipped_huber_subsampled_rdp(o, q, event.alpha, event.gamma,
+                                                        event_shift(event, NeighborRel.ADD_OR_REMOVE_ONE)))
+            else:
+                c, C = coordinate_bounds(event, NeighborRel.ADD_OR_REMOVE_ONE)
+                out.append(vector_subsampled_rdp(o, q, event.alpha, event.gamma, event.dim, c,
+                                                 None if C == math.inf else C))
+        return np.array(out)
 
     def _inner(self, sub: Any, relation: Any) -> "FlippedHuberRdpAccountant":
         """An accountant of the sub-event alone at the integer orders 2..min(max order, cap) and the larger orders."""
@@ -166,6 +200,8 @@ class FlippedHuberRdpAccountant(_rdp.RdpAccountant):  # type: ignore[misc]  # dp
                 sub_acc = FlippedHuberRdpAccountant(list(self._orders), inner_relation)
                 sub_acc.compose(sub)
                 self._rdp += count * sub_acc.rdp
+            elif bound is poisson_subsampled_rdp and isinstance(sub, FlippedHuberDpEvent):
+                self._rdp += count * self._exact_poisson_curve(sub, float(q))
             else:
                 self._rdp += count * self._subsampled_curve(sub, inner_relation, bound, float(q))
         return None

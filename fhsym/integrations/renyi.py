@@ -70,12 +70,13 @@ _START_PREC = 128
 _MAX_PREC = 4096
 
 
-def _q(x: float) -> fmpq:
+def exact_fraction(x: float) -> fmpq:
+    """The float x as the exact rational it is."""
     n, d = Fraction(x).as_integer_ratio()
     return fmpq(n, d)
 
 
-def _upper_float(x: arb) -> float:
+def upper_float(x: arb) -> float:
     """The upper end of the ball x as a float rounded up (+inf if x is not finite)."""
     if not x.is_finite():
         return math.inf
@@ -89,7 +90,7 @@ def _upper_float(x: arb) -> float:
     return math.nextafter(f, math.inf) if Fraction(f) < v else f
 
 
-def _rho(t_lo: fmpq, t_hi: fmpq, a: fmpq) -> Tuple[fmpq, fmpq, fmpq]:
+def rho_coefficients(t_lo: fmpq, t_hi: fmpq, a: fmpq) -> Tuple[fmpq, fmpq, fmpq]:
     """(p2, p1, p0) with rho_alpha(t) = p2 t^2 + p1 t + p0 on [t_lo, t_hi] (a piece between breakpoints)."""
     mid = (t_lo + t_hi) / 2
     if mid >= a:
@@ -99,7 +100,7 @@ def _rho(t_lo: fmpq, t_hi: fmpq, a: fmpq) -> Tuple[fmpq, fmpq, fmpq]:
     return fmpq(0), (a if mid >= 0 else -a), fmpq(0)
 
 
-def _piece(A: fmpq, B: fmpq, C: fmpq, lo: Optional[fmpq], hi: Optional[fmpq]) -> arb:
+def quadratic_exp_integral(A: fmpq, B: fmpq, C: fmpq, lo: Optional[fmpq], hi: Optional[fmpq]) -> arb:
     """int_lo^hi exp(A t^2 + B t + C) dt; lo = None is -inf, hi = None is +inf (then A < 0)."""
     if A == 0:
         if lo is None or hi is None:
@@ -142,13 +143,13 @@ def _integral(lam: fmpq, a: fmpq, g: fmpq, D: fmpq) -> arb:
             rlo, rhi = lo, lo + fmpq(2)
         else:
             rlo, rhi = lo, hi
-        p2, p1, p0 = _rho(rlo, rhi, a)
-        r2, r1, r0 = _rho(rlo + D, rhi + D, a)
+        p2, p1, p0 = rho_coefficients(rlo, rhi, a)
+        r2, r1, r0 = rho_coefficients(rlo + D, rhi + D, a)
         # rho(t + D) = r2 t^2 + (2 r2 D + r1) t + (r2 D^2 + r1 D + r0)
         A = -(lam * p2 + (1 - lam) * r2) / g2
         B = -(lam * p1 + (1 - lam) * (2 * r2 * D + r1)) / g2
         C = -(lam * p0 + (1 - lam) * (r2 * D * D + r1 * D + r0)) / g2
-        total += _piece(A, B, C, lo, hi)
+        total += quadratic_exp_integral(A, B, C, lo, hi)
     return total
 
 
@@ -180,8 +181,14 @@ def _rdp_cached(lam: float, a: float, g: float, D: float) -> float:
         return math.inf
     if lam == 1.0:
         lam = _KL_ORDER
-    d = _rdp_ball(_q(lam), _q(a), _q(g), _q(D))
-    return max(_upper_float(d), 0.0)
+    d = _rdp_ball(exact_fraction(lam), exact_fraction(a), exact_fraction(g), exact_fraction(D))
+    return max(upper_float(d), 0.0)
+
+
+def shifted_pair_rdp_upper(order: float, alpha: float, gamma: float, sensitivity: float) -> float:
+    """The arb upper end of D_order(T || T + Delta) without argument checks or the zCDP cap (for callers that
+    checked the arguments and evaluate many shifts; :func:`flipped_huber_rdp` is the public entry point)."""
+    return _rdp_cached(order, alpha, gamma, sensitivity)
 
 
 def flipped_huber_rdp(order: float, alpha: float, gamma: float, sensitivity: float = 1.0) -> float:
@@ -213,7 +220,7 @@ def _log_sum_upper(terms: List[arb], alpha: int) -> float:
     s = arb(0)
     for t in terms:
         s += t
-    return _upper_float(s.log() / (alpha - 1))
+    return upper_float(s.log() / (alpha - 1))
 
 
 def _check_integer_order(order: int) -> int:
@@ -240,19 +247,19 @@ def poisson_subsampled_rdp(order: int, sampling_prob: float, rdp: Callable[[int]
     full = float(rdp(alpha))
     if q == 1.0:
         return full
-    Q, P = arb(_q(q)), arb(_q(1.0 - q))  # 1 - q is exact for q in [1/2, 1]; else rounded: see below
+    Q, P = arb(exact_fraction(q)), arb(exact_fraction(1.0 - q))  # 1 - q is exact for q in [1/2, 1]; else rounded: see below
     if Fraction(1) - Fraction(q) != Fraction(1.0 - q):
         P = arb(1) - Q
     with ctx.workprec(128):
         terms = [P ** (alpha - 1) * (alpha * Q - Q + 1)]
-        terms.append(arb(fmpz(alpha) * (alpha - 1) / 2) * Q**2 * P ** (alpha - 2) * arb(_q(float(rdp(2)))).exp())
+        terms.append(arb(fmpz(alpha) * (alpha - 1) / 2) * Q**2 * P ** (alpha - 2) * arb(exact_fraction(float(rdp(2)))).exp())
         binom = fmpz(alpha) * (alpha - 1) // 2
         for ell in range(3, alpha + 1):
             binom = binom * (alpha - ell + 1) // ell
             e = float(rdp(ell))
             if e == math.inf:
                 return full
-            terms.append(3 * arb(binom) * P ** (alpha - ell) * Q**ell * (arb(_q(e)) * (ell - 1)).exp())
+            terms.append(3 * arb(binom) * P ** (alpha - ell) * Q**ell * (arb(exact_fraction(e)) * (ell - 1)).exp())
         return min(_log_sum_upper(terms, alpha), full)
 
 
@@ -274,9 +281,9 @@ def without_replacement_subsampled_rdp(order: int, sampling_ratio: float, rdp: C
     full = float(rdp(alpha))
     if q == 1.0:
         return full
-    Q = arb(_q(q))
+    Q = arb(exact_fraction(q))
     with ctx.workprec(128):
-        e2 = arb(_q(float(rdp(2)))).exp()
+        e2 = arb(exact_fraction(float(rdp(2)))).exp()
         second = 4 * (e2 - 1)
         two = 2 * e2
         terms = [arb(1), Q**2 * arb(fmpz(alpha) * (alpha - 1) / 2) * (second if second < two else two)]
@@ -286,7 +293,7 @@ def without_replacement_subsampled_rdp(order: int, sampling_ratio: float, rdp: C
             e = float(rdp(ell))
             if e == math.inf:
                 return full
-            terms.append(2 * Q**ell * arb(binom) * (arb(_q(e)) * (ell - 1)).exp())
+            terms.append(2 * Q**ell * arb(binom) * (arb(exact_fraction(e)) * (ell - 1)).exp())
         return min(_log_sum_upper(terms, alpha), full)
 
 
@@ -310,5 +317,5 @@ def interpolated_rdp(order: float, at_integer: Callable[[int], float]) -> float:
     k_hi = (hi - 1) * float(at_integer(hi))
     t = lam - lo
     with ctx.workprec(128):
-        v = ((1 - arb(_q(t))) * arb(_q(k_lo)) + arb(_q(t)) * arb(_q(k_hi))) / (arb(_q(lam)) - 1)
-    return _upper_float(v)
+        v = ((1 - arb(exact_fraction(t))) * arb(exact_fraction(k_lo)) + arb(exact_fraction(t)) * arb(exact_fraction(k_hi))) / (arb(exact_fraction(lam)) - 1)
+    return upper_float(v)

@@ -212,7 +212,8 @@ def test_unsupported_combinations_raise():
 
 
 def test_rdp_against_pld_in_a_dpsgd_setting():
-    """q = 0.01, 1000 steps, delta = 1e-5: the RDP route is valid and looser than the PLD route (printed for the docs)."""
+    """q = 0.01, 1000 steps, delta = 1e-5: the RDP route (exact subsampled RDP) is valid and looser than the PLD route
+    (the RDP-to-DP conversion); at alpha = 0 it is dp_accounting's sampled Gaussian (printed for the docs)."""
     from fhsym.integrations.dp_accounting import FlippedHuberPLDAccountant
 
     rows = []
@@ -227,8 +228,10 @@ def test_rdp_against_pld_in_a_dpsgd_setting():
     g.compose(dp_event.SelfComposedDpEvent(dp_event.PoissonSampledDpEvent(0.01, dp_event.GaussianDpEvent(1.0)), 1000))
     print("\nq = 0.01, 1000 steps, eps at delta = 1e-5:")
     for name, e_rdp, e_pld in rows:
-        print(f"  {name:24s} RDP (general Poisson bound) {e_rdp:.4f}   PLD (exact amplification, h = 1e-3) {e_pld:.4f}")
+        print(f"  {name:24s} RDP (exact subsampled RDP) {e_rdp:.4f}   PLD (exact amplification, h = 1e-3) {e_pld:.4f}")
     print(f"  {'GaussianDpEvent(1)':24s} RDP (dp_accounting, exact sampled Gaussian) {g.get_epsilon(1e-5):.4f}")
     for _, e_rdp, e_pld in rows:
         assert e_pld < e_rdp
-    assert g.get_epsilon(1e-5) < rows[1][1]            # the general bound pays for its generality on the Gaussian
+    # the exact route is dp_accounting's Gaussian at integer orders; at fractional ones dp_accounting's series is an
+    # upper bound (it adds |C(lam, i)|), so ours may only be lower
+    assert rows[1][1] <= g.get_epsilon(1e-5) * (1 + 1e-12) and rows[1][1] == pytest.approx(g.get_epsilon(1e-5), rel=1e-5)
