@@ -273,7 +273,10 @@ class NoiseDistribution(DistributionMethods, Parametrised):
 
         The law's ``_epsilon_for_delta`` kernel; by default a bisection on the bit patterns of the doubles
         (:func:`fhsym._core.search.smallest_true`; the profile is non-increasing in eps), so the answer is exact to
-        the last ulp with respect to the computed profile.  0 when delta >= delta(0).
+        the last ulp with respect to the computed profile.  0 when delta >= delta(0).  With array parameters
+        ``delta`` broadcasts with them; a vectorised law (:class:`fhsym.FlippedHuber`) bisects all elements at once
+        (:func:`fhsym._core.search.smallest_true_many`), the others one scalar law per element: the doubles of the
+        scalar laws either way.
 
         >>> import fhsym
         >>> g = fhsym.Gaussian(sigma=2.0)
@@ -283,6 +286,8 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """
         deltas = V.check_array(delta, V.DELTA)
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+        if self._array_shape:  # a vectorised law's array parameters (fhsym.noise.broadcast.NATIVE)
+            deltas, = self._broadcast("delta", deltas)
         return out_value(self._epsilon_for_delta(deltas, Delta))
 
     # ------------------------------------------------ mechanism facts (privacy hooks)

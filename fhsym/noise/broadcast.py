@@ -8,7 +8,7 @@ arrays of the broadcast parameter shape.  Two kinds of law:
   parameters as arrays: its ``_init_arrays`` hook computes the constants of its constructor
   elementwise, and the template methods in :data:`NATIVE` (``pdf``, ``logpdf``, ``cdf``,
   ``sf``, ``logcdf``, ``logsf``, ``ppf``, ``isf``, ``rvs``, ``var``, ``std``, ``mean``,
-  ``median``, ``support``, the privacy profile and loss) evaluate its kernels on the whole
+  ``median``, ``support``, the privacy profile and loss, ``epsilon_for_delta``) evaluate its kernels on the whole
   broadcast array in one call, at numpy speed.  Its other public methods (``interval``,
   ``moment``, ``entropy``, ``expect``, ``stats``, ``log_mgf``, ...) are evaluated per element,
   on scalar instances built when first needed;
@@ -54,7 +54,7 @@ __all__ = ["ArrayParameters", "NATIVE", "VECTORISED", "broadcast_class", "new_in
 #: template methods a vectorised law evaluates on array parameters in one call (its kernels take array constants)
 NATIVE = frozenset({
     "logpdf", "pdf", "cdf", "sf", "logcdf", "logsf", "ppf", "isf", "rvs", "var", "std", "mean", "median", "support",
-    "privacy_profile", "log_privacy_profile", "privacy_loss", "centered_privacy_loss",
+    "privacy_profile", "log_privacy_profile", "privacy_loss", "centered_privacy_loss", "epsilon_for_delta",
 })
 
 #: public methods vectorised in their arguments: one call per scalar instance
