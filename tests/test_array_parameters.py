@@ -135,4 +135,4 @@ def test_to_scipy_with_array_parameters():
     fh = fhsym.FlippedHuber(alpha=[1.0, 2.0], gamma=[1.0, 3.0])
     Xs = fh.to_scipy()
     np.testing.assert_allclose(Xs.cdf([[0.5], [2.0]]), fh.cdf([[0.5], [2.0]]), rtol=1e-14)
-    assert math.isclose(float(Xs.variance()[1]), fh.var()[1], rel_tol=1e-14)
+    assert math.isclose(float(Xs.var()[1]), fh.var()[1], rel_tol=1e-14)

@@ -3,6 +3,8 @@
 Calibration is a search for the least noise that meets a privacy target, followed by a check
 at the exact returned floats.  The search half lives here; it knows nothing about privacy:
 
+* :func:`smallest_true_many` -- :func:`smallest_true` for many independent predicates at once, step for step (so
+  the same doubles), one call of the vectorised predicate per step;
 * :func:`smallest_true` / :func:`largest_true` -- the extreme double at which a monotone
   boolean predicate holds, by doubling/halving to a bracket and then bisection on the bit
   patterns of the doubles, so the answer is exact to the last ulp *with respect to the
@@ -25,7 +27,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
            "largest_true", "largest_true_many"]
 
 
@@ -111,6 +113,55 @@ def smallest_true(ok: Callable[[float], bool], x0: float, *, name: str, allow_ze
     while lo > 0.0 and ok(lo):
         hi, lo = lo, lo / 2.0
     return _bisect_bits(ok, lo, hi)
+
+
+def smallest_true_many(ok: Callable[[np.ndarray, np.ndarray], np.ndarray], n: int, x0: float = 1.0, *, name: str,
+                       allow_zero: bool = False) -> np.ndarray:
+    """:func:`smallest_true` for n independent predicates at once, the same double for each.
+
+    ``ok(x, idx)`` tells, for the predicates numbered ``idx`` (an int array), whether each holds at the matching
+    element of ``x``; each must be False then True as x grows.  Every predicate follows the steps of
+    :func:`smallest_true` from ``x0`` (test 0 with ``allow_zero``; double to a passing ``hi``; halve while ``hi/2``
+    passes; bisect the bit patterns of (hi/2, hi]), all predicates of one step in one call, so the result is the double
+    :func:`smallest_true` returns for each predicate, bit for bit (``tests/test_epsilon_arrays.py``).
+
+    >>> smallest_true_many(lambda x, i: x * x >= i + 2.0, 3, name="x") == np.sqrt([2.0, 3.0, 4.0])
+    array([ True,  True,  True])
+    """
+    out = np.zeros(n)
+    todo = np.arange(n)
+    if allow_zero and n:
+        todo = todo[~np.asarray(ok(np.zeros(n), todo), dtype=bool)]
+    x0 = float(x0)
+    hi = np.full(todo.size, max(x0, 5e-324) if math.isfinite(x0) else 1.0)
+    grow = np.arange(todo.size)  # positions (in todo) still doubling
+    for _ in range(2200):
+        if not grow.size:
+            break
+        grow = grow[~np.asarray(ok(hi[grow], todo[grow]), dtype=bool)]
+        with np.errstate(over="ignore"):
+            hi[grow] *= 2.0
+        if not np.all(np.isfinite(hi[grow])):
+            raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    else:  # pragma: no cover - 2200 doublings leave the floats
+        raise CalibrationError(f"cannot calibrate: no finite {name} meets the target")
+    lo = hi / 2.0
+    shrink = np.arange(todo.size)
+    while shrink.size:
+        shrink = shrink[lo[shrink] > 0.0]
+        shrink = shrink[np.asarray(ok(lo[shrink], todo[shrink]), dtype=bool)]
+        hi[shrink] = lo[shrink]
+        lo[shrink] = lo[shrink] / 2.0
+    ilo, ihi = lo.view(np.int64).copy(), hi.view(np.int64).copy()  # non-negative doubles: ordered as their bits
+    live = np.flatnonzero(ihi - ilo > 1)
+    while live.size:
+        mid = ilo[live] + (ihi[live] - ilo[live]) // 2  # = (ilo + ihi) // 2, without overflowing int64
+        passed = np.asarray(ok(mid.view(np.float64), todo[live]), dtype=bool)
+        ihi[live[passed]] = mid[passed]
+        ilo[live[~passed]] = mid[~passed]
+        live = live[ihi[live] - ilo[live] > 1]
+    out[todo] = ihi.view(np.float64)
+    return out
 
 
 def smallest_true_smooth(ok: Callable[[float], bool], g: Callable[[float], float], x0: float, *, name: str) -> float:

@@ -81,6 +81,21 @@ _EPS = V.Domain("epsilon", 0.0, math.inf, closed_lower=True)
 _SEQUENCES = (list, tuple, np.ndarray)
 
 
+def _refuse_loc_scale(cls: type, kwargs: Any) -> None:
+    """``ValueError`` for scipy's ``loc``/``scale`` given to a noise constructor that has no such parameter: a noise law
+    is centred and its scale is its own parameter, so that the privacy methods describe the mechanism; the shifted,
+    scaled law is the scipy object's (``to_scipy(loc=, scale=)``) and the distribution methods' (``pdf(x, loc=,
+    scale=)``)."""
+    own = {d.name for d in getattr(cls, "parameter_domains", ())}
+    for name in ("loc", "scale"):
+        if name in kwargs and name not in own:
+            raise ValueError(
+                f"{name} is not a parameter of {cls.__name__} (its parameters: {', '.join(sorted(own))}): a noise law "
+                f"is centred and unscaled, so that its privacy methods describe the mechanism; for the law of loc + "
+                f"scale * T use law.to_scipy({name}=...) or the {name}= keyword of the distribution methods "
+                f"(law.pdf(x, {name}=...)); got {name}={kwargs[name]!r}")
+
+
 class NoiseDistribution(DistributionMethods, Parametrised):
     """A symmetric additive noise law with its exact 1-D privacy profile.
 
@@ -103,6 +118,8 @@ class NoiseDistribution(DistributionMethods, Parametrised):
     vectorised: ClassVar[bool] = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "NoiseDistribution":
+        if kwargs and ("loc" in kwargs or "scale" in kwargs):
+            _refuse_loc_scale(cls, kwargs)
         # array parameters: an instance of the broadcasting subclass (fhsym.noise.broadcast);
         # scalars (the usual case, checked first and fast) construct this class exactly as before
         if ("_scalar_class" not in cls.__dict__ and not any(isinstance(a, _SEQUENCES) for a in args)
@@ -130,16 +147,51 @@ class NoiseDistribution(DistributionMethods, Parametrised):
             return out_value(np.where(da == 0, 0.0, kernel(ta, da)))
 
     # ------------------------------------------------------------------ scipy
-    def to_scipy(self) -> Any:
-        """This distribution as an object of scipy's distribution infrastructure.
+    def to_scipy(self, *, loc: ArrayLike = 0.0, scale: ArrayLike = 1.0) -> Any:
+        """This law (of ``loc + scale * T``) as scipy's classic frozen distribution (``rv_continuous_frozen``).
 
-        A ``scipy.stats.ContinuousDistribution`` (built by ``scipy.stats.make_distribution``)
-        whose pdf, cdf, ccdf, icdf, iccdf, log-variants, moments, entropy and sampler are
-        this object's, so scipy's tooling works on it (``X.cdf``, ``X.icdf``, ``X.moment``,
-        ``X.sample``, transformations such as ``2 * X + 1``).  Array parameters carry over.
+        scipy's own frozen object of :meth:`scipy_rv` at this law's parameters, so every classic method is there
+        (``pdf``, ``cdf``, ``sf``, their logs, ``ppf``, ``isf``, ``rvs``, ``interval``, ``mean``, ``median``, ``var``,
+        ``std``, ``stats``, ``moment``, ``entropy``, ``expect``, ``support``) with scipy's conventions; its kernels
+        evaluate this law.  ``loc`` (finite) and ``scale`` (finite, > 0) shift and scale it as in scipy (arrays
+        broadcast with array parameters); the privacy methods stay on the fhsym law, which is centred and unscaled.
+        scipy's new distribution type (``make_distribution``: ``icdf``, ``sample``, ``2 * X + 1``) is
+        :meth:`to_scipy_distribution`.
 
         >>> import fhsym
         >>> X = fhsym.FlippedHuber(alpha=1.0, gamma=2.0).to_scipy()
+        >>> float(X.cdf(0.0)), round(float(X.ppf(0.975)), 10), X.interval(0.5) == (X.ppf(0.25), X.ppf(0.75))
+        (0.5, 3.905438792, True)
+        >>> float(fhsym.Gaussian(sigma=1.0).to_scipy(loc=3.0, scale=2.0).std())
+        2.0
+        """
+        from .scipy_rv import frozen
+
+        return frozen(self, loc, scale)
+
+    @classmethod
+    def scipy_rv(cls) -> Any:
+        """The law's class as scipy's *unfrozen* ``rv_continuous`` (shape parameters: the law's parameters; a
+        parameter named ``loc`` or ``scale`` gets a trailing ``_``), for ``scipy.stats.fit`` and ``rv.fit``.
+
+        >>> import fhsym
+        >>> rv = fhsym.Laplace.scipy_rv()
+        >>> rv.shapes, float(rv.cdf(1.0, 2.0, loc=1.0))
+        ('beta', 0.5)
+        """
+        from .scipy_rv import scipy_rv
+
+        return scipy_rv(cls)
+
+    def to_scipy_distribution(self) -> Any:
+        """This distribution as an object of scipy's new distribution infrastructure (``make_distribution``).
+
+        A ``scipy.stats.ContinuousDistribution`` whose pdf, cdf, ccdf, icdf, iccdf, log-variants, moments, entropy
+        and sampler are this object's, so scipy's new tooling works on it (``X.icdf``, ``X.sample``, transformations
+        such as ``2 * X + 1``).  Array parameters carry over.  (``to_scipy()`` returned this before fhsym 0.2.)
+
+        >>> import fhsym
+        >>> X = fhsym.FlippedHuber(alpha=1.0, gamma=2.0).to_scipy_distribution()
         >>> float(X.cdf(0.0)), round(float(X.icdf(0.975)), 10)
         (0.5, 3.905438792)
         """
@@ -221,7 +273,10 @@ class NoiseDistribution(DistributionMethods, Parametrised):
 
         The law's ``_epsilon_for_delta`` kernel; by default a bisection on the bit patterns of the doubles
         (:func:`fhsym._core.search.smallest_true`; the profile is non-increasing in eps), so the answer is exact to
-        the last ulp with respect to the computed profile.  0 when delta >= delta(0).
+        the last ulp with respect to the computed profile.  0 when delta >= delta(0).  With array parameters
+        ``delta`` broadcasts with them; a vectorised law (:class:`fhsym.FlippedHuber`) bisects all elements at once
+        (:func:`fhsym._core.search.smallest_true_many`), the others one scalar law per element: the doubles of the
+        scalar laws either way.
 
         >>> import fhsym
         >>> g = fhsym.Gaussian(sigma=2.0)
@@ -231,6 +286,8 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """
         deltas = V.check_array(delta, V.DELTA)
         Delta = V.check_scalar(sensitivity, V.SENSITIVITY)
+        if self._array_shape:  # a vectorised law's array parameters (fhsym.noise.broadcast.NATIVE)
+            deltas, = self._broadcast("delta", deltas)
         return out_value(self._epsilon_for_delta(deltas, Delta))
 
     # ------------------------------------------------ mechanism facts (privacy hooks)

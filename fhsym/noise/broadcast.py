@@ -8,7 +8,7 @@ arrays of the broadcast parameter shape.  Two kinds of law:
   parameters as arrays: its ``_init_arrays`` hook computes the constants of its constructor
   elementwise, and the template methods in :data:`NATIVE` (``pdf``, ``logpdf``, ``cdf``,
   ``sf``, ``logcdf``, ``logsf``, ``ppf``, ``isf``, ``rvs``, ``var``, ``std``, ``mean``,
-  ``median``, ``support``, the privacy profile and loss) evaluate its kernels on the whole
+  ``median``, ``support``, the privacy profile and loss, ``epsilon_for_delta``) evaluate its kernels on the whole
   broadcast array in one call, at numpy speed.  Its other public methods (``interval``,
   ``moment``, ``entropy``, ``expect``, ``stats``, ``log_mgf``, ...) are evaluated per element,
   on scalar instances built when first needed;
@@ -37,23 +37,24 @@ Examples
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
 import types
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Protocol, Tuple, Type, TypeVar, cast
+from typing import Any, Callable, ClassVar, Dict, Iterator, List, Optional, Protocol, Tuple, Type, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .._core import domains as V
 from .._core.random import RandomState, Rng
-from .._core.types import BoolArray
+from .._core.types import IntArray
 
 __all__ = ["ArrayParameters", "NATIVE", "VECTORISED", "broadcast_class", "new_instance"]
 
 #: template methods a vectorised law evaluates on array parameters in one call (its kernels take array constants)
 NATIVE = frozenset({
     "logpdf", "pdf", "cdf", "sf", "logcdf", "logsf", "ppf", "isf", "rvs", "var", "std", "mean", "median", "support",
-    "privacy_profile", "log_privacy_profile", "privacy_loss", "centered_privacy_loss",
+    "privacy_profile", "log_privacy_profile", "privacy_loss", "centered_privacy_loss", "epsilon_for_delta",
 })
 
 #: public methods vectorised in their arguments: one call per scalar instance
@@ -224,8 +225,15 @@ class ArrayParameters:
         return (self._scalar_class, tuple(getattr(self, d.name) for d in self._scalar_class.parameter_domains))
 
     # ------------------------------------------------------------ methods
-    def to_scipy(self) -> Any:
-        """A scipy distribution object with these (array) parameters; see ``NoiseDistribution.to_scipy``."""
+    def to_scipy(self, *, loc: Any = 0.0, scale: Any = 1.0) -> Any:
+        """scipy's frozen ``rv_continuous`` with these (array) parameters; see ``NoiseDistribution.to_scipy``."""
+        from .scipy_rv import frozen
+
+        return frozen(self, loc, scale)
+
+    def to_scipy_distribution(self) -> Any:
+        """scipy's new distribution type with these (array) parameters; see
+        ``NoiseDistribution.to_scipy_distribution``."""
         from .scipy_adapter import to_scipy
 
         return to_scipy(self)
@@ -233,13 +241,11 @@ class ArrayParameters:
     def _rvs_elements(self, rng: Rng, shape: Tuple[int, ...]) -> np.ndarray:
         """The ``_rvs`` kernel of a law that is not vectorised: one draw per scalar instance for all its positions
         (``shape`` is one the parameter shape broadcasts to: the template's ``rvs`` checked it)."""
-        owner = np.broadcast_to(np.arange(self._elements.size).reshape(self._array_shape), shape)
-        out = np.empty(shape)
-        for p, elem in enumerate(self._elements.flat):
-            mask = owner == p
-            law = cast(Law, elem)  # an element of the object array of scalar laws
-            out[mask] = law.rvs(int(np.count_nonzero(mask)), random_state=rng)
-        return out
+        out = np.empty(math.prod(shape))
+        for p, idx in _owned(self._array_shape, shape):
+            law = cast(Law, self._elements.flat[p])  # an element of the object array of scalar laws
+            out[idx] = law.rvs(idx.size, random_state=rng)
+        return out.reshape(shape)
 
     def _call(self, name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Any:
         pos = [i for i, a in enumerate(args) if _is_array(a)]
@@ -262,12 +268,10 @@ class ArrayParameters:
             return getattr(elem, name)(*a, **kw)
 
         if name in VECTORISED:
-            owner = np.broadcast_to(np.arange(self._elements.size).reshape(self.parameter_shape), shape)
-            parts: List[Tuple[BoolArray, Any]] = []
-            for p, elem in enumerate(self._elements.flat):
-                mask = owner == p
-                if mask.any():
-                    parts.append((mask, call(elem, [a[mask] for a in arrs])))
+            parts: List[Tuple[IntArray, Any]] = []
+            flat = [a.reshape(-1) for a in arrs]
+            for p, idx in _owned(self.parameter_shape, shape):
+                parts.append((idx, call(self._elements.flat[p], [a[idx] for a in flat])))
             return _scatter(parts, shape)
         out = np.empty(shape, dtype=object)
         for idx in np.ndindex(shape):
@@ -275,17 +279,29 @@ class ArrayParameters:
         return _assemble(out)
 
 
-def _scatter(parts: List[Tuple[BoolArray, Any]], shape: Tuple[int, ...]) -> Any:
-    """Results of vectorised calls (arrays or tuples of arrays, one per mask) put in place."""
+def _owned(parameter_shape: Tuple[int, ...], shape: Tuple[int, ...]) -> Iterator[Tuple[int, IntArray]]:
+    """(p, idx) for each element p of the parameter shape: the flat positions of ``shape`` (which the parameter
+    shape broadcasts to) that belong to it, in order.  One stable sort, so n positions cost O(n log n), not a mask
+    over all positions per element (O(n^2) for n distinct parameters)."""
+    owner = np.broadcast_to(np.arange(math.prod(parameter_shape)).reshape(parameter_shape), shape).reshape(-1)
+    order = np.argsort(owner, kind="stable")
+    starts = np.searchsorted(owner[order], np.arange(math.prod(parameter_shape) + 1))
+    for p in range(len(starts) - 1):
+        if starts[p + 1] > starts[p]:
+            yield p, order[starts[p]:starts[p + 1]]
+
+
+def _scatter(parts: List[Tuple[IntArray, Any]], shape: Tuple[int, ...]) -> Any:
+    """Results of vectorised calls (arrays or tuples of arrays, one per set of flat positions) put in place."""
     if not parts:
         return np.empty(shape)
     if isinstance(parts[0][1], tuple):
         n = len(parts[0][1])
         return tuple(_scatter([(m, r[k]) for m, r in parts], shape) for k in range(n))
-    out = np.empty(shape)
-    for mask, res in parts:
-        out[mask] = res
-    return out
+    out = np.empty(math.prod(shape))
+    for idx, res in parts:
+        out[idx] = res
+    return out.reshape(shape)
 
 
 def _elementwise(name: str, func: types.FunctionType) -> Callable[..., Any]:

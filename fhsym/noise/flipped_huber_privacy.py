@@ -100,8 +100,9 @@ class FlippedHuberPrivacyMethods:
     def _epsilon_for_delta(self, delta: np.ndarray, sensitivity: float) -> np.ndarray:
         """Smallest eps with delta^(1)(eps) <= delta (certified, never under-reported): the inverse of eq 13 in eps.
 
-        A root search (Brent) on the log profile, then stepped to the side where privacy_profile(eps) *
-        (1 + PROFILE_RTOL) <= delta (:func:`fhsym.noise.flipped_huber_profile.epsilon_for_delta`).
+        The smallest double with privacy_profile(eps) * (1 + PROFILE_RTOL) <= delta, by bisection on the bit patterns
+        of the doubles (:func:`fhsym.noise.flipped_huber_profile.epsilon_for_delta_of`); with array parameters
+        (``delta`` broadcast with them) every element in one bisection, the same doubles as the scalar laws.
 
         Examples
         --------
@@ -113,7 +114,8 @@ class FlippedHuberPrivacyMethods:
         >>> bool(fh.privacy_profile(eps) <= 1e-6 < fh.privacy_profile(eps * (1 - 1e-9)))
         True
         """
-        return np.asarray(_pp.epsilon_for_delta(delta, self.alpha, self.gamma, sensitivity), dtype=float)
+        _pp.sensitivity_units(self.b, self.gamma, sensitivity)  # its checks (ValueError naming the sensitivity)
+        return _pp.epsilon_for_delta_of(delta, self.alpha, self.gamma, sensitivity, self.b, self._lw)
 
     def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
              l1_sensitivity: Optional[float] = None, refine: bool = False) -> ZCDP:

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .._core import numerics as _nx
+from .._core import search
 from .._core import domains as V
 from .._core.types import FloatArray, Real
 from .._core.arb import enclose, flipped_huber_plan
@@ -287,10 +288,10 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
     The returned eps satisfies privacy_profile(eps) * (1 + PROFILE_RTOL) <= delta; it
     exceeds the exact root by at most ~1e-12 relative.  Vectorised in ``delta`` in (0, 1).
 
-    Formula: the inverse in eps of the privacy profile (Theorem 3, eq 13), found by a
-    root search (Brent) on :func:`log_privacy_profile` at the target
-    log(delta) - log1p(PROFILE_RTOL), then stepped up until the inequality above holds;
-    0 when the total variation delta^(1)(0) is already <= delta/(1 + PROFILE_RTOL).
+    Formula: the inverse in eps of the privacy profile (Theorem 3, eq 13): the smallest double
+    eps with log delta(eps) <= log(delta) - log1p(PROFILE_RTOL) (:func:`log_profile_of`), by
+    bisection on the bit patterns of the doubles (:func:`epsilon_for_delta_of`); 0 when the
+    total variation delta^(1)(0) is already <= delta/(1 + PROFILE_RTOL).
 
     Examples
     --------
@@ -305,29 +306,30 @@ def epsilon_for_delta(delta: ArrayLike, alpha: float, gamma: float, sensitivity:
     b, D = scalar_units(alpha, gamma, sensitivity)
     deltas = V.check_array(delta, V.DELTA)
     lw = float(KP.log_kappa_std(np.float64(b)))
+    return _out(epsilon_for_delta_of(deltas, float(alpha), float(gamma), float(sensitivity), b, lw))
 
-    def logd(e: float) -> float:
-        return float(log_profile_std(np.array([e]), b, D, lw)[0])
 
-    out = np.empty(deltas.shape, dtype=float)
-    for idx, dt in np.ndenumerate(deltas):
-        target = math.log(dt) - math.log1p(PROFILE_RTOL)
-        if logd(0.0) <= target:
-            out[idx] = 0.0
-            continue
-        hi = 1.0
-        while logd(hi) > target:
-            hi *= 2.0
-            if hi > 1e300:
-                raise OverflowError("no finite eps reaches this delta")
-        lo = hi / 2.0 if hi > 1.0 else 0.0
-        root = optimize.brentq(lambda e: logd(e) - target, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-        e = root
-        while logd(e) > target:  # step to the certified side
-            e = np.nextafter(e, np.inf) if e > 0 else 5e-324
-            e = e + abs(e) * 1e-15
-        out[idx] = e
-    return _out(out)
+def epsilon_for_delta_of(deltas: np.ndarray, alpha: Real, gamma: Real, sensitivity: float, b: Real,
+                         lw: Real) -> np.ndarray:
+    """The smallest double eps with log delta(eps) <= log(delta) - log1p(PROFILE_RTOL), log delta the public profile
+    (:func:`log_profile_of`: eq 13, re-evaluated in ball arithmetic next to the kink eps = alpha Delta/gamma^2),
+    elementwise over validated (deltas, alpha, gamma, b, lw) broadcast together (the constants of a valid law, scalar
+    or array parameters: the same doubles), by one bisection on the bit patterns of the doubles for all elements at
+    once (:func:`fhsym._core.search.smallest_true_many`: each element gets the double
+    :func:`fhsym._core.search.smallest_true` gives it alone).  ``OverflowError`` if no finite eps reaches some delta."""
+    arrays = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (deltas, alpha, gamma, b, lw)))
+    dt, aa, gg, bb, ll = (a.reshape(-1) for a in arrays)
+    target = np.log(dt) - math.log1p(PROFILE_RTOL)
+
+    def ok(e: np.ndarray, i: np.ndarray) -> np.ndarray:
+        out: np.ndarray = log_profile_of(e, aa[i], gg[i], sensitivity, bb[i], ll[i]) <= target[i]
+        return out
+
+    try:
+        eps = search.smallest_true_many(ok, dt.size, 1.0, name="epsilon", allow_zero=True)
+    except search.CalibrationError:
+        raise OverflowError("no finite eps reaches this delta") from None
+    return eps.reshape(arrays[0].shape)
 
 
 # ----------------------------------------------------------------------------

@@ -329,15 +329,9 @@ class PiecewiseUniform(NoiseDistribution):
                                          "D_j, j w <= Delta, and at Delta: the profile is linear between the nodes")
 
     # ------------------------------------------------------------ scipy
-    def to_scipy(self) -> Any:
-        """A ``scipy.stats`` distribution with these weights and its width as the parameter ``width``.
-
-        >>> X = PiecewiseUniform(0.5, [2, 1]).to_scipy()
-        >>> float(X.cdf(0.25)), float(X.icdf(0.75))
-        (0.75, 0.25)
-        """
-        from .scipy_adapter import scipy_class
-
+    def _fixed_weights_class(self) -> type:
+        """A subclass of PiecewiseUniform with these weights fixed and the width its only parameter (scipy's
+        objects take numeric parameters only)."""
         cls = _FIXED.get(self.weights)
         if cls is None:
             weights = self.weights
@@ -348,7 +342,37 @@ class PiecewiseUniform(NoiseDistribution):
             cls = type("PiecewiseUniform", (PiecewiseUniform,), {"__init__": init, "parameter_domains": (WIDTH,)})
             if len(_FIXED) < 64:
                 _FIXED[self.weights] = cls
-        return scipy_class(cls)(width=self.width)
+        return cls
+
+    def to_scipy(self, *, loc: Any = 0.0, scale: Any = 1.0) -> Any:
+        """scipy's frozen ``rv_continuous`` with these weights and its width as the shape ``width`` (the law of
+        ``loc + scale * T``; see ``NoiseDistribution.to_scipy``).
+
+        >>> X = PiecewiseUniform(0.5, [2, 1]).to_scipy()
+        >>> float(X.cdf(0.25)), float(X.ppf(0.75))
+        (0.75, 0.25)
+        """
+        from .scipy_rv import frozen
+
+        return frozen(self._fixed_weights_class()(self.width), loc, scale)
+
+    @classmethod
+    def scipy_rv(cls) -> Any:
+        """Refused (``ValueError``): the weights are a tuple, not a scipy shape; ``to_scipy()`` of an instance holds
+        them fixed (its scipy object has the width as its only shape: ``to_scipy().dist``)."""
+        raise ValueError("PiecewiseUniform.scipy_rv(): the weights are not a scipy shape parameter; use "
+                         "PiecewiseUniform(width, weights).to_scipy().dist, the rv_continuous with these weights fixed")
+
+    def to_scipy_distribution(self) -> Any:
+        """A ``scipy.stats`` distribution of the new type with these weights and its width as the parameter ``width``.
+
+        >>> X = PiecewiseUniform(0.5, [2, 1]).to_scipy_distribution()
+        >>> float(X.cdf(0.25)), float(X.icdf(0.75))
+        (0.75, 0.25)
+        """
+        from .scipy_adapter import scipy_class
+
+        return scipy_class(self._fixed_weights_class())(width=self.width)
 
 
 _FIXED: Dict[Tuple[int, ...], type] = {}

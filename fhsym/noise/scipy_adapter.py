@@ -1,4 +1,5 @@
-"""fhsym noise laws as objects of scipy's distribution infrastructure (``scipy.stats.make_distribution``).
+"""fhsym noise laws as objects of scipy's new distribution infrastructure (``scipy.stats.make_distribution``):
+``law.to_scipy_distribution()`` (``law.to_scipy()`` is scipy's classic ``rv_continuous``: :mod:`.scipy_rv`).
 
 :func:`scipy_class` builds, once per noise class, a ``ContinuousDistribution`` subclass from
 an interface object whose methods evaluate fhsym: scipy calls them with the argument and
@@ -17,7 +18,7 @@ does not scale discrete laws).
 Examples
 --------
 >>> import fhsym
->>> X = fhsym.Laplace(beta=2.0).to_scipy()
+>>> X = fhsym.Laplace(beta=2.0).to_scipy_distribution()
 >>> float(X.pdf(0.0)), float(X.moment(2)), float(X.iccdf(0.5))
 (0.25, 8.0, 0.0)
 """
@@ -146,18 +147,22 @@ class _Interface:
             return out
         stacked = np.stack([p.reshape(-1) for p in pb], axis=1) if pb else np.zeros((xb.size, 0))
         keys, inverse = np.unique(stacked, axis=0, return_inverse=True)
-        inverse = inverse.reshape(xb.shape)
-        xnan = np.isnan(xb)
+        inverse = inverse.reshape(-1)
+        # the positions of each tuple from one sort (a mask per tuple would cost O(n) each: O(n^2) for n tuples)
+        order = np.argsort(inverse, kind="stable")
+        starts = np.searchsorted(inverse[order], np.arange(len(keys) + 1))
+        flat_x, flat_out = xb.reshape(-1), out.reshape(-1)
         for u, key in enumerate(keys):
             if np.isnan(key).any():
                 continue
             inst = self._instance(tuple(float(k) for k in key))
             if inst is False:
                 continue
-            m = (inverse == u) & ~xnan
-            if m.any():
-                out[m] = fn(inst, xb[m])
-        return out[()]
+            idx = order[starts[u]:starts[u + 1]]
+            idx = idx[~np.isnan(flat_x[idx])]
+            if idx.size:
+                flat_out[idx] = fn(inst, flat_x[idx])
+        return flat_out.reshape(xb.shape)[()]
 
     # ------------------------------------------------------------- methods
     # scipy's name = the fhsym method it evaluates
