@@ -175,9 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Re-derive the enclosure of delta(eps) recorded in a certificate from its inputs alone\n"
         "through its claim (fhsym.verify_certificate: ball arithmetic at the exact parameters, exact\n"
         "rationals, or the exact-arithmetic privacy-loss distribution on the recorded grid) and compare\n"
-        "it with the target; every field must be what the claim uses or reproduces.",
+        "it with the target; every field must be what the claim uses or reproduces.  A certificate whose\n"
+        "re-check would exceed the verification budget (10 s, 512 MB) is refused before any work.",
         epilog="example: fhsym check-certificate cert.json\n"
-        "exit status: 0 the certificate holds, 1 it does not, 2 unreadable or malformed file",
+        "exit status: 0 the claim holds and is proven, 1 it does not hold, 2 unreadable or malformed file\n"
+        "(or over the budget), 3 it holds only as a floating-point estimate (not proven)",
     )
     cc.add_argument("file", type=Path, metavar="FILE", help="a certificate JSON file")
 
