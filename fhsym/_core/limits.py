@@ -55,9 +55,10 @@ def check_folds(dim: int, compositions: int = 1, what: str = "the exact K-fold c
 #: seconds of one profile node of a proven PLD (a ball-arithmetic enclosure at rel_width 2^-40): the slowest
 #: law measured (flipped Huber, 0.47 ms; OSGT 0.35, Gaussian 0.25, truncated Laplace 0.10, Laplace 0.04 ms)
 NODE_SECONDS = 5e-4
-#: seconds per coefficient x bit entering one product of the proven PLD (fmpz_poly product, re-rounding up,
-#: window cut), and per profile node x bit of its dominating pair (fixed-point bounds of e^{-j h})
-PRODUCT_SECONDS = 4e-8
+#: seconds of one product of the proven PLD (fmpz_poly product, re-rounding up, window cut) per coefficient
+#: entering it x (2 bits + 64) x (1 + bits/512): fitted to a dim-100000 Laplace certificate (21 products of up
+#: to 2.9e6 coefficients of 79 bits: 25 s of CPU) and a grid of 4096 bits (43-66 s), rounded up
+PRODUCT_SECONDS = 4e-9
 #: peak bytes per coefficient x bit entering one product, and per coefficient (resident memory measured:
 #: 939 MB for 2e5 coefficients x 4096 bits, 178 MB for 8e5 x 64), and per profile node x bit of the pair
 PRODUCT_BYTES_PER_BIT = 1.4

@@ -372,14 +372,14 @@ def exact_cost(grid: ExactGrid, folds: int, max_window: int, final_window: int) 
 
     >>> c = exact_cost(ExactGrid(Fraction(1, 131072), 20000, 4096, 0, 0), 4, 160001, 160001)
     >>> c.field, round(c.seconds), c.bytes >> 20
-    ('grid.max_window', 79, 963)
+    ('grid.max_window', 130, 963)
     """
     P = grid.bits
     n = grid.nodes + 1
     pairs = _product_lengths(2 * n - 1, folds, max_window)
     terms = sum(a + b for a, b in pairs) + final_window
-    node_s = n * NODE_SECONDS + n * (P + 104) * PRODUCT_SECONDS
-    product_s = terms * P * PRODUCT_SECONDS
+    node_s = n * NODE_SECONDS + n * (2 * P + 144) * PRODUCT_SECONDS
+    product_s = terms * (2 * P + 64) * (1 + P / 512) * PRODUCT_SECONDS
     widest = max([a + b for a, b in pairs] + [final_window])
     byts = BASE_BYTES + max(6 * n * ((P + 104) // 8 + 40), int(widest * (PRODUCT_BYTES_PER_BIT * P + PRODUCT_BYTES_PER_TERM)))
     field = "grid.nodes" if node_s >= product_s else "grid.max_window"

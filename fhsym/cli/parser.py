@@ -182,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(or over the budget), 3 it holds only as a floating-point estimate (not proven)",
     )
     cc.add_argument("file", type=Path, metavar="FILE", help="a certificate JSON file")
+    cc.add_argument("--max-seconds", type=_real("max_seconds", (0.0, 1e9)), default=10.0, metavar="S",
+                    help="verification budget: refuse a certificate whose re-check is estimated to take longer\n"
+                         "than S seconds (default 10; the estimate is made before any work)")
+    cc.add_argument("--max-mb", type=_integer("max_mb", 1), default=512, metavar="MB",
+                    help="verification budget: refuse a certificate whose re-check is estimated to need more\n"
+                         "than MB megabytes (default 512)")
 
     pr = sub.add_parser(
         "profile", formatter_class=fmt, parents=[fh_parameters],
