@@ -19,8 +19,7 @@ Before re-deriving anything, the claim states what its recorded inputs will cost
 piecewise-uniform sup); a certificate whose cost exceeds the budget (:data:`fhsym._core.limits.VERIFY_BUDGET`:
 10 s and 512 MB on the reference machine) is refused with a ``ValueError`` naming the field that drives it.
 
-Three verdicts (:class:`Verdict`): ``PROVEN`` (the claim holds and its bound is proven), ``UNPROVEN`` (it
-holds only as a floating-point estimate: ``rigorous`` false, the ``zcdp`` claim) and ``FALSE``.  A
+Three verdicts (:mod:`fhsym.privacy.verdict`): ``PROVEN``, ``UNPROVEN`` (a float estimate) and ``FALSE``.  A
 malformed certificate (missing, unknown, duplicated or mistyped field, out-of-domain value, a claim that
 does not apply, a ``decimal`` copy that differs, a cost over the budget) raises ``ValueError`` naming the
 field.  The CLI maps them to exit statuses 0, 3, 1 and 2 (``fhsym check-certificate``).
@@ -28,8 +27,6 @@ field.  The CLI maps them to exit statuses 0, 3, 1 and 2 (``fhsym check-certific
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Any, Mapping, Tuple, Union
 
@@ -39,50 +36,11 @@ from ..accounting.claims import claim_named
 from ..noise import noise_class
 from ..privacy.certificate import Certificate
 from ..privacy.claims import Claim, Release, statement
+from ..privacy.verdict import Verdict, Verification
 
 __all__ = ["Verdict", "Verification", "verify_certificate", "check_certificate", "release_of"]
 
 CertificateLike = Union[Certificate, str, bytes, Mapping[str, Any]]
-
-
-class Verdict(Enum):
-    """The outcome of a re-check: ``PROVEN``, ``UNPROVEN`` (holds only as a float estimate) or ``FALSE``.
-
-    Only ``PROVEN`` is true in a boolean context, so ``if fhsym.verify_certificate(c):`` accepts proven
-    claims only.
-
-    >>> bool(Verdict.PROVEN), bool(Verdict.UNPROVEN), bool(Verdict.FALSE)
-    (True, False, False)
-    """
-
-    PROVEN = "proven"
-    UNPROVEN = "unproven"
-    FALSE = "false"
-
-    def __bool__(self) -> bool:
-        return self is Verdict.PROVEN
-
-
-@dataclass(frozen=True)
-class Verification:
-    """The outcome of a re-check: ``ok`` (the claim is re-derived and holds), whether its bound is proven
-    (``rigorous``), and why; :attr:`verdict` combines them.  True in a boolean context only when proven."""
-
-    ok: bool
-    lower: float
-    upper: float
-    rigorous: bool
-    reason: str
-
-    @property
-    def verdict(self) -> Verdict:
-        """``PROVEN`` (ok and rigorous), ``UNPROVEN`` (ok, a float estimate) or ``FALSE``."""
-        if not self.ok:
-            return Verdict.FALSE
-        return Verdict.PROVEN if self.rigorous else Verdict.UNPROVEN
-
-    def __bool__(self) -> bool:
-        return self.verdict is Verdict.PROVEN
 
 
 def _load(cert: CertificateLike) -> Certificate:
@@ -121,8 +79,7 @@ def release_of(c: Certificate) -> Tuple[Release, Claim]:
 def check_certificate(cert: CertificateLike, budget: Budget = VERIFY_BUDGET) -> Verification:
     """Re-derive the evidence of a certificate through its claim and compare (see the module docstring).
 
-    ``budget``: the most the re-check may cost (:class:`fhsym._core.limits.Budget`); a certificate whose
-    claim states a higher cost is refused before any work (``ValueError`` naming the field).
+    ``budget``: the most the re-check may cost (:class:`fhsym._core.limits.Budget`); more: ``ValueError``.
 
     >>> import fhsym
     >>> v = check_certificate(fhsym.calibrate(1.0, 1e-6).certificate)
