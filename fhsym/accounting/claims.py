@@ -23,27 +23,53 @@ in the same exact arithmetic, its grid recorded.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
+from .._core.limits import Cost, base_cost
 from .._core.sensitivities import mul_sqrt_up
 from ..privacy.claims import ONE_RELEASE, Claim, Evidence, Release
 from .mechanism_pld import exact_grid, kfold_delta_proven
-from .pld_exact import ExactBound, ExactGrid, exact_delta_upper
+from .pld_exact import MAX_TERMS, ExactBound, ExactGrid, exact_cost, exact_delta_upper
 from .zcdp import zcdp_delta
 
 __all__ = ["CLAIMS", "KFOLD", "KFOLD_SUP", "ZCDP", "claim_named"]
 
 
 
-def _recorded_grid(claim: str, release: Release, grid: Optional[Mapping[str, Any]]) -> ExactGrid:
-    """The proven PLD's grid a certificate records (field ``grid``), parsed, for the release's dim * compositions."""
+_SIZES = ("support_1d", "max_window", "final_window")
+
+
+def _recorded_grid(claim: str, release: Release, grid: Optional[Mapping[str, Any]]) -> Tuple[ExactGrid, Tuple[int, ...]]:
+    """The proven PLD's grid a certificate records (field ``grid``), parsed, for the release's dim * compositions,
+    with its recorded sizes (support_1d, max_window, final_window: the cost of the re-check)."""
     if grid is None:
         raise ValueError(f"claim {claim!r} needs the grid of its privacy-loss distribution (certificate field 'grid')")
-    g = ExactGrid.from_dict(grid)
+    try:
+        g = ExactGrid.from_dict(grid)
+    except ValueError as exc:
+        raise ValueError(f"certificate field 'grid': {exc}") from None
     if grid.get("folds") != release.folds:
         raise ValueError(f"certificate field 'grid.folds' = {grid.get('folds')!r} is not dim * compositions = "
                          f"{release.folds}")
-    return g
+    sizes = []
+    for k in _SIZES:
+        v = grid.get(k)
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_TERMS:
+            raise ValueError(f"certificate field 'grid.{k}' must be an integer in [0, {MAX_TERMS}]; got {v!r}")
+        sizes.append(v)
+    return g, tuple(sizes)
+
+
+def _grid_cost(claim: Claim, release: Release, grid: Optional[Mapping[str, Any]]) -> Cost:
+    g, (_, longest, final) = _recorded_grid(claim.name, release, grid)
+    return exact_cost(g, release.folds, longest, final)
+
+
+def _recorded_bound(claim: Claim, noise: Any, release: Release, grid: Optional[Mapping[str, Any]]) -> ExactBound:
+    """The proven bound on the recorded grid, stopped as soon as a window exceeds the recorded ``max_window``."""
+    g, (_, longest, _) = _recorded_grid(claim.name, release, grid)
+    D = release.sensitivities.sensitivity
+    return exact_delta_upper(noise, D, release.epsilon, release.folds, g, max_window=longest)
 
 
 class _KFoldCorner(Claim):
@@ -83,14 +109,18 @@ class _KFoldCorner(Claim):
         return self._pld(release, kfold_delta_proven(release.noise, release.epsilon, release.folds, D,
                                                      delta=min(target, 0.5) if target > 0 else 1e-300, refine=1))
 
+    def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
+        if release.noise.gaussian_sigma() is not None:
+            return base_cost("parameters")
+        return _grid_cost(self, release, grid)
+
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         if release.noise.gaussian_sigma() is not None:
             if grid is not None:
-                raise ValueError(f"claim 'pld-kfold' of Gaussian noise takes no grid; got grid={dict(grid)!r}")
+                raise ValueError("claim 'pld-kfold' of Gaussian noise takes no grid (certificate field 'grid' must be "
+                                 "null)")
             return self._gaussian(release)
-        g = _recorded_grid(self.name, release, grid)
-        D = release.sensitivities.sensitivity
-        return self._pld(release, exact_delta_upper(release.noise, D, release.epsilon, release.folds, g))
+        return self._pld(release, _recorded_bound(self, release.noise, release, grid))
 
     def covers(self, release: Release) -> str:
         s = release.sensitivities
@@ -157,10 +187,11 @@ class _KFoldSup(Claim):
         grid = exact_grid(noise, D, min(target, 0.5) if target > 0 else 1e-300, release.folds, step=step)
         return self._evidence(release, exact_delta_upper(_SupNodes(noise), D, release.epsilon, release.folds, grid))
 
+    def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
+        return _grid_cost(self, release, grid)
+
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
-        g = _recorded_grid(self.name, release, grid)
-        D = release.sensitivities.sensitivity
-        return self._evidence(release, exact_delta_upper(_SupNodes(release.noise), D, release.epsilon, release.folds, g))
+        return self._evidence(release, _recorded_bound(self, _SupNodes(release.noise), release, grid))
 
     def covers(self, release: Release) -> str:
         return KFOLD.covers(release)
@@ -180,7 +211,7 @@ class _ZCDP(Claim):
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         if grid is not None:
-            raise ValueError(f"claim 'zcdp' takes no grid; got grid={dict(grid)!r}")
+            raise ValueError("claim 'zcdp' takes no grid (certificate field 'grid' must be null)")
         xi, eta = release.noise.zcdp_parameters(release.sensitivities.sensitivity)
         n = release.folds
         d = zcdp_delta(n * xi, n * eta, release.epsilon)

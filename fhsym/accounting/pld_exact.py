@@ -67,8 +67,11 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from flint import arb, arb_poly, ctx, fmpq, fmpz, fmpz_poly
 
 from .._core.arb.core import float_up
+from .._core.limits import (BASE_BYTES, BASE_SECONDS, NODE_SECONDS, PRODUCT_BYTES_PER_BIT, PRODUCT_BYTES_PER_TERM,
+                            PRODUCT_SECONDS, Cost)
 
-__all__ = ["ExactGrid", "ExactBound", "exact_delta_upper", "GRID_FORMAT", "MAX_NODES", "MAX_BITS", "MAX_TERMS"]
+__all__ = ["ExactGrid", "ExactBound", "exact_delta_upper", "exact_cost", "GRID_FORMAT", "MAX_NODES", "MAX_BITS",
+           "MAX_TERMS"]
 
 GRID_FORMAT = "pld-exact-1"
 MAX_NODES = 100_000  # refuse grids with more nodes (each is a ball-arithmetic profile evaluation)
@@ -89,6 +92,11 @@ def _floor_int(x: arb) -> int:
 def _ceil_int(x: arb) -> int:
     """ceil of the upper end of the ball x as a Python int."""
     return -_floor_int(-x)
+
+
+def _digits(x: str) -> bool:
+    """A non-empty string of ASCII digits (``str.isdigit`` alone admits other scripts' digits)."""
+    return x.isascii() and x.isdigit()
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -115,8 +123,8 @@ class ExactGrid:
     cut_high: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.step, Fraction) or not self.step > 0:
-            raise ValueError(f"grid step must be a positive exact rational; got {self.step!r}")
+        if not isinstance(self.step, Fraction) or not Fraction(1, 2**1074) <= self.step <= Fraction(2**1023):
+            raise ValueError(f"grid step must be an exact rational in [2^-1074, 2^1023]; got {self.step!r}")
         for name, lo, hi in (("nodes", 1, MAX_NODES), ("bits", 8, MAX_BITS), ("cut_low", 0, None), ("cut_high", 0, None)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
@@ -140,22 +148,30 @@ class ExactGrid:
         missing = [k for k in ("step", "nodes", "bits", "cut_low", "cut_high") if k not in d]
         if missing:
             raise ValueError(f"the PLD grid is missing the field {missing[0]!r}")
-        try:
-            num, _, den = str(d["step"]).partition("/")
-            step = Fraction(int(num), int(den or "1"))
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"grid step must be an exact rational 'p/q'; got {d['step']!r}") from None
-        if "step_decimal" in d and str(d["step_decimal"]) != repr(float(step)):
-            raise ValueError(f"grid step_decimal {d['step_decimal']!r} is not the step {d['step']!r}")
+        raw = d["step"]
+        num, _, den = raw.partition("/") if isinstance(raw, str) and len(raw) <= 1000 else ("", "", "")
+        if not (_digits(num.lstrip("-")) and _digits(den) and int(den) > 0):
+            raise ValueError(f"grid step must be an exact rational 'p/q'; got {str(raw)[:80]!r}")
+        step = Fraction(int(num), int(den))
+        if raw != f"{step.numerator}/{step.denominator}":
+            raise ValueError(f"grid step must be written in lowest terms as 'p/q' "
+                             f"({step.numerator}/{step.denominator}); got {raw!r}")
+        if not Fraction(1, 2**1074) <= step <= Fraction(2**1023):
+            raise ValueError(f"grid step must be an exact rational in [2^-1074, 2^1023]; got {raw[:80]!r}")
+        if "step_decimal" in d and d["step_decimal"] != repr(float(step)):
+            raise ValueError(f"grid step_decimal {str(d['step_decimal'])[:80]!r} is not the step {raw!r}")
         ints = {}
-        for k in ("nodes", "bits", "cut_low", "cut_high"):
+        for k in ("nodes", "bits"):  # JSON integers
             v = d[k]
-            try:
-                if isinstance(v, bool) or not isinstance(v, (int, str)):
-                    raise ValueError
-                ints[k] = int(v)
-            except ValueError:
-                raise ValueError(f"grid {k} must be an integer; got {v!r}") from None
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"grid {k} must be an integer; got {str(v)[:80]!r}")
+            ints[k] = v
+        for k in ("cut_low", "cut_high"):  # decimal strings (units 2^-bits: up to 2^4096, beyond a JSON reader's ints)
+            v = d[k]
+            if not (isinstance(v, str) and 0 < len(v) <= 1300 and _digits(v) and str(int(v)) == v):
+                raise ValueError(f"grid {k} must be a non-negative integer written in decimal (a string); got "
+                                 f"{str(v)[:80]!r}")
+            ints[k] = int(v)
         return cls(step, ints["nodes"], ints["bits"], ints["cut_low"], ints["cut_high"])
 
 
@@ -298,22 +314,77 @@ def _product(a: _Dist, b: _Dist, grid: ExactGrid) -> _Dist:
     return _cut(c, a.offset + b.offset, inf, grid.cut_low, grid.cut_high)
 
 
-def _power(x: _Dist, folds: int, grid: ExactGrid) -> Tuple[_Dist, int]:
-    """x composed ``folds`` times by binary powering (lowest bit first); also the longest window seen."""
+def _window_limit(length: int, limit: Optional[int]) -> None:
+    if limit is not None and length > limit:
+        raise ValueError(f"certificate field 'grid.max_window' = {limit} is below a window of the computation it "
+                         f"records ({length} coefficients): its cost was understated; the re-check stops there")
+
+
+def _power(x: _Dist, folds: int, grid: ExactGrid, limit: Optional[int] = None) -> Tuple[_Dist, int]:
+    """x composed ``folds`` times by binary powering (lowest bit first); also the longest window seen
+    (``ValueError`` as soon as a window exceeds ``limit``, a recorded ``max_window``)."""
     result: Optional[_Dist] = None
     base = x
     k = folds
     longest = x.poly.length()
+    _window_limit(longest, limit)
     while k:
         if k & 1:
             result = base if result is None else _product(result, base, grid)
             longest = max(longest, result.poly.length())
+            _window_limit(longest, limit)
         k >>= 1
         if k:
             base = _product(base, base, grid)
             longest = max(longest, base.poly.length())
+            _window_limit(longest, limit)
     assert result is not None
     return result, longest
+
+
+def _product_lengths(support: int, folds: int, max_window: int) -> List[Tuple[int, int]]:
+    """The input lengths of every product of :func:`_power`, bounded above by the recorded windows."""
+    out: List[Tuple[int, int]] = []
+    result: Optional[int] = None
+    base, k = min(support, max_window), folds
+    while k:
+        if k & 1:
+            if result is None:
+                result = base
+            else:
+                out.append((result, base))
+                result = min(result + base - 1, max_window)
+        k >>= 1
+        if k:
+            out.append((base, base))
+            base = min(2 * base - 1, max_window)
+    return out
+
+
+def exact_cost(grid: ExactGrid, folds: int, max_window: int, final_window: int) -> Cost:
+    """What :func:`exact_delta_upper` on ``grid`` will cost, from the sizes a certificate records, before any work.
+
+    The nodes (one ball-arithmetic enclosure each), the pair (``nodes`` fixed-point numbers of ``bits + 40``
+    bits), every product of the binary powering (its inputs: at most the recorded ``max_window``
+    coefficients, fewer while they grow from the pair's ``2 nodes + 1``, of ``bits`` bits) and the evaluation of the
+    final window; seconds and bytes at the rates of :mod:`fhsym._core.limits`.  A re-check with
+    ``max_window`` stops as soon as a window exceeds it, so the estimate bounds the work done.
+
+    >>> c = exact_cost(ExactGrid(Fraction(1, 131072), 20000, 4096, 0, 0), 4, 160001, 160001)
+    >>> c.field, round(c.seconds), c.bytes >> 20
+    ('grid.max_window', 130, 963)
+    """
+    P = grid.bits
+    n = grid.nodes + 1
+    pairs = _product_lengths(2 * n - 1, folds, max_window)
+    terms = sum(a + b for a, b in pairs) + final_window
+    node_s = n * NODE_SECONDS + n * (2 * P + 144) * PRODUCT_SECONDS
+    product_s = terms * (2 * P + 64) * (1 + P / 512) * PRODUCT_SECONDS
+    widest = max([a + b for a, b in pairs] + [final_window])
+    byts = BASE_BYTES + max(6 * n * ((P + 104) // 8 + 40), int(widest * (PRODUCT_BYTES_PER_BIT * P + PRODUCT_BYTES_PER_TERM)))
+    field = "grid.nodes" if node_s >= product_s else "grid.max_window"
+    return Cost(BASE_SECONDS + node_s + product_s, byts, field,
+                f"{n} profile nodes, {len(pairs)} products of up to {max_window} coefficients of {P} bits")
 
 
 # ---------------------------------------------------------------------------
@@ -341,12 +412,14 @@ def _delta_upper(d: _Dist, h: Fraction, eps: Fraction, P: int) -> float:
         return min(float_up(val), 1.0)
 
 
-def exact_delta_upper(noise: Any, sensitivity: float, epsilon: float, folds: int, grid: ExactGrid) -> ExactBound:
+def exact_delta_upper(noise: Any, sensitivity: float, epsilon: float, folds: int, grid: ExactGrid, *,
+                      max_window: Optional[int] = None) -> ExactBound:
     """A proven upper bound of delta(epsilon) of ``folds`` compositions of the 1-D mechanism (module docstring).
 
     ``noise``: a noise law with ball-arithmetic profile ends
     (:meth:`fhsym.NoiseDistribution.profile_upper_ends`; a symmetric law whose privacy loss is monotone:
-    the log-concave ones); ``epsilon >= 0``; ``folds >= 1``.
+    the log-concave ones); ``epsilon >= 0``; ``folds >= 1``.  ``max_window`` (a re-check: the recorded
+    longest window): ``ValueError`` as soon as a window, the 1-D pair's included, is longer.
     """
     if isinstance(folds, bool) or not isinstance(folds, int) or folds < 1:
         raise ValueError(f"folds must be an integer >= 1; got {folds!r}")
@@ -358,6 +431,6 @@ def exact_delta_upper(noise: Any, sensitivity: float, epsilon: float, folds: int
     support = one.poly.length()
     if one.poly.length() == 0:  # the trivial bound
         return ExactBound(1.0, grid, folds, 0, 0, 0)
-    out, longest = _power(one, folds, grid)
+    out, longest = _power(one, folds, grid, max_window)
     up = _delta_upper(out, grid.step, Fraction(eps), grid.bits)
     return ExactBound(up, grid, folds, support, longest, out.poly.length())

@@ -14,41 +14,33 @@ from the recorded grid.  The claim holds only when
   from its recorded grid), and ``method``, ``rigorous``, ``grid`` and ``text`` equal what the claim
   produces.
 
-A malformed certificate (missing, unknown or mistyped field, out-of-domain value, a claim that does
-not apply, a ``decimal`` copy that differs) raises ``ValueError`` naming the field; a well-formed one
-whose claim fails gives ``Verification(ok=False, reason=...)``.  The CLI maps them to exit statuses
-2 and 1 (``fhsym check-certificate``).
+Before re-deriving anything, the claim states what its recorded inputs will cost (:meth:`Claim.cost
+<fhsym.privacy.claims.Claim.cost>`: profile nodes x bits x products of a PLD grid, lattice terms of the
+piecewise-uniform sup); a certificate whose cost exceeds the budget (:data:`fhsym._core.limits.VERIFY_BUDGET`:
+10 s and 512 MB on the reference machine) is refused with a ``ValueError`` naming the field that drives it.
+
+Three verdicts (:mod:`fhsym.privacy.verdict`): ``PROVEN``, ``UNPROVEN`` (a float estimate) and ``FALSE``.  A
+malformed certificate (missing, unknown, duplicated or mistyped field, out-of-domain value, a claim that
+does not apply, a ``decimal`` copy that differs, a cost over the budget) raises ``ValueError`` naming the
+field.  The CLI maps them to exit statuses 0, 3, 1 and 2 (``fhsym check-certificate``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Tuple, Union
 
+from .._core.limits import VERIFY_BUDGET, Budget
 from .._core.sensitivities import SensitivitySet, resolve_sensitivities
 from ..accounting.claims import claim_named
 from ..noise import noise_class
 from ..privacy.certificate import Certificate
 from ..privacy.claims import Claim, Release, statement
+from ..privacy.verdict import Verdict, Verification
 
-__all__ = ["Verification", "verify_certificate", "check_certificate", "release_of"]
+__all__ = ["Verdict", "Verification", "verify_certificate", "check_certificate", "release_of"]
 
 CertificateLike = Union[Certificate, str, bytes, Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class Verification:
-    """The outcome of a re-check: ``ok`` and why."""
-
-    ok: bool
-    lower: float
-    upper: float
-    rigorous: bool
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
 
 
 def _load(cert: CertificateLike) -> Certificate:
@@ -84,10 +76,26 @@ def release_of(c: Certificate) -> Tuple[Release, Claim]:
     return release, claim
 
 
-def check_certificate(cert: CertificateLike) -> Verification:
-    """Re-derive the evidence of a certificate through its claim and compare (see the module docstring)."""
+def check_certificate(cert: CertificateLike, budget: Budget = VERIFY_BUDGET) -> Verification:
+    """Re-derive the evidence of a certificate through its claim and compare (see the module docstring).
+
+    ``budget``: the most the re-check may cost (:class:`fhsym._core.limits.Budget`); more: ``ValueError``.
+
+    >>> import fhsym
+    >>> v = check_certificate(fhsym.calibrate(1.0, 1e-6).certificate)
+    >>> v.verdict, v.ok, v.rigorous
+    (<Verdict.PROVEN: 'proven'>, True, True)
+    """
+    if not isinstance(budget, Budget):
+        raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
     c = _load(cert)
     release, claim = release_of(c)
+    cost = claim.cost(release, c.grid)
+    if not cost.within(budget):
+        raise ValueError(f"certificate field {cost.field!r}: re-checking claim {claim.name!r} would take {cost.work}, "
+                         f"estimated {cost.seconds:.3g} s and {cost.bytes / 2**20:.0f} MB, over the verification "
+                         f"budget of {budget.seconds:g} s and {budget.bytes / 2**20:.0f} MB (docs/certificates.md); "
+                         f"refused before any work")
     ev = claim.evidence(release, c.grid)
     problems = []
     if ev.upper > c.target_delta:
@@ -106,19 +114,24 @@ def check_certificate(cert: CertificateLike) -> Verification:
         return Verification(False, ev.lower, ev.upper, ev.rigorous, "; ".join(problems))
     return Verification(True, ev.lower, ev.upper, ev.rigorous,
                         f"re-derived upper bound {ev.upper!r} <= target {c.target_delta!r} (claim {claim.name!r}, "
-                        f"{'proven' if ev.rigorous else 'not proven'}, method {ev.method!r})")
+                        f"{'proven' if ev.rigorous else 'not proven: a floating-point estimate'}, method {ev.method!r})")
 
 
-def verify_certificate(cert: Union[CertificateLike, Path]) -> bool:
-    """True only when the certificate's claim is re-derived from its recorded inputs alone.
+def verify_certificate(cert: Union[CertificateLike, Path], budget: Budget = VERIFY_BUDGET) -> Verdict:
+    """The verdict of re-deriving the certificate's claim from its recorded inputs alone.
 
     ``cert``: a :class:`~fhsym.Certificate`, its JSON text, its dict, or a path to a JSON file.
-    Malformed input raises ``ValueError`` naming the field.  See :func:`check_certificate` for the
-    reason of a False.
+    Returns :attr:`Verdict.PROVEN` (the claim holds, proven), :attr:`Verdict.UNPROVEN` (it holds only
+    as a floating-point estimate: ``rigorous`` false) or :attr:`Verdict.FALSE`; only ``PROVEN`` is true
+    in a boolean context.  (Until 0.2 this returned a bool, True for an unproven claim too.)  Malformed
+    input, or a re-check that would cost more than ``budget``, raises ``ValueError`` naming the field.
+    See :func:`check_certificate` for the reason.
 
     >>> import fhsym
     >>> cal = fhsym.calibrate(1.0, 1e-6, mechanism="laplace", method="pure")
     >>> fhsym.verify_certificate(cal.certificate.to_json())
+    <Verdict.PROVEN: 'proven'>
+    >>> bool(fhsym.verify_certificate(cal.certificate))
     True
     """
     if isinstance(cert, Path):
@@ -126,4 +139,4 @@ def verify_certificate(cert: Union[CertificateLike, Path]) -> bool:
             cert = cert.read_text()
         except OSError as exc:
             raise ValueError(f"cannot read certificate file {str(cert)!r}: {exc.strerror}") from None
-    return check_certificate(cert).ok
+    return check_certificate(cert, budget).verdict

@@ -22,10 +22,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
     0 on success, 1 when ``verify`` finds a failing check (or ``reproduce`` a failing
-    step), 2 on bad input (one line on stderr naming the parameter) or when a
-    feature is unavailable (no source checkout, no matplotlib, a calibration the
-    library reports as not implemented).  ``fhsym`` (the console script) and
-    ``python -m fhsym`` call it.
+    step, or ``check-certificate`` a false claim), 2 on bad input (one line on stderr
+    naming the parameter) or when a feature is unavailable (no source checkout, no
+    matplotlib, a calibration the library reports as not implemented), 3 when
+    ``check-certificate`` finds a claim that holds only as a floating-point estimate
+    (not proven).  ``fhsym`` (the console script) and ``python -m fhsym`` call it.
 
     Examples
     --------

@@ -89,10 +89,13 @@ def cmd_check_certificate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         text = ns.file.read_text()
     except OSError as exc:
         raise CLIError(f"cannot read {str(ns.file)!r}: {exc.strerror}") from None
-    v = check_certificate(text)  # ValueError (malformed) -> exit 2
-    res = {"file": str(ns.file), "ok": v.ok, "rigorous": v.rigorous, "lower": v.lower, "upper": v.upper,
-           "reason": v.reason}
-    return res, 0 if v.ok else 1
+    from .._core.limits import Budget
+
+    # ValueError (malformed, or over the verification budget) -> exit 2
+    v = check_certificate(text, Budget(ns.max_seconds, ns.max_mb << 20))
+    res = {"file": str(ns.file), "verdict": v.verdict.value, "ok": v.ok, "rigorous": v.rigorous, "lower": v.lower,
+           "upper": v.upper, "reason": v.reason}
+    return res, {"proven": 0, "false": 1, "unproven": 3}[v.verdict.value]
 
 
 def cmd_profile(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:

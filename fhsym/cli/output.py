@@ -59,8 +59,9 @@ def print_human(command: str, res: Dict[str, Any]) -> None:
     elif command == "calibrate":
         _print_calibration(res)
     elif command == "check-certificate":
-        print(f"{res['file']}: {'holds' if res['ok'] else 'DOES NOT HOLD'}"
-              f"{' (rigorous)' if res['rigorous'] else ' (not a ball-arithmetic proof)'}")
+        print(f"{res['file']}: " + {"proven": "holds, proven",
+                                     "unproven": "holds only as a floating-point estimate (NOT PROVEN)",
+                                     "false": "DOES NOT HOLD"}[res["verdict"]])
         print(f"  {res['reason']}")
     elif command == "profile":
         print(f"privacy profile of FH(alpha={res['alpha']:g}, gamma={res['gamma']:g}), sensitivity {res['sensitivity']:g}:")

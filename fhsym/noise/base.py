@@ -55,6 +55,7 @@ from numpy.typing import ArrayLike
 
 from .._core import domains as V
 from .._core import search
+from .._core.limits import Cost, base_cost
 from .._core.arb import Enclosure, Plan, enclose, profile_upper_ends
 from . import broadcast
 from .family import Family, ScaleFamily
@@ -326,6 +327,19 @@ class NoiseDistribution(DistributionMethods, Parametrised):
             raise ValueError(f"{type(self).__name__} is not log-concave: its profile need not increase with the shift, "
                              "so the profile at sensitivity does not bound the smaller shifts")
         return self.profile_enclosure(epsilon, sensitivity)
+
+    def profile_cost(self, epsilon: float, sensitivity: float = 1.0) -> Cost:
+        """What :meth:`worst_profile_enclosure` at these inputs will cost, stated before computing it
+        (:func:`fhsym.verify_certificate` refuses a certificate whose cost exceeds its budget).
+
+        One ball-arithmetic enclosure at a bounded precision: a constant.  A law whose work grows with
+        its parameters overrides this (the piecewise-uniform noise: lattice terms).
+
+        >>> import fhsym
+        >>> fhsym.Laplace(1.0).profile_cost(0.5, 1.0).work
+        'one ball-arithmetic or exact-rational enclosure'
+        """
+        return base_cost("parameters")
 
     #: relative error of the float privacy profile where it feeds a float PLD (searches, accounting)
     profile_rtol: ClassVar[float] = 1e-13

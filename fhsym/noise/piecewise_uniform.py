@@ -47,7 +47,8 @@ import numpy as np
 
 from .._core.types import FloatArray
 from .._core.arb import Enclosure
-from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds
+from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds, sup_profile_terms
+from .._core.limits import BASE_BYTES, TERM_SECONDS, Cost
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
@@ -327,6 +328,19 @@ class PiecewiseUniform(NoiseDistribution):
         lo, hi = sup_profile_bounds(self.width, self.weights, epsilon, sensitivity)
         return Enclosure(lo, hi, "", 0, "exact rational arithmetic (a ball enclosure of e^eps) at every lattice node "
                                          "D_j, j w <= Delta, and at Delta: the profile is linear between the nodes")
+
+    def profile_cost(self, epsilon: float, sensitivity: float = 1.0) -> Cost:
+        """The cost of :meth:`worst_profile_enclosure`: its exact-rational terms (``2 M + 1`` per lattice node
+        ``j w <= Delta``), at the measured rate, stated before any of them is summed.
+
+        >>> c = PiecewiseUniform(2.0**-10, [1000 + i % 7 for i in range(6000)]).profile_cost(1.0, 6000 * 2.0**-10)
+        >>> c.field, c.work, c.seconds > 60
+        ('parameters.weights', '72017998 exact-rational lattice terms (6000 weights x 6002 shifts)', True)
+        """
+        terms = sup_profile_terms(self.width, self.weights, sensitivity)
+        shifts = terms // (2 * len(self.weights) - 1)
+        return Cost(terms * TERM_SECONDS, BASE_BYTES, "parameters.weights",
+                    f"{terms} exact-rational lattice terms ({len(self.weights)} weights x {shifts} shifts)")
 
     # ------------------------------------------------------------ scipy
     def _fixed_weights_class(self) -> type:

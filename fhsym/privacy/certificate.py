@@ -20,10 +20,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import reprlib
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-__all__ = ["Certificate", "CERTIFICATE_FORMAT"]
+__all__ = ["Certificate", "CERTIFICATE_FORMAT", "MAX_DEPTH", "MAX_TEXT", "MAX_INT", "MAX_WEIGHT"]
 
 #: version of the JSON layout written by :meth:`Certificate.to_json` (2: the closed layout of fhsym 0.2)
 CERTIFICATE_FORMAT = 2
@@ -31,6 +33,68 @@ CERTIFICATE_FORMAT = 2
 ParamValue = Union[float, int, Tuple[Union[float, int], ...]]
 
 _HEX = re.compile(r"-?0x(0|1)\.[0-9a-f]+p[-+]\d+|-?0x0\.0p\+0")
+#: nesting depth of the layout: certificate > decimal > parameters > a list of weights
+MAX_DEPTH = 4
+#: the longest certificate text read (a piecewise-uniform noise of 100,000 weights is ~4 MB)
+MAX_TEXT = 16 << 20
+#: the largest integer field other than a weight (2^53: exact in every JSON reader)
+MAX_INT = 2**53
+#: integer parameters (the weights) must be below 2^1023 in magnitude (within the float range)
+MAX_WEIGHT = 2**1023
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 6, 3
+
+
+def _short(v: Any) -> str:
+    """A bounded repr for messages (a value of any size or depth)."""
+    return _SHORT.repr(v)
+
+
+class _BigInt(str):
+    """A JSON integer out of the float range, kept as its text so that the field check names the field."""
+
+    def __repr__(self) -> str:
+        return f"<an integer of {len(self)} digits>"
+
+
+def _parse_int(text: str) -> Any:
+    return _BigInt(text) if len(text.lstrip("-")) > 309 else int(text)
+
+
+def _no_duplicates(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"certificate field {k!r} appears twice in one JSON object (a reader keeping the "
+                             f"first and one keeping the last would see different certificates)")
+        out[k] = v
+    return out
+
+
+def _check_text_depth(text: str) -> None:
+    """``ValueError`` if brackets nest deeper than the layout (before the JSON reader could recurse)."""
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        t = m.group()
+        if t in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f"a certificate nests at most {MAX_DEPTH} JSON objects and lists deep; this text "
+                                 f"goes deeper (at character {m.start()})")
+        elif t in "]}":
+            depth -= 1
+
+
+def _check_depth(data: Any) -> None:
+    """The same limit for a dict given directly (an explicit stack: no recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (Mapping, list, tuple)):
+            if d > MAX_DEPTH:
+                raise ValueError(f"a certificate nests at most {MAX_DEPTH} JSON objects and lists deep; got deeper")
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, Mapping) else v))
 _FLOATS = ("epsilon", "target_delta", "sensitivity", "l2_sensitivity", "l1_sensitivity", "lower", "upper")
 _FIELDS = ("format", "fhsym_version", "mechanism", "parameters", *_FLOATS, "dim", "compositions", "claim", "method",
            "rigorous", "grid", "text", "upward_steps", "decimal")
@@ -41,18 +105,44 @@ def _hex(x: float) -> str:
 
 
 def _unhex(value: Any, name: str) -> float:
-    """The float written by ``float.hex`` (exactly that form: a decimal string is refused, not misread)."""
-    if not isinstance(value, str) or not _HEX.fullmatch(value):
+    """The float written by ``float.hex``, in exactly the form it writes (a decimal string is refused, not misread;
+    so is another spelling of the same float, or a value out of the float range)."""
+    if not isinstance(value, str) or isinstance(value, _BigInt) or len(value) > 32 or not _HEX.fullmatch(value):
         raise ValueError(f"certificate field {name!r} must be a finite float written with float.hex() "
-                         f"(e.g. '0x1.0000000000000p+0'); got {value!r}")
-    x = float.fromhex(value)
-    if not math.isfinite(x):  # pragma: no cover - the pattern admits finite numbers only
-        raise ValueError(f"certificate field {name!r} must be finite; got {value!r}")
+                         f"(e.g. '0x1.0000000000000p+0'); got {_short(value)}")
+    try:
+        x = float.fromhex(value)
+    except OverflowError:
+        raise ValueError(f"certificate field {name!r} = {value!r} is out of the float range (finite floats are "
+                         f"below 2^1024)") from None
+    if x.hex() != value:
+        raise ValueError(f"certificate field {name!r} = {value!r} is not written as float.hex() writes it "
+                         f"({x.hex()!r}): one value, one spelling")
     return x
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _int_value(v: Any, name: str, lowest: int, highest: int) -> int:
+    """The one rule for integer-valued fields: a JSON integer (not 2.0, not true) in [lowest, highest]."""
+    if not _is_int(v) or not lowest <= v <= highest:
+        names = {MAX_INT: "2^53", MAX_WEIGHT - 1: "2^1023 - 1", -(MAX_WEIGHT - 1): "-(2^1023 - 1)"}
+        rng = f"[{names.get(lowest, str(lowest))}, {names.get(highest, str(highest))}]"
+        raise ValueError(f"certificate field {name!r} must be an integer in {rng}; got {_short(v)}")
+    return int(v)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same JSON types throughout (1 is not true, not 1.0)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def _elem_hex(x: Any) -> Union[str, int]:
@@ -65,7 +155,8 @@ def _param_hex(v: ParamValue) -> Any:
 
 
 def _elem_unhex(x: Any, name: str) -> Union[float, int]:
-    return int(x) if _is_int(x) else _unhex(x, name)
+    return _int_value(x, name, -(MAX_WEIGHT - 1), MAX_WEIGHT - 1) if _is_int(x) or isinstance(x, _BigInt) \
+        else _unhex(x, name)
 
 
 def _param_unhex(v: Any, name: str) -> ParamValue:
@@ -107,24 +198,25 @@ def _grid_from_json(data: Any) -> Optional[Dict[str, Any]]:
     for k, v in data.items():
         if isinstance(v, Mapping) and set(v) == {"hex"}:
             out[k] = _unhex(v["hex"], f"grid.{k}")
-        elif isinstance(v, (int, str)) and not isinstance(v, bool):
+        elif _is_int(v) or isinstance(v, _BigInt):
+            out[k] = _int_value(v, f"grid.{k}", 0, MAX_INT)
+        elif isinstance(v, str):
+            if len(v) > 4096:
+                raise ValueError(f"certificate field 'grid.{k}' must be at most 4096 characters; got {len(v)}")
             out[k] = v
         else:
-            raise ValueError(f"certificate field 'grid.{k}' must be an int, a string or {{'hex': ...}}; got {v!r}")
+            raise ValueError(f"certificate field 'grid.{k}' must be an int, a string or {{'hex': ...}}; got {_short(v)}")
     return out
 
 
 def _int_field(data: Mapping[str, Any], name: str, lowest: int) -> int:
-    v = data[name]
-    if isinstance(v, bool) or not isinstance(v, int) or v < lowest:
-        raise ValueError(f"certificate field {name!r} must be an integer >= {lowest}; got {v!r}")
-    return v
+    return _int_value(data[name], name, lowest, MAX_INT)
 
 
 def _str_field(data: Mapping[str, Any], name: str) -> str:
     v = data[name]
-    if not isinstance(v, str):
-        raise ValueError(f"certificate field {name!r} must be a string; got {v!r}")
+    if not isinstance(v, str) or isinstance(v, _BigInt):
+        raise ValueError(f"certificate field {name!r} must be a string; got {_short(v)}")
     return v
 
 
@@ -235,19 +327,22 @@ class Certificate:
         """
         if not isinstance(data, Mapping):
             raise ValueError(f"a certificate must be a JSON object; got {type(data).__name__}")
-        if data.get("format") != CERTIFICATE_FORMAT:
-            raise ValueError(f"certificate field 'format' must be {CERTIFICATE_FORMAT}; got {data.get('format')!r}")
+        _check_depth(data)
+        if "format" not in data or _is_int(data["format"]) and data["format"] != CERTIFICATE_FORMAT:
+            raise ValueError(f"certificate field 'format' must be {CERTIFICATE_FORMAT}; got {_short(data.get('format'))}")
+        _int_value(data["format"], "format", CERTIFICATE_FORMAT, CERTIFICATE_FORMAT)
         unknown = sorted(set(data) - set(_FIELDS), key=str)
         if unknown:
-            raise ValueError(f"certificate field {unknown[0]!r} is not part of a certificate (fields: {list(_FIELDS)})")
+            raise ValueError(f"certificate field {_short(unknown[0])} is not part of a certificate (fields: "
+                             f"{list(_FIELDS)})")
         missing = [k for k in _FIELDS if k not in data]
         if missing:
             raise ValueError(f"certificate is missing the field {missing[0]!r}")
         params = data["parameters"]
         if not isinstance(params, Mapping) or not params or not all(isinstance(k, str) for k in params):
-            raise ValueError(f"certificate field 'parameters' must be a non-empty object; got {params!r}")
+            raise ValueError(f"certificate field 'parameters' must be a non-empty object; got {_short(params)}")
         if not isinstance(data["rigorous"], bool):
-            raise ValueError(f"certificate field 'rigorous' must be true or false; got {data['rigorous']!r}")
+            raise ValueError(f"certificate field 'rigorous' must be true or false; got {_short(data['rigorous'])}")
         floats = {k: _unhex(data[k], k) for k in _FLOATS}
         parameters = {k: _param_unhex(v, f"parameters.{k}") for k, v in params.items()}
         cert = cls(
@@ -262,20 +357,43 @@ class Certificate:
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Certificate":
-        """Parse :meth:`to_json` output (``ValueError`` for anything else)."""
+        """Parse :meth:`to_json` output strictly (``ValueError`` for anything else, naming the field).
+
+        Besides :meth:`from_dict`'s checks: at most :data:`MAX_TEXT` characters, nesting at most
+        :data:`MAX_DEPTH` deep (checked on the text, before the JSON reader could recurse), no key twice
+        in one object, and no JSON number with a fraction or exponent (the layout has none: floats are
+        hex strings), nor an integer out of the float range (each refused naming its field).
+
+        >>> Certificate.from_json('{"format": 2, "format": 2}')
+        Traceback (most recent call last):
+        ...
+        ValueError: certificate field 'format' appears twice in one JSON object (a reader keeping the first and one keeping the last would see different certificates)
+        """
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"not a JSON certificate: {exc}") from None
+        if not isinstance(text, str):
+            raise ValueError(f"a certificate must be JSON text; got {type(text).__name__}")
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"a certificate is at most {MAX_TEXT} characters; got {len(text)}")
+        _check_text_depth(text)
         try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_parse_int, parse_float=Decimal,
+                              parse_constant=Decimal)
+        except json.JSONDecodeError as exc:
             raise ValueError(f"not a JSON certificate: {exc}") from None
         return cls.from_dict(data)
 
     def _check_decimal(self, dec: Any) -> None:
         want = self.to_dict()["decimal"]
         if not isinstance(dec, Mapping) or set(dec) != set(want):
-            raise ValueError(f"certificate field 'decimal' must hold exactly {sorted(want)}; got {dec!r}")
+            raise ValueError(f"certificate field 'decimal' must hold exactly {sorted(want)}; got {_short(dec)}")
         for k, v in want.items():
-            if dec[k] != v:
-                raise ValueError(f"certificate field 'decimal.{k}' = {dec[k]!r} does not equal the exact value {v!r}")
+            if not _same(dec[k], v):
+                raise ValueError(f"certificate field 'decimal.{k}' = {_short(dec[k])} does not equal the exact value "
+                                 f"{_short(v)}")
 
     def check_domains(self) -> None:
         """``ValueError`` naming the field unless every number is in its domain and the enclosure is ordered."""

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Dict, Mapping, Optional
 
+from .._core.limits import Cost, base_cost
 from .._core.sensitivities import SensitivitySet, mul_sqrt_up
 
-__all__ = ["Claim", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2", "PURE", "PROFILE_LATTICE", "ONE_RELEASE",
+__all__ = ["Claim", "Cost", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2", "PURE", "PROFILE_LATTICE", "ONE_RELEASE",
            "statement"]
 
 
@@ -81,6 +82,19 @@ class Claim:
         """``ValueError`` naming the field when the claim does not apply to ``release``."""
         raise NotImplementedError  # pragma: no cover
 
+    def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
+        """What :meth:`evidence` at these inputs will cost, stated before any of it is computed
+        (:func:`fhsym.verify_certificate` refuses a certificate whose cost exceeds its budget).  The
+        default: one enclosure whose work does not grow with the inputs; a claim whose work does
+        overrides it (the recorded grid of a PLD, the lattice of the piecewise-uniform noise).
+
+        >>> import fhsym
+        >>> release = Release(fhsym.Laplace(1.0), 1.0, SensitivitySet(1, 1.0, 1.0, 1.0))
+        >>> PURE.cost(release).work
+        'one ball-arithmetic or exact-rational enclosure'
+        """
+        return base_cost("parameters")
+
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         """The proven enclosure of delta(epsilon) of ``release`` (``grid``: a recorded computation's inputs)."""
         raise NotImplementedError  # pragma: no cover
@@ -102,7 +116,7 @@ class Claim:
 
 def _no_grid(claim: Claim, grid: Optional[Mapping[str, Any]]) -> None:
     if grid is not None:
-        raise ValueError(f"claim {claim.name!r} takes no grid; got grid={dict(grid)!r}")
+        raise ValueError(f"claim {claim.name!r} takes no grid (certificate field 'grid' must be null)")
 
 
 def _enclosure_evidence(enc: Any, what: str) -> Evidence:
@@ -126,6 +140,10 @@ class _Profile1D(Claim):
         _one_coordinate(self, release)
         if not hasattr(release.noise, "worst_profile_enclosure"):
             raise ValueError(f"claim 'profile-1d' needs a noise law with a continuous profile; got {release.noise!r}")
+
+    def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
+        cost: Cost = release.noise.profile_cost(release.epsilon, release.sensitivities.sensitivity)
+        return cost
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)

@@ -192,7 +192,8 @@ def test_edited_grids_are_refused_or_recomputed_as_proofs(fh_cert):
     truth_lo = float(kdim_pld(a, g, 3, upper_only=False).delta_lower(1.0))  # a lower bound of the true delta
     rec = fh_cert.grid
     num, den = (int(x) for x in rec["step"].split("/"))
-    edits = [dict(step=f"{num * 3}/{den * 2}", step_decimal=repr(float(Fraction(num * 3, den * 2)))), dict(nodes=rec["nodes"] // 3),
+    f = Fraction(num * 3, den * 2)  # written in lowest terms, as the strict grid parser requires
+    edits = [dict(step=f"{f.numerator}/{f.denominator}", step_decimal=repr(float(f))), dict(nodes=rec["nodes"] // 3),
              dict(bits=40), dict(cut_low=str(2**40), cut_high=str(2**35))]
     for e in edits:
         v = check_certificate(_edit(fh_cert, **e))

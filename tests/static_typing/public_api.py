@@ -14,7 +14,7 @@ import numpy as np
 from typing_extensions import assert_type
 
 import fhsym
-from fhsym.calibration.verify import Verification, check_certificate
+from fhsym.calibration.verify import Verdict, Verification, check_certificate
 
 Float = Union[float, np.ndarray]
 
@@ -28,7 +28,8 @@ def _public_api_types() -> None:
     assert_type(cal.certificate, fhsym.Certificate)
     assert_type(cal.certificate.to_json(), str)
     assert_type(fhsym.Certificate.from_json(cal.certificate.to_json()), fhsym.Certificate)
-    assert_type(fhsym.verify_certificate(cal.certificate), bool)
+    assert_type(fhsym.verify_certificate(cal.certificate), Verdict)
+    assert_type(check_certificate(cal.certificate).verdict, Verdict)
     assert_type(check_certificate(cal.certificate), Verification)
 
     fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)

@@ -49,6 +49,7 @@ __all__ = [
     "lattice_deficit_bounds",
     "profile_bounds",
     "sup_profile_bounds",
+    "sup_profile_terms",
     "fraction_down",
     "fraction_up",
 ]
@@ -227,3 +228,18 @@ def sup_profile_bounds(width: float, weights: Sequence[int], epsilon: float, sen
         a0, a1 = lattice_deficit_bounds(n, j, lo, hi)
         best_lo, best_hi = max(best_lo, a0), max(best_hi, a1)
     return max(fraction_down(best_lo), 0.0), min(fraction_up(best_hi), 1.0)
+
+
+def sup_profile_terms(width: float, weights: Sequence[int], sensitivity: float) -> int:
+    """How many exact terms ``[b n_k - a n_{k+j}]_+`` :func:`sup_profile_bounds` sums at these inputs (its cost,
+    computed without summing): ``2 M + 1`` per lattice deficit ``D_j``, for ``j = 1..min(J, 2 M + 1)`` and the
+    two around ``Delta`` (``J = floor(Delta/w)``, ``M + 1`` weights).
+
+    >>> sup_profile_terms(1.0, (2, 1), 1.0), sup_profile_terms(2.0**-10, [1] * 6000, 6000 * 2.0**-10)
+    (9, 72017998)
+    """
+    w = _check_float(width, "width", False)
+    dl = _check_float(sensitivity, "sensitivity", False)
+    width_terms = 2 * len(weights) - 1
+    J, _ = _split(w, dl)
+    return (min(J, width_terms) + 2) * width_terms
