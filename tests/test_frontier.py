@@ -503,3 +503,27 @@ def test_readme_headline_and_frontier_page_are_the_data_files():
     assert ver["ok"] == ver["checked"] == len(data["calibrations"])
     assert f"All {ver['checked']} certificates of the data file were re-checked" in " ".join(
         (root / "README.md").read_text().split())
+
+
+def test_a_record_over_the_verification_budget_is_reported_not_served_or_re_run(tmp_path):
+    """advise re-checks a recorded certificate within ``budget``; over it the candidate is listed in ``failed`` with
+    the estimate (issue 32: advise at dim = 100000 recomputed the K-fold Laplace for minutes)."""
+    from fhsym._core.limits import Budget
+
+    call = F.calibration_call(F.LAPLACE_KFOLD, 1.0, 1e-6, 5)
+    cal = F.run_call(call)
+    rec = {"call": call, "variance": cal.variance, "parameters": cal.mechanism.parameters, "method": cal.method,
+           "achieved_delta": cal.achieved_delta, "seconds": 0.0, "certificate": cal.certificate.to_dict()}
+    path = tmp_path / "frontier.json"
+    path.write_text(json.dumps({"calibrations": {call_key(call): rec}}))
+    lines = []
+    tiny = Budget(1e-6, 1 << 30)
+    adv = fhsym.advise(1.0, 1e-6, dim=5, data=path, candidates=(F.LAPLACE_KFOLD, F.LAPLACE_PURE), budget=tiny,
+                       progress=lines.append)
+    assert [c for c, _ in adv.failed] == [F.LAPLACE_KFOLD], adv.failed
+    assert "over the verification budget" in adv.failed[0][1] and "budget=" in adv.failed[0][1]
+    assert [o.candidate for o in adv.options] == [F.LAPLACE_PURE] and not any("laplace_kfold" in x for x in lines)
+    ok = fhsym.advise(1.0, 1e-6, dim=5, data=path, candidates=(F.LAPLACE_KFOLD,))  # the default budget admits it
+    assert ok.best.source.startswith("frontier data") and ok.best.variance == cal.variance
+    with pytest.raises(ValueError, match="^budget must be"):
+        fhsym.advise(1.0, 1e-6, data=False, candidates=(F.LAPLACE_PURE,), budget=10.0)

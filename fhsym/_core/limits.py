@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import domains as V
 
-__all__ = ["MAX_FOLDS", "check_folds", "Cost", "Budget", "VERIFY_BUDGET", "base_cost", "NODE_SECONDS", "PRODUCT_SECONDS",
+__all__ = ["MAX_FOLDS", "check_folds", "Cost", "Budget", "OverBudget", "VERIFY_BUDGET", "base_cost", "NODE_SECONDS", "PRODUCT_SECONDS",
            "PRODUCT_BYTES_PER_BIT", "PRODUCT_BYTES_PER_TERM", "TERM_SECONDS", "BASE_SECONDS", "BASE_BYTES"]
 
 #: the largest dim * compositions of a calibration certified by a K-fold privacy-loss distribution
@@ -90,6 +90,11 @@ class Cost:
     def within(self, budget: "Budget") -> bool:
         """Whether both estimates are within ``budget``."""
         return self.seconds <= budget.seconds and self.bytes <= budget.bytes
+
+
+class OverBudget(ValueError):
+    """A re-check refused because its :class:`Cost` exceeds the :class:`Budget` (a ``ValueError`` naming the field
+    that drives the cost; callers that serve recorded certificates tell it apart from a malformed one)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
+from .._core.limits import VERIFY_BUDGET, Budget, OverBudget
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration
 from ..calibration.verify import verify_certificate
@@ -300,8 +301,9 @@ def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositi
     return "; ".join(text)
 
 
-def _from_record(rec: Dict[str, Any], call: Dict[str, Any]) -> Optional[Calibration]:
-    """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``."""
+def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = VERIFY_BUDGET) -> Optional[Calibration]:
+    """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``
+    (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``)."""
     try:
         cert = Certificate.from_dict(rec["certificate"])
     except (KeyError, ValueError):
@@ -314,8 +316,13 @@ def _from_record(rec: Dict[str, Any], call: Dict[str, Any]) -> Optional[Calibrat
     if want != have or not cert.holds:
         return None
     try:
-        if not verify_certificate(cert):
+        if not verify_certificate(cert, budget):
             return None
+    except OverBudget:
+        raise
+    except (ValueError, KeyError):
+        return None
+    try:
         noise = NOISE_CLASSES[cert.mechanism].from_parameters(cert.parameters)
     except (ValueError, KeyError):
         return None
@@ -327,7 +334,8 @@ def _from_record(rec: Dict[str, Any], call: Dict[str, Any]) -> Optional[Calibrat
 
 def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compositions: int = 1, *,
            sensitivity: float = 1.0, data: Union[None, bool, str, Path] = None,
-           candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None) -> Advice:
+           candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None,
+           budget: Budget = VERIFY_BUDGET) -> Advice:
     """Certified calibrations of every candidate mechanism for one release, sorted by variance.
 
     Parameters
@@ -340,6 +348,10 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         ``False`` computes everything
     candidates : subset of :data:`fhsym.applications.frontier.CANDIDATES`
     progress : called with a line of text before each calibration that is computed (the CLI prints it)
+    budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
+        :data:`~fhsym._core.limits.VERIFY_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
+        more is listed in ``failed`` with the estimate, not served unchecked and not recomputed (at dim = 100000 the
+        K-fold Laplace certificate's re-check is estimated at ~50 s)
 
     Returns
     -------
@@ -368,6 +380,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         raise ValueError(f"progress must be a callable taking one line of text, or None; got {progress!r}")
     if not (data is None or isinstance(data, (bool, str, os.PathLike))):
         raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
+    if not isinstance(budget, Budget):
+        raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
     calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
     seen_calls = set()
     for c in sorted(cands, key=CANDIDATES.index):  # one option per distinct call (the PLD staircase in 1-D is the staircase)
@@ -382,7 +396,12 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     for c in sorted(calls, key=_ORDER.index):
         call = calls[c]
         rec = records.get(call_key(call))
-        cal = _from_record(rec, call) if rec is not None else None
+        try:
+            cal = _from_record(rec, call, budget) if rec is not None else None
+        except OverBudget as exc:
+            failed.append((c, f"the frontier data holds this calibration, but {exc}; advise(..., budget=Budget(...)) "
+                              f"re-checks it"))
+            continue
         source = "frontier data (certificate re-verified)"
         if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
             failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "

@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Tuple, Union
 
-from .._core.limits import VERIFY_BUDGET, Budget
+from .._core.limits import VERIFY_BUDGET, Budget, OverBudget
 from .._core.sensitivities import SensitivitySet, resolve_sensitivities
 from ..accounting.claims import claim_named
 from ..noise import noise_class
@@ -92,7 +92,7 @@ def check_certificate(cert: CertificateLike, budget: Budget = VERIFY_BUDGET) -> 
     release, claim = release_of(c)
     cost = claim.cost(release, c.grid)
     if not cost.within(budget):
-        raise ValueError(f"certificate field {cost.field!r}: re-checking claim {claim.name!r} would take {cost.work}, "
+        raise OverBudget(f"certificate field {cost.field!r}: re-checking claim {claim.name!r} would take {cost.work}, "
                          f"estimated {cost.seconds:.3g} s and {cost.bytes / 2**20:.0f} MB, over the verification "
                          f"budget of {budget.seconds:g} s and {budget.bytes / 2**20:.0f} MB (docs/certificates.md); "
                          f"refused before any work")
