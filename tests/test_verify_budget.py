@@ -1,7 +1,7 @@
 """Issue 32: the verifier's budget, strict parsing and three verdicts -- every reproducer of the audit.
 
 * DoS: certificates whose recorded inputs imply minutes of work or GBs of memory are refused by the
-  cost each claim states before computing (``Claim.cost``; ``VERIFY_BUDGET``: 10 s, 512 MB), in well
+  cost each claim states before computing (``Claim.cost``; ``VERIFY_BUDGET``: 60 s, 2 GiB), in well
   under a second; certificates ``fhsym.calibrate`` produces are not refused.
 * Strict JSON: duplicated keys, nesting deeper than the layout, numbers out of the float range, hex
   floats not in ``float.hex()`` form, one rule for integer fields -- each a ``ValueError`` naming the field.
@@ -85,10 +85,20 @@ def _grid(d: Dict[str, Any], **edit: Any) -> Dict[str, Any]:
     return d
 
 
+def test_the_audits_first_grid_is_stopped_at_its_recorded_window():
+    """The audit's first reproducer (43-66 s and 0.94 GB before): with the certificate's own small max_window its
+    estimate is within the default budget (60 s), and the re-check stops at the first window longer than the recorded
+    one: refused naming grid.max_window after the profile nodes (~10 s here), never the 43-66 s of the full product."""
+    d = _grid(_d("fh-dim4"), step="1/131072", step_decimal=repr(2.0**-17), nodes=20000, bits=4096, cut_low="0",
+              cut_high="0")
+    release, claim = release_of(Certificate.from_dict(d))
+    est = claim.cost(release, Certificate.from_dict(d).grid)
+    assert est.within(VERIFY_BUDGET)
+    assert _refused(d, r"grid\.max_window") < max(2.0 * est.seconds, FAST)
+
+
 @pytest.mark.parametrize("edit", [
-    # the audit's first reproducer: 43-66 s and 0.94 GB before
-    dict(step="1/131072", step_decimal=repr(2.0**-17), nodes=20000, bits=4096, cut_low="0", cut_high="0"),
-    # the same, its recorded window raised to what the computation needs
+    # the audit's first reproducer, its recorded window raised to what the computation needs
     dict(step="1/131072", step_decimal=repr(2.0**-17), nodes=20000, bits=4096, cut_low="0", cut_high="0",
          max_window=160001, final_window=160001),
     # nodes within the budget, windows of 4096-bit coefficients far beyond it
@@ -114,7 +124,7 @@ def test_an_understated_window_stops_the_recheck():
 
 def test_the_cli_refuses_over_budget_with_status_2_and_accepts_a_larger_budget(tmp_path, capsys):
     path = tmp_path / "pu.json"
-    path.write_text(json.dumps(_pu_weights(3000)))
+    path.write_text(json.dumps(_pu_weights(6000)))
     assert cli.main(["check-certificate", str(path)]) == 2
     assert "verification budget" in capsys.readouterr().err
     assert cli.main(["check-certificate", str(path), "--max-seconds", "0.001"]) == 2
@@ -294,3 +304,34 @@ def test_cli_exit_statuses_for_the_three_verdicts(tmp_path, capsys):
             assert cli.main(["check-certificate", str(path), "--json"]) == status
             res = json.loads(capsys.readouterr().out)
             assert res["verdict"] == {0: "proven", 3: "unproven", 1: "false"}[status]
+
+
+def test_the_calibrator_never_issues_a_certificate_over_the_budget(monkeypatch):
+    """calibrate states its certificate's cost and raises rather than issue one verify_certificate would refuse."""
+    from fhsym._core import limits
+    from fhsym._core.search import CalibrationError
+
+    cal = fhsym.calibrate(1.0, 1e-6, dim=4, mechanism="laplace", method="exact")
+    release, claim = release_of(cal.certificate)
+    tight = Budget(0.5 * claim.cost(release, cal.certificate.grid).seconds, 2 << 30)
+    monkeypatch.setattr(limits, "VERIFY_BUDGET", tight)
+    with pytest.raises(CalibrationError, match="over the verification budget"):
+        fhsym.calibrate(1.0, 1e-6, dim=4, mechanism="laplace", method="exact")
+
+
+@pytest.mark.slow
+def test_every_frontier_certificate_is_within_the_default_budget():
+    """All 21017 certificates of the shipped frontier data (the costliest: K-fold Laplace at dim 100000, ~50 s)."""
+    import gzip
+
+    from fhsym.applications.advise import default_data_path
+
+    data = json.loads(gzip.open(default_data_path()).read())
+    worst = 0.0
+    for rec in data["calibrations"].values():
+        c = Certificate.from_dict(rec["certificate"])
+        release, claim = release_of(c)
+        cost = claim.cost(release, c.grid)
+        assert cost.within(VERIFY_BUDGET), (c.mechanism, c.dim, c.compositions, cost)
+        worst = max(worst, cost.seconds)
+    print(f"{len(data['calibrations'])} certificates, the costliest estimated at {worst:.3g} s")

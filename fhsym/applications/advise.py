@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
-from .._core.limits import VERIFY_BUDGET, Budget, OverBudget
+from .._core.limits import REUSE_BUDGET, Budget, OverBudget
 from .._core.sensitivities import resolve_sensitivities
 from ..calibration import Calibration
 from ..calibration.verify import verify_certificate
@@ -301,7 +301,7 @@ def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositi
     return "; ".join(text)
 
 
-def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = VERIFY_BUDGET) -> Optional[Calibration]:
+def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = REUSE_BUDGET) -> Optional[Calibration]:
     """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``
     (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``)."""
     try:
@@ -335,7 +335,7 @@ def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = VER
 def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compositions: int = 1, *,
            sensitivity: float = 1.0, data: Union[None, bool, str, Path] = None,
            candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None,
-           budget: Budget = VERIFY_BUDGET) -> Advice:
+           budget: Budget = REUSE_BUDGET) -> Advice:
     """Certified calibrations of every candidate mechanism for one release, sorted by variance.
 
     Parameters
@@ -349,7 +349,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     candidates : subset of :data:`fhsym.applications.frontier.CANDIDATES`
     progress : called with a line of text before each calibration that is computed (the CLI prints it)
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
-        :data:`~fhsym._core.limits.VERIFY_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
+        :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
         more is listed in ``failed`` with the estimate, not served unchecked and not recomputed (at dim = 100000 the
         K-fold Laplace certificate's re-check is estimated at ~50 s)
 

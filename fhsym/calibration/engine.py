@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
 
+from .._core import limits
 from .._core.search import CalibrationError
 from .._core.sensitivities import SensitivitySet
 from ..privacy.certificate import Certificate
@@ -119,6 +120,13 @@ def result(noise: Any, evidence: Evidence, steps: int, request: Request, claim: 
     var = representable_variance(noise, request)
     release = request.release(noise)
     s = request.sensitivities
+    cost = claim.cost(release, evidence.grid)
+    if not cost.within(limits.VERIFY_BUDGET):  # never issue a certificate that fhsym.verify_certificate would refuse
+        raise CalibrationError(
+            f"{request.describe()}: the certificate of {noise!r} would take {cost.work} to re-check, estimated "
+            f"{cost.seconds:.3g} s and {cost.bytes / 2**20:.0f} MB, over the verification budget of "
+            f"{limits.VERIFY_BUDGET.seconds:g} s and {limits.VERIFY_BUDGET.bytes / 2**20:.0f} MB (docs/certificates.md); no "
+            f"certificate is issued that fhsym.verify_certificate would refuse")
     cert = Certificate(
         mechanism=noise.name, parameters=dict(noise.parameters), epsilon=request.epsilon,
         target_delta=request.delta, sensitivity=s.sensitivity, l2_sensitivity=s.l2_sensitivity,

@@ -176,18 +176,18 @@ def build_parser() -> argparse.ArgumentParser:
         "through its claim (fhsym.verify_certificate: ball arithmetic at the exact parameters, exact\n"
         "rationals, or the exact-arithmetic privacy-loss distribution on the recorded grid) and compare\n"
         "it with the target; every field must be what the claim uses or reproduces.  A certificate whose\n"
-        "re-check would exceed the verification budget (10 s, 512 MB) is refused before any work.",
+        "re-check would exceed the verification budget (60 s, 2048 MB) is refused before any work.",
         epilog="example: fhsym check-certificate cert.json\n"
         "exit status: 0 the claim holds and is proven, 1 it does not hold, 2 unreadable or malformed file\n"
         "(or over the budget), 3 it holds only as a floating-point estimate (not proven)",
     )
     cc.add_argument("file", type=Path, metavar="FILE", help="a certificate JSON file")
-    cc.add_argument("--max-seconds", type=_real("max_seconds", (0.0, 1e9)), default=10.0, metavar="S",
+    cc.add_argument("--max-seconds", type=_real("max_seconds", (0.0, 1e9)), default=60.0, metavar="S",
                     help="verification budget: refuse a certificate whose re-check is estimated to take longer\n"
-                         "than S seconds (default 10; the estimate is made before any work)")
-    cc.add_argument("--max-mb", type=_integer("max_mb", 1), default=512, metavar="MB",
+                         "than S seconds (default 60; the estimate is made before any work)")
+    cc.add_argument("--max-mb", type=_integer("max_mb", 1), default=2048, metavar="MB",
                     help="verification budget: refuse a certificate whose re-check is estimated to need more\n"
-                         "than MB megabytes (default 512)")
+                         "than MB megabytes (default 2048)")
 
     pr = sub.add_parser(
         "profile", formatter_class=fmt, parents=[fh_parameters],
