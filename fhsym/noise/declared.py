@@ -274,6 +274,18 @@ def declare_law(decl: Declaration, *, register: bool = True) -> Any:
     Declaring the same declaration again returns the same class; another law under a registered name raises
     ``ValueError`` naming it.  See the module docstring for the formulas and :mod:`fhsym.symbolic.declaration` for
     what a declaration holds.
+
+    >>> import sympy as sp, fhsym
+    >>> t = sp.Symbol("t", positive=True)
+    >>> decl = fhsym.Declaration("doc_gauss", "Gaussian (doc)", t, ((sp.exp(-t**2 / 2), (0, sp.oo)),), scale="sigma")
+    >>> G = fhsym.declare_law(decl)
+    >>> cal = fhsym.calibrate(1.0, 1e-6, mechanism="doc_gauss")
+    >>> round(cal.variance, 6), round(fhsym.calibrate(1.0, 1e-6, mechanism="gaussian").variance, 6)
+    (17.847912, 17.847912)
+    >>> fhsym.declare_law(fhsym.Declaration("gaussian", "x", t, ((sp.exp(-t), (0, sp.oo)),)))
+    Traceback (most recent call last):
+    ...
+    ValueError: name 'gaussian' is already registered (Gaussian); declare the law under another name
     """
     from . import NOISE_CLASSES
 

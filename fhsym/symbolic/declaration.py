@@ -88,6 +88,17 @@ class Declaration:
         At most one (the calibrator scans one shape).
     source : str
         Where the law comes from (cited in the proofs report).
+
+    Examples
+    --------
+    >>> t = sp.Symbol("t", positive=True)
+    >>> d = Declaration("demo_gauss", "demo Gaussian", t, ((sp.exp(-t**2 / 2), (0, sp.oo)),), scale="sigma")
+    >>> d.pieces[0][1]
+    (0, oo)
+    >>> Declaration("Bad", "bad", t, ((sp.exp(-t), (0, sp.oo)),))
+    Traceback (most recent call last):
+    ...
+    ValueError: name must match [a-z][a-z0-9_]*; got 'Bad'
     """
 
     name: str
