@@ -76,7 +76,8 @@ class DeclaredNoise(NoiseDistribution):
     declaration: ClassVar[Declaration]
     derivation: ClassVar[Derivation]
     kernels: ClassVar[Kernels]
-    profile_rtol: ClassVar[float] = 1e-11
+    #: the float profile's relative error: measured worst 1.7e-11 against fhsym.Gaussian (tests/test_declared.py)
+    profile_rtol: ClassVar[float] = 1e-10
 
     def __init__(self, *args: float, **kwargs: float) -> None:
         names = [d.name for d in self.parameter_domains]
