@@ -39,6 +39,8 @@ _LAZY = {
     "Release": ".applications.release", "ReleaseConfig": ".applications.release", "release": ".applications.release",
     "DPCDConfig": ".applications.dpcd",
     "optimal_variance": ".optimum",
+    # a noise law of one's own, declared in SymPy (issue 28)
+    "Declaration": ".symbolic.declaration", "declare_law": ".noise.declared",
 }
 #: subpackages reachable as attributes of ``fhsym`` without importing them first
 _SUBPACKAGES = ("accounting", "applications", "calibration", "noise", "optimum", "privacy", "_core", "_generated")
@@ -73,6 +75,8 @@ __all__ = [
     "gaussian_dominance",
     "advise",
     "optimal_variance",
+    "Declaration",
+    "declare_law",
     "accounting",
     "calibration",
     "noise",
@@ -96,6 +100,8 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
     from .noise.discrete_flipped_huber import DiscreteFlippedHuber
     from .optimum import optimal_variance
+    from .noise.declared import declare_law
+    from .symbolic.declaration import Declaration
     from .privacy import (PROFILE_RTOL, centered_privacy_loss, certified_profile, epsilon_for_delta, is_private,
                           log_privacy_profile, privacy_loss, privacy_profile)
     from .privacy.certificate import Certificate

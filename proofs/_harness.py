@@ -321,6 +321,8 @@ def discover() -> List[Topic]:
         t = getattr(mod, "topic", None)
         if isinstance(t, Topic):
             topics.append(t)
+        # a module may register several topics (proofs/declared.py: one per declared law)
+        topics.extend(x for x in getattr(mod, "topics", ()) if isinstance(x, Topic) and x is not t)
     topics.sort(key=lambda t: (t.order, t.name))
     return topics
 

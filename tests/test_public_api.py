@@ -28,6 +28,8 @@ EXPECTED = {
     "release", "Release", "ReleaseConfig", "advise", "DPCDConfig",
     # the certified optimum of additive noise (fhsym.optimum)
     "optimal_variance",
+    # a noise law of one's own, declared in SymPy (fhsym.symbolic.declaration, fhsym.noise.declared)
+    "Declaration", "declare_law",
     # subpackages
     "noise", "privacy", "accounting", "calibration",
     "__version__",

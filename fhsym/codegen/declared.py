@@ -1,0 +1,214 @@
+"""Numerics of a declared noise law, printed from its derived SymPy forms: numpy (floats) and arb (balls).
+
+:func:`compile_kernels` turns a :class:`~fhsym.symbolic.derivation.Derivation` into :class:`Kernels`:
+each formula is printed once as Python source (numpy/scipy through the project's
+:class:`~.printer.KernelPrinter`, python-flint ``arb`` through :class:`ArbPrinter`) and compiled with
+``exec`` -- the same text generation as ``fhsym/_generated/``, done when the law is declared instead of
+checked in.  Every function takes the argument first, then the shape values.
+
+* numpy: ``logpdf[k](t)``, ``sf[k](t)``, ``logsf[k](t)`` (the stable rewrite of log sf), ``isf[k](q)`` (None
+  where SymPy found no inverse), ``psi[k](t)`` for t >= 0 in piece k; ``loss_sup(D)`` (None: unbounded),
+  ``kink(epsilon)`` (the D where sup loss = eps, or None); the constants
+  (``variance``, ``fisher``, ``entropy``: None where SymPy did not close them);
+* arb: ``psi_arb[k]``, ``sf_arb[k]`` and ``loss_sup_arb`` on balls: exact rationals stay exact
+  (``fmpq``), every function is the arb function of the same name, so each value is a ball containing
+  the exact value of the derived formula at the ball's points.
+
+>>> import sympy as sp
+>>> t = sp.Symbol("t", positive=True)
+>>> print(ArbPrinter().doprint(sp.exp(-t) / 3 + sp.erfc(t) ** 2))
+(A.erfc(t))**2 + A.exp(-t)/A.q(3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+import scipy.special as sc
+import sympy as sp
+from flint import arb, fmpq
+from sympy.printing.str import StrPrinter
+
+from fhsym._core import numerics as nx
+from fhsym._core.types import real_abs
+from fhsym.symbolic.derivation import D, Derivation, eps, q
+
+from .printer import KernelPrinter
+
+__all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function"]
+
+
+class DeclaredPrinter(KernelPrinter):
+    """:class:`KernelPrinter` plus the special functions a declared law's inverse and tails may use."""
+
+    def _print_erfcinv(self, e: sp.Basic) -> str:
+        return f"sc.erfcinv({self._print(e.args[0])})"
+
+    def _print_erfinv(self, e: sp.Basic) -> str:
+        return f"sc.erfinv({self._print(e.args[0])})"
+
+    def _print_uppergamma(self, e: sp.Basic) -> str:
+        a, z = (self._print(v) for v in e.args)
+        return f"(sc.gammaincc({a}, {z}) * sc.gamma({a}))"
+
+    def _print_lowergamma(self, e: sp.Basic) -> str:
+        a, z = (self._print(v) for v in e.args)
+        return f"(sc.gammainc({a}, {z}) * sc.gamma({a}))"
+
+
+class _ArbNamespace:
+    """The functions :class:`ArbPrinter` calls (``A.exp`` ...): arb's, each a ball containing the exact value."""
+
+    @staticmethod
+    def q(p: int, r: int = 1) -> arb:
+        return arb(fmpq(p, r))
+
+    exp, log, erf, erfc, sqrt = (staticmethod(getattr(arb, n)) for n in ("exp", "log", "erf", "erfc", "sqrt"))
+    cosh, sinh, tanh, gamma = (staticmethod(getattr(arb, n)) for n in ("cosh", "sinh", "tanh", "gamma"))
+
+    @staticmethod
+    def erfcx(v: arb) -> arb:
+        return v.erfc() * (v * v).exp()
+
+    @staticmethod
+    def logaddexp(a: Any, b: Any) -> arb:
+        return arb(arb(a).exp() + arb(b).exp()).log()
+
+    @staticmethod
+    def uppergamma(s: Any, z: Any) -> arb:
+        return arb(z).gamma_upper(arb(s))
+
+    @staticmethod
+    def lowergamma(s: Any, z: Any) -> arb:
+        return arb(z).gamma_lower(arb(s))
+
+    @staticmethod
+    def pow(b: Any, e: Any) -> arb:
+        return (arb(e) * arb(b).log()).exp()
+
+    @staticmethod
+    def pi() -> arb:
+        return arb.pi()
+
+    @staticmethod
+    def e() -> arb:
+        return arb.const_e()
+
+    @staticmethod
+    def abs(v: arb) -> arb:
+        return abs(v)
+
+
+class ArbPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type information: StrPrinter is Any
+    """SymPy -> Python source on ``arb`` balls: ``A.exp(x)``; rationals exact (``A.q(p, q)``); no floats."""
+
+    def _print_Function(self, e: sp.Basic) -> str:
+        name = type(e).__name__
+        if not hasattr(_ArbNamespace, name):
+            raise ValueError(f"no arb form of {name}: the declared law's formulas may use "
+                             f"{sorted(n for n in vars(_ArbNamespace) if not n.startswith('_'))}")
+        return f"A.{name}({', '.join(self._print(a) for a in e.args)})"
+
+    _print_exp = _print_log = _print_erf = _print_erfc = _print_Function
+
+    def _print_Abs(self, e: sp.Basic) -> str:
+        return f"A.abs({self._print(e.args[0])})"
+
+    def _print_Rational(self, e: sp.Basic) -> str:
+        return f"A.q({e.p}, {e.q})"
+
+    def _print_Integer(self, e: sp.Basic) -> str:
+        return f"A.q({e.p})"
+
+    def _print_Half(self, e: sp.Basic) -> str:
+        return "A.q(1, 2)"
+
+    def _print_Float(self, e: sp.Basic) -> str:
+        raise ValueError(f"the float {e} in a declared formula has no exact value: write it as a Rational")
+
+    def _print_Pi(self, e: sp.Basic) -> str:
+        return "A.pi()"
+
+    def _print_Exp1(self, e: sp.Basic) -> str:
+        return "A.e()"
+
+    def _print_Pow(self, e: sp.Basic, rational: bool = False) -> str:
+        b, x = e.args
+        if x == sp.Rational(1, 2):
+            return f"A.sqrt({self._print(b)})"
+        if x == -1:
+            return f"(1/{self.parenthesize(b, 1000)})"
+        if x.is_Integer:
+            return f"{self.parenthesize(b, 1000)}**{int(x)}"
+        return f"A.pow({self._print(b)}, {self._print(x)})"
+
+
+def _compile(source: str, namespace: Dict[str, Any]) -> Callable[..., Any]:
+    scope = dict(namespace)
+    exec(compile(source, "<declared law>", "exec"), scope)  # noqa: S102 - source printed from SymPy here
+    fn: Callable[..., Any] = scope["f"]
+    fn.source = source  # type: ignore[attr-defined]  # the printed text, for inspection
+    return fn
+
+
+def numpy_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]:
+    """``expr`` printed by :class:`DeclaredPrinter` as ``def f(args): return ...`` and compiled (numpy arrays in)."""
+    body = DeclaredPrinter().doprint(sp.sympify(expr))
+    return _compile(f"def f({', '.join(a.name for a in args)}):\n    return {body}\n",
+                    {"np": np, "sc": sc, "nx": nx, "real_abs": real_abs})
+
+
+def arb_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]:
+    """``expr`` printed by :class:`ArbPrinter` and compiled (arb balls in; a ball containing the exact value out)."""
+    body = ArbPrinter().doprint(sp.sympify(expr))
+    return _compile(f"def f({', '.join(a.name for a in args)}):\n    return arb({body})\n", {"A": _ArbNamespace, "arb": arb})
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The compiled numerics of one derivation (module docstring); per-piece tuples in piece order."""
+
+    joins: Tuple[float, ...]
+    joins_exact: Tuple[fmpq, ...]
+    logpdf: Tuple[Callable[..., Any], ...]
+    sf: Tuple[Callable[..., Any], ...]
+    logsf: Tuple[Callable[..., Any], ...]
+    isf: Tuple[Optional[Callable[..., Any]], ...]
+    psi: Tuple[Callable[..., Any], ...]
+    loss_sup: Optional[Callable[..., Any]]
+    psi_arb: Tuple[Callable[..., Any], ...]
+    sf_arb: Tuple[Callable[..., Any], ...]
+    loss_sup_arb: Optional[Callable[..., Any]]
+    kink: Optional[Callable[..., Any]]
+    variance: Optional[Callable[..., Any]]
+    fisher: Optional[Callable[..., Any]]
+    entropy: Optional[Callable[..., Any]]
+
+
+def compile_kernels(dv: Derivation) -> Kernels:
+    """Print and compile every formula of ``dv`` for numpy and arb."""
+    t, shapes = dv.t, dv.decl.shape_symbols
+    ta, qa, da = (t, *shapes), (q, *shapes), (D, *shapes)
+
+    def const(e: Optional[sp.Expr]) -> Optional[Callable[..., Any]]:
+        return None if e is None else numpy_function(e, shapes)
+
+    joins = dv.bounds
+    unbounded = dv.loss_sup is sp.oo  # the loss is unbounded: no eps makes delta exactly 0
+    return Kernels(
+        joins=tuple(float(b) for b in joins),
+        joins_exact=tuple(fmpq(int(sp.Rational(b).p), int(sp.Rational(b).q)) for b in joins),
+        logpdf=tuple(numpy_function(e, ta) for e in dv.logpdf),
+        sf=tuple(numpy_function(e, ta) for e in dv.sf),
+        logsf=tuple(numpy_function(e, ta) for e in dv.logsf_stable),
+        isf=tuple(None if e is None else numpy_function(e, qa) for e in dv.isf),
+        psi=tuple(numpy_function(e, ta) for e in dv.psi),
+        loss_sup=None if unbounded else numpy_function(dv.loss_sup, da),
+        psi_arb=tuple(arb_function(e, ta) for e in dv.psi),
+        sf_arb=tuple(arb_function(e, ta) for e in dv.sf),
+        loss_sup_arb=None if unbounded else arb_function(dv.loss_sup, da),
+        kink=None if dv.kink is None else numpy_function(dv.kink, (eps, *shapes)),
+        variance=const(dv.variance), fisher=const(dv.fisher), entropy=const(dv.entropy),
+    )
