@@ -162,8 +162,10 @@ def _erfcx_diff(y: Any, k: Any) -> Any:
 
 
 def _gauss_profile(x: Any, D: Any) -> Any:
+    def q(z: Any) -> Any:
+        return mpmath.erfc(z / mpmath.sqrt(2)) / 2
+
     def terms() -> tuple[Any, Any]:
-        q = lambda z: mpmath.erfc(z / mpmath.sqrt(2)) / 2  # noqa: E731
         return q(x), mpmath.exp(D * x + D * D / 2) * q(x + D)
 
     return _cancelling(terms)

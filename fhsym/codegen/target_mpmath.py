@@ -86,7 +86,9 @@ def declarations() -> Tuple[Tuple[Any, ...], Tuple[Union[PiecewiseFunction, Form
     from fhsym.symbolic import kdim, privacy, stable
 
     kernels = tuple(stable.KERNELS) + tuple(privacy.PROFILE_KERNELS) + tuple(privacy.LOSS_KERNELS) + tuple(kdim.KDIM_KERNELS)
-    functions = tuple(stable.DISTRIBUTION_FUNCTIONS) + tuple(privacy.PRIVACY_FUNCTIONS) + tuple(kdim.KDIM_FUNCTIONS)
+    functions: Tuple[Union[PiecewiseFunction, Formula], ...] = tuple(
+        f for group in (stable.DISTRIBUTION_FUNCTIONS, privacy.PRIVACY_FUNCTIONS, kdim.KDIM_FUNCTIONS) for f in group
+        if isinstance(f, (PiecewiseFunction, Formula)))
     return kernels, functions
 
 

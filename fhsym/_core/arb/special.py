@@ -34,7 +34,8 @@ def _exprel(x: Any) -> arb:
 
 def _erfcx(x: Any) -> arb:
     x = as_ball(x)
-    return (x * x).exp() * x.erfc()
+    out: arb = (x * x).exp() * x.erfc()
+    return out
 
 
 def _log_ndtr(x: Any) -> arb:
