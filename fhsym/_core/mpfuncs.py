@@ -43,8 +43,10 @@ def exact_fraction(x: Any) -> Fraction:
     if isinstance(x, (int, float)):
         return Fraction(x)
     if isinstance(x, mpf):
-        man, exp = x.man_exp
-        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+        if not mpmath.isfinite(x):
+            raise ValueError(f"cannot take the exact value of {x}")
+        man, exp = x.man_exp  # mpmath's man_exp drops the sign
+        return (-1 if x < 0 else 1) * Fraction(abs(int(man))) * (Fraction(2) ** int(exp))
     raise TypeError(f"cannot take the exact value of {type(x).__name__}")
 
 
