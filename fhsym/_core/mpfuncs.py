@@ -53,7 +53,10 @@ def exact_fraction(x: Any) -> Fraction:
 def to_mpf(x: Any) -> mpf:
     """``x`` as an mpf at the current precision (exact for floats, ints and dyadic rationals)."""
     if isinstance(x, Fraction):
-        return mpf(x.numerator) / x.denominator
+        d = x.denominator
+        if d & (d - 1) == 0:  # dyadic: an exact scaling, no division of long integers
+            return mpmath.ldexp(mpf(x.numerator), -(d.bit_length() - 1))
+        return mpf(x.numerator) / d
     return mpf(x)
 
 

@@ -80,13 +80,18 @@ def exact_parameter(value: Exact, name: str, low: Optional[Fraction] = None, low
     return q
 
 
-def _argument(value: Exact, name: str) -> Fraction:
+def _argument(value: Exact, name: str) -> Any:
+    """A finite real argument: an mpf as it stands (its exact rational may have a huge denominator), else exact."""
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ValueError(f"{name} must be a finite real number in (-inf, inf); got {value!r}")
+        return value
     return exact_parameter(value, name)
 
 
-def _probability(value: Exact, name: str) -> Fraction:
-    q = exact_parameter(value, name, Fraction(0), False)
-    if q > 1:
+def _probability(value: Exact, name: str) -> Any:
+    q = _argument(value, name)
+    if q < 0 or q > 1:
         raise ValueError(f"{name} must be a real number in [0, 1]; got {value!r}")
     return q
 
@@ -187,8 +192,12 @@ class PreciseFlippedHuber(Precision):
                 return mpmath.inf
             if qq == 1:
                 return -mpmath.inf
-            p, sign = (qq, 1) if qq <= Fraction(1, 2) else (1 - qq, -1)
-            s = MPP.isf_std(self._b, to_mpf(p), to_mpf(Fraction(1, 2) - p), self._lw, self._p_tail, 0)
+            half = mpmath.mpf(1) / 2
+            q = to_mpf(qq)
+            p, sign = (q, 1) if q <= half else (1 - q, -1)
+            # h = 1/2 - p exactly where the near-median forms use it (p >= 1/4: no long mantissa)
+            h = mpmath.fsub(half, p, exact=True) if p >= half / 2 else half - p
+            s = MPP.isf_std(self._b, p, h, self._lw, self._p_tail, 0)
             return sign * self._g * s
         return self._run(f)
 
@@ -393,7 +402,7 @@ class BallFlippedHuber(Precision):
 
     def logpdf(self, x: Exact) -> arb:
         """A ball containing log g(x)."""
-        s = abs(_argument(x, "x")) / self.gamma
+        s = abs(exact_parameter(x, "x")) / self.gamma
 
         def f(prec: int) -> arb:
             b, sb, lw = self._parts(s)
@@ -404,7 +413,7 @@ class BallFlippedHuber(Precision):
 
     def pdf(self, x: Exact) -> arb:
         """A ball containing g(x)."""
-        s = abs(_argument(x, "x")) / self.gamma
+        s = abs(exact_parameter(x, "x")) / self.gamma
 
         def f(prec: int) -> arb:
             b, sb, lw = self._parts(s)
@@ -425,21 +434,21 @@ class BallFlippedHuber(Precision):
 
     def sf(self, x: Exact) -> arb:
         """A ball containing P(T > x)."""
-        s = _argument(x, "x") / self.gamma
+        s = exact_parameter(x, "x") / self.gamma
         return self._ball(lambda prec: self._sf_nonneg(s, False) if s >= 0 else 1 - self._sf_nonneg(-s, False))
 
     def cdf(self, x: Exact) -> arb:
         """A ball containing P(T <= x) = sf(-x)."""
-        return self.sf(-_argument(x, "x"))
+        return self.sf(-exact_parameter(x, "x"))
 
     def logsf(self, x: Exact) -> arb:
         """A ball containing log P(T > x)."""
-        s = _argument(x, "x") / self.gamma
+        s = exact_parameter(x, "x") / self.gamma
         return self._ball(lambda prec: self._sf_nonneg(s, True) if s >= 0 else (1 - self._sf_nonneg(-s, False)).log())
 
     def logcdf(self, x: Exact) -> arb:
         """A ball containing log P(T <= x) = logsf(-x)."""
-        return self.logsf(-_argument(x, "x"))
+        return self.logsf(-exact_parameter(x, "x"))
 
     def log_kappa(self) -> arb:
         """A ball containing log kappa (eq 9)."""
