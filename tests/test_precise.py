@@ -161,7 +161,8 @@ def _check_distribution(alpha, gamma, digits, ball=True):
             _close(p.logpdf(x), mpmath.log(g), digits, f"logpdf({x})")
             _close(p.sf(x), s, digits, f"sf({x})")
             _close(p.cdf(-x), s, digits, f"cdf({-x})")
-            _close(p.logsf(x), mpmath.log(s), digits, f"logsf({x})")
+            logsf = mpmath.log1p(-ref.sf(-x)) if x < 0 else mpmath.log(s)  # log(1 - tiny) would lose the tiny
+            _close(p.logsf(x), logsf, digits, f"logsf({x})")
             if x > 0:
                 _close(p.isf(s), M(x), digits, f"isf(sf({x}))")
             elif x < 0:  # sf(x) > 1/2 is 1 - tiny: invert the small tail instead, ppf(cdf(x))
