@@ -6,6 +6,7 @@ Usage::
     python -m fhsym.codegen --target numpy           # only the numpy modules (the default target)
     python -m fhsym.codegen --target c --out DIR     # the whole C99 library (sources and kernels) into DIR
     python -m fhsym.codegen --target jax --out DIR   # the JAX module (jax_kernels.py) into DIR
+    python -m fhsym.codegen --target mpmath          # the arbitrary-precision modules (mp_kernels.py, mp_pieces.py)
     python -m fhsym.codegen --check                  # exit 1 (with a diff) if any checked-in file is stale
 
 Targets: ``numpy`` writes the kernel modules (one function per stable kernel) and the
@@ -14,7 +15,9 @@ piece modules (the region dispatch, Table I, the K-dim and zCDP formulas) under
 region dispatch the hand-written C99 library ``fhsym/codegen/c/fhsym.c`` includes) or, with
 ``--out DIR``, the whole compilable library into DIR (the kernels and copies of ``fhsym.h``,
 ``fhsym.c`` and ``fhsym_special.c``: ``cc -std=c99 -O2 -c DIR/fhsym.c``); ``jax`` writes
-``fhsym/_generated/jax_kernels.py``.  All print the same SymPy declarations.
+``fhsym/_generated/jax_kernels.py``; ``mpmath`` writes ``fhsym/_generated/mp_kernels.py`` and
+``mp_pieces.py`` (exact constants, any precision; the same kernels evaluate on arb balls, see
+:mod:`fhsym.codegen.target_mpmath`).  All print the same SymPy declarations.
 
 The output depends on the SymPy version that printed it, which is recorded in
 the header; ``--check`` under a different SymPy version reports that and skips
@@ -307,7 +310,7 @@ def _recorded_sympy_version(text: str) -> str:
     return ""
 
 
-TARGETS = ("numpy", "c", "jax")
+TARGETS = ("numpy", "c", "jax", "mpmath")
 
 
 def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
@@ -325,6 +328,10 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
         from . import target_jax
 
         return [(target_jax.FILENAME, lambda: target_jax.render(homes()))]
+    if target == "mpmath":
+        from . import target_mpmath
+
+        return list(target_mpmath.FILES.items())
     raise ValueError(f"target must be one of {TARGETS}; got {target!r}")
 
 

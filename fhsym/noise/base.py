@@ -312,6 +312,23 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """
         return enclose(self._arb_plan, epsilon, sensitivity, rel_width=rel_width, max_prec=max_prec)
 
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None, ball: bool = False) -> Any:
+        """This law at any precision (issue 29): ``digits`` significant decimal digits (or ``bits``).
+
+        Returns an object whose methods give mpmath numbers (``ball=True``: python-flint ``arb`` balls that
+        contain the exact value) at the exact binary values of the parameters: for FlippedHuber every
+        quantity (:class:`fhsym.noise.precise.PreciseFlippedHuber`), for the Gaussian and Laplace laws
+        pdf/cdf/sf/var and the profile, for the others the privacy profile
+        (:mod:`fhsym.noise.precise_mechanisms`).
+
+        >>> import fhsym, mpmath
+        >>> mpmath.nstr(fhsym.Laplace(1.0).at_precision(30).privacy_profile(0.5, 1.0), 30)
+        '0.221199216928595131754829733022'
+        """
+        from .precise_mechanisms import at_precision
+
+        return at_precision(self, digits, bits, ball)
+
     def worst_profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:
         """A proven enclosure of ``sup_{0 < d <= Delta} delta(eps; d)``: the guarantee for every ``|d| <= Delta``.
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Dict, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Optional, Tuple, Union, cast, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -59,6 +59,9 @@ from .base import NoiseDistribution
 from .family import Family
 from .flipped_huber_privacy import FlippedHuberPrivacyMethods
 from .flipped_huber_quantile import FlippedHuberQuantileMethods, scalar_or_array
+
+if TYPE_CHECKING:
+    from .precise import BallFlippedHuber, PreciseFlippedHuber
 
 __all__ = ["FlippedHuber"]
 
@@ -176,6 +179,30 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
 
     def _arb_plan(self, eps: Any, sensitivity: Any) -> Plan:
         return flipped_huber_plan(eps, sensitivity, self.alpha, self.gamma)
+
+    @overload
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
+                     ball: Literal[False] = False) -> PreciseFlippedHuber: ...
+    @overload
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
+                     ball: Literal[True]) -> BallFlippedHuber: ...
+    @overload
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
+                     ball: bool = False) -> Union[PreciseFlippedHuber, BallFlippedHuber]: ...
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
+                     ball: bool = False) -> Union[PreciseFlippedHuber, BallFlippedHuber]:
+        """Every quantity at ``digits`` decimal digits (or ``bits``) as mpmath numbers, or arb balls with
+        ``ball=True`` (:mod:`fhsym.noise.precise`), at the exact binary values of alpha and gamma.
+
+        >>> import mpmath
+        >>> p = FlippedHuber(alpha=1.0, gamma=2.0).at_precision(30)
+        >>> mpmath.nstr(p.sf(3.0), 30)
+        '0.0656867765355616913935360233507'
+        """
+        from .precise_mechanisms import at_precision
+
+        out: Union[PreciseFlippedHuber, BallFlippedHuber] = at_precision(self, digits, bits, ball)
+        return out
 
     def gaussian_sigma(self) -> Optional[float]:
         """gamma when alpha = 0 (the flipped Huber law is then N(0, gamma^2)), else None.

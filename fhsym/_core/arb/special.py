@@ -1,0 +1,59 @@
+"""The ball namespace of the generated mpmath module: its kernels evaluated on python-flint ``arb`` balls.
+
+``fhsym._generated.mp_kernels`` prints every kernel against a namespace ``xp`` with exact
+constants (``xp.q(1, 3)``, ``xp.pi()``); :data:`ARB` binds those names to arb operations, so the
+same printed kernel returns a ball.  Each function below is arb's own rigorous operation or a
+composition of them (erfcx(x) = exp(x^2) erfc(x), log_ndtr(x) = log(erfc(-x/sqrt 2)/2),
+exprel(x) = 1F1(1; 2; x), ...), so the returned ball contains the exact value of the kernel at
+every point of the argument balls.  Which kernel applies (the region of a piecewise function) is
+decided by the caller in exact arithmetic (``fhsym._core.mpfuncs.EXACT``), never by comparing balls.
+
+Only the nodes the ball API uses are bound (the distribution's density, log density, survival
+function and normaliser); a kernel calling another node raises ``AttributeError``.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+from flint import arb, fmpq
+
+__all__ = ["ARB", "as_ball"]
+
+
+def as_ball(x: Any) -> arb:
+    """``x`` (arb, int or fmpq) as an arb ball at the current precision."""
+    return x if isinstance(x, arb) else arb(x)
+
+
+def _exprel(x: Any) -> arb:
+    ball: arb = as_ball(x).hypgeom_1f1(1, 2)  # 1F1(1; 2; x) = (e^x - 1)/x, 1 at x = 0
+    return ball
+
+
+def _erfcx(x: Any) -> arb:
+    x = as_ball(x)
+    out: arb = (x * x).exp() * x.erfc()
+    return out
+
+
+def _log_ndtr(x: Any) -> arb:
+    return (-as_ball(x) / arb(2).sqrt()).erfc().log() - arb(2).log()
+
+
+ARB = types.SimpleNamespace(
+    name="arb",
+    q=lambda p, r: arb(fmpq(p, r)),
+    pi=arb.pi,
+    exp=lambda x: as_ball(x).exp(),
+    expm1=lambda x: as_ball(x).expm1(),
+    log=lambda x: as_ball(x).log(),
+    log1p=lambda x: as_ball(x).log1p(),
+    sqrt=lambda x: as_ball(x).sqrt(),
+    erf=lambda x: as_ball(x).erf(),
+    erfc=lambda x: as_ball(x).erfc(),
+    erfcx=_erfcx,
+    exprel=_exprel,
+    log_ndtr=_log_ndtr,
+)
