@@ -103,7 +103,7 @@ LABEL_MEANING: Dict[str, str] = {
 PASS = "PASS"  # Result.verdict of every status but FAIL (what `fhsym verify` counts)
 AMBIENT_DPS = 60  # mpmath precision in effect while a check runs
 
-PACKAGE = "proofs"
+PACKAGE = __name__.rpartition(".")[0]  # "proofs" in a checkout, "fhsym._proofs" in the wheel
 PACKAGE_DIR = Path(__file__).resolve().parent
 # modules of the package that are not topics: the ground-truth harnesses (reference*.py) and the CLI
 _NOT_TOPICS = {"__main__"}

@@ -30,7 +30,10 @@ from fhsym.symbolic.derivation import D, eps, q, y
 
 from ._harness import Context, Outcome, Topic, cross_check, proven, verified
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+#: the declared example laws: docs/examples in a checkout, examples/ beside this module in the wheel (fhsym._proofs)
+EXAMPLES = next((p for p in (Path(__file__).resolve().parent / "examples",
+                             Path(__file__).resolve().parent.parent / "docs" / "examples") if p.is_dir()),
+                Path(__file__).resolve().parent.parent / "docs" / "examples")
 DPS = 50
 
 
@@ -103,7 +106,7 @@ def _topic(path: Path) -> Topic:
     dv, t = cls.derivation, decl.t
     stem = path.stem[: -len("_law")] if path.stem.endswith("_law") else path.stem
     topic = Topic(f"declared_{stem}", f"Declared law `{decl.name}` ({decl.display_name}): derived formulas vs the "
-                  f"declared density (`{path.relative_to(EXAMPLES.parent.parent)}`)", order=60,
+                  f"declared density (`docs/examples/{path.name}`)", order=60,
                   description=f"Declared in standard units: g(t) = {' ; '.join(f'{g} on [{a}, {b})' for g, (a, b) in decl.pieces)}"
                               f" ({decl.source or 'no source given'}). Derived: Z = {dv.Z}, variance = {dv.variance}, "
                               f"Fisher information = {dv.fisher}, entropy = {dv.entropy}, sup loss = {dv.loss_sup}. "

@@ -22,9 +22,8 @@ import sympy as sp
 from mpmath import mp, mpf
 
 import fhsym
-from fhsym.symbolic import definitions as D
-from fhsym.symbolic import kdim as SK
-from fhsym.symbolic import stable as ST
+from fhsym._core.sensitivities import resolve_sensitivities
+from fhsym.symbolic import definitions as D, kdim as SK, stable as ST
 
 from . import _mp as M
 from . import _fmt
@@ -378,6 +377,7 @@ def sufficient_formulas(ctx) -> Outcome:
     worst, where = 0.0, ""
     with mp.workdps(40):
         for K, Dl2, Dl1, eps, a, gm, _ in cases:
+            _, _, Dl2, Dl1 = resolve_sensitivities(K, 1.0, Dl2, Dl1)  # the tightest radii, as the float functions
             x = (mpf(a), mpf(gm), mpf(eps), K, mpf(1), mpf(Dl2), mpf(Dl1))
             for name, f in fns.items():
                 ref = f(*x)

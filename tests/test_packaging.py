@@ -93,6 +93,11 @@ def test_sdist_and_wheel_carry_every_data_file(tmp_path):
     # and the Python modules: every tracked module of the package is in the wheel
     modules = [f for f in _tracked_files() if f.startswith("fhsym/") and f.endswith(".py")]
     assert not [f for f in modules if f not in in_wheel]
+    # the proofs ship too (issue 29.4): proofs/ as fhsym/_proofs, the declared example laws as fhsym/_proofs/examples
+    proofs = [f for f in _tracked_files() if f.startswith("proofs/") and f.endswith(".py")]
+    assert proofs and not [f for f in proofs if "fhsym/_proofs/" + f[len("proofs/"):] not in in_wheel]
+    laws = [f for f in _tracked_files() if f.startswith("docs/examples/") and f.endswith("_law.py")]
+    assert laws and not [f for f in laws if "fhsym/_proofs/examples/" + f[len("docs/examples/"):] not in in_wheel]
 
 
 def test_a_users_file_type_checks_strictly_against_the_install(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import importlib.util
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
-from .common import CLIError, need_checkout, need_module
+from .common import CLIError, need_checkout, need_module, source_root
 from .eta import CheckTimes, default_times_path
 from .progress import Progress
 
@@ -148,16 +149,21 @@ MAX_PRINTED_SAMPLES = 10_000_000
 SAMPLE_CHUNK = 1 << 22
 
 
-def _load_proofs(root: Path) -> ModuleType:
+def _load_proofs(root: Optional[Path]) -> ModuleType:
+    """The proofs' harness: the checkout's ``proofs`` package, else the copy the wheel carries (``fhsym._proofs``)."""
+    if root is None:
+        try:
+            return importlib.import_module("fhsym._proofs._harness")
+        except ImportError:
+            raise CLIError("`fhsym verify` needs the proofs: this fhsym has neither a source checkout around it nor "
+                           "the fhsym._proofs package of the wheel; reinstall fhsym from its wheel or a checkout") from None
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    from proofs import _harness as H  # noqa: WPS433 - lives in the checkout, not in the package
-
-    return H
+    return importlib.import_module("proofs._harness")  # lives in the checkout, not in the package
 
 
 def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
-    root = need_checkout("verify")
+    root = source_root()  # None from an installed wheel: its own copy of the proofs (fhsym._proofs)
     H = _load_proofs(root)
     progress_on = not (ns.no_progress or ns.list)
     t0 = time.perf_counter()
@@ -187,7 +193,8 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     elif ns.report is not None:
         report_path = ns.report
     else:
-        report_path = (root / "proofs" / "REPORT.md") if full else None
+        # the checkout's report; an installed fhsym writes none unless --report names a file
+        report_path = (root / "proofs" / "REPORT.md") if full and root is not None else None
     # the equivalent command, recorded in the report ("python -m proofs" has no --check)
     cmd = (("fhsym verify" if ns.check else "python -m proofs") + "".join(f" --only {o}" for o in ns.only)
            + (" --quick" if ns.quick else "") + "".join(f" --check {k}" for k in ns.check))
