@@ -503,3 +503,75 @@ def test_readme_headline_and_frontier_page_are_the_data_files():
     assert ver["ok"] == ver["checked"] == len(data["calibrations"])
     assert f"All {ver['checked']} certificates of the data file were re-checked" in " ".join(
         (root / "README.md").read_text().split())
+
+
+def test_no_recorded_achieved_delta_is_a_float_underflow():
+    """An achieved delta below 1e-300 must be an exact 0: a pure claim, or the composed staircase whose privacy loss
+    is bounded (it takes -eps0, 0 and eps0 per coordinate at shifts up to its design sensitivity) by K T eps0 <= eps,
+    so delta(eps) = 0 in the PLD's exact integer arithmetic.  A subnormal such as 5e-324 is a proven upper bound of a
+    far smaller true delta: the search stopped at a scale where the float profile underflowed, i.e. it over-noised
+    (the 8 OSGT calibrations at eps = 6, delta = 1e-10 recorded until issue 30: true delta 8.5e-431 at K = 1000,
+    46.5 x the variance of today's search)."""
+    from fractions import Fraction
+
+    data = _data()
+    small = [r for r in data["calibrations"].values() if r["achieved_delta"] < 1e-300]
+    assert small  # the pure calibrations at least
+    for r in small:
+        cert, call = r["certificate"], r["call"]
+        assert r["achieved_delta"] == 0.0 and float.fromhex(cert["upper"]) == 0.0, call
+        if cert["claim"] == "pure":
+            continue
+        assert (cert["mechanism"], cert["claim"]) == ("staircase", "pld-kfold-sup"), call
+        p = r["parameters"]
+        assert p["sensitivity"] >= float.fromhex(cert["sensitivity"]), call  # every shift within the design's
+        folds = cert["dim"] * cert["compositions"]
+        assert folds * Fraction(p["epsilon"]) <= Fraction(float.fromhex(cert["epsilon"])), call
+
+
+def _frontier_report_script():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("frontier_report_script", root / "scripts" / "frontier_report.py")
+        report = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(report)
+    finally:
+        sys.path.remove(str(root / "scripts"))
+    return report
+
+
+def test_verify_since_rechecks_only_the_changed_certificates(tmp_path, capsys):
+    """`frontier_report.py verify --since BASE`: the certificates equal to the base's keep its verdict, a changed
+    (here: forged) or new one is re-checked now, and the record says which; a base whose record does not describe
+    its certificates is refused."""
+    report = _frontier_report_script()
+    recs = [r for r in _data()["calibrations"].values() if r["certificate"]["claim"] == "pure"][:3]
+    cals = {call_key(r["call"]): r for r in recs}
+    a, b, c = list(cals)
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps({"calibrations": {a: cals[a], b: cals[b]}}))
+    assert report.verify(base) == 0
+    new = json.loads(base.read_text())
+    forged = dict(new["calibrations"][b]["certificate"], epsilon=(0.5 * float.fromhex(
+        new["calibrations"][b]["certificate"]["epsilon"])).hex())
+    new["calibrations"][b] = dict(new["calibrations"][b], certificate=forged)
+    new["calibrations"][c] = cals[c]
+    del new["verification"]
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(new))
+    assert report.verify(path, since=base) == 1
+    ver = json.loads(path.read_text())["verification"]
+    assert ver["checked"] == 3 and ver["ok"] == 2 and [f["call"] for f in ver["failed"]] == [cals[b]["call"]]
+    inc = ver["incremental"]
+    assert inc["unchanged"] == 1 and inc["rechecked"] == 2
+    assert sorted(map(call_key, inc["rechecked_calls"])) == sorted([b, c])
+    stale = json.loads(base.read_text())
+    stale["calibrations"][a] = dict(stale["calibrations"][a], variance=0.0, certificate=forged)
+    base.write_text(json.dumps(stale))
+    with pytest.raises(SystemExit, match="does not describe"):
+        report.verify(path, since=base)
