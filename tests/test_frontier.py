@@ -135,7 +135,7 @@ def test_advisor_equals_the_direct_calibrations_in_one_dimension():
         # no additive (0.3, 1e-6)-DP noise has less variance than the optimum's certified lower end
         assert adv.optimum.lower <= o.variance
     assert adv.optimum.lower <= adv.optimum.upper <= adv.best.variance * 1.01
-    assert "over the optimum" in str(adv) and adv.to_dict()["optimum"]["lower"] == adv.optimum.lower
+    assert "above the optimum" in str(adv) and adv.to_dict()["optimum"]["lower"] == adv.optimum.lower
     assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.options[0].variance))
 
 
@@ -575,3 +575,20 @@ def test_verify_since_rechecks_only_the_changed_certificates(tmp_path, capsys):
     base.write_text(json.dumps(stale))
     with pytest.raises(SystemExit, match="does not describe"):
         report.verify(path, since=base)
+
+
+def test_advice_repr_is_one_screen_with_one_verdict(capsys):
+    """At the REPL an Advice shows the table, not every certificate (it was several kB); the CLI states one
+    verdict; the full data stays in options / to_dict()."""
+    adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase", "flipped_huber"))
+    for text in (repr(adv), str(adv)):
+        assert len(text.splitlines()) <= 12 and max(map(len, text.splitlines())) <= 240
+        assert text.count("verdict:") == 1 and "above the optimum" in text
+    assert "certificate" not in repr(adv) and len(repr(adv.options[0])) < 200
+    assert adv.to_dict()["options"][0]["certificate"] == adv.best.calibration.certificate.to_dict()
+    fh = next(o for o in adv.options if o.candidate == F.FH)
+    lo, hi = adv.optimum.excess(fh.variance)
+    assert adv.optimum.excess_text(fh.variance) in str(adv) and 0 <= lo <= hi
+    assert main(["advise", "--epsilon", "0.3", "--delta", "1e-6", "--dim", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("verdict:") == 1 and "best other mechanism" not in out and "\nbest:" not in out
