@@ -280,7 +280,11 @@ class Topic:
 
         ``module`` is the module whose import registers the check (default ``fn.__module__``).
         """
-        c = Check(self.name, name or fn.__name__, obj, paper, claim, fn, quick, module or fn.__module__)
+        from ._quick import LEFT_OUT_OF_QUICK  # the --quick subset's exclusions, kept in one place
+
+        key = f"{self.name}.{name or fn.__name__}"
+        c = Check(self.name, name or fn.__name__, obj, paper, claim, fn, quick and key not in LEFT_OUT_OF_QUICK,
+                  module or fn.__module__)
         if any(x.name == c.name for x in self.checks):
             raise ValueError(f"duplicate check name {c.name!r} in topic {self.name!r}")
         self.checks.append(c)

@@ -205,12 +205,37 @@ def _check(item):
     return (*out, time.perf_counter() - t0)
 
 
-def verify(data_path: Path, workers: int = 1) -> int:
-    """Re-check every certificate of the data file with fhsym.verify_certificate; record the counts in the file."""
+def _since(data, base_path: Path):
+    """The calibrations of ``data`` whose certificates a previous data file's full re-check already covers.
+
+    ``base_path``'s verification record must describe its own certificates (its digest equal to their digest):
+    then a certificate of ``data`` equal, under the same call key, to one of the base's was checked then with
+    that record's verdict.  Returns (covered keys, the base's record, the base's failed keys)."""
+    base = load(base_path)
+    bv = base.get("verification")
+    if not bv or bv.get("digest") != _digest(base["calibrations"]):
+        raise SystemExit(f"--since {base_path}: its verification record does not describe its certificates (no record, "
+                         f"or its digest differs from theirs); re-check everything (without --since)")
+    if bv.get("incremental"):
+        raise SystemExit(f"--since {base_path}: its record is itself incremental; use the data file of the last full "
+                         f"re-check")
+    old = base["calibrations"]
+    covered = {k for k, r in data["calibrations"].items() if k in old and old[k]["certificate"] == r["certificate"]}
+    failed = {call_key(f["call"]) for f in bv["failed"]}
+    return covered, bv, failed
+
+
+def verify(data_path: Path, workers: int = 1, since: "Path | None" = None) -> int:
+    """Re-check the certificates of the data file with fhsym.verify_certificate; record the counts in the file.
+
+    ``since``: the data file of an earlier full re-check (e.g. the committed one, ``git show HEAD:...``); only the
+    certificates that differ from it (or are new) are re-checked, the others keep that re-check's verdict, and the
+    record says so (``incremental``: the base's time, digest and counts, the calls re-checked now)."""
     data = load(data_path)
     t0 = time.perf_counter()
-    items = [(k, rec["certificate"]) for k, rec in data["calibrations"].items()]
-    if workers > 1:
+    covered, base, base_failed = _since(data, since) if since is not None else (set(), None, set())
+    items = [(k, rec["certificate"]) for k, rec in data["calibrations"].items() if k not in covered]
+    if workers > 1 and len(items) > 1:
         import multiprocessing as mp
 
         with mp.get_context("fork").Pool(workers) as pool:
@@ -223,15 +248,29 @@ def verify(data_path: Path, workers: int = 1) -> int:
         secs += dt
         if not ok:
             failed.append({"call": data["calibrations"][k]["call"], "reason": reason})
-    n = len(items)
+    if base is not None:  # the covered ones keep the base's verdicts
+        failed += [f for f in base["failed"] if call_key(f["call"]) in covered]
+        not_rigorous = base["checked"] - base["rigorous"]  # which ones is not recorded: count them all as covered
+        rigorous += len(covered) - min(not_rigorous, len(covered))
+    n = len(data["calibrations"])
+    now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     data["verification"] = {"checked": n, "ok": n - len(failed), "rigorous": rigorous, "failed": failed,
                             "digest": _digest(data["calibrations"]),
-                            "seconds": round(secs, 1), "by": "fhsym.calibration.verify.check_certificate",
-                            "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+                            "seconds": round(secs + (base["seconds"] if base else 0.0), 1),
+                            "by": "fhsym.calibration.verify.check_certificate", "at": base["at"] if base else now}
+    if base is not None:
+        data["verification"]["incremental"] = {
+            "base": {k: base[k] for k in ("at", "digest", "checked", "ok", "rigorous", "seconds")},
+            "unchanged": len(covered), "rechecked": len(items), "at": now, "seconds": round(secs, 1),
+            "rechecked_calls": [data["calibrations"][k]["call"] for k, _ in items][:200],
+            "rule": "a certificate equal, under the same call key, to one of the base's full re-check keeps that "
+                    "re-check's verdict; every other certificate was re-checked at 'at'"}
     text = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
     data_path.write_bytes(gzip.compress(text, mtime=0) if data_path.suffix == ".gz" else text)
-    print(f"{n} certificates re-checked: {n - len(failed)} hold ({rigorous} proven: ball arithmetic, exact rationals or "
-          f"a proven PLD re-computed on the recorded grid), {len(failed)} do not; {secs:.0f} s of task time, "
+    what = (f"{len(items)} certificates re-checked ({len(covered)} unchanged since the full re-check of {base['at']}, "
+            f"which covers them)" if base is not None else f"{n} certificates re-checked")
+    print(f"{what}: {n - len(failed)} of {n} hold ({rigorous} proven: ball arithmetic, exact rationals or a proven PLD "
+          f"re-computed on the recorded grid), {len(failed)} do not; {secs:.0f} s of task time, "
           f"{time.perf_counter() - t0:.0f} s wall")
     for f in failed[:20]:
         print("  FAILED", f["call"], f["reason"][:160])
@@ -501,6 +540,25 @@ def _rest(entries) -> str:
             f"over the balls its best certified calibration is its Gaussian member, alpha = 0, in {member}).")
 
 
+def _ball_losses(entries, norm=None, T=None) -> str:
+    """How many of FH's losses beyond the l_inf box at T = 1 (or over one ball at one T) go to pure Laplace, and why:
+    every candidate but the Gaussian and pure Laplace is certified over the box that encloses the ball."""
+    if norm is None:
+        es = [e for e in entries if not (e["norm"] == "linf" and e["compositions"] == 1)]
+    else:
+        es = _select(entries, norm=norm, compositions=T)
+    lost = [e for e in es if e["complete"] and e["fh_gain_db"] is not None and _cls(e) == "loss"]
+    to_lp = sum(e["best_other"] == LP for e in lost)
+    if not to_lp:
+        return ""
+    on_balls = sum(e["norm"] != "linf" for e in lost)
+    where = (f" Of these {len(lost)} losses ({on_balls} of them over the l2 and l1 balls), {to_lp}" if norm is None
+             else f" FH loses in {len(lost)} of these releases; {to_lp} of them")
+    return (where + " go to pure Laplace over a ball: every mechanism but the Gaussian and pure Laplace is certified over the "
+            "l_inf box that encloses the ball, so FH with alpha > 0 pays for the box while pure Laplace is calibrated "
+            "at the ball's own l1 radius.")
+
+
 def _optimum_rows(data):
     """The 1-D releases (K = 1, T = 1) with their certified optimum interval: (entry, optimum record)."""
     opt = {(o["epsilon"], o["delta"]): o for o in data.get("optimum", []) if "error" not in o}
@@ -519,6 +577,17 @@ ONE_D = (F.FH, G, LK, LP, TLN, S, O)
 def _excess(v, o) -> "float | None":
     """Percent above the optimum's certified lower end (>= the distance to the optimum)."""
     return None if v is None else 100.0 * (v / o["lower"] - 1.0)
+
+
+def _excess_interval(v, o) -> "tuple[float, float]":
+    """The certified interval of ``v``'s excess over the optimum V* in percent: V* in [lower, upper] gives
+    excess in [v/upper - 1, v/lower - 1] (the first clipped at 0: no noise has less variance than V*)."""
+    return max(0.0, 100.0 * (v / o["upper"] - 1.0)), 100.0 * (v / o["lower"] - 1.0)
+
+
+def _pct(x: float) -> str:
+    """A percentage with three significant digits after any leading zeros, at most two decimals above 1 %."""
+    return f"{x:.2f} %" if x >= 1.0 else f"{x:.2g} %"
 
 
 def _optimum_summary(data) -> list:
@@ -682,12 +751,14 @@ def headline(data) -> str:
             f"delta = {e['delta']:g}). ")
     rows = _optimum_rows(data)
     if rows:
-        fh = [(_excess(x["variances"][F.FH], op), x) for x, op in rows if x["variances"][F.FH] is not None]
-        hi, ehi = max(fh, key=lambda y: y[0])
-        lo, _ = min(fh, key=lambda y: y[0])
-        text += (f"In one coordinate its variance is {lo:.2f} % to {hi:.2f} % above the certified least variance of any "
-                 f"additive noise (`fhsym.optimal_variance`; the most at eps = {ehi['epsilon']:g}, delta = "
-                 f"{ehi['delta']:g}). ")
+        fh = [(_excess_interval(x["variances"][F.FH], op), x) for x, op in rows if x["variances"][F.FH] is not None]
+        (hi_u, hi_l), ehi = max(fh, key=lambda y: y[0][1])
+        (lo_u, lo_l), elo = min(fh, key=lambda y: y[0][1])
+        text += (f"In one coordinate the least variance of any additive noise lies in a certified interval "
+                 f"(`fhsym.optimal_variance`); FH's variance is above it by {_pct(lo_u)} to {_pct(lo_l)} at the least "
+                 f"(eps = {elo['epsilon']:g}, delta = {elo['delta']:g}) and by {_pct(hi_u)} to {_pct(hi_l)} at the most "
+                 f"(eps = {ehi['epsilon']:g}, delta = {ehi['delta']:g}), each range from the excess over the interval's "
+                 f"upper end to the excess over its lower end. ")
     return text + _rest(data["entries"])
 
 
@@ -703,6 +774,18 @@ def _coverage(data) -> list:
                 cells.append(f"{sum(e['complete'] for e in es)}/{len(es)}")
             lines.append(f"| {norm} | {T} | " + " | ".join(cells) + " |")
     return lines
+
+
+def _incremental_text(ver) -> str:
+    """What an incremental re-check (``verify --since``) covered: the certificates changed since the full one."""
+    inc = ver.get("incremental")
+    if not inc:
+        return ""
+    calls = inc["rechecked_calls"]
+    kinds = Counter(c["mechanism"] for c in calls)
+    return (f" The {inc['rechecked']} certificates that differ from the ones of that full re-check "
+            f"(" + ", ".join(f"{n} {m}" for m, n in kinds.most_common()) + f") were re-checked at {inc['at']} "
+            f"(`verify --since`), the other {inc['unchanged']} are byte for byte the ones checked then.")
 
 
 def render_page(data, figs) -> str:
@@ -727,7 +810,7 @@ def render_page(data, figs) -> str:
               f"(K = {top['dim']}, eps = {top['epsilon']:g}, delta = {top['delta']:g}, against "
               f"{LONG[top['best_other']]}). The mechanism with the least certified variance: {best_txt} (releases). "
               + (f"In {cls['undecided']} more FH is least among the certified candidates while another failed to "
-                 f"certify (undecided). " if cls['undecided'] else "") + _rest(entries), ""]
+                 f"certify (undecided). " if cls['undecided'] else "") + _rest(entries) + _ball_losses(entries), ""]
         if o["btop"][1] is not None:
             g, e = o["btop"]
             L += ["Per K (l_inf box, T = 1, the deltas computed):", "", *_per_k(entries), ""]
@@ -804,7 +887,8 @@ def render_page(data, figs) -> str:
               f"task time); {len(ver['failed'])} do not"
               + (": " + "; ".join(f"{f['call']['mechanism']} K T = {f['call']['dim'] * f['call']['compositions']}, "
                                   f"eps = {f['call']['epsilon']:g}, delta = {f['call']['delta']:g}"
-                                  for f in ver["failed"][:10]) if ver["failed"] else "") + ".", ""]
+                                  for f in ver["failed"][:10]) if ver["failed"] else "") + "."
+              + _incremental_text(ver), ""]
     else:
         L += ["The certificates of this data file have not been re-checked in bulk (`python scripts/frontier_report.py "
               "verify`).", ""]
@@ -858,7 +942,7 @@ def render_page(data, figs) -> str:
                       "L, TL, S, SP and the non-Gaussian members of FH and OSGT are box only (see What is compared): "
                       "for K > 1 their noise here is an upper bound, not their optimum over the ball. FH's best "
                       f"certified calibration is its Gaussian member in {sum(x['members'].get(F.FH) == G for x in _select(entries, norm=norm, compositions=T) if x['dim'] > 1)} "
-                      f"of these releases (counted as a tie with the Gaussian).", ""]
+                      f"of these releases (counted as a tie with the Gaussian)." + _ball_losses(entries, norm, T), ""]
             if T > 1 and norm == "linf":
                 L += ["Over the box, T releases of K coordinates are the same mechanism as one release of K T "
                       "coordinates, so these entries repeat the T = 1 entries at K T where K T is on the grid.", ""]
@@ -873,6 +957,9 @@ def render_page(data, figs) -> str:
           "python scripts/frontier.py run --scheduler local --workers 2                 # or on a Dask cluster",
           "python scripts/frontier.py assemble                # cache -> fhsym/applications/data/frontier.json.gz",
           "python scripts/frontier_report.py verify --workers 2  # re-check every certificate, record the counts",
+          "# after re-running a few calls (seed a fresh cache, delete their files, run, assemble): re-check only the",
+          "# certificates that differ from the last fully re-checked data file",
+          "python scripts/frontier_report.py verify --since PREVIOUS.json.gz",
           "python scripts/frontier_report.py report           # figures and this page", "```", "",
           "For one release, `fhsym advise --epsilon E --delta D --dim K --norm linf --compositions T --json` lists "
           "every mechanism's certified calibration, best first (re-using this data file where it holds the call).", ""]
@@ -892,10 +979,12 @@ def main(argv=None) -> int:
     v = sub.add_parser("verify", help="re-check every certificate of the data file and record the counts in it")
     v.add_argument("--data", type=Path, default=DATA)
     v.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    v.add_argument("--since", type=Path, default=None, metavar="BASE", help="the data file of an earlier full re-check: "
+                   "re-check only the certificates that differ from it (the record says so)")
     ns = ap.parse_args(argv)
     if ns.cmd == "assemble":
         return assemble(ns.cache, ns.out)
-    return verify(ns.data, ns.workers) if ns.cmd == "verify" else report(ns.data)
+    return verify(ns.data, ns.workers, ns.since) if ns.cmd == "verify" else report(ns.data)
 
 
 if __name__ == "__main__":

@@ -472,8 +472,9 @@ def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, 
     w("")
     w("## Regenerate")
     w("")
-    w("```bash\npip install -e '.[plot]'\nfhsym reproduce            # or: python scripts/reproduce_1d.py\n"
-      "fhsym reproduce --no-cache # recompute every calibration\n```")
+    w("```bash\npip install -e '.[plot]'\nfhsym reproduce --out docs            # this page; or: python scripts/reproduce_1d.py\n"
+      "fhsym reproduce --out docs --no-cache # recompute every calibration\n"
+      "fhsym reproduce                       # the same into a new folder ./fhsym-reproduction-<date>-<time>/\n```")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(L).rstrip() + "\n")
 
@@ -484,8 +485,13 @@ def write_markdown(path: Path, res: Dict[str, dict], quick: bool, fig_rel: str, 
 
 
 def run(out: Path, quick: bool = False, use_cache: bool = True, jobs: int = 2,
-        progress: Optional[Callable[[str], None]] = None, log: Optional[Callable[[str], None]] = None) -> dict:
-    """Compute (or reuse) the calibrations, draw the figures, write the tables; return a summary."""
+        progress: Optional[Callable[[str], None]] = None, log: Optional[Callable[[str], None]] = None,
+        seed_cache: Optional[Path] = None) -> dict:
+    """Compute (or reuse) the calibrations, draw the figures, write the tables; return a summary.
+
+    ``seed_cache``: a cache file read (never written) when OUT holds none, e.g. the checkout's committed
+    ``docs/reproduction/data/1d.json`` for a fresh output directory; its entries are reused under the same
+    fingerprint rule."""
     progress = progress or (lambda note: None)
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     out = Path(out)
@@ -496,6 +502,10 @@ def run(out: Path, quick: bool = False, use_cache: bool = True, jobs: int = 2,
 
     fp = fingerprint()
     cache = load_cache(data_path, fp) if use_cache else {}
+    if use_cache and not cache and seed_cache is not None and Path(seed_cache).resolve() != data_path.resolve():
+        cache = load_cache(Path(seed_cache), fp)
+        if cache:
+            log(f"1-D: calibrations reused from {seed_cache} (read only; the same numeric code)")
     pl = plan(quick)
     todo, hits = [], 0
     for t in pl.tasks:

@@ -518,3 +518,18 @@ def test_calibrate_the_optimums_noise(tmp_path, capsys):
     assert fhsym.verify_certificate(path.read_text())
     assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--bins", "2"]) == 2
     assert "bins" in capsys.readouterr().err
+
+
+def test_reproduce_writes_a_new_folder_unless_told_and_never_into_the_package(tmp_path, capsys):
+    """`fhsym reproduce` without --out writes into a new folder of the working directory (it used to rewrite the
+    checkout's docs/); --out inside the installed package is refused with status 2 before anything runs."""
+    from fhsym.cli.commands import reproduce_out
+
+    first = reproduce_out(None, cwd=tmp_path)
+    assert first.parent == tmp_path and first.name.startswith("fhsym-reproduction-") and not first.exists()
+    first.mkdir()
+    assert reproduce_out(None, cwd=tmp_path) not in (first, None)
+    assert reproduce_out(tmp_path / "mine") == tmp_path / "mine"
+    pkg = Path(fhsym.__file__).resolve().parent
+    assert cli.main(["reproduce", "--skip-kdim", "--out", str(pkg / "figs")]) == 2
+    assert "--out" in capsys.readouterr().err

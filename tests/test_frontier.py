@@ -135,7 +135,7 @@ def test_advisor_equals_the_direct_calibrations_in_one_dimension():
         # no additive (0.3, 1e-6)-DP noise has less variance than the optimum's certified lower end
         assert adv.optimum.lower <= o.variance
     assert adv.optimum.lower <= adv.optimum.upper <= adv.best.variance * 1.01
-    assert "over the optimum" in str(adv) and adv.to_dict()["optimum"]["lower"] == adv.optimum.lower
+    assert "above the optimum" in str(adv) and adv.to_dict()["optimum"]["lower"] == adv.optimum.lower
     assert adv.gain_db == pytest.approx(10 * math.log10(adv.options[1].variance / adv.options[0].variance))
 
 
@@ -527,3 +527,92 @@ def test_a_record_over_the_verification_budget_is_reported_not_served_or_re_run(
     assert ok.best.source.startswith("frontier data") and ok.best.variance == cal.variance
     with pytest.raises(ValueError, match="^budget must be"):
         fhsym.advise(1.0, 1e-6, data=False, candidates=(F.LAPLACE_PURE,), budget=10.0)
+
+
+def test_no_recorded_achieved_delta_is_a_float_underflow():
+    """An achieved delta below 1e-300 must be an exact 0: a pure claim, or the composed staircase whose privacy loss
+    is bounded (it takes -eps0, 0 and eps0 per coordinate at shifts up to its design sensitivity) by K T eps0 <= eps,
+    so delta(eps) = 0 in the PLD's exact integer arithmetic.  A subnormal such as 5e-324 is a proven upper bound of a
+    far smaller true delta: the search stopped at a scale where the float profile underflowed, i.e. it over-noised
+    (the 8 OSGT calibrations at eps = 6, delta = 1e-10 recorded until issue 30: true delta 8.5e-431 at K = 1000,
+    46.5 x the variance of today's search)."""
+    from fractions import Fraction
+
+    data = _data()
+    small = [r for r in data["calibrations"].values() if r["achieved_delta"] < 1e-300]
+    assert small  # the pure calibrations at least
+    for r in small:
+        cert, call = r["certificate"], r["call"]
+        assert r["achieved_delta"] == 0.0 and float.fromhex(cert["upper"]) == 0.0, call
+        if cert["claim"] == "pure":
+            continue
+        assert (cert["mechanism"], cert["claim"]) == ("staircase", "pld-kfold-sup"), call
+        p = r["parameters"]
+        assert p["sensitivity"] >= float.fromhex(cert["sensitivity"]), call  # every shift within the design's
+        folds = cert["dim"] * cert["compositions"]
+        assert folds * Fraction(p["epsilon"]) <= Fraction(float.fromhex(cert["epsilon"])), call
+
+
+def _frontier_report_script():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location("frontier_report_script", root / "scripts" / "frontier_report.py")
+        report = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(report)
+    finally:
+        sys.path.remove(str(root / "scripts"))
+    return report
+
+
+def test_verify_since_rechecks_only_the_changed_certificates(tmp_path, capsys):
+    """`frontier_report.py verify --since BASE`: the certificates equal to the base's keep its verdict, a changed
+    (here: forged) or new one is re-checked now, and the record says which; a base whose record does not describe
+    its certificates is refused."""
+    report = _frontier_report_script()
+    recs = [r for r in _data()["calibrations"].values() if r["certificate"]["claim"] == "pure"][:3]
+    cals = {call_key(r["call"]): r for r in recs}
+    a, b, c = list(cals)
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps({"calibrations": {a: cals[a], b: cals[b]}}))
+    assert report.verify(base) == 0
+    new = json.loads(base.read_text())
+    forged = dict(new["calibrations"][b]["certificate"], epsilon=(0.5 * float.fromhex(
+        new["calibrations"][b]["certificate"]["epsilon"])).hex())
+    new["calibrations"][b] = dict(new["calibrations"][b], certificate=forged)
+    new["calibrations"][c] = cals[c]
+    del new["verification"]
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps(new))
+    assert report.verify(path, since=base) == 1
+    ver = json.loads(path.read_text())["verification"]
+    assert ver["checked"] == 3 and ver["ok"] == 2 and [f["call"] for f in ver["failed"]] == [cals[b]["call"]]
+    inc = ver["incremental"]
+    assert inc["unchanged"] == 1 and inc["rechecked"] == 2
+    assert sorted(map(call_key, inc["rechecked_calls"])) == sorted([b, c])
+    stale = json.loads(base.read_text())
+    stale["calibrations"][a] = dict(stale["calibrations"][a], variance=0.0, certificate=forged)
+    base.write_text(json.dumps(stale))
+    with pytest.raises(SystemExit, match="does not describe"):
+        report.verify(path, since=base)
+
+
+def test_advice_repr_is_one_screen_with_one_verdict(capsys):
+    """At the REPL an Advice shows the table, not every certificate (it was several kB); the CLI states one
+    verdict; the full data stays in options / to_dict()."""
+    adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase", "flipped_huber"))
+    for text in (repr(adv), str(adv)):
+        assert len(text.splitlines()) <= 12 and max(map(len, text.splitlines())) <= 240
+        assert text.count("verdict:") == 1 and "above the optimum" in text
+    assert "certificate" not in repr(adv) and len(repr(adv.options[0])) < 200
+    assert adv.to_dict()["options"][0]["certificate"] == adv.best.calibration.certificate.to_dict()
+    fh = next(o for o in adv.options if o.candidate == F.FH)
+    lo, hi = adv.optimum.excess(fh.variance)
+    assert adv.optimum.excess_text(fh.variance) in str(adv) and 0 <= lo <= hi
+    assert main(["advise", "--epsilon", "0.3", "--delta", "1e-6", "--dim", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("verdict:") == 1 and "best other mechanism" not in out and "\nbest:" not in out

@@ -148,6 +148,29 @@ class Optimum:
     def to_dict(self) -> Dict[str, Any]:
         return {"lower": self.lower, "upper": self.upper, "source": self.source}
 
+    @property
+    def width(self) -> float:
+        """``upper / lower - 1`` (inf if ``lower`` is 0)."""
+        return self.upper / self.lower - 1.0 if self.lower > 0 else math.inf
+
+    def excess(self, variance: float) -> Tuple[float, float]:
+        """The certified interval of ``variance / V* - 1``: (over ``upper``, clipped at 0; over ``lower``)."""
+        hi = variance / self.lower - 1.0 if self.lower > 0 else math.inf
+        return max(0.0, variance / self.upper - 1.0), hi
+
+    def excess_text(self, variance: float) -> str:
+        """:meth:`excess` in percent, e.g. ``'4.28 to 4.35 %'``."""
+        lo, hi = self.excess(variance)
+        return f"{_pct(100.0 * lo)} to {_pct(100.0 * hi)} %"
+
+    def __str__(self) -> str:
+        return f"in [{self.lower:.7g}, {self.upper:.7g}] (width {_pct(100.0 * self.width)} %; {self.source})"
+
+
+def _pct(x: float) -> str:
+    """A percentage: three significant digits below 100, four above (so that close ends stay distinct)."""
+    return f"{x:.3g}" if x < 100 else f"{x:.4g}"
+
 
 def optimum_interval(epsilon: float, delta: float, sensitivity: float = 1.0,
                      recorded: Optional[Dict[Tuple[float, float], Dict[str, Any]]] = None) -> Optional[Optimum]:
@@ -195,6 +218,10 @@ class Option:
     def variance(self) -> float:
         return self.calibration.variance
 
+    def __repr__(self) -> str:
+        return (f"Option({self.candidate!r}, variance={self.variance:.7g}, method={self.calibration.method!r}, "
+                f"source={self.source!r})")
+
     def to_dict(self) -> Dict[str, Any]:
         cal = self.calibration
         return {"candidate": self.candidate, "mechanism": cal.mechanism.name, "variance": cal.variance,
@@ -233,52 +260,66 @@ class Advice:
         others = [o for o in self.options if o.candidate != FH]
         return gain_db(fh[0].variance, others[0].variance) if fh and others else None
 
+    def verdict(self) -> str:
+        """One sentence: the option with the least variance, the runner-up's extra variance and, when flipped Huber
+        is neither, flipped Huber's extra variance over the best."""
+        best = self.options[0]
+        text = f"{candidate_label(best.candidate)} needs the least variance"
+        if len(self.options) == 1:
+            return text + " (the only candidate certified)"
+        runner = self.options[1]
+        text += (f"; the runner-up, {candidate_label(runner.candidate)}, needs {ratio_text(runner.variance / best.variance)}"
+                 " more")
+        fh = [(i, o) for i, o in enumerate(self.options, 1) if o.candidate == FH]
+        if fh and fh[0][0] > 2:
+            i, o = fh[0]
+            text += f"; flipped Huber (#{i}) needs {ratio_text(o.variance / best.variance)} more"
+        return text
+
     def __str__(self) -> str:
-        """The ranking as a table, best first, with each option's extra variance over the best in % and dB.
+        """One screen: the release, the ranking (variance, extra variance over the best, the certified distance to the
+        optimum in one coordinate), one verdict.  The full data: ``options``, ``to_dict()``.
 
         >>> adv = advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
         >>> print(adv)  # doctest: +NORMALIZE_WHITESPACE
-        (1, 1e-06)-DP, 1 coordinate(s), 1 release(s), sensitivity: linf ball of radius 1
+        (1, 1e-06)-DP, 1 coordinate, 1 release, sensitivity: linf ball of radius 1
         per-coordinate variance, certified, best first:
-          #  mechanism       variance  over the best        over the optimum  method    source
-          1  staircase       1.918104  best                 <= +0.0751 %      pure      computed
-          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  <= +4.35 %        pure      computed
-          3  Gaussian        17.84791  +830 % (+9.69 dB)    <= +831 %         exact-1d  computed
-        best: staircase; the runner-up (Laplace (pure)) needs +4.27 % (+0.182 dB) more variance
-        optimum of any additive noise (certified interval, recorded (fhsym/optimum/data, dual re-checkable)): [1.916664, 1.917966]; 'over the optimum' bounds each variance's distance to it from above
+          #  mechanism       variance  over the best        above the optimum    method    source
+          1  staircase       1.918104  best                 0.00715 to 0.0751 %  pure      computed
+          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  4.28 to 4.35 %       pure      computed
+          3  Gaussian        17.84791  +830 % (+9.69 dB)    830.6 to 831.2 %     exact-1d  computed
+        verdict: staircase needs the least variance; the runner-up, Laplace (pure), needs +4.27 % (+0.182 dB) more
+        optimum of any additive noise: in [1.916664, 1.917966] (width 0.0679 %; recorded (fhsym/optimum/data, dual re-checkable)); 'above the optimum': the excess over its upper end to the excess over its lower end
         """
-        lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate(s), {self.compositions} release(s), "
+        plural = {1: ""}
+        lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate{plural.get(self.dim, 's')}, "
+                 f"{self.compositions} release{plural.get(self.compositions, 's')}, "
                  f"sensitivity: {self.norm} ball of radius {self.sensitivity:g}",
                  "per-coordinate variance, certified, best first:"]
         opt = self.optimum
-        rows = [("#", "mechanism", "variance", "over the best") + (("over the optimum",) if opt else ())
+        rows = [("#", "mechanism", "variance", "over the best") + (("above the optimum",) if opt else ())
                 + ("method", "source")]
         best = self.options[0].variance
         for i, o in enumerate(self.options, 1):
             over = "best" if i == 1 else ratio_text(o.variance / best)
             src = "data" if o.source.startswith("frontier") else ("Gaussian" if o.source.startswith("its") else "computed")
-            above = ((f"<= {100.0 * (o.variance / opt.lower - 1.0):+.3g} %",) if opt and opt.lower > 0 else
-                     ("-",) if opt else ())
+            above = ((opt.excess_text(o.variance),) if opt else ())
             rows.append((str(i), candidate_label(o.candidate), f"{o.variance:.7g}", over) + above
                         + (o.calibration.method, src))
         widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
         lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-        if len(self.options) > 1:
-            runner = self.options[1]
-            lines.append(f"best: {candidate_label(self.best.candidate)}; the runner-up "
-                         f"({candidate_label(runner.candidate)}) needs {ratio_text(runner.variance / best)} "
-                         "more variance")
-        fh = [o for o in self.options if o.candidate == FH]
-        other = [o for o in self.options if o.candidate != FH]
-        if fh and other:
-            lines.append(f"flipped Huber needs {ratio_text(fh[0].variance / other[0].variance)} variance against the "
-                         f"best other mechanism ({candidate_label(other[0].candidate)})")
+        lines.append("verdict: " + self.verdict())
         if opt is not None:
-            lines.append(f"optimum of any additive noise (certified interval, {opt.source}): [{opt.lower:.7g}, "
-                         f"{opt.upper:.7g}]; 'over the optimum' bounds each variance's distance to it from above")
+            lines.append(f"optimum of any additive noise: {opt}; 'above the optimum': the excess over its upper end to "
+                         "the excess over its lower end")
         lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
         lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        """The table of :meth:`__str__` (a REPL shows one screen, not every certificate); ``options`` and
+        ``to_dict()`` hold everything."""
+        return str(self) + "\n(an fhsym Advice: .best, .options (each with its certified .calibration), .to_dict())"
 
     def to_dict(self) -> Dict[str, Any]:
         gain = self.gain_db

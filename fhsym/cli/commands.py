@@ -215,8 +215,12 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         bar.advance(f"{res.key} ({res.seconds:.1f}s)", eta=eta)
 
     # checks may print; keep stdout for the summary / JSON
+    # the longest checks (by earlier runs) start first, so the run does not end waiting on one long check that
+    # started last; the results keep the topics' order
+    order = sorted(checks, key=lambda c: -times.previous.get(c.key, 0.0)) if ns.jobs > 1 else list(checks)
     with contextlib.redirect_stdout(sys.stderr):
-        results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
+        by_key = {r.key: r for r in H.run(order, quick=ns.quick, jobs=ns.jobs, progress=progress)}
+    results = [by_key[c.key] for c in checks]
     bar.close()
     times.save(finished)
     elapsed = time.perf_counter() - t0
@@ -253,22 +257,68 @@ def _load_script(root: Path, name: str) -> Optional[ModuleType]:
     return mod
 
 
+def progress_on_default(ns: argparse.Namespace) -> bool:
+    return not getattr(ns, "no_progress", False) and not getattr(ns, "json", False)
+
+
+def reproduce_out(out: Optional[Path], cwd: Optional[Path] = None) -> Path:
+    """The output directory of ``fhsym reproduce``: ``out`` as given (the user asked for it), else a new folder
+    ``fhsym-reproduction-<date>-<time>`` in the working directory; never inside the installed package."""
+    if out is None:
+        base = (cwd or Path.cwd()) / time.strftime("fhsym-reproduction-%Y%m%d-%H%M%S")
+        out, n = base, 1
+        while out.exists():
+            n += 1
+            out = base.with_name(f"{base.name}-{n}")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise CLIError(f"argument --out: {str(out)!r} exists and is not a directory")
+    pkg = Path(__file__).resolve().parents[1]  # the fhsym package this CLI belongs to
+    if out.resolve() == pkg or pkg in out.resolve().parents:
+        raise CLIError(f"argument --out: {str(out)!r} is inside the installed fhsym package ({pkg}); choose another "
+                       f"directory")
+    return out
+
+
+def kdim_eta(previous: Dict[str, float], seen: Dict[str, float]) -> str:
+    """``', ETA 3m10s'`` for the K-dim part: the last run's remaining time after this many log lines, scaled by
+    this run's pace so far; ``''`` without a recorded run.
+
+    >>> kdim_eta({"line1": 10.0, "line2": 50.0, "total": 100.0}, {"line1": 20.0})
+    ', ETA 3m00s'
+    """
+    from .eta import format_seconds
+
+    key = f"line{len(seen)}"
+    total, then, now = previous.get("total"), previous.get(key), seen.get(key)
+    if not total or not then or now is None or then >= total:
+        return ""
+    return f", ETA {format_seconds(max(total - then, 0.0) * now / then)}"
+
+
 def cmd_reproduce(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     root = need_checkout("reproduce")
     need_module("matplotlib", "reproduce")
-    out = Path(ns.out) if ns.out is not None else root / "docs"
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"argument --out: {str(out)!r} exists and is not a directory")
+    out = reproduce_out(ns.out)
+    if ns.out is None and progress_on_default(ns):
+        print(f"fhsym reproduce: writing into {out} (a new folder; --out DIR to choose, --out docs rewrites the "
+              f"checkout's docs)", file=sys.stderr, flush=True)
     rep1d = _load_script(root, "reproduce_1d")
     if rep1d is None:
         raise CLIError(f"`fhsym reproduce` needs {root / 'scripts' / 'reproduce_1d.py'}, which is missing")
     t0 = time.perf_counter()
     progress_on = not ns.no_progress
     plan = rep1d.plan(quick=ns.quick)
+    mode = "quick" if ns.quick else "full"
+    ktimes = CheckTimes(default_times_path(f"reproduce-kdim-{mode}"))
+    if progress_on and not ns.skip_kdim and ktimes.previous.get("total"):
+        print(f"fhsym reproduce: the K-dim part took {ktimes.previous['total']:.0f} s in the last run here",
+              file=sys.stderr, flush=True)
     bar = Progress(plan.total, "1-D", enabled=progress_on)
     with contextlib.redirect_stdout(sys.stderr):
         summary = rep1d.run(out, quick=ns.quick, use_cache=not ns.no_cache, jobs=ns.jobs,
-                            progress=lambda note: bar.advance(note), log=bar.message)
+                            progress=lambda note: bar.advance(note), log=bar.message,
+                            seed_cache=root / "docs" / "reproduction" / "data" / "1d.json")
     bar.close()
     status = 0
     kdim: Dict[str, Any] = {"ran": False, "status": None, "note": ""}
@@ -285,11 +335,15 @@ def cmd_reproduce(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         proc = subprocess.Popen(cmd, cwd=str(root), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         kbar = Progress(0, "K-dim", enabled=progress_on)
         tail: List[str] = []
+        seen: Dict[str, float] = {}  # elapsed seconds at each log line: the ETA of the next run (fhsym.cli.eta)
         assert proc.stdout is not None
         for line in proc.stdout:
             tail = (tail + [line.rstrip()])[-20:]
-            kbar.message(f"  kdim {kbar.elapsed:5.0f}s | {line.rstrip()}")
+            seen[f"line{len(seen) + 1}"] = kbar.elapsed
+            kbar.message(f"  kdim {kbar.elapsed:5.0f}s{kdim_eta(ktimes.previous, seen)} | {line.rstrip()}")
         rc = proc.wait()
+        if rc == 0:
+            ktimes.save({**seen, "total": kbar.elapsed})
         if rc != 0 and not progress_on:  # the log was hidden: show its end
             print("\n".join(f"  kdim | {x}" for x in tail), file=sys.stderr)
         kdim.update(ran=True, status=rc, note=f"{kscript.name} exited with status {rc}",

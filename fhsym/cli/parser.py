@@ -221,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  fhsym verify --check distribution.rho_properties\n"
         "exit status: 0 all checks pass, 1 a check failed, 2 bad input or no source checkout",
     )
-    v.add_argument("--quick", action="store_true", help="the fast subset (fewer random points and sweep values)")
+    v.add_argument("--quick", action="store_true", help="the fast subset (about 45 s on two cores): every topic and paper "
+                   "object, fewer random points and sweep values; proofs/_quick.py lists what it leaves out")
     v.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
     v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
                    help="run only this check (repeatable), e.g. distribution.rho_properties")
@@ -237,14 +238,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="regenerate the paper's tables and figures (Fig 1, 2, 3, 4, 6, 7)",
         description="Regenerate the paper's numbers and figures: the 1-D tables and Fig 1, 2, 3 (a, b, c), 6, 7\n"
         "(scripts/reproduce_1d.py) and the K-dimensional results with Fig 4 (scripts/reproduce_kdim.py).\n"
-        "Figures go to OUT/figures/, tables to OUT/reproduction/.  Calibrations are cached in\n"
-        "OUT/reproduction/data/1d.json (invalidated when the numeric code changes).  Needs matplotlib\n"
-        "(pip install 'fhsym[plot]') and a source checkout.",
-        epilog="examples:\n  fhsym reproduce                  # 1-D (~5 min on 2 cores) then K-dim (~10 min)\n"
+        "Figures go to OUT/figures/, tables to OUT/reproduction/; OUT is a new folder in the working\n"
+        "directory unless --out names one (--out docs rewrites the checkout's docs; nothing else of the\n"
+        "checkout or the installed package is written).  Calibrations are cached in\n"
+        "OUT/reproduction/data/1d.json (invalidated when the numeric code changes; a new OUT starts from\n"
+        "the checkout's committed cache, read only).  Progress with an ETA (the K-dim part's from the last\n"
+        "run).  Needs matplotlib (pip install 'fhsym[plot]') and a source checkout.",
+        epilog="examples:\n  fhsym reproduce                  # 1-D then K-dim (~10 min) into ./fhsym-reproduction-<time>/\n"
         "  fhsym reproduce --quick --skip-kdim --out /tmp/fh\n"
+        "  fhsym reproduce --out docs       # regenerate the checkout's docs/figures and docs/reproduction\n"
         "exit status: 0 success, 1 a step failed, 2 bad input, no matplotlib or no source checkout",
     )
-    r.add_argument("--out", type=Path, default=None, metavar="DIR", help="output directory (default: docs/ of the checkout)")
+    r.add_argument("--out", type=Path, default=None, metavar="DIR", help="output directory (default: a new folder "
+                   "fhsym-reproduction-<date>-<time> in the working directory)")
     r.add_argument("--quick", action="store_true", help="coarse grids (a smoke run: ~1 min for the 1-D part)")
     r.add_argument("--skip-kdim", action="store_true", help="skip the K-dimensional part (Fig 4, Table II)")
     r.add_argument("--no-cache", action="store_true", help="recompute every calibration (ignore the cache)")

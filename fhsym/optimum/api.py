@@ -95,6 +95,41 @@ class OptimumInterval:
         """``upper / lower`` (``inf`` if ``lower`` is 0)."""
         return self.upper / self.lower if self.lower > 0 else math.inf
 
+    @property
+    def width(self) -> float:
+        """``upper / lower - 1``: the interval's width relative to its lower end (``inf`` if ``lower`` is 0)."""
+        return self.ratio - 1.0
+
+    def excess(self, variance: float) -> Tuple[float, float]:
+        """The certified interval of ``variance / V* - 1``: (over ``upper``, clipped at 0; over ``lower``).
+
+        >>> iv = optimal_variance(1.0, 1e-6, bins=2)
+        >>> [round(x, 4) for x in iv.excess(2.0)]
+        [0.0427, 0.0718]
+        """
+        hi = variance / self.lower - 1.0 if self.lower > 0 else math.inf
+        return max(0.0, variance / self.upper - 1.0), hi
+
+    def __str__(self) -> str:
+        """One screen: the interval with its width, what proves each end; the fields hold everything.
+
+        >>> print(optimal_variance(1.0, 1e-6, bins=2))  # doctest: +NORMALIZE_WHITESPACE
+        least variance of additive (1, 1e-06)-DP noise at sensitivity 1: V* in [1.866038, 1.918104] (width 2.79 %)
+          upper: Staircase(epsilon=1.0, sensitivity=1.0, gamma=0.41673743492888254), proven delta <= 0
+          lower: LP dual checked in exact rationals (2 bins per unit sensitivity, support 39 bins; 160 x 198 LP)
+        """
+        noise = repr(self.noise) if isinstance(self.noise, Staircase) else (
+            f"piecewise-uniform noise, {len(self.noise.weights)} bins of width {self.noise.width:g}")
+        return (f"least variance of additive ({self.epsilon:g}, {self.delta:g})-DP noise at sensitivity "
+                f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
+                f"  upper: {noise}, proven delta <= {self.proven_delta:.3g}\n"
+                f"  lower: LP dual checked in exact rationals ({self.bins} bins per unit sensitivity, support "
+                f"{self.support} bins; {self.lp_rows} x {self.lp_columns} LP)")
+
+    def __repr__(self) -> str:
+        """:meth:`__str__` (not the dual's and the noises' arrays: ``dual``, ``noise``, ``primal`` hold them)."""
+        return str(self) + "\n(an fhsym OptimumInterval: .lower, .upper, .noise, .dual, .primal, ...)"
+
 
 def _check_bins(bins: object) -> int:
     if isinstance(bins, int) and not isinstance(bins, bool) and 1 <= bins <= MAX_BINS and bins & (bins - 1) == 0:

@@ -133,3 +133,15 @@ def test_bad_input(fn, args, kwargs, name):
 
 def test_top_level_export():
     assert fhsym.optimal_variance is optimal_variance and "optimal_variance" in fhsym.__all__
+
+
+def test_interval_repr_is_one_screen_with_its_width():
+    """The interval prints as a few lines (its ends, its width, what proves each end), not the dual's arrays."""
+    iv = fhsym.optimal_variance(1.0, 1e-6)
+    text = repr(iv)
+    assert len(text) < 700 and len(text.splitlines()) <= 5
+    assert f"[{iv.lower:.7g}, {iv.upper:.7g}]" in text and f"width {100 * iv.width:.3g} %" in text
+    assert iv.width == iv.upper / iv.lower - 1 and str(iv) in text
+    lo, hi = iv.excess(2.0)
+    assert lo == 2.0 / iv.upper - 1 and hi == 2.0 / iv.lower - 1
+    assert iv.excess(iv.lower)[0] == 0.0  # inside the interval: no certified excess
