@@ -75,12 +75,10 @@ def _integrate(e: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> Optional[sp.Expr]:
     return r if closed(r) else None
 
 
-def _stable_log(e: sp.Expr) -> Tuple[sp.Expr, List[str]]:
-    """log(e) rewritten for floats: expand_log, log(erfc(u)) -> log(erfcx(u)) - u^2, log(sum c_i e^{u_i}) -> logaddexp."""
+def _erfc_log(out: sp.Expr, notes: List[str]) -> sp.Expr:
+    """log(erfc(u)) -> log(erfcx(u)) - u^2, then the polynomial parts expanded (so that the u^2 of two tails cancel
+    symbolically: OSGT's (t + theta)^2/2 - theta^2/2 = t^2/2 + t theta, not a float difference of two large squares)."""
     from .special import erfcx
-
-    notes: List[str] = []
-    out = sp.expand_log(sp.log(e), force=True)
 
     def is_erfc_log(a: sp.Basic) -> bool:
         return isinstance(a, sp.log) and isinstance(a.args[0], sp.erfc)
@@ -89,7 +87,14 @@ def _stable_log(e: sp.Expr) -> Tuple[sp.Expr, List[str]]:
         new = out.replace(is_erfc_log, lambda a: sp.log(erfcx(a.args[0].args[0])) - a.args[0].args[0] ** 2)
         if new != out:
             notes.append("log(erfc(u)) = log(erfcx(u)) - u^2")
-            out = new
+            out = sp.expand(new, log=False, power_base=False, power_exp=False)
+    return out
+
+
+def _stable_log(e: sp.Expr) -> Tuple[sp.Expr, List[str]]:
+    """log(e) rewritten for floats: expand_log, log(erfc(u)) -> log(erfcx(u)) - u^2, log(sum c_i e^{u_i}) -> logaddexp."""
+    notes: List[str] = []
+    out = _erfc_log(sp.expand_log(sp.log(e), force=True), notes)
 
     def is_sum_of_exps(a: sp.Basic) -> bool:
         if not (isinstance(a, sp.log) and a.args[0].is_Add):
@@ -213,7 +218,8 @@ def derive(decl: Declaration) -> Derivation:
         masses.append(m)
         tails.append(tail)
     Z = sp.simplify(2 * sum(masses))
-    logpdf = tuple(sp.expand_log(sp.log(g), force=True) - sp.log(Z) for g, _ in decl.pieces)
+    logpdf = tuple(_erfc_log(sp.expand_log(sp.log(g), force=True) - sp.expand_log(sp.log(Z), force=True), [])
+                   for g, _ in decl.pieces)
     sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
     logsf, rewrites = [], set()
     for s in sf:
