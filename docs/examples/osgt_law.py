@@ -19,6 +19,8 @@ def TWIN(varrho: float, theta: float) -> fhsym.OSGT:  # noqa: N802 - the hand-wr
     return fhsym.OSGT(theta * varrho, varrho)
 
 
+TWIN_SHAPES = (1e-3, 0.5, 20.0, 1e3, 1e4)  # the shapes theta at which proofs/declared.py compares the two
+
 DECLARATION = fhsym.Declaration(
     name="declared_osgt", display_name="OSGT (declared)", t=t,
     pieces=((sp.exp(-(t + theta) ** 2 / 2), (0, sp.oo)),), scale="varrho",
