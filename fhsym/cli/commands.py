@@ -44,8 +44,10 @@ def load_laws(paths: List[Path]) -> List[str]:
             raise CLIError(f"argument --law: {str(path)!r} raised {type(exc).__name__}: {exc}") from None
         found: List[str] = []
         for v in vars(mod).values():
-            if isinstance(v, type) and issubclass(v, DeclaredNoise) and NOISE_CLASSES.get(str(v.name)) is v:
-                found.append(str(v.name))
+            name = getattr(v, "name", None)
+            if isinstance(v, type) and issubclass(v, DeclaredNoise) and isinstance(name, str) and \
+                    NOISE_CLASSES.get(name) is v:
+                found.append(name)
         if not found:
             raise CLIError(f"argument --law: {str(path)!r} declares no registered law (it must bind the class "
                            f"returned by fhsym.declare_law(...), docs/declare.md)")

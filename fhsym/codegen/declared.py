@@ -90,7 +90,8 @@ def log_uppergamma(s: Any, z: Any) -> np.ndarray:
                 c = b + an / c
                 h = h * d * c
             out[far] = -x + a * np.log(x) + np.log(h)
-    return out.reshape(shape)
+    result: np.ndarray = out.reshape(shape)
+    return result
 
 
 class _ArbNamespace:
