@@ -40,7 +40,7 @@ _LAZY = {
     "DPCDConfig": ".applications.dpcd",
     "optimal_variance": ".optimum",
     # a noise law of one's own, declared in SymPy (issue 28)
-    "Declaration": ".symbolic.declaration", "declare_law": ".noise.declared",
+    "Declaration": ".symbolic.declaration", "ShapeParameter": ".symbolic.declaration", "declare_law": ".noise.declared",
 }
 #: subpackages reachable as attributes of ``fhsym`` without importing them first
 _SUBPACKAGES = ("accounting", "applications", "calibration", "noise", "optimum", "privacy", "_core", "_generated")
@@ -76,6 +76,7 @@ __all__ = [
     "advise",
     "optimal_variance",
     "Declaration",
+    "ShapeParameter",
     "declare_law",
     "accounting",
     "calibration",
@@ -101,7 +102,7 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .noise.discrete_flipped_huber import DiscreteFlippedHuber
     from .optimum import optimal_variance
     from .noise.declared import declare_law
-    from .symbolic.declaration import Declaration
+    from .symbolic.declaration import Declaration, ShapeParameter
     from .privacy import (PROFILE_RTOL, centered_privacy_loss, certified_profile, epsilon_for_delta, is_private,
                           log_privacy_profile, privacy_loss, privacy_profile)
     from .privacy.certificate import Certificate

@@ -29,7 +29,7 @@ EXPECTED = {
     # the certified optimum of additive noise (fhsym.optimum)
     "optimal_variance",
     # a noise law of one's own, declared in SymPy (fhsym.symbolic.declaration, fhsym.noise.declared)
-    "Declaration", "declare_law",
+    "Declaration", "ShapeParameter", "declare_law",
     # subpackages
     "noise", "privacy", "accounting", "calibration",
     "__version__",

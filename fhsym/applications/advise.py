@@ -37,8 +37,9 @@ from ..calibration import Calibration
 from ..calibration.verify import verify_certificate
 from ..noise import NOISE_CLASSES, OSGT, Gaussian, Staircase, TruncatedLaplace
 from ..privacy.certificate import Certificate
-from .frontier import (BOX_BASED, CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, STAIRCASE_PLD,
-                       ball_best, calibration_call, candidate_label, gain_db, run_call)
+from .frontier import (CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, QUANTILE_LEVEL,
+                       STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank, declared_candidates,
+                       gain_db, is_box_based, run_call)
 
 __all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text",
            "optimum_interval"]
@@ -46,6 +47,10 @@ __all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_f
 #: cheap first: the order in which the advisor computes what the data file does not hold
 _ORDER = (Gaussian.name, LAPLACE_PURE, Staircase.name, STAIRCASE_PLD, FH, LAPLACE_KFOLD, TruncatedLaplace.name,
           OSGT.name)
+
+
+def _order(candidate: str) -> int:  # the declared laws (fhsym.declare_law) last
+    return _ORDER.index(candidate) if candidate in _ORDER else len(_ORDER)
 
 
 def default_data_path() -> Path:
@@ -222,9 +227,15 @@ class Option:
         return (f"Option({self.candidate!r}, variance={self.variance:.7g}, method={self.calibration.method!r}, "
                 f"source={self.source!r})")
 
+    @property
+    def quantile(self) -> float:
+        """The per-coordinate |noise| quantile at :data:`~fhsym.applications.frontier.QUANTILE_LEVEL` (0.999)."""
+        return float(self.calibration.mechanism.isf((1.0 - QUANTILE_LEVEL) / 2.0))
+
     def to_dict(self) -> Dict[str, Any]:
         cal = self.calibration
         return {"candidate": self.candidate, "mechanism": cal.mechanism.name, "variance": cal.variance,
+                "abs_quantile": {"level": QUANTILE_LEVEL, "value": self.quantile},
                 "parameters": dict(cal.parameters), "method": cal.method, "achieved_delta": cal.achieved_delta,
                 "source": self.source, "covers": self.covers, "calibrate": self.call,
                 "certificate": cal.certificate.to_dict()}
@@ -337,7 +348,7 @@ def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositi
     if call["dim"] != dim or call["compositions"] != compositions:
         text.append(f"{T} release(s) of {K} coordinates calibrated as one release of {KT} coordinates (the same "
                     f"mechanism over the box)")
-    if norm != "linf" and K > 1 and candidate in BOX_BASED:
+    if norm != "linf" and K > 1 and is_box_based(candidate):
         text.append(f"covers the {norm} ball through the l_inf box of the same radius that contains it")
     return "; ".join(text)
 
@@ -387,7 +398,10 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
     data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
         ``False`` computes everything
-    candidates : subset of :data:`fhsym.applications.frontier.CANDIDATES`
+    candidates : names from :data:`fhsym.applications.frontier.CANDIDATES` and of laws registered by
+        :func:`fhsym.declare_law` (:func:`fhsym.applications.frontier.declared_candidates`); a declared law is a
+        candidate only when named, e.g. ``candidates=(*CANDIDATES, "logistic")`` (the frontier module's docstring
+        says why)
     progress : called with a line of text before each calibration that is computed (the CLI prints it)
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
@@ -410,13 +424,14 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     >>> adv.best.candidate, round(adv.best.variance, 3), round(adv.gain_db, 2)
     ('laplace_pure', 0.5, 9.98)
     """
+    known = CANDIDATES + declared_candidates()
     if isinstance(candidates, str):
-        raise ValueError(f"candidates must be a sequence of names from {list(CANDIDATES)}; got the string {candidates!r}")
+        raise ValueError(f"candidates must be a sequence of names from {list(known)}; got the string {candidates!r}")
     cands = tuple(candidates)
-    bad = [c for c in cands if c not in CANDIDATES]
+    bad = [c for c in cands if c not in known]
     if bad or not cands or len(set(cands)) != len(cands):
-        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)} without repeats; "
-                         f"got {list(cands)!r}")
+        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)} and the declared laws "
+                         f"{list(declared_candidates())} (fhsym.declare_law) without repeats; got {list(cands)!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable taking one line of text, or None; got {progress!r}")
     if not (data is None or isinstance(data, (bool, str, os.PathLike))):
@@ -425,7 +440,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
     calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
     seen_calls = set()
-    for c in sorted(cands, key=CANDIDATES.index):  # one option per distinct call (the PLD staircase in 1-D is the staircase)
+    for c in sorted(cands, key=candidate_rank):  # one option per distinct call (the PLD staircase in 1-D is the staircase)
         k = call_key(calls[c])
         if k in seen_calls:
             del calls[c]
@@ -434,7 +449,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     records: Dict[str, Any] = {} if path is None else load_frontier_calibrations(path)
     recorded_errors = {} if path is None else _recorded_errors(path)
     options, failed = [], []
-    for c in sorted(calls, key=_ORDER.index):
+    for c in sorted(calls, key=_order):
         call = calls[c]
         rec = records.get(call_key(call))
         try:
@@ -471,7 +486,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
                                         f"calibration over the {norm} ball beats its box calibration (variance "
                                         f"{o.variance:.7g})")
     # best first; at a tie the Gaussian itself before a Gaussian member standing in for FH or OSGT
-    options.sort(key=lambda o: (o.variance, o.source.startswith("its Gaussian member"), CANDIDATES.index(o.candidate)))
+    options.sort(key=lambda o: (o.variance, o.source.startswith("its Gaussian member"), candidate_rank(o.candidate)))
     optimum = None
     if int(dim) == 1 and int(compositions) == 1:
         optimum = optimum_interval(float(epsilon), float(delta), float(sensitivity),

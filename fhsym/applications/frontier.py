@@ -18,7 +18,16 @@ Candidates (i.i.d. noise on each coordinate):
                         (:mod:`fhsym.applications.staircase_pld`, claim ``"pld-kfold-sup"``);
                         in one coordinate it is the staircase
 ``osgt``                exact K T-fold profile over the box, shapes up to :data:`OSGT_THETA_MAX`
+a declared law          a law registered by :func:`fhsym.declare_law` (:func:`declared_candidates`), when
+                        named: exact 1-D profile, exact K T-fold profile over the box for K T > 1
 ======================  ========================================================================
+
+A declared law is a candidate only where it is named (``advise(..., candidates=(..., "logistic"))``,
+``fhsym advise --law my_law.py``), never by default: the registry is per process, so a default that
+followed it would make the same ``advise`` call answer differently depending on which modules the
+process happened to import (the test suite declares twins of Laplace and Gaussian); the frontier data
+holds no declared law, so each of its rows is a fresh calibration; and :data:`CANDIDATES` stays the
+fixed list the frontier sweep and its data file are keyed by.
 
 Every candidate's record is ``run_call(call)``: :func:`fhsym.calibrate` with the call's keyword
 arguments, except ``staircase_pld`` (K T > 1), which is
@@ -69,6 +78,9 @@ __all__ = [
     "calibration_call",
     "candidate_label",
     "calibration_record",
+    "candidate_rank",
+    "declared_candidates",
+    "is_box_based",
     "entry",
     "gain_db",
     "frontier_task",
@@ -94,7 +106,6 @@ CANDIDATES: Tuple[str, ...] = tuple(_LAW)
 #: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
 BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, STAIRCASE_PLD,
                               OSGT.name)
-_MECHANISM = {c: law.name for c, law in _LAW.items()}
 
 
 def _has_gaussian_member(law: Any) -> bool:
@@ -115,13 +126,46 @@ QUANTILE_LEVEL = 0.999
 FH = FlippedHuber.name
 
 
+def declared_candidates() -> Tuple[str, ...]:
+    """The names of the laws registered by :func:`fhsym.declare_law` in this process, in registration order: each is
+    an advise candidate where it is named (module docstring)."""
+    from ..noise.declared import DeclaredNoise
+
+    return tuple(n for n, c in NOISE_CLASSES.items() if isinstance(c, type) and issubclass(c, DeclaredNoise))
+
+
+def _law_of(candidate: str) -> Any:
+    law = _LAW.get(candidate)
+    if law is None and candidate in declared_candidates():
+        law = NOISE_CLASSES[candidate]
+    return law
+
+
+def is_box_based(candidate: str) -> bool:
+    """Whether the candidate is calibrated over the box whatever the set (:data:`BOX_BASED` and every declared law:
+    its K T-fold calibration is the exact profile over the box).
+
+    >>> is_box_based(FH), is_box_based(Gaussian.name)
+    (True, False)
+    """
+    return candidate in BOX_BASED or (candidate not in _LAW and candidate in declared_candidates())
+
+
+def candidate_rank(candidate: str) -> int:
+    """The candidate's place in a tie-break: its index in :data:`CANDIDATES`, the declared laws after them."""
+    if candidate in CANDIDATES:
+        return CANDIDATES.index(candidate)
+    declared = declared_candidates()
+    return len(CANDIDATES) + (declared.index(candidate) if candidate in declared else len(declared))
+
+
 def candidate_label(candidate: str) -> str:
     """A candidate in prose: the law's display name (Laplace with its method).
 
     >>> candidate_label(LAPLACE_PURE), candidate_label(FH)
     ('Laplace (pure)', 'flipped Huber')
     """
-    law = _LAW.get(candidate)
+    law = _law_of(candidate)
     if law is None:
         return candidate
     display: str = law.display_name
@@ -157,13 +201,18 @@ def calibration_call(candidate: str, epsilon: float, delta: float, dim: int = 1,
     >>> calibration_call("gaussian", 1.0, 1e-6, dim=5, norm="l2")["l2_sensitivity"]
     1.0
     """
-    if candidate not in CANDIDATES:
-        raise ValueError(f"candidate must be one of {list(CANDIDATES)}; got {candidate!r}")
+    law = _law_of(candidate) if isinstance(candidate, str) else None
+    if law is None:
+        raise ValueError(f"candidate must be one of {list(CANDIDATES)} or a law registered by fhsym.declare_law "
+                         f"({list(declared_candidates())}); got {candidate!r}")
     _check_release(epsilon, delta, dim, norm, compositions, sensitivity)
     K, T = int(dim), int(compositions)
     if candidate == STAIRCASE_PLD and K * T == 1:
         candidate = Staircase.name  # one coordinate, one release: nothing to compose, the staircase itself
-    call: Dict[str, Any] = {"epsilon": float(epsilon), "delta": float(delta), "mechanism": _MECHANISM[candidate]}
+    call: Dict[str, Any] = {"epsilon": float(epsilon), "delta": float(delta), "mechanism": law.name}
+    if candidate not in _LAW:  # a declared law: exact profile, over the box for K T > 1 (its certified PLD search)
+        call.update(dim=K * T, compositions=1, sensitivity=float(sensitivity), method="exact" if K * T > 1 else "auto")
+        return call
     if candidate in BOX_BASED or norm == "linf" or K == 1:
         call.update(dim=K * T, compositions=1, sensitivity=float(sensitivity))
     else:
@@ -305,8 +354,7 @@ def entry(variances: Mapping[str, Optional[float]], members: Optional[Mapping[st
     """
     have = {c: float(v) for c, v in variances.items() if v is not None}
     via = dict(members or {})
-    ranking = sorted(have, key=lambda c: (have[c], via.get(c) == Gaussian.name,
-                                          CANDIDATES.index(c) if c in CANDIDATES else 99))
+    ranking = sorted(have, key=lambda c: (have[c], via.get(c) == Gaussian.name, candidate_rank(c)))
     others = [c for c in ranking if c != FH]
     gain = gain_db(have[FH], have[others[0]]) if FH in have and others else None
     return {"ranking": ranking, "best": ranking[0] if ranking else None, "fh_gain_db": gain,

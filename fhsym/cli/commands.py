@@ -23,8 +23,48 @@ from .progress import Progress
 # ---------------------------------------------------------------------------
 
 
+def load_laws(paths: List[Path]) -> List[str]:
+    """Run each ``--law`` file (a module that declares a law with ``fhsym.declare_law``) and return the names of the
+    declared, registered laws it binds (``CLIError`` naming the file if it cannot be run or declares none)."""
+    from ..noise import NOISE_CLASSES
+    from ..noise.declared import DeclaredNoise
+
+    names: List[str] = []
+    for path in paths:
+        if not path.is_file():
+            raise CLIError(f"argument --law: no file {str(path)!r}")
+        spec = importlib.util.spec_from_file_location(f"fhsym_cli_law_{len(names)}_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise CLIError(f"argument --law: {str(path)!r} is not a Python module")
+        mod = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(mod)
+        except ValueError:  # a refused declaration (not log-concave, a name already taken ...): its own message
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's file: any error is reported as bad input
+            raise CLIError(f"argument --law: {str(path)!r} raised {type(exc).__name__}: {exc}") from None
+        found: List[str] = []
+        for v in vars(mod).values():
+            name = getattr(v, "name", None)
+            if isinstance(v, type) and issubclass(v, DeclaredNoise) and isinstance(name, str) and \
+                    NOISE_CLASSES.get(name) is v:
+                found.append(name)
+        if not found:
+            raise CLIError(f"argument --law: {str(path)!r} declares no registered law (it must bind the class "
+                           f"returned by fhsym.declare_law(...), docs/declare.md)")
+        names += [n for n in found if n not in names]
+    return names
+
+
 def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..calibration import calibrate
+    from ..noise import noise_class
+
+    load_laws(ns.law)
+    try:
+        noise_class(ns.mechanism)
+    except ValueError as exc:
+        raise CLIError(f"argument --mechanism: {exc} (a law of your own: --law FILE.py)") from None
 
     # mechanism options, refused by calibrate for the mechanisms that do not take them
     options = {k: v for k, v in (("step", ns.step), ("bins", ns.bins)) if v is not None}
@@ -74,10 +114,13 @@ def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
 
 def cmd_advise(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..applications.advise import advise
+    from ..applications.frontier import CANDIDATES
 
+    declared = tuple(load_laws(ns.law))
     bar = Progress(0, "advise", enabled=not ns.no_progress)
     adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
-                 sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message)
+                 sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message,
+                 candidates=CANDIDATES + declared)
     res = adv.to_dict()
     res["_text"] = str(adv)  # the ranked table (Advice.__str__); --json leaves it out
     return res, 0

@@ -83,6 +83,18 @@ def _add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
 
 _EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming the parameter)"
 
+#: the built-in laws (``fhsym.noise.NOISE_CLASSES`` without the declared ones; tests/test_cli.py checks it): the choices
+#: of calibrate's ``--mechanism`` listed by ``--help``, which builds no registry (it loads no numerical library).  The
+#: value is checked against the registry itself when the command runs, after ``--law`` files have declared their laws.
+BUILTIN_MECHANISMS = ("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt",
+                      "discrete_flipped_huber", "piecewise_uniform")
+
+
+def _add_law(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--law", action="append", default=[], type=Path, metavar="FILE.py",
+                        help="a Python file that declares a noise law (fhsym.declare_law, docs/declare.md), run before "
+                             f"the command (repeatable); {what}")
+
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
@@ -112,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         "1-D: the exact condition of Theorem 3 (eq 13); the result is certified: delta(eps) at the exact\n"
         "returned floats is enclosed by ball arithmetic (python-flint arb), and it never under-noises.\n"
         "K > 1 (--dim): Theorem 8 (sufficient) or the exact K-fold profile (privacy-loss distributions).",
-        epilog="example: fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n" + _EPILOG_EXIT,
+        epilog="examples:\n  fhsym calibrate --epsilon 0.3 --delta 1e-6 --json\n"
+        "  fhsym calibrate --epsilon 1 --delta 1e-6 --law docs/examples/logistic_law.py --mechanism logistic\n"
+        + _EPILOG_EXIT,
     )
     c.add_argument("--epsilon", type=_EPS, required=True, metavar="E", help="privacy budget eps >= 0")
     c.add_argument("--delta", type=_DELTA, required=True, metavar="D", help="privacy leakage delta in (0, 1)")
@@ -129,10 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--method", choices=("auto", "exact", "sufficient", "pure"), default="auto",
                    help="auto (default); flipped Huber: exact (Theorem 3 / exact K-fold profile) or sufficient "
                         "(Theorem 8, dim > 1); Laplace: pure (delta = 0) or exact")
-    c.add_argument("--mechanism", choices=("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt",
-                                            "discrete_flipped_huber", "piecewise_uniform"),
-                   default="flipped_huber", help="the noise to calibrate (default flipped_huber; discrete_flipped_huber "
-                                                 "needs --step; piecewise_uniform is the optimum's noise, fhsym.optimal_variance)")
+    c.add_argument("--mechanism", default="flipped_huber", metavar="NAME",
+                   help=f"the noise to calibrate: a registered law, {{{','.join(BUILTIN_MECHANISMS)}}} or one declared by "
+                        "--law (default flipped_huber; discrete_flipped_huber needs --step; piecewise_uniform is the "
+                        "optimum's noise, fhsym.optimal_variance)")
+    _add_law(c, "its law is then a --mechanism")
     c.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                    help="number of releases composed, T >= 1 (default 1; the guarantee covers all T)")
     c.add_argument("--step", type=_STEP, default=None, metavar="H",
@@ -166,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "reused only for S = 1, other radii are calibrated now")
     ad.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                     help="releases composed T >= 1 (default 1)")
+    _add_law(ad, "its laws join the candidates")
     ad.add_argument("--no-data", action="store_true", help="compute everything (do not reuse the frontier data file)")
     ad.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
 
