@@ -274,7 +274,7 @@ def test_version(runs):
 
 
 # ---------------------------------------------------------------------------
-# verify / reproduce: need the source checkout
+# verify / reproduce: need the source checkout (verify also runs from the wheel's fhsym._proofs: .ci/run)
 # ---------------------------------------------------------------------------
 
 

@@ -199,7 +199,8 @@ def _load_proofs(root: Optional[Path]) -> ModuleType:
             return importlib.import_module("fhsym._proofs._harness")
         except ImportError:
             raise CLIError("`fhsym verify` needs the proofs: this fhsym has neither a source checkout around it nor "
-                           "the fhsym._proofs package of the wheel; reinstall fhsym from its wheel or a checkout") from None
+                           "the fhsym._proofs package of the wheel; install fhsym from its wheel, or clone the repository and install "
+                           "it with `pip install -e .`") from None
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     return importlib.import_module("proofs._harness")  # lives in the checkout, not in the package
