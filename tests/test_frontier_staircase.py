@@ -24,6 +24,7 @@ import fhsym
 from fhsym._core.sensitivities import resolve_sensitivities
 from fhsym.accounting.claims import KFOLD_SUP
 from fhsym.applications.staircase_pld import calibrate_pure, calibrate_staircase_pld, composed_delta
+from fhsym.privacy.verdict import Verdict
 from fhsym.calibration.engine import Request
 
 mp.mp.dps = 40
@@ -166,7 +167,12 @@ def test_composed_staircase_is_certified_and_never_noisier_than_basic_compositio
     forged = cal.certificate.to_dict()
     more = cal.parameters["epsilon"] * (1 + 1e-3)  # a larger design eps0: less noise than certified
     forged["parameters"]["epsilon"], forged["decimal"]["parameters"]["epsilon"] = more.hex(), repr(more)
-    assert not fhsym.verify_certificate(forged)
+    try:  # FALSE, or refused: its recorded grid no longer fits the forged noise (a window over its max_window)
+        verdict = fhsym.verify_certificate(forged)
+    except ValueError as exc:
+        assert "grid" in str(exc)
+    else:
+        assert verdict is Verdict.FALSE
 
 
 def test_composed_staircase_gains_where_pure_composition_is_loose():

@@ -12,6 +12,9 @@ at the exact returned floats.  The search half lives here; it knows nothing abou
   ``calibrate_dp_mechanism``: only passing points are returned);
 * :func:`largest_true_many` -- the same for many independent predicates at once (vectorised
   bracketing, then bisection in log space), used to scan many shapes of a noise family;
+* :func:`largest_true_geometric` / :func:`least_true_geometric` -- the same to a relative tolerance by geometric
+  bisection (searches whose predicate is a float bound, certified afterwards), :func:`golden_section` a unimodal
+  minimum;
 * :func:`increasing_roots` -- vectorised roots of many increasing functions (Illinois false
   position), returning the feasible side of each root; :func:`increasing_root` (Brent) and
   :func:`sup_feasible` the same for one scalar function, one point at a time;
@@ -27,7 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
            "largest_true", "largest_true_many"]
 
 
@@ -442,3 +445,47 @@ def golden_section(f: Callable[[float], float], lo: float, hi: float, rounds: in
             fb = f(b)
             best = min(best, (fb, b))
     return best[1], best[0]
+
+
+def largest_true_geometric(ok: Callable[[float], bool], lo: float, *, limit: float, rtol: float = 1e-10,
+                           rounds: int = 64) -> float:
+    """The largest x (to ``rtol`` relative, on the feasible side) with ``ok(x)``, for ``ok(lo)`` true (not evaluated)
+    and ``ok`` true then false as x grows: doubling from ``lo`` while ``ok`` holds and x < ``limit``, then at most
+    ``rounds`` geometric bisections of [lo, the first double that failed].
+
+    >>> x = largest_true_geometric(lambda x: x * x <= 2.0, 1.0, limit=1e3)
+    >>> x * x <= 2.0 and abs(x - math.sqrt(2.0)) < 1e-9
+    True
+    """
+    hi = lo
+    while ok(hi * 2.0) and hi < limit:
+        hi *= 2.0
+    hi *= 2.0
+    for _ in range(rounds):
+        if hi / lo - 1.0 < rtol:
+            break
+        mid = math.sqrt(lo * hi)
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def least_true_geometric(ok: Callable[[float], bool], lo: float, hi: float, rounds: int) -> float:
+    """The least x in [lo, hi] found with ``ok(x)``, for ``ok(hi)`` true (not evaluated) and ``ok`` false then true
+    as x grows: ``lo`` if it passes, else ``rounds`` geometric bisections; only a passing x (or ``hi``) is returned.
+
+    >>> y = least_true_geometric(lambda x: x * x >= 2.0, 1.0, 2.0, 40)
+    >>> y * y >= 2.0 and abs(y - math.sqrt(2.0)) < 1e-9
+    True
+    """
+    if ok(lo):
+        return lo
+    for _ in range(rounds):
+        mid = math.sqrt(lo * hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi

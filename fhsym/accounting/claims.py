@@ -27,6 +27,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 from .._core.limits import Cost, base_cost
 from .._core.sensitivities import mul_sqrt_up
+from ..noise.contract import NoiseLaw, continuous
 from ..privacy.claims import ONE_RELEASE, Claim, Evidence, Release
 from .mechanism_pld import exact_grid, kfold_delta_proven
 from .pld_exact import MAX_TERMS, ExactBound, ExactGrid, exact_cost, exact_delta_upper
@@ -76,7 +77,7 @@ class _KFoldCorner(Claim):
     name = "pld-kfold"
 
     def check(self, release: Release) -> None:
-        if not getattr(release.noise, "log_concave", False):
+        if release.noise.lattice or not release.noise.log_concave:
             raise ValueError(f"claim 'pld-kfold' needs noise with a symmetric log-concave density (the box corner is "
                              f"its worst difference vector); got {release.noise!r}")
         if release.folds < 2:
@@ -85,7 +86,7 @@ class _KFoldCorner(Claim):
     def _gaussian(self, release: Release) -> Evidence:
         D, KT = release.sensitivities.sensitivity, release.folds
         r = mul_sqrt_up(D, KT)
-        enc = release.noise.profile_enclosure(release.epsilon, r)
+        enc = continuous(release.noise, "claim 'pld-kfold'").profile_enclosure(release.epsilon, r)
         return Evidence(enc.lower, enc.upper, "arb", True,
                         f"the {KT}-fold profile at the box corner d = (Delta, ..., Delta) of Gaussian noise: the 1-D "
                         f"profile at sqrt({KT}) Delta = {r!r} (rounded up), ball arithmetic (python-flint arb) at the "
@@ -106,7 +107,8 @@ class _KFoldCorner(Claim):
             return self._gaussian(release)
         D = release.sensitivities.sensitivity
         # the grid sized for the target; one finer lattice is tried before the noise is raised (each is a proof)
-        return self._pld(release, kfold_delta_proven(release.noise, release.epsilon, release.folds, D,
+        noise = continuous(release.noise, "claim 'pld-kfold'")
+        return self._pld(release, kfold_delta_proven(noise, release.epsilon, release.folds, D,
                                                      delta=min(target, 0.5) if target > 0 else 1e-300, refine=1))
 
     def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
@@ -135,8 +137,8 @@ KFOLD = _KFoldCorner()
 class _SupNodes:
     """A noise law seen through the sup of its 1-D profile over the shifts: the nodes of the dominating pair."""
 
-    def __init__(self, noise: Any) -> None:
-        self.noise = noise
+    def __init__(self, noise: NoiseLaw) -> None:
+        self.noise = continuous(noise, "claim 'pld-kfold-sup'")
 
     def profile_upper_ends(self, epsilons: Any, sensitivity: float, **kw: Any) -> Any:
         return self.noise.worst_profile_upper_ends(epsilons, sensitivity, **kw)
@@ -162,13 +164,14 @@ class _KFoldSup(Claim):
     name = "pld-kfold-sup"
 
     def check(self, release: Release) -> None:
-        noise = release.noise
-        if not hasattr(noise, "worst_profile_upper_ends"):
-            raise ValueError(f"claim 'pld-kfold-sup' needs noise with proven upper ends of the sup of its profile over "
-                             f"the shifts (worst_profile_upper_ends); got {noise!r}")
+        noise = continuous(release.noise, "claim 'pld-kfold-sup'")
         if release.folds < 2:
             raise ValueError(f"claim 'pld-kfold-sup' is for dim * compositions >= 2; got {release.folds}")
-        noise.worst_profile_upper_ends([0.0], release.sensitivities.sensitivity)  # ValueError outside its shifts
+        try:  # ValueError for a law without a proven sup over the shifts, or outside its shifts
+            noise.worst_profile_upper_ends([0.0], release.sensitivities.sensitivity)
+        except ValueError as exc:
+            raise ValueError(f"claim 'pld-kfold-sup' needs noise with proven upper ends of the sup of its profile over "
+                             f"the shifts (worst_profile_upper_ends): {exc}") from None
 
     @staticmethod
     def _evidence(release: Release, bound: ExactBound) -> Evidence:
@@ -181,7 +184,7 @@ class _KFoldSup(Claim):
                         f"{release.folds}-fold composition in integers rounded up (units 2^-{g.bits})", bound.record())
 
     def certify_evidence(self, release: Release, target: float) -> Evidence:
-        noise, D = release.noise, release.sensitivities.sensitivity
+        noise, D = continuous(release.noise, "claim 'pld-kfold-sup'"), release.sensitivities.sensitivity
         atoms = noise.loss_atoms(D)
         step = float(max(atoms)) if atoms else None  # the loss lattice of the sup (the staircase: eps0 Z)
         grid = exact_grid(noise, D, min(target, 0.5) if target > 0 else 1e-300, release.folds, step=step)
@@ -212,7 +215,10 @@ class _ZCDP(Claim):
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         if grid is not None:
             raise ValueError("claim 'zcdp' takes no grid (certificate field 'grid' must be null)")
-        xi, eta = release.noise.zcdp_parameters(release.sensitivities.sensitivity)
+        zc = release.noise.zcdp_parameters(release.sensitivities.sensitivity)
+        if zc is None:
+            raise ValueError(f"claim 'zcdp' needs a noise law with zCDP parameters; got {release.noise!r}")
+        xi, eta = zc
         n = release.folds
         d = zcdp_delta(n * xi, n * eta, release.epsilon)
         return Evidence(0.0, d, "zcdp-cks", False,

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._core import domains as V
 from ..noise.base import NoiseDistribution
+from ..noise.contract import ContinuousLaw
 from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, from_privacy_profile
 from .pld_exact import MAX_BITS, MAX_NODES, ExactBound, ExactGrid, exact_delta_upper
 
@@ -32,12 +33,12 @@ __all__ = ["noise_pld", "kfold_delta_upper", "kfold_delta_proven", "exact_grid",
            "step_for", "EXACT_RESOLUTION"]
 
 
-def _atom_exact(noise: NoiseDistribution, sensitivity: float) -> Fraction:
+def _atom_exact(noise: ContinuousLaw, sensitivity: float) -> Fraction:
     """The largest loss atom of the noise at ``sensitivity`` (:meth:`~fhsym.NoiseDistribution.loss_atoms`), 0 if none."""
     return max(noise.loss_atoms(sensitivity), default=Fraction(0))
 
 
-def loss_atom(noise: NoiseDistribution, sensitivity: float) -> float:
+def loss_atom(noise: ContinuousLaw, sensitivity: float) -> float:
     """The largest constant value of the privacy loss (a point mass of the PLD), 0 if none.
 
     Putting it on the lattice makes the connect-the-dots bound exact there.
@@ -49,7 +50,7 @@ def loss_atom(noise: NoiseDistribution, sensitivity: float) -> float:
     return float(_atom_exact(noise, sensitivity))
 
 
-def loss_scale(noise: NoiseDistribution, sensitivity: float) -> float:
+def loss_scale(noise: ContinuousLaw, sensitivity: float) -> float:
     """Delta / std of the noise: the scale of its privacy loss, computed scale-free (Delta/scale over the
     standard deviation of the family member of scale 1), so that it exists whatever the units."""
     try:
@@ -59,7 +60,7 @@ def loss_scale(noise: NoiseDistribution, sensitivity: float) -> float:
         return sensitivity / math.sqrt(noise.var())
 
 
-def step_for(noise: NoiseDistribution, sensitivity: float, resolution: float = 400.0) -> float:
+def step_for(noise: ContinuousLaw, sensitivity: float, resolution: float = 400.0) -> float:
     """A loss-lattice step: the loss scale / ``resolution`` in [1e-6, 2e-3], aligned with the loss atom."""
     h = float(min(max(loss_scale(noise, sensitivity) / resolution, 1e-6), 2e-3))
     atom = loss_atom(noise, sensitivity)
@@ -68,7 +69,7 @@ def step_for(noise: NoiseDistribution, sensitivity: float, resolution: float = 4
     return h
 
 
-def noise_pld(noise: NoiseDistribution, sensitivity: float = 1.0, step: Optional[float] = None, *,
+def noise_pld(noise: ContinuousLaw, sensitivity: float = 1.0, step: Optional[float] = None, *,
               tail_mass: float = DEFAULT_TAIL_MASS, upper_only: bool = False, certified: bool = True
               ) -> PrivacyLossDistribution:
     """PLD bracket of "add ``noise``" at ``sensitivity`` from the noise's float profile (see the module doc).
@@ -96,13 +97,13 @@ def noise_pld(noise: NoiseDistribution, sensitivity: float = 1.0, step: Optional
                                 label=f"{noise!r}, Delta={Dl:.6g}", upper_only=upper_only)
 
 
-def _check_log_concave(noise: NoiseDistribution) -> None:
+def _check_log_concave(noise: ContinuousLaw) -> None:
     if not noise.log_concave:
         raise ValueError(f"the K-fold profile over the box is certified for noise with a symmetric log-concave density "
                          f"(its worst difference vector is the corner); got {noise!r}")
 
 
-def kfold_delta_upper(noise: NoiseDistribution, epsilon: float, dim: int, sensitivity: float = 1.0,
+def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivity: float = 1.0,
                       compositions: int = 1, step: Optional[float] = None, certified: bool = True) -> float:
     """Float PLD upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
     ``compositions`` times, over the box ||d||_inf <= sensitivity (the corner, for log-concave noise).
@@ -129,7 +130,7 @@ _F_ROUND = 1e-8  # share of delta for the rounding up to units 2^-P
 _F_CUT = 1e-8  # share of delta for each side's window cuts, over all products
 
 
-def exact_grid(noise: NoiseDistribution, sensitivity: float, delta: float, folds: int,
+def exact_grid(noise: ContinuousLaw, sensitivity: float, delta: float, folds: int,
                step: Optional[float] = None) -> ExactGrid:
     """The grid of the proven K-fold bound (:func:`kfold_delta_proven`) for a target ``delta``.
 
@@ -178,7 +179,7 @@ def exact_grid(noise: NoiseDistribution, sensitivity: float, delta: float, folds
     return ExactGrid(h, n, P, cut, cut)
 
 
-def kfold_delta_proven(noise: NoiseDistribution, epsilon: float, dim: int, sensitivity: float = 1.0,
+def kfold_delta_proven(noise: ContinuousLaw, epsilon: float, dim: int, sensitivity: float = 1.0,
                        compositions: int = 1, *, delta: Optional[float] = None, step: Optional[float] = None,
                        grid: Optional[ExactGrid] = None, refine: int = 0) -> ExactBound:
     """Proven upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed

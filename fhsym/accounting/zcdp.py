@@ -108,6 +108,8 @@ def zcdp_delta(xi: float, eta: float, epsilon: float) -> float:
 
     def logd(z: float) -> float:
         lam = 1.0 + math.exp(z)
+        if not lam > 1.0:  # 1 + e^z rounded to 1: the order tends to 1, where the bound tends to +inf (finite
+            return 1e300   # here: an infinite value would turn the minimiser's parabola into NaN)
         return (lam - 1.0) * (x + r * lam - e + math.log1p(-1.0 / lam)) - math.log(lam)
 
     if r == 0.0:

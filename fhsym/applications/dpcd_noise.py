@@ -10,13 +10,12 @@ FH, a common *shape* b give every coordinate noise proportional to its sensitivi
 so every one of the L K releases has the same privacy curve (Mangold et al. 2022); the noise
 variance per coordinate is ``g^2 v(b) lambda_i^2``, v(b) = Var FH(b, 1).
 
-Search: for a fixed shape b privacy improves monotonically with g (log-concave noise: the hockey
-stick curve is monotone in the sensitivity), so the least g*(b) is one monotone root (Brent on log
-g); for FH the shape minimises g*(b)^2 v(b) over a scan of b in {0} U [1e-3, 100] and a bounded Brent
-refinement.  Certification goes through :func:`fhsym.calibration.engine.certify` with the named
-accountant as the bound: ``zcdp`` -- the CKS conversion of the summed (xi, eta), evaluated at a
-concrete order and rounded up (:func:`fhsym.accounting.zcdp.zcdp_to_dp`), is <= eps and its delta
-<= target; ``pld`` -- the proven PLD upper bound of the whole run (L K folds,
+Search and certification are the one calibrator's (:func:`fhsym.calibration.calibrator.calibrate_law` over K
+coordinates and L compositions at unit sensitivity), with the named accountant as its plan
+(:mod:`fhsym.calibration.plans`): ``zcdp`` -- plan ``zcdp``: per shape the least multiplier whose summed (xi, eta)
+converts (Canonne, Kamath & Steinke, at a concrete order, rounded up: :func:`fhsym.accounting.zcdp.zcdp_delta`) to
+delta <= target, the shape minimising g^2 v(b) over a scan of b in {0} U [1e-3, 1e4]; a float bound, so the
+certificate says "not proven"; ``pld`` -- method ``exact``: the proven PLD upper bound of the whole run (L K folds,
 :func:`fhsym.accounting.mechanism_pld.kfold_delta_proven`: ball-arithmetic profile nodes, exact integer
 composition) at a finer lattice than the search's, <= delta; the certificate records its grid.  :func:`fhsym.accounting.dpcd.account_run` re-checks a run from its
 absolute parameters (a separate code path), and :func:`fhsym.applications.dp_coordinate_descent`
@@ -31,21 +30,18 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize
 
 from .._core.types import FloatArray
 from .._core import domains as V
 from .._core.random import RandomState, as_generator
 from .._core.sensitivities import resolve_sensitivities
-from ..accounting.claims import ZCDP
 from ..accounting.dpcd import ACCOUNTANTS, MECHANISMS, check_choice, check_counts, check_epsilon, check_sensitivities
 from ..accounting.mechanism_pld import noise_pld
 from ..accounting.zcdp import zcdp_to_dp
 from ..noise import noise_class
-from ..noise.family import Family
 from ..noise.flipped_huber import FlippedHuber
 from ..calibration.calibrator import calibrate_law, fixed_shape
-from ..calibration.engine import Request, certify, result
+from ..calibration.engine import Request
 from ..calibration.result import Calibration
 
 __all__ = ["calibrate_dpcd_noise", "dpcd_noise_std", "dpcd_parameters", "dpcd_sample", "noise_variance_factor"]
@@ -55,36 +51,6 @@ def noise_variance_factor(shape: float) -> float:
     """v(b) = Var FH(b, 1) (variance of FH(alpha, gamma^2) is gamma^2 v(alpha/gamma)); v(0) = 1."""
     b = V.check_scalar(shape, V.Domain("shape", 0.0, math.inf, closed_lower=True))
     return FlippedHuber(b, 1.0).var()
-
-
-def _zcdp(family: Family, request: Request) -> Calibration:
-    """The least multiplier whose composed zCDP converts to (eps, delta) (Canonne-Kamath-Steinke), per shape."""
-    eps, dl, n = request.epsilon, request.delta, request.folds
-
-    def eps_at(shape: float, g: float) -> float:
-        xi, eta = family.make(shape, g).zcdp_parameters(1.0)
-        return zcdp_to_dp(n * xi, n * eta, dl)
-
-    def gstar(shape: float) -> float:
-        # decreasing in x = log g; aimed 1e-12 below eps so that the conversion's own rounding keeps eps
-        def f(x: float) -> float:
-            return eps_at(shape, math.exp(x)) - eps * (1.0 - 1e-12)
-
-        lo, hi = -5.0, 5.0
-        while f(hi) > 0:
-            lo, hi = hi, hi + 5.0
-        while f(lo) <= 0:
-            lo, hi = lo - 5.0, lo
-        x = optimize.brentq(f, lo, hi, xtol=1e-12)
-        while f(x) > 0:
-            x += 1e-12
-        return math.exp(x)
-
-    shapes = family.shapes(17) if family.shape_range is not None else np.zeros(1)
-    vals = [(2.0 * math.log(gstar(float(b))) + float(family.log_variance(np.array([b]))[0]), float(b)) for b in shapes]
-    _, b = min(vals)
-    noise, ev, steps = certify(lambda g: family.make(b, g), gstar(b), ZCDP, request, what="multiplier", first_step=1e-12)
-    return result(noise, ev, steps, request, ZCDP, "dpcd-zcdp")
 
 
 def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordinates: int,
@@ -126,12 +92,8 @@ def calibrate_dpcd_noise(epsilon: float, delta: float, n_passes: int, n_coordina
         if family.shape_range is None and b != 0.0:
             raise ValueError(f"shape must be 0 for mechanism={mech!r}; got {shape!r}")
         family = fixed_shape(family, b)
-    if acc == "zcdp":
-        cal = _zcdp(family, request)
-    elif shape is None:
-        cal = calibrate_law(cls, request, "exact")
-    else:
-        cal = calibrate_law(cls, request, "exact", family=family)
+    # the accountant is the calibrator's plan: "zcdp" (the paper's, unproven) or the proven K-fold claim ("exact")
+    cal = calibrate_law(cls, request, "zcdp" if acc == "zcdp" else "exact", family=family)
     noise = cal.mechanism
     g = noise.family_scale
     n = L * K

@@ -2,8 +2,9 @@
 
 * :func:`calibrate` (:mod:`~fhsym.calibration.api`) -- every mechanism, every dimension;
 * :class:`Calibration` (:mod:`~fhsym.calibration.result`) -- the result, the same fields everywhere;
-* :mod:`~fhsym.calibration.calibrator` -- the one generic calibrator over (noise family, claim);
-* :mod:`~fhsym.calibration.search` -- its searches (1-D vectorised, K-fold);
+* :mod:`~fhsym.calibration.calibrator` -- the one generic calibrator over (noise law, claim);
+* :mod:`~fhsym.calibration.plans` -- its strategies as data (one :class:`~fhsym.calibration.plans.Plan` each);
+* :mod:`~fhsym.calibration.search` -- its searches over a family (1-D vectorised, K-fold, per shape);
 * :mod:`~fhsym.calibration.engine` -- the one "move to the safe side until certified" policy;
 * :mod:`~fhsym.calibration.verify` -- re-checking a certificate through the same claims.
 """

@@ -12,7 +12,7 @@ from .._core import domains as V
 from .._core.config import UNSET, config_signature, resolve_config
 from .._core.sensitivities import resolve_sensitivities
 from ..noise import NOISE_CLASSES, FlippedHuber, noise_class
-from .calibrator import calibrate_law, check_options
+from .calibrator import calibrate_law, check_options, methods_of
 from .engine import Request
 from .result import Calibration
 
@@ -25,8 +25,8 @@ _PURE_DELTA = V.Domain("delta", 0.0, 1.0, closed_lower=True)
 
 def _check_mechanism_method(mechanism: object, method: object) -> Any:
     cls = noise_class(mechanism)
-    if not isinstance(method, str) or method not in cls.calibration_methods:
-        raise ValueError(f"method must be one of {list(cls.calibration_methods)} for mechanism {mechanism!r}; got {method!r}")
+    if not isinstance(method, str) or method not in methods_of(cls):
+        raise ValueError(f"method must be one of {list(methods_of(cls))} for mechanism {mechanism!r}; got {method!r}")
     return cls
 
 
@@ -104,10 +104,13 @@ def calibrate(
     compositions : int >= 1
         Number of releases composed (the same noise each time; the guarantee is for all of them).
     method : str
-        ``"auto"`` or a mechanism-specific method: flipped Huber ``"exact"`` (Theorem 3 in 1-D,
-        the exact K-fold profile by privacy-loss distributions in K dimensions) or
-        ``"sufficient"`` (Theorem 8, K > 1); Laplace ``"pure"`` (delta = 0, l1 sensitivity) or
-        ``"exact"``.
+        ``"auto"`` (the least variance among the proven claims that apply) or one of the keys of the plans the
+        law declares (:func:`fhsym.calibration.calibrator.methods_of`, :mod:`fhsym.calibration.plans`):
+        ``"exact"`` (Theorem 3 in 1-D, the exact K-fold profile by privacy-loss distributions in K dimensions),
+        ``"pure"`` (Laplace, the staircase: delta = 0 allowed), ``"kfold-pld-sup"`` (the staircase composed
+        through the proven PLD of the sup over the shifts, K T > 1; also tried by ``"auto"``), ``"sufficient"``
+        (flipped Huber, Theorem 8, K > 1) or ``"zcdp"`` (laws with zCDP parameters: flipped Huber, Gaussian; a
+        float conversion, NOT proven: the certificate says so, ``auto`` never picks it).
     mechanism : str
         ``"flipped_huber"`` (default), ``"gaussian"``, ``"laplace"``, ``"truncated_laplace"``,
         ``"staircase"``, ``"osgt"``, ``"discrete_flipped_huber"`` (noise on the lattice ``step`` * Z, for the
@@ -143,7 +146,7 @@ def calibrate(
         "calibrate")
     eps = V.check_scalar(epsilon, V.EPSILON)
     cls = _check_mechanism_method(cfg.mechanism, cfg.method)
-    pure_ok = "pure" in cls.calibration_methods and cfg.method in ("auto", "pure")
+    pure_ok = "pure" in methods_of(cls) and cfg.method in ("auto", "pure")
     dlt = V.check_scalar(delta, _PURE_DELTA if pure_ok else V.DELTA)  # delta = 0: pure DP, where the law has it
     sens = resolve_sensitivities(cfg.dim, cfg.sensitivity, cfg.l2_sensitivity, cfg.l1_sensitivity)
     T = V.check_int(cfg.compositions, "compositions", 1)

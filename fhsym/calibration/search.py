@@ -21,11 +21,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import CalibrationError, golden_section, increasing_roots, sup_feasible
+from .._core.search import (CalibrationError, golden_section, increasing_roots, least_true_geometric, smallest_true,
+                            sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
 
-__all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX"]
+__all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
+           "fixed_shape", "least_scale_per_shape", "shave_scale"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -36,6 +38,55 @@ _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
+
+
+# ---------------------------------------------------------------------------
+# a family at one shape
+
+
+class _FixedShape(Family):
+    """A family restricted to one shape (no shape search): the member ``make(shape, scale)`` of ``base``."""
+
+    def __init__(self, base: Family, shape: float) -> None:
+        super().__init__(base.cls, None)
+        self.base, self.fixed = base, float(shape)
+
+    def make(self, shape: float, scale: float) -> Any:
+        return self.base.make(self.fixed, scale)
+
+    def log_profile(self, eps: float, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
+        return self.base.log_profile(eps, np.full(np.shape(shapes), self.fixed), u, sensitivity)
+
+    def log_profile_point(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
+        return self.base.log_profile_point(eps, self.fixed, u, sensitivity)
+
+    def log_variance_point(self, shape: float) -> float:
+        return self.base.log_variance_point(self.fixed)
+
+    def log_variance(self, shapes: np.ndarray) -> np.ndarray:
+        return self.base.log_variance(np.full(np.shape(shapes), self.fixed))
+
+    def profile_members(self, eps: float, shapes: np.ndarray, scales: np.ndarray, sensitivity: float) -> np.ndarray:
+        return self.base.profile_members(eps, np.full(np.shape(shapes), self.fixed), scales, sensitivity)
+
+    @property
+    def polish(self) -> bool:  # type: ignore[override]
+        return self.base.polish
+
+    @property
+    def point_search(self) -> bool:  # type: ignore[override]
+        return self.base.point_search
+
+    def objective(self, shapes: np.ndarray, u: np.ndarray, sensitivity: float) -> np.ndarray:
+        return self.base.objective(np.full(np.shape(shapes), self.fixed), u, sensitivity)
+
+    def kinks(self, eps: float, shapes: np.ndarray) -> Optional[np.ndarray]:
+        return self.base.kinks(eps, np.full(np.shape(shapes), self.fixed))
+
+
+def fixed_shape(family: Family, shape: float) -> Family:
+    """``family`` with its shape fixed at ``shape`` (the calibrator then searches the scale only)."""
+    return _FixedShape(family, shape)
 
 
 # ---------------------------------------------------------------------------
@@ -526,3 +577,31 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         if best[0] > F0 + math.log1p(-gaussian_preference):
             best = (F0, 0.0, found[0.0])
     return best[1], math.exp(best[2])
+
+
+def shave_scale(ok: Callable[[float], bool], scale: float) -> float:
+    """The least scale in [0.97 s, s] with ``ok`` (ten geometric bisections; ``ok(s)`` holds): a K-fold search ran on
+    a coarse lattice (pessimistic), ``ok`` is the bound on the certificate's lattice."""
+    return least_true_geometric(ok, scale * 0.97, scale, 10)
+
+
+def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray
+                          ) -> Tuple[float, float]:
+    """(shape, scale) of least variance scale^2 v(shape) over ``shapes``, each shape's least scale with
+    ``feasible(shape, scale)`` (monotone in the scale; :func:`fhsym._core.search.smallest_true`, exact to the ulp of
+    the predicate).  A bound that is no closed form of the profile (zCDP) is searched this way."""
+    best = (math.inf, 0.0, math.inf)
+    for sh in (float(x) for x in shapes):
+        lv = family.log_variance_point(sh)
+        if not math.isfinite(lv):
+            continue
+        try:
+            scale = smallest_true(lambda s: feasible(sh, s), 1.0, name="scale")
+        except CalibrationError:
+            continue
+        F = lv + 2.0 * math.log(scale)
+        if F < best[0]:
+            best = (F, sh, scale)
+    if not math.isfinite(best[0]):
+        raise CalibrationError(f"cannot calibrate {family.name} noise: no shape meets the target")
+    return best[1], best[2]

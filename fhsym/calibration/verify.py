@@ -61,7 +61,7 @@ def release_of(c: Certificate) -> Tuple[Release, Claim]:
         noise = cls.from_parameters(c.parameters)
     except ValueError as exc:
         raise ValueError(f"certificate field 'parameters': {exc}") from None
-    if getattr(noise, "parameter_shape", ()) != ():
+    if noise.parameter_shape != ():
         raise ValueError(f"certificate field 'parameters' must hold one noise law (scalar parameters); got arrays of "
                          f"shape {noise.parameter_shape}")
     s = SensitivitySet(c.dim, c.sensitivity, c.l2_sensitivity, c.l1_sensitivity)

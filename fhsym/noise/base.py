@@ -71,7 +71,8 @@ __all__ = ["NoiseDistribution", "PUBLIC_HOOKS"]
 PUBLIC_HOOKS = frozenset({
     "parameters", "from_parameters", "gaussian_sigma", "pure_loss", "zcdp_parameters", "pure_calibration",
     "profile_enclosure", "worst_profile_enclosure", "loss_atoms", "loss_range", "pld_profile", "profile_upper_ends",
-    "family_shape", "family_scale", "family", "from_family",
+    "worst_profile_upper_ends", "sup_calibration", "profile_cost", "family_shape", "family_scale", "family",
+    "from_family",
 })
 
 Float = Union[float, np.ndarray]
@@ -358,9 +359,6 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """
         return base_cost("parameters")
 
-    #: relative error of the float privacy profile where it feeds a float PLD (searches, accounting)
-    profile_rtol: ClassVar[float] = 1e-13
-
     def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
         """The positive values the privacy loss takes on a set of positive probability (point masses of the PLD),
         as exact rationals of the binary parameters.  A loss lattice that holds them makes the pessimistic
@@ -383,6 +381,17 @@ class NoiseDistribution(DistributionMethods, Parametrised):
                            max_prec: int = 1024) -> List[Tuple[int, int]]:
         """Upper ends of :meth:`profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs."""
         return profile_upper_ends(self._arb_plan, epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
+
+    def worst_profile_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
+                                 max_prec: int = 1024) -> List[Tuple[int, int]]:
+        """Upper ends of :meth:`worst_profile_enclosure`'s balls at many epsilons (the nodes of a proven PLD that
+        dominates every shift ``|d| <= Delta``, claim ``"pld-kfold-sup"``): for symmetric log-concave noise the
+        profile at Delta (:meth:`profile_upper_ends`); a law without that property overrides this or has none
+        (``ValueError``)."""
+        if not self.log_concave:
+            raise ValueError(f"{type(self).__name__} has no proven sup of its profile over the shifts (it is not "
+                             f"log-concave and does not state one)")
+        return self.profile_upper_ends(epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
 
     @property
     def family_shape(self) -> float:

@@ -52,14 +52,22 @@ class Parametrised:
     #: the ``method=`` values :func:`fhsym.calibrate` accepts for this law
     calibration_methods: ClassVar[Tuple[str, ...]] = ("auto", "exact")
 
-    #: calibrated by its own solver (:data:`fhsym.calibration.calibrator.SOLVERS`) instead of a search over a scale
+    #: calibrated by its own solver (:data:`fhsym.calibration.plans.SOLVER`) instead of a search over a scale
     #: family
     solver_calibrated: ClassVar[bool] = False
+    #: relative error of the float privacy profile where it feeds a float PLD or a search (the calibrator aims that
+    #: much below the target, so that the proven bound passes at once)
+    profile_rtol: ClassVar[float] = 1e-13
 
     @property
     def parameters(self) -> Dict[str, Any]:
         """The parameters as a dict (constructor order), e.g. ``{'alpha': 1.0, 'gamma': 2.0}``."""
         return {d.name: getattr(self, d.name) for d in self.parameter_domains}
+
+    @property
+    def parameter_shape(self) -> Tuple[int, ...]:
+        """The broadcast shape of the parameters: ``()`` for one law (a law with array parameters overrides it)."""
+        return ()
 
     @classmethod
     def from_parameters(cls: "type[P]", parameters: Mapping[str, Any]) -> P:
@@ -111,4 +119,13 @@ class Parametrised:
                          ) -> Optional[Tuple[Callable[[float], Any], float]]:
         """For a pure-DP law: (scale -> noise, the least scale by the closed form) whose ``compositions`` releases
         are epsilon-DP over the set (the ``"pure"`` claim re-checks it exactly); None if the law is not pure DP."""
+        return None
+
+    @classmethod
+    def sup_calibration(cls, epsilon: float, delta: float, folds: int, sensitivity: float, **options: Any
+                        ) -> Optional[Tuple[Callable[[float], Any], float]]:
+        """For a law whose ``folds`` (>= 2) compositions over the box of half-width ``sensitivity`` are certified by
+        the sup of its profile over the shifts (claim ``"pld-kfold-sup"``, hook ``worst_profile_upper_ends``), not by
+        the box corner: (scale -> noise, the least scale by the law's own float bound of that composition); None if
+        the law has no such search (a log-concave law is calibrated at the corner, claim ``"pld-kfold"``)."""
         return None

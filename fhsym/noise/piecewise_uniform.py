@@ -126,7 +126,7 @@ class PiecewiseUniform(NoiseDistribution):
     parameter_domains = (WIDTH, WEIGHTS)
     broadcast_parameters = False  # the weights are one vector parameter
     log_concave = False  # a step density whose profile need not increase with the shift
-    solver_calibrated = True  # calibrated by the linear program of fhsym.optimum (calibration.calibrator.SOLVERS)
+    solver_calibrated = True  # calibrated by the linear program of fhsym.optimum (fhsym.calibration.plans.SOLVER)
     calibration_methods = ("auto", "exact")
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "PiecewiseUniform":

@@ -62,6 +62,7 @@ from .._core.types import FloatArray
 from .._core.arb import Enclosure, Plan, staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
+from .staircase_composed import search as search_composed
 
 __all__ = ["Staircase", "staircase_optimal_gamma"]
 
@@ -232,6 +233,18 @@ class Staircase(NoiseDistribution):
             eps0 = math.nextafter(eps0, 0.0)
         gamma = staircase_optimal_gamma(eps0, cost)
         return (lambda s: cls(eps0, s, gamma)), sensitivity
+
+    @classmethod
+    def sup_calibration(cls, epsilon: float, delta: float, folds: int, sensitivity: float,  # type: ignore[override]  # its one option (cost), read by the calibrator from this signature
+                        cost: str = "variance") -> Optional[Tuple[Callable[[float], Any], float]]:
+        """The staircase of ``folds`` = K T >= 2 compositions over the box of half-width ``sensitivity`` = Delta0,
+        searched by its float composed bound (:mod:`fhsym.noise.staircase_composed`): (r -> the staircase at
+        design eps0 / r, 1.0), r >= 1 adding noise; the ``"pld-kfold-sup"`` claim certifies it.  ``cost="variance"``
+        searches the shape gamma = c gamma*(eps0) too; ``"magnitude"`` keeps the magnitude-optimal gamma(eps0)."""
+        staircase_optimal_gamma(1.0, cost)  # ValueError naming cost
+        e0, gamma = search_composed(epsilon, delta, folds, lambda e, g: cls(e, 1.0, g).var(),
+                                    lambda e: staircase_optimal_gamma(e, cost), shapes=cost == "variance")
+        return (lambda r: cls(e0 / r, sensitivity, gamma)), 1.0
 
     # -- step index ---------------------------------------------------------
     def _level(self, x: FloatArray) -> FloatArray:

@@ -36,6 +36,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from .._core.limits import Cost, base_cost
 from .._core.sensitivities import SensitivitySet, mul_sqrt_up
+from ..noise.contract import NoiseLaw, continuous, on_lattice
 
 __all__ = ["Claim", "Cost", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2", "PURE", "PROFILE_LATTICE", "ONE_RELEASE",
            "statement"]
@@ -43,9 +44,10 @@ __all__ = ["Claim", "Cost", "Evidence", "Release", "PROFILE_1D", "PROFILE_1D_L2"
 
 @dataclass(frozen=True)
 class Release:
-    """What a claim is about: ``noise`` on ``sensitivities.dim`` coordinates, ``compositions`` releases."""
+    """What a claim is about: ``noise`` on ``sensitivities.dim`` coordinates, ``compositions`` releases; the claims
+    read the noise law through its contract (:class:`fhsym.noise.contract.NoiseLaw`)."""
 
-    noise: Any
+    noise: NoiseLaw
     epsilon: float
     sensitivities: SensitivitySet
     compositions: int = 1
@@ -138,16 +140,15 @@ class _Profile1D(Claim):
 
     def check(self, release: Release) -> None:
         _one_coordinate(self, release)
-        if not hasattr(release.noise, "worst_profile_enclosure"):
-            raise ValueError(f"claim 'profile-1d' needs a noise law with a continuous profile; got {release.noise!r}")
+        continuous(release.noise, "claim 'profile-1d'")
 
     def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:
-        cost: Cost = release.noise.profile_cost(release.epsilon, release.sensitivities.sensitivity)
-        return cost
+        noise = continuous(release.noise, "claim 'profile-1d'")
+        return noise.profile_cost(release.epsilon, release.sensitivities.sensitivity)
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)
-        noise, s = release.noise, release.sensitivities.sensitivity
+        noise, s = continuous(release.noise, "claim 'profile-1d'"), release.sensitivities.sensitivity
         enc = noise.worst_profile_enclosure(release.epsilon, s)
         what = (f"the exact 1-D profile at Delta = {s!r} (symmetric log-concave noise: the profile increases with "
                 f"the shift)" if noise.log_concave else f"the exact 1-D profile, sup over 0 < d <= Delta = {s!r}")
@@ -169,7 +170,8 @@ class _ProfileL2(Claim):
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)
         r = self.radius(release)
-        return _enclosure_evidence(release.noise.profile_enclosure(release.epsilon, r),
+        noise = continuous(release.noise, "claim 'profile-1d-l2'")
+        return _enclosure_evidence(noise.profile_enclosure(release.epsilon, r),
                                    f"Gaussian noise: the profile of the {release.folds}-fold release depends on ||d||_2 "
                                    f"only; the 1-D profile at sqrt(T) Delta_2 = {r!r} (rounded up)")
 
@@ -210,12 +212,11 @@ class _Lattice(Claim):
 
     def check(self, release: Release) -> None:
         _one_coordinate(self, release)
-        if not hasattr(release.noise, "lattice_profile_enclosure"):
-            raise ValueError(f"claim 'profile-lattice' is for lattice noise; got {release.noise!r}")
+        on_lattice(release.noise, "claim 'profile-lattice'")
 
     def evidence(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Evidence:
         _no_grid(self, grid)
-        noise, s = release.noise, release.sensitivities.sensitivity
+        noise, s = on_lattice(release.noise, "claim 'profile-lattice'"), release.sensitivities.sensitivity
         lo, hi, steps = noise.lattice_profile_enclosure(release.epsilon, s)
         return Evidence(lo, hi, "arb-lattice", True,
                         f"the exact lattice profile on {noise.step!r}*Z at a sensitivity of {steps} steps: the lattice "

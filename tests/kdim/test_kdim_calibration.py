@@ -147,13 +147,13 @@ def test_invalid_requests():
 def test_huge_dim_calibration_is_refused_up_front(monkeypatch):
     """dim = 10^9: a ValueError naming dim and the supported range, before any search or PLD is built."""
     from fhsym.accounting import sufficient
-    from fhsym.calibration import calibrator
+    from fhsym.calibration import plans
 
     def boom(*args, **kwargs):
         raise AssertionError("the search started")
 
-    monkeypatch.setattr(calibrator, "search_kfold", boom)
-    monkeypatch.setattr(calibrator, "search_1d", boom)
+    monkeypatch.setattr(plans, "search_kfold", boom)
+    monkeypatch.setattr(plans, "search_1d", boom)
     monkeypatch.setattr(sufficient, "theorem8_minimum", boom)
     for method in ("auto", "exact", "sufficient"):
         with pytest.raises(ValueError, match=r"dim \* compositions must be at most 100000 .*got dim = 1000000000"):

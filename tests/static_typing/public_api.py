@@ -37,3 +37,18 @@ def _public_api_types() -> None:
     assert_type(fh.epsilon_for_delta(1e-6), Float)
     assert_type(fhsym.privacy_profile(1.0, alpha=1.0, gamma=2.0), Float)
     assert_type(fhsym.Gaussian(sigma=1.0).privacy_profile(1.0), Float)
+
+
+def _law_contract() -> None:
+    """Every registered law meets the law contract (fhsym.noise.contract): mypy checks the class objects against
+    LawClass and the instances against ContinuousLaw / LatticeLaw (an error here: a hook's type drifted)."""
+    from fhsym.noise.contract import ContinuousLaw, LatticeLaw, LawClass
+    from fhsym.noise.piecewise_uniform import PiecewiseUniform
+
+    classes: list[LawClass] = [fhsym.FlippedHuber, fhsym.Gaussian, fhsym.Laplace, fhsym.TruncatedLaplace,
+                               fhsym.Staircase, fhsym.OSGT, PiecewiseUniform, fhsym.DiscreteFlippedHuber]
+    laws: list[ContinuousLaw] = [fhsym.FlippedHuber(1.0, 1.0), fhsym.Gaussian(1.0), fhsym.Laplace(1.0),
+                                 fhsym.TruncatedLaplace(1.0, 5.0), fhsym.Staircase(1.0, 1.0, 0.3), fhsym.OSGT(1.0, 1.0),
+                                 PiecewiseUniform(1.0, [1, 1])]
+    lattice: LatticeLaw = fhsym.DiscreteFlippedHuber(1.0, 1.0, 0.5)
+    del classes, laws, lattice
