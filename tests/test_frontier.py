@@ -485,19 +485,11 @@ def test_readme_headline_and_frontier_page_are_the_data_files():
     """The README's frontier paragraph is what `scripts/frontier_report.py report` prints from the data file (so a
     regenerated data file cannot leave the README stating the old numbers), and docs/frontier.md names the
     data file's assembly time."""
-    import importlib.util
-    import sys
     from pathlib import Path
 
     data = _data()
     root = Path(__file__).resolve().parent.parent
-    sys.path.insert(0, str(root / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location("frontier_report_script", root / "scripts" / "frontier_report.py")
-        report = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(report)
-    finally:
-        sys.path.remove(str(root / "scripts"))
+    report = _frontier_report_script()
     words = " ".join(report.headline(data).split())
     assert words and words in " ".join((root / "README.md").read_text().split())
     assert data["generated_at"] in (root / "docs" / "frontier.md").read_text()

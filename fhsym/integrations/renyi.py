@@ -62,9 +62,10 @@ __all__ = [
     "interpolated_rdp",
 ]
 
-_ORDER = V.Domain("order", 1.0, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)
-_Q = V.Domain("sampling_prob", 0.0, 1.0, closed_lower=True, closed_upper=True)
-_KL_ORDER = 1.0 + 2.0**-20
+#: the domains of a Renyi order and of a sampling probability; the order that stands for the KL divergence (order 1)
+ORDER = V.Domain("order", 1.0, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)
+SAMPLING_PROB = V.Domain("sampling_prob", 0.0, 1.0, closed_lower=True, closed_upper=True)
+KL_ORDER = 1.0 + 2.0**-20
 _REL_BITS = 50
 _START_PREC = 128
 _MAX_PREC = 4096
@@ -170,7 +171,7 @@ def flipped_huber_rdp_zcdp(order: float, alpha: float, gamma: float, sensitivity
     >>> flipped_huber_rdp_zcdp(2.0, 1.0, 2.0) >= flipped_huber_rdp(2.0, 1.0, 2.0)
     True
     """
-    lam = V.check_scalar(order, _ORDER)
+    lam = V.check_scalar(order, ORDER)
     xi, eta = FlippedHuber(alpha, gamma).zcdp(sensitivity)
     return (float(xi) + float(eta) * lam) * (1.0 + 1e-12)
 
@@ -180,7 +181,7 @@ def _rdp_cached(lam: float, a: float, g: float, D: float) -> float:
     if lam == math.inf:
         return math.inf
     if lam == 1.0:
-        lam = _KL_ORDER
+        lam = KL_ORDER
     d = _rdp_ball(exact_fraction(lam), exact_fraction(a), exact_fraction(g), exact_fraction(D))
     return max(upper_float(d), 0.0)
 
@@ -203,7 +204,7 @@ def flipped_huber_rdp(order: float, alpha: float, gamma: float, sensitivity: flo
     >>> 0.3 < d < flipped_huber_rdp_zcdp(3.0, 1.0, 2.0, 1.0)
     True
     """
-    lam = V.check_scalar(order, _ORDER)
+    lam = V.check_scalar(order, ORDER)
     fh = FlippedHuber(alpha, gamma)
     D = V.check_scalar(sensitivity, V.SENSITIVITY)
     if lam == math.inf:
@@ -241,7 +242,7 @@ def poisson_subsampled_rdp(order: int, sampling_prob: float, rdp: Callable[[int]
     True
     """
     alpha = _check_integer_order(order)
-    q = V.check_scalar(sampling_prob, _Q)
+    q = V.check_scalar(sampling_prob, SAMPLING_PROB)
     if q == 0.0:
         return 0.0
     full = float(rdp(alpha))
@@ -305,7 +306,7 @@ def interpolated_rdp(order: float, at_integer: Callable[[int], float]) -> float:
     >>> interpolated_rdp(2.5, lambda l: l / 2.0) >= 2.5 / 2.0
     True
     """
-    lam = V.check_scalar(order, _ORDER)
+    lam = V.check_scalar(order, ORDER)
     if lam == math.inf:
         return math.inf
     if lam == 1.0:  # KL <= D_2 (RDP is non-decreasing in the order)

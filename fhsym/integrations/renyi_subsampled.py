@@ -64,6 +64,9 @@ from flint import acb, arb, ctx, fmpq, fmpz
 from .._core import domains as V
 from ..noise.flipped_huber import FlippedHuber
 from .renyi import (
+    KL_ORDER,
+    ORDER,
+    SAMPLING_PROB,
     exact_fraction,
     flipped_huber_rdp,
     interpolated_rdp,
@@ -81,9 +84,6 @@ __all__ = [
     "vector_subsampled_rdp",
 ]
 
-_ORDER = V.Domain("order", 1.0, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)
-_Q = V.Domain("sampling_prob", 0.0, 1.0, closed_lower=True, closed_upper=True)
-_KL_ORDER = 1.0 + 2.0**-20
 _REL_BITS = 50
 _MAX_PREC = 1024
 _FRAC_REL_BITS = 36  # fractional orders: the ball of D_lam is refined to 2^-36 relative (then its upper end)
@@ -113,7 +113,7 @@ def binomial_subsampled_rdp(order: int, sampling_prob: float, rdp: Callable[[int
     if isinstance(order, bool) or not float(order).is_integer() or order < 2:
         raise ValueError(f"order must be an integer >= 2 for the binomial expansion; got {order!r}")
     lam = int(order)
-    q = V.check_scalar(sampling_prob, _Q)
+    q = V.check_scalar(sampling_prob, SAMPLING_PROB)
     if q == 0.0:
         return 0.0
     with ctx.workprec(128 + 2 * lam.bit_length()):
@@ -218,8 +218,8 @@ def flipped_huber_subsampled_rdp(order: float, sampling_prob: float, alpha: floa
     >>> bool(0.0 < v < flipped_huber_rdp(2.5, 1.0, 2.0))
     True
     """
-    lam = V.check_scalar(order, _ORDER)
-    q = V.check_scalar(sampling_prob, _Q)
+    lam = V.check_scalar(order, ORDER)
+    q = V.check_scalar(sampling_prob, SAMPLING_PROB)
     fh = FlippedHuber(alpha, gamma)
     D = V.check_scalar(sensitivity, V.SENSITIVITY)
     if q == 0.0:
@@ -230,7 +230,7 @@ def flipped_huber_subsampled_rdp(order: float, sampling_prob: float, alpha: floa
     if q == 1.0:
         return full
     if lam == 1.0:
-        lam = _KL_ORDER
+        lam = KL_ORDER
     if float(lam).is_integer():
         v = binomial_subsampled_rdp(int(lam), q, lambda k: flipped_huber_rdp(float(k), fh.alpha, fh.gamma, D))
     else:
@@ -330,7 +330,7 @@ def vector_rdp(order: float, alpha: float, gamma: float, dim: int, sensitivity: 
     >>> bool(vector_rdp(2.0, 1.0, 1.0, 10, 1.0, 1.0) <= 10 * flipped_huber_rdp(2.0, 1.0, 1.0, 1.0))
     True
     """
-    lam = V.check_scalar(order, _ORDER)
+    lam = V.check_scalar(order, ORDER)
     fh = FlippedHuber(alpha, gamma)
     K = V.check_int(dim, "dim", 1)
     c = V.check_scalar(sensitivity, V.SENSITIVITY)
@@ -360,8 +360,8 @@ def vector_subsampled_rdp(order: float, sampling_prob: float, alpha: float, gamm
     >>> bool(vector_subsampled_rdp(4.0, 0.01, 1.0, 2.0, 10, 1.0, 1.0) < vector_rdp(4.0, 1.0, 2.0, 10, 1.0, 1.0))
     True
     """
-    lam = V.check_scalar(order, _ORDER)
-    q = V.check_scalar(sampling_prob, _Q)
+    lam = V.check_scalar(order, ORDER)
+    q = V.check_scalar(sampling_prob, SAMPLING_PROB)
     K = V.check_int(dim, "dim", 1)
     if K == 1:
         D = sensitivity if l2_sensitivity is None else min(sensitivity, l2_sensitivity)
