@@ -78,7 +78,7 @@ class Cost:
     ``field``: the certificate field that drives the cost, ``work``: the count in words.
 
     >>> c = Cost(0.5, 1 << 20, "parameters.weights", "1000 exact terms")
-    >>> c.within(VERIFY_BUDGET), Cost(60.0, 0, "grid.nodes", "").within(VERIFY_BUDGET)
+    >>> c.within(VERIFY_BUDGET), Cost(90.0, 0, "grid.nodes", "").within(VERIFY_BUDGET)
     (True, False)
     """
 

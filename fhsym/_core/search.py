@@ -128,7 +128,7 @@ def smallest_true_many(ok: Callable[[np.ndarray, np.ndarray], np.ndarray], n: in
     passes; bisect the bit patterns of (hi/2, hi]), all predicates of one step in one call, so the result is the double
     :func:`smallest_true` returns for each predicate, bit for bit (``tests/test_epsilon_arrays.py``).
 
-    >>> smallest_true_many(lambda x, i: x * x >= i + 2.0, 3, name="x") == np.sqrt([2.0, 3.0, 4.0])
+    >>> smallest_true_many(lambda x, i: x * x >= (i + 2.0) ** 2, 3, name="x") == np.array([2.0, 3.0, 4.0])
     array([ True,  True,  True])
     """
     out = np.zeros(n)
