@@ -15,6 +15,9 @@ backend); save it with ``save`` or ``fig.savefig``.  ``fhsym reproduce``
 | ``ratio_heatmap_figure`` | Fig 3(b), (c) | 10 log10(var_FH / var_other) in dB over (eps, delta) |
 | ``privacy_profile_figure`` | Fig 6 | delta(eps) at equal noise variance |
 | ``centered_loss_figure`` | Fig 7 | centred privacy losses zeta~_d(t) at equal scale |
+| ``frontier_gain_figure`` | docs/frontier.md | FH's certified gain in dB over K x eps, one panel per delta (the frontier data) |
+| ``optimum_excess_figure`` | docs/optimum.md | each mechanism's variance above the certified optimum, against eps |
+| ``advice_figure`` | ``fhsym advise --plot`` | one release's certified ranking, the optimum band in one coordinate |
 
 The curves are computed by the same public functions users call
 (``fhsym.FlippedHuber``, ``fhsym.privacy_profile``,
@@ -41,6 +44,8 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from ._core.types import FloatArray
+from .frontier_figures import (DIGEST_KEY, advice_figure, advice_series, data_digest, frontier_gain_figure,
+                               frontier_gain_series, optimum_excess_figure, optimum_excess_series)
 
 if TYPE_CHECKING:  # the optional extra fhsym[plot]; imported where it is used
     from matplotlib.axes import Axes
@@ -59,6 +64,15 @@ __all__ = [
     "fh_alpha_for_variance",
     "osgt_vartheta_for_variance",
     "save",
+    # pictures of the frontier data, the optimum and one release's advice (fhsym/frontier_figures.py)
+    "DIGEST_KEY",
+    "data_digest",
+    "frontier_gain_series",
+    "frontier_gain_figure",
+    "optimum_excess_series",
+    "optimum_excess_figure",
+    "advice_series",
+    "advice_figure",
 ]
 
 #: (alpha, gamma) pairs drawn in Fig 1: the Gaussian (alpha = 0), growing alpha at gamma = 1, and a wider gamma.

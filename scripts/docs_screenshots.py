@@ -56,7 +56,7 @@ PAGES: List[Tuple[str, str, Optional[str]]] = [
 MORE_PAGES: List[Tuple[str, str, Optional[str]]] = [
     (f"{name}/index.html", f"{name.replace('/', '_')}.png", None)
     for name in ("getting-started", "scipy", "accuracy", "certificates", "proofs-report", "codegen", "errata", "mechanisms",
-                 "kdim", "frontier", "optimum", "security", "dpcd", "integrations", "reproduction/1d", "reproduction/kdim")
+                 "kdim", "frontier", "optimum", "advisor", "security", "dpcd", "integrations", "reproduction/1d", "reproduction/kdim")
 ] + [
     ("index.html", "index_layout.png", "layout-of-the-project"),                 # the layout table
     ("getting-started/index.html", "getting-started_cli.png", "command-line"),   # the CLI table and output

@@ -377,6 +377,12 @@ def report(data_path: Path) -> int:
                 p = FIG / f"frontier_{kind}_{norm}_T{T}.png"
                 if _heatmaps(entries, norm, T, p, others):
                     figs.append((kind, norm, T, p))
+    from figures import ADVISOR, advisor_js, render  # scripts/figures.py: the pictures that open the pages
+
+    for p in render(data, FIG):
+        print(f"wrote {p}", file=sys.stderr)
+    ADVISOR.parent.mkdir(parents=True, exist_ok=True)
+    ADVISOR.write_text(advisor_js(data))
     page = render_page(data, figs)
     PAGE.write_text(page)
     print(page)
@@ -797,7 +803,19 @@ def render_page(data, figs) -> str:
          + data["generated_at"] + "); every number on this page is computed from that file. Each variance is "
          "the certified minimum per-coordinate variance of one mechanism for one release (`fhsym.calibrate`, or the "
          "composed staircase of `fhsym.applications.staircase_pld`; certificate in the data file, format 2, "
-         "`fhsym.verify_certificate` re-checks it).", ""]
+         "`fhsym.verify_certificate` re-checks it).", "",
+         "Where flipped Huber wins (blue), ties within 0.01 dB (white) or loses (red) against the best other "
+         "mechanism, in dB over K coordinates x eps, one panel per delta (unit l_inf box, one release):", "",
+         "![FH gain over the best other mechanism, K x eps, per delta](figures/frontier_gain_best.png)", "",
+         "Against the paper's baselines alone (the better of the Gaussian and the exact K-fold Laplace):", "",
+         "![FH gain over the Gaussian and the K-fold Laplace, K x eps, per delta](figures/frontier_gain_baselines.png)",
+         "",
+         "In one coordinate, every mechanism's variance above the certified optimum of any additive noise "
+         "([optimum](optimum.md)); the grey band is the optimum's certified interval:", "",
+         "![Variance above the certified optimum, one coordinate](figures/optimum_excess.png)", "",
+         "Your own release: the [interactive advisor](advisor.md) (the same data, in the browser) or "
+         "`fhsym advise --epsilon E --delta D --dim K --plot advice.png`. The pictures are drawn by "
+         "`python scripts/figures.py` (also run by the report); the counts in their titles are the ones below.", ""]
     o = _overall(entries, norm="linf", compositions=1)
     if o is not None:
         cls, top = o["cls"], o["top"]

@@ -3,7 +3,7 @@
 fhsym's packages, lowest first::
 
     _core  ->  symbolic  ->  codegen, _generated  ->  noise  ->  privacy, optimum  ->  accounting
-           ->  calibration  ->  applications, integrations, plotting  ->  cli
+           ->  calibration  ->  applications, integrations, plotting (frontier_figures)  ->  cli
 
 Every import inside fhsym (module level or inside a function) goes to the same layer or a
 lower one; the package root ``fhsym/__init__.py`` sits on top.  Also checked: no import cycle among fhsym's
@@ -30,7 +30,7 @@ LAYERS = [
     ("fhsym.privacy", "fhsym.optimum"),
     ("fhsym.accounting",),
     ("fhsym.calibration",),
-    ("fhsym.applications", "fhsym.integrations", "fhsym.plotting", "fhsym.jax"),
+    ("fhsym.applications", "fhsym.integrations", "fhsym.plotting", "fhsym.frontier_figures", "fhsym.jax"),
     ("fhsym.cli", "fhsym.__main__"),
 ]
 TOP = ("fhsym",)  # the root imports anything

@@ -123,6 +123,17 @@ def cmd_advise(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
                  candidates=CANDIDATES + declared)
     res = adv.to_dict()
     res["_text"] = str(adv)  # the ranked table (Advice.__str__); --json leaves it out
+    if ns.plot is not None:  # the ranking as a picture (fhsym.plotting.advice_figure)
+        need_module("matplotlib", "advise --plot")
+        from ..plotting import DIGEST_KEY, advice_figure, advice_series, data_digest
+
+        meta = {"Software": None, DIGEST_KEY: data_digest(advice_series(adv))} if ns.plot.suffix.lower() == ".png" else None
+        try:
+            advice_figure(adv).savefig(ns.plot, dpi=100, metadata=meta)
+        except OSError as exc:
+            raise CLIError(f"cannot write --plot {str(ns.plot)!r}: {exc.strerror}") from None
+        res["plot"] = str(ns.plot)
+        res["_text"] += f"\nplot: {ns.plot}"
     return res, 0
 
 

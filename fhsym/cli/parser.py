@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sensitivity (default 1);\n"
         "the box-based mechanisms cover an l2 / l1 ball through the box that contains it.",
         epilog="examples:\n  fhsym advise --epsilon 0.3 --delta 1e-6\n"
-        "  fhsym advise --epsilon 1 --delta 1e-8 --dim 20 --norm l2 --compositions 10 --json\n" + _EPILOG_EXIT,
+        "  fhsym advise --epsilon 1 --delta 1e-8 --dim 20 --norm l2 --compositions 10 --json\n"
+        "  fhsym advise --epsilon 1 --delta 1e-6 --plot advice.png\n" + _EPILOG_EXIT,
     )
     ad.add_argument("--epsilon", type=_real("epsilon", (0.0, math.inf)), required=True, metavar="E",
                     help="privacy budget eps > 0")
@@ -182,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     ad.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                     help="releases composed T >= 1 (default 1)")
     _add_law(ad, "its laws join the candidates")
+    ad.add_argument("--plot", type=Path, default=None, metavar="FILE",
+                    help="also draw the ranking (variance per mechanism; the optimum band in one coordinate)\n"
+                         "into FILE (PNG, SVG or PDF by its suffix; needs matplotlib)")
     ad.add_argument("--no-data", action="store_true", help="compute everything (do not reuse the frontier data file)")
     ad.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
 
