@@ -23,7 +23,7 @@ at 100 and 300 digits): relative error below ``10**-(digits - 3)`` for pdf, logp
 logsf, variance, Fisher information, NFI, moments, entropy and the privacy profile over
 alpha/gamma in [1e-6, 1e4] and far tails; ppf/isf and epsilon_for_delta are inverses of those
 and as accurate (relative to the result, absolute near its zero); log_mgf relative unless
-|gamma s| is below 10**-digits.  Balls are rigorous: the ball of :class:`BallFlippedHuber`
+``|gamma s|`` is below ``10**-digits``.  Balls are rigorous: the ball of :class:`BallFlippedHuber`
 contains the exact value, and its precision is raised until the radius is below
 ``10**-digits`` relative (or 16x the requested bits are reached).
 """
