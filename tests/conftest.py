@@ -6,7 +6,10 @@ Tests marked ``slow`` (the quick proof subsets, the quadrature sweeps, the exper
 gradients, ...) are left out of the whole-suite run -- ``python -m pytest`` with no path, the README's
 test command -- which then takes under 5 minutes on 2 cores; ``.ci/run`` runs them in a step of their
 own (``python -m pytest -m slow``).  Naming a test file or test, or giving any ``-m`` expression, runs
-what was named: ``pytest tests/test_calibration_sweep.py`` runs the whole sweep.
+what was named: ``pytest tests/test_calibration_sweep.py`` runs the whole sweep.  Besides the tests marked in
+their module, the long tests listed in ``tests/slow_tests.txt`` (chosen from measured times by
+``scripts/slow_tests.py``) are marked ``slow`` here.  ``FHSYM_TEST_SHARD=i/n`` keeps one shard of whatever was
+selected (``.ci/run`` runs one shard of the slow tests per commit).
 
 Hypothesis profiles
 -------------------
@@ -22,6 +25,8 @@ Hypothesis profiles
 from __future__ import annotations
 
 import os
+import zlib
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -56,11 +61,45 @@ def _restore_mpmath_precision():
         mpmath.mp.prec = prec
 
 
+SLOW_LIST = Path(__file__).resolve().parent / "slow_tests.txt"
+
+
+def _listed_slow() -> set:
+    return {ln.strip() for ln in SLOW_LIST.read_text().splitlines() if ln.strip() and not ln.startswith("#")}
+
+
 def pytest_collection_modifyitems(config, items):
-    """The whole-suite run (no path given, no ``-m``) leaves out the tests marked ``slow`` (module docstring)."""
+    """Mark the tests listed in ``tests/slow_tests.txt`` ``slow``; the whole-suite run (no path given, no ``-m``)
+    leaves out the tests marked ``slow`` (module docstring) and fails when a listed test was not collected."""
+    listed = _listed_slow()
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
+    shard = os.environ.get("FHSYM_TEST_SHARD")
+    if shard:
+        _keep_shard(config, items, shard)
     if config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.getoption("markexpr"):
         return
+    unknown = listed - {item.nodeid for item in items}
+    if unknown:
+        raise pytest.UsageError(f"tests/slow_tests.txt lists {len(unknown)} test(s) that were not collected "
+                                f"(renamed or removed? re-derive the list: scripts/slow_tests.py): {sorted(unknown)[:5]}")
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
+def _keep_shard(config, items, shard: str) -> None:
+    """``FHSYM_TEST_SHARD=i/n`` keeps the tests whose node id hashes (CRC-32) to i mod n: ``.ci/run`` runs one
+    shard of the slow tests per commit, so that every deep test runs in CI every n commits within its time."""
+    try:
+        i, n = (int(x) for x in shard.split("/"))
+        if not 0 <= i < n:
+            raise ValueError
+    except ValueError:
+        raise pytest.UsageError(f"FHSYM_TEST_SHARD must be i/n with integers 0 <= i < n, got {shard!r}") from None
+    out = [item for item in items if zlib.crc32(item.nodeid.encode()) % n != i]
+    if out:
+        config.hook.pytest_deselected(items=out)
+        items[:] = [item for item in items if zlib.crc32(item.nodeid.encode()) % n == i]
