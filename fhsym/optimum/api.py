@@ -34,6 +34,7 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
 from .primal import solve_private
+from .recorded import Checked, checked
 from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
@@ -73,6 +74,8 @@ class OptimumInterval:
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
     sensitivity), ``support`` the LP's ``M``; ``lp_rows``/``lp_columns`` the LP's size.
+    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the record of
+    ``fhsym/optimum/data`` at this (eps, delta), its dual and noise re-checked in exact rationals now).
     """
 
     epsilon: float
@@ -89,6 +92,7 @@ class OptimumInterval:
     lp_columns: int
     primal: PiecewiseUniform
     primal_upper: float
+    source: str = "computed"
 
     @property
     def ratio(self) -> float:
@@ -124,7 +128,8 @@ class OptimumInterval:
                 f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
                 f"  upper: {noise}, proven delta <= {self.proven_delta:.3g}\n"
                 f"  lower: LP dual checked in exact rationals ({self.bins} bins per unit sensitivity, support "
-                f"{self.support} bins; {self.lp_rows} x {self.lp_columns} LP)")
+                f"{self.support} bins; {self.lp_rows} x {self.lp_columns} LP)"
+                + ("" if self.source == "computed" else f"\n  from: {self.source}"))
 
     def __repr__(self) -> str:
         """:meth:`__str__` (not the dual's and the noises' arrays: ``dual``, ``noise``, ``primal`` hold them)."""
@@ -249,13 +254,19 @@ def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float
     """The near-optimal noise of :func:`optimal_variance` (its upper end) and its proven delta.
 
     Returns ``(noise, proven)`` with ``proven >= sup_{0 < d <= Delta} delta(eps; d)`` proven in exact
-    rationals and ``proven <= delta``.
+    rationals and ``proven <= delta``.  With the automatic grid (``bins=None``) at a recorded (eps, delta) the
+    recorded noise is returned, its privacy re-proven now (:func:`fhsym.optimum.recorded.checked`; milliseconds);
+    elsewhere the LP is solved.
 
     >>> noise, proven = calibrate_piecewise_uniform(1.0, 1e-6, bins=2)
     >>> proven <= 1e-6, noise.width, round(noise.var(), 3)
     (True, 0.5, 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
+    if bins is None:
+        hit = _recorded(eps, dl, sens)
+        if hit is not None:
+            return hit[0], hit[1]
     noise, proven, _ = _solve(eps, dl, sens, bins)
     return noise, proven
 
@@ -274,8 +285,35 @@ def solve_calibration(epsilon: float, delta: float, sensitivity: float, bins: Op
     return (lambda w: PiecewiseUniform(w, weights)), noise.width
 
 
+def _recorded(eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float, Fraction, Checked]]:
+    """The record at (eps, dl) re-checked for sensitivity ``sens``: ``(noise, proven delta, exact lower bound at
+    sens, the checked record)``, or None (no record, or one whose re-check does not give a valid interval: then the
+    caller solves the LP).  The noise at ``sens`` is the recorded one with its width times ``sens`` (exact: a power of
+    two times sens), its privacy proven again at ``sens`` unless ``sens`` is 1 (the re-checked one)."""
+    try:
+        chk = checked(eps, dl)
+    except (OSError, ValueError, KeyError, TypeError, ArithmeticError):
+        return None  # an unreadable or malformed data file: the LP is the answer
+    if chk is None:
+        return None
+    rec, res = chk.record, chk.result
+    m = chk.dual.m
+    if (rec.get("sensitivity") != 1.0 or res.proven_delta > dl or not 0 < res.lower <= res.upper
+            or Fraction(chk.noise.width) != Fraction(1, m)):
+        return None
+    if sens == 1.0:
+        return chk.noise, res.proven_delta, chk.bound, chk
+    if Fraction(sens / m) * m != Fraction(sens):
+        return None
+    noise = PiecewiseUniform(sens / m, chk.noise.weights)
+    proven = noise.certified_sup_profile(eps, sens)
+    if proven > dl:
+        return None
+    return noise, proven, chk.bound * Fraction(sens) ** 2, chk
+
+
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None) -> OptimumInterval:
+                     bins: Optional[int] = None, recorded: bool = True) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
     ``V* = inf Var(T)`` over all noise laws ``T`` such that ``f(D) + T`` is (eps, delta)-DP for
@@ -284,7 +322,11 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
     proven private in exact rationals, or the pure-DP staircase's proven variance where that is smaller
     (eps 3 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
-    ``bins`` (``m``, a power of two) overrides the automatic grid.
+    ``bins`` (``m``, a power of two) overrides the automatic grid.  With the automatic grid and ``recorded``
+    (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
+    is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
+    (``source="recorded"``; tens of milliseconds the first time, memoised by the record's digest after that);
+    ``recorded=False`` always solves the LP.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -301,11 +343,20 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     ('Staircase', 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    primal, primal_proven, sol = _solve(eps, dl, sens, bins)
-    m = sol.dual.m
-    bound = sol.dual.variance_bound()
-    d2 = Fraction(sens) ** 2
-    lower = fraction_down(bound * d2)
+    if not isinstance(recorded, bool):
+        raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    hit = _recorded(eps, dl, sens) if recorded and bins is None else None
+    if hit is not None:
+        primal, primal_proven, exact_lower, chk = hit
+        dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
+        lower = fraction_down(exact_lower)
+        rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    else:
+        primal, primal_proven, sol = _solve(eps, dl, sens, bins)
+        dual, source = sol.dual, "computed"
+        lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
+        rows, cols = sol.n_rows, sol.n_cols
+    m = dual.m
     primal_upper = fraction_up(primal.exact_variance())
     noise: Union[PiecewiseUniform, Staircase] = primal
     upper, proven = primal_upper, primal_proven
@@ -315,5 +366,5 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     if st_upper < upper and st_proven <= dl:
         noise, upper, proven = st, st_upper, st_proven
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
-                           proven_delta=proven, dual=sol.dual, bins=m, support=sol.dual.M, lp_rows=sol.n_rows,
-                           lp_columns=sol.n_cols, primal=primal, primal_upper=primal_upper)
+                           proven_delta=proven, dual=dual, bins=m, support=dual.M, lp_rows=rows,
+                           lp_columns=cols, primal=primal, primal_upper=primal_upper, source=source)
