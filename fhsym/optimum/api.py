@@ -21,7 +21,7 @@ interval is then wider than ``REFINE`` (0.5 %), the grid is refined while the LP
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Optional, Tuple, Union
 
@@ -34,7 +34,7 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
 from .primal import solve_private
-from .recorded import Checked, checked
+from .recorded import Checked, checked, recorded_points
 from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
@@ -285,11 +285,9 @@ def solve_calibration(epsilon: float, delta: float, sensitivity: float, bins: Op
     return (lambda w: PiecewiseUniform(w, weights)), noise.width
 
 
-def _recorded(eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float, Fraction, Checked]]:
-    """The record at (eps, dl) re-checked for sensitivity ``sens``: ``(noise, proven delta, exact lower bound at
-    sens, the checked record)``, or None (no record, or one whose re-check does not give a valid interval: then the
-    caller solves the LP).  The noise at ``sens`` is the recorded one with its width times ``sens`` (exact: a power of
-    two times sens), its privacy proven again at ``sens`` unless ``sens`` is 1 (the re-checked one)."""
+def _usable(eps: float, dl: float) -> Optional[Checked]:
+    """The record at (eps, dl) re-checked, if it is one this module can use (sensitivity 1, its noise private at
+    dl by the re-check, a non-empty interval, the noise on the dual's grid); else None."""
     try:
         chk = checked(eps, dl)
     except (OSError, ValueError, KeyError, TypeError, ArithmeticError):
@@ -297,19 +295,85 @@ def _recorded(eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUni
     if chk is None:
         return None
     rec, res = chk.record, chk.result
-    m = chk.dual.m
     if (rec.get("sensitivity") != 1.0 or res.proven_delta > dl or not 0 < res.lower <= res.upper
-            or Fraction(chk.noise.width) != Fraction(1, m)):
+            or Fraction(chk.noise.width) != Fraction(1, chk.dual.m)):
         return None
+    return chk
+
+
+def _at_sensitivity(chk: Checked, eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float]]:
+    """The recorded noise at sensitivity ``sens`` (width times ``sens``: exact, a power of two times sens) and its
+    proven delta (the re-checked one at sens = 1, else proven again at sens), or None if that is above ``dl``."""
+    m = chk.dual.m
     if sens == 1.0:
-        return chk.noise, res.proven_delta, chk.bound, chk
+        return chk.noise, chk.result.proven_delta
     if Fraction(sens / m) * m != Fraction(sens):
         return None
     noise = PiecewiseUniform(sens / m, chk.noise.weights)
     proven = noise.certified_sup_profile(eps, sens)
-    if proven > dl:
+    return (noise, proven) if proven <= dl else None
+
+
+def _recorded(eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float, Fraction, Checked]]:
+    """The record at (eps, dl) re-checked for sensitivity ``sens``: ``(noise, proven delta, exact lower bound at
+    sens, the checked record)``, or None (no record, or one whose re-check does not give a valid interval: then the
+    caller solves the LP)."""
+    chk = _usable(eps, dl)
+    at = None if chk is None else _at_sensitivity(chk, eps, dl, sens)
+    if chk is None or at is None:
         return None
-    return noise, proven, chk.bound * Fraction(sens) ** 2, chk
+    return at[0], at[1], chk.bound * Fraction(sens) ** 2, chk
+
+
+#: a point near the data (the same epsilon, another delta) is answered from the neighbouring records when the
+#: interval they give is at most this wide (upper/lower - 1); else the LP is solved
+NEAR = 2e-3
+
+
+def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
+    """The recorded dual's proven lower bound on V*(eps, dl, 1) and the dual relabelled with ``dl``.
+
+    A dual solution is feasible for every right-hand side, and the bound ``y + delta sum_j z_j - worst - w^2/4``
+    (:class:`.dual.DualCertificate`) is affine in delta: ``bound(dl) = bound(delta_rec) + (dl - delta_rec) sum_j
+    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed)."""
+    dual = replace(chk.dual, delta=dl)
+    if chk.bound > 0:
+        zsum = sum((min(Fraction(v), Fraction(0)) for v in chk.dual.z), Fraction(0))
+        return max(Fraction(0), chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum), dual
+    return dual.variance_bound(), dual
+
+
+def _near(eps: float, dl: float, sens: float
+          ) -> Optional[Tuple[PiecewiseUniform, float, Fraction, DualCertificate, Checked, str]]:
+    """(eps, dl) not recorded but eps is: the interval from the records at the same eps and the nearest deltas.
+
+    Lower end: the duals of the nearest recorded deltas above and below ``dl`` evaluated at ``dl`` (the better one;
+    :func:`_tangent`).  Upper end: the noise of the nearest recorded delta at most ``dl`` (private at it, so at
+    ``dl``).  None if either is missing (the caller then solves the LP)."""
+    try:
+        deltas = sorted(d for e, d in recorded_points() if e == eps)
+    except (OSError, ValueError):
+        return None
+    below = [d for d in deltas if d <= dl]
+    above = [d for d in deltas if d > dl]
+    if not below:
+        return None
+    up = _usable(eps, below[-1])
+    at = None if up is None else _at_sensitivity(up, eps, dl, sens)
+    if up is None or at is None:
+        return None
+    best: Optional[Tuple[Fraction, DualCertificate, Checked]] = None
+    for d in ([below[-1]] + above[:1]):
+        chk = up if d == below[-1] else _usable(eps, d)
+        if chk is not None:
+            bound, dual = _tangent(chk, dl)
+            if best is None or bound > best[0]:
+                best = (bound, dual, chk)
+    assert best is not None  # the record below itself gives one
+    bound, dual, chk = best
+    source = (f"recorded near: fhsym/optimum/data at eps={eps:g}, the noise of delta={below[-1]:g} and the dual of "
+              f"delta={chk.dual.delta:g} evaluated at delta={dl:g}, both re-checked in exact rationals")
+    return at[0], at[1], bound * Fraction(sens) ** 2, dual, chk, source
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
@@ -325,8 +389,11 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     ``bins`` (``m``, a power of two) overrides the automatic grid.  With the automatic grid and ``recorded``
     (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
     is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
-    (``source="recorded"``; tens of milliseconds the first time, memoised by the record's digest after that);
-    ``recorded=False`` always solves the LP.
+    (``source`` starts ``"recorded"``; tens of milliseconds the first time, memoised by the record's digest after
+    that).  At a recorded epsilon and another delta, the neighbouring records answer when the interval they give is
+    at most :data:`NEAR` (0.2 %) wide: the noise of the nearest recorded delta below (private there, so at delta)
+    and the better of the nearest duals above and below evaluated at delta (a dual is feasible for every delta; its
+    bound is affine in delta); ``source`` starts ``"recorded near"``.  ``recorded=False`` always solves the LP.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -345,10 +412,23 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     if not isinstance(recorded, bool):
         raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
+    st_upper = staircase_variance_up(st)
+    st_proven = st.worst_profile_enclosure(eps, sens).upper
+    st_ok = st_proven <= dl
     hit = _recorded(eps, dl, sens) if recorded and bins is None else None
+    near = _near(eps, dl, sens) if recorded and bins is None and hit is None else None
+    if near is not None:  # used only if its interval is narrow (NEAR)
+        best_up = min(fraction_up(near[0].exact_variance()), st_upper if st_ok else math.inf)
+        if not (near[2] > 0 and best_up <= (1.0 + NEAR) * fraction_down(near[2])):
+            near = None
     if hit is not None:
         primal, primal_proven, exact_lower, chk = hit
         dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
+        lower = fraction_down(exact_lower)
+        rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    elif near is not None:
+        primal, primal_proven, exact_lower, dual, chk, source = near
         lower = fraction_down(exact_lower)
         rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
     else:
@@ -360,10 +440,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     primal_upper = fraction_up(primal.exact_variance())
     noise: Union[PiecewiseUniform, Staircase] = primal
     upper, proven = primal_upper, primal_proven
-    st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
-    st_upper = staircase_variance_up(st)
-    st_proven = st.worst_profile_enclosure(eps, sens).upper
-    if st_upper < upper and st_proven <= dl:
+    if st_upper < upper and st_ok:
         noise, upper, proven = st, st_upper, st_proven
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
                            proven_delta=proven, dual=dual, bins=m, support=dual.M, lp_rows=rows,

@@ -165,3 +165,53 @@ def test_advise_reuses_a_verified_record_and_re_verifies_a_changed_one(tmp_path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name,))
     assert adv.best.source == "computed" and adv.best.variance == pytest.approx(cal.variance, rel=1e-12)
+
+
+@pytest.mark.parametrize("eps, delta, noise_from", [(1.0, 1e-7, 1e-8), (0.3, 3e-6, 1e-6)])
+def test_a_point_near_the_data_is_answered_from_its_neighbours(eps, delta, noise_from):
+    """Same epsilon, another delta: the noise of the record below (private at the smaller delta, so at delta) and a
+    recorded dual evaluated at delta; the lower end is rebuilt by the reference from that dual at delta."""
+    iv = fhsym.optimal_variance(eps, delta)
+    assert iv.source.startswith("recorded near") and iv.ratio <= 1.002
+    rec = R.find(eps, noise_from)
+    assert iv.primal.weights == tuple(rec["noise"]["weights"]) and iv.proven_delta <= delta
+    assert hockey_stick(iv.primal.width, iv.primal.weights, eps, 1.0) <= delta
+    assert iv.dual.delta == delta and iv.dual.epsilon == eps
+    src = R.find(eps, [d for d in (1e-5, 1e-6, 1e-8, 1e-10) if R.find(eps, d) and R.find(eps, d)["dual"]["y"] ==
+                       iv.dual.y][0])
+    ref = dual_bound(dict(src["dual"], delta=delta)) - Fraction(1, 4 * src["dual"]["m"] ** 2)
+    assert Fraction(iv.lower) <= ref < Fraction(math.nextafter(iv.lower, math.inf))
+    assert iv.lower <= iv.upper
+
+
+def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
+    """eps = 10 is recorded wider than NEAR (the LP's grid there: 64 bins per unit): another delta there is not
+    answered from the data (optimal_variance would solve the LP; not run here, ~20 s)."""
+    from fhsym.optimum.api import NEAR, _near
+
+    near = _near(10.0, 2e-6, 1.0)
+    assert near is not None  # the neighbours exist ...
+    st = staircase_variance_up(Staircase(10.0, 1.0, staircase_optimal_gamma(10.0)))
+    best_up = min(float(near[0].exact_variance()), st)
+    assert best_up > (1 + NEAR) * float(near[2])  # ... but give a wide interval
+
+
+def test_the_integer_dual_check_is_the_fraction_one():
+    """DualCertificate.lp_bound (integers scaled by a power of two) equals the Fraction route exactly, also for
+    perturbed duals whose clipping and signs differ from an LP optimum's."""
+    import random
+    from dataclasses import replace
+
+    from fhsym.optimum.solve import solve_lp
+
+    dual = solve_lp(1.0, 1e-6, m=4, M=40).dual
+    rng = random.Random(31)
+    for _ in range(20):
+        u = {key: v * rng.choice([0.0, 0.5, 1.0, 3.0, -1.0]) + rng.choice([0.0, 1e-3, -1e-3]) for key, v in dual.u.items()}
+        z = tuple(v * rng.choice([1.0, 2.0, -1.0]) for v in dual.z)
+        ue = tuple(v + rng.choice([0.0, -0.1, 0.1]) for v in dual.u_e)
+        y = dual.y * rng.choice([1.0, 0.9, 1.1])
+        d = replace(dual, u=u, z=z, u_e=ue, y=y)
+        assert d.lp_bound() == d._lp_bound_fractions()
+    with pytest.raises(ValueError, match="not a row"):
+        replace(dual, u={(5, 0): -1.0}).lp_bound()
