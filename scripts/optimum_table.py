@@ -6,7 +6,7 @@ Usage::
                                     [--cache DIR] [--budget SECONDS] [--out PATH] [--only EPS:DELTA ...]
 
 Each point is one task of the frontier's sweep runner (:func:`fhsym.applications.sweeps.run_tasks`; task
-:func:`fhsym.applications.frontier.optimum_grid_task` = :func:`fhsym.optimum.recorded.compute_record`): the LP
+:func:`fhsym.applications.frontier.optimum_grid_task` = :func:`fhsym.optimum.api.compute_record`): the LP
 solved now with :func:`fhsym.optimal_variance`'s default grid (``recorded=False``), its record re-checked from the
 record alone (exact rationals, no LP solver).  So the same command runs in-process (``--scheduler serial``), on a
 local Dask cluster or on a running Dask scheduler; results are cached per task in ``--cache`` and an interrupted run

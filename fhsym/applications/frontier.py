@@ -332,11 +332,11 @@ def optimum_task(epsilon: float, delta: float) -> Task:
 
 def optimum_grid_task(epsilon: float, delta: float) -> Task:
     """The :class:`~fhsym.applications.sweeps.Task` of the full optimum record at (eps, delta), Delta = 1 (its dual and
-    noise: :func:`fhsym.optimum.recorded.compute_record`), which ``fhsym/optimum/data`` stores for every point of the
+    noise: :func:`fhsym.optimum.api.compute_record`), which ``fhsym/optimum/data`` stores for every point of the
     1-D grid (``scripts/optimum_table.py --grid frontier``; a local or remote Dask cluster like every frontier sweep)."""
     from .sweeps import Task
 
-    return Task("fhsym.optimum.recorded:compute_record", {"epsilon": float(epsilon), "delta": float(delta)},
+    return Task("fhsym.optimum.api:compute_record", {"epsilon": float(epsilon), "delta": float(delta)},
                 label=f"optimum record eps={epsilon:g} delta={delta:g}")
 
 

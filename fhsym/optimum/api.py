@@ -21,9 +21,10 @@ interval is then wider than ``REFINE`` (0.5 %), the grid is refined while the LP
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from flint import arb, ctx, fmpq
 
@@ -34,11 +35,11 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
 from .primal import solve_private
-from .recorded import Checked, checked, recorded_points
+from .recorded import Checked, checked, recheck, record_of, recorded_points
 from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
-           "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon"]
+           "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon", "compute_record", "NEAR"]
 
 EPSILON = Domain("epsilon", 0.0, 20.0, closed_upper=True)
 #: delta below 1e-12: the LP in units of delta has right-hand sides 1/delta beyond what HiGHS handles (1e-300: "Model error")
@@ -445,3 +446,15 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
                            proven_delta=proven, dual=dual, bins=m, support=dual.M, lp_rows=rows,
                            lp_columns=cols, primal=primal, primal_upper=primal_upper, source=source)
+
+
+def compute_record(epsilon: float, delta: float) -> Dict[str, Any]:
+    """The record at (epsilon, delta), computed now (the LP, never the data file): one task of the frontier's sweep
+    runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``)."""
+    t0 = time.perf_counter()
+    iv = optimal_variance(epsilon, delta, recorded=False)
+    rec = record_of(iv, time.perf_counter() - t0)
+    chk = recheck(rec)
+    if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:
+        raise ArithmeticError(f"the record at eps={epsilon}, delta={delta} does not re-check: {chk}")
+    return rec

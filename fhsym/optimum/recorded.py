@@ -1,7 +1,7 @@
 """The optimum intervals recorded in ``data/optimum_bounds.json.gz`` and their exact re-check.
 
 Each record (written by ``scripts/optimum_table.py``, one task of the frontier's sweep runner per point:
-:func:`compute_record`) holds the inputs (``epsilon``, ``delta``, sensitivity 1), the grid (``bins`` = m,
+:func:`fhsym.optimum.api.compute_record`) holds the inputs (``epsilon``, ``delta``, sensitivity 1), the grid (``bins`` = m,
 ``support`` = M), the interval (``lower``, ``upper``), the dual certificate of the lower end
 (:class:`.dual.DualCertificate` as JSON) and the noise at the upper end (``width`` and integer ``weights`` of
 :class:`fhsym.noise.PiecewiseUniform`).  :func:`recheck` recomputes both ends from the record alone, in exact
@@ -25,7 +25,6 @@ import gzip
 import hashlib
 import json
 import re
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -35,7 +34,7 @@ from .._core.arb.piecewise_uniform import fraction_down, fraction_up
 from ..noise.piecewise_uniform import PiecewiseUniform
 from .dual import DualCertificate
 
-__all__ = ["DATA", "FORMAT", "load", "find", "recheck", "checked", "Recheck", "Checked", "compute_record",
+__all__ = ["DATA", "FORMAT", "load", "find", "recheck", "checked", "Recheck", "Checked",
            "record_of", "dumps", "recorded_points"]
 
 DATA = Path(__file__).resolve().parent / "data" / "optimum_bounds.json.gz"
@@ -172,20 +171,6 @@ def record_of(iv: Any, seconds: float) -> Dict[str, Any]:
         "noise": {"width": iv.primal.width, "weights": list(iv.primal.weights)},
         "dual": iv.dual.to_json(),
     }
-
-
-def compute_record(epsilon: float, delta: float) -> Dict[str, Any]:
-    """The record at (epsilon, delta), computed now (the LP, never the data file): one task of the frontier's sweep
-    runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``)."""
-    from .api import optimal_variance
-
-    t0 = time.perf_counter()
-    iv = optimal_variance(epsilon, delta, recorded=False)
-    rec = record_of(iv, time.perf_counter() - t0)
-    chk = recheck(rec)
-    if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:
-        raise ArithmeticError(f"the record at eps={epsilon}, delta={delta} does not re-check: {chk}")
-    return rec
 
 
 def dumps(records: List[Mapping[str, Any]], header: Mapping[str, Any]) -> bytes:

@@ -138,7 +138,7 @@ def test_the_record_format_keys_lines_by_epsilon_and_delta(tmp_path):
 
 def test_the_sweep_task_computes_a_record_that_re_checks():
     task = F.optimum_grid_task(1.0, 0.5)
-    assert task.func == "fhsym.optimum.recorded:compute_record" and task.params == {"epsilon": 1.0, "delta": 0.5}
+    assert task.func == "fhsym.optimum.api:compute_record" and task.params == {"epsilon": 1.0, "delta": 0.5}
     from fhsym.applications.sweeps import execute
 
     out = execute(task.func, dict(task.params))
