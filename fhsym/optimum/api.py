@@ -346,35 +346,31 @@ def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
 
 def _near(eps: float, dl: float, sens: float
           ) -> Optional[Tuple[PiecewiseUniform, float, Fraction, DualCertificate, Checked, str]]:
-    """(eps, dl) not recorded but eps is: the interval from the records at the same eps and the nearest deltas.
+    """The interval from every record at the same eps (none: None; the caller then solves the LP).
 
-    Lower end: the duals of the nearest recorded deltas above and below ``dl`` evaluated at ``dl`` (the better one;
-    :func:`_tangent`).  Upper end: the noise of the nearest recorded delta at most ``dl`` (private at it, so at
-    ``dl``).  None if either is missing (the caller then solves the LP)."""
+    Lower end: the best of their duals evaluated at ``dl`` (:func:`_tangent`; V* decreases in delta, and a dual
+    recorded at a larger delta, often on a finer grid, can beat the record at ``dl`` itself).  Upper end: the
+    least variance among their noises recorded at deltas at most ``dl`` (each private at its delta, so at ``dl``).
+    ``source`` starts ``"recorded"`` when (eps, dl) itself is recorded, ``"recorded near"`` otherwise."""
     try:
         deltas = sorted(d for e, d in recorded_points() if e == eps)
     except (OSError, ValueError):
         return None
-    below = [d for d in deltas if d <= dl]
-    above = [d for d in deltas if d > dl]
-    if not below:
+    chks = {d: c for d in deltas for c in [_usable(eps, d)] if c is not None}
+    noises = []
+    for d, chk in chks.items():
+        if d <= dl:
+            at = _at_sensitivity(chk, eps, dl, sens)
+            if at is not None:
+                noises.append((at[0].exact_variance(), d, at))
+    if not noises:
         return None
-    up = _usable(eps, below[-1])
-    at = None if up is None else _at_sensitivity(up, eps, dl, sens)
-    if up is None or at is None:
-        return None
-    best: Optional[Tuple[Fraction, DualCertificate, Checked]] = None
-    for d in ([below[-1]] + above[:1]):
-        chk = up if d == below[-1] else _usable(eps, d)
-        if chk is not None:
-            bound, dual = _tangent(chk, dl)
-            if best is None or bound > best[0]:
-                best = (bound, dual, chk)
-    assert best is not None  # the record below itself gives one
-    bound, dual, chk = best
-    source = (f"recorded near: fhsym/optimum/data at eps={eps:g}, the noise of delta={below[-1]:g} and the dual of "
+    _, noise_delta, (noise, proven) = min(noises, key=lambda x: x[0])
+    bound, dual, chk = max(((*_tangent(c, dl), c) for c in chks.values()), key=lambda x: x[0])
+    kind = "recorded" if dl in chks else "recorded near"
+    source = (f"{kind}: fhsym/optimum/data at eps={eps:g}, the noise of delta={noise_delta:g} and the dual of "
               f"delta={chk.dual.delta:g} evaluated at delta={dl:g}, both re-checked in exact rationals")
-    return at[0], at[1], bound * Fraction(sens) ** 2, dual, chk, source
+    return noise, proven, bound * Fraction(sens) ** 2, dual, chk, source
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
@@ -391,10 +387,11 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
     is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
     (``source`` starts ``"recorded"``; tens of milliseconds the first time, memoised by the record's digest after
-    that).  At a recorded epsilon and another delta, the neighbouring records answer when the interval they give is
-    at most :data:`NEAR` (0.2 %) wide: the noise of the nearest recorded delta below (private there, so at delta)
-    and the better of the nearest duals above and below evaluated at delta (a dual is feasible for every delta; its
-    bound is affine in delta); ``source`` starts ``"recorded near"``.  ``recorded=False`` always solves the LP.
+    that).  Where that interval is wider than :data:`NEAR` (0.2 %), and at a recorded epsilon with another delta,
+    every record at that epsilon contributes: the least-variance noise among those recorded at deltas at most delta
+    (private there, so at delta) and the best of their duals evaluated at delta (a dual is feasible for every delta;
+    its bound is affine in delta); another delta is answered so only if the interval is within :data:`NEAR`
+    (``source`` starts ``"recorded near"``).  ``recorded=False`` always solves the LP.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -417,13 +414,19 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     st_upper = staircase_variance_up(st)
     st_proven = st.worst_profile_enclosure(eps, sens).upper
     st_ok = st_proven <= dl
+    best_st = st_upper if st_ok else math.inf
+
+    def narrow(noise: PiecewiseUniform, exact_lower: Fraction) -> bool:
+        up = min(fraction_up(noise.exact_variance()), best_st)
+        return exact_lower > 0 and up <= (1.0 + NEAR) * fraction_down(exact_lower)
+
     hit = _recorded(eps, dl, sens) if recorded and bins is None else None
-    near = _near(eps, dl, sens) if recorded and bins is None and hit is None else None
-    if near is not None:  # used only if its interval is narrow (NEAR)
-        best_up = min(fraction_up(near[0].exact_variance()), st_upper if st_ok else math.inf)
-        if not (near[2] > 0 and best_up <= (1.0 + NEAR) * fraction_down(near[2])):
-            near = None
-    if hit is not None:
+    near = None
+    if recorded and bins is None and (hit is None or not narrow(hit[0], hit[2])):
+        near = _near(eps, dl, sens)  # the other records at this eps: a recorded point's own is wider than NEAR
+        if near is not None and hit is None and not narrow(near[0], near[2]):
+            near = None  # not recorded, and the neighbours are too far apart: the LP
+    if hit is not None and near is None:
         primal, primal_proven, exact_lower, chk = hit
         dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
         lower = fraction_down(exact_lower)

@@ -167,21 +167,39 @@ def test_advise_reuses_a_verified_record_and_re_verifies_a_changed_one(tmp_path)
     assert adv.best.source == "computed" and adv.best.variance == pytest.approx(cal.variance, rel=1e-12)
 
 
-@pytest.mark.parametrize("eps, delta, noise_from", [(1.0, 1e-7, 1e-8), (0.3, 3e-6, 1e-6)])
-def test_a_point_near_the_data_is_answered_from_its_neighbours(eps, delta, noise_from):
-    """Same epsilon, another delta: the noise of the record below (private at the smaller delta, so at delta) and a
-    recorded dual evaluated at delta; the lower end is rebuilt by the reference from that dual at delta."""
-    iv = fhsym.optimal_variance(eps, delta)
-    assert iv.source.startswith("recorded near") and iv.ratio <= 1.002
-    rec = R.find(eps, noise_from)
-    assert iv.primal.weights == tuple(rec["noise"]["weights"]) and iv.proven_delta <= delta
+def _check_combined(iv, eps, delta):
+    """iv's noise is the least-variance recorded noise at eps with a recorded delta <= delta, private at delta; its
+    lower end is the reference bound of the recorded dual it names, evaluated at delta."""
+    mine = [R.find(eps, d) for d in (1e-5, 1e-6, 1e-8, 1e-10) if d <= delta and R.find(eps, d) is not None]
+    variances = {_reference_interval(r)[1]: r for r in mine}
+    best = variances[min(variances)]
+    assert iv.primal.weights == tuple(best["noise"]["weights"]) and iv.proven_delta <= delta
     assert hockey_stick(iv.primal.width, iv.primal.weights, eps, 1.0) <= delta
     assert iv.dual.delta == delta and iv.dual.epsilon == eps
-    src = R.find(eps, [d for d in (1e-5, 1e-6, 1e-8, 1e-10) if R.find(eps, d) and R.find(eps, d)["dual"]["y"] ==
-                       iv.dual.y][0])
+    src = [r for d in (1e-5, 1e-6, 1e-8, 1e-10) for r in [R.find(eps, d)] if r and r["dual"]["y"] == iv.dual.y][0]
     ref = dual_bound(dict(src["dual"], delta=delta)) - Fraction(1, 4 * src["dual"]["m"] ** 2)
     assert Fraction(iv.lower) <= ref < Fraction(math.nextafter(iv.lower, math.inf))
     assert iv.lower <= iv.upper
+    return src
+
+
+@pytest.mark.parametrize("eps, delta", [(1.0, 1e-7), (0.3, 3e-6)])
+def test_a_point_near_the_data_is_answered_from_its_neighbours(eps, delta):
+    """Same epsilon, another delta: a recorded noise below (private at the smaller delta, so at delta) and a
+    recorded dual evaluated at delta; the lower end is rebuilt by the reference from that dual at delta."""
+    iv = fhsym.optimal_variance(eps, delta)
+    assert iv.source.startswith("recorded near") and iv.ratio <= 1.002
+    _check_combined(iv, eps, delta)
+
+
+def test_a_wide_recorded_point_borrows_a_finer_dual_from_a_larger_delta():
+    """(4, 1e-8) was solved on 32 bins per unit, (4, 1e-6) on 64: V* decreases in delta, and the finer dual
+    evaluated at 1e-8 proves a higher lower end than the record's own."""
+    iv = fhsym.optimal_variance(4.0, 1e-8)
+    own = R.find(4.0, 1e-8)
+    assert iv.source.startswith("recorded:") and iv.lower > own["lower"] and iv.ratio <= 1.002 < own["ratio"]
+    src = _check_combined(iv, 4.0, 1e-8)
+    assert src["delta"] > 1e-8 and src["bins"] > own["bins"]
 
 
 def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
