@@ -1,13 +1,23 @@
-"""The certified optimum of additive noise at 12 points: prints the table of docs/optimum.md, writes the data file.
+"""The certified optimum of additive noise: computes the records of fhsym/optimum/data and prints their table.
 
 Usage::
 
-    python scripts/optimum_table.py [--out PATH]     # default: fhsym/optimum/data/optimum_bounds.json.gz
+    python scripts/optimum_table.py [--grid paper12|frontier] [--scheduler serial|local|auto|ADDRESS] [--workers N]
+                                    [--cache DIR] [--budget SECONDS] [--out PATH] [--only EPS:DELTA ...]
 
-For eps in {0.1, 0.3, 1, 3} and delta in {1e-5, 1e-6, 1e-8} (sensitivity 1) it runs
-:func:`fhsym.optimal_variance` with its default grid, times it, re-checks the result from the record
-alone (:func:`fhsym.optimum.recorded.recheck`: exact rationals, no LP solver) and compares it with the
-certified variances of fhsym's mechanisms (``fhsym.calibrate``; the staircase is pure eps-DP).
+Each point is one task of the frontier's sweep runner (:func:`fhsym.applications.sweeps.run_tasks`; task
+:func:`fhsym.applications.frontier.optimum_grid_task` = :func:`fhsym.optimum.api.compute_record`): the LP
+solved now with :func:`fhsym.optimal_variance`'s default grid (``recorded=False``), its record re-checked from the
+record alone (exact rationals, no LP solver).  So the same command runs in-process (``--scheduler serial``), on a
+local Dask cluster or on a running Dask scheduler; results are cached per task in ``--cache`` and an interrupted run
+resumes.  The records are merged into ``--out`` (default: fhsym/optimum/data/optimum_bounds.json.gz): a point
+computed now replaces its old record, the others are kept.
+
+* ``--grid paper12`` (default): eps in {0.1, 0.3, 1, 3} x delta in {1e-5, 1e-6, 1e-8}, with the certified
+  variances of fhsym's mechanisms (``fhsym.calibrate``; the staircase is pure eps-DP) and their excess over V*;
+* ``--grid frontier``: the frontier's 1-D grid (``fhsym.applications.frontier.EPSILONS x DELTAS``, 96 points),
+  cheapest first (by the frontier data's recorded optimum seconds); only the points ``--out`` does not hold yet
+  unless ``--recompute``.
 """
 
 from __future__ import annotations
@@ -16,76 +26,110 @@ import argparse
 import gzip
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import fhsym  # noqa: E402
-from fhsym.optimum.recorded import DATA, recheck  # noqa: E402
+from fhsym.applications import frontier as F  # noqa: E402
+from fhsym.applications.sweeps import run_tasks  # noqa: E402
+from fhsym.optimum.recorded import DATA, FORMAT, dumps, load, recheck  # noqa: E402
 
 EPSILONS = (0.1, 0.3, 1.0, 3.0)
 DELTAS = (1e-5, 1e-6, 1e-8)
 MECHANISMS = ("staircase", "flipped_huber", "truncated_laplace", "laplace", "osgt", "gaussian")
+DESCRIPTION = ("Certified intervals lower <= V*(eps, delta, 1) <= upper for the least variance of any additive "
+               "(eps, delta)-DP noise (fhsym.optimal_variance; docs/optimum.md). 'dual' re-checks 'lower' in exact "
+               "rationals, 'noise' is the piecewise-uniform noise whose exact variance is 'upper'; 'mechanisms' "
+               "(where present) are fhsym.calibrate's variances at the same (eps, delta). One record per line after "
+               "this header.")
 
 
-def record_of(iv: "fhsym.optimum.OptimumInterval", seconds: float) -> dict:
-    return {
-        "epsilon": iv.epsilon, "delta": iv.delta, "sensitivity": iv.sensitivity,
-        # the record's noise is the LP's (recorded.recheck re-derives its variance and privacy); where the staircase
-        # is lower (OptimumInterval.noise), the recorded upper end is still the LP noise's, a valid upper bound
-        "lower": iv.lower, "upper": iv.primal_upper, "ratio": iv.primal_upper / iv.lower if iv.lower > 0 else None,
-        "proven_delta": iv.primal.certified_sup_profile(iv.epsilon, iv.sensitivity),
-        "bins": iv.bins, "support": iv.support, "lp_rows": iv.lp_rows, "lp_columns": iv.lp_columns,
-        "seconds": round(seconds, 2),
-        "noise": {"width": iv.primal.width, "weights": list(iv.primal.weights)},
-        "dual": iv.dual.to_json(),
-    }
+def points(grid: str):
+    if grid == "paper12":
+        return [(e, d) for e in EPSILONS for d in DELTAS]
+    pts = [(e, d) for d in F.DELTAS for e in F.EPSILONS]
+    # cheapest first: the frontier data's recorded seconds of the same optimum (unknown: last)
+    try:
+        seen = {(o["epsilon"], o["delta"]): o.get("seconds", 1e9)
+                for o in json.loads(gzip.decompress((ROOT / "fhsym/applications/data/frontier.json.gz").read_bytes()))
+                ["optimum"]}
+    except (OSError, KeyError, ValueError):
+        seen = {}
+    return sorted(pts, key=lambda p: seen.get(p, 1e9))
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--grid", choices=("paper12", "frontier"), default="paper12")
+    ap.add_argument("--scheduler", default="serial", help="serial, local, auto or a Dask scheduler address")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--cache", type=Path, default=ROOT / ".frontier-cache" / "optimum-records")
+    ap.add_argument("--budget", type=float, default=None, help="stop submitting after this many seconds")
+    ap.add_argument("--only", nargs="*", default=None, help="points EPS:DELTA (default: the whole grid)")
     ap.add_argument("--out", type=Path, default=DATA)
+    ap.add_argument("--recompute", action="store_true",
+                    help="--grid frontier: also the points --out already records (default: only the missing ones)")
     args = ap.parse_args(argv)
-    records = []
-    head = (f"{'eps':>4} {'delta':>6} {'lower':>12} {'upper':>12} {'up/low':>8} {'m':>3} {'M':>5} "
-            f"{'LP rows x cols':>15} {'s':>5}  " + " ".join(f"{m[:9]:>10}" for m in MECHANISMS))
-    print(head)
-    for eps in EPSILONS:
-        for delta in DELTAS:
-            t0 = time.perf_counter()
-            iv = fhsym.optimal_variance(eps, delta)
-            sec = time.perf_counter() - t0
-            rec = record_of(iv, sec)
-            chk = recheck(rec)
-            assert (chk.lower, chk.upper) == (iv.lower, iv.primal_upper) and chk.proven_delta <= delta, (chk, iv)
-            rec["mechanisms"] = {m: fhsym.calibrate(eps, delta, mechanism=m).variance for m in MECHANISMS}
-            records.append(rec)
-            print(f"{eps:>4g} {delta:>6.0e} {iv.lower:>12.7g} {rec['upper']:>12.7g} {rec['ratio']:>8.5f} {iv.bins:>3} "
-                  f"{iv.support:>5} {iv.lp_rows:>7} x {iv.lp_columns:<6} {sec:>5.1f}  "
-                  + " ".join(f"{rec['mechanisms'][m]:>10.6g}" for m in MECHANISMS), flush=True)
-    print("\nexcess variance over V* (percent: [var/upper - 1, var/lower - 1]; certified variances of fhsym.calibrate)")
-    print(f"{'eps':>4} {'delta':>6}  " + " ".join(f"{m[:17]:>17}" for m in MECHANISMS))
-    for rec in records:
-        cells = []
-        for m in MECHANISMS:
-            v = rec["mechanisms"][m]
-            lo, hi = 100.0 * (v / rec["upper"] - 1.0), 100.0 * (v / rec["lower"] - 1.0)
-            cells.append(f"[{lo:>7.3f}, {hi:>7.3f}]")
-        print(f"{rec['epsilon']:>4g} {rec['delta']:>6.0e}  " + " ".join(f"{c:>17}" for c in cells))
-    payload = {
-        "description": "Certified intervals lower <= V*(eps, delta, 1) <= upper for the least variance of any "
-                       "additive (eps, delta)-DP noise (fhsym.optimal_variance; docs/optimum.md). 'dual' re-checks "
-                       "'lower' in exact rationals, 'noise' is the piecewise-uniform noise whose exact variance is "
-                       "'upper'; 'mechanisms' are fhsym.calibrate's variances at the same (eps, delta).",
-        "fhsym_version": fhsym.__version__,
-        "records": records,
-    }
+    pts = points(args.grid)
+    if args.only:
+        want = {(float(e), float(d)) for e, d in (x.split(":") for x in args.only)}
+        pts = [p for p in pts if p in want]
+    old = {}
+    if args.out.exists():
+        old = {(r["epsilon"], r["delta"]): r for r in load(args.out)}
+    if args.grid == "frontier" and not args.recompute:
+        pts = [p for p in pts if p not in old]
+    tasks = [F.optimum_grid_task(e, d) for e, d in pts]
+
+    def show(task, out):
+        if "result" in out:
+            r = out["result"]
+            print(f"  eps={r['epsilon']:g} delta={r['delta']:g}: [{r['lower']:.7g}, {r['upper']:.7g}] "
+                  f"ratio {r['ratio']:.6f}, m={r['bins']}, M={r['support']}, {out['seconds']:.1f} s", flush=True)
+
+    outs = run_tasks(tasks, args.cache, scheduler=args.scheduler, workers=args.workers,
+                     budget_seconds=args.budget, on_result=show)
+    new, missing = {}, []
+    for (e, d), out in zip(pts, outs):
+        if out is None or "error" in out:
+            missing.append((e, d, None if out is None else out["error"]))
+            continue
+        rec = out["result"]
+        chk = recheck(rec)  # again here: a record from a cache or a remote worker is not trusted
+        assert (chk.lower, chk.upper) == (rec["lower"], rec["upper"]) and chk.proven_delta <= d, (chk, rec)
+        if args.grid == "paper12":
+            rec["mechanisms"] = {m: fhsym.calibrate(e, d, mechanism=m).variance for m in MECHANISMS}
+        elif (e, d) in old and "mechanisms" in old[(e, d)]:
+            rec["mechanisms"] = old[(e, d)]["mechanisms"]
+        new[(e, d)] = rec
+    merged = {**old, **new}
+    print(f"\n{'eps':>5} {'delta':>6} {'lower':>12} {'upper':>12} {'up/low':>9} {'m':>3} {'M':>5} {'s':>7}")
+    for (e, d) in sorted(merged):
+        r = merged[(e, d)]
+        print(f"{e:>5g} {d:>6.0e} {r['lower']:>12.7g} {r['upper']:>12.7g} {r['ratio']:>9.6f} {r['bins']:>3} "
+              f"{r['support']:>5} {r['seconds']:>7.1f}")
+    if args.grid == "paper12":
+        print("\nexcess variance over V* (percent: [var/upper - 1, var/lower - 1]; certified variances of "
+              "fhsym.calibrate)")
+        print(f"{'eps':>4} {'delta':>6}  " + " ".join(f"{m[:17]:>17}" for m in MECHANISMS))
+        for (e, d) in pts:
+            rec = merged[(e, d)]
+            cells = []
+            for m in MECHANISMS:
+                v = rec["mechanisms"][m]
+                cells.append(f"[{100.0 * (v / rec['upper'] - 1.0):>7.3f}, {100.0 * (v / rec['lower'] - 1.0):>7.3f}]")
+            print(f"{e:>4g} {d:>6.0e}  " + " ".join(f"{c:>17}" for c in cells))
+    header = {"description": DESCRIPTION, "fhsym_version": fhsym.__version__, "format": FORMAT}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    # mtime=0: the same records give the same bytes
-    args.out.write_bytes(gzip.compress((json.dumps(payload, separators=(",", ":")) + "\n").encode(), mtime=0))
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    args.out.write_bytes(dumps(list(merged.values()), header))
+    print(f"wrote {args.out} ({len(merged)} records, {args.out.stat().st_size} bytes)")
+    if missing:
+        print(f"not computed ({len(missing)}): " + ", ".join(f"{e:g}:{d:g}" + (f" ({err})" if err else "")
+                                                          for e, d, err in missing))
+        print("compute them with: python scripts/optimum_table.py --grid frontier --only "
+              + " ".join(f"{e!r}:{d!r}" for e, d, _ in missing))
     return 0
 
 

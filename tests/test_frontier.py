@@ -338,7 +338,7 @@ def test_data_file_optimum_bounds_every_mechanism_and_reproduces():
                     assert o["lower"] <= v, (c, e["epsilon"], e["delta"])
                     n += 1
     assert n >= 6 * len(opt)
-    again = fhsym.optimal_variance(1.0, 1e-6)
+    again = fhsym.optimal_variance(1.0, 1e-6, recorded=False)  # the LP now, not the optimum data file
     rec = opt[1.0, 1e-6]
     assert again.bins == rec["bins"]
     assert again.lower == pytest.approx(rec["lower"], rel=1e-9) and again.upper == pytest.approx(rec["upper"], rel=1e-9)
@@ -357,7 +357,7 @@ def test_advice_from_the_data_file_is_certified():
         assert (cert.epsilon, cert.target_delta, cert.dim * cert.compositions) == (1.0, 1e-6, 5)
         assert o.variance == pytest.approx(o.calibration.mechanism.var(), rel=1e-12)
     one = fhsym.advise(0.3, 1e-6)  # one coordinate: the optimum from the data file beside the ranking
-    assert one.optimum is not None and one.optimum.source == "recorded (frontier data)"
+    assert one.optimum is not None and one.optimum.source == "recorded (fhsym/optimum/data, dual and noise re-checked)"
     assert all(o.source.startswith("frontier data") for o in one.options)
     assert all(one.optimum.lower <= o.variance for o in one.options)
 

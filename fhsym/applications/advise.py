@@ -12,8 +12,13 @@ cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applicat
 over a ball flipped Huber and OSGT are the better of that and their Gaussian member (alpha = 0,
 vartheta = 0), which is the Gaussian's calibration (:func:`fhsym.applications.frontier.ball_best`).
 In one coordinate (dim = compositions = 1) the advice also holds the certified interval of the least
-variance of *any* additive noise (:func:`fhsym.optimal_variance`; recorded intervals are reused),
-and each option's variance above its lower end.
+variance of *any* additive noise (:func:`fhsym.optimal_variance`: at a point of its data file, which covers the
+frontier's 1-D grid, the recorded dual and noise re-checked in exact rationals), and each option's variance above
+its lower end.
+
+A recorded certificate is re-verified once per process: the calibration rebuilt from it is memoised by the SHA-256
+digest of (call, certificate, method), so the same advice asked again costs no re-derivation (the verdict is a
+deterministic function of those bytes; a changed record has another digest and is verified afresh).
 
 >>> import fhsym
 >>> adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
@@ -24,6 +29,7 @@ and each option's variance above its lower end.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -89,7 +95,8 @@ def call_key(call: Dict[str, Any]) -> str:
 
 
 _LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
-_OPTIMA: Dict[Tuple[str, float], Dict[Tuple[float, float], Dict[str, Any]]] = {}
+#: calibrations rebuilt from records whose certificates re-verified, by the digest of (call, certificate, method)
+_REUSED: Dict[bytes, Calibration] = {}
 _ERRORS: Dict[Tuple[str, float], Dict[str, str]] = {}
 
 
@@ -114,8 +121,6 @@ def load_frontier_calibrations(path: Union[str, Path]) -> Dict[str, Any]:
             raise ValueError(f"{str(p)!r} is not a frontier data file: {exc}") from None
         _LOADED.clear()
         _LOADED[k] = {call_key(rec["call"]): rec for rec in cals.values()}
-        _OPTIMA.clear()
-        _OPTIMA[k] = {(o["epsilon"], o["delta"]): o for o in data.get("optimum", []) if "lower" in o}
         _ERRORS.clear()
         _ERRORS[k] = dict(data.get("errors", {}))
     return _LOADED[k]
@@ -129,17 +134,6 @@ def _recorded_errors(path: Union[str, Path]) -> Dict[str, str]:
         return _ERRORS.get((str(p.resolve()), p.stat().st_mtime), {})
     except OSError:
         return {}
-
-
-def _recorded_optima(path: Union[str, Path]) -> Dict[Tuple[float, float], Dict[str, Any]]:
-    """The optimum intervals (Delta = 1) a frontier data file records, by (eps, delta)."""
-    load_frontier_calibrations(path)
-    p = Path(path)
-    try:
-        k = (str(p.resolve()), p.stat().st_mtime)
-    except OSError:
-        return {}
-    return _OPTIMA.get(k, {})
 
 
 @dataclass(frozen=True)
@@ -177,36 +171,26 @@ def _pct(x: float) -> str:
     return f"{x:.3g}" if x < 100 else f"{x:.4g}"
 
 
-def optimum_interval(epsilon: float, delta: float, sensitivity: float = 1.0,
-                     recorded: Optional[Dict[Tuple[float, float], Dict[str, Any]]] = None) -> Optional[Optimum]:
-    """The certified optimum interval at (eps, delta, Delta): a recorded one (frontier data, then the optimum's data
-    file) scaled by Delta^2 with outward rounding (V* scales with Delta^2: T is private at 1 iff Delta T is at Delta),
-    else :func:`fhsym.optimal_variance` now; None where that is not defined (eps > 20).
+def optimum_interval(epsilon: float, delta: float, sensitivity: float = 1.0) -> Optional[Optimum]:
+    """The certified optimum interval at (eps, delta, Delta): :func:`fhsym.optimal_variance`, which answers a point of
+    its data file (the frontier's 1-D grid) from the record, its dual and noise re-checked in exact rationals first
+    (memoised per record), and solves the LP elsewhere; None where that is not defined (eps > 20).
+
+    (The frontier data file's ``optimum`` list carries no dual, so it cannot be re-checked: it is not used here.)
 
     >>> iv = optimum_interval(1.0, 1e-6)
     >>> round(iv.lower, 4), round(iv.upper, 4), iv.source
-    (1.9167, 1.918, 'recorded (fhsym/optimum/data, dual re-checkable)')
+    (1.9167, 1.918, 'recorded (fhsym/optimum/data, dual and noise re-checked)')
     """
-    from fractions import Fraction
-
-    from .._core.arb.piecewise_uniform import fraction_down, fraction_up
     from ..optimum import optimal_variance
     from ..optimum.api import EPSILON as OPT_EPSILON
-    from ..optimum.recorded import load as load_optima
 
-    rec = (recorded or {}).get((epsilon, delta))
-    source = "recorded (frontier data)"
-    if rec is None:
-        rec = next((r for r in load_optima() if (r["epsilon"], r["delta"], r["sensitivity"]) == (epsilon, delta, 1.0)),
-                   None)
-        source = "recorded (fhsym/optimum/data, dual re-checkable)"
-    if rec is not None:
-        d2 = Fraction(sensitivity) ** 2
-        return Optimum(fraction_down(Fraction(rec["lower"]) * d2), fraction_up(Fraction(rec["upper"]) * d2), source)
     if not (0.0 < epsilon <= OPT_EPSILON.upper):
         return None
     iv = optimal_variance(epsilon, delta, sensitivity)
-    return Optimum(iv.lower, iv.upper, "computed (fhsym.optimal_variance)")
+    source = ("recorded (fhsym/optimum/data, dual and noise re-checked)" if iv.source.startswith("recorded")
+              else "computed (fhsym.optimal_variance)")
+    return Optimum(iv.lower, iv.upper, source)
 
 
 @dataclass(frozen=True)
@@ -300,7 +284,7 @@ class Advice:
           2  Laplace (pure)  2         +4.27 % (+0.182 dB)  4.28 to 4.35 %       pure      computed
           3  Gaussian        17.84791  +830 % (+9.69 dB)    830.6 to 831.2 %     exact-1d  computed
         verdict: staircase needs the least variance; the runner-up, Laplace (pure), needs +4.27 % (+0.182 dB) more
-        optimum of any additive noise: in [1.916664, 1.917966] (width 0.0679 %; recorded (fhsym/optimum/data, dual re-checkable)); 'above the optimum': the excess over its upper end to the excess over its lower end
+        optimum of any additive noise: in [1.916664, 1.917966] (width 0.0679 %; recorded (fhsym/optimum/data, dual and noise re-checked)); 'above the optimum': the excess over its upper end to the excess over its lower end
         """
         plural = {1: ""}
         lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate{plural.get(self.dim, 's')}, "
@@ -355,7 +339,23 @@ def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositi
 
 def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = REUSE_BUDGET) -> Optional[Calibration]:
     """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``
-    (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``)."""
+    (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``).  A success is
+    memoised by the digest of (call, certificate, method) (module docstring)."""
+    try:
+        key = hashlib.sha256(json.dumps([call, rec["certificate"], rec.get("method")], sort_keys=True,
+                                        allow_nan=False).encode()).digest()
+    except (KeyError, TypeError, ValueError):
+        return None
+    hit = _REUSED.get(key)
+    if hit is not None:
+        return hit
+    cal = _rebuild(rec, call, budget)
+    if cal is not None:
+        _REUSED[key] = cal
+    return cal
+
+
+def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget) -> Optional[Calibration]:
     try:
         cert = Certificate.from_dict(rec["certificate"])
     except (KeyError, ValueError):
@@ -489,7 +489,6 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     options.sort(key=lambda o: (o.variance, o.source.startswith("its Gaussian member"), candidate_rank(o.candidate)))
     optimum = None
     if int(dim) == 1 and int(compositions) == 1:
-        optimum = optimum_interval(float(epsilon), float(delta), float(sensitivity),
-                                   _recorded_optima(path) if path is not None else None)
+        optimum = optimum_interval(float(epsilon), float(delta), float(sensitivity))
     return Advice(float(epsilon), float(delta), int(dim), norm, int(compositions), float(sensitivity), tuple(options),
                   tuple(failed), optimum)

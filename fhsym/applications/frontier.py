@@ -74,6 +74,7 @@ __all__ = [
     "ball_best",
     "optimum_record",
     "optimum_task",
+    "optimum_grid_task",
     "run_call",
     "calibration_call",
     "candidate_label",
@@ -327,6 +328,16 @@ def optimum_task(epsilon: float, delta: float) -> Task:
 
     return Task("fhsym.applications.frontier:optimum_record", {"epsilon": float(epsilon), "delta": float(delta)},
                 label=f"optimum eps={epsilon:g} delta={delta:g}")
+
+
+def optimum_grid_task(epsilon: float, delta: float) -> Task:
+    """The :class:`~fhsym.applications.sweeps.Task` of the full optimum record at (eps, delta), Delta = 1 (its dual and
+    noise: :func:`fhsym.optimum.api.compute_record`), which ``fhsym/optimum/data`` stores for every point of the
+    1-D grid (``scripts/optimum_table.py --grid frontier``; a local or remote Dask cluster like every frontier sweep)."""
+    from .sweeps import Task
+
+    return Task("fhsym.optimum.api:compute_record", {"epsilon": float(epsilon), "delta": float(delta)},
+                label=f"optimum record eps={epsilon:g} delta={delta:g}")
 
 
 def gain_db(var_fh: float, var_other: float) -> float:

@@ -21,9 +21,10 @@ interval is then wider than ``REFINE`` (0.5 %), the grid is refined while the LP
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from flint import arb, ctx, fmpq
 
@@ -34,10 +35,11 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from .dual import DualCertificate
 from .primal import solve_private
+from .recorded import Checked, checked, recheck, record_of, recorded_points
 from .solve import LPSolution
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
-           "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon"]
+           "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon", "compute_record", "NEAR"]
 
 EPSILON = Domain("epsilon", 0.0, 20.0, closed_upper=True)
 #: delta below 1e-12: the LP in units of delta has right-hand sides 1/delta beyond what HiGHS handles (1e-300: "Model error")
@@ -73,6 +75,8 @@ class OptimumInterval:
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
     sensitivity), ``support`` the LP's ``M``; ``lp_rows``/``lp_columns`` the LP's size.
+    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the record of
+    ``fhsym/optimum/data`` at this (eps, delta), its dual and noise re-checked in exact rationals now).
     """
 
     epsilon: float
@@ -89,6 +93,7 @@ class OptimumInterval:
     lp_columns: int
     primal: PiecewiseUniform
     primal_upper: float
+    source: str = "computed"
 
     @property
     def ratio(self) -> float:
@@ -124,7 +129,8 @@ class OptimumInterval:
                 f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
                 f"  upper: {noise}, proven delta <= {self.proven_delta:.3g}\n"
                 f"  lower: LP dual checked in exact rationals ({self.bins} bins per unit sensitivity, support "
-                f"{self.support} bins; {self.lp_rows} x {self.lp_columns} LP)")
+                f"{self.support} bins; {self.lp_rows} x {self.lp_columns} LP)"
+                + ("" if self.source == "computed" else f"\n  from: {self.source}"))
 
     def __repr__(self) -> str:
         """:meth:`__str__` (not the dual's and the noises' arrays: ``dual``, ``noise``, ``primal`` hold them)."""
@@ -249,13 +255,19 @@ def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float
     """The near-optimal noise of :func:`optimal_variance` (its upper end) and its proven delta.
 
     Returns ``(noise, proven)`` with ``proven >= sup_{0 < d <= Delta} delta(eps; d)`` proven in exact
-    rationals and ``proven <= delta``.
+    rationals and ``proven <= delta``.  With the automatic grid (``bins=None``) at a recorded (eps, delta) the
+    recorded noise is returned, its privacy re-proven now (:func:`fhsym.optimum.recorded.checked`; milliseconds);
+    elsewhere the LP is solved.
 
     >>> noise, proven = calibrate_piecewise_uniform(1.0, 1e-6, bins=2)
     >>> proven <= 1e-6, noise.width, round(noise.var(), 3)
     (True, 0.5, 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
+    if bins is None:
+        hit = _recorded(eps, dl, sens)
+        if hit is not None:
+            return hit[0], hit[1]
     noise, proven, _ = _solve(eps, dl, sens, bins)
     return noise, proven
 
@@ -274,8 +286,95 @@ def solve_calibration(epsilon: float, delta: float, sensitivity: float, bins: Op
     return (lambda w: PiecewiseUniform(w, weights)), noise.width
 
 
+def _usable(eps: float, dl: float) -> Optional[Checked]:
+    """The record at (eps, dl) re-checked, if it is one this module can use (sensitivity 1, its noise private at
+    dl by the re-check, a non-empty interval, the noise on the dual's grid); else None."""
+    try:
+        chk = checked(eps, dl)
+    except (OSError, ValueError, KeyError, TypeError, ArithmeticError):
+        return None  # an unreadable or malformed data file: the LP is the answer
+    if chk is None:
+        return None
+    rec, res = chk.record, chk.result
+    if (rec.get("sensitivity") != 1.0 or res.proven_delta > dl or not 0 < res.lower <= res.upper
+            or Fraction(chk.noise.width) != Fraction(1, chk.dual.m)):
+        return None
+    return chk
+
+
+def _at_sensitivity(chk: Checked, eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float]]:
+    """The recorded noise at sensitivity ``sens`` (width times ``sens``: exact, a power of two times sens) and its
+    proven delta (the re-checked one at sens = 1, else proven again at sens), or None if that is above ``dl``."""
+    m = chk.dual.m
+    if sens == 1.0:
+        return chk.noise, chk.result.proven_delta
+    if Fraction(sens / m) * m != Fraction(sens):
+        return None
+    noise = PiecewiseUniform(sens / m, chk.noise.weights)
+    proven = noise.certified_sup_profile(eps, sens)
+    return (noise, proven) if proven <= dl else None
+
+
+def _recorded(eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float, Fraction, Checked]]:
+    """The record at (eps, dl) re-checked for sensitivity ``sens``: ``(noise, proven delta, exact lower bound at
+    sens, the checked record)``, or None (no record, or one whose re-check does not give a valid interval: then the
+    caller solves the LP)."""
+    chk = _usable(eps, dl)
+    at = None if chk is None else _at_sensitivity(chk, eps, dl, sens)
+    if chk is None or at is None:
+        return None
+    return at[0], at[1], chk.bound * Fraction(sens) ** 2, chk
+
+
+#: a point near the data (the same epsilon, another delta) is answered from the neighbouring records when the
+#: interval they give is at most this wide (upper/lower - 1); else the LP is solved
+NEAR = 2e-3
+
+
+def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
+    """The recorded dual's proven lower bound on V*(eps, dl, 1) and the dual relabelled with ``dl``.
+
+    A dual solution is feasible for every right-hand side, and the bound ``y + delta sum_j z_j - worst - w^2/4``
+    (:class:`.dual.DualCertificate`) is affine in delta: ``bound(dl) = bound(delta_rec) + (dl - delta_rec) sum_j
+    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed)."""
+    dual = replace(chk.dual, delta=dl)
+    if chk.bound > 0:
+        zsum = sum((min(Fraction(v), Fraction(0)) for v in chk.dual.z), Fraction(0))
+        return max(Fraction(0), chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum), dual
+    return dual.variance_bound(), dual
+
+
+def _near(eps: float, dl: float, sens: float
+          ) -> Optional[Tuple[PiecewiseUniform, float, Fraction, DualCertificate, Checked, str]]:
+    """The interval from every record at the same eps (none: None; the caller then solves the LP).
+
+    Lower end: the best of their duals evaluated at ``dl`` (:func:`_tangent`; V* decreases in delta, and a dual
+    recorded at a larger delta, often on a finer grid, can beat the record at ``dl`` itself).  Upper end: the
+    least variance among their noises recorded at deltas at most ``dl`` (each private at its delta, so at ``dl``).
+    ``source`` starts ``"recorded"`` when (eps, dl) itself is recorded, ``"recorded near"`` otherwise."""
+    try:
+        deltas = sorted(d for e, d in recorded_points() if e == eps)
+    except (OSError, ValueError):
+        return None
+    chks = {d: c for d in deltas for c in [_usable(eps, d)] if c is not None}
+    noises = []
+    for d, chk in chks.items():
+        if d <= dl:
+            at = _at_sensitivity(chk, eps, dl, sens)
+            if at is not None:
+                noises.append((at[0].exact_variance(), d, at))
+    if not noises:
+        return None
+    _, noise_delta, (noise, proven) = min(noises, key=lambda x: x[0])
+    bound, dual, chk = max(((*_tangent(c, dl), c) for c in chks.values()), key=lambda x: x[0])
+    kind = "recorded" if dl in chks else "recorded near"
+    source = (f"{kind}: fhsym/optimum/data at eps={eps:g}, the noise of delta={noise_delta:g} and the dual of "
+              f"delta={chk.dual.delta:g} evaluated at delta={dl:g}, both re-checked in exact rationals")
+    return noise, proven, bound * Fraction(sens) ** 2, dual, chk, source
+
+
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None) -> OptimumInterval:
+                     bins: Optional[int] = None, recorded: bool = True) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
     ``V* = inf Var(T)`` over all noise laws ``T`` such that ``f(D) + T`` is (eps, delta)-DP for
@@ -284,7 +383,15 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
     proven private in exact rationals, or the pure-DP staircase's proven variance where that is smaller
     (eps 3 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
-    ``bins`` (``m``, a power of two) overrides the automatic grid.
+    ``bins`` (``m``, a power of two) overrides the automatic grid.  With the automatic grid and ``recorded``
+    (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
+    is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
+    (``source`` starts ``"recorded"``; tens of milliseconds the first time, memoised by the record's digest after
+    that).  Where that interval is wider than :data:`NEAR` (0.2 %), and at a recorded epsilon with another delta,
+    every record at that epsilon contributes: the least-variance noise among those recorded at deltas at most delta
+    (private there, so at delta) and the best of their duals evaluated at delta (a dual is feasible for every delta;
+    its bound is affine in delta); another delta is answered so only if the interval is within :data:`NEAR`
+    (``source`` starts ``"recorded near"``).  ``recorded=False`` always solves the LP.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -301,19 +408,56 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     ('Staircase', 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    primal, primal_proven, sol = _solve(eps, dl, sens, bins)
-    m = sol.dual.m
-    bound = sol.dual.variance_bound()
-    d2 = Fraction(sens) ** 2
-    lower = fraction_down(bound * d2)
-    primal_upper = fraction_up(primal.exact_variance())
-    noise: Union[PiecewiseUniform, Staircase] = primal
-    upper, proven = primal_upper, primal_proven
+    if not isinstance(recorded, bool):
+        raise ValueError(f"recorded must be True or False; got {recorded!r}")
     st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
     st_upper = staircase_variance_up(st)
     st_proven = st.worst_profile_enclosure(eps, sens).upper
-    if st_upper < upper and st_proven <= dl:
+    st_ok = st_proven <= dl
+    best_st = st_upper if st_ok else math.inf
+
+    def narrow(noise: PiecewiseUniform, exact_lower: Fraction) -> bool:
+        up = min(fraction_up(noise.exact_variance()), best_st)
+        return exact_lower > 0 and up <= (1.0 + NEAR) * fraction_down(exact_lower)
+
+    hit = _recorded(eps, dl, sens) if recorded and bins is None else None
+    near = None
+    if recorded and bins is None and (hit is None or not narrow(hit[0], hit[2])):
+        near = _near(eps, dl, sens)  # the other records at this eps: a recorded point's own is wider than NEAR
+        if near is not None and hit is None and not narrow(near[0], near[2]):
+            near = None  # not recorded, and the neighbours are too far apart: the LP
+    if hit is not None and near is None:
+        primal, primal_proven, exact_lower, chk = hit
+        dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
+        lower = fraction_down(exact_lower)
+        rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    elif near is not None:
+        primal, primal_proven, exact_lower, dual, chk, source = near
+        lower = fraction_down(exact_lower)
+        rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    else:
+        primal, primal_proven, sol = _solve(eps, dl, sens, bins)
+        dual, source = sol.dual, "computed"
+        lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
+        rows, cols = sol.n_rows, sol.n_cols
+    m = dual.m
+    primal_upper = fraction_up(primal.exact_variance())
+    noise: Union[PiecewiseUniform, Staircase] = primal
+    upper, proven = primal_upper, primal_proven
+    if st_upper < upper and st_ok:
         noise, upper, proven = st, st_upper, st_proven
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
-                           proven_delta=proven, dual=sol.dual, bins=m, support=sol.dual.M, lp_rows=sol.n_rows,
-                           lp_columns=sol.n_cols, primal=primal, primal_upper=primal_upper)
+                           proven_delta=proven, dual=dual, bins=m, support=dual.M, lp_rows=rows,
+                           lp_columns=cols, primal=primal, primal_upper=primal_upper, source=source)
+
+
+def compute_record(epsilon: float, delta: float) -> Dict[str, Any]:
+    """The record at (epsilon, delta), computed now (the LP, never the data file): one task of the frontier's sweep
+    runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``)."""
+    t0 = time.perf_counter()
+    iv = optimal_variance(epsilon, delta, recorded=False)
+    rec = record_of(iv, time.perf_counter() - t0)
+    chk = recheck(rec)
+    if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:
+        raise ArithmeticError(f"the record at eps={epsilon}, delta={delta} does not re-check: {chk}")
+    return rec

@@ -30,6 +30,7 @@ Example: the LP at ``eps = 1, delta = 1e-6``, 2 bins per unit, solved and re-che
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Tuple
@@ -80,12 +81,64 @@ class DualCertificate:
         return rho, rho_t
 
     def lp_bound(self) -> Fraction:
-        """The proven lower bound ``L`` on the LP value (module docstring); checks ``r >= e^eps``."""
+        """The proven lower bound ``L`` on the LP value (module docstring); checks ``r >= e^eps``.
+
+        Computed in integers: every number here is a dyadic rational (floats, ``r`` a float, ``w^2 = 1/m^2`` with
+        ``m`` a power of two), so scaled by one power of two ``D`` the reduced costs are integers and the bound is
+        the same exact rational as :meth:`reduced_costs` gives in :class:`~fractions.Fraction` (5-10x faster; the
+        two agree exactly in ``tests/optimum``)."""
         if len(self.z) != self.m or len(self.u_e) != self.m:
             raise ValueError(f"z and u_e must have m={self.m} entries; got {len(self.z)} and {len(self.u_e)}")
         _, hi = exp_enclosure(self.epsilon)
         if Fraction(self.r) < hi:
             raise ValueError(f"r={self.r!r} is not proven >= e^epsilon for epsilon={self.epsilon!r}")
+        m, M = self.m, self.M
+        if m < 1 or m & (m - 1):
+            return self._lp_bound_fractions()  # w^2 not dyadic: the general route
+        for (j, k) in self.u:
+            if not (1 <= j <= m and -M + j <= k <= M):
+                raise ValueError(f"dual entry (j, k) = ({j}, {k}) is not a row of the LP with m={m}, M={M}")
+        z = [min(v, 0.0) for v in self.z]
+        u = {key: min(max(v, z[key[0] - 1]), 0.0) for key, v in self.u.items()}  # float clipping is exact
+        ue = [min(max(v, zj), 0.0) for v, zj in zip(self.u_e, z)]
+        ratio = [x.as_integer_ratio() for x in (self.y, self.r, *u.values(), *ue)]
+        if not all(math.isfinite(x) for x in (self.y, self.r, *self.z, *u.values(), *ue)):
+            raise ValueError("dual values must be finite")
+        bits = max(d.bit_length() - 1 for _, d in ratio)  # every denominator is a power of two
+        rn, rd = ratio[1]
+        rbits = rd.bit_length() - 1
+        K = max(bits + rbits, 2 * (m.bit_length() - 1))
+        D = 1 << K
+
+        def scaled(x: float) -> int:  # x * D, exactly (D is a multiple of x's denominator)
+            n, d = x.as_integer_ratio()
+            return n * (D // d)
+
+        def scaled_r(x: float) -> int:  # r * x * D, exactly
+            n, d = x.as_integer_ratio()
+            return rn * n * (D // (rd * d))
+
+        w2 = D // (m * m)
+        Y = scaled(self.y)
+        rho = [(1 if i == 0 else 2) * (i * i * w2 - Y) for i in range(M + 1)]
+        for (j, k), v in u.items():
+            if v != 0.0:
+                rho[abs(k)] -= scaled(v)
+                rho[abs(k - j)] += scaled_r(v)
+        rho_t = 2 * (M + 1) ** 2 * w2 - 2 * Y
+        for j in range(1, m + 1):
+            v = ue[j - 1]
+            if v != 0.0:
+                sv = scaled(v)
+                for i in range(M - j + 1, M + 1):
+                    rho[i] -= sv
+                rho_t += scaled_r(v)
+        worst2 = max([0, -rho_t, -2 * rho[0]] + [-x for x in rho[1:]])  # 2 D max(0, -rho_t/2, -rho_i/a_i)
+        zsum = sum((Fraction(v) for v in z), Fraction(0))
+        return Fraction(self.y) + Fraction(self.delta) * zsum - Fraction(worst2, 2 * D)
+
+    def _lp_bound_fractions(self) -> Fraction:
+        """:meth:`lp_bound` in :class:`~fractions.Fraction` throughout (the reference route)."""
         rho, rho_t = self.reduced_costs()
         worst = max([Fraction(0), -rho_t / 2] + [-v / (1 if i == 0 else 2) for i, v in enumerate(rho)])
         z = [min(Fraction(v), Fraction(0)) for v in self.z]
