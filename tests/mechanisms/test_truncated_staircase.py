@@ -150,3 +150,18 @@ def test_sampler_matches_the_cdf():
     for t in (-2.0, -0.3, 0.0, 0.2, 1.5):
         assert abs(np.mean(x <= t) - float(ref.cdf(t))) < 0.01
     assert float(mpf(ts.var())) > 0
+
+
+def test_advise_ranks_it_when_named():
+    from fhsym.applications.frontier import CANDIDATES, ONE_D_CANDIDATES
+
+    assert ONE_D_CANDIDATES == ("truncated_staircase",) and "truncated_staircase" not in CANDIDATES
+    adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("staircase", "truncated_laplace", "truncated_staircase"))
+    assert [o.candidate for o in adv.options] == ["truncated_staircase", "staircase", "truncated_laplace"]
+    assert adv.options[0].calibration.method == "closed-1d"
+    assert adv.optimum is not None and adv.options[0].variance <= adv.optimum.upper
+    many = fhsym.advise(1.0, 1e-6, dim=3, data=False, candidates=("gaussian", "truncated_staircase"))
+    assert [o.candidate for o in many.options] == ["gaussian"]
+    assert [c for c, _ in many.failed] == ["truncated_staircase"] and "one coordinate" in many.failed[0][1]
+    with pytest.raises(ValueError, match="no candidate"):
+        fhsym.advise(1.0, 1e-6, compositions=2, data=False, candidates=("truncated_staircase",))
