@@ -47,7 +47,7 @@ from flint import fmpq
 
 from .._core.arb import Enclosure, Plan
 from .._core.arb.core import exact
-from .._core.arb.truncated_staircase import TSPlan, ts_eval, ts_plan, ts_variance
+from .._core.arb.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts_variance
 from .._core.arb.core import float_up
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng
@@ -128,7 +128,7 @@ def truncated_staircase_design(epsilon: float, delta: float) -> Tuple[float, flo
 
     >>> g, beta = truncated_staircase_design(1.0, 1e-6)
     >>> round(g, 4), round(beta, 4)
-    (0.4387, 14.5553)
+    (0.4167, 13.6007)
     """
     eps = check_scalar(epsilon, EPS0)
     dl = check_scalar(delta, DELTA)
@@ -156,8 +156,8 @@ class TruncatedStaircase(NoiseDistribution):
         Design sensitivity ``Delta0`` (the period).
     gamma : float in [0, 1]
         Relative width of the first step (edge ``w = fl(gamma Delta0)``).
-    bound : float in [sensitivity, inf)
-        The truncation ``B``.
+    bound : float in [sensitivity, 50000 sensitivity]
+        The truncation ``B`` (at most 50000 periods: the exact profile's work is bounded).
 
     ``fhsym.calibrate(eps, delta, mechanism="truncated_staircase")`` chooses ``eps0 = eps``, ``Delta0 = Delta``
     and the least-variance ``(gamma, B)`` whose cut carries delta (:func:`truncated_staircase_design`); the
@@ -181,9 +181,10 @@ class TruncatedStaircase(NoiseDistribution):
         self.sensitivity = check_scalar(sensitivity, SENS0)
         self.gamma = check_scalar(gamma, GAMMA)
         self.bound = check_scalar(bound, BOUND)
-        if not self.bound >= self.sensitivity:
-            raise ValueError(f"bound must be in [sensitivity, inf) = [{self.sensitivity!r}, inf) for the truncated "
-                             f"staircase; got {self.bound!r}")
+        if not self.sensitivity <= self.bound <= MAX_PERIODS * self.sensitivity:
+            raise ValueError(f"bound must be in [sensitivity, {MAX_PERIODS} sensitivity] = [{self.sensitivity!r}, "
+                             f"{MAX_PERIODS * self.sensitivity!r}] for the truncated staircase (at most {MAX_PERIODS} "
+                             f"periods: bounded work for its exact profile); got {self.bound!r}")
         self.width = self.gamma * self.sensitivity
         d0 = self.sensitivity
         self._W = self.width / d0  # float view; the exact plans use the rationals below
@@ -205,7 +206,8 @@ class TruncatedStaircase(NoiseDistribution):
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         e0, W, beta, d0 = self._exact()
         plan = ts_plan(eps, sensitivity / d0, e0, W, beta)
-        how = (f"{len(plan.general)} exact pieces (shift > Delta0)" if plan.general is not None else
+        how = ("shift >= 2 bound: disjoint supports, delta = 1 exactly" if plan.one else
+               f"{len(plan.general)} exact pieces (shift > Delta0)" if plan.general is not None else
                "cut window" + (" + level-difference-1 set" if plan.active else " only (eps >= eps0)"))
         return ts_eval, plan, f"truncated staircase: {how}"
 
@@ -251,6 +253,10 @@ class TruncatedStaircase(NoiseDistribution):
             raise ValueError(f"delta must be in (0, 0.5) for the truncated staircase (its cut window carries delta, "
                              f"at most 1/2); got {delta!r}")
         gamma, beta = truncated_staircase_design(epsilon, delta * (1.0 - _AIM))
+        if beta > MAX_PERIODS / 2:
+            raise ValueError(f"epsilon must be larger for the truncated staircase at delta = {delta!r}: its cut would lie "
+                             f"{beta:.4g} periods out, above the {MAX_PERIODS // 2} its calibration allows (bounded "
+                             f"work for the exact profile); got epsilon = {epsilon!r}")
         bound = max(beta * sensitivity, sensitivity)
         return (lambda B: cls(epsilon, sensitivity, gamma, max(B, sensitivity))), bound
 
@@ -402,6 +408,8 @@ class TruncatedStaircase(NoiseDistribution):
         flat = np.asarray(eps, dtype=float).reshape(-1)
         out = np.zeros(flat.shape)
         plan = self._plan(float(d), True)
+        if plan.one:  # disjoint supports
+            return np.ones(np.shape(eps))
         norm = 2.0 * self._H
         with np.errstate(under="ignore"):
             if plan.general is not None:

@@ -15,7 +15,7 @@ with ``N = max(0, floor(beta - d - W))``, ``L_0 = [min(W, beta - d) - max(W - d,
 ``L_{N+1} = [beta - e_{N+1}]_+``.  The first bracket is the mass whose shifted density is 0 (infinite loss), as a
 sum of non-negative pieces (:func:`window_pieces`); every count, length and case is decided in Q.
 
-For ``d > 1`` the plan lists the pieces of the support where the integrand is positive, grouped by (level, level
+For ``d >= 2 beta`` the supports are disjoint and delta = 1 exactly.  For ``1 < d < 2 beta`` the plan lists the pieces of the support where the integrand is positive, grouped by (level, level
 difference), from every breakpoint of ``l(|t|)``, ``l(|t + d|)`` and the support (:func:`pieces`): exact and bounded
 by ``MAX_PERIODS``.
 """
@@ -31,8 +31,9 @@ from .core import bits
 
 __all__ = ["TSPlan", "ts_plan", "ts_eval", "ts_variance", "ts_mass", "pieces", "window_pieces", "MAX_PERIODS"]
 
-#: the general (``d > Delta0``) piece list is refused beyond this many periods (bounded work)
-MAX_PERIODS = 200_000
+#: the law's bound is at most this many periods (its constructor refuses more): the general (``d > Delta0``) piece
+#: list then has at most ~12 MAX_PERIODS breakpoints (shifts ``d >= 2 beta`` give exactly 1 without pieces)
+MAX_PERIODS = 50_000
 _ZERO = fmpq(0)
 _ONE = fmpq(1)
 
@@ -64,8 +65,8 @@ def window_pieces(lo: fmpq, hi: fmpq, W: fmpq) -> List[Tuple[fmpq, int]]:
 def pieces(d: fmpq, W: fmpq, beta: fmpq) -> Dict[Tuple[int, Optional[int]], fmpq]:
     """Total length per (level of t, level difference n >= 1, or None for the infinite loss) of the t in
     ``[-beta, beta]`` where ``[h(t) - e^eps h(t + d)]_+`` can be positive for some eps >= 0; any d > 0."""
-    if (beta + d) > MAX_PERIODS:
-        raise ValueError(f"sensitivity + bound must be at most {MAX_PERIODS} design sensitivities for the truncated "
+    if beta + d > 3 * MAX_PERIODS:
+        raise ValueError(f"sensitivity + bound must be at most {3 * MAX_PERIODS} design sensitivities for the truncated "
                          f"staircase's general profile; got {float(beta + d)!r} (in units of Delta0)")
     pts = {-beta, beta, beta - d, -beta - d}
     K = _floor(beta + d) + 1
@@ -108,6 +109,7 @@ class TSPlan:
     d: fmpq
     general: Optional[Tuple[Tuple[int, Optional[int], fmpq], ...]]  # d > 1: every positive piece
     boost: int
+    one: bool = False  # d >= 2 beta: disjoint supports, delta = 1 exactly
 
 
 def ts_plan(eps: fmpq, d: fmpq, eps0: fmpq, W: fmpq, beta: fmpq) -> TSPlan:
@@ -116,6 +118,8 @@ def ts_plan(eps: fmpq, d: fmpq, eps0: fmpq, W: fmpq, beta: fmpq) -> TSPlan:
         raise ValueError(f"bound must be at least the design sensitivity (beta >= 1 in its units); got {float(beta)!r}")
     K = _floor(beta)
     r = beta - K
+    if d >= 2 * beta:
+        return TSPlan(eps, eps0, W, beta, K, r, (), False, 0, _ZERO, _ZERO, _ZERO, d, None, 16, True)
     big = bits(eps0 * (beta + d + 2) + eps + 1) * 2 + 16
     if d > 1:
         general = tuple((l0, n, length) for (l0, n), length in sorted(pieces(d, W, beta).items(),
@@ -153,6 +157,8 @@ def ts_mass(plan: TSPlan, prec: int) -> arb:
 
 
 def ts_eval(plan: TSPlan, prec: int) -> arb:
+    if plan.one:
+        return arb(1)
     with ctx.workprec(prec + plan.boost):
         eps, eps0 = plan.eps, plan.eps0
         b = arb(-eps0).exp()
