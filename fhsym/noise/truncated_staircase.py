@@ -62,10 +62,13 @@ SENS0 = Domain("sensitivity", 0.0, math.inf)
 GAMMA = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
 BOUND = Domain("bound", 0.0, math.inf)
 DELTA = Domain("delta", 0.0, 0.5)
+#: above this design epsilon the float sampler refuses (as the staircase's: a float draw cannot realise e^-eps)
+FLOAT_SAMPLER_MAX_EPSILON = 53.0 * math.log(2.0)
 #: the design aims at delta (1 - this): the float design then passes the ball-arithmetic certificate at once
 _AIM = 1e-10
-#: the golden-section rounds of the design search over gamma (gamma to ~0.618^40 ~ 4e-9; the variance is flat to second order there)
-_ROUNDS = 40
+#: the golden-section rounds of the design search over log gamma in [-(eps/3 + 12), 0] (resolution 0.618^48 (eps/3 + 12),
+#: ~1e-9 relative in gamma at eps = 1; the variance is flat to second order there)
+_ROUNDS = 48
 
 
 def _unit_norm(b: float, omb: float, eps0: float, W: float, beta: float) -> float:
@@ -135,12 +138,14 @@ def truncated_staircase_design(epsilon: float, delta: float) -> Tuple[float, flo
     K = _design_K(eps, dl)
     b, omb = math.exp(-eps), -math.expm1(-eps)
 
-    def var(W: float) -> float:
+    def var(s: float) -> float:  # s = log W: the optimal W is ~ (b/2)^{1/3} for large eps
+        W = math.exp(s)
         r = _design_r(eps, dl, W, K)
         k, rr = (K + 1, r - 1.0) if r >= 1.0 else (K, r)
         return _unit_var(b, omb, eps, W, k, rr)
 
-    W, _ = golden_section(var, 0.0, 1.0, _ROUNDS)
+    s, _ = golden_section(var, -(eps / 3.0 + 12.0), 0.0, _ROUNDS)
+    W = math.exp(s)
     r = _design_r(eps, dl, W, K)
     return W, K + r
 
@@ -370,6 +375,11 @@ class TruncatedStaircase(NoiseDistribution):
         return np.where(q <= 0.5, x, -x)
 
     def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
+        if self.epsilon > FLOAT_SAMPLER_MAX_EPSILON:
+            raise ValueError(
+                f"epsilon must be <= {FLOAT_SAMPLER_MAX_EPSILON:.4g} (53 log 2) for the floating-point truncated "
+                f"staircase sampler; got {self.epsilon!r}: the probability e^-epsilon of leaving a step is below 2^-53, so "
+                f"float draws cannot realise it and the output would reveal the input (docs/security.md)")
         u = rng.random(size)
         return self._isf(u)
 
