@@ -31,7 +31,7 @@ _LAZY = {
     "KDimPLDConfig": ".accounting", "PrivacyLossDistribution": ".accounting", "kdim_privacy_profile": ".accounting",
     "zcdp_to_dp": ".accounting",
     "OSGT": ".noise", "FlippedHuber": ".noise", "Gaussian": ".noise", "Laplace": ".noise",
-    "NoiseDistribution": ".noise", "Staircase": ".noise", "TruncatedLaplace": ".noise",
+    "NoiseDistribution": ".noise", "Staircase": ".noise", "TruncatedLaplace": ".noise", "TruncatedStaircase": ".noise",
     "DiscreteFlippedHuber": ".noise.discrete_flipped_huber",
     "Certificate": ".privacy.certificate",
     "verify_certificate": ".calibration.verify",
@@ -52,6 +52,7 @@ __all__ = [
     "Gaussian",
     "Laplace",
     "TruncatedLaplace",
+    "TruncatedStaircase",
     "Staircase",
     "OSGT",
     "Certificate",
@@ -98,7 +99,8 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .applications.dominance import gaussian_dominance
     from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate
     from .calibration.verify import verify_certificate
-    from .noise import OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace
+    from .noise import (OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace,
+                        TruncatedStaircase)
     from .noise.discrete_flipped_huber import DiscreteFlippedHuber
     from .optimum import optimal_variance
     from .noise.declared import declare_law

@@ -121,7 +121,7 @@ def test_every_public_hook_is_in_the_law_contract():
 def test_every_registered_law_meets_the_contract():
     samples = {"flipped_huber": (1.0, 1.0), "gaussian": (1.0,), "laplace": (1.0,), "truncated_laplace": (1.0, 5.0),
                "staircase": (1.0, 1.0, 0.3), "osgt": (1.0, 1.0), "discrete_flipped_huber": (1.0, 1.0, 0.5),
-               "piecewise_uniform": (1.0, [1, 1])}
+               "piecewise_uniform": (1.0, [1, 1]), "truncated_staircase": (1.0, 1.0, 0.4, 5.0)}
     assert set(samples) <= set(NOISE_CLASSES)
     laws = {name: NOISE_CLASSES[name](*args) for name, args in samples.items()}
     # and every law registered by a declaration (docs/examples/*_law.py, the tests' own), as its scale family's member

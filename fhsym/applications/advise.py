@@ -43,8 +43,8 @@ from ..calibration import Calibration
 from ..calibration.verify import verify_certificate
 from ..noise import NOISE_CLASSES, OSGT, Gaussian, Staircase, TruncatedLaplace
 from ..privacy.certificate import Certificate
-from .frontier import (CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, QUANTILE_LEVEL,
-                       STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank, declared_candidates,
+from .frontier import (CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, ONE_D_CANDIDATES,
+                       QUANTILE_LEVEL, STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank, declared_candidates,
                        gain_db, is_box_based, run_call)
 
 __all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text",
@@ -398,10 +398,13 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
     data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
         ``False`` computes everything
-    candidates : names from :data:`fhsym.applications.frontier.CANDIDATES` and of laws registered by
+    candidates : names from :data:`fhsym.applications.frontier.CANDIDATES`, its
+        :data:`~fhsym.applications.frontier.ONE_D_CANDIDATES` (the truncated staircase: one release of one coordinate
+        only; named for K T > 1 it is listed in ``failed`` with the reason) and of laws registered by
         :func:`fhsym.declare_law` (:func:`fhsym.applications.frontier.declared_candidates`); a declared law is a
         candidate only when named, e.g. ``candidates=(*CANDIDATES, "logistic")`` (the frontier module's docstring
-        says why)
+        says why); the one-coordinate candidates likewise, e.g. ``candidates=(*CANDIDATES, "truncated_staircase")``
+        (the frontier data file and the advisor page, which the default ranking matches, do not hold them yet)
     progress : called with a line of text before each calibration that is computed (the CLI prints it)
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
@@ -424,13 +427,15 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     >>> adv.best.candidate, round(adv.best.variance, 3), round(adv.gain_db, 2)
     ('laplace_pure', 0.5, 9.98)
     """
-    known = CANDIDATES + declared_candidates()
+    known = CANDIDATES + ONE_D_CANDIDATES + declared_candidates()
+    one = isinstance(dim, int) and isinstance(compositions, int) and dim * compositions == 1
     if isinstance(candidates, str):
         raise ValueError(f"candidates must be a sequence of names from {list(known)}; got the string {candidates!r}")
     cands = tuple(candidates)
     bad = [c for c in cands if c not in known]
     if bad or not cands or len(set(cands)) != len(cands):
-        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES)} and the declared laws "
+        raise ValueError(f"candidates must be a non-empty subset of {list(CANDIDATES + ONE_D_CANDIDATES)} and the "
+                         f"declared laws "
                          f"{list(declared_candidates())} (fhsym.declare_law) without repeats; got {list(cands)!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable taking one line of text, or None; got {progress!r}")
@@ -438,6 +443,11 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
     if not isinstance(budget, Budget):
         raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
+    options, failed = [], []
+    if not one:  # the one-coordinate candidates have no K-fold or composed claim
+        failed += [(c, f"calibrated for one release of one coordinate only (no K-fold or composed claim covers it); "
+                       f"got dim = {dim}, compositions = {compositions}") for c in cands if c in ONE_D_CANDIDATES]
+        cands = tuple(c for c in cands if c not in ONE_D_CANDIDATES)
     calls = {c: calibration_call(c, epsilon, delta, dim, norm, compositions, sensitivity) for c in cands}
     seen_calls = set()
     for c in sorted(cands, key=candidate_rank):  # one option per distinct call (the PLD staircase in 1-D is the staircase)
@@ -448,7 +458,6 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     path = default_data_path() if data is None or data is True else (None if data is False else Path(os.fspath(data)))
     records: Dict[str, Any] = {} if path is None else load_frontier_calibrations(path)
     recorded_errors = {} if path is None else _recorded_errors(path)
-    options, failed = [], []
     for c in sorted(calls, key=_order):
         call = calls[c]
         rec = records.get(call_key(call))

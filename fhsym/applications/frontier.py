@@ -22,6 +22,11 @@ a declared law          a law registered by :func:`fhsym.declare_law` (:func:`de
                         named: exact 1-D profile, exact K T-fold profile over the box for K T > 1
 ======================  ========================================================================
 
+One-coordinate candidates (:data:`ONE_D_CANDIDATES`): the truncated staircase, certified by its exact 1-D
+profile for one release of one coordinate only (its loss is infinite on the cut, and no K-fold or composed claim
+of fhsym covers it yet).  :func:`fhsym.advise` ranks it when named (``candidates=(*CANDIDATES, "truncated_staircase")``); it is not in
+:data:`CANDIDATES`, the list the frontier sweep, its data file and the advisor page are keyed by.
+
 A declared law is a candidate only where it is named (``advise(..., candidates=(..., "logistic"))``,
 ``fhsym advise --law my_law.py``), never by default: the registry is per process, so a default that
 followed it would make the same ``advise`` call answer differently depending on which modules the
@@ -53,7 +58,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..noise import NOISE_CLASSES, OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace
+from ..noise import (NOISE_CLASSES, OSGT, FlippedHuber, Gaussian, Laplace, Staircase, TruncatedLaplace,
+                     TruncatedStaircase)
 from . import staircase_pld as _SP
 
 if TYPE_CHECKING:  # imported where a task is built (sweeps is the dask-facing module)
@@ -61,6 +67,7 @@ if TYPE_CHECKING:  # imported where a task is built (sweeps is the dask-facing m
 
 __all__ = [
     "CANDIDATES",
+    "ONE_D_CANDIDATES",
     "COMPOSITIONS",
     "DELTAS",
     "DIMS",
@@ -104,6 +111,9 @@ _LAW: Dict[str, Any] = {FlippedHuber.name: FlippedHuber, Gaussian.name: Gaussian
                         LAPLACE_PURE: Laplace, TruncatedLaplace.name: TruncatedLaplace, Staircase.name: Staircase,
                         STAIRCASE_PLD: Staircase, OSGT.name: OSGT}
 CANDIDATES: Tuple[str, ...] = tuple(_LAW)
+#: candidates for one release of one coordinate only (module docstring): not part of the frontier sweep
+_LAW_1D: Dict[str, Any] = {TruncatedStaircase.name: TruncatedStaircase}
+ONE_D_CANDIDATES: Tuple[str, ...] = tuple(_LAW_1D)
 #: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
 BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, STAIRCASE_PLD,
                               OSGT.name)
@@ -136,7 +146,7 @@ def declared_candidates() -> Tuple[str, ...]:
 
 
 def _law_of(candidate: str) -> Any:
-    law = _LAW.get(candidate)
+    law = _LAW.get(candidate, _LAW_1D.get(candidate))
     if law is None and candidate in declared_candidates():
         law = NOISE_CLASSES[candidate]
     return law
@@ -156,8 +166,11 @@ def candidate_rank(candidate: str) -> int:
     """The candidate's place in a tie-break: its index in :data:`CANDIDATES`, the declared laws after them."""
     if candidate in CANDIDATES:
         return CANDIDATES.index(candidate)
+    if candidate in ONE_D_CANDIDATES:
+        return len(CANDIDATES) + ONE_D_CANDIDATES.index(candidate)
     declared = declared_candidates()
-    return len(CANDIDATES) + (declared.index(candidate) if candidate in declared else len(declared))
+    n = len(CANDIDATES) + len(ONE_D_CANDIDATES)
+    return n + (declared.index(candidate) if candidate in declared else len(declared))
 
 
 def candidate_label(candidate: str) -> str:
@@ -204,13 +217,20 @@ def calibration_call(candidate: str, epsilon: float, delta: float, dim: int = 1,
     """
     law = _law_of(candidate) if isinstance(candidate, str) else None
     if law is None:
-        raise ValueError(f"candidate must be one of {list(CANDIDATES)} or a law registered by fhsym.declare_law "
+        raise ValueError(f"candidate must be one of {list(CANDIDATES + ONE_D_CANDIDATES)} or a law registered by "
+                         f"fhsym.declare_law "
                          f"({list(declared_candidates())}); got {candidate!r}")
     _check_release(epsilon, delta, dim, norm, compositions, sensitivity)
     K, T = int(dim), int(compositions)
     if candidate == STAIRCASE_PLD and K * T == 1:
         candidate = Staircase.name  # one coordinate, one release: nothing to compose, the staircase itself
     call: Dict[str, Any] = {"epsilon": float(epsilon), "delta": float(delta), "mechanism": law.name}
+    if candidate in _LAW_1D:  # one release of one coordinate only: its exact 1-D profile
+        if K * T > 1:
+            raise ValueError(f"candidate {candidate!r} is calibrated for one release of one coordinate only (no K-fold "
+                             f"or composed claim covers it); got dim = {K}, compositions = {T}")
+        call.update(dim=1, compositions=1, sensitivity=float(sensitivity), method="auto")
+        return call
     if candidate not in _LAW:  # a declared law: exact profile, over the box for K T > 1 (its certified PLD search)
         call.update(dim=K * T, compositions=1, sensitivity=float(sensitivity), method="exact" if K * T > 1 else "auto")
         return call

@@ -10,6 +10,8 @@ plan            method= keys                  the law declares / the request    
 solver          auto, exact                   ``solver_calibrated`` (the optimum's linear program); one  ``profile-1d``
                                               release of one coordinate
 pure            auto, pure                    ``pure_calibration`` (closed form; delta = 0 allowed)      ``pure``
+closed-1d       auto, closed                  ``closed_calibration`` (a closed-form (eps, delta) design); ``profile-1d``
+                                              one release of one coordinate
 exact-1d        auto, exact                   "exact" in ``calibration_methods``; K T = 1:               ``profile-1d``
                                               :func:`~.search.search_1d` at Delta                      (``profile-lattice``
                                                                                                        on a lattice)
@@ -234,6 +236,16 @@ def _pure(job: Job) -> Optional[Calibration]:
     return result(noise, ev, steps, request, PURE, "pure")
 
 
+def _closed(job: Job) -> Optional[Calibration]:
+    cls, request = job.cls, job.request
+    built = cls.closed_calibration(request.epsilon, request.delta, request.sensitivities.sensitivity)
+    if built is None:
+        return None
+    make, scale = built
+    noise, ev, steps = certify(make, scale, PROFILE_1D, request, what="scale", first_step=1e-12)
+    return result(noise, ev, steps, request, PROFILE_1D, "closed-1d")
+
+
 def _solved(job: Job) -> Calibration:
     cls, request = job.cls, job.request
     make, scale = SOLVER(request.epsilon, request.delta, request.sensitivities.sensitivity,
@@ -283,6 +295,8 @@ def _sufficient_applies(job: Job) -> Optional[str]:
 PLANS: Tuple[Plan, ...] = (
     Plan("solver", PROFILE_1D, ("auto", "exact"), lambda c: c.solver_calibrated, Job.one_release, _solved),
     Plan("pure", PURE, ("auto", "pure"), lambda c: declares(c, "pure_calibration"), lambda j: None, _pure),
+    Plan("closed-1d", PROFILE_1D, ("auto", "closed"), lambda c: declares(c, "closed_calibration"), Job.one_release,
+         _closed),
     Plan("exact-1d", PROFILE_1D, ("auto", "exact"), lambda c: _family_law(c) and not c.lattice, Job.one_release,
          _exact_1d),
     Plan("exact-lattice", PROFILE_LATTICE, ("auto", "exact"), lambda c: _family_law(c) and c.lattice,

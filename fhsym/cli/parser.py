@@ -87,7 +87,7 @@ _EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming t
 #: of calibrate's ``--mechanism`` listed by ``--help``, which builds no registry (it loads no numerical library).  The
 #: value is checked against the registry itself when the command runs, after ``--law`` files have declared their laws.
 BUILTIN_MECHANISMS = ("flipped_huber", "gaussian", "laplace", "truncated_laplace", "staircase", "osgt",
-                      "discrete_flipped_huber", "piecewise_uniform")
+                      "discrete_flipped_huber", "piecewise_uniform", "truncated_staircase")
 
 
 def _add_law(parser: argparse.ArgumentParser, what: str) -> None:

@@ -4,7 +4,8 @@
 :class:`FlippedHuber` and the comparison mechanisms :class:`Gaussian`, :class:`Laplace`,
 :class:`TruncatedLaplace`, :class:`Staircase` and :class:`OSGT` are its subclasses, each with
 its exact one-dimensional privacy profile; so is :class:`PiecewiseUniform`, the noise at the upper
-end of :func:`fhsym.optimal_variance` (``mechanism="piecewise_uniform"`` of :func:`fhsym.calibrate`).
+end of :func:`fhsym.optimal_variance` (``mechanism="piecewise_uniform"`` of :func:`fhsym.calibrate`), and
+:class:`TruncatedStaircase`, the closed-form (eps, delta) law near that optimum.
 """
 
 from typing import Any, Dict
@@ -16,12 +17,13 @@ from .laplace import Laplace
 from .osgt import OSGT
 from .staircase import Staircase, staircase_optimal_gamma
 from .truncated_laplace import TruncatedLaplace
+from .truncated_staircase import TruncatedStaircase
 from .discrete_flipped_huber import DiscreteFlippedHuber
 from .piecewise_uniform import PiecewiseUniform
 
 #: every noise law by its key (the ``mechanism=`` argument of :func:`fhsym.calibrate`)
 NOISE_CLASSES: Dict[str, Any] = {cls.name: cls for cls in (FlippedHuber, Gaussian, Laplace, TruncatedLaplace, Staircase, OSGT,
-                                          DiscreteFlippedHuber, PiecewiseUniform)}
+                                          DiscreteFlippedHuber, PiecewiseUniform, TruncatedStaircase)}
 
 
 def noise_class(name: object) -> Any:
@@ -43,6 +45,7 @@ __all__ = [
     "Gaussian",
     "Laplace",
     "TruncatedLaplace",
+    "TruncatedStaircase",
     "Staircase",
     "OSGT",
     "PiecewiseUniform",

@@ -71,7 +71,8 @@ __all__ = ["NoiseDistribution", "PUBLIC_HOOKS"]
 PUBLIC_HOOKS = frozenset({
     "parameters", "from_parameters", "gaussian_sigma", "pure_loss", "zcdp_parameters", "pure_calibration",
     "profile_enclosure", "worst_profile_enclosure", "loss_atoms", "loss_range", "pld_profile", "profile_upper_ends",
-    "worst_profile_upper_ends", "sup_calibration", "profile_cost", "family_shape", "family_scale", "family",
+    "worst_profile_upper_ends", "sup_calibration", "closed_calibration", "profile_cost", "family_shape", "family_scale",
+    "family",
     "from_family",
 })
 

@@ -139,6 +139,8 @@ class LawClass(Protocol):
 
     def sup_calibration(self, *args: Any, **options: Any) -> Optional[Maker]: ...
 
+    def closed_calibration(self, epsilon: float, delta: float, sensitivity: float) -> Optional[Maker]: ...
+
 
 def continuous(noise: NoiseLaw, what: str) -> ContinuousLaw:
     """``noise`` as a law with a continuous profile; ``ValueError`` (``what`` needs one) for a lattice law."""

@@ -122,6 +122,13 @@ class Parametrised:
         return None
 
     @classmethod
+    def closed_calibration(cls, epsilon: float, delta: float, sensitivity: float
+                           ) -> Optional[Tuple[Callable[[float], Any], float]]:
+        """For a law with a closed-form one-release (eps, delta) design: (scale -> noise, the designed scale), more
+        scale adding noise, certified by the ``"profile-1d"`` claim at the returned floats; None if the law has none."""
+        return None
+
+    @classmethod
     def sup_calibration(cls, epsilon: float, delta: float, folds: int, sensitivity: float, **options: Any
                         ) -> Optional[Tuple[Callable[[float], Any], float]]:
         """For a law whose ``folds`` (>= 2) compositions over the box of half-width ``sensitivity`` are certified by

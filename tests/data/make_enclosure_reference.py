@@ -20,14 +20,19 @@ computed from the DEFINITION:
   (quadrature of the definition with ``error=True``) at dps P and P + 15,
   P = 50 + (digits lost to the cancellation of the integrand);
 * staircase: ``proofs.reference_mechanisms.StaircaseRef`` (exact sum over every constant piece
-  of the piecewise-constant integrand, 50 digits, tail bound recorded).
+  of the piecewise-constant integrand, 50 digits, tail bound recorded);
+* truncated_staircase: ``proofs.reference_truncated_staircase.Ref`` (exact sum over every constant
+  piece of the integrand on the finite support, breakpoints in exact rationals, 60 digits), its
+  records drawn from their own seed (SEED + 31) and added by ``--only truncated_staircase``.
 
 Each record stores the higher-precision value (45 significant digits) and ``error``: a bound on
 its error, max(|v_P - v_P+15|, quadrature error estimate, neglected tail) + 1e-44 |v|.  Inputs
 are float reprs (the enclosure is evaluated at exactly those binary values).  Runs outside CI
 (~15 minutes):
 
-    python tests/data/make_enclosure_reference.py [--quick]
+    python tests/data/make_enclosure_reference.py [--quick] [--only MECHANISM]
+
+``--only`` recomputes one mechanism's records and replaces them in the existing file (the others kept).
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from proofs import reference as RF  # noqa: E402
 from proofs import reference_mechanisms as RM  # noqa: E402
+from proofs import reference_truncated_staircase as RTS  # noqa: E402
 
 OUT = Path(__file__).with_name("enclosure_reference.json")
 N_PER_MECHANISM = 48
@@ -208,6 +214,25 @@ def staircase_points(rng):
     return pts
 
 
+def ts_points(rng):
+    pts = []
+    while len(pts) < N_PER_MECHANISM:
+        eps0 = logu(rng, -1.3, 1)
+        d0 = logu(rng, -2, 2)
+        gam = rng.choice([0.0, 1.0, rng.random(), rng.random()])
+        beta = rng.choice([1.0, logu(rng, 0, 1), logu(rng, 0, 2.3)])
+        dl = d0 * rng.choice([logu(rng, -3, 0), 1.0, 1.0, rng.randint(1, 3) * 0.75, 2.0 * beta * 1.01])
+        mode = rng.random()
+        if mode < 0.3:
+            eps, note = eps0 * (1.0 - rng.choice([0.0, 1e-12])), "at / below eps0"
+        elif mode < 0.4:
+            eps, note = 0.0, "eps = 0"
+        else:
+            eps, note = rng.uniform(0.0, 3 * eps0), "generic"
+        pts.append((eps, {"epsilon": eps0, "sensitivity": d0, "gamma": gam, "bound": beta * d0}, dl, note))
+    return pts
+
+
 # ---------------------------------------------------------------------------
 # references
 
@@ -293,6 +318,11 @@ def mech_reference(name, params, eps, dl):
             ref, neglected = RM.StaircaseRef(eps0, d0, gam * d0).profile(eps, dl, periods=int(110 / eps0) + 4)
             err = neglected + abs(ref) * mp.mpf(10) ** -44
             return ref, err, "exact piece sum (StaircaseRef), 60 digits"
+    elif name == "truncated_staircase":
+        ref = RTS.Ref(params["epsilon"], params["sensitivity"], params["gamma"], params["bound"], dps=DPS + 10)
+        with mp.workdps(DPS + 10):
+            v = ref.profile(eps, dl)
+            return v, abs(v) * mp.mpf(10) ** -44, "exact piece sum (reference_truncated_staircase.Ref), 60 digits"
     else:  # pragma: no cover
         raise ValueError(name)
     v, err = _two(fn, p)
@@ -302,10 +332,14 @@ def mech_reference(name, params, eps, dl):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="3 points per mechanism, written to /tmp")
+    ap.add_argument("--only", help="recompute this mechanism's records only, replacing them in the existing file")
     args = ap.parse_args()
     rng = random.Random(SEED)
     t0 = time.time()
     records = []
+    if args.only:
+        old = json.loads(OUT.read_text())
+        records = [r for r in old["records"] if r["mechanism"] != args.only]
     gens = {
         "flipped_huber": lambda: [(e, {"alpha": a, "gamma": g}, d, n) for e, a, g, d, n in fh_points(rng)],
         "gaussian": lambda: gaussian_points(rng),
@@ -313,7 +347,10 @@ def main() -> None:
         "laplace": lambda: laplace_points(rng),
         "truncated_laplace": lambda: tl_points(rng),
         "staircase": lambda: staircase_points(rng),
+        "truncated_staircase": lambda: ts_points(random.Random(SEED + 31)),
     }
+    if args.only:
+        gens = {args.only: gens[args.only]}
     for name, gen in gens.items():
         pts = gen()
         if args.quick:
@@ -340,7 +377,7 @@ def main() -> None:
     out = {
         "recipe": __doc__.split("Runs outside CI")[0].strip().splitlines(),
         "seed": SEED,
-        "generation_seconds": round(time.time() - t0, 1),
+        "generation_seconds": round(time.time() - t0, 1) + (old["generation_seconds"] if args.only else 0.0),
         "records": records,
     }
     path = Path("/tmp/enclosure_reference.json") if args.quick else OUT

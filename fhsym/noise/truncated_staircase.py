@@ -1,0 +1,438 @@
+"""Truncated staircase: the staircase of Geng & Viswanath cut at ``+-B`` so that the cut carries delta.
+
+Why this law
+------------
+The primal solutions of the optimum's linear program (:mod:`fhsym.optimum`) are, at every recorded point, a
+staircase with ratio ``e^-eps`` per period ``Delta`` whose support ends at a finite ``B``: the mass of the outermost
+window ``(B - Delta, B]`` is exactly delta (the part of the output that the shifted law cannot produce).  Geng,
+Ding, Guo & Kumar (AISTATS 2019/2020) truncate the Laplace law the same way; the staircase's steps are what makes
+it optimal at eps >= 1 (docs/optimum.md).  fhsym calls it ``truncated_staircase``.
+
+Formula
+-------
+Design privacy ``eps0``, period (design sensitivity) ``Delta0``, first step ``w = fl(gamma Delta0)``, bound
+``B >= Delta0``; ``b = e^{-eps0}``, level ``l(x) = #{k >= 0 : k Delta0 + w <= x}``::
+
+    g(t) = b^{l(|t|)} / (2 Delta0 H(B/Delta0))      |t| <= B,  0 outside,
+    H(x) = m (1 - b^K)/(1 - b) + b^K c(r)            x = K + r (0 <= r < 1),  m = W + b (1 - W),
+    c(r) = min(r, W) + b [r - W]_+,                 W = w/Delta0.
+
+CDF: ``P(0 < T <= x) = H(x/Delta0)/(2 H(beta))``, ``beta = B/Delta0``; the upper tail is formed from the top down
+as a sum of non-negative terms and inverted period by period (quantile).  Variance ``Delta0^2 S2(beta)/H(beta)``,
+``S2(x) = int_0^x y^2 b^{l(y)} dy`` (:func:`fhsym._core.arb.truncated_staircase.ts_variance`).
+
+Profile (derived here, proven in ``proofs/truncated_staircase.py``).  For ``0 < d <= Delta0 <= B`` and
+``eps >= 0``, ``delta(eps; d) = P(T > B - d) + (1 - e^{eps - eps0})_+ P(A_d)``: on ``t > B - d`` the shifted
+density is 0 (infinite loss); elsewhere in the support the loss is ``eps0 n`` with ``n in {-1, 0, 1}`` (the
+staircase's lemma: an interval of length ``<= Delta0`` holds at most one edge), and ``A_d = {n = 1}`` is
+``U_k [e_k - d, e_k) n [0, B - d]`` and ``[max(w - d, -w), 0)`` (``d > w``).  Pointwise in t the integrand
+``[g(t) - e^eps g(t + d)]_+`` does not decrease with d (on ``t >= 0`` the density is non-increasing up to the cut;
+on ``t < 0`` the set ``A_d`` grows with d and ``t + d <= d <= B``), so the supremum over ``0 < d <= Delta`` is the
+profile at Delta: :meth:`TruncatedStaircase.worst_profile_enclosure`.  Calibrated with ``eps0 = eps`` and
+``Delta0 = Delta``, ``delta = P(T > B - Delta)`` in closed form, and for a fixed gamma the least ``B`` meeting
+delta is explicit: ``K = floor(beta)`` does not depend on gamma (``P(T > K - 1) = b^{K-1}(1 - b)/(2(1 - b^K))``)
+and ``c(r) = (b^{K-1} m - 2 delta m (1 - b^K)/(1 - b)) / (b^{K-1}(1 - b) + 2 delta b^K)``; gamma is then chosen by a
+golden-section search on the variance.  For ``d > Delta0`` the profile is an exact sum over the pieces of the
+support (:func:`fhsym._core.arb.truncated_staircase.pieces`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+from flint import fmpq
+
+from .._core.arb import Enclosure, Plan
+from .._core.arb.core import exact
+from .._core.arb.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts_variance
+from .._core.arb.core import float_up
+from .._core.domains import Domain, check_scalar
+from .._core.random import Rng
+from .._core.search import golden_section
+from .._core.types import FloatArray
+from .base import NoiseDistribution
+
+__all__ = ["TruncatedStaircase", "truncated_staircase_design"]
+
+EPS0 = Domain("epsilon", 0.0, math.inf)
+SENS0 = Domain("sensitivity", 0.0, math.inf)
+GAMMA = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
+BOUND = Domain("bound", 0.0, math.inf)
+DELTA = Domain("delta", 0.0, 0.5)
+#: above this design epsilon the float sampler refuses (as the staircase's: a float draw cannot realise e^-eps)
+FLOAT_SAMPLER_MAX_EPSILON = 53.0 * math.log(2.0)
+#: the design aims at delta (1 - this): the float design then passes the ball-arithmetic certificate at once
+_AIM = 1e-10
+#: the golden-section rounds of the design search over log gamma in [-(eps/3 + 12), 0] (resolution 0.618^48 (eps/3 + 12),
+#: ~1e-9 relative in gamma at eps = 1; the variance is flat to second order there)
+_ROUNDS = 48
+
+
+def _unit_norm(b: float, omb: float, eps0: float, W: float, beta: float) -> float:
+    """H(beta) in float (units of Delta0)."""
+    K = math.floor(beta)
+    r = beta - K
+    m = W + b * (1.0 - W)
+    c = min(r, W) + b * max(r - W, 0.0)
+    return m * -math.expm1(-K * eps0) / omb + math.exp(-K * eps0) * c
+
+
+def _unit_var(b: float, omb: float, eps0: float, W: float, K: int, r: float) -> float:
+    """S2(beta)/H(beta) by the telescoping closed forms (the design search's objective; b^K is small there)."""
+    bK = math.exp(-K * eps0)
+    m = W + b * (1.0 - W)
+    m1 = 0.5 * (W * W + b * (1.0 - W * W))
+    m2 = (W**3 + b * (1.0 - W**3)) / 3.0
+    rw = min(r, W)
+    c = rw + b * max(r - W, 0.0)
+    c1 = 0.5 * (rw * rw + b * max(r * r - W * W, 0.0))
+    c2 = (rw**3 + b * max(r**3 - W**3, 0.0)) / 3.0
+    G0 = -math.expm1(-K * eps0) / omb
+    G1 = (b * G0 - K * bK) / omb
+    G2 = (b * (G0 + 2.0 * G1) - K * K * bK) / omb
+    S2 = G2 * m + 2.0 * G1 * m1 + G0 * m2 + bK * (K * K * c + 2.0 * K * c1 + c2)
+    return S2 / (m * G0 + bK * c)
+
+
+def _design_K(eps: float, delta: float) -> int:
+    """The least K >= 1 with P(T > K) = b^K (1 - b)/(2 (1 - b^{K+1})) <= delta (independent of gamma)."""
+    # b^K (1 - b) / (2 (1 - b^{K+1})) <= delta  <=>  b^K <= 2 delta / (1 - b + 2 delta b)
+    omb = -math.expm1(-eps)
+    b = math.exp(-eps)
+    K = max(1, math.ceil(math.log(2.0 * delta / (omb + 2.0 * delta * b)) / -eps))
+
+    def meets(k: int) -> bool:  # P(T > k) at B = k + 1
+        return math.exp(-k * eps) * omb / (2.0 * -math.expm1(-(k + 1) * eps)) <= delta
+
+    if K > 1 and meets(K - 1):
+        K -= 1  # the float log rounded a boundary case up
+    elif not meets(K):
+        K += 1  # ... or down
+    return K
+
+
+def _design_r(eps: float, delta: float, W: float, K: int) -> float:
+    """r in [0, 1] with P(T > K + r - 1) = delta at this W (K = floor(beta) from :func:`_design_K`)."""
+    b = math.exp(-eps)
+    omb = -math.expm1(-eps)
+    m = W + b * (1.0 - W)
+    bK1 = math.exp(-(K - 1) * eps)
+    c = (bK1 * m - 2.0 * delta * m * -math.expm1(-K * eps) / omb) / (bK1 * omb + 2.0 * delta * bK1 * b)
+    c = min(max(c, 0.0), m)
+    return c if c <= W else W + (c - W) / b
+
+
+def truncated_staircase_design(epsilon: float, delta: float) -> Tuple[float, float]:
+    """(gamma, beta = B/Delta) of the least-variance truncated staircase with eps0 = epsilon whose cut carries delta
+    (``P(T > B - Delta) = delta``, i.e. (epsilon, delta)-DP at sensitivity Delta = Delta0), both floats.
+
+    >>> g, beta = truncated_staircase_design(1.0, 1e-6)
+    >>> round(g, 4), round(beta, 4)
+    (0.4167, 13.6007)
+    """
+    eps = check_scalar(epsilon, EPS0)
+    dl = check_scalar(delta, DELTA)
+    K = _design_K(eps, dl)
+    b, omb = math.exp(-eps), -math.expm1(-eps)
+
+    def var(s: float) -> float:  # s = log W: the optimal W is ~ (b/2)^{1/3} for large eps
+        W = math.exp(s)
+        r = _design_r(eps, dl, W, K)
+        k, rr = (K + 1, r - 1.0) if r >= 1.0 else (K, r)
+        return _unit_var(b, omb, eps, W, k, rr)
+
+    s, _ = golden_section(var, -(eps / 3.0 + 12.0), 0.0, _ROUNDS)
+    W = math.exp(s)
+    r = _design_r(eps, dl, W, K)
+    return W, K + r
+
+
+class TruncatedStaircase(NoiseDistribution):
+    """Staircase noise (design ``eps0``, period ``Delta0``, first step ``gamma Delta0``) truncated to ``[-B, B]``.
+
+    Parameters
+    ----------
+    epsilon : float in (0, inf)
+        Design privacy ``eps0`` (ratio ``e^-eps0`` per period).
+    sensitivity : float in (0, inf)
+        Design sensitivity ``Delta0`` (the period).
+    gamma : float in [0, 1]
+        Relative width of the first step (edge ``w = fl(gamma Delta0)``).
+    bound : float in [sensitivity, 50000 sensitivity]
+        The truncation ``B`` (at most 50000 periods: the exact profile's work is bounded).
+
+    ``fhsym.calibrate(eps, delta, mechanism="truncated_staircase")`` chooses ``eps0 = eps``, ``Delta0 = Delta``
+    and the least-variance ``(gamma, B)`` whose cut carries delta (:func:`truncated_staircase_design`); the
+    certificate re-checks ``P(T > B - Delta) <= delta`` in ball arithmetic.  Formulas: the module docstring.
+
+    Examples
+    --------
+    >>> ts = TruncatedStaircase(1.0, 1.0, 0.5, 3.0)
+    >>> ts.support(), float(ts.cdf(3.0)), float(ts.privacy_profile(1.0)) == float(ts.sf(2.0))
+    ((-3.0, 3.0), 1.0, True)
+    """
+
+    name = "truncated_staircase"
+    display_name = "truncated staircase"
+    parameter_domains = (EPS0, SENS0, GAMMA, BOUND)
+    log_concave = False  # a step density: no K-fold corner claim
+    calibration_methods = ("auto", "closed")
+
+    def __init__(self, epsilon: float, sensitivity: float = 1.0, gamma: float = 0.5, bound: float = 1.0) -> None:
+        self.epsilon = check_scalar(epsilon, EPS0)
+        self.sensitivity = check_scalar(sensitivity, SENS0)
+        self.gamma = check_scalar(gamma, GAMMA)
+        self.bound = check_scalar(bound, BOUND)
+        if not self.sensitivity <= self.bound <= MAX_PERIODS * self.sensitivity:
+            raise ValueError(f"bound must be in [sensitivity, {MAX_PERIODS} sensitivity] = [{self.sensitivity!r}, "
+                             f"{MAX_PERIODS * self.sensitivity!r}] for the truncated staircase (at most {MAX_PERIODS} "
+                             f"periods: bounded work for its exact profile); got {self.bound!r}")
+        self.width = self.gamma * self.sensitivity
+        d0 = self.sensitivity
+        self._W = self.width / d0  # float view; the exact plans use the rationals below
+        self._beta = self.bound / d0
+        self._b = math.exp(-self.epsilon)
+        self._omb = -math.expm1(-self.epsilon)
+        self._H = _unit_norm(self._b, self._omb, self.epsilon, self._W, self._beta)
+        if not (self._H > 0.0 and math.isfinite(self._H)):
+            raise ValueError(f"epsilon must be smaller for a truncated staircase with gamma={self.gamma!r}: its "
+                             f"first step carries a mass the float range cannot represent; got epsilon={self.epsilon!r}")
+        self._plans: Dict[Tuple[float, bool], TSPlan] = {}
+
+    # ---------------------------------------------------------------- exact parameters
+    def _exact(self) -> Tuple[fmpq, fmpq, fmpq, fmpq]:
+        d0 = exact(self.sensitivity)
+        return exact(self.epsilon), exact(self.width) / d0, exact(self.bound) / d0, d0
+
+    # ---------------------------------------------------------------- mechanism facts
+    def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
+        e0, W, beta, d0 = self._exact()
+        plan = ts_plan(eps, sensitivity / d0, e0, W, beta)
+        how = ("shift >= 2 bound: disjoint supports, delta = 1 exactly" if plan.one else
+               f"{len(plan.general)} exact pieces (shift > Delta0)" if plan.general is not None else
+               "cut window" + (" + level-difference-1 set" if plan.active else " only (eps >= eps0)"))
+        return ts_eval, plan, f"truncated staircase: {how}"
+
+    def _check_shift_range(self, sensitivity: float) -> None:
+        if not (0.0 < sensitivity <= self.sensitivity):
+            raise ValueError(f"sensitivity must be in (0, {self.sensitivity!r}] (the truncated staircase's design "
+                             f"sensitivity Delta0) for its sup over the shifts; got {sensitivity!r}")
+
+    def worst_profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:
+        """A proven enclosure of ``sup_{0 < d <= Delta} delta(eps; d)`` for ``Delta <= Delta0``: the profile at Delta
+        (the integrand does not decrease with d, pointwise: module docstring; checked in proofs/truncated_staircase.py).
+
+        >>> ts = TruncatedStaircase(1.0, 1.0, 0.4, 5.0)
+        >>> ts.worst_profile_enclosure(0.5, 0.8) == ts.profile_enclosure(0.5, 0.8)
+        True
+        """
+        self._check_shift_range(sensitivity)
+        return self.profile_enclosure(epsilon, sensitivity)
+
+    def loss_range(self, sensitivity: float) -> Optional[Fraction]:
+        return None  # the loss is infinite on the cut window
+
+    def variance_upper(self) -> float:
+        """The exact variance (at the float parameters) rounded up: a 256-bit ball's upper end."""
+        e0, W, beta, d0 = self._exact()
+        return float_up(ts_variance(e0, W, beta) * (d0 * d0))
+
+    @property
+    def family_scale(self) -> float:
+        return self.sensitivity
+
+    @classmethod
+    def from_family(cls, shape: float, scale: float) -> "TruncatedStaircase":
+        raise ValueError("the truncated staircase is not a scale family in fhsym's calibrator: it is built in "
+                         "closed form (truncated_staircase_design)")
+
+    @classmethod
+    def closed_calibration(cls, epsilon: float, delta: float, sensitivity: float
+                           ) -> Optional[Tuple[Callable[[float], Any], float]]:
+        """(bound -> the law with eps0 = epsilon, Delta0 = sensitivity and the designed gamma, the designed bound):
+        a larger bound carries less delta; the ``"profile-1d"`` claim certifies it."""
+        if not delta < 0.5:
+            raise ValueError(f"delta must be in (0, 0.5) for the truncated staircase (its cut window carries delta, "
+                             f"at most 1/2); got {delta!r}")
+        gamma, beta = truncated_staircase_design(epsilon, delta * (1.0 - _AIM))
+        if beta > MAX_PERIODS / 2:
+            raise ValueError(f"epsilon must be larger for the truncated staircase at delta = {delta!r}: its cut would lie "
+                             f"{beta:.4g} periods out, above the {MAX_PERIODS // 2} its calibration allows (bounded "
+                             f"work for the exact profile); got epsilon = {epsilon!r}")
+        bound = max(beta * sensitivity, sensitivity)
+        return (lambda B: cls(epsilon, sensitivity, gamma, max(B, sensitivity))), bound
+
+    # ---------------------------------------------------------------- distribution kernels
+    def support(self) -> Tuple[float, float]:
+        """The closed interval [-B, B]."""
+        return (-self.bound, self.bound)
+
+    def _level(self, u: FloatArray) -> FloatArray:
+        """l(u) for u >= 0 in units of Delta0."""
+        k = np.floor(u)
+        return k + (u - k >= self._W)
+
+    def _H_units(self, u: FloatArray) -> FloatArray:
+        """H(u) for 0 <= u <= beta (non-negative terms)."""
+        W, b, e0 = self._W, self._b, self.epsilon
+        k = np.floor(u)
+        r = u - k
+        m = W + b * (1.0 - W)
+        c = np.minimum(r, W) + b * np.maximum(r - W, 0.0)
+        with np.errstate(under="ignore"):
+            return m * -np.expm1(-k * e0) / self._omb + np.exp(-k * e0) * c
+
+    def _upper_mass(self, u: FloatArray) -> FloatArray:
+        """H(beta) - H(u) for 0 <= u <= beta, from the top down (non-negative terms, no cancellation)."""
+        W, b, e0, beta = self._W, self._b, self.epsilon, self._beta
+        Kb = math.floor(beta)
+        rb = beta - Kb
+        cb = min(rb, W) + b * max(rb - W, 0.0)
+        m = W + b * (1.0 - W)
+        k = np.floor(u)
+        r = u - k
+        # m - c(r) and c(rb) - c(r) as sums of differences of like terms (no cancellation between the two steps)
+        m_c = np.maximum(W - r, 0.0) + b * ((1.0 - W) - np.maximum(r - W, 0.0))
+        cb_c = (min(rb, W) - np.minimum(r, W)) + b * (max(rb - W, 0.0) - np.maximum(r - W, 0.0))
+        with np.errstate(under="ignore", invalid="ignore"):
+            bk = np.exp(-k * e0)
+            same = math.exp(-Kb * e0) * cb_c
+            below = bk * m_c + m * np.exp(-(k + 1) * e0) * -np.expm1(-np.maximum(Kb - k - 1, 0.0) * e0) / self._omb \
+                + math.exp(-Kb * e0) * cb
+        return np.where(k >= Kb, np.maximum(same, 0.0), below)
+
+    def _var(self) -> float:
+        b, omb, e0, W, beta = self._b, self._omb, self.epsilon, self._W, self._beta
+        K = math.floor(beta)
+        r = beta - K
+        if K <= 100_000:  # direct sums of non-negative terms
+            k = np.arange(K, dtype=float)
+            with np.errstate(under="ignore"):
+                bk = np.exp(-k * e0)
+            m = W + b * (1.0 - W)
+            m1 = 0.5 * (W * W + b * (1.0 - W * W))
+            m2 = (W**3 + b * (1.0 - W**3)) / 3.0
+            rw = min(r, W)
+            c = rw + b * max(r - W, 0.0)
+            c1 = 0.5 * (rw * rw + b * max(r * r - W * W, 0.0))
+            c2 = (rw**3 + b * max(r**3 - W**3, 0.0)) / 3.0
+            bK = math.exp(-K * e0)
+            s2 = float(np.sum(bk * (k * k * m + 2.0 * k * m1 + m2))) + bK * (K * K * c + 2.0 * K * c1 + c2)
+            return self.sensitivity**2 * s2 / self._H
+        return self.sensitivity**2 * _unit_var(b, omb, e0, W, K, r)
+
+    def _logpdf(self, x: FloatArray) -> FloatArray:
+        u = np.abs(x) / self.sensitivity
+        inside = np.abs(x) <= self.bound
+        with np.errstate(invalid="ignore"):
+            val = -math.log(2.0 * self._H * self.sensitivity) - self._level(np.where(inside, u, 0.0)) * self.epsilon
+        return np.where(inside, val, -np.inf)
+
+    def _sf(self, x: FloatArray) -> FloatArray:
+        u = np.minimum(np.abs(x), self.bound) / self.sensitivity
+        tail = 0.5 * self._upper_mass(np.minimum(u, self._beta)) / self._H
+        return np.where(x >= 0, tail, 1.0 - tail)
+
+    def _half_mass(self, x: FloatArray) -> FloatArray:
+        u = np.minimum(np.maximum(x, 0.0), self.bound) / self.sensitivity
+        return 0.5 * self._H_units(u) / self._H
+
+    def _isf(self, q: FloatArray) -> FloatArray:
+        """Invert the upper tail from the top: R = 2 p H(beta) is the mass above x (units), period by period; inside
+        a period the mass above ``r`` is inverted step by step (``b (top - r)`` on the outer step, no cancellation)."""
+        W, b, e0, beta = self._W, self._b, self.epsilon, self._beta
+        Kb = math.floor(beta)
+        rb = beta - Kb
+        m = W + b * (1.0 - W)
+        outer_b = b * max(rb - W, 0.0)  # the last period's mass on its outer step (per b^Kb)
+        cb = min(rb, W) + outer_b
+        bKb = math.exp(-Kb * e0)
+        p = np.where(q <= 0.5, q, 1.0 - q)
+        R = 2.0 * p * self._H
+
+        def down(A: FloatArray, top: float, outer: float, inner_top: float) -> FloatArray:
+            """r with mass A above it inside a period whose outer step (density b) ends at ``top`` and holds ``outer``,
+            and whose inner step (density 1) ends at ``inner_top``."""
+            return np.where(A <= outer, top - A / b, inner_top - (A - outer))
+
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore", over="ignore"):
+            last = bKb * cb
+            x_last = Kb + down(np.minimum(R / bKb, cb), rb, outer_b, min(rb, W))
+            R2 = R - last
+            # full periods k..Kb-1 above x hold m (b^k - b^Kb)/(1 - b): b^k = b^Kb + R2 (1 - b)/m at a period start
+            k = np.floor(-np.log(bKb + R2 * self._omb / m) / e0)
+            k = np.clip(np.where(np.isfinite(k), k, 0.0), 0.0, Kb - 1)
+            bk = np.exp(-k * e0)
+            above = m * np.exp(-(k + 1) * e0) * -np.expm1(-np.maximum(Kb - k - 1, 0.0) * e0) / self._omb
+            A = np.clip((R2 - above) / bk, 0.0, m)  # the mass above x inside period k (per b^k)
+            x_full = k + down(A, 1.0, b * (1.0 - W), W)
+            x = np.where(R <= last, x_last, x_full)
+        x = np.clip(x, 0.0, beta) * self.sensitivity
+        x = np.where(p == 0.0, self.bound, x)
+        return np.where(q <= 0.5, x, -x)
+
+    def _rvs(self, rng: Rng, size: Tuple[int, ...]) -> FloatArray:  # size: the sample shape
+        if self.epsilon > FLOAT_SAMPLER_MAX_EPSILON:
+            raise ValueError(
+                f"epsilon must be <= {FLOAT_SAMPLER_MAX_EPSILON:.4g} (53 log 2) for the floating-point truncated "
+                f"staircase sampler; got {self.epsilon!r}: the probability e^-epsilon of leaving a step is below 2^-53, so "
+                f"float draws cannot realise it and the output would reveal the input (docs/security.md)")
+        u = rng.random(size)
+        return self._isf(u)
+
+    def _kinks(self) -> Tuple[float, ...]:
+        d0, w = self.sensitivity, self.width
+        kmax = min(math.floor(self._beta) + 1, 1000)
+        pts = {k * d0 + w for k in range(kmax + 1)} | {self.bound}
+        return tuple(sorted(x for x in pts if 0.0 < x <= self.bound))
+
+    def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
+        up, lo = t + 0.5 * d, t - 0.5 * d
+        in_up = np.abs(up) <= self.bound
+        in_lo = np.abs(lo) <= self.bound
+        with np.errstate(invalid="ignore"):
+            val = self.epsilon * (self._level(np.abs(np.where(in_up, up, 0.0)) / self.sensitivity)
+                                  - self._level(np.abs(np.where(in_lo, lo, 0.0)) / self.sensitivity))
+        out = np.where(in_up & in_lo, val, 0.0)
+        out = np.where(~in_up & in_lo, np.inf, out)
+        out = np.where(in_up & ~in_lo, -np.inf, out)
+        return np.where(d == 0, 0.0, out)
+
+    # ---------------------------------------------------------------- profile
+    def _plan(self, d: float, eps_below: bool) -> TSPlan:
+        key = (d, eps_below)
+        plan = self._plans.get(key)
+        if plan is None:
+            e0, W, beta, d0 = self._exact()
+            # eps only decides whether the level-difference-1 term is active: 0 (< eps0) or eps0 (not)
+            plan = ts_plan(fmpq(0) if eps_below else e0, exact(d) / d0, e0, W, beta)
+            if len(self._plans) < 64:
+                self._plans[key] = plan
+        return plan
+
+    def _profile(self, eps: FloatArray, d: float) -> FloatArray:
+        e0 = self.epsilon
+        flat = np.asarray(eps, dtype=float).reshape(-1)
+        out = np.zeros(flat.shape)
+        plan = self._plan(float(d), True)
+        if plan.one:  # disjoint supports
+            return np.ones(np.shape(eps))
+        norm = 2.0 * self._H
+        with np.errstate(under="ignore"):
+            if plan.general is not None:
+                for l0, n, length in plan.general:
+                    w = float(length) * math.exp(-l0 * e0)
+                    out += w if n is None else w * np.where(flat < n * e0, -np.expm1(flat - n * e0), 0.0)
+                return (out / norm).reshape(np.shape(eps))
+            inf_part = sum(float(length) * math.exp(-lev * e0) for length, lev in plan.window)
+            pa = float(plan.L0) + float(plan.t_neg)
+            if plan.N >= 1:
+                pa += float(plan.d) * self._b * -math.expm1(-plan.N * e0) / self._omb
+            if plan.LN > 0:
+                pa += math.exp(-(plan.N + 1) * e0) * float(plan.LN)
+            out = inf_part + pa * np.where(flat < e0, -np.expm1(flat - e0), 0.0)
+        return (out / norm).reshape(np.shape(eps))
+
