@@ -24,7 +24,7 @@ import math
 import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from flint import arb, ctx, fmpq
 
@@ -33,6 +33,7 @@ from .._core.arb.piecewise_uniform import fraction_down, fraction_up
 from .._core.domains import Domain, check_scalar
 from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
+from ..noise.truncated_staircase import TruncatedStaircase
 from .dual import DualCertificate
 from .primal import solve_private
 from .recorded import Checked, checked, recheck, record_of, recorded_points
@@ -67,10 +68,11 @@ class OptimumInterval:
 
     ``noise`` is the witness of ``upper``: (eps, delta)-DP for every ``|d| <= Delta`` (``proven_delta``
     bounds its worst profile, proven), with variance at most ``upper``.  It is the LP's piecewise-uniform
-    noise (``upper`` its exact variance rounded up, ``noise.exact_variance()``) unless the pure-DP
-    staircase at the optimal gamma (Geng & Viswanath) has a smaller proven variance (eps 3 and above, default grid):
-    then ``noise`` is that :class:`~fhsym.noise.Staircase` (``proven_delta`` = 0, its profile enclosure
-    at eps) and ``upper`` its variance (:func:`staircase_variance_up`).  ``primal`` is always the LP's
+    noise (``upper`` its exact variance rounded up, ``noise.exact_variance()``) unless a closed-form law has a
+    smaller proven variance: the pure-DP staircase at the optimal gamma (Geng & Viswanath;
+    :func:`staircase_variance_up`) or the truncated staircase fhsym calibrates at (eps, delta)
+    (:class:`~fhsym.noise.TruncatedStaircase`, its ``variance_upper()``); then ``noise`` is that law,
+    ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is always the LP's
     piecewise-uniform noise and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
@@ -84,7 +86,7 @@ class OptimumInterval:
     sensitivity: float
     lower: float
     upper: float
-    noise: Union[PiecewiseUniform, Staircase]
+    noise: Union[PiecewiseUniform, Staircase, TruncatedStaircase]
     proven_delta: float
     dual: DualCertificate
     bins: int
@@ -110,7 +112,7 @@ class OptimumInterval:
 
         >>> iv = optimal_variance(1.0, 1e-6, bins=2)
         >>> [round(x, 4) for x in iv.excess(2.0)]
-        [0.0427, 0.0718]
+        [0.0428, 0.0718]
         """
         hi = variance / self.lower - 1.0 if self.lower > 0 else math.inf
         return max(0.0, variance / self.upper - 1.0), hi
@@ -119,12 +121,12 @@ class OptimumInterval:
         """One screen: the interval with its width, what proves each end; the fields hold everything.
 
         >>> print(optimal_variance(1.0, 1e-6, bins=2))  # doctest: +NORMALIZE_WHITESPACE
-        least variance of additive (1, 1e-06)-DP noise at sensitivity 1: V* in [1.866038, 1.918104] (width 2.79 %)
-          upper: Staircase(epsilon=1.0, sensitivity=1.0, gamma=0.41673743492888254), proven delta <= 0
+        least variance of additive (1, 1e-06)-DP noise at sensitivity 1: V* in [1.866038, 1.917856] (width 2.78 %)
+          upper: TruncatedStaircase(epsilon=1.0, sensitivity=1.0, gamma=0.41673698237410295, bound=13.600740500733405), proven delta <= 1e-06
           lower: LP dual checked in exact rationals (2 bins per unit sensitivity, support 39 bins; 160 x 198 LP)
         """
-        noise = repr(self.noise) if isinstance(self.noise, Staircase) else (
-            f"piecewise-uniform noise, {len(self.noise.weights)} bins of width {self.noise.width:g}")
+        noise = (f"piecewise-uniform noise, {len(self.noise.weights)} bins of width {self.noise.width:g}"
+                 if isinstance(self.noise, PiecewiseUniform) else repr(self.noise))
         return (f"least variance of additive ({self.epsilon:g}, {self.delta:g})-DP noise at sensitivity "
                 f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
                 f"  upper: {noise}, proven delta <= {self.proven_delta:.3g}\n"
@@ -373,6 +375,18 @@ def _near(eps: float, dl: float, sens: float
     return noise, proven, bound * Fraction(sens) ** 2, dual, chk, source
 
 
+def _truncated_staircase(eps: float, delta: float, sens: float) -> Optional[TruncatedStaircase]:
+    """The truncated staircase fhsym's calibrator certifies at (eps, delta) (a closed form, ~1 ms), or None where
+    that law is not defined (delta >= 1/2, or eps too small for its bounded exact profile)."""
+    from ..calibration.api import calibrate  # the calibrator imports this module (piecewise-uniform plans)
+    try:
+        mech = calibrate(eps, delta, sensitivity=sens, mechanism="truncated_staircase").mechanism
+    except ValueError:
+        return None
+    assert isinstance(mech, TruncatedStaircase)
+    return mech
+
+
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
                      bins: Optional[int] = None, recorded: bool = True) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
@@ -381,8 +395,8 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     every pair with ``|f(D) - f(D')| <= Delta`` (``sensitivity``).  ``lower`` is proven by weak
     duality with a dual solution checked in exact rationals (``V* >= L - w^2/4``, ``L`` the certified
     LP value, ``w = Delta/m``); ``upper = Var(noise)`` of an explicit piecewise-uniform noise
-    proven private in exact rationals, or the pure-DP staircase's proven variance where that is smaller
-    (eps 3 and above with the automatic grid; :class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
+    proven private in exact rationals, or the proven variance of a closed-form law (the pure-DP staircase, the
+    truncated staircase) where that is smaller (:class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
     ``bins`` (``m``, a power of two) overrides the automatic grid.  With the automatic grid and ``recorded``
     (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
     is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
@@ -400,21 +414,25 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
 
     >>> import fhsym
     >>> iv = fhsym.optimal_variance(1.0, 1e-6, bins=2)
-    >>> iv.lower <= 1.9181 <= iv.upper                     # the staircase's 1.9181 lies inside
+    >>> iv.lower <= 1.9178 <= iv.upper      # at the upper end: the truncated staircase's 1.91786
     True
     >>> round(iv.lower, 3), round(iv.upper, 3), iv.bins, iv.proven_delta <= 1e-6
     (1.866, 1.918, 2, True)
-    >>> type(iv.noise).__name__, round(iv.primal_upper, 3)     # 2 bins: the staircase is below the LP's noise
-    ('Staircase', 1.949)
+    >>> type(iv.noise).__name__, round(iv.primal_upper, 3)     # 2 bins: a closed-form law is below the LP's noise
+    ('TruncatedStaircase', 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     if not isinstance(recorded, bool):
         raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    # the closed-form laws: each a candidate for the upper end where its proven worst profile is <= delta
+    closed: List[Tuple[float, float, Union[Staircase, TruncatedStaircase]]] = []
     st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
-    st_upper = staircase_variance_up(st)
-    st_proven = st.worst_profile_enclosure(eps, sens).upper
-    st_ok = st_proven <= dl
-    best_st = st_upper if st_ok else math.inf
+    closed.append((staircase_variance_up(st), st.worst_profile_enclosure(eps, sens).upper, st))
+    ts = _truncated_staircase(eps, dl, sens)
+    if ts is not None:
+        closed.append((ts.variance_upper(), ts.worst_profile_enclosure(eps, sens).upper, ts))
+    closed = sorted((c for c in closed if c[1] <= dl), key=lambda c: c[0])
+    best_st = closed[0][0] if closed else math.inf
 
     def narrow(noise: PiecewiseUniform, exact_lower: Fraction) -> bool:
         up = min(fraction_up(noise.exact_variance()), best_st)
@@ -442,10 +460,10 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
         rows, cols = sol.n_rows, sol.n_cols
     m = dual.m
     primal_upper = fraction_up(primal.exact_variance())
-    noise: Union[PiecewiseUniform, Staircase] = primal
+    noise: Union[PiecewiseUniform, Staircase, TruncatedStaircase] = primal
     upper, proven = primal_upper, primal_proven
-    if st_upper < upper and st_ok:
-        noise, upper, proven = st, st_upper, st_proven
+    if closed and closed[0][0] < upper:
+        upper, proven, noise = closed[0]
     return OptimumInterval(epsilon=eps, delta=dl, sensitivity=sens, lower=lower, upper=upper, noise=noise,
                            proven_delta=proven, dual=dual, bins=m, support=dual.M, lp_rows=rows,
                            lp_columns=cols, primal=primal, primal_upper=primal_upper, source=source)

@@ -77,8 +77,11 @@ def test_small_instance_end_to_end():
     assert iv.bins == 2 and iv.primal.width == 0.5 and iv.sensitivity == 1.0
     assert 0 < iv.lower <= iv.upper and iv.proven_delta <= 1e-6
     assert Fraction(iv.primal_upper) >= iv.primal.exact_variance() > Fraction(math.nextafter(iv.primal_upper, 0))
-    # at 2 bins the LP's noise (1.949) is above the staircase (1.9181): the staircase is the upper end's witness
-    assert isinstance(iv.noise, fhsym.noise.Staircase) and iv.upper < iv.primal_upper and iv.proven_delta == 0.0
+    # at 2 bins the LP's noise (1.949) is above the closed-form laws (pure staircase 1.918104, truncated staircase
+    # 1.917856): the truncated staircase is the upper end's witness, its proven worst profile within delta
+    assert isinstance(iv.noise, fhsym.TruncatedStaircase) and iv.upper < iv.primal_upper
+    assert iv.upper == iv.noise.variance_upper() < fhsym.calibrate(1.0, 0, mechanism="staircase").variance
+    assert 0 < iv.proven_delta == iv.noise.worst_profile_enclosure(1.0, 1.0).upper <= 1e-6
     # the dual re-checks exactly, also after a JSON round trip
     again = DualCertificate.from_json(iv.dual.to_json())
     assert math.isclose(float(again.variance_bound()), iv.lower, rel_tol=1e-15)

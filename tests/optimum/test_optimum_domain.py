@@ -92,17 +92,20 @@ def test_domain_corners_answer(eps, delta):
     assert math.isfinite(iv.upper)
 
 
-def test_large_epsilon_upper_end_is_the_staircase():
-    """eps = 6: the pure-DP staircase (0.0141058) is below the LP's noise; it is the witness of the upper end."""
+def test_large_epsilon_upper_end_is_a_closed_form_law():
+    """eps = 6: the pure-DP staircase (0.0141058) is below the LP's noise, and the truncated staircase below both; the
+    least is the witness of the upper end."""
     iv = optimal_variance(6.0, 1e-6, bins=16)
-    st = iv.noise
-    assert isinstance(st, Staircase) and isinstance(iv.primal, PiecewiseUniform)
-    assert (st.epsilon, st.sensitivity, st.gamma) == (6.0, 1.0, staircase_optimal_gamma(6.0))
+    st = Staircase(6.0, 1.0, staircase_optimal_gamma(6.0))
     ref = _staircase_variance_mp(6.0, 1.0, st.gamma)
-    assert mp.mpf(iv.upper) >= ref and iv.upper == pytest.approx(0.0141058, abs=5e-8)
-    assert iv.upper < iv.primal_upper and Fraction(iv.primal_upper) >= iv.primal.exact_variance()
-    assert iv.proven_delta == 0.0 and float(st.privacy_profile(6.0, 1.0)) == 0.0
+    assert mp.mpf(staircase_variance_up(st)) >= ref and float(ref) == pytest.approx(0.0141058, abs=5e-8)
+    assert float(st.privacy_profile(6.0, 1.0)) == 0.0
+    ts = iv.noise
+    assert isinstance(ts, fhsym.TruncatedStaircase) and isinstance(iv.primal, PiecewiseUniform)
+    assert iv.upper == ts.variance_upper() < staircase_variance_up(st) and iv.upper < iv.primal_upper
+    assert Fraction(iv.primal_upper) >= iv.primal.exact_variance()
+    assert iv.proven_delta == ts.worst_profile_enclosure(6.0, 1.0).upper <= 1e-6
     assert iv.lower <= iv.upper
-    # the certified staircase calibration is the same noise
-    cal = fhsym.calibrate(6.0, 1e-6, mechanism="staircase")
-    assert cal.mechanism.gamma == st.gamma and cal.variance == pytest.approx(iv.upper, rel=1e-14)
+    # the certified calibrations are the same noises
+    assert fhsym.calibrate(6.0, 1e-6, mechanism="staircase").mechanism.gamma == st.gamma
+    assert fhsym.calibrate(6.0, 1e-6, mechanism="truncated_staircase").mechanism == ts
