@@ -1,0 +1,11 @@
+"""The Gaussian law N(0, sigma^2), declared: g(t) = e^{-t^2/2} on t >= 0 in units of sigma."""
+
+import sympy as sp
+
+from ..declaration import Declaration
+
+t = sp.Symbol("t", positive=True)
+
+DECLARATION = Declaration(name="gaussian", display_name="Gaussian", t=t, pieces=((sp.exp(-t**2 / 2), (0, sp.oo)),),
+                          scale="sigma",
+                          source="Gaussian N(0, sigma^2): density e^{-t^2/(2 sigma^2)}/(sigma sqrt(2 pi))")
