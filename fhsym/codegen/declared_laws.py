@@ -38,12 +38,10 @@ __all__ = ["LAWS", "PACKAGE", "generated_kernels", "kernels_of", "outputs", "ren
 
 COMMAND = "python -m fhsym.codegen"
 PACKAGE = "fhsym._generated.declared"
-#: (generated module name, the module of fhsym that holds its DECLARATION)
-LAWS: Tuple[Tuple[str, str], ...] = (
-    ("laplace", "fhsym.symbolic.laws.laplace"),
-    ("gaussian", "fhsym.symbolic.laws.gaussian"),
-    ("osgt", "fhsym.symbolic.laws.osgt"),
-)
+#: the modules of fhsym that hold a DECLARATION to print (the generated module has the same last name)
+SOURCES = ("fhsym.symbolic.laws.laplace", "fhsym.symbolic.laws.gaussian", "fhsym.symbolic.laws.osgt")
+#: (generated module name, the module of its DECLARATION)
+LAWS: Tuple[Tuple[str, str], ...] = tuple((src.rsplit(".", 1)[-1], src) for src in SOURCES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -127,7 +125,7 @@ def render_law(name: str, source: str) -> str:
 
 def render_index() -> str:
     """``fhsym/_generated/declared/__init__.py``: the generated laws by declaration digest."""
-    rows = "".join(f"    {_derived(src).decl.digest()!r}: {name!r},\n" for name, src in LAWS)
+    rows = "".join(f"    {importlib.import_module(src).DECLARATION.digest()!r}: {name!r},\n" for name, src in LAWS)
     return _header("fhsym.codegen.declared_laws.LAWS", "The generated numerics of the declared laws fhsym ships, by "
                    "declaration digest.") + f"BY_DIGEST = {{\n{rows}}}\n"
 

@@ -146,16 +146,19 @@ class Laplace(NoiseDistribution):
     def _sf(self, x: FloatArray) -> FloatArray:
         z = x / self.beta
         s = generated.sf_0(np.abs(z))
-        return np.where(z >= 0, s, 1.0 - s)
+        out: FloatArray = np.where(z >= 0, s, 1.0 - s)
+        return out
 
     def _logsf(self, x: FloatArray) -> FloatArray:
         z = np.abs(x / self.beta)
-        return np.where(x >= 0, generated.logsf_0(z), np.log1p(-generated.sf_0(z)))
+        out: FloatArray = np.where(x >= 0, generated.logsf_0(z), np.log1p(-generated.sf_0(z)))
+        return out
 
     def _isf(self, q: FloatArray) -> FloatArray:
         # q <= 1/2: beta isf(q);  q > 1/2: -beta isf(1 - q) (1 - q exact by Sterbenz)
         with np.errstate(divide="ignore"):
-            return np.where(q <= 0.5, self.beta * generated.isf_0(q), -self.beta * generated.isf_0(1.0 - q))
+            out: FloatArray = np.where(q <= 0.5, self.beta * generated.isf_0(q), -self.beta * generated.isf_0(1.0 - q))
+        return out
 
     def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return laplace_profile(eps, d, self.beta)

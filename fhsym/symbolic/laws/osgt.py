@@ -9,10 +9,11 @@ import sympy as sp
 from ..declaration import Declaration, ShapeParameter
 
 t = sp.Symbol("t", positive=True)
+KEY = __name__.rsplit(".", 1)[-1]  # the law's key is this module's name (its class's module has it too)
 theta = sp.Symbol("theta", positive=True)
 
 DECLARATION = Declaration(
-    name="osgt", display_name="OSGT", t=t, pieces=((sp.exp(-(t + theta) ** 2 / 2), (0, sp.oo)),), scale="varrho",
+    name=KEY, display_name="OSGT", t=t, pieces=((sp.exp(-(t + theta) ** 2 / 2), (0, sp.oo)),), scale="varrho",
     shapes=(ShapeParameter(theta, domain=(0.0, 1e8), typical=(1e-3, 1e4)),),
     source="OSGT (Sadeghi & Korki 2022): density e^{-(|x|/varrho + theta)^2/2}/(2 varrho R(theta)), "
            "theta = vartheta/varrho")
