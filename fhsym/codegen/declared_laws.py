@@ -33,8 +33,10 @@ from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q
 
 from .declared import Kernels, arb_source, numpy_source
+from .printer import XpPrinter
 
-__all__ = ["LAWS", "PACKAGE", "generated_kernels", "kernels_of", "outputs", "render_index", "render_law"]
+__all__ = ["LAWS", "PACKAGE", "JaxDeclaredPrinter", "generated_kernels", "kernels_of", "outputs", "outputs_jax",
+           "render_index", "render_law", "render_law_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 PACKAGE = "fhsym._generated.declared"
@@ -158,3 +160,77 @@ def generated_kernels(decl: Declaration) -> Optional[Kernels]:
         return None
     mod = importlib.import_module(f"{PACKAGE}.{name}")
     return kernels_of(mod) if mod.DIGEST == decl.digest() else None
+
+
+# ---------------------------------------------------------------------------------------------------- the JAX target
+class JaxDeclaredPrinter(XpPrinter):
+    """The project's :class:`~.printer.XpPrinter` (every function an attribute of the namespace ``xp``) plus the
+    special functions a declared law's inverse uses: ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (erfc(x) = 2 Q(x sqrt 2)),
+    ``erfinv``; ``Gamma(s, z) = gammaincc(s, z) Gamma(s)``.  ``log Gamma(s, z)`` has no JAX form yet (a law whose
+    log sf needs it gets no JAX module: :func:`render_law_jax` raises)."""
+
+    def _print_erfcinv(self, e: sp.Basic) -> str:
+        return f"(-xp.ndtri(({self._print(e.args[0])})/2)/xp.sqrt(2.0))"
+
+    def _print_erfinv(self, e: sp.Basic) -> str:
+        return f"xp.erfinv({self._print(e.args[0])})"
+
+    def _print_uppergamma(self, e: sp.Basic) -> str:
+        a, z = (self._print(v) for v in e.args)
+        return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"
+
+    def _print_log(self, e: sp.Basic) -> str:
+        if isinstance(e.args[0], sp.uppergamma):
+            raise ValueError("log(uppergamma) has no JAX form yet")
+        return str(super()._print_log(e))
+
+
+def _jax_source(name: str, expr: sp.Expr, args: Any) -> str:
+    body = JaxDeclaredPrinter().doprint(sp.sympify(expr))
+    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return {body}\n"
+
+
+def render_law_jax(name: str, source: str) -> str:
+    """The JAX module of the declaration ``source.DECLARATION``: the float functions of :func:`render_law` (no ball
+    forms) printed against the JAX namespace of :mod:`fhsym._core.backends` (float64)."""
+    dv = _derived(source)
+    decl = dv.decl
+    t, shapes = dv.t, decl.shape_symbols
+    ta, qa, da = (t, *shapes), (q, *shapes), (D, *shapes)
+    defs: List[str] = []
+    tables: List[Tuple[str, str]] = []
+    for table, prefix, exprs, args in (("LOGPDF", "logpdf", dv.logpdf, ta), ("SF", "sf", dv.sf, ta),
+                                       ("LOGSF", "logsf", dv.logsf_stable, ta), ("ISF", "isf", dv.isf, qa),
+                                       ("PSI", "psi", dv.psi, ta)):
+        names = []
+        for k, e in enumerate(exprs):
+            if e is None:
+                names.append("None")
+                continue
+            defs.append(_jax_source(f"{prefix}_{k}", e, args))
+            names.append(f"{prefix}_{k}")
+        tables.append((table, f"({', '.join(names)},)"))
+    singles = (("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
+               ("KINK", "kink", dv.kink, (eps, *shapes)), ("VARIANCE", "variance", dv.variance, shapes),
+               ("FISHER", "fisher", dv.fisher, shapes), ("ENTROPY", "entropy", dv.entropy, shapes))
+    for table, fn, e, args in singles:
+        if e is None:
+            tables.append((table, "None"))
+            continue
+        defs.append(_jax_source(fn, e, args))
+        tables.append((table, fn))
+    tables.append(("JOINS", "(" + "".join(f"({int(sp.Rational(b).p)}, {int(sp.Rational(b).q)}), "
+                                          for b in dv.bounds) + ")"))
+    tables.append(("DIGEST", repr(decl.digest())))
+    doc = (f"JAX numerics of the declared law {decl.display_name} in standard units (scale 1), printed from its "
+           f"derivation\n(the functions of fhsym._generated.declared.{name}, on jax.numpy in float64; t >= 0 in "
+           f"piece k).\n")
+    text = _header(f"{source}.DECLARATION (--target jax)", doc)
+    text += "from typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\nxp = jax_namespace()\n\n\n"
+    text += "\n\n".join(defs) + "\n\n" + "".join(f"{k} = {v}\n" for k, v in tables)
+    return text
+
+
+def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated, renderer) of every declared law's JAX module."""
+    return [(f"declared/jax_{name}.py", functools.partial(render_law_jax, name, src)) for name, src in LAWS]

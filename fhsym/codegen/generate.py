@@ -329,7 +329,9 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
     if target == "jax":
         from . import target_jax
 
-        return [(target_jax.FILENAME, lambda: target_jax.render(homes()))]
+        from . import declared_laws
+
+        return [(target_jax.FILENAME, lambda: target_jax.render(homes()))] + declared_laws.outputs_jax()
     if target == "mpmath":
         from . import target_mpmath
 
