@@ -325,7 +325,9 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
     if target == "c":
         from . import target_c
 
-        return list(target_c.FILES.items())
+        from . import declared_laws
+
+        return list(target_c.FILES.items()) + declared_laws.outputs_c()
     if target == "jax":
         from . import target_jax
 
