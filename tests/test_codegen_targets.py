@@ -17,7 +17,7 @@ FILES = [(t, rel, render) for t in G.TARGETS for rel, render in G.outputs(t)]
 # a declared law's module is rendered by deriving the law from its declaration (about 5-15 s each): slow here, and
 # in CI's own `python -m fhsym.codegen --check` step, which checks every file
 PARAMS = [pytest.param(t, rel, render, id=f"{t}:{rel}",
-                       marks=[pytest.mark.slow] if rel.startswith("declared/") and not rel.endswith("__init__.py") else [])
+                       marks=[pytest.mark.slow] if rel.startswith("declared") and not rel.endswith("__init__.py") else [])
           for t, rel, render in FILES]
 
 
