@@ -32,6 +32,7 @@ from flint import arb, fmpq
 from sympy.printing.str import StrPrinter
 
 from fhsym._core import numerics as nx
+from fhsym._core.declared_runtime import ArbNamespace, log_uppergamma
 from fhsym._core.types import real_abs
 from fhsym.symbolic.derivation import D, Derivation, eps, q
 
@@ -64,87 +65,14 @@ class DeclaredPrinter(KernelPrinter):
         return str(super()._print_log(e))
 
 
-def log_uppergamma(s: Any, z: Any) -> np.ndarray:
-    """log Gamma(s, z) for z > 0: log(gammaincc * gamma) where the tail is a normal float, else (z > s + 1 there)
-    -z + s log z + log of Legendre's continued fraction 1/(z + 1 - s - 1 (1 - s)/(z + 3 - s - ...)) (modified Lentz,
-    60 terms: where the tail underflows z > 600, its terms shrink like k^2/z^2 and it has converged long before).
-
-    >>> float(log_uppergamma(2 / 3, 1000.0)), float(sc.gammaincc(2 / 3, 1000.0))  # mpmath: -1002.30291803833669...
-    (-1002.3029180383367, 0.0)
-    """
-    s, z = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(z, dtype=float))
-    shape = z.shape
-    s, z = s.reshape(-1), z.reshape(-1)
-    with np.errstate(all="ignore"):
-        out = np.log(sc.gammaincc(s, z) * sc.gamma(s))
-        far = ~(out > -690.0) & (z > s + 1.0)
-        if np.any(far):
-            a, x = s[far], z[far]
-            b = x + 1.0 - a
-            c, d = np.full(x.shape, 1e300), 1.0 / b
-            h = d.copy()
-            for k in range(1, 60):
-                an = -k * (k - a)
-                b = b + 2.0
-                d = 1.0 / (an * d + b)
-                c = b + an / c
-                h = h * d * c
-            out[far] = -x + a * np.log(x) + np.log(h)
-    result: np.ndarray = out.reshape(shape)
-    return result
-
-
-class _ArbNamespace:
-    """The functions :class:`ArbPrinter` calls (``A.exp`` ...): arb's, each a ball containing the exact value."""
-
-    @staticmethod
-    def q(p: int, r: int = 1) -> arb:
-        return arb(fmpq(p, r))
-
-    exp, log, erf, erfc, sqrt = (staticmethod(getattr(arb, n)) for n in ("exp", "log", "erf", "erfc", "sqrt"))
-    cosh, sinh, tanh, gamma = (staticmethod(getattr(arb, n)) for n in ("cosh", "sinh", "tanh", "gamma"))
-
-    @staticmethod
-    def erfcx(v: arb) -> arb:
-        return v.erfc() * (v * v).exp()
-
-    @staticmethod
-    def logaddexp(a: Any, b: Any) -> arb:
-        return arb(arb(a).exp() + arb(b).exp()).log()
-
-    @staticmethod
-    def uppergamma(s: Any, z: Any) -> arb:
-        return arb(z).gamma_upper(arb(s))
-
-    @staticmethod
-    def lowergamma(s: Any, z: Any) -> arb:
-        return arb(z).gamma_lower(arb(s))
-
-    @staticmethod
-    def pow(b: Any, e: Any) -> arb:
-        return (arb(e) * arb(b).log()).exp()
-
-    @staticmethod
-    def pi() -> arb:
-        return arb.pi()
-
-    @staticmethod
-    def e() -> arb:
-        return arb.const_e()
-
-    @staticmethod
-    def abs(v: arb) -> arb:
-        return abs(v)
-
-
 class ArbPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type information: StrPrinter is Any
     """SymPy -> Python source on ``arb`` balls: ``A.exp(x)``; rationals exact (``A.q(p, q)``); no floats."""
 
     def _print_Function(self, e: sp.Basic) -> str:
         name = type(e).__name__
-        if not hasattr(_ArbNamespace, name):
+        if not hasattr(ArbNamespace, name):
             raise ValueError(f"no arb form of {name}: the declared law's formulas may use "
-                             f"{sorted(n for n in vars(_ArbNamespace) if not n.startswith('_'))}")
+                             f"{sorted(n for n in vars(ArbNamespace) if not n.startswith('_'))}")
         return f"A.{name}({', '.join(self._print(a) for a in e.args)})"
 
     _print_exp = _print_log = _print_erf = _print_erfc = _print_Function
@@ -191,17 +119,31 @@ def _compile(source: str, namespace: Dict[str, Any]) -> Callable[..., Any]:
     return fn
 
 
+_NUMPY_NAMESPACE = {"np": np, "sc": sc, "nx": nx, "real_abs": real_abs, "log_uppergamma": log_uppergamma}
+
+
+def numpy_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol], typed: bool = False) -> str:
+    """``def name(args): return <expr printed by DeclaredPrinter>`` (annotated ``Any`` when ``typed``)."""
+    body = DeclaredPrinter().doprint(sp.sympify(expr))
+    params = ", ".join(f"{a.name}: Any" if typed else a.name for a in args)
+    return f"def {name}({params}){' -> Any' if typed else ''}:\n    return {body}\n"
+
+
+def arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol], typed: bool = False) -> str:
+    """``def name(args): return arb(<expr printed by ArbPrinter>)`` (annotated ``Any`` when ``typed``)."""
+    body = ArbPrinter().doprint(sp.sympify(expr))
+    params = ", ".join(f"{a.name}: Any" if typed else a.name for a in args)
+    return f"def {name}({params}){' -> Any' if typed else ''}:\n    return arb({body})\n"
+
+
 def numpy_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]:
     """``expr`` printed by :class:`DeclaredPrinter` as ``def f(args): return ...`` and compiled (numpy arrays in)."""
-    body = DeclaredPrinter().doprint(sp.sympify(expr))
-    return _compile(f"def f({', '.join(a.name for a in args)}):\n    return {body}\n",
-                    {"np": np, "sc": sc, "nx": nx, "real_abs": real_abs, "log_uppergamma": log_uppergamma})
+    return _compile(numpy_source("f", expr, args), _NUMPY_NAMESPACE)
 
 
 def arb_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]:
     """``expr`` printed by :class:`ArbPrinter` and compiled (arb balls in; a ball containing the exact value out)."""
-    body = ArbPrinter().doprint(sp.sympify(expr))
-    return _compile(f"def f({', '.join(a.name for a in args)}):\n    return arb({body})\n", {"A": _ArbNamespace, "arb": arb})
+    return _compile(arb_source("f", expr, args), {"A": ArbNamespace, "arb": arb})
 
 
 @dataclass(frozen=True)

@@ -319,15 +319,21 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
         out: List[Tuple[str, Callable[[], str]]] = [(fname, functools.partial(render_module, source, attr, doc)) for fname, source, attr, doc in MODULES]
         out += [(fname, functools.partial(render_pieces_module, source, kattr, fattr, doc))
                 for fname, source, kattr, fattr, doc in PIECE_MODULES]
-        return out
+        from . import declared_laws
+
+        return out + declared_laws.outputs()
     if target == "c":
         from . import target_c
 
-        return list(target_c.FILES.items())
+        from . import declared_laws
+
+        return list(target_c.FILES.items()) + declared_laws.outputs_c()
     if target == "jax":
         from . import target_jax
 
-        return [(target_jax.FILENAME, lambda: target_jax.render(homes()))]
+        from . import declared_laws
+
+        return [(target_jax.FILENAME, lambda: target_jax.render(homes()))] + declared_laws.outputs_jax()
     if target == "mpmath":
         from . import target_mpmath
 

@@ -51,6 +51,7 @@ from .._core.arb.crossing import CrossingPlan, crossing_eval
 from .._core.domains import Domain, check_scalar
 from .._core.types import FloatArray
 from ..codegen.declared import Kernels, compile_kernels
+from ..codegen.declared_laws import generated_kernels
 from ..symbolic.declaration import Declaration
 from ..symbolic.derivation import Derivation, derive
 from .base import NoiseDistribution
@@ -354,7 +355,7 @@ def _make_class(decl: Declaration) -> Any:
         Domain(s.symbol.name, s.domain[0], s.domain[1]) for s in decl.shapes)
     rng: Optional[Tuple[float, float, bool]] = (decl.shapes[0].typical + (False,)) if decl.shapes else None
     attrs = {"name": decl.name, "display_name": decl.display_name, "parameter_domains": domains,
-             "shape_range": rng, "declaration": decl, "derivation": dv, "kernels": compile_kernels(dv),
+             "shape_range": rng, "declaration": decl, "derivation": dv, "kernels": generated_kernels(decl) or compile_kernels(dv),
              "log_concave": True, "__module__": __name__,
              "__doc__": f"{decl.display_name}: a noise law declared in SymPy (fhsym.noise.declared).\n\n"
                         f">>> {decl.name!r} == NOISE_CLASSES_NAME\nTrue\n".replace("NOISE_CLASSES_NAME", repr(decl.name))}

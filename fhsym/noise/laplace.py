@@ -16,7 +16,13 @@ pure ``eps``-DP iff ``beta >= Delta/eps``.
 Source: Appendix F-A(b) of the flipped-Huber paper (citing [34], [17]);
 pure DP: Dwork, McSherry, Nissim, Smith (2006).
 
-Stable form: ``-expm1`` of a difference ``eps - Delta/beta`` evaluated as a
+Generated numerics: ``logpdf``, ``sf``, ``logsf``, ``isf``, the variance and the entropy are the functions
+``python -m fhsym.codegen`` prints from the law's declaration (``fhsym/symbolic/laws/laplace.py``) into
+``fhsym/_generated/declared/laplace.py``.  The profile, the moments and ``P(0 < T <= x)`` stay hand-written stable
+forms, each with a proof row (``python -m proofs --only shipped_laplace``) that it equals the form derived from
+the declaration.
+
+Stable form of the profile: ``-expm1`` of a difference ``eps - Delta/beta`` evaluated as a
 double-double (``Delta/beta`` with its exact remainder), so the profile keeps
 full relative accuracy even as ``eps -> Delta/beta`` where it vanishes
 linearly.  Measured worst relative error 2.4e-16 against mpmath quadrature
@@ -38,6 +44,7 @@ from .._core.arb import Plan, laplace_plan_of
 from .._core.domains import Domain, check_scalar
 from .._core.sensitivities import float_at_least
 from .._core.doubledouble import exact_quotient, sym_sign_min
+from .._generated.declared import laplace as generated
 from .base import NoiseDistribution
 
 __all__ = ["Laplace", "laplace_profile"]
@@ -128,24 +135,30 @@ class Laplace(NoiseDistribution):
         d = eps - u
         return math.log(-math.expm1(0.5 * d)) if d < 0.0 else -math.inf
 
+    # -- the generated numerics of the declaration (standard units z = x / beta; sf(-z) = 1 - sf(z))
     def _var(self) -> float:
-        return 2.0 * self.beta**2
+        return float(generated.variance()) * self.beta**2
 
     def _logpdf(self, x: FloatArray) -> FloatArray:
-        return -np.abs(x) / self.beta - math.log(2.0 * self.beta)
+        out: FloatArray = generated.logpdf_0(np.abs(x) / self.beta) - math.log(self.beta)
+        return out
 
     def _sf(self, x: FloatArray) -> FloatArray:
         z = x / self.beta
-        return np.where(z >= 0, 0.5 * np.exp(-np.abs(z)), 1.0 - 0.5 * np.exp(-np.abs(z)))
+        s = generated.sf_0(np.abs(z))
+        out: FloatArray = np.where(z >= 0, s, 1.0 - s)
+        return out
 
     def _logsf(self, x: FloatArray) -> FloatArray:
-        z = x / self.beta
-        return np.where(z >= 0, -np.abs(z) - math.log(2.0), np.log1p(-0.5 * np.exp(-np.abs(z))))
+        z = np.abs(x / self.beta)
+        out: FloatArray = np.where(x >= 0, generated.logsf_0(z), np.log1p(-generated.sf_0(z)))
+        return out
 
     def _isf(self, q: FloatArray) -> FloatArray:
-        # q <= 1/2: x = -beta log(2q);  q > 1/2: x = beta log(2 (1 - q)) (1 - q exact by Sterbenz)
+        # q <= 1/2: beta isf(q);  q > 1/2: -beta isf(1 - q) (1 - q exact by Sterbenz)
         with np.errstate(divide="ignore"):
-            return np.where(q <= 0.5, -self.beta * np.log(2.0 * q), self.beta * np.log(2.0 * (1.0 - q)))
+            out: FloatArray = np.where(q <= 0.5, self.beta * generated.isf_0(q), -self.beta * generated.isf_0(1.0 - q))
+        return out
 
     def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return laplace_profile(eps, d, self.beta)
@@ -164,8 +177,7 @@ class Laplace(NoiseDistribution):
         return val
 
     def _entropy(self) -> float:
-        # h = 1 + log(2 beta)
-        return 1.0 + math.log(2.0) + math.log(self.beta)
+        return float(generated.entropy()) + math.log(self.beta)
 
     def _half_mass(self, x: FloatArray) -> FloatArray:
         # P(0 < T <= x) = (1 - exp(-x/beta)) / 2

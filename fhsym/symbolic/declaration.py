@@ -28,6 +28,7 @@ Example
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from dataclasses import dataclass
@@ -143,6 +144,18 @@ class Declaration:
     @property
     def shape_symbols(self) -> Tuple[sp.Symbol, ...]:
         return tuple(s.symbol for s in self.shapes)
+
+    def digest(self) -> str:
+        """A digest of what the derived formulas depend on (t, the pieces, the shape symbols; not the names): two
+        declarations of the same density have the same digest and the same generated numerics.
+
+        >>> t = sp.Symbol("t", positive=True)
+        >>> a = Declaration("a", "A", t, ((sp.exp(-t), (0, sp.oo)),), scale="beta")
+        >>> a.digest() == Declaration("b", "B", t, ((sp.exp(-t), (0, sp.oo)),), scale="s").digest()
+        True
+        """
+        text = sp.srepr((self.t, tuple((e, a, b) for e, (a, b) in self.pieces), self.shape_symbols))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def typical_points(self, rng: random.Random, n: int) -> List[Tuple[float, ...]]:
         """``n`` random shape tuples from the typical ranges (empty tuples for a law without shapes)."""

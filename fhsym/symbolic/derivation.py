@@ -175,6 +175,23 @@ def _stable_log(e: sp.Expr) -> Tuple[sp.Expr, List[str]]:
     return out, notes
 
 
+def _log_reciprocal(e: sp.Expr) -> sp.Expr:
+    """log(c/u) -> -log(u/c) where c is free of symbols (q in the denominator): Laplace's isf log((1/2)/q) becomes
+    -log(2 q), which neither overflows at a subnormal q (c/q does) nor cancels near q = 1/2 (log c - log q does)."""
+
+    def hit(a: sp.Basic) -> bool:
+        if not isinstance(a, sp.log):
+            return False
+        num, den = a.args[0].as_numer_denom()
+        return not num.free_symbols and bool(den.free_symbols)
+
+    def flip(a: sp.Basic) -> sp.Expr:
+        num, den = a.args[0].as_numer_denom()
+        return -sp.log(sp.Mul(den, 1 / num, evaluate=False) if num != 1 else den)
+
+    return e.replace(hit, flip)
+
+
 def _exp_term(term: sp.Expr) -> Optional[Tuple[sp.Expr, sp.Expr]]:
     """(c, u) with term = c e^u, c a positive number; None otherwise."""
     c, rest = term.as_independent(sp.exp, as_Add=False)
@@ -291,7 +308,7 @@ def derive(decl: Declaration) -> Derivation:
             sols = [r for r in sp.solve(sp.Eq(s, q), t) if not r.has(sp.I)]
         except (NotImplementedError, ValueError):  # pragma: no cover - SymPy gives up
             sols = []
-        isf.append(sp.simplify(sols[0]) if len(sols) == 1 else None)
+        isf.append(_log_reciprocal(sp.simplify(sols[0])) if len(sols) == 1 else None)
         if isf[-1] is None:
             notes.append(f"isf on piece {k}: SymPy found no unique solution; a numeric inverse of sf is used")
     dv = Derivation(decl, facts, psi, tuple(masses), Z, logpdf, sf, tuple(logsf), tuple(isf), None, None, None,

@@ -1,0 +1,90 @@
+"""The run-time helpers of declared laws' numerics (issue 28): what the printed code calls besides numpy/scipy/arb.
+
+The functions :mod:`fhsym.codegen.declared` prints -- checked in under ``fhsym/_generated/declared/`` for the laws
+fhsym ships, compiled at declaration time for a user's law -- call :func:`log_uppergamma` (floats) and the methods
+of :class:`ArbNamespace` (``A.exp`` ..., on balls).  They live here, below the generator and the generated code, so
+that importing a law's generated numerics imports no SymPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+from flint import arb, fmpq
+
+__all__ = ["ArbNamespace", "log_uppergamma"]
+
+
+def log_uppergamma(s: Any, z: Any) -> np.ndarray:
+    """log Gamma(s, z) for z > 0: log(gammaincc * gamma) where the tail is a normal float, else (z > s + 1 there)
+    -z + s log z + log of Legendre's continued fraction 1/(z + 1 - s - 1 (1 - s)/(z + 3 - s - ...)) (modified Lentz,
+    60 terms: where the tail underflows z > 600, its terms shrink like k^2/z^2 and it has converged long before).
+
+    >>> float(log_uppergamma(2 / 3, 1000.0)), float(sc.gammaincc(2 / 3, 1000.0))  # mpmath: -1002.30291803833669...
+    (-1002.3029180383367, 0.0)
+    """
+    s, z = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(z, dtype=float))
+    shape = z.shape
+    s, z = s.reshape(-1), z.reshape(-1)
+    with np.errstate(all="ignore"):
+        out = np.log(sc.gammaincc(s, z) * sc.gamma(s))
+        far = ~(out > -690.0) & (z > s + 1.0)
+        if np.any(far):
+            a, x = s[far], z[far]
+            b = x + 1.0 - a
+            c, d = np.full(x.shape, 1e300), 1.0 / b
+            h = d.copy()
+            for k in range(1, 60):
+                an = -k * (k - a)
+                b = b + 2.0
+                d = 1.0 / (an * d + b)
+                c = b + an / c
+                h = h * d * c
+            out[far] = -x + a * np.log(x) + np.log(h)
+    result: np.ndarray = out.reshape(shape)
+    return result
+
+
+class ArbNamespace:
+    """The functions :class:`ArbPrinter` calls (``A.exp`` ...): arb's, each a ball containing the exact value."""
+
+    @staticmethod
+    def q(p: int, r: int = 1) -> arb:
+        return arb(fmpq(p, r))
+
+    exp, log, erf, erfc, sqrt = (staticmethod(getattr(arb, n)) for n in ("exp", "log", "erf", "erfc", "sqrt"))
+    cosh, sinh, tanh, gamma = (staticmethod(getattr(arb, n)) for n in ("cosh", "sinh", "tanh", "gamma"))
+
+    @staticmethod
+    def erfcx(v: arb) -> arb:
+        return v.erfc() * (v * v).exp()
+
+    @staticmethod
+    def logaddexp(a: Any, b: Any) -> arb:
+        return arb(arb(a).exp() + arb(b).exp()).log()
+
+    @staticmethod
+    def uppergamma(s: Any, z: Any) -> arb:
+        return arb(z).gamma_upper(arb(s))
+
+    @staticmethod
+    def lowergamma(s: Any, z: Any) -> arb:
+        return arb(z).gamma_lower(arb(s))
+
+    @staticmethod
+    def pow(b: Any, e: Any) -> arb:
+        return (arb(e) * arb(b).log()).exp()
+
+    @staticmethod
+    def pi() -> arb:
+        return arb.pi()
+
+    @staticmethod
+    def e() -> arb:
+        return arb.const_e()
+
+    @staticmethod
+    def abs(v: arb) -> arb:
+        return abs(v)

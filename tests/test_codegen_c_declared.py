@@ -1,0 +1,71 @@
+"""The C99 files of the shipped declared laws (``python -m fhsym.codegen --target c``:
+fhsym/_generated/c/declared_<law>.c), compiled with the library and checked against mpmath definitions of each law
+(issue 28, item 3).  Freshness is tests/test_codegen_targets.py's."""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+
+import mpmath
+import pytest
+
+from fhsym.codegen import declared_laws as DL
+from fhsym.codegen import generate as G
+from fhsym.codegen import target_c
+
+C_DIR = G.default_dir("c")
+LAWS = {  # name -> (density in standard units at shape th, shape)
+    "laplace": (lambda v, th: mpmath.exp(-abs(v)) / 2, ()),
+    "gaussian": (lambda v, th: mpmath.npdf(v), ()),
+    "osgt": (lambda v, th: mpmath.exp(-(abs(v) + th) ** 2 / 2) / (mpmath.sqrt(2 * mpmath.pi) * mpmath.erfc(th / mpmath.sqrt(2))),
+             (0.7,)),
+}
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    cc = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
+    if cc is None:
+        pytest.skip("no C compiler found (tried cc, gcc, clang)")
+    tmp = tmp_path_factory.mktemp("declared_c")
+    for name in target_c.LIBRARY:
+        shutil.copy(target_c.SOURCE_DIR / name, tmp / name)
+    shutil.copy(C_DIR / target_c.FILENAME, tmp / target_c.FILENAME)
+    sources = [str(tmp / "fhsym.c")]
+    for rel, _ in DL.outputs_c():
+        shutil.copy(C_DIR / rel, tmp / rel)
+        sources.append(str(tmp / rel))
+    out = tmp / "libdeclared.so"
+    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic", "-shared", "-fPIC", *sources, "-o", str(out), "-lm"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
+    return ctypes.CDLL(str(out))
+
+
+def _fn(lib, name, n):
+    f = getattr(lib, name)
+    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * n
+    return f
+
+
+@pytest.mark.parametrize("name", sorted(LAWS))
+def test_c_declared_numerics_against_mpmath(lib, name):
+    pdf, shape = LAWS[name]
+    th = mpmath.mpf(shape[0]) if shape else None
+    n = 1 + len(shape)
+    sf, logsf, logpdf, isf = (_fn(lib, f"fhsym_{name}_{f}_0", n) for f in ("sf", "logsf", "logpdf", "isf"))
+    with mpmath.workdps(40):
+        for t in (0.0, 0.4, 2.5, 9.0):
+            ref = mpmath.quad(lambda v: pdf(v, th), [t, t + 1, t + 10, mpmath.inf])
+            assert sf(t, *shape) == pytest.approx(float(ref), rel=1e-13)
+            assert logsf(t, *shape) == pytest.approx(float(mpmath.log(ref)), rel=1e-13, abs=1e-15)
+            assert logpdf(t, *shape) == pytest.approx(float(mpmath.log(pdf(mpmath.mpf(t), th))), rel=1e-13, abs=1e-15)
+        for q in (1e-200, 1e-9, 0.1, 0.45):
+            x = mpmath.mpf(isf(q, *shape))
+            c = pdf(x, th)
+            tail = c * mpmath.quad(lambda v: pdf(v, th) / c, [x, x + 1, x + 10, mpmath.inf])
+            assert abs(tail / q - 1) < 1e-12 * max(1.0, float(c * x / q)), (name, q)
+        var = 2 * mpmath.quad(lambda v: v * v * pdf(v, th), [0, 1, 10, mpmath.inf])
+        assert _fn(lib, f"fhsym_{name}_variance", len(shape))(*shape) == pytest.approx(float(var), rel=1e-13)
