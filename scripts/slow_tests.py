@@ -1,13 +1,14 @@
 """Choose the tests that leave the whole-suite run for the ``slow`` step, from measured durations.
 
     python -m pytest --junitxml=/tmp/junit.xml                 # the whole-suite run, timed per test
-    python scripts/slow_tests.py /tmp/junit.xml --budget 420   # rewrite tests/slow_tests.txt
+    python scripts/slow_tests.py /tmp/junit.xml --budget 650 --keep test_docs_examples   # rewrite tests/slow_tests.txt
 
 The README's test command (``python -m pytest``, no path) must take at most 5 minutes on a fresh clone of a
 2-core machine (issue 30 item 6).  This script reads the per-test times of a run (JUnit XML, ``time`` of each
 ``testcase``), keeps the tests already listed in ``tests/slow_tests.txt``, and adds the longest remaining tests
 until the others sum to at most ``--budget`` seconds (as measured in that run), except that every test module
-keeps its fastest test in the whole-suite run, so that no module goes unexercised by the README's command.
+keeps its fastest test in the whole-suite run, so that no module goes unexercised by the README's command, and the
+tests matching ``--keep`` stay (the documented commands' outputs: a later change must not break an earlier promise).
 ``tests/conftest.py`` marks every listed test ``slow``: ``python -m pytest -m slow`` runs them, naming a file
 runs all its tests.  The script prints the sums before and after; the list is data, re-derived by this
 command, never edited to make a test pass.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -30,7 +32,7 @@ HEADER = """\
 # they are long, chosen from measured per-test times by `python scripts/slow_tests.py JUNIT.xml --budget S`
 # (its docstring says how); tests/conftest.py marks each listed node id `slow` and fails the whole-suite run
 # when a listed id is not collected (a renamed or removed test), so the list stays true. Every test module keeps
-# its fastest test in the whole-suite run.
+# its fastest test in the whole-suite run, and so do the tests of the documented commands (--keep).
 """
 
 
@@ -57,6 +59,9 @@ def main(argv: List[str]) -> int:
     ap.add_argument("junit", type=Path, help="JUnit XML of a whole-suite run (python -m pytest --junitxml=FILE)")
     ap.add_argument("--budget", type=float, required=True,
                     help="seconds (as measured in that run) the whole-suite tests may sum to")
+    ap.add_argument("--keep", action="append", default=[], metavar="REGEX",
+                    help="node ids matching REGEX stay in the whole-suite run (repeatable; e.g. the documented "
+                         "commands' tests)")
     args = ap.parse_args(argv)
     if not args.budget > 0:
         ap.error(f"--budget must be > 0 seconds, got {args.budget}")
@@ -72,7 +77,11 @@ def main(argv: List[str]) -> int:
     fastest: Dict[str, str] = {}
     for nid in sorted(times, key=times.__getitem__):
         fastest.setdefault(module_of[nid], nid)
-    keep_in = set(fastest.values())
+    try:
+        keep = [re.compile(k) for k in args.keep]
+    except re.error as e:
+        ap.error(f"--keep must be a regular expression: {e}")
+    keep_in = set(fastest.values()) | {n for n in times if any(k.search(n) for k in keep)}
     remaining = {n: t for n, t in times.items() if n not in listed}
     before = sum(remaining.values())
     total = before
