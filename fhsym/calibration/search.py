@@ -35,6 +35,7 @@ _KSCAN = 10  # shapes of the K-fold scan
 _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
+_K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -452,11 +453,13 @@ def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]
 
 
 def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
-                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60) -> float:
+                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60,
+                step: float = 0.5) -> float:
     """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
 
-    Brackets from ``x0`` by steps 0.5, 1, 2, ... (``known`` = (x, g(x)) saves an evaluation), then
-    Brent's method with every evaluation recorded; returns the smallest feasible x seen (inf if none).
+    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
+    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
+    the smallest feasible x seen (inf if none).
     """
     seen = {}
 
@@ -470,7 +473,6 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
         seen[known[0]] = known[1]
         x0 = known[0]
     lo = hi = x0
-    step = 0.5
     if g(x0) <= 0:
         while g(lo) <= 0:
             hi, lo = lo, lo - step
@@ -546,6 +548,9 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def on_curve(scale: float, c: Callable[[float], float] = curve) -> float:
             return bound_of(c(sensitivity / scale))(scale)
 
+        x_tie = _curve_tie(family, curve, sensitivity, best[0] + math.log1p(-_MIN_GAIN), best[2])
+        if x_tie is not None and not on_curve(math.exp(x_tie)) <= math.exp(log_target):
+            continue  # infeasible where the curve would tie the best: its root cannot beat the best (as the scan's skip)
         xc = least_scale(on_curve, log_target, best[2])
         if math.isfinite(xc):
             sh = curve(sensitivity / math.exp(xc))
@@ -565,7 +570,9 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def value(z: float) -> float:
             nonlocal best
             sh = math.exp(z)
-            x = least_scale(bound_of(sh), log_target, best[2])
+            # warm start: the best root so far is within a few 1e-2 of this one (neighbouring shapes), so a short
+            # bracket; any start gives the same root (the walk widens the step until it brackets)
+            x = least_scale(bound_of(sh), log_target, best[2], step=_K_WARM_STEP)
             F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
             if F < best[0]:
                 best = (F, sh, x)
@@ -577,6 +584,25 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         if best[0] > F0 + math.log1p(-gaussian_preference):
             best = (F0, 0.0, found[0.0])
     return best[1], math.exp(best[2])
+
+
+def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: float, F: float, x0: float
+               ) -> Optional[float]:
+    """The log-scale x at which the member on ``curve`` (shape curve(Delta/e^x)) has objective log v + 2 x = ``F``,
+    where that objective increases with x on [x0 - 8, x0 + 8] (checked at 17 points), else None (no tie test)."""
+    def obj(x: float) -> float:
+        sh = curve(sensitivity / math.exp(x))
+        return family.log_variance_point(sh) + 2.0 * x if math.isfinite(sh) and sh >= 0 else math.nan
+
+    xs = [x0 + k for k in range(-8, 9)]
+    vals = [obj(x) for x in xs]
+    if not all(map(math.isfinite, vals)) or any(b <= a for a, b in zip(vals, vals[1:])) or not vals[0] < F < vals[-1]:
+        return None
+    lo, hi = next((a, b) for a, b, fb in zip(xs, xs[1:], vals[1:]) if fb >= F)
+    for _ in range(40):  # bisection to ~1e-12: the tie need not be exact (a skip test)
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if obj(mid) < F else (lo, mid)
+    return hi
 
 
 def shave_scale(ok: Callable[[float], bool], scale: float) -> float:
