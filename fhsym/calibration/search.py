@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import (CalibrationError, golden_section, increasing_roots, least_true_geometric, smallest_true,
+from .._core.search import (CalibrationError, increasing_roots, smallest_true,
                             sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
@@ -36,6 +36,8 @@ _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by th
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
+_SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
+_K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -567,18 +569,33 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         lim_lo, lim_hi = math.log(family.shape_range[0]), math.log(family.shape_range[1])
         lo = math.log(pos[i - 1]) if i > 0 else lim_lo
         hi = math.log(pos[i + 1]) if i + 1 < len(pos) else lim_hi
-        def value(z: float) -> float:
+        def full(z: float) -> float:  # F(shape e^z) from its root, warm-started at the best root so far
             nonlocal best
             sh = math.exp(z)
-            # warm start: the best root so far is within a few 1e-2 of this one (neighbouring shapes), so a short
-            # bracket; any start gives the same root (the walk widens the step until it brackets)
             x = least_scale(bound_of(sh), log_target, best[2], step=_K_WARM_STEP)
-            F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
+            F = family.log_variance_point(sh) + 2.0 * x
             if F < best[0]:
                 best = (F, sh, x)
             return F
 
-        golden_section(value, lo, hi, 10)  # on [lo, hi] (log shape): 12 evaluations, width x 0.007; value keeps best
+        def challenge(z: float, F_kept: float) -> float:
+            """F(shape e^z) if it is below ``F_kept``, else inf (it loses): one bound at the scale where the shape
+            would tie ``F_kept`` decides (infeasible there: its root lies above, its F above ``F_kept``)."""
+            nonlocal best
+            sh = math.exp(z)
+            lv = family.log_variance_point(sh)
+            x_tie = 0.5 * (F_kept - lv)
+            g_tie = bound_of(sh)(math.exp(x_tie))
+            if not (g_tie > 0 and math.log(g_tie) <= log_target):
+                return math.inf
+            x = least_scale(bound_of(sh), log_target, x_tie, known=(x_tie, math.log(g_tie) - log_target),
+                            step=_K_TIE_STEP)
+            F = lv + 2.0 * x
+            if F < best[0]:
+                best = (F, sh, x)
+            return F
+
+        _golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
@@ -586,18 +603,41 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     return best[1], math.exp(best[2])
 
 
+def _golden_by_ties(full: Callable[[float], float], challenge: Callable[[float, float], float], lo: float, hi: float,
+                    rounds: int) -> None:
+    """Golden-section minimisation on [lo, hi] (as :func:`fhsym._core.search.golden_section`: 2 + ``rounds`` points,
+    the same choices) where a new point need only be compared with the kept one: ``full(z)`` the value at the two
+    first points, ``challenge(z, f_kept)`` the value of z if below ``f_kept``, else inf (a loser's value is never
+    compared again: the kept point is always the better one of the pair)."""
+    r = 0.5 * (math.sqrt(5.0) - 1.0)
+    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
+    fa, fb = full(a), full(b)
+    for _ in range(rounds):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - r * (hi - lo)
+            fa = challenge(a, fb)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + r * (hi - lo)
+            fb = challenge(b, fa)
+
+
 def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: float, F: float, x0: float
                ) -> Optional[float]:
     """The log-scale x at which the member on ``curve`` (shape curve(Delta/e^x)) has objective log v + 2 x = ``F``,
-    where that objective increases with x on [x0 - 8, x0 + 8] (checked at 17 points), else None (no tie test)."""
+    where that objective is non-decreasing in x on [x0 - 8, x0 + 8] (checked at 17 points; flat towards the Laplace
+    limit), else None (no tie test).  Feasibility falls along the curve as x falls, so a curve infeasible at its tie
+    has its root above the tie, where the objective is at least ``F``."""
     def obj(x: float) -> float:
         sh = curve(sensitivity / math.exp(x))
         return family.log_variance_point(sh) + 2.0 * x if math.isfinite(sh) and sh >= 0 else math.nan
 
     xs = [x0 + k for k in range(-8, 9)]
     vals = [obj(x) for x in xs]
-    if not all(map(math.isfinite, vals)) or any(b <= a for a, b in zip(vals, vals[1:])) or not vals[0] < F < vals[-1]:
-        return None
+    if not all(map(math.isfinite, vals)) or any(b < a - 1e-12 * abs(a) for a, b in zip(vals, vals[1:])) \
+            or not vals[0] < F < vals[-1]:
+        return None  # not non-decreasing (the Laplace limit is flat: allowed), or no tie on the range
     lo, hi = next((a, b) for a, b, fb in zip(xs, xs[1:], vals[1:]) if fb >= F)
     for _ in range(40):  # bisection to ~1e-12: the tie need not be exact (a skip test)
         mid = 0.5 * (lo + hi)
@@ -605,10 +645,13 @@ def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: flo
     return hi
 
 
-def shave_scale(ok: Callable[[float], bool], scale: float) -> float:
-    """The least scale in [0.97 s, s] with ``ok`` (ten geometric bisections; ``ok(s)`` holds): a K-fold search ran on
-    a coarse lattice (pessimistic), ``ok`` is the bound on the certificate's lattice."""
-    return least_true_geometric(ok, scale * 0.97, scale, 10)
+def shave_scale(bound: Callable[[float], float], log_target: float, scale: float) -> float:
+    """The least scale (to 1e-7 in log scale, feasible side) with log bound(scale) <= ``log_target``, from the search's
+    ``scale``: a K-fold search ran on a coarse lattice (pessimistic, ~1e-5 above), ``bound`` is the bound on the
+    certificate's lattice; a short bracket from ``scale`` (steps 1e-5, 2e-5, ...), then Brent.  ``scale`` itself when
+    nothing is feasible within the bracket walk."""
+    x = least_scale(bound, log_target, math.log(scale), xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
+    return math.exp(x) if math.isfinite(x) else scale
 
 
 def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray
