@@ -500,7 +500,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     """The minimum-variance member for a ``folds``-fold release over the box: (shape, scale), search bound.
 
     The bound is the float K-fold PLD at a coarse lattice (:func:`fhsym.accounting.kfold_delta_upper`, the
-    fast profile); see the module docstring.  ``gaussian_preference``: shape 0 (a Gaussian member,
+    fast profile, FFT power); see the module docstring.  Of the scan's shapes at or past the family's ``limit_shape``
+    (members that are one law at a given variance) only the first is evaluated.  ``gaussian_preference``: shape 0 (a Gaussian member,
     certified by one ball-arithmetic evaluation) is kept unless another shape beats it by this
     (relative variance).
     """
@@ -526,9 +527,14 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     logv = family.log_variance(shapes)
     best = (math.inf, 0.0, math.inf)  # (F, shape, x)
     found = {}
+    past_limit = False  # a shape at or past the family's limit shape was evaluated: the others there are that member
     for sh, lv in zip(shapes, logv):
         if not math.isfinite(lv):
             continue
+        if family.limit_shape is not None and sh >= family.limit_shape:
+            if past_limit:
+                continue
+            past_limit = True
         known = None
         if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
             x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)

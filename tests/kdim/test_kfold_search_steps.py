@@ -121,3 +121,28 @@ def test_curve_tie_on_flipped_hubers_atom_curve():
     x = S._curve_tie(fam, lambda u: 1.0 / (10.0 * u), 1.0, 5.0, math.log(13.4))
     assert x is not None
     assert fam.log_variance_point(math.exp(x) / 10.0) + 2.0 * x == pytest.approx(5.0, abs=1e-9)
+
+
+def test_flipped_huber_members_past_the_limit_shape_are_one_law_at_one_variance():
+    """The K-fold search evaluates one scan shape past FlippedHuberFamily.limit_shape: members there with the same
+    variance have the same float K-fold bound (to 1e-9; the independent check is the PLD itself), and the same
+    variance as Laplace(sigma / sqrt 2) (closed form)."""
+    fam = fhsym.FlippedHuber.family()
+    sigma = 19.0
+    lim = fam.limit_shape
+    assert lim is not None
+    bounds = []
+    for b in (lim, 46.4, 1e4):
+        gamma = sigma / math.exp(0.5 * fam.log_variance_point(b))  # variance sigma^2
+        noise = fam.make(b, gamma)
+        assert noise.var() == pytest.approx(sigma**2, rel=1e-12)
+        assert gamma / b == pytest.approx(sigma / math.sqrt(2.0), rel=1e-12)  # Laplace(beta): variance 2 beta^2
+        bounds.append(kfold_delta_upper(noise, 1.0, 20, 1.0, 1, step=step_for(noise, 1.0, 80.0), certified=False))
+    assert max(bounds) <= min(bounds) * (1 + 1e-9)
+
+
+def test_flipped_huber_scalar_members_compute_the_upper_quartile_when_first_used():
+    noise = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
+    assert "_upper_quartile" not in vars(noise)
+    assert float(noise.sf(1.0)) == pytest.approx(float(noise.sf(np.array([1.0]))[0]))
+    assert noise.isf(0.25) == pytest.approx(2.0 * noise._upper_quartile, rel=1e-15)  # the quartile of the standard law
