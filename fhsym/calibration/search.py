@@ -542,7 +542,11 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
             if not (g_tie > 0 and math.log(g_tie) <= log_target):
                 continue
             known = (x_tie, math.log(g_tie) - log_target)
-        x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
+        if sh == 0.0 and gaussian_zero and known is None:  # the Gaussian: its 1-D root at the corner, one point at a time
+            u = max_u_point(family, eps, log_target, 0.0, corner)
+            x = math.log(corner / u) if 0.0 < u < math.inf else math.inf
+        else:
+            x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
         if math.isfinite(x):
             x0 = x
             found[float(sh)] = x
