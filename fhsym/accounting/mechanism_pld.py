@@ -111,12 +111,14 @@ def _check_log_concave(noise: ContinuousLaw) -> None:
 
 
 def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivity: float = 1.0,
-                      compositions: int = 1, step: Optional[float] = None, certified: bool = True) -> float:
+                      compositions: int = 1, step: Optional[float] = None, certified: bool = True,
+                      fp_budget: float = math.inf) -> float:
     """Float PLD upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
     ``compositions`` times, over the box ||d||_inf <= sensitivity (the corner, for log-concave noise).
 
     A search's bound (floating point, error bounded but not proven); :func:`kfold_delta_proven` is the proof.
-    ``certified=False`` (a search): the profile's fast form and the one-shot FFT power (error bounded entrywise).
+    ``certified=False`` (a search): the profile's fast form and the one-shot FFT power (error bounded entrywise)
+    where its error bound over the window is at most ``fp_budget`` (binary powering otherwise).
 
     >>> import fhsym
     >>> up = kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2)   # two Laplace(1) coordinates, Delta = 1
@@ -129,7 +131,7 @@ def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivit
     T = V.check_int(compositions, "compositions", 1)
     pld = noise_pld(noise, sensitivity, step, upper_only=True, certified=certified)
     if K * T > 1:
-        pld = pld.self_compose(K * T, fft=not certified)
+        pld = pld.self_compose(K * T, fp_budget=fp_budget, fft=not certified)
     return float(pld.delta_upper(eps))
 
 

@@ -168,10 +168,10 @@ def _kfold(job: Job) -> Calibration:
         zero = fixed_shape(family, 0.0)
         _, u, _ = search_1d(zero, eps, math.log(_target(job.cls, request.delta)), mul_sqrt_up(D, request.folds))
         scale = mul_sqrt_up(D, request.folds) / u
-    else:  # the search ran on a coarse lattice (pessimistic): the least scale on the certificate's lattice (float)
-        def bound(s: float) -> float:
+    else:  # the search ran on a coarse lattice (pessimistic): the least scale on the certificate's lattice
+        def bound(s: float) -> float:  # the profile exact at the kink (the fast form is off there at a tiny delta)
             noise = family.make(shape, s)
-            return kfold_delta_upper(noise, eps, request.folds, D, 1, step=step_for(noise, D), certified=False)
+            return kfold_delta_upper(noise, eps, request.folds, D, 1, step=step_for(noise, D))
 
         scale = shave_scale(bound, math.log(thr), scale)
     noise, ev, steps = certify(lambda s: family.make(shape, s), scale, KFOLD, request, what="scale", first_step=1e-6)

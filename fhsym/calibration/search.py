@@ -27,7 +27,7 @@ from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
-           "fixed_shape", "least_scale_per_shape", "shave_scale"]
+           "fixed_shape", "least_scale_per_shape", "shave_scale", "search_bound"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -37,6 +37,7 @@ _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the cert
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
+_FFT_SHARE = 1e-5  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
@@ -515,8 +516,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 noise = family.make(shape, scale)
                 if shape == 0.0 and gaussian_zero:
                     return float(noise.privacy_profile(eps, corner))
-                step = step_for(noise, sensitivity, _K_RESOLUTION)
-                return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False)
+                return search_bound(noise, eps, folds, sensitivity, step_for(noise, sensitivity, _K_RESOLUTION),
+                                    math.exp(log_target))
             except (ValueError, FloatingPointError):
                 return math.inf
         return bound
@@ -655,12 +656,25 @@ def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: flo
     return hi
 
 
+def search_bound(noise: Any, eps: float, folds: int, sensitivity: float, step: float, target: float) -> float:
+    """The K-fold search's float bound: the fast profile and the one-shot FFT power where its error bound is at most
+    ``_FFT_SHARE`` of the ``target`` delta (a search then moves its scale by less than ~1e-6 for the FFT), binary
+    powering otherwise (a tiny delta)."""
+    return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False,
+                             fp_budget=_FFT_SHARE * target)
+
+
 def shave_scale(bound: Callable[[float], float], log_target: float, scale: float) -> float:
-    """The least scale (to 1e-7 in log scale, feasible side) with log bound(scale) <= ``log_target``, from the search's
-    ``scale``: a K-fold search ran on a coarse lattice (pessimistic, ~1e-5 above), ``bound`` is the bound on the
-    certificate's lattice; a short bracket from ``scale`` (steps 1e-5, 2e-5, ...), then Brent.  ``scale`` itself when
-    nothing is feasible within the bracket walk."""
-    x = least_scale(bound, log_target, math.log(scale), xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
+    """The least scale (to 1e-7 in log scale, feasible side) at or below the search's ``scale`` with
+    log bound(scale) <= ``log_target``: a K-fold search ran on a coarse lattice (pessimistic, ~1e-5 above), ``bound`` is
+    the bound on the certificate's lattice; a short bracket down from ``scale`` (steps 1e-5, 2e-5, ...), then Brent.
+    ``scale`` itself where ``bound`` exceeds the target there (never more noise than the search asked for: the
+    certificate then decides, stepping up from it as it would)."""
+    g0 = bound(scale)
+    if not (g0 > 0 and math.log(g0) <= log_target):
+        return scale
+    x = least_scale(bound, log_target, math.log(scale), known=(math.log(scale), math.log(g0) - log_target),
+                    xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
     return math.exp(x) if math.isfinite(x) else scale
 
 
