@@ -37,7 +37,7 @@ _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the cert
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
-_FFT_SHARE = 1e-5  # the FFT power's error bound may be this share of the target delta in a search's bound
+_FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
@@ -658,8 +658,7 @@ def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: flo
 
 def search_bound(noise: Any, eps: float, folds: int, sensitivity: float, step: float, target: float) -> float:
     """The K-fold search's float bound: the fast profile and the one-shot FFT power where its error bound is at most
-    ``_FFT_SHARE`` of the ``target`` delta (a search then moves its scale by less than ~1e-6 for the FFT), binary
-    powering otherwise (a tiny delta)."""
+    ``_FFT_SHARE`` of the ``target`` delta (moving a search's scale by < ~5e-6), binary powering otherwise."""
     return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False,
                              fp_budget=_FFT_SHARE * target)
 
