@@ -1,6 +1,6 @@
 """Certified calibration against dp_accounting, interleaved in one process: every ratio of issues 21 and 22.
 
-    python benchmarks/bench_calibrate.py [--rounds 15] [--slow-rounds 3] [--only 1d composed] [--markdown]
+    python benchmarks/bench_calibrate.py [--rounds 15] [--slow-rounds 3] [--only 1d osgt composed gaussian verify] [--markdown]
 
 Each row times a certified ``fhsym.calibrate`` call and its baseline alternately (baseline, fhsym,
 baseline, fhsym, ... after one warm-up call of each), so that both see the same load, and prints the
@@ -11,7 +11,7 @@ A row is "met" when the ratio of the medians is within its target, "missed" othe
 ball-arithmetic certificate at the returned floats) against dp_accounting's analytic Gaussian
 ``gaussian_mechanism.get_sigma_gaussian(eps, 1e-6)`` (log-space brentq; not certified: a two-sided root).
 Targets (issue 22): flipped Huber <= 2, Gaussian, Laplace and staircase <= 1, truncated Laplace <= 2,
-OSGT <= 20.
+OSGT <= 20 (issue 31 item 3: <= 10; ``--only osgt`` runs those rows alone).
 
 Composed (eps = 1, delta = 1e-6): ``fhsym.calibrate(1, 1e-6, compositions=10)``, ``dim=20`` (auto) and
 ``dim=20, method="exact"`` (flipped Huber, certified by a proven privacy-loss distribution or, for the
@@ -19,6 +19,15 @@ Gaussian member, ball arithmetic) against dp_accounting's composed Laplace calib
 ``pld.accountant.get_smallest_laplace_noise(DifferentialPrivacyParameters(1, 1e-6), num_queries=n)``
 (bisection over Laplace PLDs, value discretization 0.1 eps / n).  Targets: <= 2 (issue 22 item 2),
 ``dim=20, method="exact"`` <= 3 (issue 21 item 2).
+
+Gaussian member (issue 31 item 3; eps = 1, delta = 1e-6): ``fhsym.calibrate(1, 1e-6, dim=20)`` and
+``compositions=100`` (the answer is flipped Huber's Gaussian member, alpha = 0) against dp_accounting's
+``pld.accountant.get_smallest_gaussian_noise(DifferentialPrivacyParameters(1, 1e-6), num_queries=n)`` for the
+same count; target <= 1.5.
+
+Verify (issue 31 item 3): ``fhsym.verify_certificate`` of the proven K-fold certificate of
+``calibrate(1, 1e-6, compositions=10)``; target <= 0.3 s (an absolute time: no baseline, the row prints the
+median and minimum seconds, ratio = median / 0.3 s).
 
 No timing is asserted anywhere in the tests; the README speed table and docs/performance.md restate
 this script's output.
@@ -42,7 +51,7 @@ MECHANISMS = (  # (mechanism, target ratio)
     ("laplace", 1.0),
     ("staircase", 1.0),
     ("truncated_laplace", 2.0),
-    ("osgt", 20.0),
+    ("osgt", 10.0),
 )
 
 
@@ -86,11 +95,13 @@ def print_rows(rows: List[dict], markdown: bool) -> None:
               f"   target <= {r['target']:g}: {r['verdict']}")
 
 
-def one_dimension(rounds: int, slow_rounds: int) -> List[dict]:
+def one_dimension(rounds: int, slow_rounds: int, only: str = "") -> List[dict]:
     from dp_accounting import gaussian_mechanism as gm
 
     rows = []
     for mech, target in MECHANISMS:
+        if only and mech != only:
+            continue
         n = slow_rounds if mech == "osgt" else rounds
         for eps in EPS_1D:
             tb, tc = interleaved(lambda e=eps: gm.get_sigma_gaussian(e, 1e-6),
@@ -114,11 +125,38 @@ def composed(slow_rounds: int) -> List[dict]:
     return rows
 
 
+def gaussian_member(slow_rounds: int) -> List[dict]:
+    from dp_accounting.pld import accountant, common
+
+    params = common.DifferentialPrivacyParameters(1.0, 1e-6)
+    rows = []
+    for label, kw, n in [("calibrate(1, 1e-6, dim=20)", dict(dim=20), 20),
+                         ("calibrate(1, 1e-6, compositions=100)", dict(compositions=100), 100)]:
+        cal = fhsym.calibrate(1.0, 1e-6, **kw)
+        assert cal.alpha == 0.0, f"{label}: expected the Gaussian member, got {cal.mechanism!r}"
+        tb, tc = interleaved(lambda n=n: accountant.get_smallest_gaussian_noise(params, num_queries=n),
+                             lambda kw=kw: fhsym.calibrate(1.0, 1e-6, **kw), slow_rounds)
+        rows.append(row(label + " [Gaussian member]", f"get_smallest_gaussian_noise(num_queries={n})", tb, tc, 1.5))
+    return rows
+
+
+def verify(slow_rounds: int) -> List[dict]:
+    cert = fhsym.calibrate(1.0, 1e-6, compositions=10).certificate
+    assert cert.claim == "pld-kfold" and cert.method == "pld-exact", cert.claim
+    budget = 0.3
+    # an absolute target: the "baseline" is a constant 0.3 s, so the ratio is the median over 0.3 s
+    tb, tc = interleaved(lambda: None, lambda: fhsym.verify_certificate(cert), slow_rounds)
+    r = row("verify_certificate(<compositions=10 certificate>)", "0.3 s (absolute target)", [budget] * len(tc), tc,
+            1.0)
+    return [r]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15, help="interleaved rounds of the fast (1-D) rows")
     ap.add_argument("--slow-rounds", type=int, default=3, help="interleaved rounds of the OSGT and composed rows")
-    ap.add_argument("--only", nargs="+", choices=("1d", "composed"), default=("1d", "composed"))
+    ap.add_argument("--only", nargs="+", choices=("1d", "osgt", "composed", "gaussian", "verify"),
+                    default=("1d", "composed", "gaussian", "verify"))
     ap.add_argument("--markdown", action="store_true", help="print the rows as a markdown table")
     ns = ap.parse_args(argv)
     try:
@@ -131,8 +169,14 @@ def main(argv=None) -> None:
     rows = []
     if "1d" in ns.only:
         rows += one_dimension(ns.rounds, ns.slow_rounds)
+    elif "osgt" in ns.only:
+        rows += one_dimension(ns.rounds, ns.slow_rounds, only="osgt")
     if "composed" in ns.only:
         rows += composed(ns.slow_rounds)
+    if "gaussian" in ns.only:
+        rows += gaussian_member(ns.slow_rounds)
+    if "verify" in ns.only:
+        rows += verify(ns.slow_rounds)
     print_rows(rows, ns.markdown)
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "

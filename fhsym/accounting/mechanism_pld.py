@@ -17,9 +17,10 @@ calibrations use pure-DP composition).
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -54,10 +55,16 @@ def loss_scale(noise: ContinuousLaw, sensitivity: float) -> float:
     """Delta / std of the noise: the scale of its privacy loss, computed scale-free (Delta/scale over the
     standard deviation of the family member of scale 1), so that it exists whatever the units."""
     try:
-        std1 = math.sqrt(type(noise).from_family(noise.family_shape, 1.0).var())
+        std1 = _unit_std(type(noise), noise.family_shape)
         return (sensitivity / noise.family_scale) / std1
     except (ValueError, NotImplementedError):  # no scale family (the staircase): the variance itself
         return sensitivity / math.sqrt(noise.var())
+
+
+@functools.lru_cache(maxsize=256)
+def _unit_std(cls: Any, shape: float) -> float:
+    """The standard deviation of the scale-1 member of shape ``shape`` (one per shape: a search asks at many scales)."""
+    return math.sqrt(cls.from_family(shape, 1.0).var())
 
 
 def step_for(noise: ContinuousLaw, sensitivity: float, resolution: float = 400.0) -> float:
@@ -104,11 +111,14 @@ def _check_log_concave(noise: ContinuousLaw) -> None:
 
 
 def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivity: float = 1.0,
-                      compositions: int = 1, step: Optional[float] = None, certified: bool = True) -> float:
+                      compositions: int = 1, step: Optional[float] = None, certified: bool = True,
+                      fp_budget: float = math.inf) -> float:
     """Float PLD upper bound on delta(epsilon) of i.i.d. ``noise`` on ``dim`` coordinates, composed
     ``compositions`` times, over the box ||d||_inf <= sensitivity (the corner, for log-concave noise).
 
     A search's bound (floating point, error bounded but not proven); :func:`kfold_delta_proven` is the proof.
+    ``certified=False`` (a search): the profile's fast form and the one-shot FFT power (error bounded entrywise)
+    where its error bound over the window is at most ``fp_budget`` (binary powering otherwise).
 
     >>> import fhsym
     >>> up = kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2)   # two Laplace(1) coordinates, Delta = 1
@@ -121,7 +131,7 @@ def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivit
     T = V.check_int(compositions, "compositions", 1)
     pld = noise_pld(noise, sensitivity, step, upper_only=True, certified=certified)
     if K * T > 1:
-        pld = pld.self_compose(K * T)
+        pld = pld.self_compose(K * T, fp_budget=fp_budget, fft=not certified)
     return float(pld.delta_upper(eps))
 
 

@@ -211,9 +211,23 @@ def _eps_float_down(x: Fraction) -> float:
     return f
 
 
+def _node_eps(step: Fraction, nodes: int) -> List[float]:
+    """:func:`_eps_float_down` of j * step, j = 0..nodes, in integers: p j / q (int true division, correctly rounded
+    as float(Fraction) is), lowered by one ulp where it lies above p j / q (compared exactly in integers)."""
+    p, q = step.numerator, step.denominator
+    out: List[float] = []
+    for j in range(nodes + 1):
+        f = (p * j) / q
+        a, b = f.as_integer_ratio()
+        if a * q > p * j * b:
+            f = math.nextafter(f, -math.inf)
+        out.append(f)
+    return out
+
+
 def _nodes(noise: Any, sensitivity: float, grid: ExactGrid) -> List[int]:
     """W_j >= 2^P delta(j h), j = 0..n, non-increasing (step 1 of the module docstring)."""
-    eps = [_eps_float_down(j * grid.step) for j in range(grid.nodes + 1)]
+    eps = _node_eps(grid.step, grid.nodes)
     ends = noise.profile_upper_ends(eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
     out: List[int] = []
     for man, ex in ends:

@@ -21,13 +21,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import (CalibrationError, golden_section, increasing_roots, least_true_geometric, smallest_true,
+from .._core.search import (CalibrationError, increasing_roots, smallest_true,
                             sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
-           "fixed_shape", "least_scale_per_shape", "shave_scale"]
+           "fixed_shape", "least_scale_per_shape", "shave_scale", "search_bound"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -35,6 +35,10 @@ _KSCAN = 10  # shapes of the K-fold scan
 _MIN_GAIN = 1e-6  # a K-fold shape is skipped when it cannot beat the best by this (relative)
 _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the certificate's is finer)
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
+_K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
+_SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
+_FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
+_K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -452,11 +456,13 @@ def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]
 
 
 def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
-                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60) -> float:
+                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60,
+                step: float = 0.5) -> float:
     """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
 
-    Brackets from ``x0`` by steps 0.5, 1, 2, ... (``known`` = (x, g(x)) saves an evaluation), then
-    Brent's method with every evaluation recorded; returns the smallest feasible x seen (inf if none).
+    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
+    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
+    the smallest feasible x seen (inf if none).
     """
     seen = {}
 
@@ -470,7 +476,6 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
         seen[known[0]] = known[1]
         x0 = known[0]
     lo = hi = x0
-    step = 0.5
     if g(x0) <= 0:
         while g(lo) <= 0:
             hi, lo = lo, lo - step
@@ -496,7 +501,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     """The minimum-variance member for a ``folds``-fold release over the box: (shape, scale), search bound.
 
     The bound is the float K-fold PLD at a coarse lattice (:func:`fhsym.accounting.kfold_delta_upper`, the
-    fast profile); see the module docstring.  ``gaussian_preference``: shape 0 (a Gaussian member,
+    fast profile, FFT power); see the module docstring.  Of the scan's shapes at or past the family's ``limit_shape``
+    (members that are one law at a given variance) only the first is evaluated.  ``gaussian_preference``: shape 0 (a Gaussian member,
     certified by one ball-arithmetic evaluation) is kept unless another shape beats it by this
     (relative variance).
     """
@@ -510,8 +516,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 noise = family.make(shape, scale)
                 if shape == 0.0 and gaussian_zero:
                     return float(noise.privacy_profile(eps, corner))
-                step = step_for(noise, sensitivity, _K_RESOLUTION)
-                return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False)
+                return search_bound(noise, eps, folds, sensitivity, step_for(noise, sensitivity, _K_RESOLUTION),
+                                    math.exp(log_target))
             except (ValueError, FloatingPointError):
                 return math.inf
         return bound
@@ -522,9 +528,14 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     logv = family.log_variance(shapes)
     best = (math.inf, 0.0, math.inf)  # (F, shape, x)
     found = {}
+    past_limit = False  # a shape at or past the family's limit shape was evaluated: the others there are that member
     for sh, lv in zip(shapes, logv):
         if not math.isfinite(lv):
             continue
+        if family.limit_shape is not None and sh >= family.limit_shape:
+            if past_limit:
+                continue
+            past_limit = True
         known = None
         if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
             x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)
@@ -532,7 +543,11 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
             if not (g_tie > 0 and math.log(g_tie) <= log_target):
                 continue
             known = (x_tie, math.log(g_tie) - log_target)
-        x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
+        if sh == 0.0 and gaussian_zero and known is None:  # the Gaussian: its 1-D root at the corner, one point at a time
+            u = max_u_point(family, eps, log_target, 0.0, corner)
+            x = math.log(corner / u) if 0.0 < u < math.inf else math.inf
+        else:
+            x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
         if math.isfinite(x):
             x0 = x
             found[float(sh)] = x
@@ -546,6 +561,9 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def on_curve(scale: float, c: Callable[[float], float] = curve) -> float:
             return bound_of(c(sensitivity / scale))(scale)
 
+        x_tie = _curve_tie(family, curve, sensitivity, best[0] + math.log1p(-_MIN_GAIN), best[2])
+        if x_tie is not None and not on_curve(math.exp(x_tie)) <= math.exp(log_target):
+            continue  # infeasible where the curve would tie the best: its root cannot beat the best (as the scan's skip)
         xc = least_scale(on_curve, log_target, best[2])
         if math.isfinite(xc):
             sh = curve(sensitivity / math.exp(xc))
@@ -562,16 +580,33 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         lim_lo, lim_hi = math.log(family.shape_range[0]), math.log(family.shape_range[1])
         lo = math.log(pos[i - 1]) if i > 0 else lim_lo
         hi = math.log(pos[i + 1]) if i + 1 < len(pos) else lim_hi
-        def value(z: float) -> float:
+        def full(z: float) -> float:  # F(shape e^z) from its root, warm-started at the best root so far
             nonlocal best
             sh = math.exp(z)
-            x = least_scale(bound_of(sh), log_target, best[2])
-            F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * x
+            x = least_scale(bound_of(sh), log_target, best[2], step=_K_WARM_STEP)
+            F = family.log_variance_point(sh) + 2.0 * x
             if F < best[0]:
                 best = (F, sh, x)
             return F
 
-        golden_section(value, lo, hi, 10)  # on [lo, hi] (log shape): 12 evaluations, width x 0.007; value keeps best
+        def challenge(z: float, F_kept: float) -> float:
+            """F(shape e^z) if it is below ``F_kept``, else inf (it loses): one bound at the scale where the shape
+            would tie ``F_kept`` decides (infeasible there: its root lies above, its F above ``F_kept``)."""
+            nonlocal best
+            sh = math.exp(z)
+            lv = family.log_variance_point(sh)
+            x_tie = 0.5 * (F_kept - lv)
+            g_tie = bound_of(sh)(math.exp(x_tie))
+            if not (g_tie > 0 and math.log(g_tie) <= log_target):
+                return math.inf
+            x = least_scale(bound_of(sh), log_target, x_tie, known=(x_tie, math.log(g_tie) - log_target),
+                            step=_K_TIE_STEP)
+            F = lv + 2.0 * x
+            if F < best[0]:
+                best = (F, sh, x)
+            return F
+
+        _golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
@@ -579,10 +614,67 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     return best[1], math.exp(best[2])
 
 
-def shave_scale(ok: Callable[[float], bool], scale: float) -> float:
-    """The least scale in [0.97 s, s] with ``ok`` (ten geometric bisections; ``ok(s)`` holds): a K-fold search ran on
-    a coarse lattice (pessimistic), ``ok`` is the bound on the certificate's lattice."""
-    return least_true_geometric(ok, scale * 0.97, scale, 10)
+def _golden_by_ties(full: Callable[[float], float], challenge: Callable[[float, float], float], lo: float, hi: float,
+                    rounds: int) -> None:
+    """Golden-section minimisation on [lo, hi] (as :func:`fhsym._core.search.golden_section`: 2 + ``rounds`` points,
+    the same choices) where a new point need only be compared with the kept one: ``full(z)`` the value at the two
+    first points, ``challenge(z, f_kept)`` the value of z if below ``f_kept``, else inf (a loser's value is never
+    compared again: the kept point is always the better one of the pair)."""
+    r = 0.5 * (math.sqrt(5.0) - 1.0)
+    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
+    fa, fb = full(a), full(b)
+    for _ in range(rounds):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - r * (hi - lo)
+            fa = challenge(a, fb)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + r * (hi - lo)
+            fb = challenge(b, fa)
+
+
+def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: float, F: float, x0: float
+               ) -> Optional[float]:
+    """The log-scale x at which the member on ``curve`` (shape curve(Delta/e^x)) has objective log v + 2 x = ``F``,
+    where that objective is non-decreasing in x on [x0 - 8, x0 + 8] (checked at 17 points; flat towards the Laplace
+    limit), else None (no tie test).  Feasibility falls along the curve as x falls, so a curve infeasible at its tie
+    has its root above the tie, where the objective is at least ``F``."""
+    def obj(x: float) -> float:
+        sh = curve(sensitivity / math.exp(x))
+        return family.log_variance_point(sh) + 2.0 * x if math.isfinite(sh) and sh >= 0 else math.nan
+
+    xs = [x0 + k for k in range(-8, 9)]
+    vals = [obj(x) for x in xs]
+    if not all(map(math.isfinite, vals)) or any(b < a - 1e-12 * abs(a) for a, b in zip(vals, vals[1:])) \
+            or not vals[0] < F < vals[-1]:
+        return None  # not non-decreasing (the Laplace limit is flat: allowed), or no tie on the range
+    lo, hi = next((a, b) for a, b, fb in zip(xs, xs[1:], vals[1:]) if fb >= F)
+    for _ in range(40):  # bisection to ~1e-12: the tie need not be exact (a skip test)
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if obj(mid) < F else (lo, mid)
+    return hi
+
+
+def search_bound(noise: Any, eps: float, folds: int, sensitivity: float, step: float, target: float) -> float:
+    """The K-fold search's float bound: the fast profile and the one-shot FFT power where its error bound is at most
+    ``_FFT_SHARE`` of the ``target`` delta (moving a search's scale by < ~5e-6), binary powering otherwise."""
+    return kfold_delta_upper(noise, eps, folds, sensitivity, 1, step=step, certified=False,
+                             fp_budget=_FFT_SHARE * target)
+
+
+def shave_scale(bound: Callable[[float], float], log_target: float, scale: float) -> float:
+    """The least scale (to 1e-7 in log scale, feasible side) at or below the search's ``scale`` with
+    log bound(scale) <= ``log_target``: a K-fold search ran on a coarse lattice (pessimistic, ~1e-5 above), ``bound`` is
+    the bound on the certificate's lattice; a short bracket down from ``scale`` (steps 1e-5, 2e-5, ...), then Brent.
+    ``scale`` itself where ``bound`` exceeds the target there (never more noise than the search asked for: the
+    certificate then decides, stepping up from it as it would)."""
+    g0 = bound(scale)
+    if not (g0 > 0 and math.log(g0) <= log_target):
+        return scale
+    x = least_scale(bound, log_target, math.log(scale), known=(math.log(scale), math.log(g0) - log_target),
+                    xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
+    return math.exp(x) if math.isfinite(x) else scale
 
 
 def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray

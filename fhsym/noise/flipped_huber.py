@@ -137,8 +137,8 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         # smallest p for which Q^{-1}(p omega / sqrt(2 pi)) is evaluated directly (argument >= 1e-290)
         log_omega = self._lw + 0.5 * b * b  # inf past b ~ 1.9e154 (then the bound below is 0, exactly right)
         self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))
-        # standardised upper quartile: below it sf is computed as 1/2 - mass([0, s])
-        self._upper_quartile = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
+        # the standardised upper quartile (below it sf is computed as 1/2 - mass([0, s])) is computed when first used
+        # (__getattr__): a calibration builds many members whose sf is never asked for (an isf costs ~2 ms)
         self._moments: Optional[np.ndarray] = None  # even moments m_2 .. m_20, computed on first use by log_mgf
 
     def _init_arrays(self, alpha: np.ndarray, gamma: np.ndarray) -> bool:  # type: ignore[override]  # its parameters by name
@@ -159,6 +159,10 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
         make = _ARRAY_CONSTANTS.get(name)
         if make is None or "b" not in vars(self):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if name == "_upper_quartile" and isinstance(vars(self)["b"], float):  # scalar parameters: as __init__ had it
+            value: Any = float(self._isf_std(np.array([0.25]), np.array([0.25]))[0])
+            setattr(self, name, value)
+            return value
         value = make(self)
         setattr(self, name, value)
         return value

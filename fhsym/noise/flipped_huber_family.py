@@ -56,6 +56,10 @@ class FlippedHuberFamily(Family):
     #: no last-ulp polish: the float profile is accurate to 1e-9 next to the kink, where optima sit (the ball-arithmetic
     #: certificate decides there), so the search's 1e-12 root is as close as the floats can tell
     polish = False
+    #: b >= 7: FH(b gamma, gamma^2) is Laplace(gamma/b) but for the mass beyond |t| = b gamma, e^{-b^2} <= 5e-22 (below
+    #: the float PLD's tail mass 1e-18), and its variance is 2 gamma^2/b^2 to that relative accuracy: at one variance
+    #: every member with b >= 7 is the same Laplace law as far as a float bound can tell
+    limit_shape = 7.0
 
     def log_variance(self, shapes: np.ndarray) -> np.ndarray:
         b = np.asarray(shapes, dtype=float)

@@ -168,19 +168,21 @@ class _Range:
         return f"a finite real number in {lo}{self.lower:g}, {up}{hi}"
 
     def check(self, value: object) -> fmpq:
-        msg = f"{self.name} must be {self.describe()}; got {value!r}"
+        def msg() -> str:  # built only when raised (a proven PLD checks thousands of nodes)
+            return f"{self.name} must be {self.describe()}; got {value!r}"
+
         if isinstance(value, (bool, str, bytes)) or value is None:
-            raise ValueError(msg)
+            raise ValueError(msg())
         try:
             f = float(value)  # type: ignore[arg-type]  # any object: float() decides, its errors are caught
         except (TypeError, ValueError):
-            raise ValueError(msg) from None
+            raise ValueError(msg()) from None
         if not math.isfinite(f):
-            raise ValueError(msg)
+            raise ValueError(msg())
         ok_lo = f >= self.lower if self.closed_lower else f > self.lower
         ok_hi = f <= self.upper if self.closed_upper else f < self.upper
         if not (ok_lo and ok_hi):
-            raise ValueError(msg)
+            raise ValueError(msg())
         ratio = getattr(value, "as_integer_ratio", None)
         if ratio is None or ratio() != f.as_integer_ratio():
             raise ValueError(f"{self.name} must be exactly representable as a binary64 float; got {value!r}")
