@@ -376,15 +376,21 @@ def _near(eps: float, dl: float, sens: float
 
 
 def _truncated_staircase(eps: float, delta: float, sens: float) -> Optional[TruncatedStaircase]:
-    """The truncated staircase fhsym's calibrator certifies at (eps, delta) (a closed form, ~1 ms), or None where
-    that law is not defined (delta >= 1/2, or eps too small for its bounded exact profile)."""
-    from ..calibration.api import calibrate  # the calibrator imports this module (piecewise-uniform plans)
+    """The truncated staircase of its closed-form design at (eps, delta) (~1 ms), its bound raised (a larger bound
+    carries less delta) until its proven worst profile is at most delta, as the calibrator's ``closed-1d`` plan
+    does; None where the law is not defined (delta >= 1/2, or eps too small for its bounded exact profile)."""
     try:
-        mech = calibrate(eps, delta, sensitivity=sens, mechanism="truncated_staircase").mechanism
+        built = TruncatedStaircase.closed_calibration(eps, delta, sens)
     except ValueError:
         return None
-    assert isinstance(mech, TruncatedStaircase)
-    return mech
+    if built is None:
+        return None
+    make, bound = built
+    for k in range(-1, 40):
+        ts = make(bound if k < 0 else bound * (1.0 + 1e-12 * 2.0 ** k))
+        if isinstance(ts, TruncatedStaircase) and ts.worst_profile_enclosure(eps, sens).upper <= delta:
+            return ts
+    return None
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
