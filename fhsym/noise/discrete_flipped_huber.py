@@ -215,7 +215,7 @@ class DiscreteFlippedHuber(LatticeNoise):
 
         >>> import mpmath
         >>> mpmath.nstr(DiscreteFlippedHuber(1.0, 2.0, 0.25).at_precision(30).pmf(0.5), 30)
-        '0.0990942052939870287398656818738'
+        '0.0490030756385519408347814147421'
         """
         from .precise_discrete import DiscreteFlippedHuberAtPrecision
 

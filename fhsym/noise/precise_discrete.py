@@ -12,7 +12,7 @@ Arguments are points of the real line taken exactly: ``pmf(x)`` is 0 unless x/h 
 snapping: the double-precision law snaps a value within 1e-9 relative to its lattice point),
 ``cdf(x) = P(X <= x)``, ``sf(x) = P(X > x)``, ``ppf``/``isf`` return lattice points (exact rationals: the index
 is decided by ball comparisons, raised in precision until decided), the loss takes lattice points t and
-d, and the profile a sensitivity of S = sensitivity/step lattice steps (:func:`lattice_sensitivity`):
+d, and the profile a sensitivity of S = sensitivity/step lattice steps (the law's ``lattice_steps``):
 ``delta = (T(k*) - e^eps T(k* + S))/Z``, ``k* = min{k : E(k + S) - E(k) > eps}`` found in exact rationals.
 """
 
@@ -41,7 +41,7 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
     >>> import fhsym, mpmath
     >>> d = fhsym.DiscreteFlippedHuber(1.0, 2.0, 0.25).at_precision(30)
     >>> mpmath.nstr(d.var(), 30)
-    '2.92426178286213606437283633302'
+    '3.93223941309989714547457372361'
     """
 
     def _setup(self) -> None:
@@ -140,6 +140,16 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
     def _sf_q(self, x: Fraction) -> Value:
         return self._tail_index(math.floor(x / self.h) + 1)
 
+    def cdf(self, x: Exact) -> Any:
+        """P(X <= x) = P(X >= -floor(x/h)) (the lattice is symmetric)."""
+        xq = exact_argument(x, "x")
+        return self._value(lambda: self._tail_index(-math.floor(xq / self.h)))
+
+    def logcdf(self, x: Exact) -> Any:
+        """log P(X <= x)."""
+        xq = exact_argument(x, "x")
+        return self._value(lambda: self._logsf_q(-math.floor(xq / self.h) * self.h - self.h))
+
     def _logsf_q(self, x: Fraction) -> Value:
         k = math.floor(x / self.h) + 1
         if k >= 1:
@@ -225,9 +235,7 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
         raise ValueError("centered_privacy_loss is not defined for the discrete law; use privacy_loss(t, d)")
 
     def _profile_q(self, eps: Fraction, sens: Fraction) -> arb:
-        from .discrete_flipped_huber import lattice_sensitivity
-
-        s = lattice_sensitivity(sens, self.noise.step)
+        s = int(self.noise.lattice_steps(sens, self.noise.step))  # the law's own rule (exact; ValueError off the lattice)
         ks = first_true_int(lambda k: self.energy(k + s) - self.energy(k) > eps, -(s // 2) - 1, max(self.K + 1, 1))
         out: arb = self._tail_index(ks) - ball_of(eps).exp() * self._tail_index(ks + s)
         return out
