@@ -121,7 +121,11 @@ class Smooth:
             if b <= a:
                 continue
             a_in = a if mpmath.isfinite(a) else b - 60 * self.scale(b) - 60
-            b_in = b if mpmath.isfinite(b) else a + 60 * self.scale(a) + 60
+            b_in = b
+            if not mpmath.isfinite(b):  # far enough out that f has its sign at +inf (the crossing may lie far out)
+                b_in = max(abs(a), M(1))
+                while f(b_in) <= 0 and b_in < M(10) ** 15:
+                    b_in *= 2
             tiny = (b_in - a_in) * M(10) ** (-mpmath.mp.dps + 5)
             fa, fb = f(a_in + tiny), f(b_in - tiny)
             pieces = [(a, b)]
@@ -130,7 +134,7 @@ class Smooth:
                 pieces = [(a, r), (r, b)]
             for p, q in pieces:
                 pi = p if mpmath.isfinite(p) else q - 1
-                qi = q if mpmath.isfinite(q) else p + 1
+                qi = q if mpmath.isfinite(q) else max(p + 1, b_in)
                 if f((pi + qi) / 2) > 0:
                     total += self.integral(f, p, q)
         return total

@@ -114,7 +114,11 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
         return self._centre(m, p) + self._gauss(max(m, self.K + 1), p)
 
     def _z(self) -> arb:
-        out: arb = 1 + 2 * self._upper(1)
+        """Z = 1 + 2 T(1), computed once per working precision."""
+        cache = self.__dict__.setdefault("_z_cache", {})
+        if ctx.prec not in cache:
+            cache[ctx.prec] = 1 + 2 * self._upper(1)
+        out: arb = cache[ctx.prec]
         return out
 
     def _tail_index(self, k: int) -> arb:
