@@ -8,7 +8,7 @@ constant), or the sum of the probability masses (the lattice law).  The privacy 
 of [g(t) - e^eps g(t + Delta)]_+ split at the kinks of both densities and at the crossings, which are
 found by bisection on the definition (g(t) - e^eps g(t + Delta) changes sign there).  Quadrature runs at
 digits + 20; agreement is asserted to digits - 4 significant digits and every ball must contain the
-reference (to within 10^-(digits + 8) relative, the reference's own error).
+reference (to within 10^-(digits + 5) relative, the reference's own error).
 
 The default run takes 100 digits at a few points per law (each test well under 3 s); the 300-digit runs
 and the parameter sweeps are marked slow.
@@ -39,7 +39,9 @@ def _close(value, ref, digits, what):
 
 
 def _contains(ball, ref, digits, what):
-    """|ref - mid| <= rad + the reference's own error (10^-(digits + 8) relative)."""
+    """|ref - mid| <= rad + the reference's own error (10^-(digits + 5) relative: quadrature at digits + 20 has
+    been seen 1.4e-108 off at 100 digits, for a profile of 1e-2171472426; at 140 digits it agreed with the ball's
+    midpoint to 2.7e-114)."""
     if ref == 0:
         assert ball.contains(0), f"{what}: ball {ball.str(20)} does not contain 0"
         return
@@ -49,7 +51,7 @@ def _contains(ball, ref, digits, what):
     man, exp = ref.man_exp
     with ctx.workprec(int(3.33 * digits) + 200):
         r = (-1 if ref < 0 else 1) * arb(int(man)) * arb(2) ** int(exp)
-        err = abs(r) * arb(10) ** (-(digits + 8))
+        err = abs(r) * arb(10) ** (-(digits + 5))
         ok = bool((abs(r - ball.mid()) - ball.rad() - err).upper() <= 0)
     assert ok, f"{what}: ball {ball.str(digits + 5)} does not contain {mpmath.nstr(ref, digits + 5)}"
 
@@ -327,8 +329,12 @@ def _check_inverse(law, ref, digits, delta, D):
     with mpmath.workdps(digits + 20):
         _close(ref.profile(e, D), M(delta), digits - 2, f"{type(law).__name__} profile(epsilon_for_delta)")
         # the ball brackets the root: the reference profile is above delta at its lower end, below at its upper end
-        lo, hi = (M(int(v.man_exp()[0])) * M(2) ** int(v.man_exp()[1]) for v in (eb.lower(), eb.upper()))
-        assert lo <= e <= hi and (lo == 0 or ref.profile(lo, D) >= M(delta)) and ref.profile(hi, D) <= M(delta)
+        with ctx.workprec(4 * digits + 200):  # the ends exactly (lower/upper round outward at flint's precision)
+            ends = (eb.lower(), eb.upper())
+        lo, hi = (M(int(v.man_exp()[0])) * M(2) ** int(v.man_exp()[1]) for v in ends)
+        assert hi - lo <= hi * M(10) ** (4 - digits)
+        slack = abs(e) * M(2) ** (1 - p.bits)  # the number is rounded to the requested bits
+        assert lo - slack <= e <= hi + slack and (lo == 0 or ref.profile(lo, D) >= M(delta)) and ref.profile(hi, D) <= M(delta)
 
 
 # (law, reference, points, (eps, Delta) profiles): far tails and case boundaries included
@@ -406,13 +412,17 @@ def test_law_at_300_digits(case):
     _check(law, r, 300, xs, profiles)
 
 
-@pytest.mark.parametrize("name,delta,D", [("gauss", 1e-6, 1.0), ("tl", 1e-3, 1.0), ("staircase", 1e-2, 1.5),
-                                          ("pu", 0.3, 1.0)])
-def test_epsilon_for_delta_at_60_digits(name, delta, D):
+@pytest.mark.parametrize("name,delta,D,digits", [("gauss", 1e-6, 1.0, 30), ("pu", 0.3, 1.0, 60),
+                                                 pytest.param("gauss", 1e-6, 1.0, 60, marks=pytest.mark.slow),
+                                                 pytest.param("tl", 1e-3, 1.0, 60, marks=pytest.mark.slow),
+                                                 pytest.param("staircase", 1e-2, 1.5, 60, marks=pytest.mark.slow),
+                                                 pytest.param("osgt", 1e-4, 1.0, 60, marks=pytest.mark.slow),
+                                                 pytest.param("laplace", 1e-3, 1.0, 60, marks=pytest.mark.slow)])
+def test_epsilon_for_delta(name, delta, D, digits):
     law, ref = next((c[1], c[2]) for c in CASES if c[0] == name)
-    with mpmath.workdps(80):
+    with mpmath.workdps(digits + 20):
         r = ref()
-    _check_inverse(law, r, 60, delta, D)
+    _check_inverse(law, r, digits, delta, D)
 
 
 # ---------------------------------------------------------------------------------------------- the lattice law
