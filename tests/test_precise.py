@@ -178,6 +178,11 @@ def _check_distribution(alpha, gamma, digits, ball=True):
         fi = ref.fisher()
         _close(p.fisher_information(), fi, digits, "fisher")
         _close(p.nfi(), v * fi, digits, "nfi")
+        if B is not None:
+            _contains(B.var(), v, digits, "ball var")
+            _contains(B.moment(4), ref.moment(4), digits, "ball moment 4")
+            _contains(B.fisher_information(), fi, digits, "ball fisher")
+            _contains(B.nfi(), v * fi, digits, "ball nfi")
         _close(p.entropy(), ref.entropy(), digits, "entropy")
         s = 0.5 / gamma
         _close(p.log_mgf(s), mpmath.log(ref.mgf(s)), digits, "log_mgf")

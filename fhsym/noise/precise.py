@@ -527,3 +527,32 @@ class BallFlippedHuber(Precision):
             e = exact_fraction(PreciseFlippedHuber(self.alpha, self.gamma, bits=self.bits + 16).epsilon_for_delta(dv, dl))
         with ctx.workprec(self.work):
             return proven_root_ball(lambda x: self.privacy_profile(max(x, Fraction(0)), dl), e, dv, self.bits)
+
+    def _moment_kernel(self, f: Callable[[arb, arb], arb]) -> arb:
+        def g(prec: int) -> arb:
+            b, _, lw = self._parts(Fraction(0))
+            return f(b, lw)
+        return self._ball(g)
+
+    def var(self) -> arb:
+        """A ball containing Var(T) (eq 11): gamma^2 variance_std(b) on balls."""
+        g2 = self.gamma * self.gamma
+        return self._moment_kernel(lambda b, lw: arb(self._q(g2)) * MK.variance_std(b, lw, xp=ARB))
+
+    def moment(self, n: int) -> arb:
+        """A ball containing E[T^n] for an integer n >= 0 (exactly 0 for odd n)."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"n must be an integer in [0, inf); got {n!r}")
+        if n == 0 or n % 2:
+            return arb(1 if n == 0 else 0)
+        gn = self.gamma**n
+        return self._moment_kernel(lambda b, lw: arb(self._q(gn)) * MK.moment_std(n, b, lw, xp=ARB))
+
+    def fisher_information(self) -> arb:
+        """A ball containing I(T) (eq 12)."""
+        g2 = self.gamma * self.gamma
+        return self._moment_kernel(lambda b, lw: MK.fisher_std(b, lw, xp=ARB) / arb(self._q(g2)))
+
+    def nfi(self) -> arb:
+        """A ball containing Var(T) I(T)."""
+        return self._moment_kernel(lambda b, lw: MK.nfi_std(b, lw, xp=ARB))
