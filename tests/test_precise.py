@@ -178,6 +178,11 @@ def _check_distribution(alpha, gamma, digits, ball=True):
         fi = ref.fisher()
         _close(p.fisher_information(), fi, digits, "fisher")
         _close(p.nfi(), v * fi, digits, "nfi")
+        if B is not None:
+            _contains(B.var(), v, digits, "ball var")
+            _contains(B.moment(4), ref.moment(4), digits, "ball moment 4")
+            _contains(B.fisher_information(), fi, digits, "ball fisher")
+            _contains(B.nfi(), v * fi, digits, "ball nfi")
         _close(p.entropy(), ref.entropy(), digits, "entropy")
         s = 0.5 / gamma
         _close(p.log_mgf(s), mpmath.log(ref.mgf(s)), digits, "log_mgf")
@@ -327,3 +332,37 @@ def test_exact_parameters_and_errors():
         with pytest.raises(ValueError, match=name):
             call()
     assert fh.at_precision(bits=200).bits == 200
+
+
+def test_flipped_huber_balls_of_inverses_and_loss():
+    """isf/ppf and epsilon_for_delta balls bracket the reference root (FHRef's sf and profile at the ball's
+    ends); the loss ball is the exact rational (rho(t + d) - rho(t))/gamma^2 of the definition (eq 7)."""
+    digits = 40
+    fh = fhsym.FlippedHuber(alpha=1.0, gamma=2.0)
+    B = fh.at_precision(digits, ball=True)
+    with mpmath.workdps(digits + 20):
+        ref = FHRef(1.0, 2.0)
+
+        def ends(ball):  # the ball's ends, exactly (lower/upper round outward at flint's precision)
+            with ctx.workprec(4 * digits + 200):
+                vs = (ball.lower(), ball.upper())
+            return [M(int(v.man_exp()[0])) * M(2) ** int(v.man_exp()[1]) for v in vs]
+        for q in ("0.01", "1e-40"):
+            lo, hi = ends(B.isf(q))
+            assert ref.sf(lo) >= M(q) >= ref.sf(hi) and hi - lo <= abs(hi) * M(10) ** (4 - digits)
+            lo2, hi2 = ends(B.ppf(q))
+            assert (lo2, hi2) == (-hi, -lo)
+        lo, hi = ends(B.epsilon_for_delta("1e-6"))
+        assert hi - lo <= abs(hi) * M(10) ** (4 - digits)
+        for e, side in ((lo, 1), (hi, -1)):
+            D = M(1) / 2  # Delta/gamma in standard units
+            # delta(e) from the definition: the integral of [g(t) - e^eps g(t + Delta)]_+ (crossing by bisection)
+            f = lambda t: ref.pdf(t) - mpmath.exp(e) * ref.pdf(t + 1)  # noqa: E731
+            a, b = M(-1), M(40)
+            for _ in range(300):
+                m = (a + b) / 2
+                a, b = (m, b) if f(m) <= 0 else (a, m)
+            d = mpmath.quad(f, [b, b + 1, b + 4, b + 16, mpmath.inf])
+            assert (d - M("1e-6")) * side >= 0, (e, d, D)
+    # rho(1.5) = (1.5^2 + 1)/2 = 1.625 (beyond alpha = 1), rho(0.5) = 0.5: (1.625 - 0.5)/2^2 = 0.28125
+    assert B.privacy_loss(0.5, 1.0).is_exact() and B.privacy_loss(0.5, 1.0) == arb("0.28125")

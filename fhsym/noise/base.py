@@ -318,9 +318,10 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         """This law at any precision (issue 29): ``digits`` significant decimal digits (or ``bits``).
 
         Returns an object whose methods give mpmath numbers (``ball=True``: python-flint ``arb`` balls that
-        contain the exact value) at the exact binary values of the parameters: for FlippedHuber every
-        quantity (:class:`fhsym.noise.precise.PreciseFlippedHuber`), for the Gaussian and Laplace laws
-        pdf/cdf/sf/var and the profile, for the others the privacy profile
+        contain the exact value) at the exact binary values of the parameters: every quantity of the law
+        (pdf, logpdf, cdf, sf, their logs, ppf, isf, moments, var, entropy, privacy loss, the 1-D privacy
+        profile and its inverse; the law's view, reached by its ``_precise_view`` hook:
+        :mod:`fhsym.noise.precise_laws`), or for a law without a view (a declared law) the privacy profile
         (:mod:`fhsym.noise.precise_mechanisms`).
 
         >>> import fhsym, mpmath

@@ -209,6 +209,18 @@ class DiscreteFlippedHuber(LatticeNoise):
         lo, hi = profile_enclosure_steps(epsilon, self.alpha, self.gamma, self.step, s)
         return lo, hi, s
 
+    def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None, ball: bool = False) -> Any:
+        """Every quantity at ``digits`` decimal digits (or ``bits``) as mpmath numbers, or arb balls with ``ball=True``
+        (:mod:`fhsym.noise.precise_discrete`), at the exact binary values of alpha, gamma and the step.
+
+        >>> import mpmath
+        >>> mpmath.nstr(DiscreteFlippedHuber(1.0, 2.0, 0.25).at_precision(30).pmf(0.5), 30)
+        '0.0490030756385519408347814147421'
+        """
+        from .precise_discrete import DiscreteFlippedHuberAtPrecision
+
+        return DiscreteFlippedHuberAtPrecision(self, digits, bits=bits, ball=ball)
+
     # ------------------------------------------------------------------ basics
     def log_normaliser(self) -> float:
         """log Z, Z = sum_k exp(-rho_alpha(k h)/gamma^2) (:func:`fhsym.symbolic.discrete.normaliser`).

@@ -184,6 +184,12 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
     def _arb_plan(self, eps: Any, sensitivity: Any) -> Plan:
         return flipped_huber_plan(eps, sensitivity, self.alpha, self.gamma)
 
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise import BallFlippedHuber, PreciseFlippedHuber  # at_precision's view of this law (issue 29)
+
+        cls = BallFlippedHuber if ball else PreciseFlippedHuber
+        return cls(self.alpha, self.gamma, digits, bits=bits)
+
     @overload
     def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
                      ball: Literal[False] = False) -> PreciseFlippedHuber: ...

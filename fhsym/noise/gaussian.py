@@ -34,7 +34,7 @@ cases; eps in [0, 50], Delta/sigma in [1e-6, 1e3]): worst relative error
 from __future__ import annotations
 
 import math
-from typing import Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
@@ -118,6 +118,11 @@ class Gaussian(NoiseDistribution):
     # -- mechanism facts
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return gaussian_plan(eps, sensitivity, self.sigma)
+
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_smooth import GaussianAtPrecision  # at_precision's view of this law (issue 29)
+
+        return GaussianAtPrecision(self, digits, bits=bits, ball=ball)
 
     def gaussian_sigma(self) -> float:
         return self.sigma

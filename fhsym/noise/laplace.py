@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
@@ -93,6 +93,11 @@ class Laplace(NoiseDistribution):
     # -- mechanism facts
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return laplace_plan_of(eps, sensitivity, self.beta)
+
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_smooth import LaplaceAtPrecision  # at_precision's view of this law (issue 29)
+
+        return LaplaceAtPrecision(self, digits, bits=bits, ball=ball)
 
     def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
         # the loss of i.i.d. Laplace noise is at most ||d||_1 / beta: exactly Delta_1 / beta over the set

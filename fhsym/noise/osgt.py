@@ -43,7 +43,7 @@ switch); see docs/mechanisms.md.
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
@@ -271,6 +271,11 @@ class OSGT(NoiseDistribution):
 
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return osgt_plan_of(eps, sensitivity, self.vartheta, self.varrho)
+
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_smooth import OSGTAtPrecision  # at_precision's view of this law (issue 29)
+
+        return OSGTAtPrecision(self, digits, bits=bits, ball=ball)
 
     def gaussian_sigma(self) -> Optional[float]:
         return self.varrho if self.vartheta == 0.0 else None  # density e^{-(|t|/varrho + theta)^2/2}: theta = 0 is N(0, varrho^2)

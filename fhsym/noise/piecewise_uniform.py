@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Dict, Mapping, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -272,6 +272,11 @@ class PiecewiseUniform(NoiseDistribution):
             out = a - b
         # outside both supports the loss is undefined; 0 by convention (the law never puts mass there)
         return np.where(np.isneginf(a) & np.isneginf(b), 0.0, out)
+
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_steps import PiecewiseUniformAtPrecision  # at_precision's view of this law (issue 29)
+
+        return PiecewiseUniformAtPrecision(self, digits, bits=bits, ball=ball)
 
     def _kinks(self) -> Tuple[float, ...]:
         return tuple((k + 0.5) * self.width for k in range(self._top + 1))

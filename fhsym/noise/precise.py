@@ -44,7 +44,8 @@ from .._core.sensitivities import resolve_sensitivities
 from .._generated import mp_kernels as MK
 from .._generated import mp_pieces as MPP
 
-__all__ = ["Exact", "Precision", "PreciseFlippedHuber", "BallFlippedHuber", "precision_bits", "exact_parameter"]
+__all__ = ["Exact", "Precision", "PreciseFlippedHuber", "BallFlippedHuber", "precision_bits", "exact_parameter",
+           "proven_root_ball"]
 
 #: a parameter or argument taken exactly: float, int, Fraction, decimal string or mpf
 Exact = Union[float, int, Fraction, str, Any]
@@ -78,6 +79,22 @@ def exact_parameter(value: Exact, name: str, low: Optional[Fraction] = None, low
     if low is not None and (q < low or (low_open and q == low)):
         raise ValueError(f"{name} must be a finite real number in {rng}; got {value!r}")
     return q
+
+
+def proven_root_ball(f: Callable[[Fraction], arb], x: Fraction, target: Fraction, bits: int) -> arb:
+    """A ball around ``x`` proven to contain the crossing of a non-increasing ``f`` with ``target``.
+
+    The bracket [x - r, x + r] (r = 2^-(bits+4) |x|, widened by 2^16 up to five times) is accepted when the balls
+    give f(x - r) > target > f(x + r); ValueError when no bracket can be proven (never an unproven ball)."""
+    r = abs(x) / 2 ** (bits + 4) if x != 0 else Fraction(1, 2 ** (bits + 4))
+    t = arb(fmpq(target.numerator, target.denominator))
+    for _ in range(6):
+        lo, hi = x - r, x + r
+        if f(lo) > t and f(hi) < t:
+            mid, rad = (lo + hi) / 2, (hi - lo) / 2
+            return arb(fmpq(mid.numerator, mid.denominator)) + arb(fmpq(rad.numerator, rad.denominator)) * arb(0, 1)
+        r *= 2**16
+    raise ValueError("the root could not be enclosed rigorously (no bracket proven by ball signs)")
 
 
 def _argument(value: Exact, name: str) -> Any:
@@ -465,3 +482,77 @@ class BallFlippedHuber(Precision):
             with ctx.workprec(prec + boost):
                 return fh_eval(plan, prec)
         return self._ball(f)
+
+    def isf(self, q: Exact) -> arb:
+        """A ball containing the x with P(T > x) = q: the number of :class:`PreciseFlippedHuber` in a bracket
+        proven by the balls of :meth:`sf` (sf decreases strictly); +-inf at q = 0, 1."""
+        qq = exact_parameter(q, "q")
+        if qq < 0 or qq > 1:
+            raise ValueError(f"q must be a real number in [0, 1]; got {q!r}")
+        if qq in (0, 1):
+            return arb(math.inf if qq == 0 else -math.inf)
+        with mpmath.workprec(self.work):
+            x = exact_fraction(PreciseFlippedHuber(self.alpha, self.gamma, bits=self.bits + 16).isf(qq))
+        with ctx.workprec(self.work):
+            return proven_root_ball(self.sf, x, qq, self.bits)
+
+    def ppf(self, q: Exact) -> arb:
+        """A ball containing the x with P(T <= x) = q (-isf(q) by symmetry)."""
+        x = self.isf(q)
+        with ctx.workprec(self.work):  # negation is exact at the ball's own precision
+            out: arb = -x
+        return out
+
+    def privacy_loss(self, t: Exact, d: Exact) -> arb:
+        """zeta_d(t) = (rho_alpha(t + d) - rho_alpha(t))/gamma^2, an exact rational (a ball of radius 0 when dyadic)."""
+        tv, dv = exact_parameter(t, "t"), exact_parameter(d, "d")
+
+        def rho(x: Fraction) -> Fraction:
+            x = abs(x)
+            return self.alpha * x if x <= self.alpha else (x * x + self.alpha * self.alpha) / 2
+        z = (rho(tv + dv) - rho(tv)) / (self.gamma * self.gamma)
+        with ctx.workprec(self.work):
+            return arb(self._q(z))
+
+    def epsilon_for_delta(self, delta: Exact, sensitivity: Exact = 1.0) -> arb:
+        """A ball containing the eps with delta(eps) = delta: the number of :class:`PreciseFlippedHuber` in a bracket
+        proven by the balls of :meth:`privacy_profile` (non-increasing in eps); exactly 0 where delta >= delta(0)."""
+        dv = exact_parameter(delta, "delta", Fraction(0), True)
+        if dv >= 1:
+            raise ValueError(f"delta must be a real number in (0, 1); got {delta!r}")
+        dl = exact_parameter(sensitivity, "sensitivity", Fraction(0), True)
+        if self.privacy_profile(0, dl) <= arb(self._q(dv)):
+            return arb(0)
+        with mpmath.workprec(self.work):
+            e = exact_fraction(PreciseFlippedHuber(self.alpha, self.gamma, bits=self.bits + 16).epsilon_for_delta(dv, dl))
+        with ctx.workprec(self.work):
+            return proven_root_ball(lambda x: self.privacy_profile(max(x, Fraction(0)), dl), e, dv, self.bits)
+
+    def _moment_kernel(self, f: Callable[[arb, arb], arb]) -> arb:
+        def g(prec: int) -> arb:
+            b, _, lw = self._parts(Fraction(0))
+            return f(b, lw)
+        return self._ball(g)
+
+    def var(self) -> arb:
+        """A ball containing Var(T) (eq 11): gamma^2 variance_std(b) on balls."""
+        g2 = self.gamma * self.gamma
+        return self._moment_kernel(lambda b, lw: arb(self._q(g2)) * MK.variance_std(b, lw, xp=ARB))
+
+    def moment(self, n: int) -> arb:
+        """A ball containing E[T^n] for an integer n >= 0 (exactly 0 for odd n)."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"n must be an integer in [0, inf); got {n!r}")
+        if n == 0 or n % 2:
+            return arb(1 if n == 0 else 0)
+        gn = self.gamma**n
+        return self._moment_kernel(lambda b, lw: arb(self._q(gn)) * MK.moment_std(n, b, lw, xp=ARB))
+
+    def fisher_information(self) -> arb:
+        """A ball containing I(T) (eq 12)."""
+        g2 = self.gamma * self.gamma
+        return self._moment_kernel(lambda b, lw: MK.fisher_std(b, lw, xp=ARB) / arb(self._q(g2)))
+
+    def nfi(self) -> arb:
+        """A ball containing Var(T) I(T)."""
+        return self._moment_kernel(lambda b, lw: MK.nfi_std(b, lw, xp=ARB))

@@ -1,18 +1,13 @@
-"""The other mechanisms at any precision, and ``NoiseDistribution.at_precision``'s dispatch (issue 29).
+"""``NoiseDistribution.at_precision``'s dispatch, and the profile-only views of laws without a view (issue 29).
 
-* Gaussian N(0, sigma^2) and Laplace L(0, beta): pdf, logpdf, cdf, sf, var and the privacy profile
-  as mpmath numbers, from their closed forms (Gaussian profile: Balle & Wang 2018, paper eq 29,
-  Q(x) - e^eps Q(x + mu) with x = eps/mu - mu/2, mu = Delta/sigma, evaluated with the precision
-  raised by the bits it cancels; Laplace profile: [1 - e^{(eps - Delta/beta)/2}]_+).
-* Every law with a ball-arithmetic plan (FH, Gaussian, Laplace, truncated Laplace, OSGT, the
-  staircase): the privacy profile as a certified ball (:mod:`fhsym._core.arb`, exact case
-  selection at the exact parameters), and as an mpmath number (the ball's midpoint, with the
-  precision raised until the ball's radius is below 2^-bits relative).
-* ``epsilon_for_delta`` for all of them by bisection on the profile at the working precision.
-
-Parameters are the exact binary values of the law's floats.  Accuracy: relative error below
-``10**-(digits - 3)`` (tests/test_precise.py: Gaussian and Laplace against quadrature of the
-definition; the balls contain the quadrature values).
+Every law of the registry has a view reached through its ``_precise_view`` hook (flipped Huber:
+:mod:`fhsym.noise.precise`; the Gaussian, Laplace, truncated Laplace and OSGT laws:
+:mod:`fhsym.noise.precise_smooth`; the staircase and piecewise-uniform laws: :mod:`fhsym.noise.precise_steps`;
+the discrete flipped Huber law: :mod:`fhsym.noise.precise_discrete`).  A law without one (a declared law,
+:mod:`fhsym.noise.declared`) gets its privacy profile: as a certified ball from its arb plan
+(:class:`BallProfile`, exact case selection at the exact parameters) and as an mpmath number (the ball's
+midpoint, the precision raised until the radius is below 2^-bits relative), and ``epsilon_for_delta`` by
+bisection on it.
 """
 
 from __future__ import annotations
@@ -23,10 +18,10 @@ from typing import Any, Callable, Optional
 import mpmath
 from flint import arb, ctx, fmpq
 
-from .._core.mpfuncs import MP, exact_fraction, to_mpf
-from .precise import BallFlippedHuber, Exact, PreciseFlippedHuber, Precision, exact_parameter
+from .._core.mpfuncs import exact_fraction, to_mpf
+from .precise import Exact, Precision, exact_parameter
 
-__all__ = ["PreciseProfile", "BallProfile", "PreciseGaussian", "PreciseLaplace", "at_precision"]
+__all__ = ["PreciseProfile", "BallProfile", "at_precision"]
 
 
 def _q(x: Fraction) -> fmpq:
@@ -103,103 +98,18 @@ class PreciseProfile(Precision):
             return +hi
 
 
-class PreciseGaussian(PreciseProfile):
-    """N(0, sigma^2) at any precision (mpmath numbers)."""
-
-    def __init__(self, noise: Any, digits: Optional[int] = None, *, bits: Optional[int] = None) -> None:
-        super().__init__(noise, digits, bits=bits)
-        self.sigma = exact_fraction(noise.sigma)
-
-    def _x(self, x: Exact) -> Any:
-        return to_mpf(exact_parameter(x, "x")) / to_mpf(self.sigma)
-
-    def logpdf(self, x: Exact) -> Any:
-        """log phi(x/sigma)/sigma."""
-        return self._run(lambda: -self._x(x) ** 2 / 2 - mpmath.log(2 * mpmath.pi) / 2 - mpmath.log(to_mpf(self.sigma)))
-
-    def pdf(self, x: Exact) -> Any:
-        """phi(x/sigma)/sigma."""
-        return self._run(lambda: mpmath.npdf(self._x(x)) / to_mpf(self.sigma))
-
-    def sf(self, x: Exact) -> Any:
-        """Q(x/sigma) = erfc(x/(sigma sqrt 2))/2 (relative accuracy in both tails)."""
-        return self._run(lambda: mpmath.erfc(self._x(x) / mpmath.sqrt(2)) / 2)
-
-    def cdf(self, x: Exact) -> Any:
-        """Phi(x/sigma) = sf(-x)."""
-        return self.sf(-exact_parameter(x, "x"))
-
-    def var(self) -> Any:
-        """sigma^2."""
-        return self._run(lambda: to_mpf(self.sigma) ** 2)
-
-    def privacy_profile(self, epsilon: Exact, sensitivity: Exact = 1.0) -> Any:
-        """Q(x) - e^eps Q(x + mu), x = eps/mu - mu/2, mu = Delta/sigma (eq 29), without cancellation."""
-        e = exact_parameter(epsilon, "epsilon", Fraction(0), False)
-        dl = exact_parameter(sensitivity, "sensitivity", Fraction(0), True)
-
-        def f() -> Any:
-            mu = to_mpf(dl) / to_mpf(self.sigma)
-            return MP.gauss_profile(to_mpf(e) / mu - mu / 2, mu)
-        return self._run(f)
-
-
-class PreciseLaplace(PreciseProfile):
-    """L(0, beta) at any precision (mpmath numbers)."""
-
-    def __init__(self, noise: Any, digits: Optional[int] = None, *, bits: Optional[int] = None) -> None:
-        super().__init__(noise, digits, bits=bits)
-        self.beta = exact_fraction(noise.beta)
-
-    def _x(self, x: Exact) -> Any:
-        return to_mpf(exact_parameter(x, "x")) / to_mpf(self.beta)
-
-    def logpdf(self, x: Exact) -> Any:
-        """-|x|/beta - log(2 beta)."""
-        return self._run(lambda: -abs(self._x(x)) - mpmath.log(2 * to_mpf(self.beta)))
-
-    def pdf(self, x: Exact) -> Any:
-        """exp(-|x|/beta)/(2 beta)."""
-        return self._run(lambda: mpmath.exp(-abs(self._x(x))) / (2 * to_mpf(self.beta)))
-
-    def sf(self, x: Exact) -> Any:
-        """e^{-x/beta}/2 for x >= 0, 1 - e^{x/beta}/2 below."""
-        def f() -> Any:
-            u = self._x(x)
-            return mpmath.exp(-u) / 2 if u >= 0 else 1 - mpmath.exp(u) / 2
-        return self._run(f)
-
-    def cdf(self, x: Exact) -> Any:
-        """sf(-x)."""
-        return self.sf(-exact_parameter(x, "x"))
-
-    def var(self) -> Any:
-        """2 beta^2."""
-        return self._run(lambda: 2 * to_mpf(self.beta) ** 2)
-
-    def privacy_profile(self, epsilon: Exact, sensitivity: Exact = 1.0) -> Any:
-        """[1 - e^{(eps - Delta/beta)/2}]_+ = -expm1((eps - Delta/beta)/2) where positive."""
-        e = exact_parameter(epsilon, "epsilon", Fraction(0), False)
-        dl = exact_parameter(sensitivity, "sensitivity", Fraction(0), True)
-
-        def f() -> Any:
-            y = to_mpf(e - dl / self.beta) / 2
-            return -mpmath.expm1(y) if y < 0 else mpmath.mpf(0)
-        return self._run(f)
-
-
 def at_precision(noise: Any, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-    """The precise (mpmath) or ball (arb) view of ``noise`` (``NoiseDistribution.at_precision``)."""
+    """The precise (mpmath) or ball (arb) view of ``noise`` (``NoiseDistribution.at_precision``).
+
+    A law with a view (its ``_precise_view`` hook: every law of fhsym's registry) gets every quantity; a law
+    without one (a declared law) gets its privacy profile from its arb plan."""
     if getattr(noise, "_array_shape", ()):
         raise ValueError("at_precision needs scalar parameters; got a law with array parameters")
-    name = getattr(noise, "name", "")
-    if name == "flipped_huber":
-        cls = BallFlippedHuber if ball else PreciseFlippedHuber
-        return cls(noise.alpha, noise.gamma, digits, bits=bits)
+    if not isinstance(ball, bool):
+        raise ValueError(f"ball must be True or False; got {ball!r}")
+    view = getattr(noise, "_precise_view", None)
+    if view is not None:
+        return view(digits, bits, ball)
     if ball:
         return BallProfile(noise, digits, bits=bits)
-    if name == "gaussian":
-        return PreciseGaussian(noise, digits, bits=bits)
-    if name == "laplace":
-        return PreciseLaplace(noise, digits, bits=bits)
     return PreciseProfile(noise, digits, bits=bits)

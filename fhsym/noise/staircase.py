@@ -157,6 +157,11 @@ class Staircase(NoiseDistribution):
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return staircase_plan_of(eps, sensitivity, self.epsilon, self.sensitivity, self.width)
 
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_steps import StaircaseAtPrecision  # at_precision's view of this law (issue 29)
+
+        return StaircaseAtPrecision(self, digits, bits=bits, ball=ball)
+
     def pure_loss(self, dim: int, sensitivity: float, l2_sensitivity: float, l1_sensitivity: float) -> Optional[Fraction]:
         # eps0-DP for every |d_i| <= Delta0 (Geng & Viswanath), and pure DP adds up over the dim coordinates
         return dim * Fraction(self.epsilon) if sensitivity <= self.sensitivity else None

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
@@ -155,6 +155,11 @@ class TruncatedLaplace(NoiseDistribution):
 
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         return truncated_laplace_plan(eps, sensitivity, self.scale, self.bound)
+
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_smooth import TruncatedLaplaceAtPrecision  # at_precision's view of this law (issue 29)
+
+        return TruncatedLaplaceAtPrecision(self, digits, bits=bits, ball=ball)
 
     def loss_atoms(self, sensitivity: float) -> Tuple[Fraction, ...]:
         # the loss is Delta/lambda where t and t + Delta both lie in [0, A] (needs A > Delta)

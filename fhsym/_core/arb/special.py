@@ -9,7 +9,7 @@ every point of the argument balls.  Which kernel applies (the region of a piecew
 decided by the caller in exact arithmetic (``fhsym._core.mpfuncs.EXACT``), never by comparing balls.
 
 Only the nodes the ball API uses are bound (the distribution's density, log density, survival
-function and normaliser); a kernel calling another node raises ``AttributeError``.
+function, normaliser, moments and Fisher information); a kernel calling another node raises ``AttributeError``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,18 @@ def _log_ndtr(x: Any) -> arb:
     return (-as_ball(x) / arb(2).sqrt()).erfc().log() - arb(2).log()
 
 
+def _lowergamma_scaled(n: Any, y: Any) -> arb:
+    """int_0^1 u^n e^{-y u} du = 1F1(n + 1; n + 2; -y)/(n + 1) (arb's rigorous hypergeometric function)."""
+    out: arb = (-as_ball(y)).hypgeom_1f1(n + 1, n + 2) / (n + 1)
+    return out
+
+
+def _gammaincc(a: Any, x: Any) -> arb:
+    """The regularised upper incomplete gamma function Q(a, x) = Gamma(a, x)/Gamma(a)."""
+    out: arb = as_ball(x).gamma_upper(as_ball(a), 1)
+    return out
+
+
 ARB = types.SimpleNamespace(
     name="arb",
     q=lambda p, r: arb(fmpq(p, r)),
@@ -56,4 +68,8 @@ ARB = types.SimpleNamespace(
     erfcx=_erfcx,
     exprel=_exprel,
     log_ndtr=_log_ndtr,
+    lowergamma_scaled=_lowergamma_scaled,
+    lowergamma3_scaled=lambda y: _lowergamma_scaled(2, y),
+    gamma=lambda x: as_ball(x).gamma(),
+    gammaincc=_gammaincc,
 )

@@ -1,0 +1,246 @@
+"""The discrete flipped Huber law at any precision (issue 29), on arb balls.
+
+``P(X = n h) = e^{-E(n)}/Z`` with the exact rational energy ``E(n) = lam |n|`` (``|n| <= K``) and
+``c^2 n^2/2 + b^2/2`` beyond (``K = floor(alpha/h)``, ``lam = alpha h/gamma^2``, ``c = h/gamma``,
+``b = alpha/gamma``; :mod:`fhsym.noise.discrete_flipped_huber`).  Every quantity is a sum of positive
+terms: the centre ``|n| <= K`` in closed form (geometric sums, and ``sum n^p r^n`` by the Eulerian
+polynomials) or directly when K <= 20000; the Gaussian part ``sum_{n >= m} n^p e^{-E(n)}`` directly until a
+term is below 2^-(prec + 10) of the sum, plus the rest, bounded by the geometric series of the ratio
+bound ``((M + 1)/M)^p e^{-c^2 (2M + 1)/2}`` (a rigorous radius, added as the ball ``[0, rest]``).
+
+Arguments are points of the real line taken exactly: ``pmf(x)`` is 0 unless x/h is an integer (no
+snapping: the double-precision law snaps a value within 1e-9 relative to its lattice point),
+``cdf(x) = P(X <= x)``, ``sf(x) = P(X > x)``, ``ppf``/``isf`` return lattice points (exact rationals: the index
+is decided by ball comparisons, raised in precision until decided), the loss takes lattice points t and
+d, and the profile a sensitivity of S = sensitivity/step lattice steps (the law's ``lattice_steps``):
+``delta = (T(k*) - e^eps T(k* + S))/Z``, ``k* = min{k : E(k + S) - E(k) > eps}`` found in exact rationals.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Callable, List, Optional
+
+from flint import arb, ctx
+
+from .._core.mpfuncs import exact_fraction
+from .._core.search import first_true_int
+from .precise import Exact
+from .precise_laws import LawAtPrecision, Value, ball_of, exact_argument, exact_probability
+from .precise_steps import eulerian
+
+__all__ = ["DiscreteFlippedHuberAtPrecision"]
+
+_DIRECT_CENTRE = 20000
+
+
+class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
+    """Discrete flipped Huber on the lattice h Z at any precision (see the module docstring).
+
+    >>> import fhsym, mpmath
+    >>> d = fhsym.DiscreteFlippedHuber(1.0, 2.0, 0.25).at_precision(30)
+    >>> mpmath.nstr(d.var(), 30)
+    '3.93223941309989714547457372361'
+    """
+
+    def _setup(self) -> None:
+        n = self.noise
+        a, g, self.h = exact_fraction(n.alpha), exact_fraction(n.gamma), exact_fraction(n.step)
+        self.K = math.floor(a / self.h)
+        self.lam = a * self.h / (g * g)
+        self.c2h = self.h * self.h / (2 * g * g)
+        self.b2h = a * a / (2 * g * g)
+
+    def energy(self, n: int) -> Fraction:
+        """E(n), exact."""
+        n = abs(n)
+        return self.lam * n if n <= self.K else self.c2h * n * n + self.b2h
+
+    # ------------------------------------------------------------------ sums
+    def _gauss(self, m: int, p: int = 0) -> arb:
+        """sum_{n >= m} n^p e^{-E(n)} for m >= K + 1, m >= 1 (rigorous truncation radius)."""
+        total = arb(0)
+        n = m
+        cut = arb(2) ** (-(ctx.prec + 10))
+        while True:
+            t = ball_of(n) ** p * (-ball_of(self.energy(n))).exp()
+            total += t
+            n += 1
+            if n - m >= 8 and t < total * cut:
+                break
+        rho = ball_of(Fraction(n + 1, n)) ** p * (-ball_of(self.c2h * (2 * n + 1))).exp()
+        if not rho < 1:  # pragma: no cover - the loop ends past the maximum of n^p e^{-c^2 n^2/2}
+            raise ArithmeticError("the Gaussian tail's ratio bound is not below 1")
+        rest = ball_of(n) ** p * (-ball_of(self.energy(n))).exp() / (1 - rho)
+        out: arb = total + (rest / 2) * (1 + arb(0, 1))
+        return out
+
+    def _centre(self, lo: int, p: int = 0) -> arb:
+        """sum_{n = lo}^{K} n^p e^{-lam n} for 1 <= lo <= K + 1."""
+        if lo > self.K:
+            return arb(0)
+        if self.K - lo < _DIRECT_CENTRE:
+            r = (-ball_of(self.lam)).exp()
+            t = r ** lo
+            total = arb(0)
+            for n in range(lo, self.K + 1):
+                total += ball_of(n) ** p * t
+                t *= r
+            return total
+        return self._li_partial(self.K, p) - self._li_partial(lo - 1, p)
+
+    def _li_partial(self, k: int, p: int) -> arb:
+        """sum_{n=1}^{k} n^p r^n, r = e^{-lam} (Eulerian closed forms; k may be huge)."""
+        r = (-ball_of(self.lam)).exp()
+        omr = -(-ball_of(self.lam)).expm1()
+
+        def li(j: int) -> arb:  # sum_{m >= 1} m^j r^m
+            if j == 0:
+                out0: arb = r / omr
+                return out0
+            poly = sum((c * r**i for i, c in enumerate(eulerian(j))), arb(0))
+            out: arb = r * poly / omr ** (j + 1)
+            return out
+        if k <= 0:
+            return arb(0)
+        rk = (-ball_of(self.lam * k)).exp()
+        tail = sum((math.comb(p, j) * ball_of(k) ** (p - j) * li(j) for j in range(p + 1)), arb(0))
+        out: arb = li(p) - rk * tail
+        return out
+
+    def _upper(self, m: int, p: int = 0) -> arb:
+        """T_p(m) = sum_{n >= m} n^p e^{-E(n)} for m >= 1."""
+        return self._centre(m, p) + self._gauss(max(m, self.K + 1), p)
+
+    def _z(self) -> arb:
+        """Z = 1 + 2 T(1), computed once per working precision."""
+        cache = self.__dict__.setdefault("_z_cache", {})
+        if ctx.prec not in cache:
+            cache[ctx.prec] = 1 + 2 * self._upper(1)
+        out: arb = cache[ctx.prec]
+        return out
+
+    def _tail_index(self, k: int) -> arb:
+        """P(X >= k) for any integer k."""
+        z = self._z()
+        if k >= 1:
+            out: arb = self._upper(k) / z
+            return out
+        return 1 - self._upper(1 - k) / z if k <= 0 else arb(0)
+
+    # ------------------------------------------------------------------ distribution
+    def _index(self, x: Fraction) -> Optional[int]:
+        u = x / self.h
+        return u.numerator if u.denominator == 1 else None
+
+    def _logpdf_q(self, x: Fraction) -> Value:
+        k = self._index(x)
+        if k is None:
+            return -math.inf
+        out: arb = -ball_of(self.energy(k)) - self._z().log()
+        return out
+
+    def _sf_q(self, x: Fraction) -> Value:
+        return self._tail_index(math.floor(x / self.h) + 1)
+
+    def cdf(self, x: Exact) -> Any:
+        """P(X <= x) = P(X >= -floor(x/h)) (the lattice is symmetric)."""
+        xq = exact_argument(x, "x")
+        return self._value(lambda: self._tail_index(-math.floor(xq / self.h)))
+
+    def logcdf(self, x: Exact) -> Any:
+        """log P(X <= x)."""
+        xq = exact_argument(x, "x")
+        return self._value(lambda: self._logsf_q(-math.floor(xq / self.h) * self.h - self.h))
+
+    def _logsf_q(self, x: Fraction) -> Value:
+        k = math.floor(x / self.h) + 1
+        if k >= 1:
+            out: arb = self._upper(k).log() - self._z().log()
+            return out
+        return (-(self._upper(1 - k) / self._z())).log1p()
+
+    def logpmf(self, x: Exact) -> Any:
+        """log P(X = x) (-inf off the lattice)."""
+        return self.logpdf(x)
+
+    def pmf(self, x: Exact) -> Any:
+        """P(X = x) (0 off the lattice)."""
+        return self.pdf(x)
+
+    def _decide(self, pred: Callable[[], arb]) -> bool:
+        """The sign of a ball expression (> 0 True, < 0 False), the precision raised until decided."""
+        prec = self.work
+        while prec <= 16 * self.work:
+            with ctx.workprec(prec):
+                v = pred()
+            if v > 0 or v < 0:
+                return bool(v > 0)
+            prec *= 2
+        raise ValueError("a quantile of the discrete law sits on a tie the balls cannot decide (sf equals q)")
+
+    def _first_index(self, ok: Callable[[int], bool]) -> int:
+        lo = -1
+        while ok(lo):
+            lo = 2 * lo - 1
+        return first_true_int(ok, lo, 1)
+
+    def isf(self, q: Exact) -> Any:
+        """The least lattice point x with P(X > x) <= q (q in (0, 1); an exact rational)."""
+        qq = exact_probability(q, "q")
+        if qq in (0, 1):
+            raise ValueError(f"q must be a real number in (0, 1) for the discrete law (unbounded support); got {q!r}")
+        k = self._first_index(lambda j: not self._decide(lambda: self._tail_index(j + 1) - ball_of(qq)))
+        return self._value(lambda: k * self.h)
+
+    def ppf(self, q: Exact) -> Any:
+        """The least lattice point x with P(X <= x) >= q (q in (0, 1); an exact rational)."""
+        qq = exact_probability(q, "q")
+        if qq in (0, 1):
+            raise ValueError(f"q must be a real number in (0, 1) for the discrete law (unbounded support); got {q!r}")
+        k = self._first_index(lambda j: not self._decide(lambda: ball_of(qq) - (1 - self._tail_index(j + 1))))
+        return self._value(lambda: k * self.h)
+
+    # ------------------------------------------------------------------ moments
+    def _moment_q(self, n: int) -> Value:
+        out: arb = 2 * ball_of(self.h) ** n * self._upper(1, n) / self._z()
+        return out
+
+    def _entropy_q(self) -> Value:
+        """log Z + E[E(X)]."""
+        z = self._z()
+        lam, c2h, b2h = ball_of(self.lam), ball_of(self.c2h), ball_of(self.b2h)
+        centre = lam * self._centre(1, 1)
+        g = self.K + 1
+        gauss = c2h * self._gauss(g, 2) + b2h * self._gauss(g)
+        out: arb = z.log() + 2 * (centre + gauss) / z
+        return out
+
+    # ------------------------------------------------------------------ privacy
+    def _steps(self, value: Fraction, name: str) -> int:
+        k = self._index(value)
+        if k is None:
+            raise ValueError(f"{name} must be a multiple of the step {self.noise.step!r} (a lattice point); got {value}")
+        return k
+
+    def _loss_q(self, t: Fraction, d: Fraction) -> Value:
+        k, s = self._steps(t, "t"), self._steps(d, "d")
+        return self.energy(k + s) - self.energy(k)
+
+    def privacy_loss(self, t: Exact, d: Exact) -> Any:
+        """zeta_d(t) = E(t/h + d/h) - E(t/h) for lattice points t and d (exact)."""
+        tq, dq = exact_argument(t, "t"), exact_argument(d, "d")
+        k, s = self._steps(tq, "t"), self._steps(dq, "d")
+        return self._value(lambda: self.energy(k + s) - self.energy(k))
+
+    def centered_privacy_loss(self, t: Exact, d: Exact) -> Any:
+        """Not defined on the lattice (t - d/2 is a lattice point only for even d/h): refused."""
+        raise ValueError("centered_privacy_loss is not defined for the discrete law; use privacy_loss(t, d)")
+
+    def _profile_q(self, eps: Fraction, sens: Fraction) -> arb:
+        s = int(self.noise.lattice_steps(sens, self.noise.step))  # the law's own rule (exact; ValueError off the lattice)
+        ks = first_true_int(lambda k: self.energy(k + s) - self.energy(k) > eps, -(s // 2) - 1, max(self.K + 1, 1))
+        out: arb = self._tail_index(ks) - ball_of(eps).exp() * self._tail_index(ks + s)
+        return out
+
