@@ -186,9 +186,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
         from .precise import BallFlippedHuber, PreciseFlippedHuber  # at_precision's view of this law (issue 29)
-
-        cls = BallFlippedHuber if ball else PreciseFlippedHuber
-        return cls(self.alpha, self.gamma, digits, bits=bits)
+        return (BallFlippedHuber if ball else PreciseFlippedHuber)(self.alpha, self.gamma, digits, bits=bits)
 
     @overload
     def at_precision(self, digits: Optional[int] = None, *, bits: Optional[int] = None,
