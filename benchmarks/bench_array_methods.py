@@ -54,7 +54,7 @@ PER_ELEMENT: List[Any] = [
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10_000, 100_000])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scalar", type=int, default=20, help="scalar laws timed per round (per-shape time)")
     ap.add_argument("--small", type=int, default=200, help="n for the laws that hold one scalar law per element")
