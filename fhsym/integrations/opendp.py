@@ -71,6 +71,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
 from .._core import domains as V
 from .._core.search import CalibrationError
 from ..calibration import calibrate
+from ..calibration.search import search_kfold
+from ..noise.flipped_huber import FlippedHuber
 from ..noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index
 from ..noise.exact_sampling import RandomBits
 from .lattice_privacy import FINEST_RELATIVE_GRANULARITY, default_granularity, lattice_privacy_curve, lattice_steps
@@ -299,15 +301,21 @@ def _calibrate_vector(eps: float, delta: float, d_in: Any, step: float, K: int) 
     """(alpha, gamma) whose lattice FH measurement on K coordinates is (d_in, (eps, delta))-close by its own map.
 
     fhsym has no K-fold calibration of the lattice law (``calibrate(..., mechanism="discrete_flipped_huber")`` is
-    one coordinate, one release), so the start is the certified K-fold calibration of the continuous flipped
-    Huber law on the box |d_i| <= S*step (the box the map covers), and the proof is the map itself: the
+    one coordinate, one release), so the start is the minimum-variance member that ``fhsym.calibrate(eps, delta,
+    dim=K)`` searches for the continuous flipped Huber law on the box |d_i| <= S*step (the box the map covers;
+    its search only, without its certification pass), and the proof is the map itself: the
     candidate is accepted only when :func:`~fhsym.integrations.lattice_privacy.lattice_privacy_curve` (the
     K-fold PLD upper bound the measurement reports) at eps is <= delta; otherwise alpha and gamma are raised
     together by 1 + 2^-12, 1 + 2^-11, ... (a larger scale of the same shape) and checked again.  Memoised (a
     pure function of its arguments).
     """
     S = lattice_steps(d_in, step)
-    start = calibrate(eps, delta, sensitivity=float(Fraction(S) * Fraction(step)), dim=K)
+    # the start needs no certificate of its own (the map below is the proof): fhsym's K-fold search of the
+    # continuous law (the float K-fold PLD on a coarse lattice, pessimistic), without the certification pass
+    family = FlippedHuber.family()
+    shape, scale = search_kfold(family, eps, math.log(delta * (1.0 - 1e-6)), float(Fraction(S) * Fraction(step)), K,
+                                1e-5)
+    start = family.make(shape, scale)
     a0, g0 = float(start.alpha), float(start.gamma)
     for j in range(_VECTOR_MAX_TRIES):
         c = 1.0 if j == 0 else (1.0 + math.ldexp(1.0, j - 1 - _VECTOR_FIRST_BUMP) if j <= _VECTOR_FIRST_BUMP
@@ -327,8 +335,8 @@ def make_calibrated_flipped_huber(input_domain: Any, input_metric: Any, d_in: An
     (alpha, gamma) of fhsym's certified calibration of the lattice mechanism (``fhsym.calibrate(epsilon, delta,
     mechanism="discrete_flipped_huber", step=2^k)`` at the sensitivity S = ceil(d_in / 2^k) steps), whose arb
     certificate is the same enclosure as the measurement's map.  Vectors of size K (``linf``, ``l2`` or ``l1``
-    distance; the map covers the box |d_i| <= d_in, so l2 and l1 are conservative): the certified K-fold
-    calibration of the continuous flipped Huber law on that box, raised by 1 + 2^-12, 1 + 2^-11, ... until the
+    distance; the map covers the box |d_i| <= d_in, so l2 and l1 are conservative): the K-fold search of
+    ``fhsym.calibrate`` for the continuous flipped Huber law on that box, raised by 1 + 2^-12, 1 + 2^-11, ... until the
     measurement's own map (the K-fold PLD upper bound) gives delta(epsilon) <= delta; near the minimum variance
     of the continuous law, not a lattice optimum (fhsym has no K-fold lattice calibration).  Default k: the
     largest with 2^k <= d_in 2^-20 (recalibrated on gamma's default lattice when gamma > 2^10 d_in, beyond the
