@@ -73,6 +73,7 @@ class _Lattice:
         self.c = arb(h / g)
         self._tails: Dict[int, arb] = {}  # gauss_tail(m) memo: the same arb operations give the same ball
         self._Z: Optional[arb] = None
+        self._em: Optional[Tuple[arb, arb, arb, List[arb], arb, arb, arb]] = None
 
     @property
     def Z(self) -> arb:
@@ -150,27 +151,40 @@ class _Lattice:
         total += half + half * arb(0, 1)  # the ball [total, total + rest]
         return total * (-arb(self.b2h)).exp()
 
+    def _em_constants(self) -> Tuple[arb, arb, arb, List[arb], arb, arb, arb]:
+        """The factors of :meth:`_em_tail` that do not depend on m, formed once per lattice (and precision) by the
+        same operations as before, so the tails are the same balls."""
+        if self._em is None:
+            c = self.c
+            c2 = c * c
+            bc = []
+            cp = c  # c^(2q-1)
+            for q in range(1, _EM_Q + 1):
+                bc.append(arb(_BERN[q]) * cp)
+                cp *= c2
+            Q = _EM_Q
+            cq = abs(arb(_BERN[Q])) * c ** (2 * Q - 1)
+            self._em = ((arb.pi() / 2).sqrt(), arb(2).sqrt(), arb(8 * Q + 10).sqrt(), bc, cq,
+                        cq * (2 * arb.pi() * arb.fac_ui(2 * Q)).sqrt(), arb(fmpq(1, 2)))
+        return self._em
+
     def _em_tail(self, m: int) -> arb:
         """Euler-Maclaurin for sum_{n >= m} e^{-c^2 n^2/2} with its rigorous remainder (em_theta, em_remainder_bound)."""
         c = self.c
+        sqrt_half_pi, sqrt2, past_zeros, bc, cq, rem_cs, half = self._em_constants()
         u = c * m
         g = (-(u * u) / 2).exp()
-        main = (arb.pi() / 2).sqrt() * (u / arb(2).sqrt()).erfc() / c
+        main = sqrt_half_pi * (u / sqrt2).erfc() / c
         he = [arb(1), u]
         for q in range(1, 2 * _EM_Q + 1):
             he.append(u * he[q] - q * he[q - 1])
-        corr = arb(fmpq(1, 2))
-        c2 = c * c
-        cp = c  # c^(2q-1)
+        corr = arb(half)  # a fresh ball (the cached one is never modified)
         for q in range(1, _EM_Q + 1):
-            corr += arb(_BERN[q]) * cp * he[2 * q - 1]
-            cp *= c2
-        Q = _EM_Q
-        coef = abs(arb(_BERN[Q]))
-        if u >= arb(8 * Q + 10).sqrt():  # past every zero of He_2Q: the integral of |f^(2Q)| is exact
-            rem = coef * c ** (2 * Q - 1) * he[2 * Q - 1] * g
+            corr += bc[q - 1] * he[2 * q - 1]
+        if u >= past_zeros:  # past every zero of He_2Q: the integral of |f^(2Q)| is exact
+            rem = cq * he[2 * _EM_Q - 1] * g
         else:  # Cauchy-Schwarz over the real line
-            rem = coef * c ** (2 * Q - 1) * (2 * arb.pi() * arb.fac_ui(2 * Q)).sqrt()
+            rem = rem_cs
         return main + g * corr + rem * arb(0, 1)
 
     def upper_tail(self, n: int, Z: Optional[arb] = None) -> arb:
