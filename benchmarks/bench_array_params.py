@@ -13,25 +13,12 @@ constants); and rvs() (one draw per shape).  No timing is asserted anywhere.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from typing import Callable, List, Tuple
 
 import numpy as np
+from _timing import interleaved, load, median
 from scipy import stats
 
 import fhsym
-
-
-def interleaved(fa: Callable[[], object], fb: Callable[[], object], rounds: int) -> Tuple[List[float], List[float]]:
-    fa(), fb()  # warm up
-    ta, tb = [], []
-    for _ in range(rounds):
-        for f, acc in ((fa, ta), (fb, tb)):
-            t0 = time.perf_counter()
-            f()
-            acc.append(time.perf_counter() - t0)
-    return ta, tb
 
 
 def main() -> None:
@@ -61,17 +48,19 @@ def main() -> None:
     cases.append(("rvs()", lambda: fh.rvs(random_state=rng), lambda: lap.rvs(random_state=rng)))
     cases.append(("construct + rvs()", lambda: fh_new().rvs(random_state=rng), lambda: sp_new().rvs(random_state=rng)))
 
+    print(load(), flush=True)
     print(f"n = {n:,} shapes; {ns.rounds} interleaved rounds (fhsym, scipy, fhsym, ...); times in ms")
     print(f"{'operation':22s} {'fhsym med':>10s} {'scipy med':>10s} {'ratio med':>10s} {'fhsym min':>10s} "
           f"{'scipy min':>10s} {'ratio min':>10s}")
     worst = 0.0
     for label, fa, fb in cases:
         ta, tb = interleaved(fa, fb, ns.rounds)
-        ma, mb = statistics.median(ta), statistics.median(tb)
+        ma, mb = median(ta), median(tb)
         worst = max(worst, ma / mb)
         print(f"{label:22s} {ma * 1e3:10.2f} {mb * 1e3:10.2f} {ma / mb:10.2f} {min(ta) * 1e3:10.2f} "
               f"{min(tb) * 1e3:10.2f} {min(ta) / min(tb):10.2f}")
     print(f"largest median ratio {worst:.2f} (target <= 10: {'met' if worst <= 10 else 'MISSED'})")
+    print(load(), flush=True)
 
 
 if __name__ == "__main__":

@@ -35,13 +35,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Dict, Union
+from collections import OrderedDict
+from typing import Callable, Dict, Tuple, Union
 
 import numpy as np
 
 from .._core import domains as V
 from ..noise.discrete_flipped_huber import DiscreteFlippedHuber
-from ..noise.discrete_profile_arb import profile_enclosure_steps
+from ..accounting.pld_core import DEFAULT_TAIL_MASS
+from ..noise.discrete_profile_arb import profile_enclosure_steps, profile_upper_ends
 from ._accounting import aligned_step, default_step, from_privacy_profile
 
 __all__ = ["DEFAULT_RELATIVE_GRANULARITY", "default_granularity", "lattice_steps", "lattice_privacy_curve"]
@@ -140,15 +142,65 @@ def _scalar_curve(alpha: float, gamma: float, step: float, steps: int) -> Callab
     return _ChordCurve(node, CHORD_NODES_LOG2)
 
 
-def _vector_curve(alpha: float, gamma: float, step: float, steps: int, dim: int) -> Callable[[float], float]:
-    D = float(Fraction(steps) * Fraction(step))
+#: per-shape memo of the arb upper ends delta(eps) at the nodes a vector curve's PLD asked for (the same numbers
+#: as :func:`profile_enclosure_steps`; ``dp.binary_search_param`` and a calibration rebuild curves of one shape)
+_NODE_MEMO: "OrderedDict[Tuple[float, float, float, int], Dict[float, float]]" = OrderedDict()
+_NODE_MEMO_SHAPES = 16
+
+
+def _node_values(alpha: float, gamma: float, step: float, steps: int) -> Callable[[np.ndarray], np.ndarray]:
+    """eps array -> the arb upper ends of the lattice profile (memoised per shape, missing nodes batched)."""
+    key = (alpha, gamma, step, steps)
+    memo = _NODE_MEMO.get(key)
+    if memo is None:
+        memo = _NODE_MEMO[key] = {}
+        while len(_NODE_MEMO) > _NODE_MEMO_SHAPES:
+            _NODE_MEMO.popitem(last=False)
+    _NODE_MEMO.move_to_end(key)
 
     def profile(eps: np.ndarray) -> np.ndarray:
-        return np.array([profile_enclosure_steps(float(e), alpha, gamma, step, steps)[1] for e in np.ravel(eps)])
+        flat = [float(e) for e in np.ravel(eps)]
+        missing = sorted({e for e in flat if e not in memo})
+        if missing:
+            memo.update(zip(missing, profile_upper_ends(missing, alpha, gamma, step, steps)))
+        return np.array([memo[e] for e in flat], dtype=float)
 
+    return profile
+
+
+def _first_below_monotone(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float) -> float:
+    """An eps with profile(eps) <= tau near the smallest: ``_first_below``'s grids, bisected (the profile is
+    non-increasing), so about 14 evaluations instead of 305.  Any top is valid for the PLD (mass above it goes
+    to +inf in the upper bound); this one only sets where the grid stops."""
+    x = max(scale, 1e-12) * 2.0 ** (np.arange(-40, 201) / 4.0)
+
+    def first(xs: np.ndarray) -> int:  # least i with profile(xs[i]) <= tau, len(xs) if none
+        lo, hi = -1, len(xs)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if float(profile(xs[mid:mid + 1])[0]) <= tau:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    i = first(x)
+    if i == len(x):
+        raise ValueError("privacy profile does not fall below the tail mass")
+    if i == 0:
+        return float(x[0])
+    y = np.linspace(x[i - 1], x[i], 65)[1:]
+    return float(y[min(first(y), len(y) - 1)])
+
+
+def _vector_curve(alpha: float, gamma: float, step: float, steps: int, dim: int) -> Callable[[float], float]:
+    D = float(Fraction(steps) * Fraction(step))
+    profile = _node_values(alpha, gamma, step, steps)
     h = aligned_step(default_step(alpha, gamma, dim, D), alpha, gamma, D)
+    scale = max(D / gamma, D * alpha / gamma**2, 1e-12)
     # profile_rtol = 0: the values are already certified upper ends; the builder adds its own rounding allowance
-    pld = from_privacy_profile(profile, h, profile_rtol=0.0, scale=max(D / gamma, D * alpha / gamma**2, 1e-12),
+    pld = from_privacy_profile(profile, h, profile_rtol=0.0, eps_max=_first_below_monotone(profile, DEFAULT_TAIL_MASS, scale),
+                               scale=scale,
                                label=f"lattice FH(alpha={alpha:.6g}, gamma={gamma:.6g}, step={step:.6g}), S={steps}",
                                upper_only=True).self_compose(dim)
 

@@ -32,9 +32,10 @@ Composition.  OpenDP 0.16 composes ``smoothed_max_divergence`` measurements only
 (``dp.c.make_fix_delta``, giving ``approximate(max_divergence())``; then ``dp.c.make_composition``
 adds the epsilons and the deltas), and chains them after transformations as usual
 (``dp.t.make_clamp(...) >> dp.t.then_sum() >> then_flipped_huber(...)``).
-``dp.binary_search_param`` over ``make_fix_delta(make_flipped_huber(...), delta)`` takes under a
-second for scalars (0.8-0.9 s measured); :func:`make_calibrated_flipped_huber` needs no search (fhsym's certified
-calibration of the lattice mechanism).
+``dp.binary_search_param`` over ``make_fix_delta(make_flipped_huber(...), delta)`` works for every space;
+:func:`make_calibrated_flipped_huber` needs no search (scalars: fhsym's certified calibration of the lattice
+mechanism; vectors: the continuous K-fold calibration checked, and raised if needed, by the measurement's own
+map).  Measured times: ``docs/integrations.md`` ("Calibration"), ``benchmarks/bench_opendp.py``.
 
 OpenDP requires ``dp.enable_features("contrib", "honest-but-curious")`` for measurements defined
 outside its library; this module never enables features itself.
@@ -68,7 +69,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
     raise ImportError("fhsym.integrations.opendp needs OpenDP: pip install 'fhsym[opendp]'", name="opendp") from exc
 
 from .._core import domains as V
+from .._core.search import CalibrationError
 from ..calibration import calibrate
+from ..calibration.search import search_kfold
+from ..noise.flipped_huber import FlippedHuber
 from ..noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index
 from ..noise.exact_sampling import RandomBits
 from .lattice_privacy import FINEST_RELATIVE_GRANULARITY, default_granularity, lattice_privacy_curve, lattice_steps
@@ -286,16 +290,56 @@ def then_flipped_huber(alpha: float, gamma: float, k: Optional[int] = None) -> A
         lambda input_domain, input_metric: make_flipped_huber(input_domain, input_metric, alpha, gamma, k))
 
 
+#: the vector calibration's steps up from the continuous answer: (alpha, gamma) times 1 + 2^-j, j = 12, 11, ..., 1, then
+#: doubling; every candidate is checked by the measurement's own map
+_VECTOR_FIRST_BUMP = 12
+_VECTOR_MAX_TRIES = 24
+
+
+@functools.lru_cache(maxsize=64)
+def _calibrate_vector(eps: float, delta: float, d_in: Any, step: float, K: int) -> Tuple[float, float]:
+    """(alpha, gamma) whose lattice FH measurement on K coordinates is (d_in, (eps, delta))-close by its own map.
+
+    fhsym has no K-fold calibration of the lattice law (``calibrate(..., mechanism="discrete_flipped_huber")`` is
+    one coordinate, one release), so the start is the minimum-variance member that ``fhsym.calibrate(eps, delta,
+    dim=K)`` searches for the continuous flipped Huber law on the box |d_i| <= S*step (the box the map covers;
+    its search only, without its certification pass), and the proof is the map itself: the
+    candidate is accepted only when :func:`~fhsym.integrations.lattice_privacy.lattice_privacy_curve` (the
+    K-fold PLD upper bound the measurement reports) at eps is <= delta; otherwise alpha and gamma are raised
+    together by 1 + 2^-12, 1 + 2^-11, ... (a larger scale of the same shape) and checked again.  Memoised (a
+    pure function of its arguments).
+    """
+    S = lattice_steps(d_in, step)
+    # the start needs no certificate of its own (the map below is the proof): fhsym's K-fold search of the
+    # continuous law (the float K-fold PLD on a coarse lattice, pessimistic), without the certification pass
+    family = FlippedHuber.family()
+    shape, scale = search_kfold(family, eps, math.log(delta * (1.0 - 1e-6)), float(Fraction(S) * Fraction(step)), K,
+                                1e-5)
+    start = family.make(shape, scale)
+    a0, g0 = float(start.alpha), float(start.gamma)
+    for j in range(_VECTOR_MAX_TRIES):
+        c = 1.0 if j == 0 else (1.0 + math.ldexp(1.0, j - 1 - _VECTOR_FIRST_BUMP) if j <= _VECTOR_FIRST_BUMP
+                                else 2.0 ** (j - _VECTOR_FIRST_BUMP))
+        a, g = a0 * c, g0 * c
+        if lattice_privacy_curve(a, g, step, S, K)(eps) <= delta:
+            return a, g
+    raise CalibrationError(f"no lattice flipped Huber noise up to {c:g} times the continuous calibration meets "
+                           f"(epsilon={eps!r}, delta={delta!r}) on {K} coordinates at d_in={d_in!r}")
+
+
 def make_calibrated_flipped_huber(input_domain: Any, input_metric: Any, d_in: Any, d_out: Tuple[float, float],
                                   k: Optional[int] = None) -> "dp.Measurement":
-    """The minimum-variance lattice FH measurement that is (d_in, d_out = (epsilon, delta))-close; no search.
+    """The lattice FH measurement that is (d_in, d_out = (epsilon, delta))-close, without OpenDP's search.
 
-    Like ``dp.m.make_canonical_noise(input_domain, input_metric, d_in, d_out)``: (alpha, gamma) come from
-    fhsym's certified calibration of the lattice mechanism (``fhsym.calibrate(epsilon, delta,
-    mechanism="discrete_flipped_huber", step=2^k)`` at the sensitivity S = ceil(d_in / 2^k) steps), whose
-    arb certificate is the same enclosure as the measurement's map.  Scalar spaces only (the lattice
-    calibration is one-dimensional; for vectors use ``dp.binary_search_param``).  Default k: the largest
-    with 2^k <= d_in 2^-20 (recalibrated on gamma's default lattice when gamma > 2^10 d_in, beyond the
+    Like ``dp.m.make_canonical_noise(input_domain, input_metric, d_in, d_out)``.  Scalars: the minimum-variance
+    (alpha, gamma) of fhsym's certified calibration of the lattice mechanism (``fhsym.calibrate(epsilon, delta,
+    mechanism="discrete_flipped_huber", step=2^k)`` at the sensitivity S = ceil(d_in / 2^k) steps), whose arb
+    certificate is the same enclosure as the measurement's map.  Vectors of size K (``linf``, ``l2`` or ``l1``
+    distance; the map covers the box |d_i| <= d_in, so l2 and l1 are conservative): the K-fold search of
+    ``fhsym.calibrate`` for the continuous flipped Huber law on that box, raised by 1 + 2^-12, 1 + 2^-11, ... until the
+    measurement's own map (the K-fold PLD upper bound) gives delta(epsilon) <= delta; near the minimum variance
+    of the continuous law, not a lattice optimum (fhsym has no K-fold lattice calibration).  Default k: the
+    largest with 2^k <= d_in 2^-20 (recalibrated on gamma's default lattice when gamma > 2^10 d_in, beyond the
     exact sampler's range).
 
     >>> import opendp.prelude as dp
@@ -306,9 +350,6 @@ def make_calibrated_flipped_huber(input_domain: Any, input_metric: Any, d_in: An
     True
     """
     el, K = _space(input_domain, input_metric)
-    if K != 0:
-        raise ValueError("input_domain must be a scalar domain for make_calibrated_flipped_huber (the lattice "
-                         "calibration is one-dimensional); for vectors use dp.binary_search_param over make_flipped_huber")
     if not (isinstance(d_out, tuple) and len(d_out) == 2):
         raise ValueError(f"d_out must be a tuple (epsilon, delta); got {d_out!r}")
     eps = V.check_scalar(d_out[0], V.EPSILON)
@@ -321,16 +362,19 @@ def make_calibrated_flipped_huber(input_domain: Any, input_metric: Any, d_in: An
             raise ValueError(f"d_in must be an integer > 0; got {d_in!r}")
         kk, step = _granularity(k, el, 1.0)
 
-    def cal_at(step: float) -> Any:
+    def cal_at(step: float) -> Tuple[float, float]:
+        if K >= 2:
+            return _calibrate_vector(eps, delta, d_in, step, K)
         S = lattice_steps(d_in, step)
-        return calibrate(eps, delta, sensitivity=float(Fraction(S) * Fraction(step)), mechanism=DiscreteFlippedHuber.name,
-                         step=step).mechanism
+        noise = cast(DiscreteFlippedHuber, calibrate(eps, delta, sensitivity=float(Fraction(S) * Fraction(step)),
+                                                     mechanism=DiscreteFlippedHuber.name, step=step).mechanism)
+        return noise.alpha, noise.gamma
 
-    noise = cal_at(step)
-    if el == "f64" and k is None and Fraction(step) < Fraction(noise.gamma) / (1 << FINEST_RELATIVE_GRANULARITY):
-        kk, step = _granularity(None, el, noise.gamma)  # a much larger gamma than d_in: recalibrate on its lattice
-        noise = cal_at(step)
-    return make_flipped_huber(input_domain, input_metric, noise.alpha, noise.gamma, kk)
+    alpha, gamma = cal_at(step)
+    if el == "f64" and k is None and Fraction(step) < Fraction(gamma) / (1 << FINEST_RELATIVE_GRANULARITY):
+        kk, step = _granularity(None, el, gamma)  # a much larger gamma than d_in: recalibrate on its lattice
+        alpha, gamma = cal_at(step)
+    return make_flipped_huber(input_domain, input_metric, alpha, gamma, kk)
 
 
 def then_calibrated_flipped_huber(d_in: Any, d_out: Tuple[float, float], k: Optional[int] = None) -> Any:

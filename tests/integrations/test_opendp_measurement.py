@@ -265,6 +265,53 @@ def test_binary_search_param_and_calibrated_constructor():
     assert mi.map(3).delta(0.5) <= 1e-7
 
 
+def _corner_profile_2d(eps, alpha, gamma, h, S, N=200):
+    """The exact K = 2 profile at the corner (S, S): direct double summation of the mpmath product pmf."""
+    p = np.array([float(v) for v in _pmf_ref(alpha, gamma, h, N)])
+    q = np.concatenate([p[S:], np.zeros(S)])
+    return math.fsum(np.maximum(np.outer(p, p) - math.exp(eps) * np.outer(q, q), 0.0).ravel())
+
+
+@pytest.mark.parametrize("metric", [dp.linf_distance(T=float),
+                                    pytest.param(dp.l2_distance(T=float), marks=pytest.mark.slow),
+                                    pytest.param(dp.l1_distance(T=float), marks=pytest.mark.slow)])
+def test_calibrated_vector_constructor_is_private_by_an_independent_sum(metric):
+    from fhsym.integrations.opendp import _calibrate_vector
+
+    eps, delta, k = 1.0, 1e-6, -2
+    m = make_calibrated_flipped_huber(_vec(2), metric, d_in=1.0, d_out=(eps, delta), k=k)
+    assert m.map(1.0).delta(eps) <= delta                  # the measurement's own (reported) map
+    alpha, gamma = _calibrate_vector(eps, delta, 1.0, 2.0**k, 2)  # memoised: the parameters m was built with
+    ref = _corner_profile_2d(eps, alpha, gamma, 2.0**k, 4)
+    assert ref <= delta                                     # and the exact profile, summed independently
+    assert ref >= delta / 4                                 # not grossly over-noised
+    out = m([0.1, 0.6])
+    assert len(out) == 2 and all((v * 4).is_integer() for v in out)
+
+
+@pytest.mark.slow
+def test_calibrated_vector_constructor_integers_and_size_one():
+    mi = make_calibrated_flipped_huber(_vec(3, int), dp.linf_distance(T=int), d_in=2, d_out=(2.0, 1e-5))
+    assert mi.map(2).delta(2.0) <= 1e-5 and len(mi([0, 1, 2])) == 3
+    # K = 1 vectors calibrate as scalars (same map as the scalar measurement)
+    m1 = make_calibrated_flipped_huber(_vec(1), dp.l2_distance(T=float), d_in=1.0, d_out=(1.0, 1e-6), k=-3)
+    assert m1.map(1.0).delta(1.0) <= 1e-6
+
+
+def test_vector_map_nodes_batched_equal_per_node_enclosures():
+    from fhsym.noise.discrete_profile_arb import profile_enclosure_steps, profile_upper_ends
+
+    for alpha, gamma, h, S in ((1.0, 2.0, 0.25, 4), (0.0, 3.0, 1.0, 1), (5.0, 1.0, 0.25, 3), (0.3, 2.0, 2.0**-10, 1500)):
+        eps = [0.0, 0.01, 0.3, 0.31, 1.0, 0.2, 2.5, 6.0]     # not sorted: the warm start only applies going up
+        got = profile_upper_ends(eps, alpha, gamma, h, S)
+        assert got == [profile_enclosure_steps(e, alpha, gamma, h, S)[1] for e in eps]
+        if h >= 0.25:                                       # and above the mpmath sum of the definition
+            N = int(40 * gamma / h) + 20
+            for e, g in zip(eps, got):
+                ref = _profile_ref(e, alpha, gamma, h, S, N)
+                assert ref <= g <= ref * (1 + 1e-12) + 1e-300
+
+
 def test_no_noise_at_gamma_zero():
     m = make_flipped_huber(FLOAT, ABS, 1.0, 0.0)
     assert m(0.375) == 0.375
@@ -292,8 +339,10 @@ def test_bad_inputs_raise():
         make_flipped_huber(FLOAT, ABS, 1.0, 1.0, k=-40)      # 2^-40 < gamma 2^-30: outside the exact sampler
     with pytest.raises(ValueError, match="k must"):
         make_flipped_huber(FLOAT, ABS, 1.0, 1.0, k=1.5)
-    with pytest.raises(ValueError, match="scalar"):
-        make_calibrated_flipped_huber(_vec(2), dp.linf_distance(T=float), 1.0, (1.0, 1e-6))
+    with pytest.raises(ValueError, match="d_in"):
+        make_calibrated_flipped_huber(_vec(2, int), dp.linf_distance(T=int), 0, (1.0, 1e-6))
+    with pytest.raises(ValueError, match="delta"):
+        make_calibrated_flipped_huber(_vec(2), dp.linf_distance(T=float), 1.0, (1.0, 1.5))
     with pytest.raises(ValueError, match="d_out"):
         make_calibrated_flipped_huber(FLOAT, ABS, 1.0, 1.0)
     with pytest.raises(ValueError, match="epsilon"):

@@ -1,0 +1,36 @@
+"""Shared timing helpers of the benchmarks (house style): A and B interleaved in one process, medians, load average.
+
+Import it from a benchmark run as a script (``python benchmarks/bench_x.py``: the script's folder is on the path).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Callable, List, Tuple
+
+
+def interleaved(fa: Callable[[], object], fb: Callable[[], object], rounds: int,
+                warm_up: bool = True) -> Tuple[List[float], List[float]]:
+    """Times of ``fa`` and ``fb`` run alternately (A, B, A, B, ...) for ``rounds`` rounds, after one warm-up call each."""
+    if warm_up:
+        fa(), fb()
+    ta: List[float] = []
+    tb: List[float] = []
+    for _ in range(rounds):
+        for f, acc in ((fa, ta), (fb, tb)):
+            t0 = time.perf_counter()
+            f()
+            acc.append(time.perf_counter() - t0)
+    return ta, tb
+
+
+def median(ts: List[float]) -> float:
+    return float(statistics.median(ts))
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages, for the printed record."""
+    a, b, c = os.getloadavg()
+    return f"load average {a:.2f} {b:.2f} {c:.2f}"
