@@ -160,4 +160,8 @@ def test_reproducer_pure_laplace_in_three_dimensions():
 
 def test_reproducer_auto_laplace_in_three_dimensions():
     c = fhsym.calibrate(0.3, 1e-8, dim=3, mechanism="laplace")
-    assert _F(0.3) * _F(c.mechanism.beta) >= 3  # was beta = 10.0: 3/beta - fl(0.3) = 1.1e-17 > 0
+    if c.certificate.claim == "pure":
+        assert _F(0.3) * _F(c.mechanism.beta) >= 3  # was beta = 10.0: 3/beta - fl(0.3) = 1.1e-17 > 0
+    else:  # the K-fold PLD search finds a beta just below the pure one (9.9999973 since the search's shave)
+        assert fhsym.verify_certificate(c.certificate) and c.achieved_delta <= 1e-8
+        assert c.variance <= 3 * 2 * 10.0 ** 2  # never more noise than the pure calibration

@@ -484,8 +484,8 @@ def test_every_registered_law_has_a_view():
         v = ts.at_precision(20, ball=ball)
         assert not hasattr(v, "pdf") and callable(v.privacy_profile)
     for cls in NOISE_CLASSES.values():
-        if cls is fhsym.TruncatedStaircase:
-            continue
+        if cls is fhsym.TruncatedStaircase or cls.__module__ == "fhsym.noise.declared":
+            continue  # declared laws (registered by other tests in this process): the profile only, as above
         law = examples[cls]
         for ball in (False, True):
             v = law.at_precision(20, ball=ball)

@@ -180,7 +180,7 @@ def optimum_interval(epsilon: float, delta: float, sensitivity: float = 1.0) -> 
 
     >>> iv = optimum_interval(1.0, 1e-6)
     >>> round(iv.lower, 4), round(iv.upper, 4), iv.source
-    (1.9167, 1.918, 'recorded (fhsym/optimum/data, dual and noise re-checked)')
+    (1.9167, 1.9179, 'recorded (fhsym/optimum/data, dual and noise re-checked)')
     """
     from ..optimum import optimal_variance
     from ..optimum.api import EPSILON as OPT_EPSILON
@@ -279,12 +279,12 @@ class Advice:
         >>> print(adv)  # doctest: +NORMALIZE_WHITESPACE
         (1, 1e-06)-DP, 1 coordinate, 1 release, sensitivity: linf ball of radius 1
         per-coordinate variance, certified, best first:
-          #  mechanism       variance  over the best        above the optimum    method    source
-          1  staircase       1.918104  best                 0.00715 to 0.0751 %  pure      computed
-          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  4.28 to 4.35 %       pure      computed
-          3  Gaussian        17.84791  +830 % (+9.69 dB)    830.6 to 831.2 %     exact-1d  computed
+          #  mechanism       variance  over the best        above the optimum   method    source
+          1  staircase       1.918104  best                 0.0129 to 0.0751 %  pure      computed
+          2  Laplace (pure)  2         +4.27 % (+0.182 dB)  4.28 to 4.35 %      pure      computed
+          3  Gaussian        17.84791  +830 % (+9.69 dB)    830.6 to 831.2 %    exact-1d  computed
         verdict: staircase needs the least variance; the runner-up, Laplace (pure), needs +4.27 % (+0.182 dB) more
-        optimum of any additive noise: in [1.916664, 1.917966] (width 0.0679 %; recorded (fhsym/optimum/data, dual and noise re-checked)); 'above the optimum': the excess over its upper end to the excess over its lower end
+        optimum of any additive noise: in [1.916664, 1.917856] (width 0.0622 %; recorded (fhsym/optimum/data, dual and noise re-checked)); 'above the optimum': the excess over its upper end to the excess over its lower end
         """
         plural = {1: ""}
         lines = [f"({self.epsilon:g}, {self.delta:g})-DP, {self.dim} coordinate{plural.get(self.dim, 's')}, "

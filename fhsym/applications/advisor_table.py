@@ -55,9 +55,28 @@ def _index(data: Mapping[str, Any]) -> Dict[Tuple[Any, ...], Dict[str, Any]]:
     return {tuple(e[k] for k in AXES): e for e in data["entries"]}
 
 
-def _optima(data: Mapping[str, Any]) -> Dict[Tuple[float, float], Tuple[float, float]]:
-    return {(float(o["epsilon"]), float(o["delta"])): (float(o["lower"]), float(o["upper"]))
-            for o in data.get("optimum", []) if "error" not in o}
+class _Optima:
+    """The optimum interval at a 1-D grid point as :func:`fhsym.advise` gives it (``advise.optimum_interval``: the
+    record of ``fhsym/optimum/data``, re-checked, its upper end the best certified law), computed once per point;
+    where nothing is recorded (the LP would run for minutes) the frontier data file's own ``optimum`` entry."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self._stored = {(float(o["epsilon"]), float(o["delta"])): (float(o["lower"]), float(o["upper"]))
+                        for o in data.get("optimum", []) if "error" not in o}
+        self._cache: Dict[Tuple[float, float], Optional[Tuple[float, float]]] = {}
+
+    def get(self, key: Tuple[float, float]) -> Optional[Tuple[float, float]]:
+        if key not in self._cache:
+            from ..optimum import recorded
+            from .advise import optimum_interval
+
+            iv = optimum_interval(*key) if recorded.find(*key) is not None else None
+            self._cache[key] = (iv.lower, iv.upper) if iv is not None else self._stored.get(key)
+        return self._cache[key]
+
+
+def _optima(data: Mapping[str, Any]) -> _Optima:
+    return _Optima(data)
 
 
 def release_ranking(data: Mapping[str, Any], epsilon: float, delta: float, dim: int = 1, norm: str = "linf",
@@ -79,7 +98,7 @@ def release_ranking(data: Mapping[str, Any], epsilon: float, delta: float, dim: 
     return _ranking(e, _optima(data))
 
 
-def _ranking(e: Mapping[str, Any], optima: Mapping[Tuple[float, float], Tuple[float, float]]) -> Dict[str, Any]:
+def _ranking(e: Mapping[str, Any], optima: _Optima) -> Dict[str, Any]:
     calls = calls_of(e)
     seen, cands = set(), []
     for c in CANDIDATES:  # one option per distinct call, as fhsym.advise
@@ -140,8 +159,10 @@ def advisor_table(data: Mapping[str, Any], source: str = "") -> Dict[str, Any]:
     optimum = {}
     for o in data.get("optimum", []):
         if "error" not in o and o["delta"] in DELTAS and o["epsilon"] in EPSILONS:
-            optimum[f"{DELTAS.index(o['delta'])},{EPSILONS.index(o['epsilon'])}"] = [_sig(o["lower"], 10),
-                                                                                     _sig(o["upper"], 10)]
+            iv = optima.get((float(o["epsilon"]), float(o["delta"])))
+            if iv is not None:
+                optimum[f"{DELTAS.index(o['delta'])},{EPSILONS.index(o['epsilon'])}"] = [_sig(iv[0], 10),
+                                                                                         _sig(iv[1], 10)]
     body = {"grid": grid, "candidates": list(CANDIDATES), "labels": [candidate_label(c) for c in CANDIDATES],
             "releases": rows, "optimum": optimum}
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
