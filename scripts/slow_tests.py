@@ -1,7 +1,8 @@
 """Choose the tests that leave the whole-suite run for the ``slow`` step, from measured durations.
 
-    python -m pytest --junitxml=/tmp/junit.xml                 # the whole-suite run, timed per test
-    python scripts/slow_tests.py /tmp/junit.xml --budget 650 --keep test_docs_examples   # rewrite tests/slow_tests.txt
+    python -m pytest -n auto --junitxml=/tmp/junit.xml         # the whole-suite run, timed per test
+    python scripts/slow_tests.py /tmp/junit.xml --budget 350 --keep test_docs_examples \
+        --keep tests/test_architecture.py --keep tests/test_typing.py   # rewrite tests/slow_tests.txt
 
 The README's test command (``python -m pytest``, no path) must take at most 5 minutes on a fresh clone of a
 2-core machine (issue 30 item 6).  This script reads the per-test times of a run (JUnit XML, ``time`` of each
