@@ -11,18 +11,24 @@ import time
 from typing import Callable, List, Tuple
 
 
-def interleaved(fa: Callable[[], object], fb: Callable[[], object], rounds: int,
-                warm_up: bool = True) -> Tuple[List[float], List[float]]:
-    """Times of ``fa`` and ``fb`` run alternately (A, B, A, B, ...) for ``rounds`` rounds, after one warm-up call each."""
+def interleaved(fa: Callable[[], object], fb: Callable[[], object], rounds: int, warm_up: bool = True,
+                before_b: Callable[[], None] = lambda: None) -> Tuple[List[float], List[float]]:
+    """Times of ``fa`` and ``fb`` run alternately (A, B, A, B, ...) for ``rounds`` rounds, after one warm-up call each;
+    ``before_b`` runs, untimed, before every call of ``fb`` (e.g. clearing a memo to time a cold call)."""
     if warm_up:
-        fa(), fb()
+        fa()
+        before_b()
+        fb()
     ta: List[float] = []
     tb: List[float] = []
     for _ in range(rounds):
-        for f, acc in ((fa, ta), (fb, tb)):
-            t0 = time.perf_counter()
-            f()
-            acc.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        fa()
+        ta.append(time.perf_counter() - t0)
+        before_b()
+        t0 = time.perf_counter()
+        fb()
+        tb.append(time.perf_counter() - t0)
     return ta, tb
 
 

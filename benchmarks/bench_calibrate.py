@@ -42,6 +42,7 @@ import statistics
 import time
 from typing import Callable, List, Tuple
 
+from _timing import interleaved  # the shared A, B, A, B timing (benchmarks/_timing.py)
 import fhsym
 
 EPS_1D = (0.1, 1.0, 5.0)
@@ -53,22 +54,6 @@ MECHANISMS = (  # (mechanism, target ratio)
     ("truncated_laplace", 2.0),
     ("osgt", 10.0),
 )
-
-
-def interleaved(base: Callable[[], object], cand: Callable[[], object], rounds: int) -> Tuple[List[float], List[float]]:
-    """Times of ``base`` and ``cand`` called alternately ``rounds`` times each, after one warm-up call of each."""
-    base()
-    cand()
-    tb, tc = [], []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        base()
-        t1 = time.perf_counter()
-        cand()
-        t2 = time.perf_counter()
-        tb.append(t1 - t0)
-        tc.append(t2 - t1)
-    return tb, tc
 
 
 def row(label: str, baseline: str, tb: List[float], tc: List[float], target: float) -> dict:

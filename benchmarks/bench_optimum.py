@@ -32,30 +32,10 @@ import statistics
 import time
 from typing import Callable, List, Tuple
 
+from _timing import interleaved  # the shared A, B, A, B timing (benchmarks/_timing.py)
 import fhsym
 from fhsym.applications import advise as A
 from fhsym.optimum import recorded as R
-
-
-def interleaved(base: Callable[[], object], cand: Callable[[], object], rounds: int,
-                before: Callable[[], None] = lambda: None) -> Tuple[List[float], List[float]]:
-    """Times of ``base`` and ``cand`` called alternately ``rounds`` times each, after one warm-up call of each;
-    ``before`` runs (untimed) before every call of ``cand``."""
-    base()
-    before()
-    cand()
-    tb, tc = [], []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        base()
-        t1 = time.perf_counter()
-        before()
-        t2 = time.perf_counter()
-        cand()
-        t3 = time.perf_counter()
-        tb.append(t1 - t0)
-        tc.append(t3 - t2)
-    return tb, tc
 
 
 def row(label: str, baseline: str, tb: List[float], tc: List[float], target_s: float, note: str = "") -> dict:
@@ -96,7 +76,7 @@ def recorded_rows(rounds: int) -> List[dict]:
                            lambda e=eps: fhsym.calibrate(e, 1e-6, mechanism="piecewise_uniform"))):
             tb, tc = interleaved(_gauss(eps), fn, rounds)
             rows.append(row(label + " warm", base, tb, tc, 0.1))
-            tb, tc = interleaved(_gauss(eps), fn, rounds, before=R._CHECKED.clear)
+            tb, tc = interleaved(_gauss(eps), fn, rounds, before_b=R._CHECKED.clear)
             rows.append(row(label + " re-checked", base, tb, tc, 0.1))
     return rows
 
@@ -111,7 +91,7 @@ def advise_rows(rounds: int) -> List[dict]:
         def clear() -> None:
             A._REUSED.clear()
             R._CHECKED.clear()
-        tb, tc = interleaved(_gauss(0.3), fn, max(1, rounds // 5), before=clear)
+        tb, tc = interleaved(_gauss(0.3), fn, max(1, rounds // 5), before_b=clear)
         rows.append(row(label + " re-verified", "get_sigma_gaussian(0.3, 1e-6)", tb, tc, 0.1))
     return rows
 

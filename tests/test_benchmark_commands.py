@@ -58,3 +58,12 @@ def test_kfold_variances_laplace_as_documented(tmp_path):
 @pytest.mark.slow  # 42 certified K-fold calibrations (~15 s here)
 def test_kfold_variances_all_as_documented(tmp_path):
     assert _kfold(tmp_path) <= 1e-4
+
+
+def test_bench_optimum_runs_its_advise_rows():
+    """`python benchmarks/bench_optimum.py` (README speed table) runs, on the shared interleaved timing of
+    benchmarks/_timing.py: one round of its advise rows, each printed with its baseline and ratio."""
+    out = _run(str(ROOT / "benchmarks" / "bench_optimum.py"), "--rounds", "1", "--slow-rounds", "1", "--only", "advise")
+    rows = [ln for ln in out.splitlines() if ln.startswith("advise(")]
+    assert len(rows) == 4 and all("get_sigma_gaussian" in r and "ratio" in r for r in rows), out
+    assert "load average" in out
