@@ -49,10 +49,10 @@ def node_id(classname: str, name: str) -> Tuple[str, str]:
     raise ValueError(f"junit: no test module for classname {classname!r}")
 
 
-def read_listed() -> List[str]:
-    if not LIST.is_file():
+def read_listed(path: Path = LIST) -> List[str]:
+    if not path.is_file():
         return []
-    return [ln.strip() for ln in LIST.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    return [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 def main(argv: List[str]) -> int:
@@ -63,6 +63,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--keep", action="append", default=[], metavar="REGEX",
                     help="node ids matching REGEX stay in the whole-suite run (repeatable; e.g. the documented "
                          "commands' tests)")
+    ap.add_argument("--list", type=Path, default=LIST, help=f"the list to extend and rewrite (default {LIST.relative_to(ROOT)})")
     args = ap.parse_args(argv)
     if not args.budget > 0:
         ap.error(f"--budget must be > 0 seconds, got {args.budget}")
@@ -74,7 +75,7 @@ def main(argv: List[str]) -> int:
         nid, module = node_id(tc.get("classname", ""), tc.get("name", ""))
         times[nid] = float(tc.get("time", "0"))
         module_of[nid] = module
-    listed = set(read_listed())
+    listed = set(read_listed(args.list))
     fastest: Dict[str, str] = {}
     for nid in sorted(times, key=times.__getitem__):
         fastest.setdefault(module_of[nid], nid)
@@ -94,10 +95,10 @@ def main(argv: List[str]) -> int:
         listed.add(nid)
         total -= remaining[nid]
     per_module = collections.Counter(module_of[n] for n in listed if n in module_of)
-    LIST.write_text(HEADER + "".join(f"{n}\n" for n in sorted(listed)))
+    args.list.write_text(HEADER + "".join(f"{n}\n" for n in sorted(listed)))
     print(f"whole-suite tests in the run: {len(remaining)} summing to {before:.0f} s; after: "
           f"{sum(1 for n in times if n not in listed)} summing to {total:.0f} s (budget {args.budget:.0f} s)")
-    print(f"{len(listed)} tests listed slow in {LIST.relative_to(ROOT)}; most per module:")
+    print(f"{len(listed)} tests listed slow in {args.list}; most per module:")
     for module, n in per_module.most_common(10):
         print(f"  {n:4d}  {module}")
     if total > args.budget:

@@ -67,3 +67,18 @@ def test_bench_optimum_runs_its_advise_rows():
     rows = [ln for ln in out.splitlines() if ln.startswith("advise(")]
     assert len(rows) == 4 and all("get_sigma_gaussian" in r and "ratio" in r for r in rows), out
     assert "load average" in out
+
+
+def test_slow_tests_script_moves_the_longest_and_keeps_each_modules_fastest(tmp_path):
+    """`python scripts/slow_tests.py JUNIT --budget S --keep REGEX` (docs/performance.md): on a made-up run, the
+    longest tests leave until the rest sum to the budget; each module keeps its fastest test and --keep's matches."""
+    junit = tmp_path / "junit.xml"
+    cases = [("tests.test_cli", "test_a", 9.0), ("tests.test_cli", "test_b", 1.0), ("tests.test_cli", "test_c", 5.0),
+             ("tests.test_docs_examples", "test_page", 20.0), ("tests.test_frontier", "test_x", 30.0)]
+    junit.write_text("<testsuites><testsuite>" + "".join(
+        f'<testcase classname="{c}" name="{n}" time="{t}"/>' for c, n, t in cases) + "</testsuite></testsuites>")
+    out_list = tmp_path / "slow.txt"
+    _run("scripts/slow_tests.py", str(junit), "--budget", "55", "--keep", "test_docs_examples", "--list", str(out_list))
+    listed = {ln for ln in out_list.read_text().splitlines() if ln and not ln.startswith("#")}
+    # 65 s in all, budget 55: test_x is its module's only test and the docs page is kept, so test_a (9) then test_c (5) go
+    assert listed == {"tests/test_cli.py::test_a", "tests/test_cli.py::test_c"}
