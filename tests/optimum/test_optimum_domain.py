@@ -19,6 +19,7 @@ from fhsym.noise import PiecewiseUniform, Staircase
 from fhsym.optimum import optimal_variance
 from fhsym.optimum.api import smallest_epsilon, staircase_variance_up
 from fhsym.noise.staircase import staircase_optimal_gamma
+from proofs.reference_truncated_staircase import Ref as TSRef
 
 
 def _staircase_variance_mp(eps, sens, gamma, periods=400):
@@ -103,6 +104,9 @@ def test_large_epsilon_upper_end_is_a_closed_form_law():
     ts = iv.noise
     assert isinstance(ts, fhsym.TruncatedStaircase) and isinstance(iv.primal, PiecewiseUniform)
     assert iv.upper == ts.variance_upper() < staircase_variance_up(st) and iv.upper < iv.primal_upper
+    # independently: the variance from exact piece sums of the definition (60 digits) lies at or below the upper end
+    ts_ref = TSRef(ts.epsilon, ts.sensitivity, ts.gamma, ts.bound).var()
+    assert mp.mpf(iv.upper) >= ts_ref and ts_ref < ref  # below the pure staircase's mpmath variance too
     assert Fraction(iv.primal_upper) >= iv.primal.exact_variance()
     assert iv.proven_delta == ts.worst_profile_enclosure(6.0, 1.0).upper <= 1e-6
     assert iv.lower <= iv.upper
