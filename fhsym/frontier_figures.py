@@ -183,17 +183,22 @@ def optimum_excess_series(data: Mapping[str, Any]) -> Dict[str, Any]:
     """In one coordinate: each mechanism's variance above the certified optimum's lower end, in %, at each eps of
     each delta, and the interval's width in % (the band: the optimum itself lies within it).
 
-    ``excess[delta][candidate][j]`` is at ``epsilons[delta][j]`` (None: not computed).
+    The interval is the one :func:`fhsym.advise` gives (:func:`~fhsym.applications.advisor_table.optimum_bounds`:
+    the re-checked record, its upper end the best certified law fhsym has, the truncated staircase at most points),
+    not the frontier file's LP upper end.  ``excess[delta][candidate][j]`` is at ``epsilons[delta][j]`` (None: not
+    computed).
     """
-    opt = {(o["epsilon"], o["delta"]): o for o in data.get("optimum", []) if "error" not in o}
+    from .applications.advisor_table import optimum_bounds
+
+    opt = optimum_bounds(data)
     ent = {(e["epsilon"], e["delta"]): e for e in data["entries"]
            if e["norm"] == "linf" and e["dim"] == 1 and e["compositions"] == 1}
     out: Dict[str, Any] = {"candidates": list(ONE_D), "epsilons": {}, "width": {}, "excess": {}}
     for d in DELTAS:
         eps = [x for x in EPSILONS if (x, d) in opt and (x, d) in ent]
-        lo = [float(opt[(x, d)]["lower"]) for x in eps]
+        lo = [opt[(x, d)][0] for x in eps]
         out["epsilons"][f"{d:g}"] = eps
-        out["width"][f"{d:g}"] = [100.0 * (float(opt[(x, d)]["upper"]) / lo_ - 1.0) for x, lo_ in zip(eps, lo)]
+        out["width"][f"{d:g}"] = [100.0 * (opt[(x, d)][1] / lo_ - 1.0) for x, lo_ in zip(eps, lo)]
         out["excess"][f"{d:g}"] = {c: [None if ent[(x, d)]["variances"].get(c) is None else
                                        100.0 * (ent[(x, d)]["variances"][c] / lo_ - 1.0) for x, lo_ in zip(eps, lo)]
                                    for c in ONE_D}

@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 pytest.importorskip("matplotlib", reason="the figures need matplotlib (extra plot)")
 from PIL import Image  # noqa: E402  (matplotlib depends on pillow)
 
+import fhsym  # noqa: E402
 from fhsym import plotting as P  # noqa: E402
 from fhsym.applications.advise import advise, default_data_path  # noqa: E402
-from fhsym.applications.advisor_table import load_data, release_ranking  # noqa: E402
+from fhsym.applications.advisor_table import load_data, optimum_bounds, release_ranking  # noqa: E402
 from fhsym.frontier_figures import TIE_DB  # noqa: E402
 
 
@@ -114,3 +115,23 @@ def test_cli_advise_plot_writes_the_ranking(tmp_path, capsys):
         digest = im.info.get(P.DIGEST_KEY)
     adv = advise(1.0, 1e-6)
     assert digest == P.data_digest(P.advice_series(adv))
+
+
+def test_optimum_band_is_the_interval_advise_gives(data):
+    """The optimum figure's band is the interval ``fhsym.advise`` reports (its upper end the best certified law), never
+    wider than the frontier file's LP interval; at eps 1, delta 1e-6 it is the truncated staircase's upper end."""
+    s = P.optimum_excess_series(data)
+    stored = {(float(o["epsilon"]), float(o["delta"])): (float(o["lower"]), float(o["upper"]))
+              for o in data["optimum"] if "error" not in o}
+    bounds = optimum_bounds(data)
+    for key, eps in s["epsilons"].items():
+        for x, w in zip(eps, s["width"][key]):
+            lo, up = stored[(x, float(key))]  # two LP solves: the lower end no lower than ~1e-8, the upper never above
+            alo, aup = bounds[(x, float(key))]
+            assert aup <= up * (1 + 1e-12) and alo >= lo * (1 - 1e-6), (x, key, alo, aup, lo, up)
+            assert w == pytest.approx(100.0 * (aup / alo - 1.0), rel=1e-12)
+    adv = advise(1.0, 1e-6)
+    j = s["epsilons"]["1e-06"].index(1.0)
+    ts = fhsym.calibrate(1.0, 1e-6, mechanism="truncated_staircase").mechanism.variance_upper()
+    assert adv.optimum is not None and adv.optimum.upper == pytest.approx(ts, rel=1e-9)
+    assert s["width"]["1e-06"][j] == pytest.approx(100.0 * (adv.optimum.upper / adv.optimum.lower - 1.0), rel=1e-12)

@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from ..noise import Gaussian
 from .frontier import CANDIDATES, COMPOSITIONS, DELTAS, DIMS, EPSILONS, NORMS, calls_of, candidate_label
 
-__all__ = ["ADVISOR_FORMAT", "advisor_table", "load_data", "release_ranking"]
+__all__ = ["ADVISOR_FORMAT", "advisor_table", "load_data", "optimum_bounds", "release_ranking"]
 
 #: the format tag of the advisor table (bumped when its layout changes)
 ADVISOR_FORMAT = "fhsym-advisor/1"
@@ -77,6 +77,15 @@ class _Optima:
 
 def _optima(data: Mapping[str, Any]) -> _Optima:
     return _Optima(data)
+
+
+def optimum_bounds(data: Mapping[str, Any]) -> Dict[Tuple[float, float], Tuple[float, float]]:
+    """``{(eps, delta): (lower, upper)}`` at every 1-D point of the data file, as :func:`fhsym.advise` gives the
+    optimum interval there (the re-checked record of ``fhsym/optimum/data``, its upper end the best certified law;
+    the data file's own entry where nothing is recorded).  The optimum figure and the advisor table read this."""
+    opt = _optima(data)
+    keys = sorted({(float(o["epsilon"]), float(o["delta"])) for o in data.get("optimum", []) if "error" not in o})
+    return {k: v for k in keys if (v := opt.get(k)) is not None}
 
 
 def release_ranking(data: Mapping[str, Any], epsilon: float, delta: float, dim: int = 1, norm: str = "linf",
