@@ -211,3 +211,19 @@ def test_lattice_index_preserves_integer_sensitivity(num, den, gap, S, h):
     b = Fraction(num, den)
     a = b + S * h * Fraction(gap, 10**6)
     assert 0 <= lattice_index(a, h) - lattice_index(b, h) <= S
+
+
+@pytest.mark.parametrize("alpha, gamma, step, eps", [(13.894928, 3.7275866, 2.0**-20, 1.0), (10.97, 3.312, 1.0, 1.0),
+                                                     (26.8269, 5.17946, 2.0**-20, 1.0), (0.3, 0.05, 0.25, 0.5)])
+def test_search_profile_is_within_its_stated_error(alpha, gamma, step, eps):
+    """The calibrator's search form (``search=True``: arb only where the float form's estimated relative error passes
+    1e-8) agrees with the exact lattice profile's ball enclosure to 2e-8 relative (the calibrator then polishes the
+    scale against the public profile, accurate to 1e-12, and certifies it in arb).  The first and third cases are
+    shapes the OpenDP scalar calibration's search visits, where the float form cancels (delta/P[T > k*] ~ 2e-6)."""
+    noise = DiscreteFlippedHuber(alpha, gamma, step)
+    S = DiscreteFlippedHuber.lattice_steps(1.0, step)
+    lo, hi = discrete_profile_enclosure(eps, alpha, gamma, step, 1.0)
+    fast = math.exp(noise._log_profile_steps(eps, S, search=True))
+    assert lo * (1 - 2e-8) <= fast <= hi * (1 + 2e-8), (lo, fast, hi)
+    exact = math.exp(noise._log_profile_steps(eps, S))
+    assert lo * (1 - 1e-12) <= exact <= hi * (1 + 1e-12), (lo, exact, hi)

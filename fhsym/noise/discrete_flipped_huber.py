@@ -49,6 +49,7 @@ STEP = V.STEP
 _SNAP_REL = 1e-9
 _SNAP_MAX = 1e-3
 _COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
+_SEARCH_COND_MAX = 1e-8  # the same in the calibrator's search (polished and certified after it)
 _ULP = 2.0**-52
 _C_MAX = 1e150  # step/gamma: (c n)^2 stays finite for n = 1
 _LAM_MIN, _LAM_MAX = 2.2250738585072014e-308, 1e300  # alpha step/gamma^2: a normal float with a finite exponential sum
@@ -192,8 +193,8 @@ class DiscreteFlippedHuber(LatticeNoise):
                              f"points); got step={step!r}, sensitivity={sensitivity!r} ({float(s):.3g} steps)")
         return s
 
-    def _log_profile_steps(self, epsilon: float, steps: int) -> float:
-        return self._log_profile_one(epsilon, steps)
+    def _log_profile_steps(self, epsilon: float, steps: int, search: bool = False) -> float:
+        return self._log_profile_one(epsilon, steps, _SEARCH_COND_MAX if search else _COND_MAX)
 
     def lattice_profile_enclosure(self, epsilon: float, sensitivity: Any) -> Tuple[float, float, int]:
         """(lower, upper, S): the arb enclosure of the exact lattice profile at S = sensitivity/step steps.
@@ -565,7 +566,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         # L(-(s // 2) - 1) <= 0 <= eps: the search starts on the left of k*
         return first_true_int(lambda k: self._loss(k, s) > eps, -(s // 2) - 1, max(self.K + 1, 1))
 
-    def _log_profile_one(self, eps: float, s: int) -> float:
+    def _log_profile_one(self, eps: float, s: int, cond_max: float = _COND_MAX) -> float:
         ks = self._kstar(eps, s)
         if ks >= 1:
             r1, r2 = (float(v) for v in self._rho_pos(np.array([float(ks), float(ks + s)])))
@@ -581,7 +582,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
         tie = 1e-14 * (abs(eps) + 1.0)
         near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
-        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > _COND_MAX * abs(x):
+        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > cond_max * abs(x):
             from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
             return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]

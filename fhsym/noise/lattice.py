@@ -30,8 +30,10 @@ class LatticeNoise(Parametrised):
         """(lower, upper, S): a proven enclosure of delta(epsilon) at a sensitivity of S = sensitivity/step steps."""
         raise NotImplementedError  # pragma: no cover - every law defines it
 
-    def _log_profile_steps(self, epsilon: float, steps: int) -> float:
-        """log delta(epsilon) at ``steps`` lattice steps from the float kernels (the calibrator's search)."""
+    def _log_profile_steps(self, epsilon: float, steps: int, search: bool = False) -> float:
+        """log delta(epsilon) at ``steps`` lattice steps from the float kernels; ``search=True``: the calibrator's
+        search, which may trade accuracy (a stated relative error, :attr:`search_rtol`) for speed; the scale it finds
+        is then polished to the last ulp against the public profile and certified in ball arithmetic."""
         raise NotImplementedError  # pragma: no cover
 
     @classmethod
@@ -75,7 +77,7 @@ class LatticeFamily(Family):
             return -math.inf if u == 0.0 else math.inf
         try:
             noise = self.make(shape, sensitivity / u)
-            return noise._log_profile_steps(eps, self.cls.lattice_steps(sensitivity, self.step))
+            return noise._log_profile_steps(eps, self.cls.lattice_steps(sensitivity, self.step), search=True)
         except (ValueError, FloatingPointError, OverflowError):
             return math.inf
 
