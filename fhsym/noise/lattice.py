@@ -10,7 +10,7 @@ a :class:`~fhsym.NoiseDistribution` (no density): its distribution methods are p
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Tuple, Type
+from typing import Any, ClassVar, Dict, Optional, Tuple, Type
 
 import numpy as np
 
@@ -68,6 +68,17 @@ class LatticeFamily(Family):
     def __init__(self, cls: Type[LatticeNoise], step: float) -> None:
         super().__init__(cls, (1e-3, 1e2, True))
         self.step = cls.from_family(0.0, 1.0, step).step  # validated by the law's constructor
+        self._steps: Dict[float, Optional[int]] = {}  # sensitivity -> its lattice steps (None: not a multiple)
+
+    def steps_at(self, sensitivity: float) -> Optional[int]:
+        """``cls.lattice_steps(sensitivity, step)``, once per sensitivity (a search asks at every point); None
+        where that raises ``ValueError``."""
+        if sensitivity not in self._steps:
+            try:
+                self._steps[sensitivity] = self.cls.lattice_steps(sensitivity, self.step)
+            except ValueError:
+                self._steps[sensitivity] = None
+        return self._steps[sensitivity]
 
     def make(self, shape: float, scale: float) -> LatticeNoise:
         return self.cls.from_family(shape, scale, self.step)
@@ -75,9 +86,12 @@ class LatticeFamily(Family):
     def _log_profile_one(self, eps: float, shape: float, u: float, sensitivity: float) -> float:
         if not (0.0 < u < math.inf):
             return -math.inf if u == 0.0 else math.inf
+        steps = self.steps_at(sensitivity)
+        if steps is None:
+            return math.inf
         try:
             noise = self.make(shape, sensitivity / u)
-            return noise._log_profile_steps(eps, self.cls.lattice_steps(sensitivity, self.step), search=True)
+            return noise._log_profile_steps(eps, steps, search=True)
         except (ValueError, FloatingPointError, OverflowError):
             return math.inf
 
