@@ -51,7 +51,9 @@ from .._core.arb.crossing import CrossingPlan, crossing_eval
 from .._core.domains import Domain, check_scalar
 from .._core.types import FloatArray
 from ..codegen.declared import Kernels, compile_kernels
+from ..codegen.declared_laws import c_source as _c_source
 from ..codegen.declared_laws import generated_kernels
+from ..codegen.declared_laws import jax_source as _jax_source
 from ..symbolic.declaration import Declaration
 from ..symbolic.derivation import Derivation, derive
 from .base import NoiseDistribution
@@ -258,6 +260,21 @@ class DeclaredNoise(NoiseDistribution):
         for idx, e in np.ndenumerate(np.asarray(eps, dtype=float)):
             out[idx] = 0.0 if D == 0.0 else self._profile1(float(e), D)
         return out
+
+    @classmethod
+    def c_source(cls) -> str:
+        """The law's float numerics in C99, printed from its derivation (functions ``fhsym_<name>_<function>``:
+        ``sf_k``, ``logsf_k``, ``logpdf_k``, ``isf_k``, ``psi_k`` per piece k in standard units, ``variance``, ...),
+        to build with the C library fhsym ships (``python -m fhsym.codegen --target c``); ``ValueError`` where a
+        form has no C printing yet (the incomplete gamma function).  See docs/declare.md."""
+        return _c_source(cls.derivation)
+
+    @classmethod
+    def jax_source(cls) -> str:
+        """The law's float numerics as a JAX module (the functions of :meth:`c_source` on ``jax.numpy`` in float64),
+        printed from its derivation; ``ValueError`` where a form has no JAX printing yet (log of the incomplete gamma
+        function)."""
+        return _jax_source(cls.derivation)
 
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         k = self.kernels
