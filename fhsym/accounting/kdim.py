@@ -22,7 +22,7 @@ Which d a result covers
   dominance (the pair with the smaller curve is a garbling of the other); (3) a product of
   garblings is a garbling of the product, so the corner's K-fold pair dominates every
   d in the box.  Checked numerically in ``tests/kdim/test_kdim_profile.py`` and
-  ``proofs/kdim.py``.
+  ``proofs/kdim/``.
 * ``l_2`` / ``l_1`` sensitivities tighter than the box (Delta_2 < sqrt(K) Delta or
   Delta_1 < K Delta): the certified statement is still the box bound (the set is a subset of
   the box), which is conservative.  The supremum of delta_d over the smaller set is not

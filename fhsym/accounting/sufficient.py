@@ -1,7 +1,7 @@
 """The K-dimensional sufficient condition of the paper (Section IV-B: eq 18-22, Lemmas 5-7, Theorem 8).
 
 Objects (numeric, vectorised where it matters; the SymPy versions are in
-:mod:`fhsym.symbolic.kdim` and ``proofs/kdim.py`` checks them):
+:mod:`fhsym.symbolic.kdim` and ``proofs/kdim/`` checks them):
 
 * ``R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2``  (Lemma 5; piecewise
   ``alpha^2`` for ``alpha < Delta`` and ``2 alpha Delta - Delta^2`` beyond)
@@ -77,7 +77,7 @@ def R_Delta_inverse(nu: Real, sensitivity: float) -> Real:
 def theta_std(b: float) -> float:
     """theta/gamma = Q^{-1}(sqrt(pi/2)/omega(b)) (eq 22), log-space (finite for every b >= 0).
 
-    Accuracy (against eq 22 at 40 digits, ``proofs/kdim.py::sufficient_formulas``): relative 1e-12
+    Accuracy (against eq 22 at 40 digits, ``proofs/kdim/theorem8.py::sufficient_formulas``): relative 1e-12
     for b >= 0.1 (1e-15 for b in [1, 100]); for small b, where theta ~ b^3/6 is computed from
     log(sqrt(pi/2)/omega) ~ log(1/2), absolute 4e-16 instead (relative 1e-9 at b = 0.01) -- all
     Theorem 8 needs, since theta enters B beside O(1) terms.

@@ -24,7 +24,7 @@ dp_accounting): for every Lambda > 1 the mechanism is (eps, delta)-DP with
 eps = xi + eta Lambda + log(1 - 1/Lambda) - log(delta Lambda)/(Lambda - 1), minimised over Lambda;
 or Bun & Steinke's eps = xi + eta + 2 sqrt(eta log(1/delta)) (``method="bun-steinke"``).
 Every value returned is the formula at a concrete Lambda, rounded up, so it is valid whatever
-the optimiser's accuracy.  ``proofs/kdim.py`` checks the theorem against the exact Renyi
+the optimiser's accuracy.  ``proofs/kdim/`` checks the theorem against the exact Renyi
 divergence of FH (mpmath quadrature).
 """
 

@@ -1,7 +1,7 @@
 """K dimensions (A8) and zCDP (A9): the paper's objects of Section IV-B and VI-A as SymPy expressions.
 
 Transcribed from the LaTeX of the paper (Muthukrishnan and Kalyani, arXiv:2212.09657) and the authors'
-talk slides ("zCDP of flipped Huber"); ``proofs/kdim.py`` checks each one
+talk slides ("zCDP of flipped Huber"); ``proofs/kdim/`` checks each one
 (symbolic identities where SymPy can close them, high-precision numerics otherwise) and
 reports the steps that do not hold as printed.  The numeric versions used by fhsym live in
 :mod:`fhsym.accounting.sufficient` and :mod:`fhsym.accounting.zcdp`.
@@ -76,7 +76,7 @@ def _zcdp_xi(R: sp.Expr) -> sp.Expr:
 _A = _lemma5_arg(R_Delta)
 _B = _lemma7_arg(R_Delta, theta)
 lemma5_bound = Q(_A)  # Lemma 5: P{zeta^(u)_d(T) >= eps} <= Q(A)
-lemma7_bound = Q(_B)  # Lemma 7: P{zeta^(u)_d(T) <= -eps} >= Q(B) (as stated; see proofs/kdim.py)
+lemma7_bound = Q(_B)  # Lemma 7: P{zeta^(u)_d(T) <= -eps} >= Q(B) (as stated; see proofs/kdim/)
 _restriction_bound = (2 * gamma**2 * eps - Delta2**2) / K
 theorem8_restriction = sp.Le(R_Delta, _restriction_bound)
 theorem8_lhs = Q(_A) - sp.exp(eps) * Q(_B)
