@@ -84,9 +84,36 @@ def _em(m: np.ndarray, c: float, p: int) -> FloatArray:
     return out
 
 
+def _em_one(m: float, c: float, p: int) -> float:
+    """:func:`_em` at one m, on numpy scalars: the same operations in the same order as the array form (so the same
+    bits, ``tests/test_discrete.py``) without the cost of one-element arrays (a calibration's search asks one point at
+    a time)."""
+    u = c * m
+    mills = _SQRT_HALF_PI * sc.erfcx(np.float64(u * _SQRT_HALF))
+    he = [1.0, u]
+    for q in range(1, 2 * _EM_ORDER + 1):
+        he.append(u * he[q] - q * he[q - 1])
+    if p == 0:
+        corr = sum(_BF[q - 1] * c ** (2 * q - 1) * he[2 * q - 1] for q in range(1, _EM_ORDER + 1))
+        return float(np.log(mills / c + 0.5 + corr))
+    corr = sum(_BF[q - 1] * c ** (2 * q - 3) * (he[2 * q + 1] + he[2 * q - 1]) for q in range(1, _EM_ORDER + 1))
+    log_first = np.log(u + mills) - math.log(c) - 2.0 * np.log(np.float64(u))
+    with np.errstate(under="ignore"):
+        return float(log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first)))
+
+
+def _terms_one(m: float, c: float) -> float:
+    """:func:`terms_needed` at one m (the same operations)."""
+    beta = c * c * m
+    j_lin = _CUT / beta if beta > 0 else math.inf
+    return float(math.ceil(min(j_lin, math.sqrt(2 * _CUT) / c)) + 2)
+
+
 def _log_r(m: np.ndarray, c: float, p: int) -> FloatArray:
     m = np.asarray(m, dtype=float)
     flat = m.ravel()
+    if flat.size == 1 and _terms_one(float(flat[0]), c) > DIRECT_TERMS:  # one point in the Euler-Maclaurin range
+        return np.full(m.shape, _em_one(float(flat[0]), c, p))
     out = np.empty(flat.size)
     J = terms_needed(flat, c)
     direct = J <= DIRECT_TERMS
