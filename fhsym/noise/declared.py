@@ -330,11 +330,21 @@ def declare_law(decl: Declaration, *, register: bool = True) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: name 'gaussian' is already registered (Gaussian); declare the law under another name
+    >>> fhsym.declare_law(fhsym.Declaration("my_tl", "x", t, ((sp.exp(-t), (0, 3)),)))
+    Traceback (most recent call last):
+    ...
+    ValueError: decl 'my_tl' has a bounded support [-3, 3]: declare_law cannot certify its privacy profile yet (...
     """
     from . import NOISE_CLASSES
 
     if not isinstance(decl, Declaration):
         raise ValueError(f"decl must be a fhsym.symbolic.declaration.Declaration; got {type(decl).__name__}")
+    if decl.bounded:
+        raise ValueError(f"decl {decl.name!r} has a bounded support [-{decl.support_end}, {decl.support_end}]: "
+                         "declare_law cannot certify its privacy profile yet (the certified crossing plan of "
+                         "fhsym/_core/arb/crossing.py assumes a density positive on all of R, a finite loss); its "
+                         "formulas are derived by fhsym.symbolic.derivation.derive(decl) and printed by "
+                         "python -m fhsym.codegen (fhsym.TruncatedLaplace runs them)")
     cls = DECLARED.get(decl)
     if register and NOISE_CLASSES.get(decl.name, cls) is not cls:
         raise ValueError(f"name {decl.name!r} is already registered ({NOISE_CLASSES[decl.name].__name__}); "
