@@ -89,8 +89,8 @@ class ArbNamespace:
         if v == 0:
             return arb(1)
         if v.contains(0):
-            return arb(1).union(v.exp())
-        return v.expm1() / v
+            return arb(arb(1).union(v.exp()))
+        return arb(v.expm1() / v)
 
     @staticmethod
     def pi() -> arb:

@@ -241,9 +241,10 @@ def render_law_jax(name: str, source: str) -> str:
             defs.append(_jax_source(f"{prefix}_{k}", e, args))
             names.append(f"{prefix}_{k}")
         tables.append((table, f"({', '.join(names)},)"))
-    singles = (("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
-               ("KINK", "kink", dv.kink, (eps, *shapes)), ("VARIANCE", "variance", dv.variance, shapes),
-               ("FISHER", "fisher", dv.fisher, shapes), ("ENTROPY", "entropy", dv.entropy, shapes))
+    singles: Tuple[Tuple[str, str, Optional[sp.Expr], Any], ...] = (
+        ("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
+        ("KINK", "kink", dv.kink, (eps, *shapes)), ("VARIANCE", "variance", dv.variance, shapes),
+        ("FISHER", "fisher", dv.fisher, shapes), ("ENTROPY", "entropy", dv.entropy, shapes))
     if decl.bounded:
         singles += (("SF_END", "sf_end", dv.sf_end, (w, *shapes)), ("LOGSF_END", "logsf_end", dv.logsf_end, (w, *shapes)))
     for table, fn, e, args in singles:

@@ -233,7 +233,8 @@ class TruncatedLaplace(NoiseDistribution):
         a = self.bound / self.scale
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.where(q <= 0.5, self.bound * generated.isf_0(q, a), -self.bound * generated.isf_0(1.0 - q, a))
-        return np.clip(out, -self.bound, self.bound)
+        clipped: FloatArray = np.clip(out, -self.bound, self.bound)
+        return clipped
 
     def _centered_privacy_loss(self, t: FloatArray, d: FloatArray) -> FloatArray:
         up, lo = t + 0.5 * d, t - 0.5 * d

@@ -397,7 +397,8 @@ def derive(decl: Declaration) -> Derivation:
     notes: List[str] = []
     psi = tuple(-sp.expand_log(sp.log(g), force=True) for g, _ in decl.pieces)
     bd = decl.bounded
-    masses, tails, raw = [], [], []
+    masses, tails = [], []
+    raw: List[Tuple[Optional[sp.Expr], Optional[sp.Expr]]] = []
     for k, (g, (a, b)) in enumerate(decl.pieces):
         m = _integrate(g.subs(t, x), a, b, bd)
         tail = _integrate(g.subs(t, x), t, b, bd)
@@ -413,9 +414,11 @@ def derive(decl: Declaration) -> Derivation:
                    for g, _ in decl.pieces)
     if bd:
         sf = tuple((tails[k] + sum(masses[k + 1:])) / Z for k in range(len(masses)))
-        z_raw = 2 * sum(m for _, m in raw) if all(r is not None and m is not None for r, m in raw) else None
-        solve_for = tuple(None if z_raw is None else (raw[k][0] + sum(m for _, m in raw[k + 1:])) / z_raw
-                          for k in range(len(raw)))
+        whole = all(r is not None and m is not None for r, m in raw)
+        z_raw = 2 * sp.Add(*[m for _, m in raw]) if whole else None
+        solve_for: Tuple[Optional[sp.Expr], ...] = tuple(
+            None if z_raw is None else (raw[k][0] + sp.Add(*[m for _, m in raw[k + 1:]])) / z_raw
+            for k in range(len(raw)))
     else:
         sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
         solve_for = sf
