@@ -90,14 +90,12 @@ def test_the_derivation_of_a_bounded_support():
     assert not full.bounded and full.support_end is sp.oo
 
 
-def test_a_bounded_user_law_is_refused_by_declare_law():
+def test_a_bounded_user_law_is_declared_with_its_end():
     t = sp.Symbol("t", positive=True)
-    decl = fhsym.Declaration("t28_bounded", "bounded", t, ((sp.exp(-t), (0, 2)),), scale="b")
-    with pytest.raises(ValueError, match=r"bounded support \[-2, 2\].*cannot certify its privacy profile"):
-        fhsym.declare_law(decl)
-    with pytest.raises(ValueError, match="bounded support"):
-        fhsym.declare_law(decl, register=False)
-    assert "t28_bounded" not in fhsym.noise.NOISE_CLASSES
+    cls = fhsym.declare_law(fhsym.Declaration("t28_bounded", "bounded", t, ((sp.exp(-t), (0, 2)),), scale="b"),
+                            register=False)
+    assert cls.kernels.end == 2.0 and cls(1.0).privacy_profile(0.5, 4.0) == 1.0  # disjoint supports
+    assert cls(1.0).logpdf(2.5) == -np.inf and cls(1.0).sf(2.0) == 0.0
 
 
 @pytest.mark.parametrize("lam,A", [(1.0, 0.3), (1.0, 3.0), (0.25, 40.0)])

@@ -154,7 +154,9 @@ def kernels_of(mod: ModuleType) -> Kernels:
         joins=tuple(float(Fraction(p, r)) for p, r in mod.JOINS), joins_exact=joins,
         logpdf=mod.LOGPDF, sf=mod.SF, logsf=mod.LOGSF, isf=mod.ISF, psi=mod.PSI, loss_sup=mod.LOSS_SUP,
         psi_arb=mod.PSI_ARB, sf_arb=mod.SF_ARB, loss_sup_arb=mod.LOSS_SUP_ARB, kink=mod.KINK,
-        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY)
+        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY,
+        end=float(Fraction(*mod.SUPPORT_END)) if hasattr(mod, "SUPPORT_END") else None,
+        end_exact=fmpq(*mod.SUPPORT_END) if hasattr(mod, "SUPPORT_END") else None)
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:
