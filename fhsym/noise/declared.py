@@ -20,7 +20,10 @@ The member with scale ``s`` (and shape ``p``) has density ``g(|x|/s)/(Z s)``; in
   (``psi(|y - D|) - psi(|y|) = eps``, brentq), evaluated as ``F(y*) (-expm1(eps + log F(y* - D) - log F(y*)))``;
   0 where eps >= sup loss;
 * the certified profile (``profile_enclosure``, what calibrations are certified by): the generic plan
-  of :mod:`fhsym._core.arb.crossing`, a crossing bracket proven by arb signs of the loss.
+  of :mod:`fhsym._core.arb.crossing`, a crossing bracket proven by arb signs of the loss;
+* a bounded support ``[-b s, b s]`` (the declaration's last piece ends at b): ``logpdf = -inf``, ``sf = 0`` and
+  ``psi = +oo`` beyond it; the float crossing is clipped to the overlap ``(D - b, b)`` (``delta = F(D - b)``, the mass
+  of the infinite loss, where the finite loss stays below eps; 1 for ``D >= 2b``), as is the certified plan's.
 
 Example
 -------
