@@ -103,3 +103,18 @@ def test_calibrations_are_certified_and_reverified():
     tl = fhsym.calibrate(1.0, 1e-6, mechanism="truncated_laplace")
     assert twin.achieved_delta <= 1e-6 and fhsym.verify_certificate(twin.certificate.to_json())
     assert abs(twin.variance / tl.variance - 1) < 1e-5  # the same family; the scan grids differ
+
+
+def test_support_loss_and_moments():
+    law = TG(1.5)
+    assert law.support() == (-3.0, 3.0) and fhsym.Gaussian(1.0).support() == (-np.inf, np.inf)
+    # log g(t)/g(t + d): +oo where t + d leaves the support, -oo where t is outside it, 0/0 := 0 where both are
+    assert float(law.privacy_loss(2.8, 0.5)) == np.inf and float(law.privacy_loss(-3.2, 0.5)) == -np.inf
+    assert float(law.privacy_loss(4.0, 0.5)) == 0.0
+    with mpmath.workdps(30):
+        g = lambda v: mpmath.exp(-v * v / 2)  # noqa: E731
+        Z = 2 * mpmath.quad(g, [0, 2])
+        ref4 = 2 * mpmath.quad(lambda v: v**4 * g(v), [0, 2]) / Z * mpmath.mpf(1.5) ** 4
+        ref_h = -2 * mpmath.quad(lambda v: g(v) / Z * mpmath.log(g(v) / Z), [0, 2]) + mpmath.log(1.5)
+    assert law.moment(4) == pytest.approx(float(ref4), rel=1e-13)
+    assert law.entropy() == pytest.approx(float(ref_h), rel=1e-13)

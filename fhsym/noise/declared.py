@@ -237,7 +237,11 @@ class DeclaredNoise(NoiseDistribution):
             math.log(self._s)
 
     def _kinks(self) -> Tuple[float, ...]:
-        return tuple(self._s * b for b in self.kernels.joins)
+        return tuple(self._s * b for b in self.kernels.joins) + ((self._s * self._end,) if self.kernels.end else ())
+
+    def support(self) -> Tuple[float, float]:
+        """[-b s, b s] for a bounded support (b the declaration's end, s the scale), else (-inf, inf)."""
+        return (-self._s * self._end, self._s * self._end) if self.kernels.end is not None else super().support()
 
     def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
         u = np.asarray(rng.random(shape), dtype=float)
@@ -248,7 +252,9 @@ class DeclaredNoise(NoiseDistribution):
         s = self._s
         with np.errstate(invalid="ignore"):
             out: np.ndarray = self._psi((t + d) / s) - self._psi(t / s)
-        return np.where(np.isnan(out), 0.0, out)  # both outside a bounded support: log(0/0) := 0 (probability 0)
+        if self.kernels.end is not None:  # both outside a bounded support: log(0/0) := 0 (probability 0)
+            out = np.where(np.isnan(out), 0.0, out)
+        return out
 
     def _loss_sup(self, D: float) -> float:
         fn = self.kernels.loss_sup
