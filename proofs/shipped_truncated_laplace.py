@@ -13,7 +13,9 @@ isf and the variance from there.  The checks:
 * the profile: the derived bounded-support form F(y*) - e^eps F(y* - D), y* = min(max(y_c, D - 1), 1), against
   50-digit quadrature of the definition int [p(y) - e^eps p(y - D)]_+ dy (VERIFIED), and the class's hand-written
   three-term profile (audited; unchanged) against the derived form (VERIFIED, 50 digits);
-* the class's hand-written moments, entropy and P(0 < T <= x) against the derived forms (VERIFIED, 50 digits).
+* the class's hand-written moments, entropy and P(0 < T <= x) against the derived forms (VERIFIED, 50 digits);
+* the certified plan of a bounded support (``fhsym/_core/arb/crossing.py`` step 6), run by a declared twin: every
+  ``profile_enclosure`` contains the 50-digit quadrature (VERIFIED; to the quadrature's own error, 1e-45 relative).
 """
 
 from __future__ import annotations
@@ -235,3 +237,35 @@ def hand_written(ctx: Context) -> Outcome:
              for k, v in errs.items()]
     return verified(worst < 1e-13, "fhsym.TruncatedLaplace(1, a) vs the derived forms at 50 digits (SymPy evalf)", pts,
                     "50 digits", mpmath.nstr(worst, 2), evidence=steps)
+
+
+@topic.check(obj="delta(eps) ball", paper="derived",
+             claim="the certified bounded-support plan (crossing.py step 6) encloses 50-digit quadrature")
+def certified(ctx: Context) -> Outcome:
+    twin = fhsym.declare_law(fhsym.Declaration("proofs_tl_twin", "truncated Laplace (declared)", t, decl.pieces,
+                                               scale="bound", shapes=decl.shapes), register=False)
+    r = ctx.rng("certified")
+    worst, pts, bad, near = mpmath.mpf(0), 0, [], []
+    with mpmath.workdps(DPS):
+        for av in _shapes(ctx, "certified", 4):
+            Q = _Quad(av)
+            law = twin(1.0, av)
+            for _ in range(ctx.n(5, 2)):
+                dd, ee = float(r.uniform(0.0, 2.2)), float(r.uniform(0.0, 3.0))
+                ref = Q.profile(mpmath.mpf(ee), mpmath.mpf(dd)) if dd < 2 else mpmath.mpf(1)
+                enc = law.profile_enclosure(ee, dd)
+                pts += 1
+                tol = ref * mpmath.mpf(10) ** -45  # the quadrature's own error (50 digits)
+                if not enc.lower - tol <= ref <= enc.upper + tol:
+                    bad.append(f"a = {av:.4g}, D = {dd:.4g}, eps = {ee:.4g}: [{enc.lower!r}, {enc.upper!r}] vs {ref}")
+                elif not enc.lower <= ref <= enc.upper:
+                    near.append(f"a = {av:.4g}, D = {dd:.4g}, eps = {ee:.4g}: the quadrature is "
+                                f"{mpmath.nstr(ref - mpmath.mpf(enc.upper), 3)} above the ball's upper end {enc.upper!r}")
+                if ref > 0:
+                    worst = max(worst, (mpmath.mpf(enc.upper) - mpmath.mpf(enc.lower)) / ref)
+    steps = [f"- {pts} points (D = Delta/A in [0, 2.2], eps in [0, 3]): every ball contains the quadrature: "
+             f"{not bad}; widest ball {mpmath.nstr(worst, 2)} relative"] + [f"  - {b}" for b in bad] + [
+                 f"- within the quadrature's error (1e-45 relative) only: {n}" for n in near]
+    return verified(not bad, "profile_enclosure of the declared truncated Laplace (arb crossing bracket stopped at the "
+                    "overlap's end) vs 50-digit quadrature of the definition (to its error, 1e-45 relative)", pts, "50 digits",
+                    f"0 outside; width {mpmath.nstr(worst, 2)}", evidence=steps)
