@@ -69,3 +69,26 @@ def test_c_declared_numerics_against_mpmath(lib, name):
             assert abs(tail / q - 1) < 1e-12 * max(1.0, float(c * x / q)), (name, q)
         var = 2 * mpmath.quad(lambda v: v * v * pdf(v, th), [0, 1, 10, mpmath.inf])
         assert _fn(lib, f"fhsym_{name}_variance", len(shape))(*shape) == pytest.approx(float(var), rel=1e-13)
+
+
+def test_c_truncated_laplace_against_mpmath(lib):
+    """The bounded law (units of A, shape a): sf, sf near the end, isf (both branches), variance against quadrature."""
+    for av in (0.01, 2.5, 700.0):
+        a = mpmath.mpf(av)
+        g = lambda v: mpmath.exp(-a * abs(v))  # noqa: E731 - density on [-1, 1], normalised below
+        sf, sf_end, isf = (_fn(lib, f"fhsym_truncated_laplace_{f}", 2) for f in ("sf_0", "sf_end", "isf_0"))
+        with mpmath.workdps(40):
+            Z = 2 * mpmath.quad(g, [0, 1])
+            for tv in (0.0, 0.3, 0.5):
+                c = g(tv)
+                ref = c * mpmath.quad(lambda v: g(v) / c, [tv, 1]) / Z
+                assert sf(tv, av) == pytest.approx(float(ref), rel=1e-13)
+            for wv in (1e-12, 0.2, 0.5):
+                c = g(1 - mpmath.mpf(wv))
+                ref = c * mpmath.quad(lambda v: g(v) / c, [1 - mpmath.mpf(wv), 1]) / Z
+                assert sf_end(wv, av) == pytest.approx(float(ref), rel=1e-13)
+            for qv in (1e-200, 0.01, 0.5 - 1e-9):
+                ref = -mpmath.log(mpmath.mpf(qv) * Z * a + mpmath.exp(-a)) / a  # the root of the quadrature sf
+                assert isf(qv, av) == pytest.approx(float(ref), rel=1e-13)
+            var = 2 * mpmath.quad(lambda v: v * v * g(v), [0, 1]) / Z
+            assert _fn(lib, "fhsym_truncated_laplace_variance", 1)(av) == pytest.approx(float(var), rel=1e-13)

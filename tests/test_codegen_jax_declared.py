@@ -52,3 +52,24 @@ def test_jax_declared_numerics_against_mpmath(name, pdf, shape):
             assert abs(tail / q - 1) < 1e-12 * max(1.0, float(c * x / q)), (name, q)
         var = 2 * mpmath.quad(lambda v: v * v * pdf(v, th), [0, 1, 10, mpmath.inf])
         assert float(m.variance(*shape)) == pytest.approx(float(var), rel=1e-13)
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_jax_truncated_laplace_against_mpmath():
+    m = _mod("truncated_laplace")
+    assert m.ENTROPY is None and m.FISHER is None  # lowergamma_scaled has no JAX form; the Fisher information is infinite
+    for av in (0.01, 2.5, 700.0):
+        a = mpmath.mpf(av)
+        g = lambda v: mpmath.exp(-a * abs(v))  # noqa: E731 - density on [-1, 1], normalised below
+        with mpmath.workdps(40):
+            Z = 2 * mpmath.quad(g, [0, 1])
+            for tv in (0.0, 0.3, 0.5):
+                c = g(tv)
+                ref = c * mpmath.quad(lambda v: g(v) / c, [tv, 1]) / Z
+                assert float(m.sf_0(tv, av)) == pytest.approx(float(ref), rel=1e-13)
+                assert float(m.sf_end(1 - tv, av)) == pytest.approx(float(ref), rel=1e-13)
+            for qv in (1e-200, 0.01, 0.5 - 1e-9):
+                ref = -mpmath.log(mpmath.mpf(qv) * Z * a + mpmath.exp(-a)) / a  # the root of the quadrature sf
+                assert float(m.isf_0(qv, av)) == pytest.approx(float(ref), rel=1e-13)
+            var = 2 * mpmath.quad(lambda v: v * v * g(v), [0, 1]) / Z
+            assert float(m.variance(av)) == pytest.approx(float(var), rel=1e-13)

@@ -206,8 +206,10 @@ def test_bad_declarations_and_parameters_raise():
         fhsym.declare_law(Declaration("heavy", "heavy", t, ((sp.exp(-sp.sqrt(t)), (0, sp.oo)),)), register=False)
     with pytest.raises(ValueError, match="already registered"):
         fhsym.declare_law(Declaration("logistic", "other", t, ((sp.exp(-t), (0, sp.oo)),)))
-    with pytest.raises(ValueError, match="end at oo"):
-        Declaration("cut", "cut", t, ((sp.exp(-t), (0, 1)),))
+    cut = Declaration("cut", "cut", t, ((sp.exp(-t), (0, 1)),))  # a bounded support (tests/test_declared_bounded.py)
+    assert cut.bounded and fhsym.declare_law(cut, register=False).kernels.end == 1.0
+    with pytest.raises(ValueError, match=r"pieces\[0\] must cover \[0, upper\)"):
+        Declaration("cut", "cut", t, ((sp.exp(-t), (0, sp.Rational(1, 2) + sp.Symbol("a", positive=True))),))
     with pytest.raises(ValueError, match="positive=True"):
         Declaration("x", "x", sp.Symbol("u"), ((sp.exp(-t), (0, sp.oo)),))
     with pytest.raises(ValueError, match="only t and the shape symbols"):

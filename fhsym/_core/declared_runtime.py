@@ -78,6 +78,21 @@ class ArbNamespace:
         return (arb(e) * arb(b).log()).exp()
 
     @staticmethod
+    def exprel(v: Any) -> arb:
+        """(e^v - 1)/v = int_0^1 e^{v u} du (1 at v = 0): expm1(v)/v where the ball excludes 0; where it holds 0 the
+        hull of 1 and e^v (the integral lies between them).
+
+        >>> ArbNamespace.exprel(arb(0)), ArbNamespace.exprel(arb(-1)).overlaps(1 - arb(-1).exp())
+        (1.00000000000000, True)
+        """
+        v = arb(v)
+        if v == 0:
+            return arb(1)
+        if v.contains(0):
+            return arb(arb(1).union(v.exp()))
+        return arb(v.expm1() / v)
+
+    @staticmethod
     def pi() -> arb:
         return arb.pi()
 

@@ -165,6 +165,9 @@ class Kernels:
     variance: Optional[Callable[..., Any]]
     fisher: Optional[Callable[..., Any]]
     entropy: Optional[Callable[..., Any]]
+    #: a bounded support [-b, b]: b as a float and exact (None: all of R)
+    end: Optional[float] = None
+    end_exact: Optional[fmpq] = None
 
 
 def compile_kernels(dv: Derivation) -> Kernels:
@@ -191,4 +194,7 @@ def compile_kernels(dv: Derivation) -> Kernels:
         loss_sup_arb=None if unbounded else arb_function(dv.loss_sup, da),
         kink=None if dv.kink is None else numpy_function(dv.kink, (eps, *shapes)),
         variance=const(dv.variance), fisher=const(dv.fisher), entropy=const(dv.entropy),
+        end=float(dv.decl.support_end) if dv.decl.bounded else None,
+        end_exact=fmpq(int(sp.Rational(dv.decl.support_end).p), int(sp.Rational(dv.decl.support_end).q))
+        if dv.decl.bounded else None,
     )

@@ -30,7 +30,7 @@ import sympy as sp
 from flint import fmpq
 
 from fhsym.symbolic.declaration import Declaration
-from fhsym.symbolic.derivation import D, Derivation, derive, eps, q
+from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 
 from .declared import Kernels, arb_source, numpy_source
 from .printer import CKernelPrinter, XpPrinter
@@ -42,7 +42,8 @@ __all__ = ["LAWS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_sourc
 COMMAND = "python -m fhsym.codegen"
 PACKAGE = "fhsym._generated.declared"
 #: the modules of fhsym that hold a DECLARATION to print (the generated module has the same last name)
-SOURCES = ("fhsym.symbolic.laws.laplace", "fhsym.symbolic.laws.gaussian", "fhsym.symbolic.laws.osgt")
+SOURCES = ("fhsym.symbolic.laws.laplace", "fhsym.symbolic.laws.gaussian", "fhsym.symbolic.laws.osgt",
+           "fhsym.symbolic.laws.truncated_laplace")
 #: (generated module name, the module of its DECLARATION)
 LAWS: Tuple[Tuple[str, str], ...] = tuple((src.rsplit(".", 1)[-1], src) for src in SOURCES)
 
@@ -104,6 +105,11 @@ def render_law(name: str, source: str) -> str:
     single("KINK", "kink", dv.kink, (eps, *shapes))
     for what in ("variance", "fisher", "entropy"):
         single(what.upper(), what, getattr(dv, what), shapes)
+    if decl.bounded:  # sf near the end b of the support, in the distance w = b - t (w keeps its digits there)
+        single("SF_END", "sf_end", dv.sf_end, (w, *shapes))
+        single("LOGSF_END", "logsf_end", dv.logsf_end, (w, *shapes))
+        end = sp.Rational(decl.support_end)
+        tables.append(("SUPPORT_END", f"({int(end.p)}, {int(end.q)})"))
     joins = tuple(sp.Rational(b) for b in dv.bounds)
     tables.append(("JOINS", "(" + "".join(f"({int(b.p)}, {int(b.q)}), " for b in joins) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -117,7 +123,9 @@ def render_law(name: str, source: str) -> str:
     doc = (f"Numerics of the declared law {decl.display_name} in standard units (scale 1), printed from its derivation."
            f"\n\nDeclared: {' ; '.join(f'g(t) = {g} on [{a}, {b})' for g, (a, b) in decl.pieces)}"
            f"{'; shapes ' + ', '.join(s.name for s in shapes) if shapes else ''}.\n"
-           f"Derived: Z = {dv.Z}, variance = {dv.variance}, sup loss = {dv.loss_sup}.\n")
+           f"Derived: Z = {dv.Z}, variance = {dv.variance}, sup loss = {dv.loss_sup}.\n"
+           + (f"Bounded support [-{decl.support_end}, {decl.support_end}] (density 0 beyond; the Fisher information is "
+              f"infinite); proofs/shipped_{name}.py checks these forms.\n" if decl.bounded else ""))
     text = _header(f"{source}.DECLARATION", textwrap.fill(doc.split("\n\n")[0], 116) + "\n\n" + "\n".join(
         textwrap.fill(line, 116) for line in doc.split("\n\n")[1].splitlines()) + "\n")
     text += "\n".join(imports + fh).rstrip() + "\n\n\n"
@@ -147,7 +155,9 @@ def kernels_of(mod: ModuleType) -> Kernels:
         joins=tuple(float(Fraction(p, r)) for p, r in mod.JOINS), joins_exact=joins,
         logpdf=mod.LOGPDF, sf=mod.SF, logsf=mod.LOGSF, isf=mod.ISF, psi=mod.PSI, loss_sup=mod.LOSS_SUP,
         psi_arb=mod.PSI_ARB, sf_arb=mod.SF_ARB, loss_sup_arb=mod.LOSS_SUP_ARB, kink=mod.KINK,
-        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY)
+        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY,
+        end=float(Fraction(*mod.SUPPORT_END)) if hasattr(mod, "SUPPORT_END") else None,
+        end_exact=fmpq(*mod.SUPPORT_END) if hasattr(mod, "SUPPORT_END") else None)
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:
@@ -184,6 +194,29 @@ class JaxDeclaredPrinter(XpPrinter):
         if isinstance(e.args[0], sp.uppergamma):
             raise ValueError("log(uppergamma) has no JAX form yet")
         return str(super()._print_log(e))
+
+    def _print_Piecewise(self, e: sp.Basic) -> str:
+        """Nested ``xp.where(cond, value, rest)`` (every branch evaluated: each must be finite where it is not taken;
+        a bounded law's isf: log1p near the median, log of a positive sum in the far tail)."""
+        out = "xp.nan"
+        for value, cond in reversed(e.args):
+            v = self._print(value)
+            out = v if cond is sp.true else f"xp.where({self._print(cond)}, {v}, {out})"
+        return out
+
+
+def _missing(expr: sp.Expr, target: int) -> List[str]:
+    """The functions of ``expr`` that the target (1: JAX, 2: C) has no implementation of (the function is then not
+    printed for it: ``None`` in the tables, left out of the C file): ``lowergamma_scaled`` (JAX, C), the
+    runtime nodes the C runtime lacks."""
+    from fhsym._core.backends import IMPLEMENTATIONS
+
+    from .printer import C_RUNTIME, NUMPY_RUNTIME
+
+    names = {type(f).__name__ for f in sp.sympify(expr).atoms(sp.Function)}
+    if target == 1:
+        return sorted(n for n in names if n in IMPLEMENTATIONS and IMPLEMENTATIONS[n][1] is None)
+    return sorted(n for n in names if n in NUMPY_RUNTIME and n not in C_RUNTIME and n not in ("erf", "erfc"))
 
 
 def _jax_source(name: str, expr: sp.Expr, args: Any) -> str:
@@ -228,17 +261,20 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
                                        ("PSI", "psi", dv.psi, ta)):
         names = []
         for k, e in enumerate(exprs):
-            if e is None:
+            if e is None or _missing(e, 1):
                 names.append("None")
                 continue
             defs.append(_jax_source(f"{prefix}_{k}", e, args))
             names.append(f"{prefix}_{k}")
         tables.append((table, f"({', '.join(names)},)"))
-    singles = (("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
-               ("KINK", "kink", dv.kink, (eps, *shapes)), ("VARIANCE", "variance", dv.variance, shapes),
-               ("FISHER", "fisher", dv.fisher, shapes), ("ENTROPY", "entropy", dv.entropy, shapes))
+    singles: Tuple[Tuple[str, str, Optional[sp.Expr], Any], ...] = (
+        ("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
+        ("KINK", "kink", dv.kink, (eps, *shapes)), ("VARIANCE", "variance", dv.variance, shapes),
+        ("FISHER", "fisher", dv.fisher, shapes), ("ENTROPY", "entropy", dv.entropy, shapes))
+    if decl.bounded:
+        singles += (("SF_END", "sf_end", dv.sf_end, (w, *shapes)), ("LOGSF_END", "logsf_end", dv.logsf_end, (w, *shapes)))
     for table, fn, e, args in singles:
-        if e is None:
+        if e is None or _missing(e, 1):
             tables.append((table, "None"))
             continue
         defs.append(_jax_source(fn, e, args))
@@ -297,9 +333,11 @@ def _c_body(dv: Derivation, name: str) -> str:
         rows += [(f"{prefix}_{k}", e, args) for k, e in enumerate(exprs)]
     rows += [("loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da), ("kink", dv.kink, (eps, *shapes)),
              ("variance", dv.variance, shapes), ("fisher", dv.fisher, shapes), ("entropy", dv.entropy, shapes)]
+    if decl.bounded:
+        rows += [("sf_end", dv.sf_end, (w, *shapes)), ("logsf_end", dv.logsf_end, (w, *shapes))]
     fns = []
     for fn, e, args in rows:
-        if e is None:
+        if e is None or _missing(e, 2):
             continue
         params = ", ".join(f"double {a.name}" for a in args) or "void"
         try:

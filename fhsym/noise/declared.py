@@ -20,7 +20,10 @@ The member with scale ``s`` (and shape ``p``) has density ``g(|x|/s)/(Z s)``; in
   (``psi(|y - D|) - psi(|y|) = eps``, brentq), evaluated as ``F(y*) (-expm1(eps + log F(y* - D) - log F(y*)))``;
   0 where eps >= sup loss;
 * the certified profile (``profile_enclosure``, what calibrations are certified by): the generic plan
-  of :mod:`fhsym._core.arb.crossing`, a crossing bracket proven by arb signs of the loss.
+  of :mod:`fhsym._core.arb.crossing`, a crossing bracket proven by arb signs of the loss;
+* a bounded support ``[-b s, b s]`` (the declaration's last piece ends at b): ``logpdf = -inf``, ``sf = 0`` and
+  ``psi = +oo`` beyond it; the float crossing is clipped to the overlap ``(D - b, b)`` (``delta = F(D - b)``, the mass
+  of the infinite loss, where the finite loss stays below eps; 1 for ``D >= 2b``), as is the certified plan's.
 
 Example
 -------
@@ -56,6 +59,7 @@ from ..codegen.declared_laws import generated_kernels
 from ..codegen.declared_laws import jax_source as _jax_source
 from ..symbolic.declaration import Declaration
 from ..symbolic.derivation import Derivation, derive
+from ..symbolic.special import rewrite_naive
 from .base import NoiseDistribution
 
 __all__ = ["DeclaredNoise", "declare_law", "DECLARED"]
@@ -130,15 +134,26 @@ class DeclaredNoise(NoiseDistribution):
                     out[m] = np.broadcast_to(fn(z[m], *self._shapes), z[m].shape)
         return out
 
+    @property
+    def _end(self) -> float:
+        """The end b of a bounded support [-b, b] in standard units (inf: all of R)."""
+        return math.inf if self.kernels.end is None else self.kernels.end
+
     def _psi(self, z: FloatArray) -> np.ndarray:
-        return self._pieces(self.kernels.psi, np.abs(z))
+        a = np.abs(np.asarray(z, dtype=float))
+        out: np.ndarray = np.where(a > self._end, math.inf, self._pieces(self.kernels.psi, np.minimum(a, self._end)))
+        return out  # beyond a bounded support: g = 0, psi = +oo
 
     def _logpdf(self, x: FloatArray) -> FloatArray:
-        return self._pieces(self.kernels.logpdf, np.abs(x) / self._s) - math.log(self._s)
+        a = np.abs(np.asarray(x, dtype=float)) / self._s
+        val = self._pieces(self.kernels.logpdf, np.minimum(a, self._end)) - math.log(self._s)
+        out: np.ndarray = np.where(a > self._end, -math.inf, val)
+        return out
 
     def _sf_pos(self, a: np.ndarray) -> np.ndarray:
         """sf in standard units at a >= 0: the derived form, and exp of the stable log sf where it is not finite (a
         ratio of tails that both underflow, e.g. erfc(u)/erfc(v) far out)."""
+        a = np.minimum(a, self._end)  # sf = 0 at and beyond the end of a bounded support
         s = self._pieces(self.kernels.sf, a)
         bad = ~np.isfinite(s)
         if np.any(bad):
@@ -152,13 +167,17 @@ class DeclaredNoise(NoiseDistribution):
 
     def _logsf(self, x: FloatArray) -> FloatArray:
         z = np.asarray(x, dtype=float) / self._s
-        pos = self._pieces(self.kernels.logsf, np.abs(z))
         with np.errstate(all="ignore"):
+            pos = self._pieces(self.kernels.logsf, np.minimum(np.abs(z), self._end))
             out: np.ndarray = np.where(z >= 0, pos, np.log1p(-self._sf_pos(np.abs(z))))
         return out
 
     def _log_cdf1(self, y: float) -> float:
         """log F(y) in standard units (one float)."""
+        if y <= -self._end:
+            return -math.inf
+        if y >= self._end:
+            return 0.0
         if y <= 0:
             return float(self._pieces(self.kernels.logsf, np.array([-y]))[0])
         return math.log1p(-float(self._sf_pos(np.array([y]))[0]))
@@ -175,7 +194,8 @@ class DeclaredNoise(NoiseDistribution):
                     if math.isfinite(z):
                         return z  # else (an intermediate under- or overflows) the root of logsf below
                 lp = math.log(p)
-                lo, hi = edges[k], edges[k + 1] if edges[k + 1] < math.inf else max(1.0, 2 * edges[k])
+                top = min(edges[k + 1], self._end)
+                lo, hi = edges[k], top if top < math.inf else max(1.0, 2 * edges[k])
                 while float(self._pieces(self.kernels.logsf, np.array([hi]))[0]) > lp:
                     lo, hi = hi, 2 * hi
                 return float(brentq(lambda z: float(self._pieces(self.kernels.logsf, np.array([z]))[0]) - lp,
@@ -219,7 +239,11 @@ class DeclaredNoise(NoiseDistribution):
             math.log(self._s)
 
     def _kinks(self) -> Tuple[float, ...]:
-        return tuple(self._s * b for b in self.kernels.joins)
+        return tuple(self._s * b for b in self.kernels.joins) + ((self._s * self._end,) if self.kernels.end else ())
+
+    def support(self) -> Tuple[float, float]:
+        """[-b s, b s] for a bounded support (b the declaration's end, s the scale), else (-inf, inf)."""
+        return (-self._s * self._end, self._s * self._end) if self.kernels.end is not None else super().support()
 
     def _rvs(self, rng: Any, shape: Tuple[int, ...]) -> np.ndarray:
         u = np.asarray(rng.random(shape), dtype=float)
@@ -228,7 +252,10 @@ class DeclaredNoise(NoiseDistribution):
     # -- privacy
     def _privacy_loss(self, t: np.ndarray, d: np.ndarray) -> np.ndarray:
         s = self._s
-        out: np.ndarray = self._psi((t + d) / s) - self._psi(t / s)
+        with np.errstate(invalid="ignore"):
+            out: np.ndarray = self._psi((t + d) / s) - self._psi(t / s)
+        if self.kernels.end is not None:  # both outside a bounded support: log(0/0) := 0 (probability 0)
+            out = np.where(np.isnan(out), 0.0, out)
         return out
 
     def _loss_sup(self, D: float) -> float:
@@ -238,16 +265,22 @@ class DeclaredNoise(NoiseDistribution):
     def _profile1(self, e: float, D: float) -> float:
         if e >= self._loss_sup(D):
             return 0.0
+        if D >= 2.0 * self._end:  # a bounded support, disjoint from its shift
+            return 1.0
 
         def gap(v: float) -> float:
             return float(self._psi(np.array([v - D]))[0] - self._psi(np.array([v]))[0]) - e
 
         hi = 0.5 * D
         lo = hi - 1.0
-        while gap(lo) < 0.0:
+        left = D - self._end  # a bounded support: the overlap (D - b, b), the loss +oo left of it
+        while gap(max(lo, left)) < 0.0:
+            if lo <= left:  # the loss is below eps on the whole overlap: y* = D - b, delta = F(D - b)
+                return math.exp(self._log_cdf1(left))
             lo = hi - 2.0 * (hi - lo)
             if lo < -1e300:
                 return 0.0  # the crossing is beyond the floats: F(y*) underflows
+        lo = max(lo, left)
         y = hi if gap(hi) >= 0.0 else _crossing(gap, lo, hi)
         a, b = self._log_cdf1(y), e + self._log_cdf1(y - D)
         return max(0.0, math.exp(a) * -math.expm1(b - a))
@@ -279,7 +312,7 @@ class DeclaredNoise(NoiseDistribution):
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         k = self.kernels
         plan = CrossingPlan(k.psi_arb, k.sf_arb, k.joins_exact, k.loss_sup_arb,
-                            tuple(_exact(v) for v in self._shapes), eps, sensitivity / _exact(self._s))
+                            tuple(_exact(v) for v in self._shapes), eps, sensitivity / _exact(self._s), end=k.end_exact)
         return crossing_eval, plan, f"declared law {self.name!r}: certified crossing bracket of the loss"
 
 
@@ -301,7 +334,9 @@ def _crossing(gap: Callable[[float], float], lo: float, hi: float) -> float:
 
 @functools.lru_cache(maxsize=64)
 def _mp_form(decl: Declaration, what: str) -> Callable[..., Any]:
-    return sp.lambdify(decl.shape_symbols, getattr(DECLARED[decl].derivation, what), "mpmath")  # type: ignore[no-any-return]
+    # stable nodes (exprel, lowergamma3_scaled of a bounded support) by their definitions: mpmath has no such names
+    expr = rewrite_naive(getattr(DECLARED[decl].derivation, what))
+    return sp.lambdify(decl.shape_symbols, expr, "mpmath")  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -347,6 +382,10 @@ def declare_law(decl: Declaration, *, register: bool = True) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: name 'gaussian' is already registered (Gaussian); declare the law under another name
+    >>> TG = fhsym.declare_law(fhsym.Declaration("doc_trunc_gauss", "truncated Gaussian (doc)", t,
+    ...                                           ((sp.exp(-t**2 / 2), (0, 2)),), scale="sigma"), register=False)
+    >>> float(TG(1.0).sf(2.0)), float(TG(1.0).privacy_profile(0.0, 4.0))  # a bounded support [-2, 2]
+    (0.0, 1.0)
     """
     from . import NOISE_CLASSES
 

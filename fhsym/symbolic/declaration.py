@@ -2,7 +2,8 @@
 
 A :class:`Declaration` is what a user writes to get a noise law fhsym does not have: its
 unnormalised density ``g`` on ``t >= 0`` in standard units (scale 1) as pieces
-``(expression, (lower, upper))`` that cover ``[0, oo)``, the name of its scale parameter, and its
+``(expression, (lower, upper))`` that cover ``[0, oo)`` -- or ``[0, b)`` with a finite rational ``b``: a
+*bounded support* ``[-b, b]``, density 0 beyond (truncated Laplace) -- the name of its scale parameter, and its
 shape parameters (each a positive SymPy symbol with a domain and a *typical range*, the range the
 tests and the calibrator's shape scan use).  The law is symmetric by construction: the density of
 the member with scale ``s`` is ``g(|t|/s) / (Z s)``, ``Z = 2 int_0^oo g``.
@@ -14,7 +15,8 @@ The structural facts the privacy claims need are not asserted, they are establis
 * *log-concave*: psi = -log g has psi'' >= 0 on every piece (SymPy sign of the simplified second
   derivative under the symbols' assumptions), psi is continuous at every join, its one-sided
   derivatives do not decrease at every join, and psi'(0+) >= 0 (so that the even extension keeps
-  psi' non-decreasing through 0).  A step SymPy cannot close is checked at 50 digits at random
+  psi' non-decreasing through 0).  On a bounded support psi = +oo beyond b, which keeps psi convex
+  (a convex function on an interval, +oo outside it).  A step SymPy cannot close is checked at 50 digits at random
   points of the piece (and of the typical shape range) and the fact is then VERIFIED, not PROVEN.
 
 Example
@@ -82,7 +84,8 @@ class Declaration:
         The variable of the pieces, declared ``positive=True``.
     pieces : sequence of (expression, (lower, upper))
         The unnormalised density on consecutive intervals ``[0, b1), [b1, b2), ..., [bk, oo)``; the
-        bounds are exact numbers (SymPy Rational/Integer, ``sympy.oo`` last).
+        bounds are exact numbers (SymPy Rational/Integer, ``sympy.oo`` last).  A finite last upper bound ``b``
+        declares a bounded support ``[-b, b]`` (density 0 beyond; :attr:`support_end`).
     scale : str
         The scale parameter's name (the constructor's first argument; more scale is more noise).
     shapes : sequence of ShapeParameter
@@ -136,10 +139,23 @@ class Declaration:
                 raise ValueError(f"pieces[{k}] uses {sorted(map(str, e.free_symbols - allowed))}: only t and the "
                                  f"shape symbols may appear")
             prev = b
-        if prev is not sp.oo:
-            raise ValueError(f"the last piece must end at oo (full support); it ends at {prev}")
         object.__setattr__(self, "pieces", pieces)
         object.__setattr__(self, "shapes", shapes)
+
+    @property
+    def support_end(self) -> sp.Expr:
+        """The end b of the support [-b, b] (``sympy.oo``: full support, the density is positive on all of R).
+
+        >>> t = sp.Symbol("t", positive=True)
+        >>> Declaration("tl", "TL", t, ((sp.exp(-t), (0, 1)),)).support_end
+        1
+        """
+        return self.pieces[-1][1][1]
+
+    @property
+    def bounded(self) -> bool:
+        """True for a bounded support (the last piece ends at a finite b)."""
+        return self.support_end is not sp.oo
 
     @property
     def shape_symbols(self) -> Tuple[sp.Symbol, ...]:
@@ -218,6 +234,8 @@ def prove_facts(decl: Declaration, seed: int = 28) -> Tuple[Fact, ...]:
         steps.append(f"psi continuous at t = {b}: SymPy gives a jump of 0")
         djump = sp.diff(psis[k + 1], t).subs(t, b) - sp.diff(psis[k], t).subs(t, b)
         proven &= _sign_ok(djump, f"psi'(t+) - psi'(t-) at t = {b}", decl, (b, b + 1), rng, steps)
+    if decl.bounded:
+        steps.append(f"bounded support [0, {decl.support_end}): psi = +oo beyond it, a convex extension of psi")
     lc = Fact("log-concave", PROVEN if proven else VERIFIED,
               "SymPy: psi'' >= 0 per piece, psi'(0+) >= 0, psi continuous and psi' non-decreasing at every join"
               if proven else "psi'' >= 0 per piece and at the joins: SymPy where it closed, else 50-digit points",

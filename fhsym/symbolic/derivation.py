@@ -20,7 +20,20 @@ the hockey-stick divergence of T against T + D)::
 
     delta(eps; D) = sup_y [F(y) - e^eps F(y - D)] = F(y*) - e^eps F(y* - D),   loss(y*; D) = eps,
 
-``loss`` non-increasing in y (psi convex), ``delta = 0`` when ``eps >= sup loss``.  Where the crossing
+``loss`` non-increasing in y (psi convex), ``delta = 0`` when ``eps >= sup loss``.
+
+A *bounded* support ``[-b, b]`` (:attr:`~.declaration.Declaration.support_end` finite; density 0 beyond b):
+the loss is ``+oo`` for ``y`` in the support and ``y - D`` not (``y < D - b``), ``-oo`` for ``y > b``, finite and
+non-increasing on the overlap ``(D - b, b)``; so the set where it exceeds eps is ``(-b, y*)`` with
+``y* = min(max(y_c, D - b), b)``, ``y_c`` the crossing of the finite loss, and (``D < 2b``)::
+
+    delta(eps; D) = F(y*) - e^eps F(y* - D)      (>= F(D - b) = sf(b - D): the mass of the infinite loss),
+
+``delta = 1`` for ``D >= 2b``; ``sup loss = oo`` and no kink.  The Fisher information (in location) is infinite: the
+density jumps to 0 at +-b (:attr:`Derivation.fisher` is None with a note saying so).  Integrals of
+``c x^m e^{-a x}`` over a bounded interval are taken in the overflow- and cancellation-free form of
+:func:`bounded_integral` (``exprel``, ``lowergamma_scaled``), and the inverse SymPy finds for the sf is rewritten by
+:func:`stable_isf` (dominant exponential factored out of a log, ``log1p``, ``expm1``).  Where the crossing
 equation is a polynomial of degree <= 2 in y on a region (which pieces |y| and |y - D| lie in and the
 signs of y and y - D) SymPy solves it (:attr:`Derivation.crossings`); elsewhere the numerics find it
 as a certified root.  Anything SymPy does not close is ``None`` and named in :attr:`Derivation.notes`
@@ -46,13 +59,14 @@ import sympy as sp
 from .declaration import Declaration, Fact, prove_facts
 from .special import logaddexp
 
-__all__ = ["Derivation", "derive", "x", "q", "y", "D", "eps", "closed"]
+__all__ = ["Derivation", "derive", "x", "q", "y", "D", "eps", "w", "closed", "bounded_integral", "stable_isf"]
 
 x = sp.Symbol("x", positive=True)  # integration variable
 q = sp.Symbol("q", positive=True)  # a probability
 y = sp.Symbol("y", real=True)  # the crossing variable of the profile
 D = sp.Symbol("D", positive=True)  # the sensitivity in standard units (Delta / scale)
 eps = sp.Symbol("epsilon", nonnegative=True)
+w = sp.Symbol("w", positive=True)  # the distance b - t to the end b of a bounded support
 
 
 def closed(e: sp.Expr) -> bool:
@@ -110,14 +124,55 @@ def gamma_integral(e: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> Optional[sp.Expr]:
     return sp.simplify(upper(lo) - upper(hi))
 
 
-def _integrate(e: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> Optional[sp.Expr]:
+def _L(j: int, v: sp.Expr) -> sp.Expr:
+    """int_0^1 u^j e^{-v u} du: exprel(-v) (j = 0), lowergamma3_scaled(v) (j = 2), else lowergamma_scaled(j, v)."""
+    from .special import exprel, lowergamma3_scaled, lowergamma_scaled
+
+    return exprel(-v) if j == 0 else (lowergamma3_scaled(v) if j == 2 else lowergamma_scaled(j, v))
+
+
+def bounded_integral(e: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> Optional[sp.Expr]:
+    """int_lo^hi c x^m e^{-a x} dx over a finite interval (integer m >= 0; None for another form), written without
+    overflow or cancellation (x = lo + w u, w = hi - lo)::
+
+        = c e^{-a lo} sum_j C(m, j) lo^(m - j) w^(j + 1) L_j(a w),   L_j(v) = int_0^1 u^j e^{-v u} du > 0
+
+    (SymPy's antiderivative is a difference of exponentials that overflows at a > 709 and cancels as a -> 0, or as
+    lo -> hi).  ``proofs/shipped_truncated_laplace.py`` proves the derived sf by d sf/dt = -g/Z.
+
+    >>> t = sp.Symbol("t", positive=True); a = sp.Symbol("a", positive=True)
+    >>> bounded_integral(sp.exp(-a * x), t, 1)
+    (1 - t)*exp(-a*t)*exprel(-a*(1 - t))
+    """
+    sign, parts = 1, _gamma_parts(e)
+    if parts is None:
+        sign, parts = -1, _gamma_parts(-e)
+    if parts is None or hi is sp.oo:
+        return None
+    c, m, a, p = parts
+    c = sign * c
+    if p != 1 or not (m.is_Integer and m >= 0):
+        return None
+    w = hi - lo
+    total = sum(sp.binomial(m, j) * lo ** (m - j) * w ** (j + 1) * _L(int(j), a * w) for j in range(int(m) + 1))
+    return c * sp.exp(-a * lo) * total
+
+
+def _integrate(e: sp.Expr, lo: sp.Expr, hi: sp.Expr, bounded: bool = False) -> Optional[sp.Expr]:
     """int_lo^hi e dx: SymPy, except a tail of c x^m e^{-a x^p} with p not 1 or 2 (there SymPy answers with a Meijer G
-    function, slowly) and anything SymPy does not close, which :func:`gamma_integral` takes where it applies."""
+    function, slowly) and anything SymPy does not close, which :func:`gamma_integral` takes where it applies; for a law
+    with a bounded support (``bounded``), a finite interval of c x^m e^{-a x} by :func:`bounded_integral` (the laws on
+    all of R keep SymPy's forms, which their proofs and generated code are written for)."""
     parts = _gamma_parts(e)
     if parts is not None and lo.free_symbols and parts[3] not in (1, 2):
         return gamma_integral(e, lo, hi)
+    if bounded and hi is not sp.oo:
+        r = bounded_integral(e, lo, hi)
+        if r is not None:
+            return r
     r = _integrate_sympy(e, lo, hi)
     return r if r is not None or parts is None else gamma_integral(e, lo, hi)
+
 
 
 def _integrate_sympy(e: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> Optional[sp.Expr]:
@@ -192,6 +247,60 @@ def _log_reciprocal(e: sp.Expr) -> sp.Expr:
     return e.replace(hit, flip)
 
 
+def stable_isf(e: sp.Expr) -> sp.Expr:
+    """The inverse SymPy finds for a bounded law's sf, rewritten for floats: in each log(S), S a sum of c_i e^{u_i},
+    the dominant exponential e^{u_max} (u_max - u_i >= 0 by SymPy) is factored out (log S = u_max + log S', no
+    overflow of e^{a} at a > 709); then, where S' = 1 + r with r factoring through e^u - 1 (= expm1(u)), log(S') is
+    log1p(r) while r >= -1/2 (no cancellation near the median or as a -> 0) and log of S' written as a polynomial in
+    e^u otherwise (its terms positive for truncated Laplace: no cancellation in the far tail, where 1 + r is
+    small).  Truncated Laplace (units of A, shape a): (a - log(2 q e^a - 2 q + 1))/a becomes the two forms below.
+
+    >>> a, qq = sp.Symbol("a", positive=True), sp.Symbol("q", positive=True)
+    >>> stable_isf((a - sp.log(2 * qq * sp.exp(a) - 2 * qq + 1)) / a)
+    Piecewise((-log1p((1 - 2*q)*expm1(-a))/a, (1 - 2*q)*expm1(-a) >= -1/2), (-log(2*q + (1 - 2*q)*exp(-a))/a, True))
+    """
+    from sympy.codegen.cfunctions import expm1, log1p
+
+    def hit(v: sp.Basic) -> bool:
+        return isinstance(v, sp.log) and v.args[0].is_Add and v.args[0].has(sp.exp)
+
+    def expo(term: sp.Expr) -> sp.Expr:
+        return sp.Add(*[f.args[0] for f in sp.Mul.make_args(sp.powsimp(term)) if isinstance(f, sp.exp)])
+
+    def fix(v: sp.Basic) -> sp.Expr:
+        arg = sp.expand(v.args[0])
+        us = [expo(term) for term in sp.Add.make_args(arg)]
+        top = next((u for u in us if all(sp.simplify(u - w).is_nonnegative for w in us)), None)
+        if top is None:
+            return v
+        rest = sp.expand(sp.powsimp(sp.expand(arg * sp.exp(-top)), combine="exp"))
+        r = sp.expand(rest - 1)
+        atoms = list(r.atoms(sp.exp))
+        if len(atoms) == 1:  # r = P(E), E = e^v; P(1) = 0: r = (E - 1) Q(E) = expm1(v) Q(E)
+            E = sp.Dummy("E")
+            poly = sp.Poly(r.subs(atoms[0], E), E)
+            if sp.simplify(poly.eval(1)) == 0:
+                quo = sp.factor(sp.quo(poly, sp.Poly(E - 1, E)).as_expr().subs(E, atoms[0]))
+                near = log1p(expm1(atoms[0].args[0]) * quo)  # exact near the median (r small)
+                # far from it (1 + r < 1/2): log(P(0) + E R(E)), the same sum ordered as polynomial in E
+                whole = poly + 1  # S' = 1 + r
+                p0 = whole.eval(0)
+                far = sp.log(p0 + atoms[0] * sp.factor(sp.quo(whole - p0, sp.Poly(E, E)).as_expr().subs(E, atoms[0])))
+                cond = expm1(atoms[0].args[0]) * quo >= -sp.Rational(1, 2)
+                return sp.Piecewise((top + near, cond), (top + far, True))
+        return top + sp.log(rest)
+
+    out = sp.piecewise_fold(e.replace(hit, fix))
+    if isinstance(out, sp.Piecewise):
+        return sp.Piecewise(*[(_flat(v), c) for v, c in out.args])
+    return _flat(out)
+
+
+def _flat(e: sp.Expr) -> sp.Expr:
+    """Distribute the outer products only (a - (a + L))/a -> -L/a; the arguments of the functions stay as they are."""
+    return sp.Add(*[sp.expand(term, deep=False) for term in sp.Add.make_args(sp.expand(e, deep=False))])
+
+
 def _exp_term(term: sp.Expr) -> Optional[Tuple[sp.Expr, sp.Expr]]:
     """(c, u) with term = c e^u, c a positive number; None otherwise."""
     c, rest = term.as_independent(sp.exp, as_Add=False)
@@ -225,6 +334,10 @@ class Derivation:
     kink: Optional[sp.Expr]
     rewrites: Tuple[str, ...]
     notes: List[str] = field(default_factory=list)
+    #: bounded support: sf and its stable log at t = b - w of the last piece, as functions of the distance w to the
+    #: end (the float b - t of a t near b has lost the digits of w: sf(t) ~ w there)
+    sf_end: Optional[sp.Expr] = None
+    logsf_end: Optional[sp.Expr] = None
 
     @property
     def t(self) -> sp.Symbol:
@@ -246,11 +359,11 @@ class Derivation:
             return sp.Integer(0)
         total = sp.Integer(0)
         for g, (a, b) in self.decl.pieces:
-            r = _integrate(x**n * g.subs(self.t, x), a, b)
+            r = _integrate(x**n * g.subs(self.t, x), a, b, self.decl.bounded)
             if r is None:
                 return None
             total += r
-        return sp.simplify(2 * total / self.Z)
+        return 2 * total / self.Z if self.decl.bounded else sp.simplify(2 * total / self.Z)
 
     def __hash__(self) -> int:  # lru_cache of moment(): one derivation per declaration
         return hash(self.decl)
@@ -283,46 +396,70 @@ def derive(decl: Declaration) -> Derivation:
     facts = prove_facts(decl)
     notes: List[str] = []
     psi = tuple(-sp.expand_log(sp.log(g), force=True) for g, _ in decl.pieces)
-    masses = []
-    tails = []
+    bd = decl.bounded
+    masses, tails = [], []
+    raw: List[Tuple[Optional[sp.Expr], Optional[sp.Expr]]] = []
     for k, (g, (a, b)) in enumerate(decl.pieces):
-        m = _integrate(g.subs(t, x), a, b)
-        tail = _integrate(g.subs(t, x), t, b)
+        m = _integrate(g.subs(t, x), a, b, bd)
+        tail = _integrate(g.subs(t, x), t, b, bd)
         if m is None or tail is None:
             raise ValueError(f"{decl.name}: SymPy could not integrate piece {k} ({g} on [{a}, {b})); a numeric "
                              "survival function is not supported yet")
         masses.append(m)
         tails.append(tail)
+        if bd:  # SymPy's own antiderivatives: what sp.solve inverts (stable_isf rewrites the inverse)
+            raw.append((_integrate_sympy(g.subs(t, x), t, b), _integrate_sympy(g.subs(t, x), a, b)))
     Z = sp.simplify(2 * sum(masses))
     logpdf = tuple(_erfc_log(sp.expand_log(sp.log(g), force=True) - sp.expand_log(sp.log(Z), force=True), [])
                    for g, _ in decl.pieces)
-    sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
+    if bd:
+        sf = tuple((tails[k] + sum(masses[k + 1:])) / Z for k in range(len(masses)))
+        whole = all(r is not None and m is not None for r, m in raw)
+        z_raw = 2 * sp.Add(*[m for _, m in raw]) if whole else None
+        solve_for: Tuple[Optional[sp.Expr], ...] = tuple(
+            None if z_raw is None else (raw[k][0] + sp.Add(*[m for _, m in raw[k + 1:]])) / z_raw
+            for k in range(len(raw)))
+    else:
+        sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
+        solve_for = sf
     logsf, rewrites = [], set()
     for s in sf:
         e, r = _stable_log(s)
         logsf.append(e)
         rewrites.update(r)
     isf: List[Optional[sp.Expr]] = []
-    for k, s in enumerate(sf):
+    for k, s in enumerate(solve_for):
         try:
-            sols = [r for r in sp.solve(sp.Eq(s, q), t) if not r.has(sp.I)]
+            sols = [r for r in sp.solve(sp.Eq(s, q), t) if not r.has(sp.I)] if s is not None else []
         except (NotImplementedError, ValueError):  # pragma: no cover - SymPy gives up
             sols = []
         isf.append(_log_reciprocal(sp.simplify(sols[0])) if len(sols) == 1 else None)
+        if isf[-1] is not None and bd:
+            isf[-1] = stable_isf(isf[-1])
+            rewrites.add("isf: log(sum c_i e^{u_i}) = u_max + log(sum c_i e^{u_i - u_max}); log(1 + r) = log1p(r); "
+                         "e^u - 1 = expm1(u)")
         if isf[-1] is None:
             notes.append(f"isf on piece {k}: SymPy found no unique solution; a numeric inverse of sf is used")
     dv = Derivation(decl, facts, psi, tuple(masses), Z, logpdf, sf, tuple(logsf), tuple(isf), None, None, None,
                     sp.oo, (), None, tuple(sorted(rewrites)), notes)
     dv.variance = dv.moment(2)
-    fi = [_integrate(sp.diff(p, t).subs(t, x) ** 2 * g.subs(t, x), a, b) for p, (g, (a, b)) in zip(psi, decl.pieces)]
-    dv.fisher = sp.simplify(2 * sp.Add(*fi) / Z) if all(f is not None for f in fi) else None
-    gl = [_integrate(-(p * g).subs(t, x), a, b) for p, (g, (a, b)) in zip(psi, decl.pieces)]
-    dv.entropy = sp.simplify(sp.log(Z) - 2 * sp.Add(*gl) / Z) if all(v is not None for v in gl) else None
+    if bd:
+        dv.sf_end = sf[-1].subs(t, decl.support_end - w)
+        dv.logsf_end = _stable_log(dv.sf_end)[0]
+        notes.append(f"Fisher information: infinite (the density jumps to 0 at t = +-{decl.support_end}, the end of "
+                     "the support: it is not differentiable in location)")
+    else:
+        fi = [_integrate(sp.diff(p, t).subs(t, x) ** 2 * g.subs(t, x), a, b) for p, (g, (a, b)) in zip(psi, decl.pieces)]
+        dv.fisher = sp.simplify(2 * sp.Add(*fi) / Z) if all(f is not None for f in fi) else None
+    gl = [_integrate(-(p * g).subs(t, x), a, b, bd) for p, (g, (a, b)) in zip(psi, decl.pieces)]
+    h = (sp.expand_log(sp.log(Z), force=True) if bd else sp.log(Z)) - 2 * sp.Add(*gl) / Z
+    dv.entropy = (h if bd else sp.simplify(h)) if all(v is not None for v in gl) else None
     for what, v in (("variance", dv.variance), ("Fisher information", dv.fisher), ("entropy", dv.entropy)):
-        if v is None:
+        if v is None and not (bd and what == "Fisher information"):
             notes.append(f"{what}: SymPy did not close the integral; the numerics use mpmath quadrature")
     last = psi[-1]
-    dv.loss_sup = sp.simplify(sp.limit(sp.expand(last.subs(t, t + D) - last), t, sp.oo))
+    # bounded support: the loss is +oo where y lies in the support and y - D does not (sup loss = oo, no kink)
+    dv.loss_sup = sp.oo if bd else sp.simplify(sp.limit(sp.expand(last.subs(t, t + D) - last), t, sp.oo))
     dv.crossings = _crossings(dv)
     if dv.loss_sup is not sp.oo:  # the D at which sup loss = eps: the profile vanishes beyond it
         sols = sp.solve(sp.Eq(dv.loss_sup, eps), D)

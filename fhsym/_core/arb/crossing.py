@@ -26,6 +26,14 @@ For a law with density ``g`` (symmetric, log-concave, positive and continuous on
 5. Each value of psi and F is an arb function of the derived SymPy formula of its piece (piece chosen
    by exact rational comparison of |y| with the rational joins), which returns a ball containing
    the exact value (:mod:`fhsym.codegen.declared`).
+6. *Bounded support* ``[-b, b]`` (``end = b``; density 0 beyond, ``F = 0`` below -b and 1 above b): for
+   ``D >= 2b`` the supports are disjoint and delta = 1.  Otherwise f increases on ``(-b, L]``, ``L = D - b``
+   (there ``g(y - D) = 0``: the loss is +oo), decreases beyond b (``g(y) = 0``), and on the overlap
+   ``(L, b)`` the loss is finite and non-increasing, its limit at L being ``psi(b) - psi(|L|)`` (the last
+   piece's formula at b).  The left-end search stops at L: if ``l(L+) < eps`` is certain the loss is
+   below eps on the whole overlap, so ``y* = L`` and ``delta = F(L) - e^eps F(-b) = F(D - b)`` (the mass of
+   the infinite loss); if ``l(L+) >= eps`` is certain, L is a left end and steps 2-3 apply unchanged
+   (``hi = D/2`` lies in the overlap, ``l(D/2) = 0``).
 
 Example
 -------
@@ -62,6 +70,8 @@ class CrossingPlan:
     eps: fmpq
     D: fmpq
     boost: int = 32
+    #: the end b of a bounded support [-b, b] (None: the density is positive on all of R)
+    end: Optional[fmpq] = None
 
 
 def _piece(joins: Sequence[fmpq], x: fmpq) -> int:
@@ -84,8 +94,12 @@ def crossing_eval(plan: CrossingPlan, prec: int) -> arb:
         a = _abs(v)
         return arb(plan.psi[_piece(joins, a)](arb(a), *shapes))
 
+    end = plan.end
+
     def F(v: fmpq) -> arb:
         a = _abs(v)
+        if end is not None and a >= end:  # beyond the support: F = 0 below -b, 1 above b
+            return arb(0) if v < 0 else arb(1)
         s = arb(plan.sf[_piece(joins, a)](arb(a), *shapes))
         return s if v <= 0 else 1 - s
 
@@ -93,14 +107,23 @@ def crossing_eval(plan: CrossingPlan, prec: int) -> arb:
     e = arb(eps)
     if plan.loss_sup is not None and e >= arb(plan.loss_sup(arb(D), *shapes)):
         return arb(0)
+    if end is not None and D >= 2 * end:  # disjoint supports
+        return arb(1)
 
-    def gap(v: fmpq) -> arb:  # l(v) - eps
+    def gap(v: fmpq) -> arb:  # l(v) - eps (at v = D - b: the limit from the overlap, psi(b) - psi(|D - b|))
         return psi(v - D) - psi(v) - e
 
     hi = D / 2
     lo: Optional[fmpq] = None
     for k in range(128):
         cand = hi - fmpq(2) ** k
+        if end is not None and cand <= D - end:  # the overlap's left end L = D - b
+            g_end = gap(D - end)
+            if g_end < 0:  # the loss is below eps on the whole overlap: y* = L, delta = F(D - b)
+                return F(D - end)
+            if g_end >= 0:
+                lo = D - end
+            break
         if gap(cand) >= 0:
             lo = cand
             break

@@ -9,4 +9,5 @@ BY_DIGEST = {
     'c0421a06e44b3991': 'laplace',
     '5f42d0221018cade': 'gaussian',
     '578e7c936d8c0153': 'osgt',
+    '8d1841b6a1e7df57': 'truncated_laplace',
 }
