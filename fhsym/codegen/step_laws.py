@@ -44,6 +44,9 @@ class StepPrinter(DeclaredPrinter):
             out = f"{fn}({out}, {self._print(a)})"
         return out
 
+    def _print_Sub(self, e: sp.Basic) -> str:
+        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
+
     def _print_Min(self, e: sp.Basic) -> str:
         return self._fold(e, "np.minimum")
 

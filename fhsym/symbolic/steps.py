@@ -42,7 +42,7 @@ from typing import Dict, List, Optional, Tuple
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
-__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "derive_steps", "to_epsilon", "unstable",
+__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -150,13 +150,20 @@ def _geometric(lo: sp.Expr, hi: Optional[sp.Expr]) -> Tuple[sp.Expr, sp.Expr]:
 _OMX = sp.Function("omx")  # omx(X) = 1 - r^X, printed -expm1(-epsilon X)
 
 
+class Sub(sp.Function):  # type: ignore[misc]  # sympy ships no type information: Function is Any
+    """``Sub(x, y) = x - y`` kept as one node, printed ``(x - y)``: a difference of two clips of the same cell that
+    must be formed before it is added to anything larger (else ``(tiny + c) - c`` loses the tiny part)."""
+
+    nargs = 2
+
+
 def _one_minus(power: sp.Expr) -> sp.Expr:
     return _OMX(power)
 
 
 def unstable(expr: sp.Expr) -> sp.Expr:
     """A stable form back in ``r`` (``omr -> 1 - r``, ``omx(X) -> 1 - r^X``): what the proofs compare with raw."""
-    return sp.sympify(expr).replace(_OMX, lambda p: 1 - r**p).subs(omr, 1 - r)
+    return sp.sympify(expr).replace(_OMX, lambda p: 1 - r**p).replace(Sub, lambda p, s: p - s).subs(omr, 1 - r)
 
 
 def to_epsilon(expr: sp.Expr) -> sp.Expr:
@@ -283,7 +290,7 @@ def derive_steps(decl: StepDeclaration, max_moment: int = 6) -> StepDerivation:
         head_raw, head = _geometric(0, k - 1)
         sf_raw = [(r**k * _cum_upper(cells, i, u) + m * mid_raw + r**K * crho) / Z_raw for i in range(n_cells)]
         sf = [(r**k * _cum_upper(cells, i, cells[i][1] - a) + m * mid + r**K * crho) / Z for i in range(n_cells)]
-        top = sum((h * (cr - cu) for h, cr, cu in zip(hs, _clip(cells, rho), _clip(cells, u))), sp.Integer(0))
+        top = sum((h * Sub(cr, cu) for h, cr, cu in zip(hs, _clip(cells, rho), _clip(cells, u))), sp.Integer(0))
         half_raw = [(m * head_raw + r**k * _cum(cells, i, u)) / Z_raw for i in range(n_cells)]
         half = [(m * head + r**k * _cum(cells, i, cells[i][0] + v)) / Z for i in range(n_cells)]
         # sf_0(k, 0) = q:  m r^k (1 - r^(K-k))/omr + r^K C(rho) = q Z  (proofs/step_laws.py substitutes it back)
@@ -298,16 +305,18 @@ def derive_steps(decl: StepDeclaration, max_moment: int = 6) -> StepDerivation:
     dv.logpdf = [sp.log(h) + k * sp.log(r) - sp.log(dv.Z) for h in hs]
     # the quantile per cell, as the distance a below the cell's upper edge: sf_i = sf_i(a = 0) + r^k h_i a/Z is linear
     # in a (proofs/step_laws.py substitutes each back: sf_i(k, isf_i) = q, PROVEN)
-    if decl.truncated:
-        dv.isf = [(q - dv.sf[i].subs(a, 0)) * dv.Z / (r**k * h) for i, (_, _, h) in enumerate(cells)]
+    if decl.truncated:  # sf_i(k, a) r^-k with the r^-k taken inside (no r^(k+1) below the float range when q is not)
+        scaled = [(_cum_upper(cells, i, b) + m * _geometric(1, K - k - 1)[1] + r**(K - k) * crho) / dv.Z
+                  for i, (_, b, _) in enumerate(cells)]
+        dv.isf = [(q * r**(-k) - sc) * dv.Z / h for sc, (_, _, h) in zip(scaled, cells)]
     else:  # sf_i(k, a) = r^k sf_i(0, a): divide q by r^k first (r^(k+1) may be below the float range when q is not)
         dv.isf = [(q * r**(-k) - dv.sf[i].subs({a: 0, k: 0})) * dv.Z / h for i, (_, _, h) in enumerate(cells)]
     if decl.truncated:  # inside the cut period K (u <= rho): the clipped top of cell i, then linear (u itself)
         dv.isf_top = []
         for i, (_, b, h) in enumerate(cells):
             end = sp.Min(b, rho)
-            dv.isf_top.append(end - (q * dv.Z / r**K - sum((hj * (cr - ce) for hj, cr, ce in
-                                                           zip(hs, _clip(cells, rho), _clip(cells, end))),
-                                                          sp.Integer(0))) / h)
+            above = sum((hj * Sub(cr, ce) for hj, cr, ce in zip(hs, _clip(cells, rho), _clip(cells, end))),
+                        sp.Integer(0))  # the cut period's mass above the top of cell i (clipped at rho)
+            dv.isf_top.append(Sub(end, Sub(q * dv.Z / r**K, above) / h))
     steps.append(f"Z = {dv.Z}")
     return dv

@@ -40,11 +40,11 @@ def half_1(k: Any, v: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
 
 
 def isf_0(k: Any, q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
-    return (q + ((W - 1)*np.exp(-epsilon*(k + 1)) - (W + (1 - W)*np.exp(-epsilon))*np.exp(-epsilon*(k + 1))*np.expm1(-epsilon*(K - k - 1))/np.expm1(-epsilon) + (-(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) - np.minimum(W, rho))*np.exp(-K*epsilon))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon)))*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(epsilon*k)
+    return (q*np.exp(epsilon*k) + ((W - 1)*np.exp(-epsilon) - (W + (1 - W)*np.exp(-epsilon))*np.exp(-epsilon)*np.expm1(-epsilon*(K - k - 1))/np.expm1(-epsilon) + (-(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) - np.minimum(W, rho))*np.exp(-epsilon*(K - k)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon)))*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))
 
 
 def isf_1(k: Any, q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
-    return (q + (-(W + (1 - W)*np.exp(-epsilon))*np.exp(-epsilon*(k + 1))*np.expm1(-epsilon*(K - k - 1))/np.expm1(-epsilon) + (-(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) - np.minimum(W, rho))*np.exp(-K*epsilon))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon)))*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(epsilon*(k + 1))
+    return (q*np.exp(epsilon*k) + (-(W + (1 - W)*np.exp(-epsilon))*np.exp(-epsilon)*np.expm1(-epsilon*(K - k - 1))/np.expm1(-epsilon) + (-(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) - np.minimum(W, rho))*np.exp(-epsilon*(K - k)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon)))*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(epsilon)
 
 
 def period(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
@@ -56,15 +56,15 @@ def norm(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
 
 
 def sf_top(u: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
-    return ((np.minimum(1, np.maximum(W, rho)) - np.minimum(1, np.maximum(W, u)))*np.exp(-epsilon) + np.minimum(W, rho) - np.minimum(W, u))*np.exp(-K*epsilon)/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+    return (((np.minimum(W, rho)) - (np.minimum(W, u))) + np.exp(-epsilon)*(((-W + np.minimum(1, np.maximum(W, rho))) - (-W + np.minimum(1, np.maximum(W, u))))))*np.exp(-K*epsilon)/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
 
 
 def isf_top_0(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
-    return -q*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(K*epsilon) + (-np.minimum(1, W) + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)
+    return ((np.minimum(W, rho)) - (((q*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(K*epsilon)) - (((np.minimum(W, rho)) - (np.minimum(W, rho))) + np.exp(-epsilon)*(((-W + np.minimum(1, np.maximum(W, rho))) - (-W + np.minimum(1, W))))))))
 
 
 def isf_top_1(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
-    return (-q*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + ((-2*W + 2*np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + 2*np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(K*epsilon) + np.minimum(W, rho) - np.minimum(np.minimum(1, W), rho))*np.exp(epsilon) + np.minimum(1, rho)
+    return ((np.minimum(1, rho)) - (np.exp(epsilon)*(((q*(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))*np.exp(K*epsilon)) - (((np.minimum(W, rho)) - (np.minimum(np.minimum(1, W), rho))) + np.exp(-epsilon)*(((-W + np.minimum(1, np.maximum(W, rho))) - (-W + np.minimum(1, np.maximum(W, rho))))))))))
 
 
 def var_period(k: Any, epsilon: Any, W: Any) -> Any:
