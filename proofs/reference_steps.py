@@ -102,6 +102,25 @@ class StepRef:
                 tail += piece
             return mpf(0)
 
+    def profile(self, eps: float, d: float) -> mpf:
+        """delta(eps; d) = int [f(t) - e^eps f(t + d)]_+ dt: the integrand is constant between the edges of f and of
+        its shift (|t| and |t + d| at k, k + W), so quad integrates that constant on each interval."""
+        with mpmath.workdps(self.dps + 10):
+            d, e = mpf(d), mpmath.exp(mpf(eps))
+            lo, hi = -self.top - d, self.top
+            pts = set()
+            for x in self.edges(mpf(0), self.top + d) + [mpf(0)]:
+                for p in (x, -x, x - d, -x - d):
+                    if lo < p < hi:
+                        pts.add(p)
+            pts = sorted(pts | {lo, hi})
+            total = mpf(0)
+            for a, b in zip(pts[:-1], pts[1:]):
+                c = (self.g((a + b) / 2) - e * self.g((a + b) / 2 + d)) / self.Z
+                if c > 0:
+                    total += c * mpmath.quad(lambda t: mpf(1), [a, b])
+            return total
+
     def moment(self, n: int) -> mpf:
         """E|T|^n."""
         with mpmath.workdps(self.dps + 10):

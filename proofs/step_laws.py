@@ -24,7 +24,8 @@ import numpy as np
 import sympy as sp
 
 import fhsym
-from fhsym.symbolic.steps import K, StepDerivation, Sub, a, derive_steps, k, q, r, rho, u, unstable, v
+from fhsym.symbolic.steps import (K, StepDerivation, Sub, a, d_shift, derive_steps, k, profile_weights, q, r, rho, u,
+                                  unstable, v)
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .reference_steps import StepRef
@@ -219,6 +220,10 @@ def _topic(key: str, source: str) -> Topic:
                     xq, x_ref = float(law.isf(p)) / d0, ref.isf(p)
                     errs.setdefault("isf (|error| / max(x, Delta0))", []).append(float(abs(xq - x_ref) / max(x_ref, 1)))
                 errs.setdefault("var", []).append(float(_rel(law.var() / d0**2, ref.moment(2))))
+                if not cut:  # the profile at shifts d <= Delta0: the derived lattice weights (generated)
+                    for dd, ee in zip(ctx.rng(f"gen d {e}").uniform(0.0, 1.0, 2), (0.0, 0.5 * e)):
+                        errs.setdefault("profile (d <= Delta0)", []).append(
+                            float(_rel(float(law.privacy_profile(ee, dd * d0)), ref.profile(ee, dd * d0 / d0))))
                 if not cut:
                     errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(d0) - ref.entropy())))
         worst = max(max(v) for v in errs.values())
@@ -227,12 +232,37 @@ def _topic(key: str, source: str) -> Topic:
                         evidence=[f"- {k}: worst {max(v):.1e}{' (absolute)' if k == 'entropy' else ''}"
                                   for k, v in errs.items()])
 
+    def profile(ctx: Context) -> Outcome:
+        weights = profile_weights(decl)
+        steps = [f"- W_{n}(d) = {e}" for n, e in weights.items()]
+        errs = []
+        with mpmath.workdps(DPS + 10):
+            for e, w, _ in params(ctx, "profile", ctx.n(6, 3)):
+                ref, vals = ref_of(e, w, 0.0), values(e, w, 0.0)
+                for dd in list(ctx.rng(f"profile d {e}").uniform(0.0, 1.0, 2)) + [w, min(2 * w, 1.0)]:
+                    if not 0.0 < dd <= 1.0:
+                        continue
+                    for ee in (0.0, 0.37 * e):
+                        vals_d = {**vals, d_shift: sp.Float(float(dd), DPS + 10)}
+                        got = sum(_mp(unstable(wn), vals_d) * (1 - sp.exp(sp.Float(ee, DPS + 10) - n * sp.Float(e, DPS + 10)))
+                                  for n, wn in weights.items() if ee < n * e)
+                        errs.append(_rel(sp.N(got, DPS), ref.profile(ee, float(dd))))
+        steps.append(f"- sum_n W_n(d) (1 - e^(eps - n eps0))_+ at {DPS} digits against mpmath quadrature of "
+                     f"[f(t) - e^eps f(t + d)]_+ at {len(errs)} points (d in (0, 1] periods, among them d = W, 2W): worst "
+                     f"{_worst(errs)}")
+        return verified(bool(weights) and max(errs) < mpmath.mpf(10) ** -40,
+                        "derived lattice weights (exact cell overlaps, geometric sums) vs quadrature of the definition",
+                        len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
+
     topic.add(facts, obj="declaration", paper="-", claim="cells tile [0, 1); lengths >= 0; heights > 0", name="facts")
     topic.add(sf_is_the_tail, obj="Z, sf", paper="-", claim="sf is the tail integral of the declared density",
               name="sf")
     topic.add(half_and_quantile, obj="P(0<T<=x), isf", paper="-", claim="half = 1/2 - sf; isf inverts sf per cell",
               name="quantile")
     topic.add(moments, obj="moments, variance, entropy", paper="-", claim="derived forms = quadrature", name="moments")
+    if not cut:
+        topic.add(profile, obj="privacy profile, shift <= Delta0", paper="-",
+                  claim="delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n eps0))_+ (lattice form)", name="profile")
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = quadrature to 1e-12",
               name="generated")
     return topic

@@ -9,7 +9,9 @@ subtraction in its own units, so no edge cancellation enters the tails), ``q`` a
 for a cut law ``K``, ``rho`` (the cut at ``beta = K + rho`` periods).  Per cell ``i``: ``logpdf_i(k, ...)`` (standard
 units), ``sf_i(k, a, ...)``, ``half_i(k, v, ...)`` (``P(0 < T <= k + u)``), ``isf_i(k, q, ...)`` (the distance a below
 the upper edge of cell i of period k where the tail is q); ``period(q, ...)`` (the real k whose period start has tail q; the law floors it);
-``variance``, ``moment_<n>``, ``entropy`` (infinite laws); ``norm``, ``sf_top``, ``isf_top_i``, ``var_period``,
+``variance``, ``moment_<n>``, ``entropy``, ``profile_weight_<n>(d, ...)`` (infinite laws: the probability that the
+level difference of a shift ``0 < d <= 1`` period is n, so that ``delta(eps; d) = sum_n W_n (1 - e^(eps - n
+epsilon))_+``); ``norm``, ``sf_top``, ``isf_top_i``, ``var_period``,
 ``var_last`` (cut laws).  ``python -m fhsym.codegen --check`` fails when a module is stale.
 """
 
@@ -22,7 +24,7 @@ from typing import Callable, List, Sequence, Tuple
 
 import sympy as sp
 
-from fhsym.symbolic.steps import K, StepDerivation, a, derive_steps, eps, k, q, rho, to_epsilon, u, v
+from fhsym.symbolic.steps import K, StepDerivation, a, d_shift, derive_steps, eps, k, profile_weights, q, rho, to_epsilon, u, v
 
 from .declared import DeclaredPrinter
 
@@ -105,6 +107,10 @@ def render_step_law(name: str, source: str) -> str:
         single("variance", dv.variance, par)
         assert dv.entropy is not None
         single("entropy", dv.entropy, par)
+        weights = profile_weights(decl)
+        for n, e in weights.items():
+            single(f"profile_weight_{n}", e, (d_shift, *par))
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in weights) + "}"))
     tables.append(("CELL_EDGES", repr(tuple(str(b) for _, b, _ in decl.cells[:-1]))))  # the inner edges, as text
     tables.append(("DIGEST", repr(decl.digest())))
     body = "\n\n".join(defs)

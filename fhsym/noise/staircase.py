@@ -320,7 +320,15 @@ class Staircase(NoiseDistribution):
         cached = self._cache.get(d)
         if cached is not None:
             return cached
-        result = self._compute_weights(d)
+        if d <= self.sensitivity:  # the derived lattice form (fhsym.symbolic.steps.profile_weights, generated)
+            # the shift and the step in units of Delta0 as exact rationals: the cells' overlaps (min/max of linear
+            # forms such as W + d - 1) are then exact, as the exact-rational lattice sum below makes them
+            du, Wq = Fraction(d) / Fraction(self.sensitivity), Fraction(self.width) / Fraction(self.sensitivity)
+            ns = np.array(sorted(_gen.PROFILE_WEIGHTS), dtype=float)
+            ws = np.array([float(_gen.PROFILE_WEIGHTS[int(n)](du, self.epsilon, Wq)) for n in ns])
+            result = (ns[ws > 0.0], ws[ws > 0.0])
+        else:
+            result = self._compute_weights(d)
         if len(self._cache) < 64:
             self._cache[d] = result
         return result

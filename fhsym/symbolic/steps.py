@@ -42,7 +42,7 @@ from typing import Dict, List, Optional, Tuple
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
-__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "to_epsilon", "unstable",
+__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -234,6 +234,62 @@ def _moment_sums(power: int, hi: Optional[sp.Expr]) -> Tuple[sp.Expr, sp.Expr]:
         num = sp.factor(sp.simplify(raw * (1 - r) ** (power + 1)))
         return raw, sp.expand(num) / omr ** (power + 1)
     return raw, raw  # finite sums are evaluated term by term by the law (var_period); raw is only for proofs
+
+
+d_shift = sp.Symbol("d", positive=True)  # a shift, in units of the period (0 < d <= 1)
+
+
+def _levels(decl: StepDeclaration) -> Optional[List[int]]:
+    """The integer levels l_i with h_i = r^(l_i), or None when a height is not a power of r."""
+    out = []
+    for _, _, h in decl.cells:
+        base, ex = (h, sp.Integer(1)) if h == r else (h.as_base_exp() if h != 1 else (r, sp.Integer(0)))
+        if base != r or not ex.is_Integer:
+            return None
+        out.append(int(ex))
+    return out
+
+
+def _overlap(uppers: List[sp.Expr], lowers: List[sp.Expr]) -> sp.Expr:
+    """Length of ``[max(lowers), min(uppers))`` (0 if empty) as ``Max(0, Min(A - B))`` over the pairs: each difference
+    is simplified by SymPy before it is printed (``W - (W - d) = d``), so no float subtraction cancels."""
+    return sp.Max(0, sp.Min(*[sp.expand(A - B) for A in uppers for B in lowers]))
+
+
+@functools.lru_cache(maxsize=None)
+def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
+    """``W_n(d) = P(L(T + d) - L(T) = n)`` for ``n >= 1`` and a shift ``0 < d <= 1`` period, for an untruncated law
+    whose heights are ``r^(l_i)`` with ``l_0 <= l_1 <= ... <= l_0 + 1`` (the global level ``L(x) = k + l(u)`` of |x|
+    does not decrease in |x|).  The profile is then the finite sum ``delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n
+    eps0))_+`` (eps >= 0).  Derivation (exact interval arithmetic on the declared cells, geometric sums):
+
+    * ``t = k + u >= 0``: ``L(t + d) - L(t) = L0(u + d) - l(u)`` (``L0`` the level on ``[0, 2)``) does not depend on
+      k, so cell i of every period against cell j of ``[0, 2)`` contributes ``r^(l_i) |overlap| sum_k r^k``;
+    * ``-d < t < 0``: ``|t| = s`` and ``t + d = d - s`` both lie in ``(0, d)``, period 0: ``l(d - s) - l(s)``;
+    * ``t <= -d``: ``|t + d| <= |t|``, so ``n <= 0``: no contribution for eps >= 0.
+
+    Returns ``{}`` when the heights are not such powers or the law is cut (its profile stays with
+    :mod:`fhsym._core.arb.truncated_staircase`)."""
+    levels = _levels(decl)
+    if decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+        return {}
+    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
+    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    m = sum(((b - a) * h for a, b, h in decl.cells), sp.Integer(0))
+    g_all = _geometric(0, None)[1]
+    acc: Dict[int, sp.Expr] = {}
+    for lo, hi, li in cells:
+        for lj_lo, lj_hi, lj in ext:  # u in [lo, hi), u + d in [lj_lo, lj_hi)
+            n = lj - li
+            if n >= 1:
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * g_all * _overlap([hi, lj_hi - d_shift], [lo, lj_lo - d_shift])
+        for lj_lo, lj_hi, lj in cells:  # s = |t| in [lo, hi) and (0, d), d - s in [lj_lo, lj_hi)
+            n = lj - li
+            if n >= 1:
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * _overlap([hi, d_shift - lj_lo, d_shift],
+                                                                      [lo, d_shift - lj_hi, sp.Integer(0)])
+    Z = 2 * m * g_all
+    return {n: e / Z for n, e in sorted(acc.items())}
 
 
 @functools.lru_cache(maxsize=None)

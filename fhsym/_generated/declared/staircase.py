@@ -87,10 +87,19 @@ def entropy(epsilon: Any, W: Any) -> Any:
     return np.log(-(2*W + 2*(1 - W)*np.exp(-epsilon))/np.expm1(-epsilon)) + (epsilon*(1 - W)*np.exp(-epsilon)/np.expm1(-epsilon) - epsilon*(W + (1 - W)*np.exp(-epsilon))*np.exp(-epsilon)/np.expm1(-epsilon)**2)*np.expm1(-epsilon)/(W + (1 - W)*np.exp(-epsilon))
 
 
+def profile_weight_1(d: Any, epsilon: Any, W: Any) -> Any:
+    return -(np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + d), W - d + 1)) - np.maximum(0, np.minimum(np.minimum(W, W + d - 1), W - d + 1))/np.expm1(-epsilon) - np.maximum(0, np.minimum(np.minimum(np.minimum(W, d), 1 - W), 1 - d))/np.expm1(-epsilon) - np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, -W + d), -W - d + 2))/np.expm1(-epsilon))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 MOMENTS = {1: moment_1, 2: moment_2, 3: moment_3, 4: moment_4, 5: moment_5, 6: moment_6}
+PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
 CELL_EDGES = ('W',)
 DIGEST = 'd8b65501d0b2a26e'
