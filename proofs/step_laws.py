@@ -63,7 +63,8 @@ def _topic(key: str, source: str) -> Topic:
                   description=f"Declared cells (lo, hi, height) of one period, r = e^-eps per period: {decl.cells}"
                               f"{'; cut at beta = K + rho periods' if cut else ''} ({decl.source}). fhsym.{cls.__name__}"
                               f" takes logpdf, sf, P(0 < T <= x), isf, the variance"
-                              f"{', moments n <= 6 and the entropy' if not cut else ''} from the code printed from "
+                              f"{', moments n <= 6, the entropy and the profile at shifts <= Delta0' if not cut else ''}"
+                              f"{' and the normaliser' if cut else ''} from the code printed from "
                               f"these forms (fhsym/_generated/declared/{key}.py).")
     holder: List[StepDerivation] = []
 
