@@ -41,9 +41,9 @@ class StepPrinter(DeclaredPrinter):
     (elementwise, no functools) and ``floor`` as ``np.floor``."""
 
     def _fold(self, e: sp.Basic, fn: str) -> str:
-        out = self._print(e.args[0])
-        for a in e.args[1:]:
-            out = f"{fn}({out}, {self._print(a)})"
+        out = str(self._print(e.args[0]))
+        for arg in e.args[1:]:
+            out = f"{fn}({out}, {self._print(arg)})"
         return out
 
     def _print_Sub(self, e: sp.Basic) -> str:

@@ -1,5 +1,13 @@
 """Staircase mechanism (Geng & Viswanath, IEEE Trans. Inf. Theory 62(2), 2016).
 
+Declared once as a step pattern (``fhsym/symbolic/laws/staircase.py``, issue 28): logpdf, sf, ``P(0 < T <= x)``,
+the quantile per step, the variance, ``E|T|^n`` (n <= 6), the entropy and the profile at ``Delta <= Delta0`` are
+the forms :mod:`fhsym.symbolic.steps` derives, printed into ``fhsym/_generated/declared/staircase.py``
+(``python -m proofs --only step_staircase``).  This class finds the period and the step of a point (in absolute
+units, exact for the double ``w``) and keeps by hand: the variance in log space at eps0 >= 600, moments n > 6, the
+exact-rational lattice sum of the profile for ``Delta > Delta0``, the certificate plan, the sampler.  The formulas
+below are what the derivation gives.
+
 Formula
 -------
 With design privacy ``eps0``, design sensitivity ``Delta0``, ``b = e^{-eps0}``
@@ -59,7 +67,7 @@ from flint import fmpq
 
 from .._generated.declared import staircase as _gen
 from .._core.random import Rng
-from .._core.types import FloatArray
+from .._core.types import BoolArray, FloatArray
 from .._core.arb import Enclosure, Plan, staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
@@ -280,7 +288,7 @@ class Staircase(NoiseDistribution):
         log_var = 2.0 * math.log(self.sensitivity) + float(np.logaddexp(log_first, log_second))
         return math.exp(log_var) if log_var > _LOG_TINY else 0.0  # 0: below the float range (var() refuses it)
 
-    def _cells(self, ax: FloatArray) -> Tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    def _cells(self, ax: FloatArray) -> Tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
         """(k, a, v, outer) of ``|x| = k Delta0 + r``: the period, the distances below the upper edge and above the lower
         edge of r's step (units of Delta0: the generated module's a, v), the outer step (``r >= w``); edges are
         compared and subtracted in absolute units, exact for the double ``w``."""
@@ -461,7 +469,8 @@ class Staircase(NoiseDistribution):
         k, _, v, outer = self._cells(x)
         e0, W = self.epsilon, self._W
         with np.errstate(under="ignore"):
-            return np.where(outer, _gen.half_1(k, v, e0, W), _gen.half_0(k, v, e0, W))
+            out: FloatArray = np.where(outer, _gen.half_1(k, v, e0, W), _gen.half_0(k, v, e0, W))
+        return out
 
     def _kinks(self) -> Tuple[float, ...]:
         # the step edges k D0 and k D0 + w up to the 1e-32 tail quantile, at most 1000 periods

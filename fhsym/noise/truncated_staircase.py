@@ -1,5 +1,11 @@
 """Truncated staircase: the staircase of Geng & Viswanath cut at ``+-B`` so that the cut carries delta.
 
+Declared once as a step pattern cut at ``beta = K + rho`` periods (``fhsym/symbolic/laws/truncated_staircase.py``,
+issue 28): logpdf, sf (from the top down), ``P(0 < T <= x)``, the quantile, the normaliser ``H(beta)`` and the
+variance's per-period summands are the forms :mod:`fhsym.symbolic.steps` derives, printed into
+``fhsym/_generated/declared/truncated_staircase.py`` (``python -m proofs --only step_truncated_staircase``).  The
+profile, the design search and the certificate plan stay here and in :mod:`fhsym._core.arb.truncated_staircase`.
+
 Why this law
 ------------
 The primal solutions of the optimum's linear program (:mod:`fhsym.optimum`) are, at every recorded point, a
@@ -52,7 +58,7 @@ from .._core.arb.core import float_up
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng
 from .._core.search import golden_section
-from .._core.types import FloatArray
+from .._core.types import BoolArray, FloatArray
 from .._generated.declared import truncated_staircase as _gen
 from .base import NoiseDistribution
 
@@ -70,15 +76,6 @@ _AIM = 1e-10
 #: the golden-section rounds of the design search over log gamma in [-(eps/3 + 12), 0] (resolution 0.618^48 (eps/3 + 12),
 #: ~1e-9 relative in gamma at eps = 1; the variance is flat to second order there)
 _ROUNDS = 48
-
-
-def _unit_norm(b: float, omb: float, eps0: float, W: float, beta: float) -> float:
-    """H(beta) in float (units of Delta0)."""
-    K = math.floor(beta)
-    r = beta - K
-    m = W + b * (1.0 - W)
-    c = min(r, W) + b * max(r - W, 0.0)
-    return m * -math.expm1(-K * eps0) / omb + math.exp(-K * eps0) * c
 
 
 def _unit_var(b: float, omb: float, eps0: float, W: float, K: int, r: float) -> float:
@@ -281,7 +278,7 @@ class TruncatedStaircase(NoiseDistribution):
     def _args(self) -> Tuple[float, float, float, float]:
         return self.epsilon, self._W, self._K, self._rho
 
-    def _split(self, u: FloatArray) -> Tuple[FloatArray, FloatArray, FloatArray]:
+    def _split(self, u: FloatArray) -> Tuple[FloatArray, FloatArray, BoolArray]:
         """(k, r, outer) of ``u = k + r`` in units of Delta0, ``outer``: ``r >= W`` (the level-(k+1) step)."""
         k = np.floor(u)
         r = u - k
@@ -311,7 +308,8 @@ class TruncatedStaircase(NoiseDistribution):
             a = np.where(outer, 1.0 - r, W - r)  # the distance below the step's upper edge
             below = np.where(outer, _gen.sf_1(k, a, *self._args()), _gen.sf_0(k, a, *self._args()))
             top = _gen.sf_top(r, *self._args())
-        return np.where(k >= self._K, np.maximum(top, 0.0), below)
+        out: FloatArray = np.where(k >= self._K, np.maximum(top, 0.0), below)
+        return out
 
     def _sf(self, x: FloatArray) -> FloatArray:
         u = np.minimum(np.abs(x), self.bound) / self.sensitivity
@@ -322,7 +320,8 @@ class TruncatedStaircase(NoiseDistribution):
         u = np.minimum(np.maximum(x, 0.0), self.bound) / self.sensitivity
         k, r, outer = self._split(u)
         with np.errstate(under="ignore"):
-            return np.where(outer, _gen.half_1(k, r - self._W, *self._args()), _gen.half_0(k, r, *self._args()))
+            out: FloatArray = np.where(outer, _gen.half_1(k, r - self._W, *self._args()), _gen.half_0(k, r, *self._args()))
+        return out
 
     def _isf(self, q: FloatArray) -> FloatArray:
         """Invert the upper tail from the top: the cut period K when q is at most its mass, else the period k whose
