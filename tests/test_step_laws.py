@@ -99,3 +99,18 @@ def test_a_step_declaration_is_refused_when_its_cells_do_not_fit():
         StepDeclaration("t28_zero", "zero height", cells=((0, W, 1), (W, 1, r - 1)), shapes=(StepParameter(W, (0.0, 1.0)),))
     with pytest.raises(ValueError, match="nonnegative"):
         StepParameter(sp.Symbol("g"), (0.0, 1.0))
+
+
+@pytest.mark.parametrize("eps, d0, gamma", [(1.0, 0.37, 0.2), (2.5, 3.0, None), (0.7, 1.0, 1.0)])
+def test_staircase_profile_at_shifts_up_to_delta0_against_quadrature(eps, d0, gamma):
+    # the derived lattice weights (generated) against the integral of [f(t) - e^eps f(t + d)]_+ of the definition
+    law = fhsym.Staircase(eps, d0, gamma)
+    W_ = law.width / d0
+    ref = StepRef(eps, W_, None, dps=30)
+    for d in sorted({1e-6, 0.5 * W_, W_, min(1.7 * W_, 1.0), 0.83, 1.0}):
+        if not 0.0 < d <= 1.0:
+            continue
+        for e in (0.0, 0.4 * eps):
+            with mpmath.workdps(30):
+                want = float(ref.profile(e, d * d0 / d0))
+            assert float(law.privacy_profile(e, d * d0)) == pytest.approx(want, rel=2e-14, abs=0)
