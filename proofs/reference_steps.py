@@ -5,11 +5,14 @@ period (Delta0 = 1): ``g(t) = e^{-eps l(|t|)}``, ``l(x) = floor(x) + [x - floor(
 cut to ``|t| <= beta`` for the truncated staircase.  Every integral is ``mpmath.quad`` of that density (or of
 ``t^n g``, ``-f log f``) over the intervals between its edges ``k`` and ``k + W``, at ``dps`` digits; the infinite
 staircase is integrated over ``N`` periods with ``e^{-eps N} < 10^-(dps + 5)`` (the omitted tail is below the
-working precision).  ``proofs/step_laws.py`` checks the derived forms and the generated code against it.
+working precision).  The interval masses are integrated once and summed from the top (the tail at every edge);
+``sf`` adds the quadrature of the part of x's interval above x, ``isf`` inverts on the interval that holds q.
+``proofs/step_laws.py`` checks the derived forms and the generated code against it.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Callable, List, Optional
 
@@ -32,7 +35,14 @@ class StepRef:
                 self.top = mpf(math.ceil((dps + 5) * math.log(10) / eps) + 2)
             else:
                 self.top = self.beta
-            self.Z = 2 * self.integral(lambda t: mpf(1), 0, self.top)
+            # the mass of every interval between the edges (quadrature once), and the tails at the edges from the top
+            self._pts = self.edges(mpf(0), self.top)
+            self._mass = [self.g((a + b) / 2) * mpmath.quad(lambda t: mpf(1), [a, b])
+                          for a, b in zip(self._pts[:-1], self._pts[1:])]
+            self._tails = [mpf(0)] * len(self._pts)
+            for i in range(len(self._pts) - 2, -1, -1):
+                self._tails[i] = self._tails[i + 1] + self._mass[i]
+            self.Z = 2 * self._tails[0]
 
     def level(self, x: mpf) -> mpf:
         k = mpmath.floor(x)
@@ -77,30 +87,31 @@ class StepRef:
         """P(T > x)."""
         with mpmath.workdps(self.dps + 10):
             x = mpf(x)
-            if x >= 0:
-                return self.integral(lambda t: mpf(1), x, max(x, self.top)) / self.Z
-            return 1 - self.sf(-x)
+            if x < 0:
+                return 1 - self.sf(-x)
+            if x >= self.top:
+                return mpf(0)
+            i = bisect.bisect_right(self._pts, x)  # x in [pts[i - 1], pts[i]): quadrature of the rest of it
+            return (self.integral(lambda t: mpf(1), x, self._pts[i]) + self._tails[i]) / self.Z
 
     def half(self, x: float) -> mpf:
         """P(0 < T <= x), x >= 0."""
         with mpmath.workdps(self.dps + 10):
-            return self.integral(lambda t: mpf(1), 0, mpf(x)) / self.Z
+            return self.integral(lambda t: mpf(1), 0, min(mpf(x), self.top)) / self.Z
 
     def isf(self, q: float) -> mpf:
         """The x >= 0 with P(T > x) = q (0 < q <= 1/2): the tails at the density's edges accumulated from the top
         (quadrature of each interval), then the interval that holds q inverted linearly (the density is constant
         there)."""
         with mpmath.workdps(self.dps + 10):
-            q = mpf(q)
-            pts = self.edges(mpf(0), self.top)
-            tail = mpf(0)
-            for a, b in reversed(list(zip(pts[:-1], pts[1:]))):
-                dens = self.g((a + b) / 2) / self.Z
-                piece = dens * mpmath.quad(lambda t: mpf(1), [a, b])
-                if tail + piece >= q:
-                    return b - (q - tail) / dens
-                tail += piece
-            return mpf(0)
+            q = mpf(q) * self.Z  # unnormalised
+            pts, tails = self._pts, self._tails
+            lo, hi = 0, len(pts) - 1  # the last edge i with tails[i] >= q: q lies in [pts[i], pts[i + 1])
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if tails[mid] >= q else (lo, mid)
+            a, b = pts[lo], pts[lo + 1]
+            return b - (q - tails[lo + 1]) / self.g((a + b) / 2)
 
     def profile(self, eps: float, d: float) -> mpf:
         """delta(eps; d) = int [f(t) - e^eps f(t + d)]_+ dt: the integrand is constant between the edges of f and of
