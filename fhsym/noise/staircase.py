@@ -1,5 +1,13 @@
 """Staircase mechanism (Geng & Viswanath, IEEE Trans. Inf. Theory 62(2), 2016).
 
+Declared once as a step pattern (``fhsym/symbolic/laws/staircase.py``, issue 28): logpdf, sf, ``P(0 < T <= x)``,
+the quantile per step, the variance, ``E|T|^n`` (n <= 6), the entropy and the profile at ``Delta <= Delta0`` are
+the forms :mod:`fhsym.symbolic.steps` derives, printed into ``fhsym/_generated/declared/staircase.py``
+(``python -m proofs --only step_staircase``).  This class finds the period and the step of a point (in absolute
+units, exact for the double ``w``) and keeps by hand: the variance in log space at eps0 >= 600, moments n > 6, the
+exact-rational lattice sum of the profile for ``Delta > Delta0``, the certificate plan, the sampler.  The formulas
+below are what the derivation gives.
+
 Formula
 -------
 With design privacy ``eps0``, design sensitivity ``Delta0``, ``b = e^{-eps0}``
@@ -57,8 +65,9 @@ from typing import Any, Callable, List, Optional, Tuple
 import numpy as np
 from flint import fmpq
 
+from .._generated.declared import staircase as _gen
 from .._core.random import Rng
-from .._core.types import FloatArray
+from .._core.types import BoolArray, FloatArray
 from .._core.arb import Enclosure, Plan, staircase_plan_of
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
@@ -149,6 +158,7 @@ class Staircase(NoiseDistribution):
                 f"epsilon must be smaller for a staircase with gamma={self.gamma!r} and sensitivity={self.sensitivity!r}: "
                 f"its first step (width gamma * sensitivity = {w!r}) carries probability 1 - O(e^-epsilon) on a width "
                 f"the float range cannot represent (density {self._a!r}); got epsilon={self.epsilon!r}")
+        self._W = self.width / self.sensitivity  # the first step in units of Delta0 (the generated module's W)
         self._cache: dict[float, tuple[FloatArray, FloatArray]] = {}
 
     # -- mechanism facts
@@ -262,12 +272,10 @@ class Staircase(NoiseDistribution):
         return k + (r >= self.width)
 
     def _var(self) -> float:
-        b, omb, g, e0 = self._b, self._omb, self.gamma, self.epsilon
-        if e0 < 600.0 and (g == 0.0 or g > 1e-90):  # no term underflows: the direct form (module docstring)
-            first = b * (1.0 + b) / (omb * omb)
-            den = g + (1.0 - g) * b
-            second = (b * (g * g + b * (1.0 - g * g)) / omb + (g**3 + b * (1.0 - g**3)) / 3.0) / den
-            return self.sensitivity**2 * (first + second)
+        g, e0 = self.gamma, self.epsilon
+        if e0 < 600.0 and (g == 0.0 or g > 1e-90):  # no term underflows: the derived form (generated module)
+            return self.sensitivity**2 * float(_gen.variance(e0, self._W))
+        b, omb = self._b, self._omb
         # the same sum in log space (b = e^-eps0 and g^3 underflow at large eps0; the variance, ~ e^{-2 eps0/3}
         # Delta0^2, does not): every term is positive, log b = -eps0 exactly
         with np.errstate(divide="ignore"):
@@ -280,23 +288,31 @@ class Staircase(NoiseDistribution):
         log_var = 2.0 * math.log(self.sensitivity) + float(np.logaddexp(log_first, log_second))
         return math.exp(log_var) if log_var > _LOG_TINY else 0.0  # 0: below the float range (var() refuses it)
 
+    def _cells(self, ax: FloatArray) -> Tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+        """(k, a, v, outer) of ``|x| = k Delta0 + r``: the period, the distances below the upper edge and above the lower
+        edge of r's step (units of Delta0: the generated module's a, v), the outer step (``r >= w``); edges are
+        compared and subtracted in absolute units, exact for the double ``w``."""
+        d0, w = self.sensitivity, self.width
+        k = np.floor(ax / d0)
+        r = ax - k * d0
+        k = np.where(r < 0, k - 1, np.where(r >= d0, k + 1, k))  # guard against rounding out of [0, Delta0)
+        r = np.clip(ax - k * d0, 0.0, d0)
+        outer = r >= w
+        return k, np.where(outer, d0 - r, w - r) / d0, np.where(outer, r - w, r) / d0, outer
+
     def _logpdf(self, x: FloatArray) -> FloatArray:
-        lev = self._level(x)
+        k, _, _, outer = self._cells(np.abs(x))
+        e0, W = self.epsilon, self._W
         with np.errstate(invalid="ignore"):
-            out = math.log(self._a) - lev * self.epsilon
+            out = np.where(outer, _gen.logpdf_1(k, e0, W), _gen.logpdf_0(k, e0, W)) - math.log(self.sensitivity)
         return np.where(np.isinf(x), -np.inf, out)
 
     def _sf(self, x: FloatArray) -> FloatArray:
         ax = np.abs(x)
-        d0, w, b, a = self.sensitivity, self.width, self._b, self._a
-        k = np.floor(ax / d0)
-        r = ax - k * d0
-        k = np.where(r < 0, k - 1, np.where(r >= d0, k + 1, k))
-        r = np.clip(ax - k * d0, 0.0, d0)
-        rem = np.where(r < w, a * (w - r) + a * b * (d0 - w), a * b * (d0 - r))
+        k, a, _, outer = self._cells(ax)
+        e0, W = self.epsilon, self._W
         with np.errstate(invalid="ignore", under="ignore"):
-            bk = np.exp(-k * self.epsilon)
-            tail = 0.5 * b * bk + bk * rem
+            tail = np.where(outer, _gen.sf_1(k, a, e0, W), _gen.sf_0(k, a, e0, W))
         tail = np.where(np.isinf(ax), 0.0, tail)
         return np.where(x >= 0, tail, 1.0 - tail)
 
@@ -312,7 +328,15 @@ class Staircase(NoiseDistribution):
         cached = self._cache.get(d)
         if cached is not None:
             return cached
-        result = self._compute_weights(d)
+        if d <= self.sensitivity:  # the derived lattice form (fhsym.symbolic.steps.profile_weights, generated)
+            # the shift and the step in units of Delta0 as exact rationals: the cells' overlaps (min/max of linear
+            # forms such as W + d - 1) are then exact, as the exact-rational lattice sum below makes them
+            du, Wq = Fraction(d) / Fraction(self.sensitivity), Fraction(self.width) / Fraction(self.sensitivity)
+            ns = np.array(sorted(_gen.PROFILE_WEIGHTS), dtype=float)
+            ws = np.array([float(_gen.PROFILE_WEIGHTS[int(n)](du, self.epsilon, Wq)) for n in ns])
+            result = (ns[ws > 0.0], ws[ws > 0.0])
+        else:
+            result = self._compute_weights(d)
         if len(self._cache) < 64:
             self._cache[d] = result
         return result
@@ -402,21 +426,18 @@ class Staircase(NoiseDistribution):
         return out
 
     def _isf(self, q: FloatArray) -> FloatArray:
-        """Invert sf on x >= 0 (q <= 1/2) period by period: sf(k D0 + r) = b^k (b/2 + rem(r))."""
-        d0, w, b, a, e0 = self.sensitivity, self.width, self._b, self._a, self.epsilon
+        """Invert sf on x >= 0 (q <= 1/2) period by period (the derived quantile per cell, generated module)."""
+        d0, e0, W = self.sensitivity, self.epsilon, self._W
         p = np.where(q <= 0.5, q, 1.0 - q)  # the upper tail mass
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
             # sf(k D0) = b^k / 2: the period k holds p when b^(k+1)/2 < p <= b^k/2
-            k = np.floor(np.log(2.0 * p) / -e0)
+            k = np.floor(_gen.period(p, e0, W))
             k = np.where(np.isfinite(k), np.maximum(k, 0.0), 0.0)
-            bk = np.exp(-k * e0)
-            rem = p / bk - 0.5 * b  # remaining mass inside the period, in [0, (1 - b)/2]
-            # rem = a (w - r) + a b (d0 - w) for r < w, a b (d0 - r) for r >= w
-            r_first = w - (rem - a * b * (d0 - w)) / a
-            r_second = d0 - rem / (a * b)
-            r = np.where(rem >= a * b * (d0 - w), r_first, r_second)
-            r = np.clip(r, 0.0, d0)
-            x = k * d0 + r
+            inner = p >= _gen.sf_0(k, 0.0, e0, W)  # at or above the tail at the edge w: the first step of period k
+            # the distance below the step's upper edge (w or Delta0) where the tail is p
+            a = np.where(inner, _gen.isf_0(k, p, e0, W), _gen.isf_1(k, p, e0, W))
+            r = np.where(inner, self.width - np.clip(a, 0.0, W) * d0, d0 - np.clip(a, 0.0, 1.0 - W) * d0)
+            x = k * d0 + np.clip(r, 0.0, d0)
         x = np.where(p == 0.0, np.inf, x)
         return np.where(q <= 0.5, x, -x)
 
@@ -427,7 +448,10 @@ class Staircase(NoiseDistribution):
 
     # -- moments, entropy ---------------------------------------------------------
     def _moment(self, n: int) -> float:
-        """E|T|^n = 2a sum_j C(n, j) D0^j S_j [w^{m} + b (D0^{m} - w^{m})]/m, m = n - j + 1 (positive terms)."""
+        """E|T|^n: the derived form for n <= 6 (generated); beyond, the same sum by Eulerian numbers (positive terms):
+        2a sum_j C(n, j) D0^j S_j [w^{m} + b (D0^{m} - w^{m})]/m, m = n - j + 1."""
+        if n in _gen.MOMENTS:
+            return self.sensitivity**n * float(_gen.MOMENTS[n](self.epsilon, self._W))
         d0, w, b, omb = self.sensitivity, self.width, self._b, self._omb
         total = 0.0
         for j in range(n + 1):
@@ -437,20 +461,16 @@ class Staircase(NoiseDistribution):
         return 2.0 * self._a * total
 
     def _entropy(self) -> float:
-        # h = -log a + eps0 E[l(|T|)],  E[l] = b D0 / ((1 - b) (w + (D0 - w) b))
-        d0, w, b = self.sensitivity, self.width, self._b
-        return -math.log(self._a) + self.epsilon * b * d0 / (self._omb * (w + (d0 - w) * b))
+        # h = log(Z Delta0) - E[log g] (the derived form: -log a + eps0 E[l(|T|)])
+        return float(_gen.entropy(self.epsilon, self._W)) + math.log(self.sensitivity)
 
     def _half_mass(self, x: FloatArray) -> FloatArray:
-        # P(0 < T <= x) = (1 - b^k)/2 + b^k (a min(r, w) + a b [r - w]_+),  x = k D0 + r
-        d0, w, a, b = self.sensitivity, self.width, self._a, self._b
-        k = np.floor(x / d0)
-        r = x - k * d0
-        k = np.where(r < 0, k - 1, np.where(r >= d0, k + 1, k))
-        r = np.clip(x - k * d0, 0.0, d0)
+        # P(0 < T <= x) = (1 - b^k)/2 + b^k (a min(r, w) + a b [r - w]_+),  x = k D0 + r  (derived, generated)
+        k, _, v, outer = self._cells(x)
+        e0, W = self.epsilon, self._W
         with np.errstate(under="ignore"):
-            bk = np.exp(-k * self.epsilon)
-            return -0.5 * np.expm1(-k * self.epsilon) + bk * (a * np.minimum(r, w) + a * b * np.maximum(r - w, 0.0))
+            out: FloatArray = np.where(outer, _gen.half_1(k, v, e0, W), _gen.half_0(k, v, e0, W))
+        return out
 
     def _kinks(self) -> Tuple[float, ...]:
         # the step edges k D0 and k D0 + w up to the 1e-32 tail quantile, at most 1000 periods

@@ -1,5 +1,11 @@
 """Truncated staircase: the staircase of Geng & Viswanath cut at ``+-B`` so that the cut carries delta.
 
+Declared once as a step pattern cut at ``beta = K + rho`` periods (``fhsym/symbolic/laws/truncated_staircase.py``,
+issue 28): logpdf, sf (from the top down), ``P(0 < T <= x)``, the quantile, the normaliser ``H(beta)`` and the
+variance's per-period summands are the forms :mod:`fhsym.symbolic.steps` derives, printed into
+``fhsym/_generated/declared/truncated_staircase.py`` (``python -m proofs --only step_truncated_staircase``).  The
+profile, the design search and the certificate plan stay here and in :mod:`fhsym._core.arb.truncated_staircase`.
+
 Why this law
 ------------
 The primal solutions of the optimum's linear program (:mod:`fhsym.optimum`) are, at every recorded point, a
@@ -52,7 +58,8 @@ from .._core.arb.core import float_up
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng
 from .._core.search import golden_section
-from .._core.types import FloatArray
+from .._core.types import BoolArray, FloatArray
+from .._generated.declared import truncated_staircase as _gen
 from .base import NoiseDistribution
 
 __all__ = ["TruncatedStaircase", "truncated_staircase_design"]
@@ -69,15 +76,6 @@ _AIM = 1e-10
 #: the golden-section rounds of the design search over log gamma in [-(eps/3 + 12), 0] (resolution 0.618^48 (eps/3 + 12),
 #: ~1e-9 relative in gamma at eps = 1; the variance is flat to second order there)
 _ROUNDS = 48
-
-
-def _unit_norm(b: float, omb: float, eps0: float, W: float, beta: float) -> float:
-    """H(beta) in float (units of Delta0)."""
-    K = math.floor(beta)
-    r = beta - K
-    m = W + b * (1.0 - W)
-    c = min(r, W) + b * max(r - W, 0.0)
-    return m * -math.expm1(-K * eps0) / omb + math.exp(-K * eps0) * c
 
 
 def _unit_var(b: float, omb: float, eps0: float, W: float, K: int, r: float) -> float:
@@ -196,7 +194,9 @@ class TruncatedStaircase(NoiseDistribution):
         self._beta = self.bound / d0
         self._b = math.exp(-self.epsilon)
         self._omb = -math.expm1(-self.epsilon)
-        self._H = _unit_norm(self._b, self._omb, self.epsilon, self._W, self._beta)
+        self._K = float(math.floor(self._beta))  # the cut at beta = K + rho periods (the generated module's K, rho)
+        self._rho = self._beta - self._K
+        self._H = 0.5 * float(_gen.norm(self.epsilon, self._W, self._K, self._rho))  # H(beta): the derived normaliser
         if not (self._H > 0.0 and math.isfinite(self._H)):
             raise ValueError(f"epsilon must be smaller for a truncated staircase with gamma={self.gamma!r}: its "
                              f"first step carries a mass the float range cannot represent; got epsilon={self.epsilon!r}")
@@ -275,101 +275,69 @@ class TruncatedStaircase(NoiseDistribution):
         k = np.floor(u)
         return k + (u - k >= self._W)
 
-    def _H_units(self, u: FloatArray) -> FloatArray:
-        """H(u) for 0 <= u <= beta (non-negative terms)."""
-        W, b, e0 = self._W, self._b, self.epsilon
-        k = np.floor(u)
-        r = u - k
-        m = W + b * (1.0 - W)
-        c = np.minimum(r, W) + b * np.maximum(r - W, 0.0)
-        with np.errstate(under="ignore"):
-            return m * -np.expm1(-k * e0) / self._omb + np.exp(-k * e0) * c
+    def _args(self) -> Tuple[float, float, float, float]:
+        return self.epsilon, self._W, self._K, self._rho
 
-    def _upper_mass(self, u: FloatArray) -> FloatArray:
-        """H(beta) - H(u) for 0 <= u <= beta, from the top down (non-negative terms, no cancellation)."""
-        W, b, e0, beta = self._W, self._b, self.epsilon, self._beta
-        Kb = math.floor(beta)
-        rb = beta - Kb
-        cb = min(rb, W) + b * max(rb - W, 0.0)
-        m = W + b * (1.0 - W)
+    def _split(self, u: FloatArray) -> Tuple[FloatArray, FloatArray, BoolArray]:
+        """(k, r, outer) of ``u = k + r`` in units of Delta0, ``outer``: ``r >= W`` (the level-(k+1) step)."""
         k = np.floor(u)
         r = u - k
-        # m - c(r) and c(rb) - c(r) as sums of differences of like terms (no cancellation between the two steps)
-        m_c = np.maximum(W - r, 0.0) + b * ((1.0 - W) - np.maximum(r - W, 0.0))
-        cb_c = (min(rb, W) - np.minimum(r, W)) + b * (max(rb - W, 0.0) - np.maximum(r - W, 0.0))
-        with np.errstate(under="ignore", invalid="ignore"):
-            bk = np.exp(-k * e0)
-            same = math.exp(-Kb * e0) * cb_c
-            below = bk * m_c + m * np.exp(-(k + 1) * e0) * -np.expm1(-np.maximum(Kb - k - 1, 0.0) * e0) / self._omb \
-                + math.exp(-Kb * e0) * cb
-        return np.where(k >= Kb, np.maximum(same, 0.0), below)
+        return k, r, r >= self._W
 
     def _var(self) -> float:
-        b, omb, e0, W, beta = self._b, self._omb, self.epsilon, self._W, self._beta
-        K = math.floor(beta)
-        r = beta - K
-        if K <= 100_000:  # direct sums of non-negative terms
-            k = np.arange(K, dtype=float)
+        e0, W, K = self.epsilon, self._W, self._K
+        if K <= 100_000:  # the derived per-period second moments (non-negative terms), summed, and the cut period
             with np.errstate(under="ignore"):
-                bk = np.exp(-k * e0)
-            m = W + b * (1.0 - W)
-            m1 = 0.5 * (W * W + b * (1.0 - W * W))
-            m2 = (W**3 + b * (1.0 - W**3)) / 3.0
-            rw = min(r, W)
-            c = rw + b * max(r - W, 0.0)
-            c1 = 0.5 * (rw * rw + b * max(r * r - W * W, 0.0))
-            c2 = (rw**3 + b * max(r**3 - W**3, 0.0)) / 3.0
-            bK = math.exp(-K * e0)
-            s2 = float(np.sum(bk * (k * k * m + 2.0 * k * m1 + m2))) + bK * (K * K * c + 2.0 * K * c1 + c2)
+                s2 = float(np.sum(_gen.var_period(np.arange(K), e0, W))) + float(_gen.var_last(*self._args()))
             return self.sensitivity**2 * s2 / self._H
-        return self.sensitivity**2 * _unit_var(b, omb, e0, W, K, r)
+        return self.sensitivity**2 * _unit_var(self._b, self._omb, e0, W, int(K), self._rho)
 
     def _logpdf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.sensitivity
         inside = np.abs(x) <= self.bound
+        k, _, outer = self._split(np.where(inside, u, 0.0))
         with np.errstate(invalid="ignore"):
-            val = -math.log(2.0 * self._H * self.sensitivity) - self._level(np.where(inside, u, 0.0)) * self.epsilon
-        return np.where(inside, val, -np.inf)
+            val = np.where(outer, _gen.logpdf_1(k, *self._args()), _gen.logpdf_0(k, *self._args()))
+        return np.where(inside, val - math.log(self.sensitivity), -np.inf)
+
+    def _upper(self, u: FloatArray) -> FloatArray:
+        """P(T > u Delta0) for 0 <= u <= beta: the derived tail of u's step, from the top down (non-negative terms)."""
+        k, r, outer = self._split(u)
+        W = self._W
+        with np.errstate(under="ignore", invalid="ignore"):
+            a = np.where(outer, 1.0 - r, W - r)  # the distance below the step's upper edge
+            below = np.where(outer, _gen.sf_1(k, a, *self._args()), _gen.sf_0(k, a, *self._args()))
+            top = _gen.sf_top(r, *self._args())
+        out: FloatArray = np.where(k >= self._K, np.maximum(top, 0.0), below)
+        return out
 
     def _sf(self, x: FloatArray) -> FloatArray:
         u = np.minimum(np.abs(x), self.bound) / self.sensitivity
-        tail = 0.5 * self._upper_mass(np.minimum(u, self._beta)) / self._H
+        tail = self._upper(np.minimum(u, self._beta))
         return np.where(x >= 0, tail, 1.0 - tail)
 
     def _half_mass(self, x: FloatArray) -> FloatArray:
         u = np.minimum(np.maximum(x, 0.0), self.bound) / self.sensitivity
-        return 0.5 * self._H_units(u) / self._H
+        k, r, outer = self._split(u)
+        with np.errstate(under="ignore"):
+            out: FloatArray = np.where(outer, _gen.half_1(k, r - self._W, *self._args()), _gen.half_0(k, r, *self._args()))
+        return out
 
     def _isf(self, q: FloatArray) -> FloatArray:
-        """Invert the upper tail from the top: R = 2 p H(beta) is the mass above x (units), period by period; inside
-        a period the mass above ``r`` is inverted step by step (``b (top - r)`` on the outer step, no cancellation)."""
-        W, b, e0, beta = self._W, self._b, self.epsilon, self._beta
-        Kb = math.floor(beta)
-        rb = beta - Kb
-        m = W + b * (1.0 - W)
-        outer_b = b * max(rb - W, 0.0)  # the last period's mass on its outer step (per b^Kb)
-        cb = min(rb, W) + outer_b
-        bKb = math.exp(-Kb * e0)
+        """Invert the upper tail from the top: the cut period K when q is at most its mass, else the period k whose
+        start has tail >= q (the derived ``period``, floored), then the step and the derived quantile in it."""
+        W, beta, K = self._W, self._beta, self._K
+        args = self._args()
         p = np.where(q <= 0.5, q, 1.0 - q)
-        R = 2.0 * p * self._H
-
-        def down(A: FloatArray, top: float, outer: float, inner_top: float) -> FloatArray:
-            """r with mass A above it inside a period whose outer step (density b) ends at ``top`` and holds ``outer``,
-            and whose inner step (density 1) ends at ``inner_top``."""
-            return np.where(A <= outer, top - A / b, inner_top - (A - outer))
-
         with np.errstate(divide="ignore", invalid="ignore", under="ignore", over="ignore"):
-            last = bKb * cb
-            x_last = Kb + down(np.minimum(R / bKb, cb), rb, outer_b, min(rb, W))
-            R2 = R - last
-            # full periods k..Kb-1 above x hold m (b^k - b^Kb)/(1 - b): b^k = b^Kb + R2 (1 - b)/m at a period start
-            k = np.floor(-np.log(bKb + R2 * self._omb / m) / e0)
-            k = np.clip(np.where(np.isfinite(k), k, 0.0), 0.0, Kb - 1)
-            bk = np.exp(-k * e0)
-            above = m * np.exp(-(k + 1) * e0) * -np.expm1(-np.maximum(Kb - k - 1, 0.0) * e0) / self._omb
-            A = np.clip((R2 - above) / bk, 0.0, m)  # the mass above x inside period k (per b^k)
-            x_full = k + down(A, 1.0, b * (1.0 - W), W)
-            x = np.where(R <= last, x_last, x_full)
+            last = _gen.sf_top(0.0, *args)  # the tail at the start of the cut period
+            x_top = np.where(p >= _gen.sf_top(W, *args), _gen.isf_top_0(p, *args), _gen.isf_top_1(p, *args))
+            k = np.floor(_gen.period(p, *args))
+            k = np.clip(np.where(np.isfinite(k), k, 0.0), 0.0, max(K - 1.0, 0.0))
+            inner = p >= _gen.sf_0(k, 0.0, *args)  # at or above the tail at the edge W: the first step of period k
+            a = np.where(inner, _gen.isf_0(k, p, *args), _gen.isf_1(k, p, *args))
+            x_full = k + np.where(inner, W - np.clip(a, 0.0, W), 1.0 - np.clip(a, 0.0, 1.0 - W))
+            x = np.where(p <= last, K + x_top, x_full)
         x = np.clip(x, 0.0, beta) * self.sensitivity
         x = np.where(p == 0.0, self.bound, x)
         return np.where(q <= 0.5, x, -x)

@@ -1,0 +1,149 @@
+"""Ground truth for the declared step laws (staircase, truncated staircase): mpmath quadrature of the definition.
+
+Nothing here comes from fhsym's derivation or its generated code.  The density is the definition, in units of the
+period (Delta0 = 1): ``g(t) = e^{-eps l(|t|)}``, ``l(x) = floor(x) + [x - floor(x) >= W]`` (Geng & Viswanath's level),
+cut to ``|t| <= beta`` for the truncated staircase.  Every integral is ``mpmath.quad`` of that density (or of
+``t^n g``, ``-f log f``) over the intervals between its edges ``k`` and ``k + W``, at ``dps`` digits; the infinite
+staircase is integrated over ``N`` periods with ``e^{-eps N} < 10^-(dps + 5)`` (the omitted tail is below the
+working precision).  The interval masses are integrated once and summed from the top (the tail at every edge);
+``sf`` adds the quadrature of the part of x's interval above x, ``isf`` inverts on the interval that holds q.
+``proofs/step_laws.py`` checks the derived forms and the generated code against it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Callable, List, Optional
+
+import mpmath
+from mpmath import mpf
+
+__all__ = ["StepRef"]
+
+
+class StepRef:
+    """The staircase (``beta=None``) or the staircase cut at ``beta`` periods, design eps, first step W (units of
+    the period), at ``dps`` digits."""
+
+    def __init__(self, eps: float, W: float, beta: Optional[float] = None, dps: int = 50) -> None:
+        self.dps = dps
+        with mpmath.workdps(dps + 10):
+            self.eps, self.W = mpf(eps), mpf(W)
+            self.beta = None if beta is None else mpf(beta)
+            if beta is None:
+                self.top = mpf(math.ceil((dps + 5) * math.log(10) / eps) + 2)
+            else:
+                self.top = self.beta
+            # the mass of every interval between the edges (quadrature once), and the tails at the edges from the top
+            self._pts = self.edges(mpf(0), self.top)
+            self._mass = [self.g((a + b) / 2) * mpmath.quad(lambda t: mpf(1), [a, b])
+                          for a, b in zip(self._pts[:-1], self._pts[1:])]
+            self._tails = [mpf(0)] * len(self._pts)
+            for i in range(len(self._pts) - 2, -1, -1):
+                self._tails[i] = self._tails[i + 1] + self._mass[i]
+            self.Z = 2 * self._tails[0]
+
+    def level(self, x: mpf) -> mpf:
+        k = mpmath.floor(x)
+        return k + (1 if x - k >= self.W else 0)
+
+    def g(self, t: mpf) -> mpf:
+        """The unnormalised density at |t| (0 beyond the cut)."""
+        x = abs(t)
+        if self.beta is not None and x > self.beta:
+            return mpf(0)
+        return mpmath.exp(-self.eps * self.level(x))
+
+    def edges(self, lo: mpf, hi: mpf) -> List[mpf]:
+        pts = {lo, hi}
+        k = int(mpmath.floor(lo))
+        while k <= hi:
+            for e in (mpf(k), k + self.W):
+                if lo < e < hi:
+                    pts.add(e)
+            k += 1
+        return sorted(pts)
+
+    def integral(self, f: Callable[[mpf], mpf], lo: mpf, hi: mpf) -> mpf:
+        """int_lo^hi f(t) g(t) dt (0 <= lo <= hi), quadrature between the density's edges (g at each midpoint:
+        the level is constant on the open interval, so quad integrates f times that constant)."""
+        with mpmath.workdps(self.dps + 10):
+            lo, hi = mpf(lo), mpf(hi)
+            total = mpf(0)
+            pts = self.edges(lo, hi)
+            for a, b in zip(pts[:-1], pts[1:]):
+                if b > a:
+                    c = self.g((a + b) / 2)
+                    if c:
+                        total += c * mpmath.quad(f, [a, b])
+            return total
+
+    def pdf(self, x: float) -> mpf:
+        with mpmath.workdps(self.dps + 10):
+            return self.g(mpf(x)) / self.Z
+
+    def sf(self, x: float) -> mpf:
+        """P(T > x)."""
+        with mpmath.workdps(self.dps + 10):
+            x = mpf(x)
+            if x < 0:
+                return 1 - self.sf(-x)
+            if x >= self.top:
+                return mpf(0)
+            i = bisect.bisect_right(self._pts, x)  # x in [pts[i - 1], pts[i]): quadrature of the rest of it
+            return (self.integral(lambda t: mpf(1), x, self._pts[i]) + self._tails[i]) / self.Z
+
+    def half(self, x: float) -> mpf:
+        """P(0 < T <= x), x >= 0."""
+        with mpmath.workdps(self.dps + 10):
+            return self.integral(lambda t: mpf(1), 0, min(mpf(x), self.top)) / self.Z
+
+    def isf(self, q: float) -> mpf:
+        """The x >= 0 with P(T > x) = q (0 < q <= 1/2): the tails at the density's edges accumulated from the top
+        (quadrature of each interval), then the interval that holds q inverted linearly (the density is constant
+        there)."""
+        with mpmath.workdps(self.dps + 10):
+            q = mpf(q) * self.Z  # unnormalised
+            pts, tails = self._pts, self._tails
+            lo, hi = 0, len(pts) - 1  # the last edge i with tails[i] >= q: q lies in [pts[i], pts[i + 1])
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if tails[mid] >= q else (lo, mid)
+            a, b = pts[lo], pts[lo + 1]
+            return b - (q - tails[lo + 1]) / self.g((a + b) / 2)
+
+    def profile(self, eps: float, d: float) -> mpf:
+        """delta(eps; d) = int [f(t) - e^eps f(t + d)]_+ dt: the integrand is constant between the edges of f and of
+        its shift (|t| and |t + d| at k, k + W), so quad integrates that constant on each interval."""
+        with mpmath.workdps(self.dps + 10):
+            d, e = mpf(d), mpmath.exp(mpf(eps))
+            lo, hi = -self.top - d, self.top
+            pts = set()
+            for x in self.edges(mpf(0), self.top + d) + [mpf(0)]:
+                for p in (x, -x, x - d, -x - d):
+                    if lo < p < hi:
+                        pts.add(p)
+            pts = sorted(pts | {lo, hi})
+            total = mpf(0)
+            for a, b in zip(pts[:-1], pts[1:]):
+                c = (self.g((a + b) / 2) - e * self.g((a + b) / 2 + d)) / self.Z
+                if c > 0:
+                    total += c * mpmath.quad(lambda t: mpf(1), [a, b])
+            return total
+
+    def moment(self, n: int) -> mpf:
+        """E|T|^n."""
+        with mpmath.workdps(self.dps + 10):
+            return 2 * self.integral(lambda t: t**n, 0, self.top) / self.Z
+
+    def entropy(self) -> mpf:
+        """-int f log f: f is constant on each interval, so -f log f is integrated there by quad as well."""
+        with mpmath.workdps(self.dps + 10):
+            total = mpf(0)
+            pts = self.edges(mpf(0), self.top)
+            for a, b in zip(pts[:-1], pts[1:]):
+                f = self.g((a + b) / 2) / self.Z
+                if f > 0:
+                    total += mpmath.quad(lambda t: -f * mpmath.log(f), [a, b])
+            return 2 * total

@@ -1,0 +1,116 @@
+"""The declared step laws (issue 28): the staircase and the truncated staircase, declared as step patterns in
+fhsym/symbolic/laws/, derived by fhsym.symbolic.steps, printed into fhsym/_generated/declared/, run by their classes.
+
+References come from mpmath quadrature of the definition (proofs/reference_steps.py: the level function of the
+density, integrated between its edges), never from the code under test.  Freshness of the generated modules is
+tests/test_codegen_targets.py's (every file of ``python -m fhsym.codegen``); the symbolic proofs are
+``python -m proofs --only step_staircase --only step_truncated_staircase``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+import fhsym
+from fhsym._generated.declared import staircase as gen_st
+from fhsym._generated.declared import truncated_staircase as gen_ts
+from fhsym.symbolic.laws import staircase as ST
+from fhsym.symbolic.laws import truncated_staircase as TS
+from fhsym.symbolic.steps import StepDeclaration, StepParameter, derive_steps, r, unstable
+from proofs.reference_steps import StepRef
+
+W = ST.W
+
+
+def test_the_generated_modules_are_the_declarations():
+    assert gen_st.DIGEST == ST.DECLARATION.digest() and gen_ts.DIGEST == TS.DECLARATION.digest()
+    for mod in (gen_st, gen_ts):
+        assert Path(mod.__file__).read_text().startswith("# GENERATED FILE - DO NOT EDIT.")
+    # the classes call them (not a former hand-written copy)
+    src = "".join(Path(m.__file__).read_text() for m in (fhsym.noise.staircase, fhsym.noise.truncated_staircase))
+    for name in ("_gen.sf_0", "_gen.isf_1", "_gen.variance", "_gen.logpdf_1", "_gen.half_0", "_gen.var_period"):
+        assert name in src
+
+
+def test_derived_variance_is_geng_and_viswanath_closed_form():
+    # Var/Delta0^2 = b(1 + b)/(1 - b)^2 + [b(W^2 + b(1 - W^2))/(1 - b) + (W^3 + b(1 - W^3))/3]/(W + (1 - W) b)
+    b = r
+    paper = b * (1 + b) / (1 - b) ** 2 + (b * (W**2 + b * (1 - W**2)) / (1 - b) + (W**3 + b * (1 - W**3)) / 3) \
+        / (W + (1 - W) * b)
+    dv = derive_steps(ST.DECLARATION)
+    assert sp.simplify(unstable(dv.variance) - paper) == 0
+    assert sp.simplify(unstable(dv.variance) - dv.moments_raw[2]) == 0
+
+
+@pytest.mark.parametrize("eps, d0, gamma", [(0.3, 1.0, None), (1.0, 0.37, 0.2), (2.5, 3.0, 0.0), (1.7, 1.0, 1.0)])
+def test_staircase_against_quadrature_of_the_definition(eps, d0, gamma):
+    law = fhsym.Staircase(eps, d0, gamma)
+    ref = StepRef(eps, law.width / d0, None, dps=30)
+    xs = np.array([-7.3, -1.05, -0.4, 0.0, 0.13, 0.5, 0.99, 2.2, 9.7])
+    with mpmath.workdps(30):
+        sf_ref = np.array([float(ref.sf(x)) for x in xs])
+        pdf_ref = np.array([float(ref.pdf(x)) for x in xs])
+        half_ref = np.array([float(ref.half(abs(x))) for x in xs])
+        var_ref, ent_ref = float(ref.moment(2)), float(ref.entropy())
+        m3_ref = float(ref.moment(3))
+    assert np.allclose(law.sf(xs * d0), sf_ref, rtol=2e-15, atol=0)
+    assert np.allclose(law.pdf(xs * d0) * d0, pdf_ref, rtol=1e-14, atol=0)
+    assert np.allclose(law._half_mass(np.abs(xs) * d0), half_ref, rtol=2e-15, atol=0)
+    assert law.var() == pytest.approx(var_ref * d0**2, rel=2e-15)
+    assert law.moment(3) == 0.0 and law._moment(3) == pytest.approx(m3_ref * d0**3, rel=4e-15)
+    assert law.entropy() == pytest.approx(ent_ref + np.log(d0), rel=1e-14, abs=1e-15)
+    qs = np.array([1e-20, 1e-9, 0.01, 0.3, 0.5, 0.77])  # the reference omits a tail below 1e-35
+    with mpmath.workdps(30):  # the reference quantile: the definition's tail inverted interval by interval
+        x_ref = np.array([float(ref.isf(p)) if p <= 0.5 else -float(ref.isf(1 - p)) for p in qs]) * d0
+    assert np.all(np.abs(law.isf(qs) - x_ref) <= 1e-14 * np.maximum(np.abs(x_ref), d0))
+
+
+@pytest.mark.parametrize("eps, d0, gamma, beta", [(1.0, 1.0, 0.4167, 13.6007), (0.4, 0.37, 0.2, 5.5),
+                                                  (3.0, 2.0, 0.0, 2.25), (2.0, 1.0, 1.0, 1.0)])
+def test_truncated_staircase_against_quadrature_of_the_definition(eps, d0, gamma, beta):
+    law = fhsym.TruncatedStaircase(eps, d0, gamma, beta * d0)
+    ref = StepRef(eps, law.width / d0, law.bound / d0, dps=30)
+    xs = np.array([-beta, -0.7 * beta, -0.4, 0.0, 0.13, 0.5, 0.99, 0.93 * beta, beta, 1.5 * beta])
+    with mpmath.workdps(30):  # the reference at the law's own points x d0 (in units: x d0 / d0, the bound exactly)
+        sf_ref = np.array([float(ref.sf(x * d0 / d0)) for x in xs])
+        pdf_ref = np.array([float(ref.pdf(x * d0 / d0)) for x in xs])
+        var_ref = float(ref.moment(2))
+    assert np.allclose(law.sf(xs * d0), sf_ref, rtol=1e-14, atol=1e-300)
+    assert np.allclose(law.pdf(xs * d0) * d0, pdf_ref, rtol=2e-15, atol=0)
+    assert law.var() == pytest.approx(var_ref * d0**2, rel=2e-15)
+    qs = np.array([1e-9, 0.01, 0.3, 0.5, 0.77])
+    with mpmath.workdps(30):
+        x_ref = np.array([float(ref.isf(p)) if p <= 0.5 else -float(ref.isf(1 - p)) for p in qs]) * d0
+    assert np.all(np.abs(law.isf(qs) - x_ref) <= 1e-14 * np.maximum(np.abs(x_ref), d0))
+
+
+def test_a_step_declaration_is_refused_when_its_cells_do_not_fit():
+    with pytest.raises(ValueError, match="cells must tile"):
+        StepDeclaration("t28_gap", "gap", cells=((0, W, 1), (W + sp.Rational(1, 10), 1, r)),
+                        shapes=(StepParameter(W, (0.0, 0.5)),))
+    with pytest.raises(ValueError, match=r"must be >= 0 on the shape domain"):
+        StepDeclaration("t28_neg", "negative", cells=((0, W, 1), (W, 1, r)), shapes=(StepParameter(W, (0.0, 2.0)),))
+    with pytest.raises(ValueError, match="must be positive"):
+        StepDeclaration("t28_zero", "zero height", cells=((0, W, 1), (W, 1, r - 1)), shapes=(StepParameter(W, (0.0, 1.0)),))
+    with pytest.raises(ValueError, match="nonnegative"):
+        StepParameter(sp.Symbol("g"), (0.0, 1.0))
+
+
+@pytest.mark.parametrize("eps, d0, gamma", [(1.0, 0.37, 0.2), (2.5, 3.0, None), (0.7, 1.0, 1.0)])
+def test_staircase_profile_at_shifts_up_to_delta0_against_quadrature(eps, d0, gamma):
+    # the derived lattice weights (generated) against the integral of [f(t) - e^eps f(t + d)]_+ of the definition
+    law = fhsym.Staircase(eps, d0, gamma)
+    W_ = law.width / d0
+    ref = StepRef(eps, W_, None, dps=30)
+    for d in sorted({1e-6, 0.5 * W_, W_, min(1.7 * W_, 1.0), 0.83, 1.0}):
+        if not 0.0 < d <= 1.0:
+            continue
+        for e in (0.0, 0.4 * eps):
+            with mpmath.workdps(30):
+                want = float(ref.profile(e, d * d0 / d0))
+            assert float(law.privacy_profile(e, d * d0)) == pytest.approx(want, rel=2e-14, abs=0)
