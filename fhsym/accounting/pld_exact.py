@@ -60,7 +60,9 @@ True
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
@@ -287,29 +289,20 @@ def _prefix(c: fmpz_poly, k: int) -> int:
 
 
 def _cut(c: fmpz_poly, offset: int, inf: int, cut_low: int, cut_high: int) -> _Dist:
-    """Move the lowest coefficients (sum <= cut_low) up to the first one kept, the highest (sum <= cut_high) to +inf."""
+    """Move the lowest coefficients (sum <= cut_low) up to the first one kept, the highest (sum <= cut_high) to +inf.
+
+    The window [L, U]: L the largest index in [0, n - 1] with prefix(L) <= cut_low, U the smallest in [L, n - 1]
+    with total - prefix(U + 1) <= cut_high (prefix(k): the sum of the coefficients of index < k, non-decreasing:
+    the masses are >= 0), found by bisection on the prefix sums, exact integers."""
     n = c.length()
     if n == 0:
         return _Dist(c, offset, inf)
-    total = int(c(1))
-    lo, hi = 0, n - 1  # largest L in [0, n - 1] with prefix(L) <= cut_low
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _prefix(c, mid) <= cut_low:
-            lo = mid
-        else:
-            hi = mid - 1
-    L = lo
-    a, b = L, n - 1  # smallest U in [L, n - 1] with total - prefix(U + 1) <= cut_high
-    while a < b:
-        mid = (a + b) // 2
-        if total - _prefix(c, mid + 1) <= cut_high:
-            b = mid
-        else:
-            a = mid + 1
-    U = a
-    low = _prefix(c, L)
-    high = total - _prefix(c, U + 1)
+    prefix = list(accumulate((int(x) for x in c.coeffs()), initial=0))  # prefix[k], k = 0..n
+    total = prefix[n]
+    L = max(bisect_right(prefix, cut_low, 0, n) - 1, 0)
+    U = bisect_left(prefix, total - cut_high, L + 1, n) - 1
+    low = prefix[L]
+    high = total - prefix[U + 1]
     kept = c.truncate(U + 1)
     if L:
         kept = kept.right_shift(L) + low
