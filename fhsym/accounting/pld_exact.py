@@ -60,9 +60,7 @@ True
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
@@ -288,21 +286,49 @@ def _prefix(c: fmpz_poly, k: int) -> int:
     return int(c.truncate(k)(1)) if k > 0 else 0
 
 
+def _suffix(c: fmpz_poly, k: int) -> int:
+    """sum of the coefficients of index >= k (exact)."""
+    return int(c.right_shift(k)(1)) if k < c.length() else 0
+
+
 def _cut(c: fmpz_poly, offset: int, inf: int, cut_low: int, cut_high: int) -> _Dist:
     """Move the lowest coefficients (sum <= cut_low) up to the first one kept, the highest (sum <= cut_high) to +inf.
 
-    The window [L, U]: L the largest index in [0, n - 1] with prefix(L) <= cut_low, U the smallest in [L, n - 1]
-    with total - prefix(U + 1) <= cut_high (prefix(k): the sum of the coefficients of index < k, non-decreasing:
-    the masses are >= 0), found by bisection on the prefix sums, exact integers."""
+    The window [L, U]: L the largest index in [0, n - 1] with prefix(L) <= cut_low, U the smallest in [L, n - 1] with
+    suffix(U + 1) <= cut_high (prefix(k), suffix(k): the sums of the coefficients of index < k, >= k; monotone, the
+    masses being >= 0).  Each is bracketed by steps 1, 2, 4, ... from its end of the window (the cuts are tiny: only
+    short sums near the ends are formed), then bisected."""
     n = c.length()
     if n == 0:
         return _Dist(c, offset, inf)
-    prefix = list(accumulate((int(x) for x in c.coeffs()), initial=0))  # prefix[k], k = 0..n
-    total = prefix[n]
-    L = max(bisect_right(prefix, cut_low, 0, n) - 1, 0)
-    U = bisect_left(prefix, total - cut_high, L + 1, n) - 1
-    low = prefix[L]
-    high = total - prefix[U + 1]
+    lo, hi, k = 0, n - 1, 1  # prefix(lo) <= cut_low (prefix(0) = 0); the answer is in [lo, hi]
+    while k <= hi:
+        if _prefix(c, k) <= cut_low:
+            lo, k = k, 2 * k
+        else:
+            hi = k - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _prefix(c, mid) <= cut_low:
+            lo = mid
+        else:
+            hi = mid - 1
+    L = lo
+    a, b, k = L, n - 1, 1  # suffix(b + 1) <= cut_high (suffix(n) = 0); the answer is in [a, b]
+    while b - k >= a:
+        if _suffix(c, b - k + 1) <= cut_high:
+            b, k = b - k, 2 * k
+        else:
+            a = b - k + 1
+    while a < b:
+        mid = (a + b) // 2
+        if _suffix(c, mid + 1) <= cut_high:
+            b = mid
+        else:
+            a = mid + 1
+    U = a
+    low = _prefix(c, L)
+    high = _suffix(c, U + 1)
     kept = c.truncate(U + 1)
     if L:
         kept = kept.right_shift(L) + low
