@@ -251,9 +251,14 @@ def _pair(W: List[int], h: Fraction, P: int) -> _Dist:
         zj = arb(1)
         for j in range(1, n + 1):
             zj = zj * z
-            s = zj * (1 << Q)
-            e_lo.append(_floor_int(s))
-            e_hi.append(_ceil_int(s))
+            # floor / ceil of the ends of zj 2^Q (_floor_int, _ceil_int of that ball): its ends are zj's times 2^Q
+            # exactly, and the upper end of a ball is minus the lower end of its negation
+            m, e = zj.lower().man_exp()
+            sh = int(e) + Q
+            e_lo.append(int(m) << sh if sh >= 0 else int(m) >> -sh)
+            m, e = zj.upper().man_exp()
+            sh = int(e) + Q
+            e_hi.append(int(m) << sh if sh >= 0 else -((-int(m)) >> -sh))
     S = [W[k] + _ceil_div((W[k] - W[k + 1]) * c_up, 1 << Q) for k in range(n)] + [W[n]]
     for k in range(n - 1, -1, -1):  # non-increasing, raising only
         if S[k] < S[k + 1]:
