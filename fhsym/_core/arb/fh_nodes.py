@@ -3,20 +3,20 @@
 :func:`fh_upper_ends` returns exactly what :func:`.enclosures.profile_upper_ends` returns for the flipped Huber plan
 (:func:`.enclosures.flipped_huber_plan`): the same ``(man, exp)`` upper end of the same ball at every epsilon, bit for
 bit, so a certificate computed one way re-checks the other way.  It is faster because at most nodes of a proven PLD
-the crossing ``t1`` lies on the right Gaussian branch (Table I case (v), or any crossing with ``t1 >= 0`` outside the
-Laplace branch), where the plan and the ball take a handful of operations, and there it runs them without the
-general path's dispatch:
+the crossing ``t1`` lies inside a piece of ``P`` where the plan and the ball take a handful of operations, and there
+it runs them without the general path's dispatch:
 
 * the plan: the piece of ``P`` that holds ``t1`` (:func:`.flipped_huber.fh_plan`) found by comparing the float
   ``eps`` with the floats of the exact losses at the points of ``P`` (exactly in Q when they are within 1e-12 of
   each other), then ``t1 = (eps - C)/B`` and the precision boost as :func:`.flipped_huber.fh_plan` forms them;
 * the ball: :func:`.flipped_huber.fh_eval`'s operations for that case at the first precision ``START_PREC + boost``
-  (``e^{-r(t1)} (R(t1) - R(t2)) / Z`` with the Mills ratio ``R`` as :func:`.core.mills` forms it), then
-  :func:`.enclosures.profile_upper_ends`' clip and stopping test.
+  -- ``t1 > 0`` on the Gaussian branch (Table I case (v)): ``e^{-r(t1)} (R(t1) - R(t2)) / Z`` with the Mills ratio
+  ``R`` as :func:`.core.mills` forms it; case (ii) (``-b <= t1 < 0``, ``t2 <= b``): the Laplace branch's closed
+  form -- then :func:`.enclosures.profile_upper_ends`' clip and stopping test.
 
-Every other node (a crossing at a point of ``P``, on a quadratic piece, at ``t1 < 0`` or on the Laplace branch, a
-Mills ratio in its asymptotic regime, or a ball that needs more precision) takes the general path.  The ball is a
-function of the operations and their inputs and precisions only (arb is deterministic), so the ends are the same;
+Every other node (a crossing at a point of ``P`` or on a quadratic piece, cases (i), (iii), (iv), a Mills ratio in
+its asymptotic regime, or a ball that needs more precision) takes the general path.  The ball is a function of the
+operations and their inputs and precisions only (arb is deterministic), so the ends are the same;
 tests/test_pld_exact_nodes.py compares the two paths end for end.
 """
 
@@ -29,7 +29,7 @@ from flint import arb, ctx, fmpq
 
 from .core import arb_bits, sqrt2, bits, sqrt_half_pi
 from .enclosures import EPSILON, SENSITIVITY, START_PREC, below_subnormal, clip_unit, flipped_huber_plan, upper_end
-from .flipped_huber import fh_constants, fh_geometry
+from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess
 
 __all__ = ["fh_upper_ends"]
 
@@ -59,6 +59,18 @@ def _mills(x: arb) -> Any:
     if not lo > 0:
         lo = arb(0)
     return val + arb(0, (r * (1 / (1 + lo * lo))).upper())
+
+
+def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
+    """``x``, or None where :func:`.enclosures.upper_end` would go on to a higher precision (its stopping test)."""
+    lo_x, hi_x = x.lower(), x.upper()
+    if lo_x == hi_x:
+        return x
+    with ctx.workprec(ctx.prec + 64):
+        done = bool(lo_x > 0 and (hi_x - lo_x) <= lo_x * rel_ball)
+    if not (done or below_subnormal(x)) and 2 * pr + boost <= max_prec:
+        return None
+    return x
 
 
 def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, gamma: float, *,
@@ -99,26 +111,33 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
                 exact_point = losses[i] == eq
                 break
         pc = None if exact_point else geo.piece(j)
-        if pc is None or pc.A != 0 or pc.neg or pc.x_lin:
+        laplace = pc is not None and pc.neg and pc.x_lin and pc.y_lin  # Table I case (ii): t1 < 0, t2 <= b
+        if pc is None or pc.A != 0 or not (laplace or not (pc.neg or pc.x_lin)):
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue
-        t1 = (eq - pc.C) / pc.B  # > 0 here, on the Gaussian branch: |t1| = t1, r(t1) = (t1^2 + b^2)/2
-        boost = 2 * bits(t1 + bD1) + b_boost
-        with ctx.workprec(pr + boost):
-            b, D, bb, hb, z = fh_constants(bq, Dq)
-            r1 = arb((t1 * t1 + bb_q) / 2)
-            m1 = _mills(arb(t1))
-            m2 = _mills(arb(t1 + Dq))
-            if m1 is None or m2 is None:
-                x = None
-            else:
-                x = clip_unit(((-r1).exp() * (m1 - m2)) / z)
-                lo_x, hi_x = x.lower(), x.upper()
-                if not lo_x == hi_x:
-                    with ctx.workprec(ctx.prec + 64):
-                        done = bool(lo_x > 0 and (hi_x - lo_x) <= lo_x * rel_ball)
-                    if not (done or below_subnormal(x)) and 2 * pr + boost <= max_prec:
-                        x = None  # more precision: the general path
+        t1 = (eq - pc.C) / pc.B
+        if laplace:  # -b <= t1 < 0, t2 <= b: |t1| = -t1, r(t1) = b |t1|
+            ax_q = -t1
+            boost = 2 * bits(ax_q + bD1) + b_boost
+            with ctx.workprec(pr + boost):
+                b, D, bb, hb, z = fh_constants(bq, Dq)
+                ax = arb(ax_q)
+                t2 = arb(t1 + Dq)
+                r1 = arb(bq * ax_q)
+                w = arb(2 * t1 + Dq)
+                vd = fh_mills_excess(bq, Dq) * (-(b * (b - t2))).exp() * -((-(b * w)).expm1())
+                total = (-r1).exp() * vd
+                total = total + 2 * (-((-(b * ax)).expm1()) / b)
+                x = _settle(clip_unit(total / z), rel_ball, pr, boost, max_prec)
+        else:  # t1 > 0 on the Gaussian branch: |t1| = t1, r(t1) = (t1^2 + b^2)/2
+            boost = 2 * bits(t1 + bD1) + b_boost
+            with ctx.workprec(pr + boost):
+                b, D, bb, hb, z = fh_constants(bq, Dq)
+                r1 = arb((t1 * t1 + bb_q) / 2)
+                m1 = _mills(arb(t1))
+                m2 = _mills(arb(t1 + Dq))
+                x = None if m1 is None or m2 is None else \
+                    _settle(clip_unit(((-r1).exp() * (m1 - m2)) / z), rel_ball, pr, boost, max_prec)
         if x is None:
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue

@@ -232,6 +232,22 @@ def fh_constants(bq: fmpq, Dq: fmpq) -> tuple[arb, arb, arb, arb, arb]:
     return val
 
 
+_EXCESS: dict[tuple[int, int, int], tuple[fmpq, fmpq, arb]] = {}
+
+
+def fh_mills_excess(bq: fmpq, Dq: fmpq) -> arb:
+    """mills_excess of the ball b of :func:`fh_constants` at the current precision, memoised as it is."""
+    key = (id(bq), id(Dq), ctx.prec)
+    got = _EXCESS.get(key)
+    if got is not None and got[0] is bq and got[1] is Dq:
+        return got[2]
+    val = mills_excess(fh_constants(bq, Dq)[0])
+    if len(_EXCESS) >= 256:
+        _EXCESS.clear()
+    _EXCESS[key] = (bq, Dq, val)
+    return val
+
+
 def fh_eval(plan: FHPlan, prec: int) -> arb:
     """Ball containing delta^(1)(eps) for the plan, computed at ``prec + plan.boost`` bits."""
     with ctx.workprec(prec + plan.boost):
