@@ -28,13 +28,39 @@ __all__ = ["from_privacy_profile", "flipped_huber_pld", "gaussian_pld", "laplace
 # ---------------------------------------------------------------------------
 
 
+_SCAN = 2.0 ** (np.arange(-40, 201) / 4.0)  # the geometric scan of _first_below, in units of the scale
+_WINDOW = 4  # the one-call form reads the scan at i0 - 4 .. i0 + 4 and refines the intervals ending at i0 - 1 .. i0 + 1
+_last_index = [120]  # the scan index of the previous answer: a prediction only (any value gives the same answer)
+
+
 def _first_below(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float) -> float:
-    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one (two calls)."""
-    x = max(scale, 1e-12) * 2.0 ** (np.arange(-40, 201) / 4.0)
+    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one.
+
+    The scan is x_k = scale 2^(k/4), k = -40..200; i the first k with profile(x_k) <= tau; the answer the first point
+    of linspace(x_{i-1}, x_i, 65)[1:] where profile <= tau (x_0 if i = 0).  One call of ``profile`` in the usual case:
+    on the scan points i0 - 4 .. i0 + 4 around the previous answer's i0 and the linear points of the intervals ending
+    at i0 - 1 .. i0 + 1 together; when the first scan point there is above tau (the profile is non-increasing: so
+    are all before it) and i is among those three, the answer is read from that call (the same points, the same
+    values).  Otherwise the whole scan, then the linear points (two calls)."""
+    x = max(scale, 1e-12) * _SCAN
+    n = x.size
+    i0 = min(max(_last_index[0], _WINDOW + 1), n - 1 - _WINDOW)
+    lo_k = i0 - _WINDOW
+    ks = np.arange(lo_k, i0 + _WINDOW + 1)
+    grids = [np.linspace(x[i - 1], x[i], 65)[1:] for i in range(i0 - 1, i0 + 2)]
+    vals = np.asarray(profile(np.concatenate([x[ks]] + grids)), dtype=float)
+    below = np.nonzero(vals[:ks.size] <= tau)[0]
+    if below.size and below[0] > 0 and i0 - 1 <= lo_k + int(below[0]) <= i0 + 1:
+        i = lo_k + int(below[0])
+        _last_index[0] = i
+        g = i - (i0 - 1)
+        part = vals[ks.size + 64 * g: ks.size + 64 * (g + 1)]
+        return float(grids[g][int(np.argmax(part <= tau))])
     below = np.nonzero(np.asarray(profile(x), dtype=float) <= tau)[0]
     if below.size == 0:
         raise ValueError("privacy profile does not fall below the tail mass")
     i = int(below[0])
+    _last_index[0] = i
     if i == 0:
         return float(x[0])
     y = np.linspace(x[i - 1], x[i], 65)[1:]
