@@ -175,6 +175,10 @@ def log_mills(x: float) -> float:
 _CF_NS = {d: tuple(float(n) for n in range(d, 1, -1)) for d in {12} | {d for _, d in CF_DEPTHS}}
 
 
+_LIM_LAST = max(lim for lim, _ in CF_DEPTHS)  # from here on the depth is 12
+_NS_LAST = _CF_NS[12]
+
+
 def _cf_ns(x: float) -> Tuple[float, ...]:
     for lim, d in CF_DEPTHS:
         if x < lim:
@@ -207,7 +211,7 @@ def j_fun(b: float, h: float) -> float:
                 k = 1.0 / (_SQRT_PI_2 * float(_erfcx(y * _SQRT1_2))) - y
             else:
                 t = 0.0
-                for n in _cf_ns(y):
+                for n in (_NS_LAST if y >= _LIM_LAST else _cf_ns(y)):
                     t = n / (y + t)
                 k = 1.0 / (y + t)
             acc += w * k
