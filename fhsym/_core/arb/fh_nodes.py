@@ -27,7 +27,7 @@ from typing import Any, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
 
-from .core import arb_bits, sqrt2, bits, sqrt_half_pi
+from .core import bits, sqrt2, sqrt_half_pi
 from .enclosures import EPSILON, SENSITIVITY, START_PREC, below_subnormal, clip_unit, flipped_huber_plan, upper_end
 from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess
 
@@ -36,22 +36,26 @@ __all__ = ["fh_upper_ends"]
 _MARGIN = 1e-12  # float losses within this (relative) of eps are compared exactly in Q
 
 
-def _mills_point(m: arb) -> arb:
-    """:func:`.core._mills_point_eval` at an exact dyadic ``m > 0`` with ``m^2 < 4 prec`` (the erfc form)."""
-    p = ctx.prec
-    m2 = m * m
-    with ctx.workprec(p + 2 * arb_bits(m) + 16):
-        val = sqrt_half_pi() * (m / sqrt2()).erfc() * (m2 / 2).exp()
-    return +val
+_CONST: dict = {}  # precision -> (sqrt(pi/2), sqrt 2) at that precision (core.sqrt_half_pi, core.sqrt2)
 
 
 def _mills(x: arb) -> Any:
-    """:func:`.core.mills` of a ball with a positive lower end, or None where it would take the asymptotic series."""
+    """:func:`.core.mills` of a ball with a positive lower end, or None where it would take the asymptotic series:
+    R(m) at the midpoint m as :func:`.core._mills_point_eval` forms it (m^2 < 4 prec: the erfc form, at
+    ``2 log2 m + 16`` more bits), widened by the radius over 1 + lo^2."""
     m = x.mid()
     p = ctx.prec
-    if not m * m < 4 * p:
+    m2 = m * m
+    if not m2 < 4 * p:
         return None
-    val = _mills_point(m)
+    man, ex = m.man_exp()
+    q = p + 2 * max(0, int(abs(man)).bit_length() + int(ex)) + 16  # core.arb_bits
+    c = _CONST.get(q)
+    with ctx.workprec(q):
+        if c is None:
+            c = _CONST[q] = (sqrt_half_pi(), sqrt2())
+        val = c[0] * (m / c[1]).erfc() * (m2 / 2).exp()
+    val = +val
     r = arb(x.rad())
     if r.is_zero():
         return val
