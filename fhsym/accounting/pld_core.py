@@ -290,8 +290,14 @@ def _log_mgf_bounds(pmf: FloatArray, ts: FloatArray) -> FloatArray:
     w = np.maximum(hi - lo, 1.0)
     a, b = np.where(hi > lo, (hi - mu) / w, 1.0), np.where(hi > lo, (mu - lo) / w, 0.0)
     t = ts[:, None]
+    width = hi - lo  # c - 1 on every block but the last: e^{t width} once per distinct width (the same values)
+    widths, which = np.unique(width, return_inverse=True)
     with np.errstate(divide="ignore"):
-        z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * np.exp(t * (hi - lo)[None, :]))
+        if widths.size == 1 and widths[0] == 0.0:  # one-point blocks: a = 1, b = 0, log(a + b e^{t width}) = log 1 = 0
+            z = np.log(mass[keep])[None, :] + t * lo[None, :] + 0.0
+        else:
+            grow = np.exp(t * widths[None, :])[:, which.reshape(-1)]
+            z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * grow)
     zm = np.max(z, axis=1)
     out: FloatArray = zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
     return out
