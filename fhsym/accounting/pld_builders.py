@@ -249,8 +249,9 @@ def from_privacy_profile(
             f"step must be larger for this mechanism: the loss grid would have {2 * n + 1} points "
             f"(loss range +-{eps_max:.3g}, step {h:g}; at most {MAX_GRID})"
         )
+    j = np.arange(0, n + 1)
     if nodes is None or nodes.size != n + 1:
-        nodes = np.asarray(profile(np.arange(0, n + 1) * h), dtype=float)
+        nodes = np.asarray(profile(j * h), dtype=float)
     d = np.clip(nodes, 0.0, 1.0)  # delta(j h)
     if d[-1] > tail_mass and eps_given:  # a top given too low: move it to where delta <= tail_mass (tightness only)
         far = float(np.clip(np.asarray(profile(np.array([2.0 * eps_max + h])), dtype=float), 0.0, 1.0)[0])
