@@ -303,6 +303,9 @@ def _log_mgf_bounds(pmf: FloatArray, ts: FloatArray) -> FloatArray:
     return out
 
 
+_T_FACTORS = np.geomspace(1 / 8, 8, 9)  # the Chernoff t's of _window around the Gaussian optimum (one array)
+
+
 def _window(parts: Sequence[Tuple[FloatArray, int]], tau: float) -> Tuple[int, int, float, float]:
     """[L, U] (index units, relative to the sum of the offsets) with P(S < L), P(S > U) <= tau each.
 
@@ -321,7 +324,7 @@ def _window(parts: Sequence[Tuple[FloatArray, int]], tau: float) -> Tuple[int, i
         mean = float(np.sum(ar * p)) / tot
         var += k * float(np.sum((ar - mean) ** 2 * p)) / tot
     log_tau = math.log(tau)
-    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * np.geomspace(1 / 8, 8, 9)
+    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * _T_FACTORS
     ts = np.concatenate([-base[::-1], base])
     lm = cast(FloatArray, sum(k * _log_mgf_bounds(p, ts) for p, k in parts))  # an array: parts is not empty
     Uidx, Lidx = full_hi, 0
