@@ -89,6 +89,42 @@ ERFCX_ASYMPTOTIC_BANDS = ((10.0, ERFCX_ASYMPTOTIC_TERMS), (14.0, 18), (20.0, 13)
                      (1e3, 7), (np.inf, 5))
 
 
+_BAND_UPPER = np.array([u for u, _ in ERFCX_ASYMPTOTIC_BANDS])
+_BAND_TERMS = np.array([t for _, t in ERFCX_ASYMPTOTIC_BANDS])
+_ASYM_2D_MAX = 1 << 16  # points x terms up to which the asymptotic series is summed on a 2-D array
+
+
+def _asymptotic_2d(yb: FloatArray, kb: FloatArray) -> FloatArray:
+    """The asymptotic branch of :func:`erfcx_diff` (7 <= y < inf) for all bands at once, the same operations in the
+    same order for each point: the powers y^{-(2m+1)} by a cumulative product (sequential: pw *= y^-2), the
+    recurrence c_{2m+3} = (1 - q^2) + q^2 c_{2m+1} row by row, the terms (C_m pw) c, and their sums by a cumulative
+    sum (sequential: acc += term) read at each point's band's term count."""
+    n = yb.size
+    inv = 1.0 / yb
+    inv2 = inv * inv
+    s = yb + kb
+    q = yb / s
+    c0 = np.where(np.isinf(kb), 1.0, kb / s)
+    q2 = q * q
+    d = c0 * (1.0 + q)
+    terms = _BAND_TERMS[np.searchsorted(_BAND_UPPER, yb, side="right")]
+    top = int(terms.max())
+    pw = np.empty((top, n))
+    pw[0] = inv
+    pw[1:] = inv2
+    np.cumprod(pw, axis=0, out=pw)
+    c = np.empty((top, n))
+    c[0] = c0
+    for m in range(1, top):
+        np.multiply(q2, c[m - 1], out=c[m])
+        np.add(d, c[m], out=c[m])
+    t = ERFCX_ASYMPTOTIC[:top, None] * pw
+    t *= c
+    np.cumsum(t, axis=0, out=t)
+    acc: FloatArray = t[terms - 1, np.arange(n)]
+    return acc
+
+
 def erfcx_diff(y: Real, k: Real) -> Real:
     """erfcx(y) - erfcx(y + k) for real y and k >= 0, accurate in relative terms.
 
@@ -110,9 +146,14 @@ def erfcx_diff(y: Real, k: Real) -> Real:
     """
     y, k = np.broadcast_arrays(np.asarray(y, dtype=float), np.asarray(k, dtype=float))
     out = np.empty(y.shape, dtype=float)
+    if out.size == 0:
+        return out
     big = y >= ERFCX_ASYMPTOTIC_FROM
     if big.any():
         yall, kall = y[big], k[big]
+        if yall.size * ERFCX_ASYMPTOTIC_TERMS <= _ASYM_2D_MAX and np.all(yall < np.inf):
+            out[big] = _asymptotic_2d(yall, kall)
+            yall = yall[:0]  # done: the band loop below sees no point
         res = np.empty(yall.shape)
         lower = ERFCX_ASYMPTOTIC_FROM
         for upper, terms in ERFCX_ASYMPTOTIC_BANDS:  # fewer terms as y grows (remainder bound < 1e-18 in each band)
@@ -135,7 +176,8 @@ def erfcx_diff(y: Real, k: Real) -> Real:
                 pw *= inv2
                 c = d + q2 * c  # c_{2m+3} = (1 - q^2) + q^2 c_{2m+1}: a sum of positive terms
             res[band] = acc
-        out[big] = res
+        if yall.size:
+            out[big] = res
     small = ~big
     if small.any():
         ys, ks = y[small], k[small]
@@ -149,10 +191,12 @@ def erfcx_diff(y: Real, k: Real) -> Real:
             yq, kq = ys[quad], ks[quad]
             half = 0.5 * kq
             mid = yq + half
+            # the 8 nodes' terms on one 2-D array (the same operations per point), summed node by node in order
+            t = mid[None, :] + half[None, :] * GL8_X[:, None]
+            terms = GL8_W[:, None] * (2.0 / _SQRT_PI - 2.0 * t * sc.erfcx(t))
             tot = np.zeros_like(yq)
-            for xg, wg in zip(GL8_X, GL8_W):
-                t = mid + half * xg
-                tot += wg * (2.0 / _SQRT_PI - 2.0 * t * sc.erfcx(t))
+            for row in terms:
+                tot += row
             res[quad] = tot * half
         out[small] = res
     return out[()] if out.ndim == 0 else out

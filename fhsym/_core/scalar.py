@@ -170,17 +170,28 @@ def log_mills(x: float) -> float:
     return float(sc.log_ndtr(-x)) + 0.5 * x * x + _LOG_SQRT_2PI
 
 
+# the continued fraction's partial numerators depth, ..., 2 as floats, for every depth of CF_DEPTHS (int / float
+# divides as float / float: the same quotients)
+_CF_NS = {d: tuple(float(n) for n in range(d, 1, -1)) for d in {12} | {d for _, d in CF_DEPTHS}}
+
+
+_LIM_LAST = max(lim for lim, _ in CF_DEPTHS)  # from here on the depth is 12
+_NS_LAST = _CF_NS[12]
+
+
+def _cf_ns(x: float) -> Tuple[float, ...]:
+    for lim, d in CF_DEPTHS:
+        if x < lim:
+            return _CF_NS[d]
+    return _CF_NS[12]
+
+
 def k_fun(x: float) -> float:
     """K(x) = 1/R(x) - x: :func:`fhsym._core.gaussian_tail.k_fun` at one point (the same continued fraction)."""
     if x < 2.0:
         return 1.0 / (_SQRT_PI_2 * float(_erfcx(x * _SQRT1_2))) - x
-    depth = 12
-    for lim, d in CF_DEPTHS:
-        if x < lim:
-            depth = d
-            break
     t = 0.0
-    for n in range(depth, 1, -1):
+    for n in _cf_ns(x):
         t = n / (x + t)
     return 1.0 / (x + t)
 
@@ -188,11 +199,23 @@ def k_fun(x: float) -> float:
 def j_fun(b: float, h: float) -> float:
     """J(b, h) = log R(b) - log R(b + h) = int_b^{b+h} K: :func:`fhsym._core.gaussian_tail.j_fun` at one point, with
     10 Gauss-Legendre nodes instead of 20 where h <= max(1, b)/2 (K analytic, its singularities > 2.8 away: the
-    rule's error is below 1e-16 relative there)."""
+    rule's error is below 1e-16 relative there).  The nodes' K inline (:func:`k_fun`'s operations, summed in the
+    same order)."""
     if h <= 0.5 * (b if b > 1.0 else 1.0) and math.isfinite(b):
         half = 0.5 * h
         mid = b + half
-        return half * sum(w * k_fun(mid + half * x) for x, w in _GL10)
+        acc = 0.0
+        for x, w in _GL10:
+            y = mid + half * x
+            if y < 2.0:
+                k = 1.0 / (_SQRT_PI_2 * float(_erfcx(y * _SQRT1_2))) - y
+            else:
+                t = 0.0
+                for n in (_NS_LAST if y >= _LIM_LAST else _cf_ns(y)):
+                    t = n / (y + t)
+                k = 1.0 / (y + t)
+            acc += w * k
+        return half * acc
     v = log_mills(b) - log_mills(b + h)
     return 0.0 if v != v else v
 

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -28,17 +28,73 @@ __all__ = ["from_privacy_profile", "flipped_huber_pld", "gaussian_pld", "laplace
 # ---------------------------------------------------------------------------
 
 
+_SCAN = 2.0 ** (np.arange(-40, 201) / 4.0)  # the geometric scan of _first_below, in units of the scale
+_WINDOW = 4  # the one-call form reads the scan at i0 - 4 .. i0 + 4 and refines the intervals ending at i0 - 1 .. i0 + 1
+_last_index = [120]  # the scan index of the previous answer: a prediction only (any value gives the same answer)
+
+
 def _first_below(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float) -> float:
-    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one (two calls)."""
-    x = max(scale, 1e-12) * 2.0 ** (np.arange(-40, 201) / 4.0)
+    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau (:func:`_top_and_nodes` without the nodes)."""
+    return _top_and_nodes(profile, tau, scale, None)[0]
+
+
+def _top_and_nodes(profile: Callable[[np.ndarray], np.ndarray], tau: float, scale: float, step: Optional[float]
+                   ) -> Tuple[float, Optional[np.ndarray]]:
+    """Smallest eps (to ~0.3% relative) with profile(eps) <= tau: a geometric scan, then a linear one.
+
+    The scan is x_k = scale 2^(k/4), k = -40..200; i the first k with profile(x_k) <= tau; the answer the first point
+    of linspace(x_{i-1}, x_i, 65)[1:] where profile <= tau (x_0 if i = 0).  One call of ``profile`` in the usual case:
+    on the scan points i0 - 4 .. i0 + 4 around the previous answer's i0 and the linear points of the intervals ending
+    at i0 - 1 .. i0 + 1 together; when the first scan point there is above tau (the profile is non-increasing: so
+    are all before it) and i is among those three, the answer is read from that call (the same points, the same
+    values).  Otherwise the whole scan, then the linear points (two calls).
+
+    With a lattice ``step`` h, the same call also evaluates the profile at j h, j = 0..n', n' the node count
+    :func:`from_privacy_profile` takes for the top x_{i0}: when the answer is read from the call, its nodes j h,
+    j = 0..n, are the first n + 1 of those (the same points, the same values; a second call for j > n' when the answer
+    lies above x_{i0}), returned with it; otherwise None."""
+    x = max(scale, 1e-12) * _SCAN
+    n = x.size
+    i0 = min(max(_last_index[0], _WINDOW + 1), n - 1 - _WINDOW)
+    lo_k = i0 - _WINDOW
+    ks = np.arange(lo_k, i0 + _WINDOW + 1)
+    grids = [np.linspace(x[i - 1], x[i], 65)[1:] for i in range(i0 - 1, i0 + 2)]
+    pts = [x[ks]] + grids
+    nodes = None
+    if step is not None:
+        top = _node_count(float(x[i0]), step)  # enough when i <= i0 (the usual case: i = i0); the rest asked after
+        if 2 * top + 1 <= min(MAX_GRID, 1 << 18):
+            nodes = np.arange(0, top + 1) * step
+            pts.append(nodes)
+    vals = np.asarray(profile(np.concatenate(pts)), dtype=float)
+    below = np.nonzero(vals[:ks.size] <= tau)[0]
+    if below.size and below[0] > 0 and i0 - 1 <= lo_k + int(below[0]) <= i0 + 1:
+        i = lo_k + int(below[0])
+        _last_index[0] = i
+        g = i - (i0 - 1)
+        part = vals[ks.size + 64 * g: ks.size + 64 * (g + 1)]
+        eps_max = float(grids[g][int(np.argmax(part <= tau))])
+        if nodes is None:
+            return eps_max, None
+        need = _node_count(eps_max, step)
+        d = vals[ks.size + 192: ks.size + 192 + need + 1]
+        if need > top:  # the nodes above x_{i0}: j h for j = top + 1..need, the same points as np.arange(0, need + 1) h
+            d = np.concatenate([d, np.asarray(profile(np.arange(top + 1, need + 1) * step), dtype=float)])
+        return eps_max, d
     below = np.nonzero(np.asarray(profile(x), dtype=float) <= tau)[0]
     if below.size == 0:
         raise ValueError("privacy profile does not fall below the tail mass")
     i = int(below[0])
+    _last_index[0] = i
     if i == 0:
-        return float(x[0])
+        return float(x[0]), None
     y = np.linspace(x[i - 1], x[i], 65)[1:]
-    return float(y[int(np.argmax(np.asarray(profile(y), dtype=float) <= tau))])
+    return float(y[int(np.argmax(np.asarray(profile(y), dtype=float) <= tau))]), None
+
+
+def _node_count(eps_max: float, h: float) -> int:
+    """The index n of the top node of :func:`from_privacy_profile`'s lattice for the top ``eps_max``."""
+    return max(int(math.ceil(eps_max / h * (1.0 - 1e-12))), 2)
 
 
 def _hull_values(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -184,16 +240,19 @@ def from_privacy_profile(
     h = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     r = float(profile_rtol)
     eps_given = eps_max is not None
+    nodes = None
     if eps_max is None:
-        eps_max = _first_below(profile, tail_mass, scale)
-    n = max(int(math.ceil(eps_max / h * (1.0 - 1e-12))), 2)
+        eps_max, nodes = _top_and_nodes(profile, tail_mass, scale, h)  # the nodes too, in the usual case
+    n = _node_count(eps_max, h)
     if 2 * n + 1 > MAX_GRID:
         raise ValueError(
             f"step must be larger for this mechanism: the loss grid would have {2 * n + 1} points "
             f"(loss range +-{eps_max:.3g}, step {h:g}; at most {MAX_GRID})"
         )
     j = np.arange(0, n + 1)
-    d = np.clip(np.asarray(profile(j * h), dtype=float), 0.0, 1.0)  # delta(j h)
+    if nodes is None or nodes.size != n + 1:
+        nodes = np.asarray(profile(j * h), dtype=float)
+    d = np.clip(nodes, 0.0, 1.0)  # delta(j h)
     if d[-1] > tail_mass and eps_given:  # a top given too low: move it to where delta <= tail_mass (tightness only)
         far = float(np.clip(np.asarray(profile(np.array([2.0 * eps_max + h])), dtype=float), 0.0, 1.0)[0])
         if far < d[-1] * (1.0 - 4.0 * r):  # still falling beyond the top (else: mass at +inf, e.g. disjoint supports)

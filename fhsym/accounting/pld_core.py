@@ -290,11 +290,20 @@ def _log_mgf_bounds(pmf: FloatArray, ts: FloatArray) -> FloatArray:
     w = np.maximum(hi - lo, 1.0)
     a, b = np.where(hi > lo, (hi - mu) / w, 1.0), np.where(hi > lo, (mu - lo) / w, 0.0)
     t = ts[:, None]
+    width = hi - lo  # c - 1 on every block but the last: e^{t width} once per distinct width (the same values)
+    widths, which = np.unique(width, return_inverse=True)
     with np.errstate(divide="ignore"):
-        z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * np.exp(t * (hi - lo)[None, :]))
+        if widths.size == 1 and widths[0] == 0.0:  # one-point blocks: a = 1, b = 0, log(a + b e^{t width}) = log 1 = 0
+            z = np.log(mass[keep])[None, :] + t * lo[None, :] + 0.0
+        else:
+            grow = np.exp(t * widths[None, :])[:, which.reshape(-1)]
+            z = np.log(mass[keep])[None, :] + t * lo[None, :] + np.log(a[None, :] + b[None, :] * grow)
     zm = np.max(z, axis=1)
     out: FloatArray = zm + np.log(np.sum(np.exp(z - zm[:, None]), axis=1)) + 1e-12 * (1.0 + np.abs(zm))
     return out
+
+
+_T_FACTORS = np.geomspace(1 / 8, 8, 9)  # the Chernoff t's of _window around the Gaussian optimum (one array)
 
 
 def _window(parts: Sequence[Tuple[FloatArray, int]], tau: float) -> Tuple[int, int, float, float]:
@@ -315,7 +324,7 @@ def _window(parts: Sequence[Tuple[FloatArray, int]], tau: float) -> Tuple[int, i
         mean = float(np.sum(ar * p)) / tot
         var += k * float(np.sum((ar - mean) ** 2 * p)) / tot
     log_tau = math.log(tau)
-    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * np.geomspace(1 / 8, 8, 9)
+    base = math.sqrt(-2.0 * log_tau) / math.sqrt(max(var, 1.0)) * _T_FACTORS
     ts = np.concatenate([-base[::-1], base])
     lm = cast(FloatArray, sum(k * _log_mgf_bounds(p, ts) for p, k in parts))  # an array: parts is not empty
     Uidx, Lidx = full_hi, 0

@@ -251,9 +251,14 @@ def _pair(W: List[int], h: Fraction, P: int) -> _Dist:
         zj = arb(1)
         for j in range(1, n + 1):
             zj = zj * z
-            s = zj * (1 << Q)
-            e_lo.append(_floor_int(s))
-            e_hi.append(_ceil_int(s))
+            # floor / ceil of the ends of zj 2^Q (_floor_int, _ceil_int of that ball): its ends are zj's times 2^Q
+            # exactly, and the upper end of a ball is minus the lower end of its negation
+            m, e = zj.lower().man_exp()
+            sh = int(e) + Q
+            e_lo.append(int(m) << sh if sh >= 0 else int(m) >> -sh)
+            m, e = zj.upper().man_exp()
+            sh = int(e) + Q
+            e_hi.append(int(m) << sh if sh >= 0 else -((-int(m)) >> -sh))
     S = [W[k] + _ceil_div((W[k] - W[k + 1]) * c_up, 1 << Q) for k in range(n)] + [W[n]]
     for k in range(n - 1, -1, -1):  # non-increasing, raising only
         if S[k] < S[k + 1]:
@@ -286,13 +291,27 @@ def _prefix(c: fmpz_poly, k: int) -> int:
     return int(c.truncate(k)(1)) if k > 0 else 0
 
 
+def _suffix(c: fmpz_poly, k: int) -> int:
+    """sum of the coefficients of index >= k (exact)."""
+    return int(c.right_shift(k)(1)) if k < c.length() else 0
+
+
 def _cut(c: fmpz_poly, offset: int, inf: int, cut_low: int, cut_high: int) -> _Dist:
-    """Move the lowest coefficients (sum <= cut_low) up to the first one kept, the highest (sum <= cut_high) to +inf."""
+    """Move the lowest coefficients (sum <= cut_low) up to the first one kept, the highest (sum <= cut_high) to +inf.
+
+    The window [L, U]: L the largest index in [0, n - 1] with prefix(L) <= cut_low, U the smallest in [L, n - 1] with
+    suffix(U + 1) <= cut_high (prefix(k), suffix(k): the sums of the coefficients of index < k, >= k; monotone, the
+    masses being >= 0).  Each is bracketed by steps 1, 2, 4, ... from its end of the window (the cuts are tiny: only
+    short sums near the ends are formed), then bisected."""
     n = c.length()
     if n == 0:
         return _Dist(c, offset, inf)
-    total = int(c(1))
-    lo, hi = 0, n - 1  # largest L in [0, n - 1] with prefix(L) <= cut_low
+    lo, hi, k = 0, n - 1, 1  # prefix(lo) <= cut_low (prefix(0) = 0); the answer is in [lo, hi]
+    while k <= hi:
+        if _prefix(c, k) <= cut_low:
+            lo, k = k, 2 * k
+        else:
+            hi = k - 1
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if _prefix(c, mid) <= cut_low:
@@ -300,16 +319,21 @@ def _cut(c: fmpz_poly, offset: int, inf: int, cut_low: int, cut_high: int) -> _D
         else:
             hi = mid - 1
     L = lo
-    a, b = L, n - 1  # smallest U in [L, n - 1] with total - prefix(U + 1) <= cut_high
+    a, b, k = L, n - 1, 1  # suffix(b + 1) <= cut_high (suffix(n) = 0); the answer is in [a, b]
+    while b - k >= a:
+        if _suffix(c, b - k + 1) <= cut_high:
+            b, k = b - k, 2 * k
+        else:
+            a = b - k + 1
     while a < b:
         mid = (a + b) // 2
-        if total - _prefix(c, mid + 1) <= cut_high:
+        if _suffix(c, mid + 1) <= cut_high:
             b = mid
         else:
             a = mid + 1
     U = a
     low = _prefix(c, L)
-    high = total - _prefix(c, U + 1)
+    high = _suffix(c, U + 1)
     kept = c.truncate(U + 1)
     if L:
         kept = kept.right_shift(L) + low

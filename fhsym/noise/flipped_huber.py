@@ -131,9 +131,7 @@ class FlippedHuber(FlippedHuberQuantileMethods, FlippedHuberPrivacyMethods, Nois
             )
         self.b = b
         self._log_gamma = math.log(self.gamma)
-        b_arr = np.float64(b)
-        self._lw = float(KP.log_kappa_std(b_arr))  # log(kappa/gamma), Laplace-limit form beyond b = 64
-        self._tail_mass = float(KP.tail_mass_of_b(b_arr, self._lw))  # P(T > alpha)
+        self._lw, self._tail_mass = _pp.shape_constants(b)  # log(kappa/gamma) (Laplace-limit form past b = 64), P(T > alpha)
         # smallest p for which Q^{-1}(p omega / sqrt(2 pi)) is evaluated directly (argument >= 1e-290)
         log_omega = self._lw + 0.5 * b * b  # inf past b ~ 1.9e154 (then the bound below is 0, exactly right)
         self._isf_direct_min = math.exp(min(-290.0 * math.log(10.0) - log_omega + _HALF_LOG_2PI, 0.0))

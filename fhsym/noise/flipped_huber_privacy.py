@@ -12,10 +12,11 @@ Each kernel delegates to the module-level function of :mod:`fhsym.noise.flipped_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import numpy as np
 
+from .._core.arb.fh_nodes import fh_upper_ends
 from . import flipped_huber_profile as _pp
 
 if TYPE_CHECKING:
@@ -116,6 +117,16 @@ class FlippedHuberPrivacyMethods:
         """
         _pp.sensitivity_units(self.b, self.gamma, sensitivity)  # its checks (ValueError naming the sensitivity)
         return _pp.epsilon_for_delta_of(delta, self.alpha, self.gamma, sensitivity, self.b, self._lw)
+
+    def profile_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
+                           max_prec: int = 1024) -> List[Tuple[int, int]]:
+        """Upper ends of :meth:`profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs: the
+        template's ends (:func:`fhsym._core.arb.profile_upper_ends` of this law's plan), bit for bit, by the fast
+        path of :func:`fhsym._core.arb.fh_nodes.fh_upper_ends` (the nodes of a proven PLD)."""
+        if np.ndim(self.alpha) or np.ndim(self.gamma):
+            return super().profile_upper_ends(epsilons, sensitivity,  # type: ignore[misc]
+                                              rel_width=rel_width, max_prec=max_prec)
+        return fh_upper_ends(epsilons, sensitivity, self.alpha, self.gamma, rel_width=rel_width, max_prec=max_prec)
 
     def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
              l1_sensitivity: Optional[float] = None, refine: bool = False) -> ZCDP:

@@ -51,6 +51,7 @@ __all__ = [
     "privacy_loss",
     "centered_privacy_loss",
     "PROFILE_RTOL",
+    "shape_constants",
 ]
 
 #: Certified bound on the relative error of :func:`privacy_profile` (measured <= 1e-10;
@@ -405,3 +406,12 @@ def centered_privacy_loss(t: ArrayLike, d: ArrayLike, alpha: float, gamma: float
     ta = V.check_array(t, _T)
     da = V.check_array(d, _D_ARG)
     return privacy_loss(ta - da / 2.0, da, alpha, gamma)
+
+
+@functools.lru_cache(maxsize=1024)
+def shape_constants(b: float) -> Tuple[float, float]:
+    """(log(kappa/gamma), P(T > alpha)) of the flipped Huber member of shape b = alpha/gamma: the generated kernels
+    ``log_kappa_std`` and ``tail_mass_of_b`` at the float b (memoised: a search builds the same shape at many scales)."""
+    b_arr = np.float64(b)
+    lw = float(KP.log_kappa_std(b_arr))
+    return lw, float(KP.tail_mass_of_b(b_arr, lw))

@@ -168,8 +168,10 @@ def osgt_unit_profile(eps: float, theta: float, s: float) -> float:
     a_part = -0.5 * math.expm1(-(kappa + S.j_fun(theta, s)))
     if lam * mu < 1.0:
         half = 0.5 * mu
-        tot = sum(w * math.exp(-theta * v - 0.5 * v * v) * -math.expm1(-lam * (mu - v))
-                  for v, w in ((half * (1.0 + x), w) for x, w in _GL20))
+        tot = 0.0  # the 20-point sum, term by term in order (as sum() of the terms)
+        for x, w in _GL20:
+            v = half * (1.0 + x)
+            tot += w * math.exp(-theta * v - 0.5 * v * v) * -math.expm1(-lam * (mu - v))
         return a_part + 0.5 * half * tot / math.exp(S.log_mills(theta))
     g = theta * mu + 0.5 * mu * mu
     t1 = -math.expm1(-g - S.j_fun(theta, mu))

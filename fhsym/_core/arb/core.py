@@ -93,7 +93,7 @@ def sqrt_half_pi() -> arb:
     return v
 
 
-def _sqrt2() -> arb:
+def sqrt2() -> arb:
     key = ("sqrt2", ctx.prec)
     v = _CONST_CACHE.get(key)
     if v is None:
@@ -103,7 +103,7 @@ def _sqrt2() -> arb:
     return v
 
 
-def _arb_bits(m: arb) -> int:
+def arb_bits(m: arb) -> int:
     """An upper bound on log2 |m| (>= 0) for an exact finite arb."""
     man, ex = m.man_exp()
     return max(0, int(abs(man)).bit_length() + int(ex))
@@ -152,9 +152,9 @@ def _mills_point_eval(m: arb) -> arb:
     m2 = m * m
     if m2 >= 4 * p:
         return _series_terms(m, skip_first=False)
-    extra = 2 * _arb_bits(m) + 16
+    extra = 2 * arb_bits(m) + 16
     with ctx.workprec(p + extra):
-        val = sqrt_half_pi() * (m / _sqrt2()).erfc() * (m2 / 2).exp()
+        val = sqrt_half_pi() * (m / sqrt2()).erfc() * (m2 / 2).exp()
     return +val  # round to the caller's precision (keeps the enclosure)
 
 
@@ -203,7 +203,7 @@ def mills_excess(x: arb) -> arb:
     if m * m >= 4 * p:
         val = _series_terms(m, skip_first=True)
     else:
-        extra = 2 * _arb_bits(m) + 16
+        extra = 2 * arb_bits(m) + 16
         with ctx.workprec(p + extra):
             val = 1 / m - _mills_point(m)
         val = +val
@@ -223,7 +223,7 @@ def gauss_strip(theta: arb, w: arb) -> arb:
     is used (no cancellation at theta = 0), otherwise the Mills-ratio form.
     """
     if (theta + w) <= 2:
-        s2 = _sqrt2()
+        s2 = sqrt2()
         if theta.is_zero():
             return sqrt_half_pi() * (w / s2).erf()
         return (theta * theta / 2).exp() * sqrt_half_pi() * (((theta + w) / s2).erf() - (theta / s2).erf())

@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -201,10 +201,22 @@ Plan = Tuple[Callable[[Any, int], arb], Any, str]
 # One function per noise law; the noise classes (fhsym.noise) call theirs from ``_arb_plan``.
 
 
+# (alpha, gamma, id(Delta)) -> (Delta, b, D): the same b and D objects for every node of a proven PLD, whose memos
+# (:mod:`.flipped_huber`) are keyed by the objects (the entry holds Delta, so its id is not reused while it lives)
+_FH_UNITS: Dict[Tuple[float, float, int], Tuple[fmpq, fmpq, fmpq]] = {}
+
+
 def flipped_huber_plan(eps: fmpq, delta_s: fmpq, alpha: float, gamma: float) -> Plan:
     """FH(alpha, gamma^2), Theorem 3 / eq 16: the exact crossing t1 and its case (:mod:`.flipped_huber`)."""
-    g = exact(gamma)
-    plan = fh_plan(eps, exact(alpha) / g, delta_s / g)
+    key = (alpha, gamma, id(delta_s))
+    got = _FH_UNITS.get(key)
+    if got is None or got[0] is not delta_s:
+        g = exact(gamma)
+        got = (delta_s, exact(alpha) / g, delta_s / g)
+        if len(_FH_UNITS) >= 64:
+            _FH_UNITS.clear()
+        _FH_UNITS[key] = got
+    plan = fh_plan(eps, got[1], got[2])
     return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
 
 
@@ -249,7 +261,7 @@ def staircase_plan_of(eps: fmpq, delta_s: fmpq, epsilon0: float, sensitivity0: f
 _UNIT = arb(fmpq(1, 2), fmpq(1, 2))  # the interval [0, 1]
 
 
-def _clip(x: arb) -> arb:
+def clip_unit(x: arb) -> arb:
     """Intersect with [0, 1] (delta is a probability difference in [0, 1])."""
     if not x.is_finite():
         return +_UNIT
@@ -275,7 +287,7 @@ def _tight(x: arb, rel: float) -> bool:
 _SUBNORMAL = None
 
 
-def _below_subnormal(x: arb) -> bool:
+def below_subnormal(x: arb) -> bool:
     global _SUBNORMAL
     if _SUBNORMAL is None:
         _SUBNORMAL = arb(5e-324)
@@ -316,8 +328,8 @@ def enclose(
     while True:
         used = p + boost
         with ctx.workprec(used):  # every operation on the ball at its own precision
-            x = _clip(evaluate(built, p))
-            done = _tight(x, float(rel_width)) or _below_subnormal(x)
+            x = clip_unit(evaluate(built, p))
+            done = _tight(x, float(rel_width)) or below_subnormal(x)
         if done or 2 * p + boost > max_prec:
             break
         p *= 2
@@ -333,7 +345,7 @@ def ball(plan: Callable[[fmpq, fmpq], Plan], epsilon: float, sensitivity: float,
         raise ValueError(f"prec must be an integer >= 2; got {prec!r}")
     evaluate, built, _ = plan(EPSILON.check(epsilon), SENSITIVITY.check(sensitivity))
     with ctx.workprec(prec + _boost(built)):
-        return _clip(evaluate(built, prec))
+        return clip_unit(evaluate(built, prec))
 
 
 def profile_upper_ends(
@@ -364,18 +376,20 @@ def profile_upper_ends(
         raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
     if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
         raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
-    out: List[Tuple[int, int]] = []
-    for e in epsilons:
-        evaluate, built, _ = plan(EPSILON.check(e), dl)
-        boost = _boost(built)
-        pr = min(START_PREC, max_prec)
-        while True:
-            with ctx.workprec(pr + boost):
-                x = _clip(evaluate(built, pr))
-                done = _tight(x, float(rel_width)) or _below_subnormal(x)
-            if done or 2 * pr + boost > max_prec:
-                break
-            pr *= 2
-        man, ex = x.upper().man_exp()
-        out.append((int(man), int(ex)))
-    return out
+    rel = float(rel_width)
+    return [upper_end(*plan(EPSILON.check(e), dl)[:2], rel, max_prec) for e in epsilons]
+
+
+def upper_end(evaluate: Callable[[Any, int], arb], built: Any, rel_width: float, max_prec: int) -> Tuple[int, int]:
+    """The upper end of one ball of :func:`profile_upper_ends` (the plan ``built`` and its ``evaluate``)."""
+    boost = _boost(built)
+    pr = min(START_PREC, max_prec)
+    while True:
+        with ctx.workprec(pr + boost):
+            x = clip_unit(evaluate(built, pr))
+            done = _tight(x, rel_width) or below_subnormal(x)
+        if done or 2 * pr + boost > max_prec:
+            break
+        pr *= 2
+    man, ex = x.upper().man_exp()
+    return int(man), int(ex)

@@ -91,79 +91,111 @@ def _label(t1: fmpq, t2: fmpq, b: fmpq) -> str:
     return "(v)"
 
 
-_POINTS: dict[tuple[int, int, int, int], tuple[list[fmpq], list[fmpq]]] = {}
+class _Piece:
+    """What the crossing needs on one open piece of P, the same for every eps whose crossing lies there (every test
+    that chooses a branch or a Table I case compares t1 with points of P, the piece's ends)."""
+
+    __slots__ = ("lo", "hi", "A", "B", "C", "neg", "x_lin", "y_lin", "case_linear", "case_quad", "boost_quad")
+
+    def __init__(self, b: fmpq, D: fmpq, lo: Optional[fmpq], hi: Optional[fmpq], probe: fmpq, b_boost: int) -> None:
+        a0, b0, c0 = _branch(probe, b)
+        a1, b1, c1 = _branch(probe + D, b)
+        self.lo, self.hi = lo, hi
+        self.A, self.B, self.C = a1 - a0, 2 * a1 * D + b1 - b0, a1 * D * D + b1 * D + c1 - c0
+        self.neg = probe < 0
+        self.x_lin = b > 0 and abs(probe) <= b
+        self.y_lin = b > 0 and probe + D <= b
+        label = _label(probe, probe + D, b)
+        self.case_linear = f"Table I case {label}, linear piece, t1 rational"
+        self.case_quad = f"Table I case {label}, quadratic piece, t1 = root enclosed by arb sqrt"
+        self.boost_quad = 0
+        if self.A != 0:  # both ends are breakpoints (on the two tails both branches are Gaussian, A = 0)
+            assert lo is not None and hi is not None
+            self.boost_quad = 2 * bits(max(abs(lo), abs(hi)) + b + D + 1) + b_boost
 
 
-def _breakpoints(b: fmpq, D: fmpq) -> tuple[list[fmpq], list[fmpq]]:
-    """The distinct points of P in increasing order and the exact loss at each (memoised per (b, D))."""
-    key = (int(b.p), int(b.q), int(D.p), int(D.q))
-    got = _POINTS.get(key)
-    if got is None:
+class _Geometry:
+    """The distinct points of P in increasing order, the exact loss at each, and the pieces (built when first asked)."""
+
+    __slots__ = ("b", "D", "pts", "losses", "pieces", "bD1", "b_boost")
+
+    def __init__(self, b: fmpq, D: fmpq) -> None:
         pts: list[fmpq] = []
         for p in sorted([-b - D, -D, b - D, -b, _ZERO, b]):
             if not pts or p != pts[-1]:
                 pts.append(p)
-        got = (pts, [_r(p + D, b) - _r(p, b) for p in pts])
-        if len(_POINTS) >= 64:
-            _POINTS.clear()
-        _POINTS[key] = got
+        self.b, self.D, self.pts = b, D, pts
+        self.losses = [_r(p + D, b) - _r(p, b) for p in pts]
+        self.pieces: dict[int, _Piece] = {}
+        self.bD1 = b + D + 1
+        self.b_boost = 2 * bits(b) + 16
+
+    def piece(self, j: Optional[int]) -> _Piece:
+        """The open piece before point ``j`` (``None``: beyond the last point)."""
+        k = -1 if j is None else j
+        got = self.pieces.get(k)
+        if got is None:
+            pts = self.pts
+            if j is None:  # beyond the last point: the right Gaussian tail
+                got = _Piece(self.b, self.D, pts[-1], None, pts[-1] + 1, self.b_boost)
+            elif j == 0:  # before the first point: the left tail
+                got = _Piece(self.b, self.D, None, pts[0], pts[0] - 1, self.b_boost)
+            else:
+                got = _Piece(self.b, self.D, pts[j - 1], pts[j], (pts[j - 1] + pts[j]) / 2, self.b_boost)
+            self.pieces[k] = got
+        return got
+
+
+# memoised per (b, D): by the objects (a proven PLD asks for thousands of crossings with the same b and D; hashing an
+# fmpq is slow) and by value; the entries hold b and D, so an id is never reused while its entry lives
+_GEO_BY_ID: dict[tuple[int, int], _Geometry] = {}
+_GEO: dict[tuple[int, int, int, int], _Geometry] = {}
+
+
+def fh_geometry(b: fmpq, D: fmpq) -> _Geometry:
+    got = _GEO_BY_ID.get((id(b), id(D)))
+    if got is not None and got.b is b and got.D is D:
+        return got
+    key = (int(b.p), int(b.q), int(D.p), int(D.q))
+    got = _GEO.get(key)
+    if got is None:
+        got = _Geometry(b, D)
+        if len(_GEO) >= 64:
+            _GEO.clear()
+        _GEO[key] = got
+    if len(_GEO_BY_ID) >= 64:
+        _GEO_BY_ID.clear()
+    _GEO_BY_ID[(id(b), id(D))] = got
     return got
+
+
+def _breakpoints(b: fmpq, D: fmpq) -> tuple[list[fmpq], list[fmpq]]:
+    """The distinct points of P in increasing order and the exact loss at each (memoised per (b, D))."""
+    g = fh_geometry(b, D)
+    return g.pts, g.losses
 
 
 def fh_plan(eps: fmpq, b: fmpq, D: fmpq) -> FHPlan:
     """Locate the crossing point exactly (see the module docstring)."""
-
-    def loss(s: fmpq) -> fmpq:
-        return _r(s + D, b) - _r(s, b)
-
-    pts, losses = _breakpoints(b, D)
+    geo = fh_geometry(b, D)
+    losses = geo.losses
     j = next((i for i, lp in enumerate(losses) if lp >= eps), None)
-    quad = None
     if j is not None and losses[j] == eps:
-        t1 = pts[j]
-        probe = t1
-        how = "exact breakpoint"
-    else:
-        lo: Optional[fmpq]
-        hi: Optional[fmpq]
-        if j is None:  # beyond the last point: the right Gaussian tail
-            lo, hi = pts[-1], None
-            probe = pts[-1] + 1
-        elif j == 0:  # before the first point: the left tail
-            lo, hi = None, pts[0]
-            probe = pts[0] - 1
-        else:
-            lo, hi = pts[j - 1], pts[j]
-            probe = (pts[j - 1] + pts[j]) / 2
-        a0, b0, c0 = _branch(probe, b)
-        a1, b1, c1 = _branch(probe + D, b)
-        A = a1 - a0
-        B = 2 * a1 * D + b1 - b0
-        C = a1 * D * D + b1 * D + c1 - c0
-        if A == 0:
-            t1 = (eps - C) / B
-            probe = t1
-            how = "linear piece, t1 rational"
-        else:
-            # both ends are breakpoints: on the two tails (s < -b - D, s > b) both branches are Gaussian, A = 0
-            assert lo is not None and hi is not None
-            t1 = None
-            quad = (A, B, C, lo, hi)
-            how = "quadratic piece, t1 = root enclosed by arb sqrt"
-    neg = probe < 0
-    x_lin = b > 0 and abs(probe) <= b
-    y_lin = b > 0 and probe + D <= b
-    if t1 is not None:
-        label = _label(t1, t1 + D, b)
-        mag = abs(t1)
-    else:
-        # the open piece lies in one branch region: classify by its interior point
-        assert quad is not None  # t1 is None exactly when the piece is quadratic
-        label = _label(probe, probe + D, b)
-        mag = max(abs(quad[3]), abs(quad[4]))
-    big = mag + b + D + 1
-    boost = 2 * bits(big) + 2 * bits(b) + 16
-    return FHPlan(eps, b, D, t1, quad, neg, x_lin, y_lin, f"Table I case {label}, {how}", boost)
+        t1 = geo.pts[j]
+        neg = t1 < 0
+        x_lin = b > 0 and abs(t1) <= b
+        y_lin = b > 0 and t1 + D <= b
+        boost = 2 * bits(abs(t1) + geo.bD1) + geo.b_boost
+        return FHPlan(eps, b, D, t1, None, neg, x_lin, y_lin, f"Table I case {_label(t1, t1 + D, b)}, exact breakpoint",
+                      boost)
+    pc = geo.piece(j)
+    if pc.A == 0:  # t1 lies inside the open piece (L is continuous, non-decreasing, below eps before it, above after)
+        t1 = (eps - pc.C) / pc.B
+        return FHPlan(eps, b, D, t1, None, pc.neg, pc.x_lin, pc.y_lin, pc.case_linear,
+                      2 * bits(abs(t1) + geo.bD1) + geo.b_boost)
+    assert pc.lo is not None and pc.hi is not None
+    return FHPlan(eps, b, D, None, (pc.A, pc.B, pc.C, pc.lo, pc.hi), pc.neg, pc.x_lin, pc.y_lin, pc.case_quad,
+                  pc.boost_quad)
 
 
 def _vdiff(x: arb, y: arb, w: arb, x_lin: bool, y_lin: bool, b: arb) -> arb:
@@ -175,13 +207,52 @@ def _vdiff(x: arb, y: arb, w: arb, x_lin: bool, y_lin: bool, b: arb) -> arb:
     return mills(x) - mills(y)
 
 
+# (b, D, precision) -> (b, D, b^2, H(b), Z) as balls: the same operations on the same inputs give the same balls, so a
+# proven PLD's nodes need them once per precision (keyed by the objects, as _GEO_BY_ID, and holding them)
+_CONSTS: dict[tuple[int, int, int], tuple[fmpq, fmpq, tuple[arb, arb, arb, arb, arb]]] = {}
+
+
+def fh_constants(bq: fmpq, Dq: fmpq) -> tuple[arb, arb, arb, arb, arb]:
+    key = (id(bq), id(Dq), ctx.prec)
+    got = _CONSTS.get(key)
+    if got is not None and got[0] is bq and got[1] is Dq:
+        return got[2]
+    b = arb(bq)
+    bb = arb(bq * bq)
+    if bq > 0:
+        hb = -((-bb).expm1()) / b
+        z = 2 * (hb + (-bb).exp() * mills(b))
+    else:
+        hb = arb(0)
+        z = 2 * sqrt_half_pi()
+    val = (b, arb(Dq), bb, hb, z)
+    if len(_CONSTS) >= 256:
+        _CONSTS.clear()
+    _CONSTS[key] = (bq, Dq, val)
+    return val
+
+
+_EXCESS: dict[tuple[int, int, int], tuple[fmpq, fmpq, arb]] = {}
+
+
+def fh_mills_excess(bq: fmpq, Dq: fmpq) -> arb:
+    """mills_excess of the ball b of :func:`fh_constants` at the current precision, memoised as it is."""
+    key = (id(bq), id(Dq), ctx.prec)
+    got = _EXCESS.get(key)
+    if got is not None and got[0] is bq and got[1] is Dq:
+        return got[2]
+    val = mills_excess(fh_constants(bq, Dq)[0])
+    if len(_EXCESS) >= 256:
+        _EXCESS.clear()
+    _EXCESS[key] = (bq, Dq, val)
+    return val
+
+
 def fh_eval(plan: FHPlan, prec: int) -> arb:
     """Ball containing delta^(1)(eps) for the plan, computed at ``prec + plan.boost`` bits."""
     with ctx.workprec(prec + plan.boost):
         bq, Dq = plan.b, plan.D
-        b = arb(bq)
-        D = arb(Dq)
-        bb = arb(bq * bq)
+        b, D, bb, hb, z = fh_constants(bq, Dq)
         if plan.t1 is not None:
             tq = plan.t1
             t1 = arb(tq)
@@ -206,12 +277,6 @@ def fh_eval(plan: FHPlan, prec: int) -> arb:
             axmb = ax - b
         vd = _vdiff(ax, t2, w, plan.x_lin, plan.y_lin, b)
         total = (-r1).exp() * vd
-        if bq > 0:
-            hb = -((-bb).expm1()) / b
-            z = 2 * (hb + (-bb).exp() * mills(b))
-        else:
-            hb = arb(0)
-            z = 2 * sqrt_half_pi()
         if plan.neg:
             if plan.x_lin:
                 h = -((-(b * ax)).expm1()) / b
