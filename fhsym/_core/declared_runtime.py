@@ -56,6 +56,7 @@ class ArbNamespace:
 
     exp, log, erf, erfc, sqrt = (staticmethod(getattr(arb, n)) for n in ("exp", "log", "erf", "erfc", "sqrt"))
     cosh, sinh, tanh, gamma = (staticmethod(getattr(arb, n)) for n in ("cosh", "sinh", "tanh", "gamma"))
+    erfinv, erfcinv = (staticmethod(getattr(arb, n)) for n in ("erfinv", "erfcinv"))  # the declared laws' isf
 
     @staticmethod
     def erfcx(v: arb) -> arb:

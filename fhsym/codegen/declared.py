@@ -12,7 +12,10 @@ checked in.  Every function takes the argument first, then the shape values.
   (``variance``, ``fisher``, ``entropy``: None where SymPy did not close them);
 * arb: ``psi_arb[k]``, ``sf_arb[k]`` and ``loss_sup_arb`` on balls: exact rationals stay exact
   (``fmpq``), every function is the arb function of the same name, so each value is a ball containing
-  the exact value of the derived formula at the ball's points.
+  the exact value of the derived formula at the ball's points; for ``law.at_precision`` (issue 29) also
+  ``logpdf_arb[k]``, ``logsf_arb[k]``, ``isf_arb[k]`` and the constants ``variance_arb``, ``fisher_arb``,
+  ``entropy_arb`` (None where SymPy did not close the formula or it uses a function without an arb form);
+  ``moments_arb`` (pairs (n, E[T^n])) only in the checked-in modules (a user's law derives E[T^n] when asked).
 
 >>> import sympy as sp
 >>> t = sp.Symbol("t", positive=True)
@@ -38,7 +41,8 @@ from fhsym.symbolic.derivation import D, Derivation, eps, q
 
 from .printer import KernelPrinter
 
-__all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function"]
+__all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function",
+           "arb_printable"]
 
 
 class DeclaredPrinter(KernelPrinter):
@@ -146,6 +150,17 @@ def arb_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]
     return _compile(arb_source("f", expr, args), {"A": ArbNamespace, "arb": arb})
 
 
+def arb_printable(expr: Optional[sp.Expr]) -> bool:
+    """Whether ``expr`` is a formula :class:`ArbPrinter` prints (not None; every function has an arb form, no float)."""
+    if expr is None:
+        return False
+    try:
+        ArbPrinter().doprint(sp.sympify(expr))
+    except ValueError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Kernels:
     """The compiled numerics of one derivation (module docstring); per-piece tuples in piece order."""
@@ -165,6 +180,13 @@ class Kernels:
     variance: Optional[Callable[..., Any]]
     fisher: Optional[Callable[..., Any]]
     entropy: Optional[Callable[..., Any]]
+    logpdf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    logsf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    isf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    variance_arb: Optional[Callable[..., Any]] = None
+    fisher_arb: Optional[Callable[..., Any]] = None
+    entropy_arb: Optional[Callable[..., Any]] = None
+    moments_arb: Tuple[Tuple[int, Callable[..., Any]], ...] = ()
 
 
 def compile_kernels(dv: Derivation) -> Kernels:
@@ -174,6 +196,9 @@ def compile_kernels(dv: Derivation) -> Kernels:
 
     def const(e: Optional[sp.Expr]) -> Optional[Callable[..., Any]]:
         return None if e is None else numpy_function(e, shapes)
+
+    def ball(e: Optional[sp.Expr], args: Sequence[sp.Symbol]) -> Optional[Callable[..., Any]]:
+        return arb_function(e, args) if e is not None and arb_printable(e) else None
 
     joins = dv.bounds
     unbounded = dv.loss_sup is sp.oo  # the loss is unbounded: no eps makes delta exactly 0
@@ -191,4 +216,7 @@ def compile_kernels(dv: Derivation) -> Kernels:
         loss_sup_arb=None if unbounded else arb_function(dv.loss_sup, da),
         kink=None if dv.kink is None else numpy_function(dv.kink, (eps, *shapes)),
         variance=const(dv.variance), fisher=const(dv.fisher), entropy=const(dv.entropy),
+        logpdf_arb=tuple(ball(e, ta) for e in dv.logpdf), logsf_arb=tuple(ball(e, ta) for e in dv.logsf_stable),
+        isf_arb=tuple(ball(e, qa) for e in dv.isf), variance_arb=ball(dv.variance, shapes),
+        fisher_arb=ball(dv.fisher, shapes), entropy_arb=ball(dv.entropy, shapes),
     )

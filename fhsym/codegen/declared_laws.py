@@ -11,10 +11,12 @@ SymPy.  The hand-written law classes take their numerics from these modules (``f
 ``docs/examples`` run, and ``proofs/declared.py`` checks against quadrature, the checked-in code.
 
 Each module holds, per piece k of the declaration (standard units, t >= 0 in piece k): ``logpdf_k``, ``sf_k``,
-``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``;
-``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss), ``variance``, ``fisher``, ``entropy`` (where closed), all
-functions of (argument, shapes...); the tuples the law class reads (``LOGPDF``, ``SF``, ... ``JOINS`` as exact
-fractions) and ``DIGEST``.
+``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``,
+``logpdf_arb_k``, ``logsf_arb_k``, ``isf_arb_k``; ``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss),
+``variance``, ``fisher``, ``entropy`` (where closed) and their ball forms ``variance_arb``, ``fisher_arb``,
+``entropy_arb``, ``moment_arb_n`` (E[T^n] for n in :data:`MOMENTS`), all functions of (argument, shapes...); the
+tuples the law class and its ``at_precision`` view (:mod:`fhsym.noise.precise_declared`) read (``LOGPDF``, ``SF``,
+... ``MOMENTS_ARB``, ``JOINS`` as exact fractions) and ``DIGEST``.
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from flint import fmpq
 from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q
 
-from .declared import Kernels, arb_source, numpy_source
+from .declared import Kernels, arb_printable, arb_source, numpy_source
 from .printer import CKernelPrinter, XpPrinter
 
-__all__ = ["LAWS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "generated_kernels", "kernels_of", "outputs", "outputs_jax",
+__all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "generated_kernels", "kernels_of", "outputs", "outputs_jax",
            "outputs_c", "render_index", "render_law", "render_law_c", "render_law_jax"]
 
 COMMAND = "python -m fhsym.codegen"
@@ -44,6 +46,8 @@ PACKAGE = "fhsym._generated.declared"
 SOURCES = ("fhsym.symbolic.laws.laplace", "fhsym.symbolic.laws.gaussian", "fhsym.symbolic.laws.osgt")
 #: (generated module name, the module of its DECLARATION)
 LAWS: Tuple[Tuple[str, str], ...] = tuple((src.rsplit(".", 1)[-1], src) for src in SOURCES)
+#: the even moments E[T^n] printed in ball form (at_precision derives any other n when asked)
+MOMENTS = (2, 4, 6, 8)
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,7 +79,7 @@ def render_law(name: str, source: str) -> str:
     def per_piece(table: str, prefix: str, exprs: Any, args: Any, arb_form: bool = False) -> None:
         names = []
         for k, e in enumerate(exprs):
-            if e is None:
+            if e is None or arb_form and not arb_printable(e):
                 names.append("None")
                 continue
             fn = f"{prefix}_{k}"
@@ -84,7 +88,7 @@ def render_law(name: str, source: str) -> str:
         tables.append((table, f"({', '.join(names)},)"))
 
     def single(table: str, fn: str, e: Optional[sp.Expr], args: Any, arb_form: bool = False) -> None:
-        if e is None:
+        if e is None or arb_form and not arb_printable(e):
             tables.append((table, "None"))
             return
         defs.append((arb_source if arb_form else numpy_source)(fn, e, args, typed=True))
@@ -103,6 +107,18 @@ def render_law(name: str, source: str) -> str:
     single("KINK", "kink", dv.kink, (eps, *shapes))
     for what in ("variance", "fisher", "entropy"):
         single(what.upper(), what, getattr(dv, what), shapes)
+    # the ball forms read by at_precision (fhsym.noise.precise_declared)
+    per_piece("LOGPDF_ARB", "logpdf_arb", dv.logpdf, ta, arb_form=True)
+    per_piece("LOGSF_ARB", "logsf_arb", dv.logsf_stable, ta, arb_form=True)
+    per_piece("ISF_ARB", "isf_arb", dv.isf, qa, arb_form=True)
+    for what in ("variance", "fisher", "entropy"):
+        single(f"{what.upper()}_ARB", f"{what}_arb", getattr(dv, what), shapes, arb_form=True)
+    moments = [(n, dv.moment(n)) for n in MOMENTS]
+    for n, m in moments:
+        if arb_printable(m):
+            defs.append(arb_source(f"moment_arb_{n}", m, shapes, typed=True))
+    tables.append(("MOMENTS_ARB", "(" + "".join(f"({n}, moment_arb_{n}), " for n, m in moments if arb_printable(m))
+                   + ")"))
     joins = tuple(sp.Rational(b) for b in dv.bounds)
     tables.append(("JOINS", "(" + "".join(f"({int(b.p)}, {int(b.q)}), " for b in joins) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -146,7 +162,9 @@ def kernels_of(mod: ModuleType) -> Kernels:
         joins=tuple(float(Fraction(p, r)) for p, r in mod.JOINS), joins_exact=joins,
         logpdf=mod.LOGPDF, sf=mod.SF, logsf=mod.LOGSF, isf=mod.ISF, psi=mod.PSI, loss_sup=mod.LOSS_SUP,
         psi_arb=mod.PSI_ARB, sf_arb=mod.SF_ARB, loss_sup_arb=mod.LOSS_SUP_ARB, kink=mod.KINK,
-        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY)
+        variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY,
+        logpdf_arb=mod.LOGPDF_ARB, logsf_arb=mod.LOGSF_ARB, isf_arb=mod.ISF_ARB, variance_arb=mod.VARIANCE_ARB,
+        fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB)
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:
