@@ -259,6 +259,11 @@ class DeclaredNoise(NoiseDistribution):
             out[idx] = 0.0 if D == 0.0 else self._profile1(float(e), D)
         return out
 
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        from .precise_declared import DeclaredAtPrecision  # at_precision through the printed ball forms (issue 29)
+
+        return DeclaredAtPrecision(self, digits, bits=bits, ball=ball)
+
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         k = self.kernels
         plan = CrossingPlan(k.psi_arb, k.sf_arb, k.joins_exact, k.loss_sup_arb,
