@@ -75,7 +75,7 @@ class DeclaredAtPrecision(LawAtPrecision):
     ...                                           scale="b"), register=False)
     >>> p = Lap(2.0).at_precision(30)
     >>> mpmath.nstr(p.sf(3.0), 30), mpmath.nstr(p.var(), 30)
-    ('0.111565080074214952406038868203', '8.0')
+    ('0.111565080074214914466640235382', '8.0')
     """
 
     def _setup(self) -> None:
