@@ -537,6 +537,7 @@ def test_declared_law_at_precision(digits):
     E[psi'(|T|/s)^2]/s^2 = (9/4) E[|T|/s]/s^2 with psi(u) = u^(3/2) the declared density's exponent."""
     law = _gengauss_law()(1.5)
     assert law.kernels.isf_arb == (None,) and law.kernels.fisher_arb is not None  # the root path and a printed form
+    assert law.kernels.crossings == ()  # the loss u^(3/2) has no rational crossing: the profile is the proven bracket
     s = M(1.5)
     with mpmath.workdps(digits + 20):
         ref = Smooth(lambda t: mpmath.exp(-(t / s) ** M(1.5)), kinks=[0], scale=lambda t: s)
@@ -564,6 +565,15 @@ def test_shipped_laws_evaluate_through_their_generated_ball_forms():
         assert k.isf_arb == mod.ISF_ARB and all(f is not None for f in k.isf_arb)
         assert k.entropy_arb is mod.ENTROPY_ARB and k.fisher_arb is mod.FISHER_ARB
         assert dict(k.moments_arb) == dict(mod.MOMENTS_ARB) and set(dict(k.moments_arb)) == {2, 4, 6, 8}
+        assert k.crossings == mod.CROSSINGS and k.crossings
+    # the profile's crossing is the derivation's exact rational: Gaussian y* = D/2 - eps/D (D = 1/1.5), OSGT with
+    # theta = 1/2 in its region 0 <= y < D, (D^2/2 + D theta - eps)/(D + 2 theta); Laplace (D - eps)/2
+    g, o, lap = fhsym.Gaussian(1.5).at_precision(20), fhsym.OSGT(0.5, 1.0).at_precision(20), fhsym.Laplace(0.75).at_precision(20)
+    D, e = Fraction(2, 3), Fraction(1, 2)
+    assert g._crossing(e, D) == D / 2 - e / D
+    assert o._crossing(Fraction(1, 4), Fraction(1)) == (Fraction(1, 2) + Fraction(1, 2) - Fraction(1, 4)) / 2
+    assert lap._crossing(e, Fraction(4, 3)) == (Fraction(4, 3) - e) / 2
+    assert lap._crossing(Fraction(2), Fraction(4, 3)) is None  # eps above the sup of the loss: no crossing (delta = 0)
 
 
 # ---------------------------------------------------------------------------------------------- API

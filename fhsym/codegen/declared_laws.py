@@ -14,7 +14,8 @@ Each module holds, per piece k of the declaration (standard units, t >= 0 in pie
 ``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``,
 ``logpdf_arb_k``, ``logsf_arb_k``, ``isf_arb_k``; ``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss),
 ``variance``, ``fisher``, ``entropy`` (where closed) and their ball forms ``variance_arb``, ``fisher_arb``,
-``entropy_arb``, ``moment_arb_n`` (E[T^n] for n in :data:`MOMENTS`), all functions of (argument, shapes...); the
+``entropy_arb``, ``moment_arb_n`` (E[T^n] for n in :data:`MOMENTS`), ``crossing_k`` (the exact rational crossing
+points of the loss, :func:`~.declared.crossing_rows`, in ``Fraction`` s), all functions of (argument, shapes...); the
 tuples the law class and its ``at_precision`` view (:mod:`fhsym.noise.precise_declared`) read (``LOGPDF``, ``SF``,
 ... ``MOMENTS_ARB``, ``JOINS`` as exact fractions) and ``DIGEST``.
 """
@@ -34,7 +35,7 @@ from flint import fmpq
 from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q
 
-from .declared import Kernels, arb_printable, arb_source, numpy_source
+from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
 from .printer import CKernelPrinter, XpPrinter
 
 __all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "generated_kernels", "kernels_of", "outputs", "outputs_jax",
@@ -119,6 +120,11 @@ def render_law(name: str, source: str) -> str:
             defs.append(arb_source(f"moment_arb_{n}", m, shapes, typed=True))
     tables.append(("MOMENTS_ARB", "(" + "".join(f"({n}, moment_arb_{n}), " for n, m in moments if arb_printable(m))
                    + ")"))
+    rows = crossing_rows(dv)
+    for k, (_, _, _, _, e) in enumerate(rows):
+        defs.append(exact_source(f"crossing_{k}", e, (eps, D, *shapes), typed=True))
+    tables.append(("CROSSINGS", "(" + "".join(f"({a}, {b}, {i}, {j}, crossing_{k}), " for k, (a, b, i, j, _) in enumerate(rows))
+                   + ")"))
     joins = tuple(sp.Rational(b) for b in dv.bounds)
     tables.append(("JOINS", "(" + "".join(f"({int(b.p)}, {int(b.q)}), " for b in joins) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -127,6 +133,7 @@ def render_law(name: str, source: str) -> str:
     imports += ["from flint import arb", ""] if "arb(" in body else [""]
     fh = [m for m, used in (("from fhsym._core import numerics as nx", "nx."),
                             ("from fhsym._core.declared_runtime import ArbNamespace as A", "A."),
+                            ("from fhsym._core.declared_runtime import ExactNamespace as X", "A: Any = X"),
                             ("from fhsym._core.declared_runtime import log_uppergamma", "log_uppergamma("),
                             ("from fhsym._core.types import real_abs", "real_abs(")) if used in body]
     doc = (f"Numerics of the declared law {decl.display_name} in standard units (scale 1), printed from its derivation."
@@ -164,7 +171,8 @@ def kernels_of(mod: ModuleType) -> Kernels:
         psi_arb=mod.PSI_ARB, sf_arb=mod.SF_ARB, loss_sup_arb=mod.LOSS_SUP_ARB, kink=mod.KINK,
         variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY,
         logpdf_arb=mod.LOGPDF_ARB, logsf_arb=mod.LOGSF_ARB, isf_arb=mod.ISF_ARB, variance_arb=mod.VARIANCE_ARB,
-        fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB)
+        fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB,
+        crossings=mod.CROSSINGS)
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:

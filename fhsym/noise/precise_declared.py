@@ -16,9 +16,10 @@ values of the scale ``s``, the shapes and the argument, with the evaluation poli
 * ``E[T^n] = s^n moment_arb_n`` (a user's law, or an n that is not checked in: SymPy derives E[T^n] and it is printed
   on balls when asked), ``var = s^2 variance_arb``, ``I = fisher_arb/s^2``, ``h = entropy_arb + log s``; where SymPy
   did not close one, ``ValueError`` says so (no unproven number);
-* the loss ``psi_arb(|t + d|/s) - psi_arb(|t|/s)``; the profile by the certified crossing bracket of
-  :mod:`fhsym._core.arb.crossing` on the generated ``psi_arb``, ``sf_arb`` and ``loss_sup_arb`` (the plan a declared
-  law's certificates use).
+* the loss ``psi_arb(|t + d|/s) - psi_arb(|t|/s)``; the profile ``F(y*) - e^eps F(y* - D)`` at the crossing y* the
+  derivation gives as an exact rational (``crossing_k``, evaluated in ``Fraction`` s, kept only inside its own
+  region), else by the certified crossing bracket of :mod:`fhsym._core.arb.crossing` on the generated ``psi_arb``,
+  ``sf_arb`` and ``loss_sup_arb`` (the plan a declared law's certificates use).
 
 Accuracy: tests/test_precise_laws.py (quadrature of the definitions at 100 and 300 digits; every ball contains the
 reference) and tests/test_precise_declared.py (a user's law with two pieces).
@@ -185,15 +186,41 @@ class DeclaredAtPrecision(LawAtPrecision):
         out: arb = self._psi(t + d) - self._psi(t)
         return out
 
+    def _crossing(self, eps: Fraction, D: Fraction) -> Optional[Fraction]:
+        """A crossing y* of the loss (psi(|y - D|) - psi(|y|) = eps) from the printed exact crossings: the first whose
+        value lies in its own region (the signs of y and y - D, the pieces of |y| and |y - D|, decided exactly)."""
+        for sy, syd, i, j, fn in self.kernels.crossings:
+            try:
+                yv = Fraction(fn(eps, D, *self.shapes))
+            except ZeroDivisionError:
+                continue
+            inside = yv < 0 if sy < 0 else (0 <= yv < D if syd < 0 else yv >= D)
+            if inside and self._piece(abs(yv)) == i and self._piece(abs(yv - D)) == j:
+                return yv
+        return None
+
     def _profile_q(self, eps: Fraction, sens: Fraction) -> arb:
-        """The certified crossing bracket (:mod:`fhsym._core.arb.crossing`) on the generated psi, sf and sup loss."""
+        """delta = F(y*) - e^eps F(y* - D) at the exact crossing y* where the derivation gives it as a rational (every
+        crossing maximises F(y) - e^eps F(y - D): :mod:`fhsym._core.arb.crossing`, point 1); else the certified
+        crossing bracket of that module on the generated psi, sf and sup loss."""
         k = self.kernels
+        D = sens / self.scale
+        sup = None if k.loss_sup_arb is None else arb(k.loss_sup_arb(ball_of(D), *self._sh()))
+        if sup is None or not ball_of(eps) >= sup:
+            yv = self._crossing(eps, D)
+            if yv is not None:
+                def F(v: Fraction) -> arb:
+                    a = abs(v)
+                    sv = arb(k.sf_arb[self._piece(a)](ball_of(a), *self._sh()))
+                    return sv if v <= 0 else 1 - sv
+                out: arb = F(yv) - ball_of(eps).exp() * F(yv - D)
+                return out
         plan = CrossingPlan(k.psi_arb, k.sf_arb, k.joins_exact, k.loss_sup_arb, tuple(_fq(v) for v in self.shapes),
                             _fq(eps), _fq(sens / self.scale))
         prec = int(ctx.prec)
         with ctx.workprec(prec + plan.boost):
-            out: arb = crossing_eval(plan, prec)
-        return out
+            res: arb = crossing_eval(plan, prec)
+        return res
 
 
 class _Shipped(DeclaredAtPrecision):

@@ -16,6 +16,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any) -> Any:
@@ -98,6 +99,18 @@ def moment_arb_8() -> Any:
     return arb(A.q(105))
 
 
+def crossing_0(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
+def crossing_1(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
+def crossing_2(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -118,5 +131,6 @@ VARIANCE_ARB = variance_arb
 FISHER_ARB = fisher_arb
 ENTROPY_ARB = entropy_arb
 MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((-1, -1, 0, 0, crossing_0), (1, -1, 0, 0, crossing_1), (1, 1, 0, 0, crossing_2), )
 JOINS = ()
 DIGEST = '5f42d0221018cade'

@@ -16,6 +16,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any) -> Any:
@@ -110,6 +111,10 @@ def moment_arb_8() -> Any:
     return arb(A.q(40320))
 
 
+def crossing_0(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/A.q(2)
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -130,5 +135,6 @@ VARIANCE_ARB = variance_arb
 FISHER_ARB = fisher_arb
 ENTROPY_ARB = entropy_arb
 MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((1, -1, 0, 0, crossing_0), )
 JOINS = ()
 DIGEST = 'c0421a06e44b3991'

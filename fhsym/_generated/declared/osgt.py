@@ -17,6 +17,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any, theta: Any) -> Any:
@@ -99,6 +100,18 @@ def moment_arb_8(theta: Any) -> Any:
     return arb(((A.sqrt(A.pi())*(theta)**7*A.exp((theta)**2/A.q(2))*A.erfc(A.sqrt(A.q(2))*theta/A.q(2)) + A.sqrt(A.q(2))*(-(theta)**6 + (theta)**4 - A.q(3)*(theta)**2 + A.q(15)))*((theta)**8 + A.q(28)*(theta)**6 + A.q(210)*(theta)**4 + A.q(420)*(theta)**2 + A.q(105)) - A.q(105)*A.sqrt(A.q(2))*((theta)**6 + A.q(19)*(theta)**4 + A.q(57)*(theta)**2 + A.q(15)))*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*(theta)**7*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))))
 
 
+def crossing_0(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return D/A.q(2) + theta - epsilon/D
+
+
+def crossing_1(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return ((D)**2/A.q(2) + D*theta - epsilon)/(D + A.q(2)*theta)
+
+
+def crossing_2(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return D/A.q(2) - theta - epsilon/D
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -119,5 +132,6 @@ VARIANCE_ARB = variance_arb
 FISHER_ARB = fisher_arb
 ENTROPY_ARB = entropy_arb
 MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((-1, -1, 0, 0, crossing_0), (1, -1, 0, 0, crossing_1), (1, 1, 0, 0, crossing_2), )
 JOINS = ()
 DIGEST = '578e7c936d8c0153'
