@@ -25,7 +25,8 @@ def OTHER_LAWS():  # noqa: N802
     from fhsym.noise import DiscreteFlippedHuber, PiecewiseUniform
 
     return [fhsym.Gaussian(1.5), fhsym.Laplace(0.75), fhsym.TruncatedLaplace(1.0, 10.0), fhsym.OSGT(0.5, 1.0),
-            fhsym.Staircase(1.0), PiecewiseUniform(0.5, [5, 3, 1, 0, 1]), DiscreteFlippedHuber(1.0, 2.0, STEP)]
+            fhsym.Staircase(1.0), PiecewiseUniform(0.5, [5, 3, 1, 0, 1]), DiscreteFlippedHuber(1.0, 2.0, STEP),
+            fhsym.TruncatedStaircase(1.0, 1.0, 0.4, 5.0)]
 
 
 def per_call(fn, args, reps=5):
@@ -58,6 +59,11 @@ def main() -> None:
         cells = [per_call(getattr(fh.at_precision(bits=bits, ball=True), name), args) for bits in (53, 200, 1000)]
         print(f"{name + ' (ball)':<22}{'':>12}" + "".join(f"{c * 1e6:>12.0f}us" for c in cells))
     print(f"var (number)          {'':>12}" + "".join(f"{per_call(fh.at_precision(bits=b).var, [()]) * 1e6:>12.0f}us" for b in (53, 200, 1000)))
+    for name, args in (("entropy", [()]), ("log_mgf", [(0.3,), (1e-12,)]), ("theorem8_lhs", [(0.3, 5, 1.0)]),
+                       ("zcdp", [(1.0, 5)])):
+        for ball in (False, True):
+            cells = [per_call(getattr(fh.at_precision(bits=b, ball=ball), name), args, reps=3) for b in (53, 200, 1000)]
+            print(f"{name + (' (ball)' if ball else ''):<22}{'':>12}" + "".join(f"{c * 1e6:>12.0f}us" for c in cells))
     for law in OTHER_LAWS():
         if only and type(law).__name__ != only:
             continue

@@ -183,9 +183,22 @@ def _check_distribution(alpha, gamma, digits, ball=True):
             _contains(B.moment(4), ref.moment(4), digits, "ball moment 4")
             _contains(B.fisher_information(), fi, digits, "ball fisher")
             _contains(B.nfi(), v * fi, digits, "ball nfi")
-        _close(p.entropy(), ref.entropy(), digits, "entropy")
+        h = ref.entropy()
+        _close(p.entropy(), h, digits, "entropy")
         s = 0.5 / gamma
-        _close(p.log_mgf(s), mpmath.log(ref.mgf(s)), digits, "log_mgf")
+        lm = mpmath.log(ref.mgf(s))
+        _close(p.log_mgf(s), lm, digits, "log_mgf")
+        # near s = 0 the MGF is 1 + ~(s^2 Var/2): the reference is log1p of E[cosh(sT) - 1] = E[2 sinh(sT/2)^2], its
+        # integrand divided by s^2 (mpmath's quadrature tolerance is absolute: an integral of 1e-41 would keep 80 digits)
+        tiny = 1e-20 / gamma
+        st = M(tiny)
+        lm0 = mpmath.log1p(st**2 * ref.expect(lambda t: 2 * (mpmath.sinh(st * t / 2) / st) ** 2))
+        _close(p.log_mgf(tiny), lm0, digits, f"log_mgf({tiny})")
+        if B is not None:
+            _contains(B.entropy(), h, digits, "ball entropy")
+            _contains(B.log_mgf(s), lm, digits, "ball log_mgf")
+            _contains(B.mgf(-s), mpmath.exp(lm), digits, "ball mgf")  # the law is symmetric: M(-s) = M(s)
+            _contains(B.log_mgf(tiny), lm0, digits, f"ball log_mgf({tiny})")
 
 
 #: the default run takes three of them (< 60 s in all); the others run with -m slow
@@ -260,6 +273,91 @@ def test_zcdp_and_theorem8():
 
     ref = theorem8_lhs(1.0, 1.0, 2.0, 3, sensitivity=1.0)
     assert abs(p.theorem8_lhs(1.0, 3, sensitivity=1.0) / ref - 1) < 1e-11
+
+
+def _q_tail(x):
+    """Q(x) = P(N(0, 1) > x) = erfc(x/sqrt 2)/2 (mpmath's erfc)."""
+    return mpmath.erfc(x / mpmath.sqrt(2)) / 2
+
+
+def _q_inverse(p):
+    """x with Q(x) = p (0 < p <= 1/2): bisection on Q to the working precision."""
+    lo, hi = M(0), M(1)
+    while _q_tail(hi) > p:
+        hi *= 2
+    for _ in range(mpmath.mp.prec + 10):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _q_tail(mid) > p else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _theorem8_reference(alpha, gamma, eps, K, D, D2, D1):
+    """[Q(A) - e^eps Q(B)]_+ of Theorem 8 from its statement: kappa by quadrature of the density (FHRef), omega =
+    (kappa/gamma) e^{alpha^2/(2 gamma^2)} (Definition 7), theta = gamma Q^{-1}(sqrt(pi/2)/omega) (Lemma 6, eq 22), R_Delta(alpha) = alpha^2 - [alpha - Delta]_+^2
+    (Lemma 5), A and B of Lemmas 5 and 7."""
+    a, g, e, D, D2, D1 = (M(v) for v in (alpha, gamma, eps, D, D2, D1))
+    ref = FHRef(alpha, gamma)
+    th_std = _q_inverse(mpmath.sqrt(mpmath.pi / 2) / (ref.kappa / g * mpmath.exp((a / g) ** 2 / 2)))
+    R = a * a - max(M(0), a - D) ** 2
+    A = g * e / D2 - D2 / (2 * g) - K * R / (2 * g * D2)
+    B = g * e / D2 + D2 / (2 * g) + K * R / (2 * g * D2) + th_std * D1 / D2
+    return max(M(0), _q_tail(A) - mpmath.exp(e) * _q_tail(B))
+
+
+# (alpha, gamma, eps, K, sensitivity, l2, l1): fhsym.calibrate's sufficient-condition answers at (0.3, 1e-6, K = 5: b =
+# 1e4, the Laplace end) and (1, 1e-6, K = 20: alpha = 0, the Gaussian end), with l2 and l1 given, alpha -> 0 and a far
+# tail (2e-277).  (Q(A) - e^eps Q(B) is positive for every admissible input: e^eps Q(B) >= 1 > Q(A) would need
+# e^eps Q(sqrt(2 eps)) >= 1, as B >= sqrt(2 eps) by AM-GM; the generated -inf piece is never reached.)
+T8 = [(1667020965.9960907, 166702.09659960907, 0.3, 5, 1.0, None, None), (0.0, 18.89333835937902, 1.0, 20, 1.0, None, None),
+      (1.0, 2.0, 1.0, 5, 1.0, None, None), (0.5, 1.5, 3.0, 20, 1.0, 20**0.5, 20.0), (1e-6, 1.0, 2.0, 3, 0.5, None, None),
+      (1e-6, 100.0, 0.5, 2, 1.0, None, None)]
+
+
+@pytest.mark.parametrize("alpha,gamma,eps,K,sens,l2,l1", T8)
+def test_theorem8_number_and_ball_at_100_digits(alpha, gamma, eps, K, sens, l2, l1):
+    """Theorem 8's left-hand side at 100 digits: the number agrees with, and the ball contains, the statement's value
+    computed from the definitions (the radii are the resolved sensitivity set, the inputs of the theorem)."""
+    from fhsym._core.sensitivities import resolve_sensitivities
+
+    fh = fhsym.FlippedHuber(alpha=alpha, gamma=gamma)
+    p, B = fh.at_precision(100), fh.at_precision(100, ball=True)
+    _, D, D2, D1 = resolve_sensitivities(K, sens, l2, l1)
+    with mpmath.workdps(120):
+        r = _theorem8_reference(alpha, gamma, eps, K, D, D2, D1)
+        v, ball = p.theorem8_lhs(eps, K, sens, l2, l1), B.theorem8_lhs(eps, K, sens, l2, l1)
+        assert r > 0
+        _close(v, r, 100, "theorem8_lhs")
+        _contains(ball, r, 100, "ball theorem8_lhs")
+
+
+@pytest.mark.parametrize("alpha,gamma,D", [(1.0, 2.0, 1.0), (3.0, 2.0, 1.0), (0.25, 0.5, 2.0), (0.0, 1.0, 1.0)])
+def test_zcdp_balls_are_exact_and_bound_the_renyi_divergence(alpha, gamma, D):
+    """(xi, eta) as balls: exactly K R_Delta(alpha)/(2 gamma^2) and Delta_2^2/(2 gamma^2) (Fractions from Lemma 5's
+    definition), in K = 1 and K = 4; and the definition of zCDP holds for them: the Renyi divergence of order lam
+    between T and T + D, by quadrature of int g(t)^lam g(t + D)^(1 - lam) dt, is at most xi + eta lam."""
+    a, g, d = Fraction(alpha), Fraction(gamma), Fraction(D)
+    R = a * a - max(Fraction(0), a - d) ** 2
+    B = fhsym.FlippedHuber(alpha=alpha, gamma=gamma).at_precision(60, ball=True)
+    for K in (1, 4):
+        xi, eta = B.zcdp(D, dim=K, l2_sensitivity=D * K**0.5 if K > 1 else None)
+        _, _, D2, _ = __import__("fhsym._core.sensitivities", fromlist=["x"]).resolve_sensitivities(
+            K, D, D * K**0.5 if K > 1 else None, None)
+        for ball, want in ((xi, K * R / (2 * g * g)), (eta, Fraction(D2) ** 2 / (2 * g * g))):
+            with ctx.workprec(400):
+                assert ball.is_exact() and ball == arb(want.numerator) / want.denominator, (ball, want)
+    xi, eta = B.zcdp(D)
+    with mpmath.workdps(30):
+        ref = FHRef(alpha, gamma)
+        Dm = M(D)
+        for lam in (M(3) / 2, M(2), M(5), M(20)):
+            integrand = lambda t: mpmath.exp(-(lam * ref.rho(t) + (1 - lam) * ref.rho(t + Dm)) / ref.g**2)  # noqa: E731
+            kinks = sorted({-ref.a - Dm, -Dm, ref.a - Dm, -ref.a, M(0), ref.a})
+            centre = (lam - 1) * Dm  # the tilted integrand peaks near (lam - 1) D for a Gaussian
+            nodes = [-mpmath.inf] + sorted(set(kinks) | {centre - 20 * ref.g, centre + 20 * ref.g}) + [mpmath.inf]
+            div = mpmath.log(mpmath.quad(integrand, nodes) / ref.kappa) / (lam - 1)
+            bound = M(xi.mid().str(40, radius=False)) + M(eta.mid().str(40, radius=False)) * lam
+            assert div <= bound * (1 + M(10) ** -20), (alpha, gamma, D, lam, div, bound)
+            assert div > 0
 
 
 class _Law:

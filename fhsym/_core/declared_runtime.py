@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
+from fractions import Fraction
+
 from flint import arb, fmpq
 
-__all__ = ["ArbNamespace", "log_uppergamma"]
+__all__ = ["ArbNamespace", "ExactNamespace", "log_uppergamma"]
 
 
 def log_uppergamma(s: Any, z: Any) -> np.ndarray:
@@ -56,6 +58,7 @@ class ArbNamespace:
 
     exp, log, erf, erfc, sqrt = (staticmethod(getattr(arb, n)) for n in ("exp", "log", "erf", "erfc", "sqrt"))
     cosh, sinh, tanh, gamma = (staticmethod(getattr(arb, n)) for n in ("cosh", "sinh", "tanh", "gamma"))
+    erfinv, erfcinv = (staticmethod(getattr(arb, n)) for n in ("erfinv", "erfcinv"))  # the declared laws' isf
 
     @staticmethod
     def erfcx(v: arb) -> arb:
@@ -103,3 +106,12 @@ class ArbNamespace:
     @staticmethod
     def abs(v: arb) -> arb:
         return abs(v)
+
+
+class ExactNamespace:
+    """The namespace of the printed crossing points (rational functions of eps, D and the shapes): ``A.q`` is an exact
+    ``Fraction``, so a crossing evaluates to the exact rational the derivation says (no other function is printed)."""
+
+    @staticmethod
+    def q(p: int, r: int = 1) -> Fraction:
+        return Fraction(p, r)

@@ -12,7 +12,12 @@ checked in.  Every function takes the argument first, then the shape values.
   (``variance``, ``fisher``, ``entropy``: None where SymPy did not close them);
 * arb: ``psi_arb[k]``, ``sf_arb[k]`` and ``loss_sup_arb`` on balls: exact rationals stay exact
   (``fmpq``), every function is the arb function of the same name, so each value is a ball containing
-  the exact value of the derived formula at the ball's points.
+  the exact value of the derived formula at the ball's points; for ``law.at_precision`` (issue 29) also
+  ``logpdf_arb[k]``, ``logsf_arb[k]``, ``isf_arb[k]`` and the constants ``variance_arb``, ``fisher_arb``,
+  ``entropy_arb`` (None where SymPy did not close the formula or it uses a function without an arb form);
+  ``moments_arb`` (pairs (n, E[T^n])) only in the checked-in modules (a user's law derives E[T^n] when asked);
+  ``crossings``: the derived crossing points of the loss that are exact rationals (:func:`crossing_rows`), with
+  their regions, evaluated in ``Fraction`` s (``ExactNamespace``) by the at_precision view's profile.
 
 >>> import sympy as sp
 >>> t = sp.Symbol("t", positive=True)
@@ -25,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
+import re
+
 import numpy as np
 import scipy.special as sc
 import sympy as sp
@@ -32,13 +39,14 @@ from flint import arb, fmpq
 from sympy.printing.str import StrPrinter
 
 from fhsym._core import numerics as nx
-from fhsym._core.declared_runtime import ArbNamespace, log_uppergamma
+from fhsym._core.declared_runtime import ArbNamespace, ExactNamespace, log_uppergamma
 from fhsym._core.types import real_abs
-from fhsym.symbolic.derivation import D, Derivation, eps, q
+from fhsym.symbolic.derivation import D, Derivation, eps, q, y
 
 from .printer import KernelPrinter
 
-__all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function"]
+__all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function",
+           "arb_printable", "crossing_rows", "exact_source"]
 
 
 class DeclaredPrinter(KernelPrinter):
@@ -146,6 +154,40 @@ def arb_function(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]
     return _compile(arb_source("f", expr, args), {"A": ArbNamespace, "arb": arb})
 
 
+def crossing_rows(dv: Derivation) -> Tuple[Tuple[int, int, int, int, sp.Expr], ...]:
+    """The derived crossing points y* (loss = eps) that are rational functions of (eps, D, shapes), with their region:
+    (sign of y, sign of y - D, piece of |y|, piece of |y - D|, y*).  A quadratic loss's root (a square root) is left
+    out: its crossing is not an exact rational."""
+    out = []
+    signs = {"y < 0": (-1, -1), "0 <= y < D": (1, -1), "y >= D": (1, 1)}
+    free = (eps, D, *dv.decl.shape_symbols)
+    for label, expr in dv.crossings:
+        region, rest = label.split(", ", 1)
+        i, j = (int(v) for v in re.findall(r"piece (\d+)", rest))
+        if expr.free_symbols <= set(free) and not expr.has(y) and sp.sympify(expr).is_rational_function(*free):
+            out.append((*signs[region], i, j, expr))
+    return tuple(out)
+
+
+def exact_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol], typed: bool = False) -> str:
+    """``def name(args, A=ExactNamespace): return <expr printed by ArbPrinter>``: an exact rational of exact inputs."""
+    body = ArbPrinter().doprint(sp.sympify(expr))
+    params = ", ".join(f"{a.name}: Any" if typed else a.name for a in args)
+    tail = "A: Any = X" if typed else "A=X"
+    return f"def {name}({params}, {tail}){' -> Any' if typed else ''}:\n    return {body}\n"
+
+
+def arb_printable(expr: Optional[sp.Expr]) -> bool:
+    """Whether ``expr`` is a formula :class:`ArbPrinter` prints (not None; every function has an arb form, no float)."""
+    if expr is None:
+        return False
+    try:
+        ArbPrinter().doprint(sp.sympify(expr))
+    except ValueError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Kernels:
     """The compiled numerics of one derivation (module docstring); per-piece tuples in piece order."""
@@ -168,6 +210,14 @@ class Kernels:
     #: a bounded support [-b, b]: b as a float and exact (None: all of R)
     end: Optional[float] = None
     end_exact: Optional[fmpq] = None
+    logpdf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    logsf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    isf_arb: Tuple[Optional[Callable[..., Any]], ...] = ()
+    variance_arb: Optional[Callable[..., Any]] = None
+    fisher_arb: Optional[Callable[..., Any]] = None
+    entropy_arb: Optional[Callable[..., Any]] = None
+    moments_arb: Tuple[Tuple[int, Callable[..., Any]], ...] = ()
+    crossings: Tuple[Tuple[int, int, int, int, Callable[..., Any]], ...] = ()
 
 
 def compile_kernels(dv: Derivation) -> Kernels:
@@ -177,6 +227,9 @@ def compile_kernels(dv: Derivation) -> Kernels:
 
     def const(e: Optional[sp.Expr]) -> Optional[Callable[..., Any]]:
         return None if e is None else numpy_function(e, shapes)
+
+    def ball(e: Optional[sp.Expr], args: Sequence[sp.Symbol]) -> Optional[Callable[..., Any]]:
+        return arb_function(e, args) if e is not None and arb_printable(e) else None
 
     joins = dv.bounds
     unbounded = dv.loss_sup is sp.oo  # the loss is unbounded: no eps makes delta exactly 0
@@ -197,4 +250,9 @@ def compile_kernels(dv: Derivation) -> Kernels:
         end=float(dv.decl.support_end) if dv.decl.bounded else None,
         end_exact=fmpq(int(sp.Rational(dv.decl.support_end).p), int(sp.Rational(dv.decl.support_end).q))
         if dv.decl.bounded else None,
+        logpdf_arb=tuple(ball(e, ta) for e in dv.logpdf), logsf_arb=tuple(ball(e, ta) for e in dv.logsf_stable),
+        isf_arb=tuple(ball(e, qa) for e in dv.isf), variance_arb=ball(dv.variance, shapes),
+        fisher_arb=ball(dv.fisher, shapes), entropy_arb=ball(dv.entropy, shapes),
+        crossings=tuple((a, b, i, j, _compile(exact_source("f", e, (eps, D, *shapes)), {"X": ExactNamespace}))
+                        for a, b, i, j, e in crossing_rows(dv)),
     )

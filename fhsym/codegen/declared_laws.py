@@ -11,10 +11,13 @@ SymPy.  The hand-written law classes take their numerics from these modules (``f
 ``docs/examples`` run, and ``proofs/declared.py`` checks against quadrature, the checked-in code.
 
 Each module holds, per piece k of the declaration (standard units, t >= 0 in piece k): ``logpdf_k``, ``sf_k``,
-``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``;
-``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss), ``variance``, ``fisher``, ``entropy`` (where closed), all
-functions of (argument, shapes...); the tuples the law class reads (``LOGPDF``, ``SF``, ... ``JOINS`` as exact
-fractions) and ``DIGEST``.
+``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``,
+``logpdf_arb_k``, ``logsf_arb_k``, ``isf_arb_k``; ``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss),
+``variance``, ``fisher``, ``entropy`` (where closed) and their ball forms ``variance_arb``, ``fisher_arb``,
+``entropy_arb``, ``moment_arb_n`` (E[T^n] for n in :data:`MOMENTS`), ``crossing_k`` (the exact rational crossing
+points of the loss, :func:`~.declared.crossing_rows`, in ``Fraction`` s), all functions of (argument, shapes...); the
+tuples the law class and its ``at_precision`` view (:mod:`fhsym.noise.precise_declared`) read (``LOGPDF``, ``SF``,
+... ``MOMENTS_ARB``, ``JOINS`` as exact fractions) and ``DIGEST``.
 """
 
 from __future__ import annotations
@@ -32,12 +35,12 @@ from flint import fmpq
 from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 
-from .declared import Kernels, arb_source, numpy_source
+from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
 from .printer import CKernelPrinter, XpPrinter
 
-__all__ = ["LAWS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels", "jax_source",
-           "kernels_of", "outputs", "outputs_jax", "outputs_c", "render_index", "render_law", "render_law_c",
-           "render_law_jax"]
+__all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels",
+           "jax_source", "kernels_of", "outputs", "outputs_jax", "outputs_c", "render_index", "render_law",
+           "render_law_c", "render_law_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 PACKAGE = "fhsym._generated.declared"
@@ -46,6 +49,8 @@ SOURCES = ("fhsym.symbolic.laws.laplace", "fhsym.symbolic.laws.gaussian", "fhsym
            "fhsym.symbolic.laws.truncated_laplace")
 #: (generated module name, the module of its DECLARATION)
 LAWS: Tuple[Tuple[str, str], ...] = tuple((src.rsplit(".", 1)[-1], src) for src in SOURCES)
+#: the even moments E[T^n] printed in ball form (at_precision derives any other n when asked)
+MOMENTS = (2, 4, 6, 8)
 
 
 @functools.lru_cache(maxsize=None)
@@ -77,7 +82,7 @@ def render_law(name: str, source: str) -> str:
     def per_piece(table: str, prefix: str, exprs: Any, args: Any, arb_form: bool = False) -> None:
         names = []
         for k, e in enumerate(exprs):
-            if e is None:
+            if e is None or arb_form and not arb_printable(e):
                 names.append("None")
                 continue
             fn = f"{prefix}_{k}"
@@ -86,7 +91,7 @@ def render_law(name: str, source: str) -> str:
         tables.append((table, f"({', '.join(names)},)"))
 
     def single(table: str, fn: str, e: Optional[sp.Expr], args: Any, arb_form: bool = False) -> None:
-        if e is None:
+        if e is None or arb_form and not arb_printable(e):
             tables.append((table, "None"))
             return
         defs.append((arb_source if arb_form else numpy_source)(fn, e, args, typed=True))
@@ -110,6 +115,23 @@ def render_law(name: str, source: str) -> str:
         single("LOGSF_END", "logsf_end", dv.logsf_end, (w, *shapes))
         end = sp.Rational(decl.support_end)
         tables.append(("SUPPORT_END", f"({int(end.p)}, {int(end.q)})"))
+    # the ball forms read by at_precision (fhsym.noise.precise_declared)
+    per_piece("LOGPDF_ARB", "logpdf_arb", dv.logpdf, ta, arb_form=True)
+    per_piece("LOGSF_ARB", "logsf_arb", dv.logsf_stable, ta, arb_form=True)
+    per_piece("ISF_ARB", "isf_arb", dv.isf, qa, arb_form=True)
+    for what in ("variance", "fisher", "entropy"):
+        single(f"{what.upper()}_ARB", f"{what}_arb", getattr(dv, what), shapes, arb_form=True)
+    moments = [(n, dv.moment(n)) for n in MOMENTS]
+    for n, m in moments:
+        if arb_printable(m):
+            defs.append(arb_source(f"moment_arb_{n}", m, shapes, typed=True))
+    tables.append(("MOMENTS_ARB", "(" + "".join(f"({n}, moment_arb_{n}), " for n, m in moments if arb_printable(m))
+                   + ")"))
+    rows = crossing_rows(dv)
+    for k, (_, _, _, _, e) in enumerate(rows):
+        defs.append(exact_source(f"crossing_{k}", e, (eps, D, *shapes), typed=True))
+    tables.append(("CROSSINGS", "(" + "".join(f"({a}, {b}, {i}, {j}, crossing_{k}), " for k, (a, b, i, j, _) in enumerate(rows))
+                   + ")"))
     joins = tuple(sp.Rational(b) for b in dv.bounds)
     tables.append(("JOINS", "(" + "".join(f"({int(b.p)}, {int(b.q)}), " for b in joins) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -118,6 +140,7 @@ def render_law(name: str, source: str) -> str:
     imports += ["from flint import arb", ""] if "arb(" in body else [""]
     fh = [m for m, used in (("from fhsym._core import numerics as nx", "nx."),
                             ("from fhsym._core.declared_runtime import ArbNamespace as A", "A."),
+                            ("from fhsym._core.declared_runtime import ExactNamespace as X", "A: Any = X"),
                             ("from fhsym._core.declared_runtime import log_uppergamma", "log_uppergamma("),
                             ("from fhsym._core.types import real_abs", "real_abs(")) if used in body]
     doc = (f"Numerics of the declared law {decl.display_name} in standard units (scale 1), printed from its derivation."
@@ -157,7 +180,10 @@ def kernels_of(mod: ModuleType) -> Kernels:
         psi_arb=mod.PSI_ARB, sf_arb=mod.SF_ARB, loss_sup_arb=mod.LOSS_SUP_ARB, kink=mod.KINK,
         variance=mod.VARIANCE, fisher=mod.FISHER, entropy=mod.ENTROPY,
         end=float(Fraction(*mod.SUPPORT_END)) if hasattr(mod, "SUPPORT_END") else None,
-        end_exact=fmpq(*mod.SUPPORT_END) if hasattr(mod, "SUPPORT_END") else None)
+        end_exact=fmpq(*mod.SUPPORT_END) if hasattr(mod, "SUPPORT_END") else None,
+        logpdf_arb=mod.LOGPDF_ARB, logsf_arb=mod.LOGSF_ARB, isf_arb=mod.ISF_ARB, variance_arb=mod.VARIANCE_ARB,
+        fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB,
+        crossings=mod.CROSSINGS)
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:

@@ -321,7 +321,8 @@ class NoiseDistribution(DistributionMethods, Parametrised):
         contain the exact value) at the exact binary values of the parameters: every quantity of the law
         (pdf, logpdf, cdf, sf, their logs, ppf, isf, moments, var, entropy, privacy loss, the 1-D privacy
         profile and its inverse; the law's view, reached by its ``_precise_view`` hook:
-        :mod:`fhsym.noise.precise_laws`), or for a law without a view (a declared law) the privacy profile
+        :mod:`fhsym.noise.precise_laws`; a declared law's through its printed ball forms,
+        :mod:`fhsym.noise.precise_declared`), or for a law without a view the privacy profile
         (:mod:`fhsym.noise.precise_mechanisms`).
 
         >>> import fhsym, mpmath

@@ -309,6 +309,14 @@ class DeclaredNoise(NoiseDistribution):
         function)."""
         return _jax_source(cls.derivation)
 
+    def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
+        if self.kernels.end is not None:  # the ball view has no support end (nor the mass where the loss is +oo)
+            raise ValueError(f"at_precision is not available for the bounded-support law {self.declaration.name!r} "
+                             f"yet (its float numerics and certified calibrations are)")
+        from .precise_declared import DeclaredAtPrecision  # at_precision through the printed ball forms (issue 29)
+
+        return DeclaredAtPrecision(self, digits, bits=bits, ball=ball)
+
     def _arb_plan(self, eps: fmpq, sensitivity: fmpq) -> Plan:
         k = self.kernels
         plan = CrossingPlan(k.psi_arb, k.sf_arb, k.joins_exact, k.loss_sup_arb,

@@ -120,7 +120,7 @@ class Gaussian(NoiseDistribution):
         return gaussian_plan(eps, sensitivity, self.sigma)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_smooth import GaussianAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_declared import GaussianAtPrecision  # at_precision's view of this law (issue 29)
 
         return GaussianAtPrecision(self, digits, bits=bits, ball=ball)
 

@@ -95,7 +95,7 @@ class Laplace(NoiseDistribution):
         return laplace_plan_of(eps, sensitivity, self.beta)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_smooth import LaplaceAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_declared import LaplaceAtPrecision  # at_precision's view of this law (issue 29)
 
         return LaplaceAtPrecision(self, digits, bits=bits, ball=ball)
 

@@ -288,7 +288,7 @@ class OSGT(NoiseDistribution):
         return osgt_plan_of(eps, sensitivity, self.vartheta, self.varrho)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_smooth import OSGTAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_declared import OSGTAtPrecision  # at_precision's view of this law (issue 29)
 
         return OSGTAtPrecision(self, digits, bits=bits, ball=ball)
 

@@ -38,7 +38,7 @@ import mpmath
 from flint import arb, ctx, fmpq
 
 from .._core.arb.flipped_huber import fh_eval, fh_plan
-from .._core.arb.special import ARB
+from .._core.arb.special import ARB, as_ball
 from .._core.mpfuncs import EXACT, GUARD_BITS, MP, exact_fraction, to_mpf
 from .._core.sensitivities import resolve_sensitivities
 from .._generated import mp_kernels as MK
@@ -260,16 +260,22 @@ class PreciseFlippedHuber(Precision):
     def log_mgf(self, s: Exact) -> Any:
         """log E[exp(s T)] (Sec III-B2): logaddexp of the two halves log E(b +- gamma s), minus lw.
 
-        Near s = 0 the halves cancel to ~(gamma s)^2 Var/2: the precision is raised by the bits lost."""
+        Near s = 0 the halves (each of size ~|lw|) cancel to ~(gamma s)^2 Var_std/2: the precision is raised by the
+        bits lost (Var_std ~ 2/b^2 for large b: at b = 1e4 and s = 1e-20 that is 27 bits beyond those of s^2)."""
         sv = _argument(s, "s")
         u = sv * self.gamma
-        extra = 0 if u == 0 else max(0, -2 * (abs(u.numerator).bit_length() - u.denominator.bit_length()) + 8)
+        extra = 0
+        if u != 0:
+            with mpmath.workprec(64):
+                lost = (1 + abs(self._lw)) / (to_mpf(u) ** 2 * MK.variance_std(self._b, self._lw) / 2)
+                extra = max(0, int(mpmath.ceil(mpmath.log(lost, 2))) + 8)
 
         def f() -> Any:
             if u == 0:
                 return mpmath.mpf(0)
             um = to_mpf(u)
-            return MP.logaddexp(MPP.log_mgf_half(self._b, self._b + um), MPP.log_mgf_half(self._b, self._b - um)) - self._lw
+            b = to_mpf(self.alpha) / to_mpf(self.gamma)  # b and lw again at the raised precision (they cancel too)
+            return MP.logaddexp(MPP.log_mgf_half(b, b + um), MPP.log_mgf_half(b, b - um)) - MK.log_omega_tilde(b)
         return self._run(f, extra)
 
     def mgf(self, s: Exact) -> Any:
@@ -279,14 +285,9 @@ class PreciseFlippedHuber(Precision):
             return mpmath.exp(lm)
 
     def entropy(self) -> Any:
-        """Differential entropy h(T) = log kappa + E[rho_alpha(T)]/gamma^2 (nats), E[.] a sum of positive terms."""
-        def f() -> Any:
-            b, lw = self._b, self._lw
-            y = b * b
-            centre = b**3 * MP.lowergamma_scaled(1, y)
-            tail = mpmath.exp(-y) * (b + (1 + y) * mpmath.sqrt(mpmath.pi / 2) * MP.erfcx(b / mpmath.sqrt(2))) / 2
-            return mpmath.log(self._g) + lw + 2 * mpmath.exp(-lw) * (centre + tail)
-        return self._run(f)
+        """Differential entropy h(T) = log kappa + E[rho_alpha(T)]/gamma^2 (nats): the generated ``entropy_std``
+        (:data:`fhsym.symbolic.entropy.ENTROPY_STD`, a sum of positive terms) + log gamma."""
+        return self._run(lambda: MK.entropy_std(self._b, self._lw) + mpmath.log(self._g))
 
     # -------------------------------------------------------------- privacy
     def privacy_loss(self, t: Exact, d: Exact) -> Any:
@@ -556,3 +557,66 @@ class BallFlippedHuber(Precision):
     def nfi(self) -> arb:
         """A ball containing Var(T) I(T)."""
         return self._moment_kernel(lambda b, lw: MK.nfi_std(b, lw, xp=ARB))
+
+    def entropy(self) -> arb:
+        """A ball containing h(T) (nats): the generated ``entropy_std`` on balls + log gamma."""
+        return self._moment_kernel(lambda b, lw: MK.entropy_std(b, lw, xp=ARB) + arb(self._q(self.gamma)).log())
+
+    def _log_mgf_ball(self, u: Fraction) -> arb:
+        b, _, lw = self._parts(Fraction(0))
+        halves = [MPP.log_mgf_half_piece(MPP.log_mgf_half_region(m, xp=EXACT), b, arb(self._q(m)), xp=ARB)
+                  for m in (self._bq + u, self._bq - u)]
+        out: arb = ARB.logaddexp(*halves) - lw
+        return out
+
+    def log_mgf(self, s: Exact) -> arb:
+        """A ball containing log E[exp(s T)]: the generated halves ``log_mgf_half`` at m = b +- gamma s (piece decided
+        exactly), logaddexp, minus lw; near s = 0 the precision is raised until the ball is accurate."""
+        u = exact_parameter(s, "s") * self.gamma
+        return arb(0) if u == 0 else self._ball(lambda prec: self._log_mgf_ball(u))
+
+    def mgf(self, s: Exact) -> arb:
+        """A ball containing E[exp(s T)] = exp(log_mgf(s)) (the precision raised until the ball is accurate)."""
+        u = exact_parameter(s, "s") * self.gamma
+        return arb(1) if u == 0 else self._ball(lambda prec: self._log_mgf_ball(u).exp())
+
+    def theorem8_lhs(self, epsilon: Exact, dim: int, sensitivity: Optional[float] = None,
+                     l2_sensitivity: Optional[float] = None, l1_sensitivity: Optional[float] = None) -> arb:
+        """A ball containing Theorem 8's left-hand side [Q(A) - e^eps Q(B)]_+ ((eps, delta)-DP in K dimensions when it
+        is <= delta), at the exact eps, the resolved sensitivities (floats rounded up, fhsym._core.sensitivities) and
+        R_Delta(alpha) in Q: A, B the generated ``lemma5_arg``, ``lemma7_arg`` on balls; theta/gamma = Q^{-1}(p),
+        p = sqrt(pi/2) e^{-b^2/2 - lw} <= 1/2 (Prop 1), by arb's erfcinv (the generated ``theta_std`` guards p with a
+        float ``min`` that balls cannot take); the value ``exp(log_theorem8_lhs_positive)`` where eps + log Q(B) -
+        log Q(A) < 0 is certain, exactly 0 where it is certainly >= 0, else the ball of the positive part."""
+        e = exact_parameter(epsilon, "epsilon", Fraction(0), False)
+        K, D, D2, D1 = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
+        Dq, D2q, D1q = (exact_fraction(v) for v in (D, D2, D1))
+        R = MPP.R_Delta(self.alpha, Dq, xp=EXACT)
+
+        def f(prec: int) -> arb:
+            b, _, lw = self._parts(Fraction(0))
+            g, eb = arb(self._q(self.gamma)), arb(self._q(e))
+            p = (arb.pi() / 2).sqrt() * (-b * b / 2 - lw).exp()
+            th = arb(2).sqrt() * (2 * p).erfcinv()
+            A = MPP.lemma5_arg(eb, g, K, arb(self._q(R)), arb(self._q(D2q)), xp=ARB)
+            B = MPP.lemma7_arg(eb, g, K, arb(self._q(R)), arb(self._q(D2q)), arb(self._q(D1q)), th, xp=ARB)
+            x0 = eb - ARB.log_ndtr(-A) + ARB.log_ndtr(-B)
+            if x0 < 0:
+                out: arb = MK.log_theorem8_lhs_positive(A, B, eb, xp=ARB).exp()
+                return out
+            if x0 >= 0:
+                return arb(0)
+            lhs = ARB.log_ndtr(-A).exp() - eb.exp() * ARB.log_ndtr(-B).exp()
+            return lhs.union(arb(0)) if not lhs <= 0 else arb(0)
+        return self._ball(f)
+
+    def zcdp(self, sensitivity: Optional[float] = 1.0, dim: int = 1, l2_sensitivity: Optional[float] = None,
+             l1_sensitivity: Optional[float] = None) -> Tuple[arb, arb]:
+        """Balls (radius 0 where dyadic) containing the zCDP parameters (xi, eta) = (K R_Delta(alpha)/(2 gamma^2),
+        Delta_2^2/(2 gamma^2)): the generated ``zcdp_xi``, ``zcdp_eta`` in exact rationals."""
+        K, D, D2, _ = resolve_sensitivities(dim, sensitivity, l2_sensitivity, l1_sensitivity)
+        R = MPP.R_Delta(self.alpha, exact_fraction(D), xp=EXACT)
+        xi = MPP.zcdp_xi(K, R, self.gamma, xp=EXACT)
+        eta = MPP.zcdp_eta(exact_fraction(D2), self.gamma, xp=EXACT)
+        with ctx.workprec(self.work):
+            return as_ball(self._q(Fraction(xi))), as_ball(self._q(Fraction(eta)))

@@ -240,8 +240,18 @@ class LawAtPrecision(Precision):
     def _newton_isf(self, q: Fraction) -> Fraction:
         """x with sf(x) = q: Newton steps on exact dyadic points, kept inside a bracket [lo, hi] (bisection else)."""
         def sf(x: Fraction) -> Fraction:
-            v = self._sf_q(x)
-            return v if isinstance(v, Fraction) else exact_fraction(_to_mpf(as_arb(v), ctx.prec))
+            """sf(x) as the midpoint of a ball accurate to bits + 8 (the precision raised as in ``_value``: a far
+            tail's ball, e.g. an incomplete gamma function at 1e-40, can lose 140 bits at the working precision)."""
+            prec = ctx.prec
+            while True:
+                with ctx.workprec(prec):
+                    v = self._sf_q(x)
+                if isinstance(v, Fraction):
+                    return v
+                b = as_arb(v)
+                if b.rel_accuracy_bits() >= self.bits + 8 or prec >= 16 * self.work:
+                    return exact_fraction(_to_mpf(b, prec))
+                prec *= 2
 
         def dens(x: Fraction) -> Fraction:
             v = self._pdf_q(x)

@@ -1,13 +1,14 @@
 """``NoiseDistribution.at_precision``'s dispatch, and the profile-only views of laws without a view (issue 29).
 
 Every law of the registry has a view reached through its ``_precise_view`` hook (flipped Huber:
-:mod:`fhsym.noise.precise`; the Gaussian, Laplace, truncated Laplace and OSGT laws:
-:mod:`fhsym.noise.precise_smooth`; the staircase and piecewise-uniform laws: :mod:`fhsym.noise.precise_steps`;
-the discrete flipped Huber law: :mod:`fhsym.noise.precise_discrete`).  A law without one (a declared law,
-:mod:`fhsym.noise.declared`) gets its privacy profile: as a certified ball from its arb plan
-(:class:`BallProfile`, exact case selection at the exact parameters) and as an mpmath number (the ball's
-midpoint, the precision raised until the radius is below 2^-bits relative), and ``epsilon_for_delta`` by
-bisection on it.
+:mod:`fhsym.noise.precise`; the Gaussian, Laplace and OSGT laws and every declared law
+(:mod:`fhsym.noise.declared`): :mod:`fhsym.noise.precise_declared`, through the ball forms printed from their
+derivation; the truncated Laplace law: :mod:`fhsym.noise.precise_smooth`; the staircase, piecewise-uniform and
+truncated staircase laws: :mod:`fhsym.noise.precise_steps`; the discrete flipped Huber law:
+:mod:`fhsym.noise.precise_discrete`).  A law without one (a :class:`~fhsym.noise.base.NoiseDistribution` subclass
+written outside fhsym) gets its privacy profile: as a certified ball from its arb plan (:class:`BallProfile`, exact
+case selection at the exact parameters) and as an mpmath number (the ball's midpoint, the precision raised until the
+radius is below 2^-bits relative), and ``epsilon_for_delta`` by bisection on it.
 """
 
 from __future__ import annotations
@@ -101,8 +102,8 @@ class PreciseProfile(Precision):
 def at_precision(noise: Any, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
     """The precise (mpmath) or ball (arb) view of ``noise`` (``NoiseDistribution.at_precision``).
 
-    A law with a view (its ``_precise_view`` hook: every law of fhsym's registry) gets every quantity; a law
-    without one (a declared law) gets its privacy profile from its arb plan."""
+    A law with a view (its ``_precise_view`` hook: every law of fhsym's registry and every declared law) gets every
+    quantity; a law without one gets its privacy profile from its arb plan."""
     if getattr(noise, "_array_shape", ()):
         raise ValueError("at_precision needs scalar parameters; got a law with array parameters")
     if not isinstance(ball, bool):

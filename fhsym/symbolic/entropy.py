@@ -33,8 +33,9 @@ import sympy as sp
 
 from .definitions import b, s
 from .special import erfcx, lowergamma_scaled
+from .stable import Kernel, lw
 
-__all__ = ["expected_loss_integrals", "expected_loss_std"]
+__all__ = ["expected_loss_integrals", "expected_loss_std", "ENTROPY_STD", "MP_KERNELS"]
 
 
 def expected_loss_integrals() -> sp.Expr:
@@ -48,3 +49,23 @@ def expected_loss_std() -> sp.Expr:
     """The stable closed form of (kappa/gamma) E[r_b(S)] (positive terms; module docstring)."""
     return 2 * (b**3 * lowergamma_scaled(1, b**2)
                 + sp.exp(-b**2) * (b + (1 + b**2) * sp.sqrt(sp.pi / 2) * erfcx(b / sp.sqrt(2))) / 2)
+
+
+# The entropy in standard units, printed only into the arbitrary-precision target (fhsym._generated.mp_kernels: the
+# mpmath numbers and the arb balls of FlippedHuber(...).at_precision; the double-precision code evaluates the same
+# closed form in fhsym.noise.flipped_huber_moments).  Its "paper" form is the definition's two integrals, unevaluated.
+_EXPECTED_LOSS_DEFINITION = 2 * (sp.Integral(b * s * sp.exp(-b * s), (s, 0, b))
+                                 + sp.Integral((s**2 + b**2) / 2 * sp.exp(-(s**2 + b**2) / 2), (s, b, sp.oo)))
+ENTROPY_STD = Kernel(
+    name="entropy_std",
+    args=(b, lw),
+    expr=lw + sp.exp(-lw) * expected_loss_std(),
+    paper=lw + sp.exp(-lw) * _EXPECTED_LOSS_DEFINITION,
+    paper_ref="differential entropy h(T) - log gamma = log(kappa/gamma) + E[r_b(S)] (derived; the paper does not give it)",
+    doc="h(T) - log gamma for T ~ FH(b, 1): lw + e^{-lw} (kappa/gamma) E[r_b(S)], every term positive.",
+    domain={"b": (1e-6, 1e4)},
+    no_stress="a sum of positive terms; checked against quadrature of the definition (tests/test_precise.py)",
+)
+
+#: kernels printed only into the mpmath/arb target (fhsym.codegen.target_mpmath)
+MP_KERNELS = (ENTROPY_STD,)

@@ -9,11 +9,13 @@ every point of the argument balls.  Which kernel applies (the region of a piecew
 decided by the caller in exact arithmetic (``fhsym._core.mpfuncs.EXACT``), never by comparing balls.
 
 Only the nodes the ball API uses are bound (the distribution's density, log density, survival
-function, normaliser, moments and Fisher information); a kernel calling another node raises ``AttributeError``.
+function, normaliser, moments, Fisher information, entropy, the MGF's halves and Theorem 8's left-hand side); a
+kernel calling another node raises ``AttributeError``.
 """
 
 from __future__ import annotations
 
+import math
 import types
 from typing import Any
 
@@ -48,6 +50,29 @@ def _lowergamma_scaled(n: Any, y: Any) -> arb:
     return out
 
 
+def _log(x: Any) -> arb:
+    """log x; exactly -inf at an exact 0 (arb gives nan there: b exprel(b m) = 0 at b = 0 in the MGF's halves)."""
+    x = as_ball(x)
+    if x.is_exact() and x == 0:
+        return arb(-math.inf)
+    out: arb = x.log()
+    return out
+
+
+def _logaddexp(a: Any, b: Any) -> arb:
+    """log(e^a + e^b) = max + log1p(e^{-|a - b|}) (arb's exponent range is unbounded: no overflow either way)."""
+    a, b = as_ball(a), as_ball(b)
+    hi, lo = (b, a) if b > a else (a, b)  # a + log1p(e^{b - a}) is the same number in either order; this one is tighter
+    out: arb = hi + (lo - hi).exp().log1p()
+    return out
+
+
+def _log1mexp(x: Any) -> arb:
+    """log(1 - e^{-x}) for x > 0."""
+    out: arb = (-(-as_ball(x)).expm1()).log()
+    return out
+
+
 def _gammaincc(a: Any, x: Any) -> arb:
     """The regularised upper incomplete gamma function Q(a, x) = Gamma(a, x)/Gamma(a)."""
     out: arb = as_ball(x).gamma_upper(as_ball(a), 1)
@@ -60,7 +85,7 @@ ARB = types.SimpleNamespace(
     pi=arb.pi,
     exp=lambda x: as_ball(x).exp(),
     expm1=lambda x: as_ball(x).expm1(),
-    log=lambda x: as_ball(x).log(),
+    log=_log,
     log1p=lambda x: as_ball(x).log1p(),
     sqrt=lambda x: as_ball(x).sqrt(),
     erf=lambda x: as_ball(x).erf(),
@@ -68,6 +93,8 @@ ARB = types.SimpleNamespace(
     erfcx=_erfcx,
     exprel=_exprel,
     log_ndtr=_log_ndtr,
+    logaddexp=_logaddexp,
+    log1mexp=_log1mexp,
     lowergamma_scaled=_lowergamma_scaled,
     lowergamma3_scaled=lambda y: _lowergamma_scaled(2, y),
     gamma=lambda x: as_ball(x).gamma(),

@@ -16,6 +16,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any) -> Any:
@@ -58,6 +59,58 @@ def entropy() -> Any:
     return (1/2)*np.log(2) + 1/2 + (1/2)*np.log(np.pi)
 
 
+def logpdf_arb_0(t: Any) -> Any:
+    return arb(-(t)**2/A.q(2) - A.log(A.pi())/A.q(2) - A.log(A.q(2))/A.q(2))
+
+
+def logsf_arb_0(t: Any) -> Any:
+    return arb(-(t)**2/A.q(2) + A.log(A.erfcx(A.sqrt(A.q(2))*t/A.q(2))) - A.log(A.q(2)))
+
+
+def isf_arb_0(q: Any) -> Any:
+    return arb(A.sqrt(A.q(2))*A.erfcinv(A.q(2)*q))
+
+
+def variance_arb() -> Any:
+    return arb(A.q(1))
+
+
+def fisher_arb() -> Any:
+    return arb(A.q(1))
+
+
+def entropy_arb() -> Any:
+    return arb(A.log(A.q(2))/A.q(2) + A.q(1, 2) + A.log(A.pi())/A.q(2))
+
+
+def moment_arb_2() -> Any:
+    return arb(A.q(1))
+
+
+def moment_arb_4() -> Any:
+    return arb(A.q(3))
+
+
+def moment_arb_6() -> Any:
+    return arb(A.q(15))
+
+
+def moment_arb_8() -> Any:
+    return arb(A.q(105))
+
+
+def crossing_0(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
+def crossing_1(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
+def crossing_2(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/D
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -71,5 +124,13 @@ KINK = None
 VARIANCE = variance
 FISHER = fisher
 ENTROPY = entropy
+LOGPDF_ARB = (logpdf_arb_0,)
+LOGSF_ARB = (logsf_arb_0,)
+ISF_ARB = (isf_arb_0,)
+VARIANCE_ARB = variance_arb
+FISHER_ARB = fisher_arb
+ENTROPY_ARB = entropy_arb
+MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((-1, -1, 0, 0, crossing_0), (1, -1, 0, 0, crossing_1), (1, 1, 0, 0, crossing_2), )
 JOINS = ()
 DIGEST = '5f42d0221018cade'

@@ -16,6 +16,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any) -> Any:
@@ -70,6 +71,50 @@ def entropy() -> Any:
     return np.log(2) + 1
 
 
+def logpdf_arb_0(t: Any) -> Any:
+    return arb(-t - A.log(A.q(2)))
+
+
+def logsf_arb_0(t: Any) -> Any:
+    return arb(-t - A.log(A.q(2)))
+
+
+def isf_arb_0(q: Any) -> Any:
+    return arb(-A.log(A.q(2)*q))
+
+
+def variance_arb() -> Any:
+    return arb(A.q(2))
+
+
+def fisher_arb() -> Any:
+    return arb(A.q(1))
+
+
+def entropy_arb() -> Any:
+    return arb(A.log(A.q(2)) + A.q(1))
+
+
+def moment_arb_2() -> Any:
+    return arb(A.q(2))
+
+
+def moment_arb_4() -> Any:
+    return arb(A.q(24))
+
+
+def moment_arb_6() -> Any:
+    return arb(A.q(720))
+
+
+def moment_arb_8() -> Any:
+    return arb(A.q(40320))
+
+
+def crossing_0(epsilon: Any, D: Any, A: Any = X) -> Any:
+    return D/A.q(2) - epsilon/A.q(2)
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -83,5 +128,13 @@ KINK = kink
 VARIANCE = variance
 FISHER = fisher
 ENTROPY = entropy
+LOGPDF_ARB = (logpdf_arb_0,)
+LOGSF_ARB = (logsf_arb_0,)
+ISF_ARB = (isf_arb_0,)
+VARIANCE_ARB = variance_arb
+FISHER_ARB = fisher_arb
+ENTROPY_ARB = entropy_arb
+MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((1, -1, 0, 0, crossing_0), )
 JOINS = ()
 DIGEST = 'c0421a06e44b3991'

@@ -17,6 +17,7 @@ import scipy.special as sc
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any, theta: Any) -> Any:
@@ -59,6 +60,58 @@ def entropy(theta: Any) -> Any:
     return (1/2)*np.sqrt(2)*theta*np.exp(-1/2*theta**2)/(np.sqrt(np.pi)*sc.erfc((1/2)*np.sqrt(2)*theta)) + np.log(sc.erfc((1/2)*np.sqrt(2)*theta)) + (1/2)*np.log(2) + 1/2 + (1/2)*np.log(np.pi)
 
 
+def logpdf_arb_0(t: Any, theta: Any) -> Any:
+    return arb(-(t)**2/A.q(2) - t*theta - A.log(A.erfcx(A.sqrt(A.q(2))*theta/A.q(2))) - A.log(A.pi())/A.q(2) - A.log(A.q(2))/A.q(2))
+
+
+def logsf_arb_0(t: Any, theta: Any) -> Any:
+    return arb(-(t)**2/A.q(2) - t*theta - A.log(A.erfcx(A.sqrt(A.q(2))*theta/A.q(2))) + A.log(A.erfcx(A.sqrt(A.q(2))*t/A.q(2) + A.sqrt(A.q(2))*theta/A.q(2))) - A.log(A.q(2)))
+
+
+def isf_arb_0(q: Any, theta: Any) -> Any:
+    return arb(-theta + A.sqrt(A.q(2))*A.erfcinv(A.q(2)*q*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))))
+
+
+def variance_arb(theta: Any) -> Any:
+    return arb((theta)**2 - A.sqrt(A.q(2))*theta*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.q(1))
+
+
+def fisher_arb(theta: Any) -> Any:
+    return arb(A.sqrt(A.q(2))*theta*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.q(1))
+
+
+def entropy_arb(theta: Any) -> Any:
+    return arb(A.sqrt(A.q(2))*theta*A.exp(-(theta)**2/A.q(2))/(A.q(2)*A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.log(A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.log(A.q(2))/A.q(2) + A.q(1, 2) + A.log(A.pi())/A.q(2))
+
+
+def moment_arb_2(theta: Any) -> Any:
+    return arb((theta)**2 - A.sqrt(A.q(2))*theta*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.q(1))
+
+
+def moment_arb_4(theta: Any) -> Any:
+    return arb((theta)**4 - A.sqrt(A.q(2))*(theta)**3*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.q(6)*(theta)**2 - A.q(5)*A.sqrt(A.q(2))*theta*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))) + A.q(3))
+
+
+def moment_arb_6(theta: Any) -> Any:
+    return arb(((A.sqrt(A.pi())*(theta)**5*A.exp((theta)**2/A.q(2))*A.erfc(A.sqrt(A.q(2))*theta/A.q(2)) + A.sqrt(A.q(2))*(-(theta)**4 + (theta)**2 + A.q(-3)))*((theta)**6 + A.q(15)*(theta)**4 + A.q(45)*(theta)**2 + A.q(15)) + A.q(15)*A.sqrt(A.q(2))*((theta)**4 + A.q(8)*(theta)**2 + A.q(3)))*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*(theta)**5*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))))
+
+
+def moment_arb_8(theta: Any) -> Any:
+    return arb(((A.sqrt(A.pi())*(theta)**7*A.exp((theta)**2/A.q(2))*A.erfc(A.sqrt(A.q(2))*theta/A.q(2)) + A.sqrt(A.q(2))*(-(theta)**6 + (theta)**4 - A.q(3)*(theta)**2 + A.q(15)))*((theta)**8 + A.q(28)*(theta)**6 + A.q(210)*(theta)**4 + A.q(420)*(theta)**2 + A.q(105)) - A.q(105)*A.sqrt(A.q(2))*((theta)**6 + A.q(19)*(theta)**4 + A.q(57)*(theta)**2 + A.q(15)))*A.exp(-(theta)**2/A.q(2))/(A.sqrt(A.pi())*(theta)**7*A.erfc(A.sqrt(A.q(2))*theta/A.q(2))))
+
+
+def crossing_0(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return D/A.q(2) + theta - epsilon/D
+
+
+def crossing_1(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return ((D)**2/A.q(2) + D*theta - epsilon)/(D + A.q(2)*theta)
+
+
+def crossing_2(epsilon: Any, D: Any, theta: Any, A: Any = X) -> Any:
+    return D/A.q(2) - theta - epsilon/D
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -72,5 +125,13 @@ KINK = None
 VARIANCE = variance
 FISHER = fisher
 ENTROPY = entropy
+LOGPDF_ARB = (logpdf_arb_0,)
+LOGSF_ARB = (logsf_arb_0,)
+ISF_ARB = (isf_arb_0,)
+VARIANCE_ARB = variance_arb
+FISHER_ARB = fisher_arb
+ENTROPY_ARB = entropy_arb
+MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
+CROSSINGS = ((-1, -1, 0, 0, crossing_0), (1, -1, 0, 0, crossing_1), (1, 1, 0, 0, crossing_2), )
 JOINS = ()
 DIGEST = '578e7c936d8c0153'

@@ -19,6 +19,7 @@ from flint import arb
 
 from fhsym._core import numerics as nx
 from fhsym._core.declared_runtime import ArbNamespace as A
+from fhsym._core.declared_runtime import ExactNamespace as X
 
 
 def logpdf_0(t: Any, a: Any) -> Any:
@@ -65,6 +66,18 @@ def logsf_end(w: Any, a: Any) -> Any:
     return -a*(1 - w) + np.log(w) - np.log(sc.exprel(-a)) + np.log(sc.exprel(-a*w)) - np.log(2)
 
 
+def logpdf_arb_0(t: Any, a: Any) -> Any:
+    return arb(-a*t - A.log(A.exprel(-a)) - A.log(A.q(2)))
+
+
+def logsf_arb_0(t: Any, a: Any) -> Any:
+    return arb(-a*t + A.log(A.q(1) - t) - A.log(A.exprel(-a)) + A.log(A.exprel(-a*(A.q(1) - t))) - A.log(A.q(2)))
+
+
+def crossing_0(epsilon: Any, D: Any, a: Any, A: Any = X) -> Any:
+    return (D*a - epsilon)/(A.q(2)*a)
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -81,5 +94,13 @@ ENTROPY = entropy
 SF_END = sf_end
 LOGSF_END = logsf_end
 SUPPORT_END = (1, 1)
+LOGPDF_ARB = (logpdf_arb_0,)
+LOGSF_ARB = (logsf_arb_0,)
+ISF_ARB = (None,)
+VARIANCE_ARB = None
+FISHER_ARB = None
+ENTROPY_ARB = None
+MOMENTS_ARB = ()
+CROSSINGS = ((1, -1, 0, 0, crossing_0), )
 JOINS = ()
 DIGEST = '8d1841b6a1e7df57'
