@@ -55,10 +55,12 @@ def test_auto_never_noisier_than_the_frontier_data(rec):
     """fhsym.calibrate(auto) <= the frontier file's recorded staircase_pld variance at the same release."""
     call = {k: v for k, v in rec["call"].items() if k != "method"}
     auto = fhsym.calibrate(**call)
-    assert auto.variance <= rec["variance"], (auto.variance, rec["variance"])
+    # the recorded variance was evaluated by the staircase's former hand-written formula; its generated form (issue 28)
+    # agrees to 4.4e-16 relative (measured), so the same noise may read an ulp higher: allow 1e-15
+    assert auto.variance <= rec["variance"] * (1 + 1e-15), (auto.variance, rec["variance"])
     assert auto.certificate.rigorous and auto.achieved_delta <= call["delta"]
     again = fhsym.calibrate(**rec["call"])  # the recorded call itself, method "kfold-pld-sup", now fhsym.calibrate's
-    assert again.variance <= rec["variance"] and again.certificate.claim == "pld-kfold-sup"
+    assert again.variance <= rec["variance"] * (1 + 1e-15) and again.certificate.claim == "pld-kfold-sup"
 
 
 def test_composed_staircase_uses_the_cost_option():

@@ -59,7 +59,7 @@ def _top_and_nodes(profile: Callable[[np.ndarray], np.ndarray], tau: float, scal
     lo_k = i0 - _WINDOW
     ks = np.arange(lo_k, i0 + _WINDOW + 1)
     grids = [np.linspace(x[i - 1], x[i], 65)[1:] for i in range(i0 - 1, i0 + 2)]
-    pts = [x[ks]] + grids
+    pts: List[np.ndarray] = [x[ks]] + grids
     nodes = None
     if step is not None:
         top = _node_count(float(x[i0]), step)  # enough when i <= i0 (the usual case: i = i0); the rest asked after
@@ -74,7 +74,7 @@ def _top_and_nodes(profile: Callable[[np.ndarray], np.ndarray], tau: float, scal
         g = i - (i0 - 1)
         part = vals[ks.size + 64 * g: ks.size + 64 * (g + 1)]
         eps_max = float(grids[g][int(np.argmax(part <= tau))])
-        if nodes is None:
+        if nodes is None or step is None:
             return eps_max, None
         need = _node_count(eps_max, step)
         d = vals[ks.size + 192: ks.size + 192 + need + 1]

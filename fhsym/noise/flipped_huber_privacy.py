@@ -124,8 +124,9 @@ class FlippedHuberPrivacyMethods:
         template's ends (:func:`fhsym._core.arb.profile_upper_ends` of this law's plan), bit for bit, by the fast
         path of :func:`fhsym._core.arb.fh_nodes.fh_upper_ends` (the nodes of a proven PLD)."""
         if np.ndim(self.alpha) or np.ndim(self.gamma):
-            return super().profile_upper_ends(epsilons, sensitivity,  # type: ignore[misc]
-                                              rel_width=rel_width, max_prec=max_prec)
+            ends: List[Tuple[int, int]] = super().profile_upper_ends(  # type: ignore[misc]
+                epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)
+            return ends
         return fh_upper_ends(epsilons, sensitivity, self.alpha, self.gamma, rel_width=rel_width, max_prec=max_prec)
 
     def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,

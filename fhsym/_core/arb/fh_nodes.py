@@ -23,7 +23,7 @@ tests/test_pld_exact_nodes.py compares the two paths end for end.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, List, Tuple
+from typing import Any, Dict, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
 
@@ -36,7 +36,7 @@ __all__ = ["fh_upper_ends"]
 _MARGIN = 1e-12  # float losses within this (relative) of eps are compared exactly in Q
 
 
-_CONST: dict = {}  # precision -> (sqrt(pi/2), sqrt 2) at that precision (core.sqrt_half_pi, core.sqrt2)
+_CONST: Dict[int, Tuple[Any, Any]] = {}  # precision -> (sqrt(pi/2), sqrt 2) at that precision (core.sqrt_half_pi, core.sqrt2)
 
 
 def _mills(x: arb) -> Any:
