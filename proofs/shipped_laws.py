@@ -243,7 +243,7 @@ def _osgt_topic() -> Topic:
     def constants(ctx: Context) -> Outcome:
         d = dv()
         rows = [("variance", d.variance, lambda o: o.var())]
-        rows += [(f"E[T^{n}]", d.moment(n), lambda o, n=n: o.moment(n)) for n in (4, 6, 8)]
+        rows += [(f"E[T^{n}]", d.moment(n), lambda o, n=n: o.moment(n)) for n in ((4,) if ctx.quick else (4, 6, 8))]
         rows += [("entropy", d.entropy, lambda o: o.entropy())]
         steps, worst, pts = [], mpmath.mpf(0), 0
         with mpmath.workdps(DPS):
@@ -256,7 +256,7 @@ def _osgt_topic() -> Topic:
                 steps.append(f"- {what}: derived {e if len(str(e)) < 140 else str(e)[:137] + '...'}; worst relative "
                              f"error of the class {mpmath.nstr(w, 2)}")
                 worst = max(worst, w)
-        return verified(worst < 1e-13, "the class's variance, E[T^n] (n = 4, 6, 8), entropy vs the derived closed "
+        return verified(worst < 1e-13, f"the class's variance, E[T^n] (n = {', '.join(r[0][4:-1] for r in rows[1:-1])}), entropy vs the derived closed "
                         "forms evaluated at 50 digits (SymPy evalf, which tracks the cancellation)", pts, "50 digits",
                         mpmath.nstr(worst, 2), evidence=steps)
 

@@ -195,6 +195,8 @@ def _topic(key: str, source: str) -> Topic:
         steps, ok, errs = [], True, []
         if not cut:
             for n, raw in sorted(d.moments_raw.items()):
+                if ctx.quick and n > 2:  # the quick subset: E|T| and E|T|^2 (and the entropy) only
+                    continue
                 diff = sp.simplify(unstable(d.moments[n]) - raw)
                 ok &= diff == 0
                 steps.append(f"- E|T|^{n}: printed - summed = {diff}")
@@ -210,7 +212,7 @@ def _topic(key: str, source: str) -> Topic:
             steps.append(f"- variance = (2 sum_(k<K) var_period(k) + 2 var_last)/Z: printed summands vs SymPy's sum "
                          f"{'equal' if closed == 0 else closed}")
         with mpmath.workdps(DPS + 10):
-            for e, w, beta in params(ctx, "moments", ctx.n(4, 2)):
+            for e, w, beta in params(ctx, "moments", ctx.n(4, 1)):
                 ref, vals = ref_of(e, w, beta), values(e, w, beta)
                 errs.append(_rel(_mp(d.moments_raw[2], vals), ref.moment(2)))
                 if not cut:
@@ -226,8 +228,8 @@ def _topic(key: str, source: str) -> Topic:
     def generated(ctx: Context) -> Outcome:
         errs: Dict[str, List[float]] = {}
         n = 0
-        for e, w, beta in params(ctx, "generated", ctx.n(6, 3)):
-            for d0 in (0.37, 2.5):
+        for e, w, beta in params(ctx, "generated", ctx.n(6, 1)):
+            for d0 in ((2.5,) if ctx.quick else (0.37, 2.5)):
                 law = cls(e, d0, w, beta * d0) if cut else cls(e, d0, w)
                 ref = ref_of(e, law.width / d0, law.bound / d0 if cut else 0.0)
                 xs = ctx.rng(f"gen x {e}").uniform(-1.0, 1.0, 5) * (beta if cut else 6.0)
@@ -257,7 +259,7 @@ def _topic(key: str, source: str) -> Topic:
         steps = [f"- W_{n}(d) = {e}" for n, e in weights.items()]
         errs = []
         with mpmath.workdps(DPS + 10):
-            for e, w, _ in params(ctx, "profile", ctx.n(6, 3)):
+            for e, w, _ in params(ctx, "profile", ctx.n(6, 1)):
                 ref, vals = ref_of(e, w, 0.0), values(e, w, 0.0)
                 for dd in list(ctx.rng(f"profile d {e}").uniform(0.0, 1.0, 2)) + [w, min(2 * w, 1.0)]:
                     if not 0.0 < dd <= 1.0:
