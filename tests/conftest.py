@@ -51,6 +51,41 @@ settings.register_profile(
 settings.load_profile(os.environ.get("FHSYM_HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(scope="session")
+def build_c_library(tmp_path_factory):
+    """``build(name, files) -> ctypes.CDLL``: fhsym's C library (its hand-written sources and the checked-in kernels)
+    with ``files`` (``{file name: C text}``) compiled into one shared object with ``-Wall -Wextra -Werror -pedantic``;
+    skips when no C compiler is found."""
+    import ctypes
+    import shutil
+    import subprocess
+
+    from fhsym.codegen import generate as G
+    from fhsym.codegen import target_c
+
+    cc = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
+
+    def build(name: str, files: dict):
+        if cc is None:
+            pytest.skip("no C compiler found (tried cc, gcc, clang)")
+        tmp = tmp_path_factory.mktemp(name)
+        for lib in target_c.LIBRARY:
+            shutil.copy(target_c.SOURCE_DIR / lib, tmp / lib)
+        shutil.copy(G.default_dir("c") / target_c.FILENAME, tmp / target_c.FILENAME)
+        sources = [str(tmp / "fhsym.c")]
+        for fname, text in files.items():
+            (tmp / fname).write_text(text)
+            sources.append(str(tmp / fname))
+        out = tmp / f"lib{name}.so"
+        cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic", "-shared", "-fPIC", *sources,
+               "-o", str(out), "-lm"]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
+        return ctypes.CDLL(str(out))
+
+    return build
+
+
 @pytest.fixture(autouse=True)
 def _restore_mpmath_precision():
     """Tests may change mpmath.mp.dps/prec; put them back afterwards."""

@@ -5,15 +5,12 @@ fhsym/_generated/c/declared_<law>.c), compiled with the library and checked agai
 from __future__ import annotations
 
 import ctypes
-import shutil
-import subprocess
 
 import mpmath
 import pytest
 
 from fhsym.codegen import declared_laws as DL
 from fhsym.codegen import generate as G
-from fhsym.codegen import target_c
 
 C_DIR = G.default_dir("c")
 LAWS = {  # name -> (density in standard units at shape th, shape)
@@ -25,23 +22,8 @@ LAWS = {  # name -> (density in standard units at shape th, shape)
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    cc = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
-    if cc is None:
-        pytest.skip("no C compiler found (tried cc, gcc, clang)")
-    tmp = tmp_path_factory.mktemp("declared_c")
-    for name in target_c.LIBRARY:
-        shutil.copy(target_c.SOURCE_DIR / name, tmp / name)
-    shutil.copy(C_DIR / target_c.FILENAME, tmp / target_c.FILENAME)
-    sources = [str(tmp / "fhsym.c")]
-    for rel, _ in DL.outputs_c():
-        shutil.copy(C_DIR / rel, tmp / rel)
-        sources.append(str(tmp / rel))
-    out = tmp / "libdeclared.so"
-    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic", "-shared", "-fPIC", *sources, "-o", str(out), "-lm"]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
-    return ctypes.CDLL(str(out))
+def lib(build_c_library):
+    return build_c_library("declared_c", {rel: (C_DIR / rel).read_text() for rel, _ in DL.outputs_c()})
 
 
 def _fn(lib, name, n):

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import ctypes
 import importlib.util
-import shutil
-import subprocess
 from pathlib import Path
 
 import mpmath
 import numpy as np
 import pytest
-
-from fhsym.codegen import generate as G
-from fhsym.codegen import target_c
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -46,21 +41,8 @@ POINTS = (0.0, 0.3, 2.5, 9.0, 40.0)
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    cc = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
-    if cc is None:
-        pytest.skip("no C compiler found (tried cc, gcc, clang)")
-    tmp = tmp_path_factory.mktemp("user_c")
-    for name in target_c.LIBRARY:
-        shutil.copy(target_c.SOURCE_DIR / name, tmp / name)
-    shutil.copy(G.default_dir("c") / target_c.FILENAME, tmp / target_c.FILENAME)
-    (tmp / "logistic.c").write_text(LOGISTIC.c_source())
-    out = tmp / "liblogistic.so"
-    cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic", "-shared", "-fPIC",
-           str(tmp / "fhsym.c"), str(tmp / "logistic.c"), "-o", str(out), "-lm"]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
-    return ctypes.CDLL(str(out))
+def lib(build_c_library):
+    return build_c_library("user_c", {"logistic.c": LOGISTIC.c_source()})
 
 
 def _fn(lib, name, n):
