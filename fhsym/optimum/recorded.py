@@ -108,12 +108,17 @@ def recorded_points(path: Optional[Path] = None) -> Tuple[Tuple[float, float], .
     return tuple(sorted(_index(_path(path))))
 
 
-def find(epsilon: float, delta: float, path: Optional[Path] = None) -> Optional[Dict[str, Any]]:
-    """The record at (epsilon, delta), sensitivity 1, or None (a missing file gives None)."""
+def _line(epsilon: float, delta: float, path: Optional[Path]) -> Optional[bytes]:
+    """The record's line at (epsilon, delta), or None (a missing file gives None)."""
     try:
-        ln = _index(_path(path)).get((float(epsilon), float(delta)))
+        return _index(_path(path)).get((float(epsilon), float(delta)))
     except FileNotFoundError:
         return None
+
+
+def find(epsilon: float, delta: float, path: Optional[Path] = None) -> Optional[Dict[str, Any]]:
+    """The record at (epsilon, delta), sensitivity 1, or None (a missing file gives None)."""
+    ln = _line(epsilon, delta, path)
     if ln is None:
         return None
     rec: Dict[str, Any] = json.loads(ln)
@@ -142,10 +147,7 @@ def checked(epsilon: float, delta: float, path: Optional[Path] = None) -> Option
     Memoised by the SHA-256 digest of the record's line: the same bytes are re-checked once per process.  The caller
     compares the re-derived ends with what it needs (a record is evidence, not a verdict).
     """
-    try:
-        ln = _index(_path(path)).get((float(epsilon), float(delta)))
-    except FileNotFoundError:
-        return None
+    ln = _line(epsilon, delta, path)
     if ln is None:
         return None
     digest = hashlib.sha256(ln).digest()

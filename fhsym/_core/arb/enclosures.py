@@ -372,12 +372,17 @@ def profile_upper_ends(
     True
     """
     dl = SENSITIVITY.check(sensitivity)
+    rel = check_end_options(rel_width, max_prec)
+    return [upper_end(*plan(EPSILON.check(e), dl)[:2], rel, max_prec) for e in epsilons]
+
+
+def check_end_options(rel_width: object, max_prec: object) -> float:
+    """The options of :func:`profile_upper_ends` checked (``ValueError`` naming the bad one); ``rel_width`` as a float."""
     if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
         raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
     if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
         raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
-    rel = float(rel_width)
-    return [upper_end(*plan(EPSILON.check(e), dl)[:2], rel, max_prec) for e in epsilons]
+    return float(rel_width)
 
 
 def upper_end(evaluate: Callable[[Any, int], arb], built: Any, rel_width: float, max_prec: int) -> Tuple[int, int]:

@@ -28,7 +28,8 @@ from typing import Any, Dict, Iterable, List, Tuple
 from flint import arb, ctx, fmpq
 
 from .core import bits, sqrt2, sqrt_half_pi
-from .enclosures import EPSILON, SENSITIVITY, START_PREC, below_subnormal, clip_unit, flipped_huber_plan, upper_end
+from .enclosures import (EPSILON, SENSITIVITY, START_PREC, below_subnormal, check_end_options, clip_unit,
+                         flipped_huber_plan, upper_end)
 from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess
 
 __all__ = ["fh_upper_ends"]
@@ -81,11 +82,7 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
                   rel_width: float = 2.0**-40, max_prec: int = 1024) -> List[Tuple[int, int]]:
     """:func:`.enclosures.profile_upper_ends` of ``FH(alpha, gamma^2)`` (the same ends; see the module docstring)."""
     dl = SENSITIVITY.check(sensitivity)
-    if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
-        raise ValueError(f"rel_width must be a finite real number in (0, inf); got {rel_width!r}")
-    if isinstance(max_prec, bool) or not isinstance(max_prec, int) or max_prec < 2:
-        raise ValueError(f"max_prec must be an integer >= 2; got {max_prec!r}")
-    rel = float(rel_width)
+    rel = check_end_options(rel_width, max_prec)
     rel_ball = arb(rel)  # exact (a float), at any precision
     pr = min(START_PREC, max_prec)
     _, plan0, _ = flipped_huber_plan(fmpq(0), dl, alpha, gamma)
