@@ -82,3 +82,20 @@ def test_slow_tests_script_moves_the_longest_and_keeps_each_modules_fastest(tmp_
     listed = {ln for ln in out_list.read_text().splitlines() if ln and not ln.startswith("#")}
     # 65 s in all, budget 55: test_x is its module's only test and the docs page is kept, so test_a (9) then test_c (5) go
     assert listed == {"tests/test_cli.py::test_a", "tests/test_cli.py::test_c"}
+
+
+def test_bench_opendp_runs_as_documented():
+    """`python benchmarks/bench_opendp.py --rounds 3` (README speed table, docs/performance.md) runs (one round here):
+    every row prints, the vector map meets its target delta, the batched and per-node curves agree, and it counts the
+    ball-arithmetic enclosures of one scalar calibration."""
+    pytest.importorskip("opendp", reason="the OpenDP benchmark needs the optional extra opendp")
+    out = _run(str(ROOT / "benchmarks" / "bench_opendp.py"), "--rounds", "1")
+    for row in ("make_calibrated_flipped_huber: K=3 vector (A) / scalar (B)",
+                "binary_search_param, scalar (A) / make_calibrated, scalar (B)",
+                "one K=3 vector map: batched nodes (A) / per-node enclosures (B)"):
+        assert row in out, out[-1500:]
+    m = re.search(r"delta\(1\) = (\S+) \(target 1e-6\)", out)
+    assert m is not None and float(m.group(1)) <= 1e-6, out[-1500:]
+    assert "the two curves agree at eps in (0, .25, .5, 1, 2, 4): True" in out
+    m = re.search(r"enclosures in one scalar calibration: (\d+)", out)
+    assert m is not None and int(m.group(1)) > 0, out[-1500:]
