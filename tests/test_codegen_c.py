@@ -424,6 +424,8 @@ def test_runtime_special_function_against_mpmath(lib, name):
                 with mp.workdps(80):
                     ref = _erfcx_ref(y) - _erfcx_ref(mpf(y) + mpf(k))
                 worst.add(rel_err(f(y, k), ref) if ref != 0 else mpf(abs(f(y, k))), f"y={y!r} k={k!r}")
+        for k in [0.0, 1.0, math.inf]:  # the limit erfcx(inf) - erfcx(inf + k) = 0 (was NaN)
+            assert f(math.inf, k) == 0.0, f"erfcx_diff(inf, {k}) = {f(math.inf, k)}"
     elif name in ("fhsym_gauss_profile", "fhsym_log_gauss_profile"):
         tol = 2e-13
         for x in [-40.0, -12.0, -5.5, -5.0, -1.0, 0.0, 0.5, 3.0, 10.0, 37.0, 1e3, 1e5]:

@@ -90,3 +90,17 @@ def test_erfcx_diff_zero_step_and_negative_control():
     naive = erfcx(y) - erfcx(y + k)
     assert abs(float((mp.mpf(float(naive)) - ref) / ref)) > 1e-8
     assert abs(float((mp.mpf(float(nx.erfcx_diff(y, k))) - ref) / ref)) < 1e-14
+
+
+def test_erfcx_diff_at_infinite_y_is_zero():
+    """erfcx(inf) = erfcx(inf + k) = 0, so the difference is 0 -- in every path: the 2-D series (small arrays),
+    the band loop (arrays holding inf), and the scalar twin (it was uninitialised memory / NaN before)."""
+    from fhsym._core.scalar import SCALAR
+
+    for y in (np.array([np.inf, 1e300]), np.array([np.inf] * 3 + [8.0] * 5000)):
+        for k in (1.0, np.inf, 0.0):
+            got = nx.erfcx_diff(y, np.full_like(y, k))
+            assert got[0] == 0.0
+            assert np.all(np.isfinite(got)) and np.all(got >= 0.0)
+    assert SCALAR.erfcx_diff(np.inf, 1.0) == 0.0
+    assert SCALAR.erfcx_diff(np.inf, np.inf) == 0.0

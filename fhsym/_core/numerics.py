@@ -104,7 +104,7 @@ def _asymptotic_2d(yb: FloatArray, kb: FloatArray) -> FloatArray:
     inv2 = inv * inv
     s = yb + kb
     q = yb / s
-    c0 = np.where(np.isinf(kb), 1.0, kb / s)
+    c0 = np.where(np.isinf(kb), 1.0, kb / np.where(np.isinf(kb), 1.0, s))
     q2 = q * q
     d = c0 * (1.0 + q)
     terms = _BAND_TERMS[np.searchsorted(_BAND_UPPER, yb, side="right")]
@@ -149,6 +149,10 @@ def erfcx_diff(y: Real, k: Real) -> Real:
     if out.size == 0:
         return out
     big = y >= ERFCX_ASYMPTOTIC_FROM
+    top = y == np.inf  # erfcx(inf) = erfcx(inf + k) = 0: the limit, set here (no band holds y = inf)
+    if top.any():
+        out[top] = 0.0
+        big &= ~top
     if big.any():
         yall, kall = y[big], k[big]
         if yall.size * ERFCX_ASYMPTOTIC_TERMS <= _ASYM_2D_MAX and np.all(yall < np.inf):
@@ -166,7 +170,7 @@ def erfcx_diff(y: Real, k: Real) -> Real:
             inv2 = inv * inv
             s = yb + kb
             q = yb / s  # y / (y + k)
-            c = np.where(np.isinf(kb), 1.0, kb / s)  # c_1 = 1 - q, no cancellation
+            c = np.where(np.isinf(kb), 1.0, kb / np.where(np.isinf(kb), 1.0, s))  # c_1 = 1 - q, no cancellation
             q2 = q * q
             d = c * (1.0 + q)  # 1 - q^2
             acc = np.zeros_like(yb)
@@ -178,7 +182,7 @@ def erfcx_diff(y: Real, k: Real) -> Real:
             res[band] = acc
         if yall.size:
             out[big] = res
-    small = ~big
+    small = ~big & ~top
     if small.any():
         ys, ks = y[small], k[small]
         res = np.empty_like(ys)

@@ -213,7 +213,8 @@ def erfcx_diff(y: ArrayLike, k: ArrayLike) -> Array:
     zero = jnp.zeros_like(yq)
     acc = jax.lax.cond(jnp.any(big), series, lambda _: zero, None)
     tot = jax.lax.cond(jnp.any(quad), quadrature, lambda _: zero, None)
-    return jnp.where(big, acc, jnp.where(direct, e01[0] - e01[1], tot))
+    out = jnp.where(big, acc, jnp.where(direct, e01[0] - e01[1], tot))
+    return jnp.where(y == jnp.inf, 0.0, out)  # erfcx(inf) = erfcx(inf + k) = 0
 
 
 @erfcx_diff.defjvp

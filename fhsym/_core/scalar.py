@@ -98,6 +98,8 @@ def _log1mexp(x: float) -> float:
 
 def erfcx_diff(y: float, k: float) -> float:
     """erfcx(y) - erfcx(y + k), k >= 0: :func:`fhsym._core.numerics.erfcx_diff` at one point (same regimes)."""
+    if y == _INF:  # erfcx(inf) = erfcx(inf + k) = 0
+        return 0.0
     if y >= 7.0:
         terms = _BANDS[-1][1]
         for upper, n_terms in _BANDS:

@@ -250,6 +250,7 @@ double fhsym_erfcx_diff(double y, double k)
                                    0.36268378337836166, 0.36268378337836166, 0.3137066458778869,
                                    0.22238103445337443, 0.10122853629037706};
     if (y != y || k != k) return NAN;
+    if (y == INFINITY) return 0.0; /* erfcx(inf) = erfcx(inf + k) = 0 */
     if (y >= 7.0) {
         int terms, m;
         double inv = 1.0 / y, inv2 = inv * inv, s = y + k, q, c, q2, dd, acc = 0.0, pw = inv, coef;
