@@ -7,7 +7,11 @@ quadrature of the unnormalised density over its support.  Every integral is ``mp
 edges ``k + 1/2 - d``), at ``dps`` digits; ``isf`` inverts the quadrature tail by bisection.
 ``proofs/cell_laws.py`` checks the derived forms and the generated code against it.
 
-Example: ``CellRef((2, 1)).sf(0.25)`` is 1/4 + 1/4 (the rest of cell 0 and cell 1: masses 1/2 and 1/4).
+Example: weights (2, 1) give the cells -1, 0, 1 the masses 1/4, 1/2, 1/4; above 0.25 lie a quarter of cell 0
+(mass 1/8) and cell 1 (1/4):
+
+>>> float(CellRef((2, 1), dps=20).sf(0.25))
+0.375
 """
 
 from __future__ import annotations

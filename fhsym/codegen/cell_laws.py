@@ -12,7 +12,10 @@ sums its moments in exact rationals).  Functions: ``logpdf(qk, w)``, ``sf(a, qk,
 ``entropy_cell(qk, w)``, ``deficit_term(qk, qm, expeps)`` (``[q_k - e^eps q_m]_+``), ``profile(theta, Dj, Dj1)``.
 ``python -m fhsym.codegen --check`` fails when the module is stale.
 
-Example: ``render_cell_law()`` returns the module's text.
+Example:
+
+>>> "def sf(a: Any, qk: Any, tail: Any) -> Any:" in render_cell_law()
+True
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ forms and this module prints the stable ones as numpy functions: ``log_centre_sc
 Gaussian tail, the exponent of its scaled summand).
 ``python -m fhsym.codegen --check`` fails when the module is stale.
 
-Example: ``render_lattice_law()`` returns the module's text.
+Example:
+
+>>> "def tail_exponent(m: Any, j: Any, c: Any) -> Any:" in render_lattice_law()
+True
 """
 
 from __future__ import annotations

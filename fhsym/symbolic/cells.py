@@ -29,7 +29,12 @@ Each form is kept *raw* (SymPy's integral or sum) and *printed* (the order of op
 1/2`` and the quantile by SymPy, and checks the forms against mpmath quadrature of the declared density at random
 weights.  :mod:`fhsym.codegen.cell_laws` prints them into ``fhsym/_generated/declared/piecewise_uniform.py``.
 
-Example: ``derive_cells(DECLARATION).sf_raw`` is ``T_(k+1) + q_k a`` with the tail as a ``Sum``.
+Example (the printed sf in cell k, and the normaliser with its partial sum kept as a ``Sum``):
+
+>>> from fhsym.symbolic.laws.piecewise_uniform import DECLARATION
+>>> dv = derive_cells(DECLARATION)
+>>> dv.sf, dv.Z
+(a*qk + tail, n[0] + 2*Sum(n[i], (i, 1, M)))
 """
 
 from __future__ import annotations

@@ -24,7 +24,11 @@ and the truncation bound, and checks Z, T, the variance and the law's numerics a
 the definition.  :mod:`fhsym.codegen.lattice_laws` prints the stable forms into
 ``fhsym/_generated/declared/discrete_flipped_huber.py``.
 
-Example: ``derive_lattice(DECLARATION).centre_sum_raw`` is SymPy's ``sum_(n=k)^K e^(-lam n)``.
+Example (the tail summand's exponent E(m) - E(m + j); the b^2/2 of the energy cancels):
+
+>>> from fhsym.symbolic.laws.discrete_flipped_huber import DECLARATION
+>>> derive_lattice(DECLARATION).tail_exponent
+-c**2*(j**2/2 + j*m)
 """
 
 from __future__ import annotations
