@@ -319,9 +319,9 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
         out: List[Tuple[str, Callable[[], str]]] = [(fname, functools.partial(render_module, source, attr, doc)) for fname, source, attr, doc in MODULES]
         out += [(fname, functools.partial(render_pieces_module, source, kattr, fattr, doc))
                 for fname, source, kattr, fattr, doc in PIECE_MODULES]
-        from . import declared_laws, step_laws
+        from . import cell_laws, declared_laws, lattice_laws, step_laws
 
-        return out + declared_laws.outputs() + step_laws.outputs()
+        return out + declared_laws.outputs() + step_laws.outputs() + cell_laws.outputs() + lattice_laws.outputs()
     if target == "c":
         from . import target_c
 

@@ -38,6 +38,7 @@ from numpy.typing import ArrayLike
 from .._core import domains as V
 from .._core.random import size_to_shape
 from .._core.search import first_true_int
+from .._generated.declared import discrete_flipped_huber as _gen
 from . import lattice_sums as LS
 from . import exact_sampling as XS
 from .lattice import LatticeNoise
@@ -250,7 +251,7 @@ class DiscreteFlippedHuber(LatticeNoise):
         if cen.any():
             nc = n[cen]
             with np.errstate(divide="ignore"):
-                la = np.log(-np.expm1(-self.lam * (self.K - nc + 1.0))) - math.log(-math.expm1(-self.lam))
+                la = _gen.log_centre_scaled(nc, self.K, self.lam)  # log(e^(lam n) sum_(j=n)^K e^(-lam j))
             gap = self.lam * (self.K + 1.0 - nc) + 0.5 * self._d * self._d  # E(K+1) - E(n) >= 0
             out[cen] = np.logaddexp(la, -gap + self._log_r_first)
         return out

@@ -23,6 +23,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._core.types import FloatArray
+from .._generated.declared import discrete_flipped_huber as _gen
 
 __all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2", "log_geometric2"]
 
@@ -60,7 +61,7 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> FloatArray:
     for s in range(0, m.size, step):
         mm = m[s : s + step, None]
         with np.errstate(over="ignore", invalid="ignore"):  # c^2 may overflow: then every term but j = 0 is 0
-            ex = -(c * c) * (mm * jj + 0.5 * jj * jj)
+            ex = _gen.tail_exponent(mm, jj, c)  # -c^2 (m j + j^2/2) = E(m) - E(m + j)
         ex[:, 0] = 0.0  # the j = 0 term is exp(0) = 1 exactly (inf * 0 would make it NaN)
         if p == 2:  # ((m + j)/m)^2 with m >= 1
             ex = ex + 2.0 * np.log1p(jj / mm)

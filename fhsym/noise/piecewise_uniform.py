@@ -22,6 +22,13 @@ It is piecewise linear in ``d`` and need not increase with ``d``: the guarantee 
 :meth:`PiecewiseUniform.sup_privacy_profile` (floats) and
 :meth:`PiecewiseUniform.certified_sup_profile` (proven, exact rational arithmetic).
 
+Declared once (issue 28): ``fhsym/symbolic/laws/piecewise_uniform.py`` declares the law as unit cells with the
+weights as data (:mod:`fhsym.symbolic.cells`); logpdf, sf, ``P(0 < T <= x)``, the in-cell quantile, the per-cell
+moment integral, the entropy per cell, the profile's deficit terms and its interpolation are printed from the derived
+forms into ``fhsym/_generated/declared/piecewise_uniform.py`` and run here (``python -m proofs --only
+step_piecewise_uniform``).  This class keeps the exact partial sums of the weights (tails, heads), the cell lookup and
+the exact-rational certificate (:mod:`fhsym._core.arb.piecewise_uniform`).
+
 Exact representation: the parameters are one float (the width) and a tuple of Python integers
 (the weights), so ``parameters`` is JSON-able as it is and :meth:`from_parameters` rebuilds the
 identical distribution; variance and moments are computed in exact rationals and rounded once.
@@ -46,6 +53,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core.types import FloatArray
+from .._generated.declared import piecewise_uniform as _gen
 from .._core.arb import Enclosure
 from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds, sup_profile_terms
 from .._core.limits import BASE_BYTES, TERM_SECONDS, Cost
@@ -71,7 +79,7 @@ def piecewise_uniform_profile(eps: FloatArray, d: float, width: float, q: FloatA
     theta = u - j
     out = _deficit(eps, q, M, j)
     if theta > 0.0:
-        out = (1.0 - theta) * out + theta * _deficit(eps, q, M, j + 1)
+        out = _gen.profile(theta, out, _deficit(eps, q, M, j + 1))
     return out
 
 
@@ -91,8 +99,8 @@ def _deficit(eps: FloatArray, q: FloatArray, M: int, j: int) -> FloatArray:
     for s in range(0, len(flat), step):
         e = np.exp(flat[s:s + step])[:, None]
         with np.errstate(over="ignore", invalid="ignore"):
-            t = qa[None, :] - e * sa[None, :]
-        res[s:s + step] = np.maximum(t, 0.0).sum(axis=1) + free
+            t = _gen.deficit_term(qa[None, :], sa[None, :], e)
+        res[s:s + step] = t.sum(axis=1) + free
     return res.reshape(eps.shape)
 
 
@@ -142,19 +150,20 @@ class PiecewiseUniform(NoiseDistribution):
         self._top = max(k for k in range(M + 1) if n[k] > 0)  # the outermost bin with mass
         N = self._total
         self._q = np.array([float(Fraction(v, N)) for v in n])
-        # tails S_k = sum_{i >= k} q_i and heads C_k = sum_{1 <= i <= k} q_i, exactly, then rounded
+        # tails S_k = sum_{i >= k} q_i, exactly, then rounded
         tails, acc = [0] * (M + 2), 0
         for k in range(M, -1, -1):
             acc += n[k]
             tails[k] = acc
         self._tail = np.array([float(Fraction(v, N)) for v in tails])  # index k: S_k; S_{M+1} = 0
-        heads, acc = [0] * (M + 1), 0
+        # below B_k = P(0 < T < (k - 1/2) w) = q_0/2 + q_1 + ... + q_(k-1) (k >= 1), exactly, then rounded
+        below, head = [Fraction(0)] * (M + 1), Fraction(n[0], 2)
         for k in range(1, M + 1):
-            acc += n[k]
-            heads[k] = acc
-        self._head = np.array([float(Fraction(v, N)) for v in heads])
+            below[k] = head
+            head += n[k]
+        self._below = np.array([float(v / N) for v in below])
         with np.errstate(divide="ignore"):
-            self._logdens = np.log(self._q) - math.log(self.width)
+            self._logdens = _gen.logpdf(self._q, self.width)
         self._full = np.concatenate([self._q[:0:-1], self._q])  # k = -M..M
 
     # ------------------------------------------------------------ identity
@@ -191,8 +200,16 @@ class PiecewiseUniform(NoiseDistribution):
         Fraction(7, 48)
         """
         w = Fraction(self.width)
-        second = Fraction(2 * sum(v * k * k for k, v in enumerate(self.weights)), self._total)
-        return w * w * (second + Fraction(1, 12))
+        return w * w * self._exact_moment_std(2)
+
+    def _exact_moment_std(self, n: int) -> Fraction:
+        """``E[T^n]`` in units of the width, exactly: ``sum_|k|<=M q_|k| c_n(k)``, ``c_n(k)`` the generated integral of
+        ``t^n`` over cell k (``c_n(-k) = c_n(k)`` for even n)."""
+        total = Fraction(0)
+        for k, v in enumerate(self.weights):
+            if v:
+                total += (1 if k == 0 else 2) * v * _gen.moment_cell(n, k)
+        return total / self._total
 
     def support(self) -> Tuple[float, float]:
         """``(-(M' + 1/2) w, (M' + 1/2) w)``, ``M'`` the outermost bin with positive weight."""
@@ -218,8 +235,7 @@ class PiecewiseUniform(NoiseDistribution):
         M = len(self.weights) - 1
         inside = k <= M
         ki = np.where(inside, k, 0).astype(np.intp)
-        prev = self._head[np.maximum(ki - 1, 0)]
-        val = np.where(ki == 0, self._q[0] * a, 0.5 * self._q[0] + prev + self._q[ki] * (a - ki + 0.5))
+        val = np.where(ki == 0, _gen.half_0(a, self._q[0]), _gen.half(a - ki + 0.5, self._q[ki], self._below[ki]))
         return np.where(inside, val, 0.5)
 
     def _sf(self, x: FloatArray) -> FloatArray:
@@ -228,7 +244,7 @@ class PiecewiseUniform(NoiseDistribution):
         M = len(self.weights) - 1
         inside = k <= M
         ki = np.where(inside, k, 0).astype(np.intp)
-        upper = self._q[ki] * (ki + 0.5 - a) + self._tail[ki + 1]  # P(T > |x|)
+        upper = _gen.sf(ki + 0.5 - a, self._q[ki], self._tail[ki + 1])  # P(T > |x|)
         upper = np.where(inside, upper, 0.0)
         return np.where(x >= 0, upper, 0.5 + np.asarray(self._half_mass(a * self.width)))
 
@@ -241,7 +257,7 @@ class PiecewiseUniform(NoiseDistribution):
         k = np.minimum(k, len(self.weights) - 1)
         qk = self._q[k]
         with np.errstate(divide="ignore", invalid="ignore"):
-            frac = np.where(qk > 0, (r - self._tail[k + 1]) / qk, 0.0)
+            frac = np.where(qk > 0, _gen.isf(r, qk, self._tail[k + 1]), 0.0)
         x = (k + 0.5 - np.clip(frac, 0.0, k + 0.5)) * self.width
         out: FloatArray = np.where(lower_half, x, -x)
         return out
@@ -250,18 +266,12 @@ class PiecewiseUniform(NoiseDistribution):
         return float(self.exact_variance())
 
     def _moment(self, n: int) -> float:
-        total = Fraction(0)
-        for k, v in enumerate(self.weights):
-            if v:
-                h = Fraction(2 * k + 1, 2) ** (n + 1) - Fraction(2 * k - 1, 2) ** (n + 1)
-                total += (1 if k == 0 else 2) * v * h
-        w = Fraction(self.width)
-        return float(total * w**n / ((n + 1) * self._total))
+        return float(self._exact_moment_std(n) * Fraction(self.width) ** n)
 
     def _entropy(self) -> float:
         q = self._q[self._q > 0]
         mult = np.where(np.arange(len(self._q))[self._q > 0] == 0, 1.0, 2.0)
-        return float(-(mult * q * (np.log(q) - math.log(self.width))).sum())
+        return float((mult * _gen.entropy_cell(q, self.width)).sum())
 
     def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         return piecewise_uniform_profile(eps, d, self.width, self._full)
