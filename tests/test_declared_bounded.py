@@ -118,10 +118,3 @@ def test_support_loss_and_moments():
         ref_h = -2 * mpmath.quad(lambda v: g(v) / Z * mpmath.log(g(v) / Z), [0, 2]) + mpmath.log(1.5)
     assert law.moment(4) == pytest.approx(float(ref4), rel=1e-13)
     assert law.entropy() == pytest.approx(float(ref_h), rel=1e-13)
-
-
-def test_at_precision_is_refused_for_a_bounded_law():
-    """The ball view of declared laws has no support end (nor the mass where the loss is infinite): a bounded law
-    refuses it rather than give numbers without that mass."""
-    with pytest.raises(ValueError, match="bounded-support law"):
-        TG(1.0).at_precision(50)

@@ -105,6 +105,12 @@ class Smooth:
             return M(0)
         if x < 0:
             return 1 - self.sf(-x)
+        if mpmath.isfinite(self.top) and 2 * x > self.top:
+            # near the end of a bounded support: t = top - w v, v in [0, 1] (mpmath's tolerance is absolute: over
+            # [top - 3 2^-300, top] the integral is 1e-92 and quad in t stops at 1e-64 relative)
+            w = self.top - x
+            cuts = sorted({M(0), M(1), *[(self.top - k) / w for k in self.kinks if x < k < self.top]})
+            return w * mpmath.quad(lambda v: self.pdf(self.top - w * v), cuts)
         return self.integral(self.pdf, x, self.top)
 
     def moment(self, n):
@@ -552,6 +558,50 @@ def test_declared_law_at_precision(digits):
         _close(p.fisher_information(), fi, digits, "declared Fisher information")
         _contains(B.fisher_information(), fi, digits, "declared ball Fisher information")
         _close(p.nfi(), fi * ref.moment(2), digits, "declared NFI")
+
+
+def _bounded_law(which):
+    """A user law with a bounded support (printed when declared): 0, a truncated Gaussian e^{-t^2/2} on [-2, 2] (erf
+    forms); 1, a truncated flipped Huber, e^{-t} on [0, 1) and e^{-(t^2 + 1)/2} on [1, 5/2) (a join, then the end)."""
+    import sympy as sp
+
+    t = sp.Symbol("t", positive=True)
+    if which == 0:
+        decl = fhsym.Declaration("precise_trunc_gauss29", "truncated Gaussian (precise test)", t,
+                                 ((sp.exp(-t**2 / 2), (0, 2)),), scale="s")
+    else:
+        decl = fhsym.Declaration("precise_trunc_fh29", "truncated flipped Huber (precise test)", t,
+                                 ((sp.exp(-t), (0, 1)), (sp.exp(-(t**2 + 1) / 2), (1, sp.Rational(5, 2)))), scale="s")
+    return fhsym.declare_law(decl, register=False)
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_bounded_declared_law_at_precision(which):
+    """A user's law with a bounded support [-b s, b s] at 100 digits against quadrature of its declared density: points
+    inside, 2^-100 and 2^-300 below the end (sf there by the printed sf_end in the exact distance to the end), at and
+    beyond it; moments, entropy; profiles with the crossing inside the overlap, past its left end and with disjoint
+    supports (delta = 1); the loss +-inf where one side leaves the support; isf(0) the end."""
+    law_cls = _bounded_law(which)
+    s = M(1.5)
+    end = (M(2), M(5) / 2)[which] * s
+    with mpmath.workdps(120):
+        if which == 0:
+            ref = Smooth(lambda t: mpmath.exp(-(t / s) ** 2 / 2), kinks=[0, end], scale=lambda t: s, top=end)
+        else:
+            ref = Smooth(lambda t: mpmath.exp(-t / s) if t < s else mpmath.exp(-((t / s) ** 2 + 1) / 2),
+                         kinks=[0, s, end], scale=lambda t: s / 2, top=end)
+        near = [end - M(2) ** -100, end - end * M(2) ** -300]
+    law = law_cls(1.5)
+    assert law.kernels.sf_end_arb is not None and law.kernels.end_exact is not None
+    if which == 0:  # the crossing inside the overlap; past its left end (delta = the mass of the infinite loss)
+        _check(law, ref, 100, [0.5, -2.9, *near, end + 1], [(0.25, 1.0), (1.0, 4.0)], moments=(2,))
+    else:  # a point in each piece, the join; the crossing past the join
+        _check(law, ref, 100, [1.0, 1.5, 2.5, near[0], end], [(0.5, 2.5)], moments=(2,))
+    p, B = law.at_precision(100), law.at_precision(100, ball=True)
+    assert p.isf(0) == end and p.ppf(0) == -end and p.sf(end) == 0 and p.logsf(end) == -INF
+    assert p.privacy_loss(end - 0.25, 0.5) == INF and p.privacy_loss(-end - 0.25, 0.5) == -INF
+    assert p.privacy_loss(end + 1, 0.5) == 0 and p.fisher_information() == INF
+    assert B.privacy_profile(0.5, 2 * float(end)) == 1  # disjoint supports
 
 
 def test_shipped_laws_evaluate_through_their_generated_ball_forms():

@@ -310,9 +310,6 @@ class DeclaredNoise(NoiseDistribution):
         return _jax_source(cls.derivation)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        if self.kernels.end is not None:  # the ball view has no support end (nor the mass where the loss is +oo)
-            raise ValueError(f"at_precision is not available for the bounded-support law {self.declaration.name!r} "
-                             f"yet (its float numerics and certified calibrations are)")
         from .precise_declared import DeclaredAtPrecision  # at_precision through the printed ball forms (issue 29)
 
         return DeclaredAtPrecision(self, digits, bits=bits, ball=ball)
