@@ -626,6 +626,23 @@ def test_shipped_laws_evaluate_through_their_generated_ball_forms():
     assert lap._crossing(Fraction(2), Fraction(4, 3)) is None  # eps above the sup of the loss: no crossing (delta = 0)
 
 
+def test_truncated_laplace_and_step_laws_evaluate_through_their_generated_ball_forms():
+    """The truncated Laplace, staircase and truncated staircase views run on the ball forms printed into
+    fhsym/_generated/declared (covered by python -m fhsym.codegen --check): the truncated Laplace's isf, variance,
+    entropy and moments, its sf near the end; the step laws' per-cell tables."""
+    from fhsym._generated.declared import staircase, truncated_laplace, truncated_staircase
+
+    k = fhsym.TruncatedLaplace(1.0, 10.0).at_precision(20).kernels
+    assert k.isf_arb == truncated_laplace.ISF_ARB and all(f is not None for f in k.isf_arb)
+    assert k.variance_arb is truncated_laplace.VARIANCE_ARB and k.entropy_arb is truncated_laplace.ENTROPY_ARB
+    assert set(dict(k.moments_arb)) == {2, 4, 6, 8} and k.sf_end_arb is truncated_laplace.SF_END_ARB
+    assert fhsym.Staircase(1.0).at_precision(20)._gen is staircase
+    assert fhsym.TruncatedStaircase(1.0, 1.0, 0.4, 5.0).at_precision(20)._gen is truncated_staircase
+    for mod in (staircase, truncated_staircase):
+        assert len(mod.SF_ARB) == len(mod.ISF_ARB) == len(mod.LOGPDF_ARB) == 2
+    assert set(staircase.MOMENTS_ARB) == set(range(1, 7)) and set(staircase.PROFILE_WEIGHTS_ARB) == {1, 2}
+
+
 # ---------------------------------------------------------------------------------------------- API
 def test_every_registered_law_has_a_view():
     from fhsym.noise import NOISE_CLASSES

@@ -111,7 +111,10 @@ class ArbNamespace:
         >>> ArbNamespace.lowergamma_scaled(arb(2), arb(5)).overlaps(arb(5).gamma_lower(3) / 125)
         True
         """
-        k = int(arb(n).unique_fmpz())
+        z = arb(n).unique_fmpz()  # the printed integer A.q(n): an exact ball
+        if z is None:
+            raise ValueError(f"n must be an exact integer in [0, inf); got {n!r}")
+        k = int(z)
         if k < 0:
             raise ValueError(f"n must be an integer in [0, inf); got {k}")
         return arb(-arb(y)).hypgeom_1f1(k + 1, k + 2) / (k + 1)
@@ -167,6 +170,23 @@ class ArbNamespace:
         if out is None:
             raise ValueError("piecewise: no branch holds (the Piecewise has no True branch)")
         return out
+
+    @staticmethod
+    def min(x: Any, y: Any) -> arb:
+        """A ball containing min(u, v) for every u in x, v in y (the step laws' clipped cell lengths)."""
+        a, b = arb(x), arb(y)
+        if a <= b:
+            return a
+        if b <= a:
+            return b
+        lo = a.lower() if a.lower() <= b.lower() else b.lower()
+        hi = a.upper() if a.upper() <= b.upper() else b.upper()
+        return arb(arb(lo).union(arb(hi)))
+
+    @staticmethod
+    def max(x: Any, y: Any) -> arb:
+        """A ball containing max(u, v) for every u in x, v in y."""
+        return -ArbNamespace.min(-arb(x), -arb(y))
 
     @staticmethod
     def pi() -> arb:
