@@ -641,6 +641,12 @@ def test_truncated_laplace_and_step_laws_evaluate_through_their_generated_ball_f
     for mod in (staircase, truncated_staircase):
         assert len(mod.SF_ARB) == len(mod.ISF_ARB) == len(mod.LOGPDF_ARB) == 2
     assert set(staircase.MOMENTS_ARB) == set(range(1, 7)) and set(staircase.PROFILE_WEIGHTS_ARB) == {1, 2}
+    # the quantiles come from the printed per-cell inverses (not the generic root): in a period, in the cut period
+    for law in (fhsym.Staircase(1.0), fhsym.TruncatedStaircase(3.0, 2.0, 0.125, 7.25)):
+        v = law.at_precision(30, ball=True)
+        with ctx.workprec(v.work):
+            for q in (Fraction(1, 3), Fraction(1, 1000), Fraction(1, 10**9)):
+                assert v._isf_q(q) is not None, (law, q)
 
 
 # ---------------------------------------------------------------------------------------------- API

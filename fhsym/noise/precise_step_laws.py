@@ -11,7 +11,8 @@ upper edge formed exactly), with the evaluation policy of :mod:`fhsym.noise.prec
 * ``logpdf = logpdf_arb_i(k) - log Delta0``; ``sf = sf_arb_i(k, a)`` (the truncated staircase: ``sf_top_arb(r)`` in the
   cut period K, 0 beyond the bound); ``isf(q)``: the cells whose sf range can hold q (the period from ``period_arb``,
   its neighbours, and for the cut law the cut period; each cell's range decided by balls), ``k + hi_i - isf_arb_i(k,
-  q)`` of every cell the balls do not exclude, joined (the exact q lies in one of them);
+  q)`` of every cell the balls do not exclude, joined (the exact q lies in one of them: the balls prove q inside the
+  candidates' span, else the proven root of :mod:`fhsym.noise.precise_laws`);
 * the staircase: ``E[T^n] = Delta0^n moment_arb_n`` (n <= 6 checked in; any other n derived by
   :func:`~fhsym.symbolic.steps.derive_steps` and printed on balls when asked), ``entropy_arb + log Delta0``, the
   profile at shifts ``d = Delta/Delta0 <= 1`` from the derived lattice weights, ``sum_n W_n(d) (1 - e^(eps - n
@@ -107,24 +108,32 @@ class _StepView(LawAtPrecision):
     def _sf_cells(self, k: int, a: Fraction) -> Tuple[arb, ...]:
         return tuple(arb(fn(k, ball_of(a), *self._par())) for fn in self._gen.SF_ARB)
 
-    def _period_candidates(self, q: Fraction, top: Optional[int]) -> List[Tuple[Optional[bool], Callable[[], arb]]]:
-        """The cells of the periods around ``period_arb(q)`` (clipped to [0, top]) that may hold the tail mass q."""
+    def _period_candidates(self, q: Fraction, top: Optional[int]
+                           ) -> Tuple[List[Tuple[Optional[bool], Callable[[], arb]]], bool]:
+        """The cells of the periods around ``period_arb(q)`` (clipped to [0, top]) that may hold the tail mass q, and
+        whether the balls prove q inside their span [sf at the end of the last, sf at the start of the first] (else
+        the true cell may be outside the candidates: the caller takes the proven root instead); at the cut
+        (``top``) the span's lower end is left to the caller (the cut period follows)."""
         qb, par = ball_of(q), self._par()
         est = arb(self._gen.PERIOD_ARB(qb, *par)).mid()
         k0 = int(math.floor(est)) if est.is_finite() else 0
         out: List[Tuple[Optional[bool], Callable[[], arb]]] = []
         lens = (self.W, 1 - self.W)
         his = (self.W, Fraction(1))
-        for k in range(k0 - 1, k0 + 2):
-            if k < 0 or (top is not None and k > top):
-                continue
+        ks = [k for k in range(k0 - 1, k0 + 2) if k >= 0 and (top is None or k <= top)]
+        if not ks:
+            return out, False
+        start = arb(self._gen.SF_ARB[0](ks[0], ball_of(self.W), *par))  # sf at the start of the first period
+        end = arb(self._gen.SF_ARB[1](ks[-1], ball_of(Fraction(0)), *par))  # and at the end of the last
+        covered = bool(qb <= start) and (bool(qb >= end) or ks[-1] == top)
+        for k in ks:
             for i in (0, 1):
                 lo = arb(self._gen.SF_ARB[i](k, ball_of(Fraction(0)), *par))
                 hi = arb(self._gen.SF_ARB[i](k, ball_of(lens[i]), *par))
                 fn = self._gen.ISF_ARB[i]
                 out.append((_decide(qb, lo, hi),
                             functools.partial(lambda kk, h, f: ball_of(kk + h) - arb(f(kk, qb, *par)), k, his[i], fn)))
-        return out
+        return out, covered
 
     def _loss_q(self, t: Fraction, d: Fraction) -> Value:
         return (self._level(abs(t + d) / self.D0) - self._level(abs(t) / self.D0)) * self.e0
@@ -147,7 +156,8 @@ class StaircaseAtPrecision(_StepView):
         return out
 
     def _isf_q(self, q: Fraction) -> Optional[Value]:
-        v = _join(self._period_candidates(q, None))
+        cands, covered = self._period_candidates(q, None)
+        v = _join(cands) if covered else None
         return None if v is None else ball_of(self.D0) * v
 
     def _moment_q(self, n: int) -> Value:
@@ -217,7 +227,11 @@ class TruncatedStaircaseAtPrecision(_StepView):
         top = [(_decide(qb, sf_at[1], sf_at[0]), lambda: ball_of(self.K) + arb(_ts.ISF_TOP_ARB[0](qb, *par)))]
         if self.rho > self.W:
             top.append((_decide(qb, sf_at[2], sf_at[1]), lambda: ball_of(self.K) + arb(_ts.ISF_TOP_ARB[1](qb, *par))))
-        v = _join(top + (self._period_candidates(q, self.K - 1) if not qb < sf_at[0] else []))
+        if qb < sf_at[0]:  # certainly inside the cut period
+            v = _join(top)
+        else:  # the periods (the span proven by the balls; at K - 1 it joins the cut period's candidates)
+            cands, covered = self._period_candidates(q, self.K - 1)
+            v = _join(top + cands) if covered else None
         return None if v is None else ball_of(self.D0) * v
 
     def _norm_half(self) -> arb:
