@@ -16,7 +16,8 @@ checked in.  Every function takes the argument first, then the shape values.
   ``logpdf_arb[k]``, ``logsf_arb[k]``, ``isf_arb[k]`` and the constants ``variance_arb``, ``fisher_arb``,
   ``entropy_arb`` (None where SymPy did not close the formula or it uses a function without an arb form);
   ``moments_arb`` (pairs (n, E[T^n])) only in the checked-in modules (a user's law derives E[T^n] when asked);
-  ``sf_end_arb``, ``logsf_end_arb`` (a bounded support [-b, b]: the last piece's sf in the distance w = b - t);
+  ``sf_end_arb``, ``logsf_end_arb`` and the floats ``sf_end``, ``logsf_end`` (a bounded support [-b, b]: the last
+  piece's sf in the distance w = b - t);
   ``crossings``: the derived crossing points of the loss that are exact rationals (:func:`crossing_rows`), with
   their regions, evaluated in ``Fraction`` s (``ExactNamespace``) by the at_precision view's profile.
 
@@ -242,9 +243,12 @@ class Kernels:
     entropy_arb: Optional[Callable[..., Any]] = None
     moments_arb: Tuple[Tuple[int, Callable[..., Any]], ...] = ()
     crossings: Tuple[Tuple[int, int, int, int, Callable[..., Any]], ...] = ()
-    #: a bounded support: sf and log sf of the last piece in the distance w = b - t to the end (None: not printable)
+    #: a bounded support: sf and log sf of the last piece in the distance w = b - t to the end, on balls (None: not
+    #: printable) and floats
     sf_end_arb: Optional[Callable[..., Any]] = None
     logsf_end_arb: Optional[Callable[..., Any]] = None
+    sf_end: Optional[Callable[..., Any]] = None
+    logsf_end: Optional[Callable[..., Any]] = None
 
 
 def compile_kernels(dv: Derivation) -> Kernels:
@@ -284,4 +288,6 @@ def compile_kernels(dv: Derivation) -> Kernels:
                         for a, b, i, j, e in crossing_rows(dv)),
         sf_end_arb=ball(dv.sf_end, (w, *shapes)) if dv.decl.bounded else None,
         logsf_end_arb=ball(dv.logsf_end, (w, *shapes)) if dv.decl.bounded else None,
+        sf_end=numpy_function(dv.sf_end, (w, *shapes)) if dv.decl.bounded and dv.sf_end is not None else None,
+        logsf_end=numpy_function(dv.logsf_end, (w, *shapes)) if dv.decl.bounded and dv.logsf_end is not None else None,
     )

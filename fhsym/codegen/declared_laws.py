@@ -188,7 +188,8 @@ def kernels_of(mod: ModuleType) -> Kernels:
         logpdf_arb=mod.LOGPDF_ARB, logsf_arb=mod.LOGSF_ARB, isf_arb=mod.ISF_ARB, variance_arb=mod.VARIANCE_ARB,
         fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB,
         crossings=mod.CROSSINGS, sf_end_arb=getattr(mod, "SF_END_ARB", None),
-        logsf_end_arb=getattr(mod, "LOGSF_END_ARB", None))
+        logsf_end_arb=getattr(mod, "LOGSF_END_ARB", None), sf_end=getattr(mod, "SF_END", None),
+        logsf_end=getattr(mod, "LOGSF_END", None))
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:
