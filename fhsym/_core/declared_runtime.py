@@ -8,7 +8,7 @@ that importing a law's generated numerics imports no SymPy.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 import scipy.special as sc
@@ -94,6 +94,99 @@ class ArbNamespace:
         if v.contains(0):
             return arb(arb(1).union(v.exp()))
         return arb(v.expm1() / v)
+
+    @staticmethod
+    def expm1(v: Any) -> arb:
+        return arb(v).expm1()
+
+    @staticmethod
+    def log1p(v: Any) -> arb:
+        return arb(v).log1p()
+
+    @staticmethod
+    def lowergamma_scaled(n: Any, y: Any) -> arb:
+        """int_0^1 u^n e^{-y u} du = 1F1(n + 1; n + 2; -y)/(n + 1) for an integer n >= 0 (entire in y: a ball holding
+        0 is fine), the bounded-support moments' node (``fhsym.symbolic.special``).
+
+        >>> ArbNamespace.lowergamma_scaled(arb(2), arb(5)).overlaps(arb(5).gamma_lower(3) / 125)
+        True
+        """
+        z = arb(n).unique_fmpz()  # the printed integer A.q(n): an exact ball
+        if z is None:
+            raise ValueError(f"n must be an exact integer in [0, inf); got {n!r}")
+        k = int(z)
+        if k < 0:
+            raise ValueError(f"n must be an integer in [0, inf); got {k}")
+        return arb(-arb(y)).hypgeom_1f1(k + 1, k + 2) / (k + 1)
+
+    @staticmethod
+    def lowergamma3_scaled(y: Any) -> arb:
+        """int_0^1 u^2 e^{-y u} du (:meth:`lowergamma_scaled` at n = 2)."""
+        return ArbNamespace.lowergamma_scaled(arb(2), y)
+
+    @staticmethod
+    def cmp(op: str, a: Any, b: Any) -> Optional[bool]:
+        """A relation between balls: True or False where it holds, or fails, for every point of them; None where
+        the balls do not decide it (a :meth:`piecewise` condition)."""
+        x, y = arb(a), arb(b)
+        if op in (">=", ">"):
+            x, y = y, x
+            op = "<=" if op == ">=" else "<"
+        if op == "<=":
+            return True if x <= y else (False if x > y else None)
+        if op == "<":
+            return True if x < y else (False if x >= y else None)
+        raise ValueError(f"op must be one of <, <=, >, >=; got {op!r}")
+
+    @staticmethod
+    def all_of(*conds: Optional[bool]) -> Optional[bool]:
+        return False if any(c is False for c in conds) else (True if all(c is True for c in conds) else None)
+
+    @staticmethod
+    def any_of(*conds: Optional[bool]) -> Optional[bool]:
+        return True if any(c is True for c in conds) else (False if all(c is False for c in conds) else None)
+
+    @staticmethod
+    def piecewise(*branches: Tuple[Callable[[], Any], Callable[[], Optional[bool]]]) -> arb:
+        """SymPy's ``Piecewise`` on balls: the value of the first branch whose condition certainly holds, joined
+        (union) with every earlier branch whose condition the balls leave undecided; a branch whose condition
+        certainly fails is never evaluated.  So the ball contains the exact value whichever branch the exact argument
+        takes.
+
+        >>> v = ArbNamespace.piecewise((lambda: arb(1), lambda: ArbNamespace.cmp(">=", arb(0, 1), 0)),
+        ...                            (lambda: arb(2), lambda: True))
+        >>> v.contains(1), v.contains(2)  # the condition 0 +- 1 >= 0 is undecided: both branches
+        (True, True)
+        """
+        out: Optional[arb] = None
+        for value, cond in branches:
+            c = cond()
+            if c is False:
+                continue
+            v = arb(value())
+            out = v if out is None else out.union(v)
+            if c is True:
+                return out
+        if out is None:
+            raise ValueError("piecewise: no branch holds (the Piecewise has no True branch)")
+        return out
+
+    @staticmethod
+    def min(x: Any, y: Any) -> arb:
+        """A ball containing min(u, v) for every u in x, v in y (the step laws' clipped cell lengths)."""
+        a, b = arb(x), arb(y)
+        if a <= b:
+            return a
+        if b <= a:
+            return b
+        lo = a.lower() if a.lower() <= b.lower() else b.lower()
+        hi = a.upper() if a.upper() <= b.upper() else b.upper()
+        return arb(arb(lo).union(arb(hi)))
+
+    @staticmethod
+    def max(x: Any, y: Any) -> arb:
+        """A ball containing max(u, v) for every u in x, v in y."""
+        return -ArbNamespace.min(-arb(x), -arb(y))
 
     @staticmethod
     def pi() -> arb:

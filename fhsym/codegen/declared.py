@@ -16,6 +16,8 @@ checked in.  Every function takes the argument first, then the shape values.
   ``logpdf_arb[k]``, ``logsf_arb[k]``, ``isf_arb[k]`` and the constants ``variance_arb``, ``fisher_arb``,
   ``entropy_arb`` (None where SymPy did not close the formula or it uses a function without an arb form);
   ``moments_arb`` (pairs (n, E[T^n])) only in the checked-in modules (a user's law derives E[T^n] when asked);
+  ``sf_end_arb``, ``logsf_end_arb`` and the floats ``sf_end``, ``logsf_end`` (a bounded support [-b, b]: the last
+  piece's sf in the distance w = b - t);
   ``crossings``: the derived crossing points of the loss that are exact rationals (:func:`crossing_rows`), with
   their regions, evaluated in ``Fraction`` s (``ExactNamespace``) by the at_precision view's profile.
 
@@ -41,7 +43,7 @@ from sympy.printing.str import StrPrinter
 from fhsym._core import numerics as nx
 from fhsym._core.declared_runtime import ArbNamespace, ExactNamespace, log_uppergamma
 from fhsym._core.types import real_abs
-from fhsym.symbolic.derivation import D, Derivation, eps, q, y
+from fhsym.symbolic.derivation import D, Derivation, eps, q, w, y
 
 from .printer import KernelPrinter
 
@@ -87,6 +89,29 @@ class ArbPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type infor
 
     def _print_Abs(self, e: sp.Basic) -> str:
         return f"A.abs({self._print(e.args[0])})"
+
+    def _print_Relational(self, e: sp.Basic) -> str:
+        if e.rel_op not in ("<", "<=", ">", ">="):
+            raise ValueError(f"no arb form of the relation {e.rel_op}: a Piecewise condition may use <, <=, >, >=")
+        return f"A.cmp({e.rel_op!r}, {self._print(e.lhs)}, {self._print(e.rhs)})"
+
+    def _print_And(self, e: sp.Basic) -> str:
+        return f"A.all_of({', '.join(self._print(c) for c in e.args)})"
+
+    def _print_Or(self, e: sp.Basic) -> str:
+        return f"A.any_of({', '.join(self._print(c) for c in e.args)})"
+
+    def _print_BooleanTrue(self, e: sp.Basic) -> str:
+        return "True"
+
+    def _print_BooleanFalse(self, e: sp.Basic) -> str:
+        return "False"
+
+    def _print_Piecewise(self, e: sp.Basic) -> str:
+        """``A.piecewise((lambda: value, lambda: condition), ...)``: branches evaluated lazily, a condition the balls
+        leave undecided joins its branch to the result (:meth:`~fhsym._core.declared_runtime.ArbNamespace.piecewise`)."""
+        rows = ", ".join(f"(lambda: {self._print(v)}, lambda: {self._print(c)})" for v, c in e.args)
+        return f"A.piecewise({rows})"
 
     def _print_Rational(self, e: sp.Basic) -> str:
         return f"A.q({e.p}, {e.q})"
@@ -218,6 +243,12 @@ class Kernels:
     entropy_arb: Optional[Callable[..., Any]] = None
     moments_arb: Tuple[Tuple[int, Callable[..., Any]], ...] = ()
     crossings: Tuple[Tuple[int, int, int, int, Callable[..., Any]], ...] = ()
+    #: a bounded support: sf and log sf of the last piece in the distance w = b - t to the end, on balls (None: not
+    #: printable) and floats
+    sf_end_arb: Optional[Callable[..., Any]] = None
+    logsf_end_arb: Optional[Callable[..., Any]] = None
+    sf_end: Optional[Callable[..., Any]] = None
+    logsf_end: Optional[Callable[..., Any]] = None
 
 
 def compile_kernels(dv: Derivation) -> Kernels:
@@ -255,4 +286,8 @@ def compile_kernels(dv: Derivation) -> Kernels:
         fisher_arb=ball(dv.fisher, shapes), entropy_arb=ball(dv.entropy, shapes),
         crossings=tuple((a, b, i, j, _compile(exact_source("f", e, (eps, D, *shapes)), {"X": ExactNamespace}))
                         for a, b, i, j, e in crossing_rows(dv)),
+        sf_end_arb=ball(dv.sf_end, (w, *shapes)) if dv.decl.bounded else None,
+        logsf_end_arb=ball(dv.logsf_end, (w, *shapes)) if dv.decl.bounded else None,
+        sf_end=numpy_function(dv.sf_end, (w, *shapes)) if dv.decl.bounded and dv.sf_end is not None else None,
+        logsf_end=numpy_function(dv.logsf_end, (w, *shapes)) if dv.decl.bounded and dv.logsf_end is not None else None,
     )

@@ -12,7 +12,8 @@ SymPy.  The hand-written law classes take their numerics from these modules (``f
 
 Each module holds, per piece k of the declaration (standard units, t >= 0 in piece k): ``logpdf_k``, ``sf_k``,
 ``logsf_k``, ``isf_k`` (where SymPy found the inverse), ``psi_k`` and the ball forms ``psi_arb_k``, ``sf_arb_k``,
-``logpdf_arb_k``, ``logsf_arb_k``, ``isf_arb_k``; ``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss),
+``logpdf_arb_k``, ``logsf_arb_k``, ``isf_arb_k``; for a bounded support ``sf_end``, ``logsf_end`` and their ball forms
+``sf_end_arb``, ``logsf_end_arb`` (sf in the distance w = b - t to the end b); ``loss_sup``, ``loss_sup_arb``, ``kink`` (bounded loss),
 ``variance``, ``fisher``, ``entropy`` (where closed) and their ball forms ``variance_arb``, ``fisher_arb``,
 ``entropy_arb``, ``moment_arb_n`` (E[T^n] for n in :data:`MOMENTS`), ``crossing_k`` (the exact rational crossing
 points of the loss, :func:`~.declared.crossing_rows`, in ``Fraction`` s), all functions of (argument, shapes...); the
@@ -121,6 +122,9 @@ def render_law(name: str, source: str) -> str:
     per_piece("ISF_ARB", "isf_arb", dv.isf, qa, arb_form=True)
     for what in ("variance", "fisher", "entropy"):
         single(f"{what.upper()}_ARB", f"{what}_arb", getattr(dv, what), shapes, arb_form=True)
+    if decl.bounded:  # sf near the end in the exact distance w = b - t (at_precision forms w in exact rationals)
+        single("SF_END_ARB", "sf_end_arb", dv.sf_end, (w, *shapes), arb_form=True)
+        single("LOGSF_END_ARB", "logsf_end_arb", dv.logsf_end, (w, *shapes), arb_form=True)
     moments = [(n, dv.moment(n)) for n in MOMENTS]
     for n, m in moments:
         if arb_printable(m):
@@ -183,7 +187,9 @@ def kernels_of(mod: ModuleType) -> Kernels:
         end_exact=fmpq(*mod.SUPPORT_END) if hasattr(mod, "SUPPORT_END") else None,
         logpdf_arb=mod.LOGPDF_ARB, logsf_arb=mod.LOGSF_ARB, isf_arb=mod.ISF_ARB, variance_arb=mod.VARIANCE_ARB,
         fisher_arb=mod.FISHER_ARB, entropy_arb=mod.ENTROPY_ARB, moments_arb=mod.MOMENTS_ARB,
-        crossings=mod.CROSSINGS)
+        crossings=mod.CROSSINGS, sf_end_arb=getattr(mod, "SF_END_ARB", None),
+        logsf_end_arb=getattr(mod, "LOGSF_END_ARB", None), sf_end=getattr(mod, "SF_END", None),
+        logsf_end=getattr(mod, "LOGSF_END", None))
 
 
 def generated_kernels(decl: Declaration) -> Optional[Kernels]:

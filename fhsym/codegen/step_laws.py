@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import textwrap
-from typing import Callable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import sympy as sp
+from flint import arb
 
-from fhsym.symbolic.steps import K, StepDerivation, a, d_shift, derive_steps, eps, k, profile_weights, q, rho, to_epsilon, u, v
+from fhsym._core.declared_runtime import ArbNamespace
+from fhsym.symbolic.steps import K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, k, profile_weights, q, rho, to_epsilon, u, v
 
-from .declared import DeclaredPrinter
+from .declared import ArbPrinter, DeclaredPrinter
+from .printer import CKernelPrinter, XpPrinter
 
-__all__ = ["STEP_LAWS", "StepPrinter", "render_step_law", "outputs"]
+__all__ = ["STEP_LAWS", "StepPrinter", "StepArbPrinter", "arb_step_source", "step_moment_arb", "render_step_law",
+           "render_step_law_c", "render_step_law_jax", "outputs", "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 SOURCES = ("fhsym.symbolic.laws.staircase", "fhsym.symbolic.laws.truncated_staircase")
@@ -54,6 +59,44 @@ class StepPrinter(DeclaredPrinter):
 
     def _print_Max(self, e: sp.Basic) -> str:
         return self._fold(e, "np.maximum")
+
+
+class StepArbPrinter(ArbPrinter):
+    """:class:`~.declared.ArbPrinter` (python-flint balls, exact rationals) with ``Min``/``Max`` as nested
+    ``A.min``/``A.max`` (ball hulls) and ``Sub`` as one parenthesised difference."""
+
+    def _fold(self, e: sp.Basic, fn: str) -> str:
+        out = str(self._print(e.args[0]))
+        for arg in e.args[1:]:
+            out = f"{fn}({out}, {self._print(arg)})"
+        return out
+
+    def _print_Sub(self, e: sp.Basic) -> str:
+        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
+
+    def _print_Min(self, e: sp.Basic) -> str:
+        return self._fold(e, "A.min")
+
+    def _print_Max(self, e: sp.Basic) -> str:
+        return self._fold(e, "A.max")
+
+
+def arb_step_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
+    """``def name(args) -> Any: return arb(...)``: the stable form (:func:`~fhsym.symbolic.steps.to_epsilon`) on balls."""
+    body = StepArbPrinter().doprint(to_epsilon(expr))
+    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return arb({body})\n"
+
+
+def step_moment_arb(decl: StepDeclaration, n: int) -> Callable[..., Any]:
+    """E|T|^n (standard units) of an untruncated step law for any n, derived by :func:`derive_steps` and printed on
+    balls when asked (the checked-in module holds n <= 6): a function of (epsilon, shapes...)."""
+    if decl.truncated:
+        raise ValueError("decl must be an untruncated step declaration (a cut law's moments are period sums)")
+    dv = derive_steps(decl, max_moment=max(n, 6))
+    scope: Dict[str, Any] = {"A": ArbNamespace, "arb": arb, "Any": Any}
+    exec(compile(arb_step_source("f", dv.moments[n], (eps, *decl.shape_symbols)), "<step moment>", "exec"), scope)  # noqa: S102
+    fn: Callable[..., Any] = scope["f"]
+    return fn
 
 
 @functools.lru_cache(maxsize=None)
@@ -111,6 +154,38 @@ def render_step_law(name: str, source: str) -> str:
         for n, e in weights.items():
             single(f"profile_weight_{n}", e, (d_shift, *par))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in weights) + "}"))
+    # the ball forms read by at_precision (fhsym.noise.precise_steps): the same stable forms on python-flint balls
+    def arb_cells(table: str, prefix: str, exprs: Sequence[sp.Expr], args: Sequence[sp.Symbol]) -> None:
+        names = []
+        for i, e in enumerate(exprs):
+            defs.append(arb_step_source(f"{prefix}_{i}", e, args))
+            names.append(f"{prefix}_{i}")
+        tables.append((table, f"({', '.join(names)},)"))
+
+    def arb_single(table: str, fn: str, e: sp.Expr, args: Sequence[sp.Symbol]) -> None:
+        defs.append(arb_step_source(fn, e, args))
+        tables.append((table, fn))
+
+    arb_cells("LOGPDF_ARB", "logpdf_arb", dv.logpdf, (k, *par))
+    arb_cells("SF_ARB", "sf_arb", dv.sf, (k, a, *par))
+    arb_cells("ISF_ARB", "isf_arb", dv.isf, (k, q, *par))
+    arb_single("PERIOD_ARB", "period_arb", -sp.log(dv.period_of) / eps, (q, *par))
+    arb_single("NORM_ARB", "norm_arb", dv.Z, par)
+    if decl.truncated:
+        assert dv.sf_top is not None and dv.isf_top is not None and dv.var_period is not None
+        arb_single("SF_TOP_ARB", "sf_top_arb", dv.sf_top, (u, *par))
+        arb_cells("ISF_TOP_ARB", "isf_top_arb", dv.isf_top, (q, *par))
+        arb_single("VAR_PERIOD_ARB", "var_period_arb", dv.var_period, (k, eps, *shapes))
+        arb_single("VAR_LAST_ARB", "var_last_arb", dv.var_last, par)
+    else:
+        for n, e in sorted(dv.moments.items()):
+            defs.append(arb_step_source(f"moment_arb_{n}", e, par))
+        tables.append(("MOMENTS_ARB", "{" + ", ".join(f"{n}: moment_arb_{n}" for n in sorted(dv.moments)) + "}"))
+        assert dv.entropy is not None
+        arb_single("ENTROPY_ARB", "entropy_arb", dv.entropy, par)
+        for n, e in weights.items():
+            defs.append(arb_step_source(f"profile_weight_arb_{n}", e, (d_shift, *par)))
+        tables.append(("PROFILE_WEIGHTS_ARB", "{" + ", ".join(f"{n}: profile_weight_arb_{n}" for n in weights) + "}"))
     tables.append(("CELL_EDGES", repr(tuple(str(b) for _, b, _ in decl.cells[:-1]))))  # the inner edges, as text
     tables.append(("DIGEST", repr(decl.digest())))
     body = "\n\n".join(defs)
@@ -127,7 +202,8 @@ def render_step_law(name: str, source: str) -> str:
         # proofs/step_laws.py proves it equal to SymPy's sums and checks it against mpmath integration of the step
         # density.  Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + f'"""{doc}"""\n\n'
-    text = header + "from typing import Any\n\nimport numpy as np\n\n\n" + body + "\n\n"
+    text = header + ("from typing import Any\n\nimport numpy as np\nfrom flint import arb\n\n"
+                     "from fhsym._core.declared_runtime import ArbNamespace as A\n\n\n") + body + "\n\n"
     text += "".join(f"{key} = {val}\n" for key, val in tables)
     return text
 
@@ -135,3 +211,117 @@ def render_step_law(name: str, source: str) -> str:
 def outputs() -> List[Tuple[str, Callable[[], str]]]:
     """(path under fhsym/_generated, renderer) of every generated step-law module."""
     return [(f"declared/{name}.py", functools.partial(render_step_law, name, src)) for name, src in STEP_LAWS]
+
+
+# ------------------------------------------------------------------------------------------- the C and JAX targets
+def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    """(function name, derived stable form, arguments) of every float function of the numpy module, in its order."""
+    decl = dv.decl
+    shapes = decl.shape_symbols
+    par = (eps, *shapes, *((K, rho) if decl.truncated else ()))
+    rows: List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]] = []
+    for prefix, exprs, args in (("logpdf", dv.logpdf, (k, *par)), ("sf", dv.sf, (k, a, *par)),
+                                ("half", dv.half, (k, v, *par)), ("isf", dv.isf, (k, q, *par))):
+        rows += [(f"{prefix}_{i}", e, args) for i, e in enumerate(exprs)]
+    rows.append(("period", -sp.log(dv.period_of) / eps, (q, *par)))
+    rows.append(("norm", dv.Z, par))
+    if decl.truncated:
+        assert dv.sf_top is not None and dv.isf_top is not None and dv.var_period is not None
+        rows.append(("sf_top", dv.sf_top, (u, *par)))
+        rows += [(f"isf_top_{i}", e, (q, *par)) for i, e in enumerate(dv.isf_top)]
+        rows.append(("var_period", dv.var_period, (k, eps, *shapes)))
+        assert dv.var_last is not None
+        rows.append(("var_last", dv.var_last, par))
+    else:
+        rows += [(f"moment_{n}", e, par) for n, e in sorted(dv.moments.items())]
+        rows.append(("variance", dv.variance, par))
+        assert dv.entropy is not None
+        rows.append(("entropy", dv.entropy, par))
+        rows += [(f"profile_weight_{n}", e, (d_shift, *par)) for n, e in profile_weights(decl).items()]
+    return rows
+
+
+class CStepPrinter(CKernelPrinter):
+    """The project's C99 printer (Min/Max as the NaN-propagating ``fhsym__min``/``fhsym__max``) with ``Sub`` as one
+    parenthesised difference."""
+
+    def _print_Sub(self, e: sp.Basic) -> str:
+        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
+
+
+class JaxStepPrinter(XpPrinter):
+    """The project's :class:`~.printer.XpPrinter` (``xp.minimum``, ``xp.expm1`` ...) with ``Sub`` as one difference."""
+
+    def _print_Sub(self, e: sp.Basic) -> str:
+        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
+
+
+#: the static helpers of fhsym_special.c that the step forms call (file-local there: repeated in each step file)
+_C_HELPERS = {
+    "fhsym__min": "static double fhsym__min(double a, double b) { return (a != a || b != b) ? NAN : (a < b ? a : b); }",
+    "fhsym__max": "static double fhsym__max(double a, double b) { return (a != a || b != b) ? NAN : (a > b ? a : b); }",
+}
+
+
+def render_step_law_c(name: str, source: str) -> str:
+    """``declared_<name>.c``: the float functions of the step law's numpy module in C99, ``fhsym_<name>_<function>``
+    (every argument a double: the period index k, the cut K as whole numbers; one the form does not use is
+    ``(void)``-ed, the same signature for every law), libm only."""
+    dv = _derived(source)
+    printer = CStepPrinter()
+    fns = []
+    for fn, e, args in _float_rows(dv):
+        params = ", ".join(f"double {s.name}" for s in args) or "void"
+        body = printer.doprint(to_epsilon(e))
+        unused = "".join(f"    (void){s.name};\n" for s in args if not re.search(rf"\b{s.name}\b", body))
+        fns.append(f"double fhsym_{name}_{fn}({params})\n{{\n{unused}    return {body};\n}}\n")
+    body = "\n".join(fns)
+    helpers = [text for helper, text in _C_HELPERS.items() if f"{helper}(" in body]
+    banner = (f"// GENERATED FILE - DO NOT EDIT.\n// Generated by `{COMMAND} --target c` from {source}.DECLARATION "
+              f"with SymPy {sp.__version__}.\n// The declared step law {dv.decl.display_name} in units of its period "
+              f"(the functions of fhsym/_generated/declared/{name}.py;\n// digest {dv.decl.digest()}).  Build: cc -std=c99 "
+              f"-c declared_{name}.c (link with -lm).  Regenerate with `{COMMAND}`;\n// `{COMMAND} --check` fails when "
+              f"this file is stale.\n")
+    return banner + "\n#include <math.h>\n\n" + "".join(h + "\n" for h in helpers) + ("\n" if helpers else "") + body
+
+
+def render_step_law_jax(name: str, source: str) -> str:
+    """``declared/jax_<name>.py``: the float functions of the step law's numpy module on the JAX namespace (float64),
+    with the same names and tables (``LOGPDF``, ``SF``, ``HALF``, ``ISF``, ``MOMENTS`` ...)."""
+    dv = _derived(source)
+    printer = JaxStepPrinter()
+    defs, names = [], []
+    for fn, e, args in _float_rows(dv):
+        defs.append(f"def {fn}({', '.join(f'{s.name}: Any' for s in args)}) -> Any:\n"
+                    f"    return {printer.doprint(to_epsilon(e))}\n")
+        names.append(fn)
+    def cells(prefix: str) -> str:
+        return f"({', '.join(n for n in names if re.fullmatch(prefix + r'_[0-9]+', n))},)"
+
+    tables = [(t, cells(p)) for t, p in (("LOGPDF", "logpdf"), ("SF", "sf"), ("HALF", "half"), ("ISF", "isf"))]
+    if dv.decl.truncated:
+        tables.append(("ISF_TOP", cells("isf_top")))
+    else:
+        tables.append(("MOMENTS", "{" + ", ".join(f"{n[7:]}: {n}" for n in names if n.startswith("moment_")) + "}"))
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
+                                                         if n.startswith("profile_weight_")) + "}"))
+    tables.append(("DIGEST", repr(dv.decl.digest())))
+    header = textwrap.dedent(
+        f'''\
+        # GENERATED FILE - DO NOT EDIT.
+        # Generated by `{COMMAND} --target jax` from {source}.DECLARATION with SymPy {sp.__version__}.
+        # The functions of fhsym/_generated/declared/{name}.py printed on jax.numpy (float64).  Regenerate with
+        # `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
+        ''') + f'"""JAX numerics of the declared step law {dv.decl.display_name} in units of its period."""\n\n'
+    text = header + "from typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\nxp = jax_namespace()\n\n\n"
+    return text + "\n\n".join(defs) + "\n\n" + "".join(f"{key} = {val}\n" for key, val in tables)
+
+
+def outputs_c() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated/c, renderer) of every step law's C file."""
+    return [(f"declared_{name}.c", functools.partial(render_step_law_c, name, src)) for name, src in STEP_LAWS]
+
+
+def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated, renderer) of every step law's JAX module."""
+    return [(f"declared/jax_{name}.py", functools.partial(render_step_law_jax, name, src)) for name, src in STEP_LAWS]

@@ -160,16 +160,40 @@ class DeclaredNoise(NoiseDistribution):
             s[bad] = np.exp(self._pieces(self.kernels.logsf, a[bad]))
         return s
 
+    def _near_end(self, x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """(mask, w) of a bounded support with a printed ``sf_end``: |x| in its last piece, past half-way to the end b s
+        and inside it; w = (b s - |x|)/s there, the distance to the end in standard units (the subtraction b s - |x|
+        is exact when b s is a double, Sterbenz; t = |x|/s would leave 1 - t with an error of 1e-16/(1 - t))."""
+        ax = np.abs(x)
+        end = self._s * self._end
+        last = self.kernels.joins[-1] * self._s if self.kernels.joins else 0.0
+        mask = (2.0 * ax > end) & (ax < end) & (ax >= last)
+        with np.errstate(all="ignore"):
+            w = (end - ax) / self._s
+        return mask, w
+
     def _sf(self, x: FloatArray) -> FloatArray:
-        z = np.asarray(x, dtype=float) / self._s
+        x = np.asarray(x, dtype=float)
+        z = x / self._s
         s = self._sf_pos(np.abs(z))
+        if self.kernels.sf_end is not None:  # near the end: the derived sf in the distance to it
+            m, w = self._near_end(x)
+            if np.any(m):
+                with np.errstate(all="ignore"):
+                    s = np.array(s, dtype=float)
+                    s[m] = np.broadcast_to(self.kernels.sf_end(w[m], *self._shapes), w[m].shape)
         return np.where(z >= 0, s, 1.0 - s)
 
     def _logsf(self, x: FloatArray) -> FloatArray:
-        z = np.asarray(x, dtype=float) / self._s
+        x = np.asarray(x, dtype=float)
+        z = x / self._s
         with np.errstate(all="ignore"):
             pos = self._pieces(self.kernels.logsf, np.minimum(np.abs(z), self._end))
-            out: np.ndarray = np.where(z >= 0, pos, np.log1p(-self._sf_pos(np.abs(z))))
+            if self.kernels.logsf_end is not None:
+                m, w = self._near_end(x)
+                if np.any(m):
+                    pos[m] = np.broadcast_to(self.kernels.logsf_end(w[m], *self._shapes), w[m].shape)
+            out: np.ndarray = np.where(z >= 0, pos, np.log1p(-self._sf(np.abs(x))))
         return out
 
     def _log_cdf1(self, y: float) -> float:
@@ -310,9 +334,6 @@ class DeclaredNoise(NoiseDistribution):
         return _jax_source(cls.derivation)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        if self.kernels.end is not None:  # the ball view has no support end (nor the mass where the loss is +oo)
-            raise ValueError(f"at_precision is not available for the bounded-support law {self.declaration.name!r} "
-                             f"yet (its float numerics and certified calibrations are)")
         from .precise_declared import DeclaredAtPrecision  # at_precision through the printed ball forms (issue 29)
 
         return DeclaredAtPrecision(self, digits, bits=bits, ball=ball)

@@ -36,9 +36,10 @@ from flint import arb, ctx, fmpq
 
 from .._core.arb.crossing import CrossingPlan, crossing_eval
 from .._core.mpfuncs import exact_fraction
-from .precise_laws import LawAtPrecision, Value, ball_of
+from .precise_laws import INF, LawAtPrecision, Value, as_arb, ball_of
 
-__all__ = ["DeclaredAtPrecision", "LaplaceAtPrecision", "GaussianAtPrecision", "OSGTAtPrecision"]
+__all__ = ["DeclaredAtPrecision", "LaplaceAtPrecision", "GaussianAtPrecision", "OSGTAtPrecision",
+           "TruncatedLaplaceAtPrecision"]
 
 
 def _fq(x: Fraction) -> fmpq:
@@ -82,6 +83,15 @@ class DeclaredAtPrecision(LawAtPrecision):
     def _setup(self) -> None:
         self.kernels, self.scale, self.shapes, self.declaration = self._declared()
         self._joins = tuple(Fraction(int(j.p), int(j.q)) for j in self.kernels.joins_exact)
+        end = self.kernels.end_exact
+        #: the end b of a bounded support [-b, b] in standard units (None: all of R); its top b s is isf(0)
+        self._end: Optional[Fraction] = None if end is None else Fraction(int(end.p), int(end.q))
+        if self._end is not None:
+            self._top = self._end * self.scale
+
+    def _outside(self, z: Fraction) -> bool:
+        """|t|/s = z lies beyond the end of a bounded support (the density is 0 there; at b it is the last piece's)."""
+        return self._end is not None and z > self._end
 
     def _declared(self) -> Tuple[Any, Fraction, Tuple[Fraction, ...], Any]:
         """(kernels, exact scale, exact shapes, declaration) of the law: a :class:`~fhsym.noise.declared.DeclaredNoise`."""
@@ -110,12 +120,26 @@ class DeclaredAtPrecision(LawAtPrecision):
     # ------------------------------------------------------------------ distribution
     def _logpdf_q(self, x: Fraction) -> Value:
         z = abs(x) / self.scale
+        if self._outside(z):
+            return -INF
         out: arb = arb(self._fn(self.kernels.logpdf_arb, self._piece(z), "log density")(ball_of(z), *self._sh())) \
             - ball_of(self.scale).log()
         return out
 
+    def _near_end(self, z: Fraction) -> bool:
+        """z in the last piece of a bounded support, past half-way to the end b: sf there is ``sf_end(b - z)`` with
+        the distance ``b - z`` exact (the form in t would subtract b - t on balls)."""
+        return self._end is not None and self.kernels.sf_end_arb is not None and 2 * z > self._end \
+            and self._piece(z) == len(self._joins)
+
     def _sf_pos_q(self, s: Fraction) -> Value:
         z = s / self.scale
+        if self._end is not None and z >= self._end:
+            return Fraction(0)
+        if self._near_end(z):
+            assert self._end is not None and self.kernels.sf_end_arb is not None
+            near: arb = arb(self.kernels.sf_end_arb(ball_of(self._end - z), *self._sh()))
+            return near
         out: arb = arb(self.kernels.sf_arb[self._piece(z)](ball_of(z), *self._sh()))
         return out
 
@@ -123,6 +147,12 @@ class DeclaredAtPrecision(LawAtPrecision):
         if x < 0:
             return super()._logsf_q(x)
         z = x / self.scale
+        if self._end is not None and z >= self._end:
+            return -INF
+        if self._near_end(z) and self.kernels.logsf_end_arb is not None:
+            assert self._end is not None
+            near: arb = arb(self.kernels.logsf_end_arb(ball_of(self._end - z), *self._sh()))
+            return near
         k = self._piece(z)
         fn = self.kernels.logsf_arb[k] if k < len(self.kernels.logsf_arb) else None
         if fn is None:
@@ -158,6 +188,11 @@ class DeclaredAtPrecision(LawAtPrecision):
 
     def _unit_moment(self, n: int) -> arb:
         table: Dict[int, Callable[..., Any]] = dict(self.kernels.moments_arb)
+        dv = getattr(self.noise, "derivation", None)  # a user's law: its own derivation (not derived again)
+        if dv is not None and n not in table:
+            from ..symbolic.derivation import DERIVED
+
+            DERIVED.setdefault(self.declaration, dv)
         fn = table.get(n) or (self.kernels.variance_arb if n == 2 else None) or _derived_moment(self.declaration, n)
         return self._constant(fn, f"moment E[T^{n}]")
 
@@ -170,11 +205,16 @@ class DeclaredAtPrecision(LawAtPrecision):
         return out
 
     def fisher_information(self) -> Any:
-        """The Fisher information of the location, ``fisher_arb/s^2``."""
+        """The Fisher information of the location, ``fisher_arb/s^2`` (+inf for a bounded support: the density jumps
+        to 0 at its end, as the derivation notes)."""
+        if self._end is not None:
+            return self._value(lambda: INF)
         return self._value(lambda: self._constant(self.kernels.fisher_arb, "Fisher information") / ball_of(self.scale) ** 2)
 
     def nfi(self) -> Any:
-        """The normalised Fisher information Var(T) I(T) (scale free)."""
+        """The normalised Fisher information Var(T) I(T) (scale free; +inf for a bounded support)."""
+        if self._end is not None:
+            return self._value(lambda: INF)
         return self._value(lambda: self._unit_moment(2) * self._constant(self.kernels.fisher_arb, "Fisher information"))
 
     # ------------------------------------------------------------------ privacy
@@ -183,6 +223,11 @@ class DeclaredAtPrecision(LawAtPrecision):
         return arb(self.kernels.psi_arb[self._piece(z)](ball_of(z), *self._sh()))
 
     def _loss_q(self, t: Fraction, d: Fraction) -> Value:
+        """psi(|t + d|/s) - psi(|t|/s); on a bounded support psi = +oo beyond the end: +inf where only t + d is outside,
+        -inf where only t is, 0 where both are (the laws' convention, log 0/0 := 0)."""
+        out_a, out_b = self._outside(abs(t) / self.scale), self._outside(abs(t + d) / self.scale)
+        if out_a or out_b:
+            return Fraction(0) if out_a and out_b else (-INF if out_a else INF)
         out: arb = self._psi(t + d) - self._psi(t)
         return out
 
@@ -195,6 +240,8 @@ class DeclaredAtPrecision(LawAtPrecision):
             except ZeroDivisionError:
                 continue
             inside = yv < 0 if sy < 0 else (0 <= yv < D if syd < 0 else yv >= D)
+            if self._end is not None and not (abs(yv) < self._end and abs(yv - D) < self._end):
+                continue  # a bounded support: the crossing must lie in the overlap of g and its shift
             if inside and self._piece(abs(yv)) == i and self._piece(abs(yv - D)) == j:
                 return yv
         return None
@@ -210,13 +257,13 @@ class DeclaredAtPrecision(LawAtPrecision):
             yv = self._crossing(eps, D)
             if yv is not None:
                 def F(v: Fraction) -> arb:
-                    a = abs(v)
-                    sv = arb(k.sf_arb[self._piece(a)](ball_of(a), *self._sh()))
+                    a = abs(v) * self.scale
+                    sv = as_arb(self._sf_pos_q(a))
                     return sv if v <= 0 else 1 - sv
                 out: arb = F(yv) - ball_of(eps).exp() * F(yv - D)
                 return out
         plan = CrossingPlan(k.psi_arb, k.sf_arb, k.joins_exact, k.loss_sup_arb, tuple(_fq(v) for v in self.shapes),
-                            _fq(eps), _fq(sens / self.scale))
+                            _fq(eps), _fq(sens / self.scale), end=k.end_exact)
         prec = int(ctx.prec)
         with ctx.workprec(prec + plan.boost):
             res: arb = crossing_eval(plan, prec)
@@ -289,6 +336,25 @@ class OSGTAtPrecision(_Shipped):
         if self.shapes[0] == 0:
             return ball_of(Fraction(_odd_factorial(n)))
         return super()._unit_moment(n)
+
+
+class TruncatedLaplaceAtPrecision(_Shipped):
+    """Truncated Laplace (density e^{-|x|/lambda}/(2 lambda (1 - e^{-A/lambda})) on [-A, A]) at any precision through
+    ``fhsym._generated.declared.truncated_laplace`` (units of the bound A, shape a = A/lambda, exact): the bounded
+    support of :class:`DeclaredAtPrecision` (sf near A by the printed ``sf_end`` in the exact distance to A, isf(0) =
+    A, the loss +-inf where one side is outside [-A, A], the Fisher information +inf).
+
+    >>> import fhsym, mpmath
+    >>> tl = fhsym.TruncatedLaplace(1.0, 10.0).at_precision(30)
+    >>> mpmath.nstr(tl.var(), 30), tl.isf(0), tl.sf(11.0)
+    ('1.9945517610788374678005247687', mpf('10.0'), mpf('0.0'))
+    """
+
+    _law = "truncated_laplace"
+
+    def _parameters(self) -> Tuple[Fraction, Tuple[Fraction, ...]]:
+        lam, A = exact_fraction(self.noise.scale), exact_fraction(self.noise.bound)
+        return A, (A / lam,)
 
 
 def _odd_factorial(n: int) -> int:

@@ -2,8 +2,8 @@
 
 Every law of the registry has a view reached through its ``_precise_view`` hook (flipped Huber:
 :mod:`fhsym.noise.precise`; the Gaussian, Laplace and OSGT laws and every declared law
-(:mod:`fhsym.noise.declared`): :mod:`fhsym.noise.precise_declared`, through the ball forms printed from their
-derivation; the truncated Laplace law: :mod:`fhsym.noise.precise_smooth`; the staircase, piecewise-uniform and
+(:mod:`fhsym.noise.declared`) and the truncated Laplace law (a bounded support): :mod:`fhsym.noise.precise_declared`,
+through the ball forms printed from their derivation; the staircase, piecewise-uniform and
 truncated staircase laws: :mod:`fhsym.noise.precise_steps`; the discrete flipped Huber law:
 :mod:`fhsym.noise.precise_discrete`).  A law without one (a :class:`~fhsym.noise.base.NoiseDistribution` subclass
 written outside fhsym) gets its privacy profile: as a certified ball from its arb plan (:class:`BallProfile`, exact

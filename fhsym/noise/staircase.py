@@ -168,7 +168,7 @@ class Staircase(NoiseDistribution):
         return staircase_plan_of(eps, sensitivity, self.epsilon, self.sensitivity, self.width)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_steps import StaircaseAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_step_laws import StaircaseAtPrecision  # at_precision's view of this law (issue 29)
 
         return StaircaseAtPrecision(self, digits, bits=bits, ball=ball)
 

@@ -157,7 +157,7 @@ class TruncatedLaplace(NoiseDistribution):
         return truncated_laplace_plan(eps, sensitivity, self.scale, self.bound)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_smooth import TruncatedLaplaceAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_declared import TruncatedLaplaceAtPrecision  # at_precision's view of this law (issue 29)
 
         return TruncatedLaplaceAtPrecision(self, digits, bits=bits, ball=ball)
 

@@ -241,7 +241,7 @@ class TruncatedStaircase(NoiseDistribution):
         return float_up(ts_variance(e0, W, beta) * (d0 * d0))
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:
-        from .precise_steps import TruncatedStaircaseAtPrecision  # at_precision's view of this law (issue 29)
+        from .precise_step_laws import TruncatedStaircaseAtPrecision  # at_precision's view of this law (issue 29)
 
         return TruncatedStaircaseAtPrecision(self, digits, bits=bits, ball=ball)
 

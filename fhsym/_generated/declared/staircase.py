@@ -13,6 +13,9 @@ Derived: Z = (2*W + 2*r*(1 - W))/omr.
 from typing import Any
 
 import numpy as np
+from flint import arb
+
+from fhsym._core.declared_runtime import ArbNamespace as A
 
 
 def logpdf_0(k: Any, epsilon: Any, W: Any) -> Any:
@@ -95,11 +98,87 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
     return np.maximum(0, np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
+def logpdf_arb_0(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-epsilon*k - A.log(-(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon))/A.expm1(-epsilon)))
+
+
+def logpdf_arb_1(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-epsilon*k - epsilon - A.log(-(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon))/A.expm1(-epsilon)))
+
+
+def sf_arb_0(k: Any, a: Any, epsilon: Any, W: Any) -> Any:
+    return arb(A.exp(-epsilon*(k + A.q(1)))/A.q(2) - (a + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon*k)*A.expm1(-epsilon)/(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon)))
+
+
+def sf_arb_1(k: Any, a: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-a*A.exp(-epsilon*(k + A.q(1)))*A.expm1(-epsilon)/(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon)) + A.exp(-epsilon*(k + A.q(1)))/A.q(2))
+
+
+def isf_arb_0(k: Any, q: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-(A.q(2)*W + (A.q(2) - A.q(2)*W)*A.exp(-epsilon))*(q*A.exp(epsilon*k) + (A.q(1) - W)*A.exp(-epsilon)*A.expm1(-epsilon)/(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon)) - A.exp(-epsilon)/A.q(2))/A.expm1(-epsilon))
+
+
+def isf_arb_1(k: Any, q: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-(A.q(2)*W + (A.q(2) - A.q(2)*W)*A.exp(-epsilon))*(q*A.exp(epsilon*k) - A.exp(-epsilon)/A.q(2))*A.exp(epsilon)/A.expm1(-epsilon))
+
+
+def period_arb(q: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-A.log(A.q(2)*q)/epsilon)
+
+
+def norm_arb(epsilon: Any, W: Any) -> Any:
+    return arb((-A.q(2)*W - (A.q(2) - A.q(2)*W)*A.exp(-epsilon))/A.expm1(-epsilon))
+
+
+def moment_arb_1(epsilon: Any, W: Any) -> Any:
+    return arb(-((W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**2/A.q(2) + ((W)**2/A.q(2) + A.q(-1, 2))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def moment_arb_2(epsilon: Any, W: Any) -> Any:
+    return arb(-(-(W + (A.q(1) - W)*A.exp(-epsilon))*(A.exp(-epsilon) + A.exp(-A.q(2)*epsilon))/(A.expm1(-epsilon))**3 + ((W)**2 + (A.q(1) - (W)**2)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**3/A.q(3) + ((W)**3/A.q(3) + A.q(-1, 3))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def moment_arb_3(epsilon: Any, W: Any) -> Any:
+    return arb(-((W + (A.q(1) - W)*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(4)*A.exp(-A.q(2)*epsilon) + A.exp(-A.q(3)*epsilon))/(A.expm1(-epsilon))**4 - A.q(3)*((W)**2/A.q(2) + (A.q(1, 2) - (W)**2/A.q(2))*A.exp(-epsilon))*(A.exp(-epsilon) + A.exp(-A.q(2)*epsilon))/(A.expm1(-epsilon))**3 + ((W)**3 + (A.q(1) - (W)**3)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**4/A.q(4) + ((W)**4/A.q(4) + A.q(-1, 4))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def moment_arb_4(epsilon: Any, W: Any) -> Any:
+    return arb(-(-(W + (A.q(1) - W)*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(11)*A.exp(-A.q(2)*epsilon) + A.q(11)*A.exp(-A.q(3)*epsilon) + A.exp(-A.q(4)*epsilon))/(A.expm1(-epsilon))**5 + A.q(4)*((W)**2/A.q(2) + (A.q(1, 2) - (W)**2/A.q(2))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(4)*A.exp(-A.q(2)*epsilon) + A.exp(-A.q(3)*epsilon))/(A.expm1(-epsilon))**4 - A.q(6)*((W)**3/A.q(3) + (A.q(1, 3) - (W)**3/A.q(3))*A.exp(-epsilon))*(A.exp(-epsilon) + A.exp(-A.q(2)*epsilon))/(A.expm1(-epsilon))**3 + ((W)**4 + (A.q(1) - (W)**4)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**5/A.q(5) + ((W)**5/A.q(5) + A.q(-1, 5))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def moment_arb_5(epsilon: Any, W: Any) -> Any:
+    return arb(-((W + (A.q(1) - W)*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(26)*A.exp(-A.q(2)*epsilon) + A.q(66)*A.exp(-A.q(3)*epsilon) + A.q(26)*A.exp(-A.q(4)*epsilon) + A.exp(-A.q(5)*epsilon))/(A.expm1(-epsilon))**6 - A.q(5)*((W)**2/A.q(2) + (A.q(1, 2) - (W)**2/A.q(2))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(11)*A.exp(-A.q(2)*epsilon) + A.q(11)*A.exp(-A.q(3)*epsilon) + A.exp(-A.q(4)*epsilon))/(A.expm1(-epsilon))**5 + A.q(10)*((W)**3/A.q(3) + (A.q(1, 3) - (W)**3/A.q(3))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(4)*A.exp(-A.q(2)*epsilon) + A.exp(-A.q(3)*epsilon))/(A.expm1(-epsilon))**4 - A.q(10)*((W)**4/A.q(4) + (A.q(1, 4) - (W)**4/A.q(4))*A.exp(-epsilon))*(A.exp(-epsilon) + A.exp(-A.q(2)*epsilon))/(A.expm1(-epsilon))**3 + ((W)**5 + (A.q(1) - (W)**5)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**6/A.q(6) + ((W)**6/A.q(6) + A.q(-1, 6))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def moment_arb_6(epsilon: Any, W: Any) -> Any:
+    return arb(-(-(W + (A.q(1) - W)*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(57)*A.exp(-A.q(2)*epsilon) + A.q(302)*A.exp(-A.q(3)*epsilon) + A.q(302)*A.exp(-A.q(4)*epsilon) + A.q(57)*A.exp(-A.q(5)*epsilon) + A.exp(-A.q(6)*epsilon))/(A.expm1(-epsilon))**7 + A.q(6)*((W)**2/A.q(2) + (A.q(1, 2) - (W)**2/A.q(2))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(26)*A.exp(-A.q(2)*epsilon) + A.q(66)*A.exp(-A.q(3)*epsilon) + A.q(26)*A.exp(-A.q(4)*epsilon) + A.exp(-A.q(5)*epsilon))/(A.expm1(-epsilon))**6 - A.q(15)*((W)**3/A.q(3) + (A.q(1, 3) - (W)**3/A.q(3))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(11)*A.exp(-A.q(2)*epsilon) + A.q(11)*A.exp(-A.q(3)*epsilon) + A.exp(-A.q(4)*epsilon))/(A.expm1(-epsilon))**5 + A.q(20)*((W)**4/A.q(4) + (A.q(1, 4) - (W)**4/A.q(4))*A.exp(-epsilon))*(A.exp(-epsilon) + A.q(4)*A.exp(-A.q(2)*epsilon) + A.exp(-A.q(3)*epsilon))/(A.expm1(-epsilon))**4 - A.q(15)*((W)**5/A.q(5) + (A.q(1, 5) - (W)**5/A.q(5))*A.exp(-epsilon))*(A.exp(-epsilon) + A.exp(-A.q(2)*epsilon))/(A.expm1(-epsilon))**3 + ((W)**6 + (A.q(1) - (W)**6)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2 + (-(W)**7/A.q(7) + ((W)**7/A.q(7) + A.q(-1, 7))*A.exp(-epsilon))/A.expm1(-epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def entropy_arb(epsilon: Any, W: Any) -> Any:
+    return arb(A.log(-(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon))/A.expm1(-epsilon)) + (epsilon*(A.q(1) - W)*A.exp(-epsilon)/A.expm1(-epsilon) - epsilon*(W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon)/(A.expm1(-epsilon))**2)*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))
+
+
+def profile_weight_arb_1(d: Any, epsilon: Any, W: Any) -> Any:
+    return arb(-(A.max(A.q(0), A.min(A.min(A.min(W, A.q(1) - W), -W + d), W - d + A.q(1))) - A.max(A.q(0), A.min(A.min(W, W + d + A.q(-1)), W - d + A.q(1)))/A.expm1(-epsilon) - A.max(A.q(0), A.min(A.min(A.min(W, d), A.q(1) - W), A.q(1) - d))/A.expm1(-epsilon) - A.exp(-epsilon)*A.max(A.q(0), A.min(A.min(A.q(1) - W, -W + d), -W - d + A.q(2)))/A.expm1(-epsilon))*A.expm1(-epsilon)/(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon)))
+
+
+def profile_weight_arb_2(d: Any, epsilon: Any, W: Any) -> Any:
+    return arb(A.max(A.q(0), A.min(A.min(A.min(W, d + A.q(-1)), A.q(1) - W), A.q(2) - d))/(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon)))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 MOMENTS = {1: moment_1, 2: moment_2, 3: moment_3, 4: moment_4, 5: moment_5, 6: moment_6}
 PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
+SF_ARB = (sf_arb_0, sf_arb_1,)
+ISF_ARB = (isf_arb_0, isf_arb_1,)
+PERIOD_ARB = period_arb
+NORM_ARB = norm_arb
+MOMENTS_ARB = {1: moment_arb_1, 2: moment_arb_2, 3: moment_arb_3, 4: moment_arb_4, 5: moment_arb_5, 6: moment_arb_6}
+ENTROPY_ARB = entropy_arb
+PROFILE_WEIGHTS_ARB = {1: profile_weight_arb_1, 2: profile_weight_arb_2}
 CELL_EDGES = ('W',)
 DIGEST = 'd8b65501d0b2a26e'

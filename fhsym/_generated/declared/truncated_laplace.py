@@ -74,6 +74,42 @@ def logsf_arb_0(t: Any, a: Any) -> Any:
     return arb(-a*t + A.log(A.q(1) - t) - A.log(A.exprel(-a)) + A.log(A.exprel(-a*(A.q(1) - t))) - A.log(A.q(2)))
 
 
+def isf_arb_0(q: Any, a: Any) -> Any:
+    return arb(A.piecewise((lambda: -A.log1p((A.q(1) - A.q(2)*q)*A.expm1(-a))/a, lambda: A.cmp('>=', (A.q(1) - A.q(2)*q)*A.expm1(-a), A.q(-1, 2))), (lambda: -A.log(A.q(2)*q + (A.q(1) - A.q(2)*q)*A.exp(-a))/a, lambda: True)))
+
+
+def variance_arb(a: Any) -> Any:
+    return arb(A.lowergamma3_scaled(a)/A.exprel(-a))
+
+
+def entropy_arb(a: Any) -> Any:
+    return arb(a*A.lowergamma_scaled(A.q(1), a)/A.exprel(-a) + A.log(A.exprel(-a)) + A.log(A.q(2)))
+
+
+def sf_end_arb(w: Any, a: Any) -> Any:
+    return arb(w*A.exp(-a*(A.q(1) - w))*A.exprel(-a*w)/(A.q(2)*A.exprel(-a)))
+
+
+def logsf_end_arb(w: Any, a: Any) -> Any:
+    return arb(-a*(A.q(1) - w) + A.log(w) - A.log(A.exprel(-a)) + A.log(A.exprel(-a*w)) - A.log(A.q(2)))
+
+
+def moment_arb_2(a: Any) -> Any:
+    return arb(A.lowergamma3_scaled(a)/A.exprel(-a))
+
+
+def moment_arb_4(a: Any) -> Any:
+    return arb(A.lowergamma_scaled(A.q(4), a)/A.exprel(-a))
+
+
+def moment_arb_6(a: Any) -> Any:
+    return arb(A.lowergamma_scaled(A.q(6), a)/A.exprel(-a))
+
+
+def moment_arb_8(a: Any) -> Any:
+    return arb(A.lowergamma_scaled(A.q(8), a)/A.exprel(-a))
+
+
 def crossing_0(epsilon: Any, D: Any, a: Any, A: Any = X) -> Any:
     return (D*a - epsilon)/(A.q(2)*a)
 
@@ -96,11 +132,13 @@ LOGSF_END = logsf_end
 SUPPORT_END = (1, 1)
 LOGPDF_ARB = (logpdf_arb_0,)
 LOGSF_ARB = (logsf_arb_0,)
-ISF_ARB = (None,)
-VARIANCE_ARB = None
+ISF_ARB = (isf_arb_0,)
+VARIANCE_ARB = variance_arb
 FISHER_ARB = None
-ENTROPY_ARB = None
-MOMENTS_ARB = ()
+ENTROPY_ARB = entropy_arb
+SF_END_ARB = sf_end_arb
+LOGSF_END_ARB = logsf_end_arb
+MOMENTS_ARB = ((2, moment_arb_2), (4, moment_arb_4), (6, moment_arb_6), (8, moment_arb_8), )
 CROSSINGS = ((1, -1, 0, 0, crossing_0), )
 JOINS = ()
 DIGEST = '8d1841b6a1e7df57'

@@ -13,6 +13,9 @@ Derived: Z = 2*r**K*(r*(-W + Min(1, Max(W, rho))) + Min(W, rho)) + 2*(W + r*(1 -
 from typing import Any
 
 import numpy as np
+from flint import arb
+
+from fhsym._core.declared_runtime import ArbNamespace as A
 
 
 def logpdf_0(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
@@ -75,10 +78,71 @@ def var_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return (K**2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + 2*K*((-1/2*W**2 + (1/2)*np.minimum(1, np.maximum(W, rho))**2)*np.exp(-epsilon) + (1/2)*np.minimum(W, rho)**2) + (-1/3*W**3 + (1/3)*np.minimum(1, np.maximum(W, rho))**3)*np.exp(-epsilon) + (1/3)*np.minimum(W, rho)**3)*np.exp(-K*epsilon)
 
 
+def logpdf_arb_0(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(-epsilon*k - A.log(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def logpdf_arb_1(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(-epsilon*k - epsilon - A.log(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def sf_arb_0(k: Any, a: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon*(k + A.q(1)))*A.expm1(-epsilon*(K - k + A.q(-1)))/A.expm1(-epsilon) + (a + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon*k) + ((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon))/(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def sf_arb_1(k: Any, a: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb((a*A.exp(-epsilon*(k + A.q(1))) + (W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon*(k + A.q(1)))*A.expm1(-epsilon*(K - k + A.q(-1)))/A.expm1(-epsilon) + ((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon))/(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def isf_arb_0(k: Any, q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb((q*A.exp(epsilon*k) + ((W + A.q(-1))*A.exp(-epsilon) - (W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon)*A.expm1(-epsilon*(K - k + A.q(-1)))/A.expm1(-epsilon) + (-(-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) - A.min(W, rho))*A.exp(-epsilon*(K - k)))/(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))*(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + ((-A.q(2)*W + A.q(2)*A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.q(2)*A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def isf_arb_1(k: Any, q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb((q*A.exp(epsilon*k) + (-(W + (A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon)*A.expm1(-epsilon*(K - k + A.q(-1)))/A.expm1(-epsilon) + (-(-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) - A.min(W, rho))*A.exp(-epsilon*(K - k)))/(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))*(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + ((-A.q(2)*W + A.q(2)*A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.q(2)*A.min(W, rho))*A.exp(-K*epsilon))*A.exp(epsilon))
+
+
+def period_arb(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(-A.log(A.exp(-K*epsilon) - (q*(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)) - ((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon))*A.expm1(-epsilon)/(W + (A.q(1) - W)*A.exp(-epsilon)))/epsilon)
+
+
+def norm_arb(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + (A.q(2)*(-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.q(2)*A.min(W, rho))*A.exp(-K*epsilon))
+
+
+def sf_top_arb(u: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb((((A.min(W, rho)) - (A.min(W, u))) + A.exp(-epsilon)*(((-W + A.min(A.q(1), A.max(W, rho))) - (-W + A.min(A.q(1), A.max(W, u))))))*A.exp(-K*epsilon)/(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
+
+
+def isf_top_arb_0(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((A.min(W, rho)) - (((q*(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon))*A.exp(K*epsilon)) - (((A.min(W, rho)) - (A.min(W, rho))) + A.exp(-epsilon)*(((-W + A.min(A.q(1), A.max(W, rho))) - (-W + A.min(A.q(1), W)))))))))
+
+
+def isf_top_arb_1(q: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((A.min(A.q(1), rho)) - (A.exp(epsilon)*(((q*(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon))*A.exp(K*epsilon)) - (((A.min(W, rho)) - (A.min(A.min(A.q(1), W), rho))) + A.exp(-epsilon)*(((-W + A.min(A.q(1), A.max(W, rho))) - (-W + A.min(A.q(1), A.max(W, rho)))))))))))
+
+
+def var_period_arb(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb(((W)**3/A.q(3) + (k)**2*(W + (A.q(1) - W)*A.exp(-epsilon)) + A.q(2)*k*((W)**2/A.q(2) + (A.q(1, 2) - (W)**2/A.q(2))*A.exp(-epsilon)) + (A.q(1, 3) - (W)**3/A.q(3))*A.exp(-epsilon))*A.exp(-epsilon*k))
+
+
+def var_last_arb(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((K)**2*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho)) + A.q(2)*K*((-(W)**2/A.q(2) + (A.min(A.q(1), A.max(W, rho)))**2/A.q(2))*A.exp(-epsilon) + (A.min(W, rho))**2/A.q(2)) + (-(W)**3/A.q(3) + (A.min(A.q(1), A.max(W, rho)))**3/A.q(3))*A.exp(-epsilon) + (A.min(W, rho))**3/A.q(3))*A.exp(-K*epsilon))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 ISF_TOP = (isf_top_0, isf_top_1,)
+LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
+SF_ARB = (sf_arb_0, sf_arb_1,)
+ISF_ARB = (isf_arb_0, isf_arb_1,)
+PERIOD_ARB = period_arb
+NORM_ARB = norm_arb
+SF_TOP_ARB = sf_top_arb
+ISF_TOP_ARB = (isf_top_arb_0, isf_top_arb_1,)
+VAR_PERIOD_ARB = var_period_arb
+VAR_LAST_ARB = var_last_arb
 CELL_EDGES = ('W',)
 DIGEST = '77064b1dc2128dbd'

@@ -1,0 +1,154 @@
+"""The step laws' C99 and JAX numerics (issue 28, item 3): ``fhsym/_generated/c/declared_<law>.c`` and
+``fhsym/_generated/declared/jax_<law>.py``, printed from the staircase and truncated staircase step declarations by
+``python -m fhsym.codegen`` (freshness: tests/test_codegen_targets.py's ``--check``).  The C files are compiled with
+``-Wall -Wextra -Werror -pedantic`` (conftest ``build_c_library``) and both targets are checked against the step
+densities' definitions in mpmath (level r^l on each step, r = e^-eps, summed step by step: exact for a constant
+density), never against fhsym's own numerics."""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import importlib.util
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from fhsym.codegen import generate as G
+from fhsym.codegen import step_laws as SL
+
+M = mpmath.mpf
+EPS, W = 1.0, 0.3  # design eps (per period) and first-step width / period
+K, RHO = 5, 0.25  # the truncated staircase cut at beta = 5.25 periods
+
+
+class Ref:
+    """The step density in units of the period: level r^k on [k, k + W), r^(k+1) on [k + W, k + 1) (cut at beta)."""
+
+    def __init__(self, beta=None):
+        self.r, self.W, self.beta = mpmath.exp(-M(EPS)), M(W), beta
+        last = int(beta) + 1 if beta is not None else int(60 * math.log(10) / EPS) + 2
+        steps = []
+        for k in range(last):
+            for lo, hi, lev in ((M(k), k + self.W, k), (k + self.W, M(k + 1), k + 1)):
+                hi = min(hi, M(beta)) if beta is not None else hi
+                if hi > lo:
+                    steps.append((lo, hi, self.r**lev))
+        self.steps = steps
+        self.Z = 2 * sum((hi - lo) * g for lo, hi, g in steps)
+
+    def pdf(self, t):
+        t = abs(M(t))
+        return next((g for lo, hi, g in self.steps if lo <= t < hi), M(0)) / self.Z
+
+    def sf(self, x):
+        return sum(((hi - max(lo, x)) * g for lo, hi, g in self.steps if hi > x), M(0)) / self.Z
+
+    def moment(self, n):
+        return 2 * sum((hi ** (n + 1) - lo ** (n + 1)) / (n + 1) * g for lo, hi, g in self.steps) / self.Z
+
+    def entropy(self):
+        return -2 * sum((hi - lo) * g / self.Z * mpmath.log(g / self.Z) for lo, hi, g in self.steps)
+
+    def profile(self, e, d):
+        cuts = sorted({c for lo, hi, _ in self.steps for c in (lo, hi, -lo, -hi, lo - d, hi - d, -lo - d, -hi - d)})
+        out = M(0)
+        for a, b in zip(cuts, cuts[1:]):
+            m = (a + b) / 2
+            v = self.pdf(m) - mpmath.exp(e) * self.pdf(m + d)
+            if v > self.pdf(m) * M(10) ** -30:  # a loss of exactly eps (equal levels) cancels to rounding noise
+                out += v * (b - a)
+        return out
+
+
+@pytest.fixture(scope="module")
+def clib(build_c_library):
+    return build_c_library("step_c", {rel: (G.default_dir("c") / rel).read_text() for rel, _ in SL.outputs_c()})
+
+
+def _c(lib, law):
+    """name -> the C function fhsym_<law>_<name> (every argument a double)."""
+    def get(name):
+        f = getattr(lib, f"fhsym_{law}_{name}")
+        f.restype = ctypes.c_double
+
+        def call(*args):
+            f.argtypes = [ctypes.c_double] * len(args)
+            return f(*(float(v) for v in args))
+        return call
+    return get
+
+
+def _jax(law):
+    pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    mod = importlib.import_module(f"fhsym._generated.declared.jax_{law}")
+
+    def get(name):
+        fn = getattr(mod, name)
+        return lambda *args: float(np.asarray(fn(*(np.float64(v) for v in args))))
+    return get
+
+
+def _cell(t):
+    k = math.floor(t)
+    r = t - k
+    return (k, 0, W - r) if r < W else (k, 1, 1 - r)
+
+
+def _check(get, truncated):
+    par = (EPS, W, K, RHO) if truncated else (EPS, W)
+    with mpmath.workdps(40):
+        ref = Ref(K + RHO if truncated else None)
+        assert get("norm")(*par) == pytest.approx(float(ref.Z), rel=1e-14, abs=0)
+        for t in (0.1, 0.7, 3.2, 5.1, 20.5):
+            if truncated and t > K + RHO:
+                continue
+            k, i, a = _cell(t)
+            if truncated and k >= K:
+                sf = get("sf_top")(t - K, *par)
+            else:
+                sf = get(f"sf_{i}")(k, a, *par)
+            assert sf == pytest.approx(float(ref.sf(M(t))), rel=1e-13, abs=0), t
+            assert get(f"logpdf_{i}")(k, *par) == pytest.approx(float(mpmath.log(ref.pdf(t))), rel=1e-13, abs=0), t
+            v = t - k - (0 if i == 0 else W)  # the distance above the step's lower edge: P(0 < T <= t)
+            assert get(f"half_{i}")(k, v, *par) == pytest.approx(float(1 / M(2) - ref.sf(M(t))), rel=1e-13, abs=0), t
+        for p in (0.3, 1e-3, 1e-9):  # isf: the period from `period`, the step from sf at the edge W (as the classes do)
+            if truncated and p <= get("sf_top")(0.0, *par):
+                i = 0 if p >= get("sf_top")(W, *par) else 1
+                x = K + get(f"isf_top_{i}")(p, *par)
+            else:
+                k = math.floor(get("period")(p, *par))
+                k = min(k, K - 1) if truncated else k
+                i = 0 if p >= get("sf_0")(k, 0.0, *par) else 1
+                x = k + (W if i == 0 else 1.0) - get(f"isf_{i}")(k, p, *par)
+            # to the conditioning of a double x: |sf(x) - q| <= 1e-12 q + g(x) |x| 4 ulp (one ulp, 8.9e-16, of
+            # x = 5.2499997 moves sf by 2e-10 of q = 1e-9 where the cut leaves 2.6e-7 of a step)
+            slack = 1e-12 * p + float(ref.pdf(x)) * abs(x) * 2.0**-52 * 4
+            assert abs(float(ref.sf(M(x))) - p) <= slack, (p, x)
+        if truncated:
+            s2 = sum(get("var_period")(k, EPS, W) for k in range(K)) + get("var_last")(*par)
+            assert s2 / (get("norm")(*par) / 2) == pytest.approx(float(ref.moment(2)), rel=1e-13, abs=0)
+        else:
+            assert get("variance")(*par) == pytest.approx(float(ref.moment(2)), rel=1e-13, abs=0)
+            assert get("moment_4")(*par) == pytest.approx(float(ref.moment(4)), rel=1e-13, abs=0)
+            assert get("entropy")(*par) == pytest.approx(float(ref.entropy()), rel=1e-13, abs=0)
+            for e, d in ((0.3, 0.5), (1.5, 1.0), (0.0, 0.2), (1.2, 0.7)):  # sum_n W_n(d) (1 - e^(eps - n EPS))_+ (0 at the last two)
+                delta = sum(get(f"profile_weight_{n}")(d, *par) * max(0.0, -math.expm1(e - n * EPS)) for n in (1, 2))
+                assert delta == pytest.approx(float(ref.profile(M(e), M(d))), rel=1e-13, abs=1e-40), (e, d)
+
+
+@pytest.mark.parametrize("law", ["staircase", "truncated_staircase"])
+def test_step_law_c_numerics_against_the_definition(clib, law):
+    _check(_c(clib, law), law == "truncated_staircase")
+
+
+@pytest.mark.parametrize("law", ["staircase", "truncated_staircase"])
+def test_step_law_jax_numerics_against_the_definition(law):
+    mod = importlib.import_module(f"fhsym._generated.declared.{law}")
+    jmod = pytest.importorskip(f"fhsym._generated.declared.jax_{law}") if importlib.util.find_spec("jax") else None
+    if jmod is None:
+        pytest.skip("the JAX target needs the optional extra jax")
+    assert jmod.DIGEST == mod.DIGEST and len(jmod.SF) == len(mod.SF) and len(jmod.ISF) == len(mod.ISF)
+    _check(_jax(law), law == "truncated_staircase")
