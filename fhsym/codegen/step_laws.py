@@ -24,6 +24,7 @@ import textwrap
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import sympy as sp
+from sympy.printing.str import StrPrinter
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
@@ -41,44 +42,41 @@ SOURCES = ("fhsym.symbolic.laws.staircase", "fhsym.symbolic.laws.truncated_stair
 STEP_LAWS: Tuple[Tuple[str, str], ...] = tuple((src.rsplit(".", 1)[-1], src) for src in SOURCES)
 
 
-class StepPrinter(DeclaredPrinter):
+class _MinMaxSub(StrPrinter):  # type: ignore[misc]  # sympy ships no type information: StrPrinter is Any
+    """``Min``/``Max`` folded pairwise into the target's two-argument ``MIN``/``MAX`` and ``Sub`` as one
+    parenthesised difference: the part the step laws' printers share (each names its own functions)."""
+
+    MIN = ""
+    MAX = ""
+
+    def _fold(self, e: sp.Basic, fn: str) -> str:
+        out = str(self._print(e.args[0]))
+        for arg in e.args[1:]:
+            out = f"{fn}({out}, {self._print(arg)})"
+        return out
+
+    def _print_Sub(self, e: sp.Basic) -> str:
+        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
+
+    def _print_Min(self, e: sp.Basic) -> str:
+        return self._fold(e, self.MIN)
+
+    def _print_Max(self, e: sp.Basic) -> str:
+        return self._fold(e, self.MAX)
+
+
+class StepPrinter(_MinMaxSub, DeclaredPrinter):
     """:class:`~.declared.DeclaredPrinter` with ``Min``/``Max`` as nested ``np.minimum``/``np.maximum``
     (elementwise, no functools) and ``floor`` as ``np.floor``."""
 
-    def _fold(self, e: sp.Basic, fn: str) -> str:
-        out = str(self._print(e.args[0]))
-        for arg in e.args[1:]:
-            out = f"{fn}({out}, {self._print(arg)})"
-        return out
-
-    def _print_Sub(self, e: sp.Basic) -> str:
-        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
-
-    def _print_Min(self, e: sp.Basic) -> str:
-        return self._fold(e, "np.minimum")
-
-    def _print_Max(self, e: sp.Basic) -> str:
-        return self._fold(e, "np.maximum")
+    MIN, MAX = "np.minimum", "np.maximum"
 
 
-class StepArbPrinter(ArbPrinter):
+class StepArbPrinter(_MinMaxSub, ArbPrinter):
     """:class:`~.declared.ArbPrinter` (python-flint balls, exact rationals) with ``Min``/``Max`` as nested
     ``A.min``/``A.max`` (ball hulls) and ``Sub`` as one parenthesised difference."""
 
-    def _fold(self, e: sp.Basic, fn: str) -> str:
-        out = str(self._print(e.args[0]))
-        for arg in e.args[1:]:
-            out = f"{fn}({out}, {self._print(arg)})"
-        return out
-
-    def _print_Sub(self, e: sp.Basic) -> str:
-        return f"(({self._print(e.args[0])}) - ({self._print(e.args[1])}))"
-
-    def _print_Min(self, e: sp.Basic) -> str:
-        return self._fold(e, "A.min")
-
-    def _print_Max(self, e: sp.Basic) -> str:
-        return self._fold(e, "A.max")
+    MIN, MAX = "A.min", "A.max"
 
 
 def arb_step_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
