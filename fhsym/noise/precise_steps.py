@@ -1,8 +1,11 @@
-"""The piecewise-uniform noise at any precision (issue 29), on arb balls, written by hand (the staircase and the
+"""The piecewise-uniform noise at any precision (issue 29), on exact rationals and arb balls (the staircase and the
 truncated staircase run the ball forms printed from their step declarations: :mod:`fhsym.noise.precise_step_laws`).
 
 Piecewise uniform (:mod:`fhsym.noise.piecewise_uniform`): density, sf, isf, moments and variance are
-exact rationals (the masses q_k = n_k/N and the width are), the entropy ``-sum q_k log(q_k/w)`` and the loss
+exact rationals (the masses q_k = n_k/N and the width are).  The sf, the in-cell quantile, the cell moment integral
+and the profile's interpolation are the rational functions printed from the law's cell declaration
+(``fhsym/_generated/declared/piecewise_uniform.py``, proofs topic ``step_piecewise_uniform``), run here on
+``Fraction``s and balls, on which they are exact (sums, products and quotients only); the entropy ``-sum q_k log(q_k/w)`` and the loss
 ``log(g(t)/g(t + d))`` are balls, and the profile at shift ``d = (j + theta) w`` is
 ``(1 - theta) D_j + theta D_{j+1}``, ``D_j = sum_k [q_k - e^eps q_{k+j}]_+``, each positive part taken
 on balls (the sign of ``q_k - e^eps q_{k+j}`` is decided once the ball excludes 0; at eps = 0 the
@@ -18,6 +21,7 @@ from typing import List, Optional
 from flint import arb
 
 from .._core.mpfuncs import exact_fraction
+from .._generated.declared import piecewise_uniform as _gen
 from .precise_laws import INF, LawAtPrecision, Value, ball_of, positive_part
 
 __all__ = ["PiecewiseUniformAtPrecision", "eulerian"]
@@ -71,18 +75,19 @@ class PiecewiseUniformAtPrecision(LawAtPrecision):
         k = self._bin(s)
         if k > self.M:
             return Fraction(0)
-        return self.tails[k + 1] + self.q[k] * ((k + Fraction(1, 2)) * self.w - s) / self.w
+        out: Fraction = _gen.sf(((k + Fraction(1, 2)) * self.w - s) / self.w, self.q[k], self.tails[k + 1])
+        return out
 
     def _isf_q(self, q: Fraction) -> Optional[Value]:
         for k in range(self.M + 1):
             if self.tails[k + 1] <= q and self.q[k] > 0:
-                return (k + Fraction(1, 2)) * self.w - (q - self.tails[k + 1]) * self.w / self.q[k]
+                a: Fraction = _gen.isf(q, self.q[k], self.tails[k + 1])  # the distance to the cell's top, in w
+                return (k + Fraction(1, 2) - a) * self.w
         return Fraction(0)  # pragma: no cover - q <= 1/2 is reached in bin 0 at the latest
 
     def _moment_q(self, n: int) -> Value:
-        h = Fraction(1, 2)
-        s = sum((self.q[abs(k)] * ((k + h) ** (n + 1) - (k - h) ** (n + 1)) for k in range(-self.M, self.M + 1)), Fraction(0))
-        return self.w**n * s / (n + 1)
+        s = sum((self.q[abs(k)] * _gen.moment_cell(n, k) for k in range(-self.M, self.M + 1)), Fraction(0))
+        return self.w**n * s
 
     def _entropy_q(self) -> Value:
         total = arb(0)
@@ -108,5 +113,7 @@ class PiecewiseUniformAtPrecision(LawAtPrecision):
         j = math.floor(u)
         th = u - j
         e = ball_of(eps)
-        out: arb = ball_of(1 - th) * self._d(e, j) + (ball_of(th) * self._d(e, j + 1) if th else arb(0))
+        if not th:
+            return self._d(e, j)
+        out: arb = _gen.profile(ball_of(th), self._d(e, j), self._d(e, j + 1))
         return out
