@@ -7,7 +7,7 @@ exactly by their sum).  Its privacy for every ``|d| <= Delta`` is
 rationals by :func:`fhsym._core.arb.piecewise_uniform.sup_profile_bounds`.  The float LP is
 solved with a smaller delta (``delta (1 - slack)``) so that its tolerances and the rounding of the
 weights cannot push ``max_j D_j`` above delta; a failed check retries with a larger slack, and an
-LP that leans on its tail variable retries with a larger support.  LPs of more than 20,000 columns are solved by
+LP that leans on its tail variable retries with a larger support.  LPs of more than 8,000 columns are solved by
 row generation (:mod:`.rowgen`): the same LP, the same kind of dual, fewer rows held at once.
 
 >>> noise, proven = private_noise(1.0, 1e-6, 1.0, m=2, M=30)

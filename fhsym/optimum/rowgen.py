@@ -47,9 +47,10 @@ __all__ = ["solve_lp_rows", "restricted_lp", "SEED_COLUMNS", "FULL_COLUMNS", "TO
 
 #: the coarsest grid is solved in full while its LP has at most this many columns
 SEED_COLUMNS = 8_000
-#: an LP with at most this many columns is solved in full (row generation is slower on small LPs: at eps = 1,
-#: m = 16, 9,996 columns, it took 3.6 s in 9 rounds against about 1 s in full)
-FULL_COLUMNS = 20_000
+#: an LP with at most this many columns is solved in full, a larger one by row generation (measured at delta = 1e-7,
+#: two calls each, interleaved, load 6-7: eps = 0.3 (7,925 rows) 1.3-2.1 s against 5.3-6.2 s in full, eps = 1
+#: 1.7-1.9 s against 6.1-8.3 s, eps = 3 5.4-6.8 s against 9.8-13.6 s)
+FULL_COLUMNS = 8_000
 #: the dual of an LP solved at delta' < delta bounds the LP at delta only by its tangent, ``(delta - delta') sum_j z_j``
 #: lower; where that costs more than this fraction of the value the restricted LP is solved again at delta itself
 TANGENT_LOSS = 1e-5
@@ -177,17 +178,17 @@ def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, ke
 
 
 def solve_lp_rows(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional[float] = None,
-                  support_of: Optional[Callable[[int], int]] = None, full_columns: int = FULL_COLUMNS,
+                  support_of: Optional[Callable[[int], int]] = None, full_columns: Optional[int] = None,
                   seed_columns: int = SEED_COLUMNS) -> LPSolution:
     """:func:`.solve.solve_lp` by row generation over grids ``m0, 2 m0, ..., m`` (module docstring).
 
     Same arguments and result as :func:`.solve.solve_lp`; ``n_rows``/``n_cols`` are the final restricted LP's.
-    An LP of at most ``full_columns`` columns is solved in full; the coarsest grid has at most ``seed_columns``
+    An LP of at most ``full_columns`` columns (default :data:`FULL_COLUMNS`, read at the call) is solved in full; the coarsest grid has at most ``seed_columns``
     (or one bin per unit).  ``support_of(g)`` gives the support of an
     intermediate grid ``g`` (default: ``M`` scaled by ``g/m``).  Raises ``ArithmeticError`` if HiGHS fails or the
     separation does not close within :data:`MAX_ROUNDS` rounds on a grid."""
     bd = delta if bound_delta is None else bound_delta
-    if _columns(m, M) <= full_columns:
+    if _columns(m, M) <= (FULL_COLUMNS if full_columns is None else full_columns):
         return solve_lp(epsilon, delta, m, M, bound_delta=bd)
     r = ratio_above(epsilon)
     grids = [m]
