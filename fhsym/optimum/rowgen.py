@@ -195,6 +195,8 @@ def solve_lp_rows(epsilon: float, delta: float, m: int, M: int, bound_delta: Opt
     while grids[-1] > 1 and _columns(grids[-1], _level_support(grids[-1], m, M, support_of)) > seed_columns:
         grids.append(grids[-1] // 2)
     grids.reverse()
+    if len(grids) == 1:  # one bin per unit and still large (small eps): no coarser grid to start from
+        return solve_lp(epsilon, delta, m, M, bound_delta=bd)
     g = grids[0]
     Mg = _level_support(g, m, M, support_of)
     sol = solve_lp(epsilon, delta, g, Mg, bound_delta=bd)
