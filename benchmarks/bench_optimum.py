@@ -1,6 +1,7 @@
 """The optimum and the advisor from their data files, interleaved with a baseline in one process (issue 31 items 2, 4).
 
-    python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1] [--only recorded advise computed widths]
+    python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
+                                       [--only recorded advise computed offgrid widths]
                                        [--markdown]
 
 Each row times an fhsym call and dp_accounting's analytic Gaussian ``get_sigma_gaussian(eps, 1e-6)`` alternately
@@ -17,8 +18,13 @@ the ratio shows the load each saw.
   ``fhsym.advise(1, 1e-6)`` (target 100 ms); "re-verified": the memo of verified records cleared before every call.
 * ``computed``: ``optimal_variance`` at points the data file does not hold (the LP solved; target 5 s at
   eps <= 10), with the interval's width.
+* ``offgrid``: off the data at eps 1, 3, 5, 7, 10 (delta 1e-7, which no record holds; eps 7 has no record at all):
+  the LP solved (``recorded=False``) by the full LP as before row generation (A: ``rowgen.FULL_COLUMNS`` raised so
+  that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above 20,000
+  columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
+  default call ``optimal_variance(eps, 1e-7)`` once (the data's neighbours where they are narrow enough, else B).
 * ``widths``: the recorded intervals' ``upper/lower`` (best certified upper end) against the targets 1.002
-  (eps <= 10) and 1.01 (eps <= 20).
+  (eps <= 10) and 1.01 (eps <= 20), and a summary per eps from 5 to 10.
 
 No timing is asserted anywhere in the tests; docs/optimum.md and docs/performance.md restate this output.
 """
@@ -110,6 +116,38 @@ def computed_rows(rounds: int) -> List[dict]:
     return rows
 
 
+def offgrid_rows(rounds: int) -> None:
+    from fhsym.optimum import rowgen
+
+    print(f"off the data, delta 1e-7 (target <= 5 s and upper/lower <= 1.002 at eps <= 10); load at the start "
+          f"{os.getloadavg()[0]:.2f}")
+    default = rowgen.FULL_COLUMNS
+    for eps in (1.0, 3.0, 5.0, 7.0, 10.0):
+        got: dict = {}
+
+        def full(e: float = eps) -> None:
+            rowgen.FULL_COLUMNS = 10 ** 12
+            try:
+                got["full"] = fhsym.optimal_variance(e, 1e-7, recorded=False)
+            finally:
+                rowgen.FULL_COLUMNS = default
+
+        def rows(e: float = eps) -> None:
+            got["rows"] = fhsym.optimal_variance(e, 1e-7, recorded=False)
+        ta, tb = interleaved(full, rows, rounds, warm_up=False)
+        a, b = got["full"], got["rows"]
+        print(f"  optimal_variance({eps:g}, 1e-7, recorded=False): full LP {statistics.median(ta):7.2f} s "
+              f"(LP {a.lp_rows} x {a.lp_columns}, upper/lower {a.ratio:.5f}) | row generation "
+              f"{statistics.median(tb):7.2f} s (LP {b.lp_rows} x {b.lp_columns}, upper/lower {b.ratio:.5f}, m={b.bins}) "
+              f"| ratio {statistics.median(tb) / statistics.median(ta):.3f} | load {os.getloadavg()[0]:.2f}", flush=True)
+        t0 = time.perf_counter()
+        iv = fhsym.optimal_variance(eps, 1e-7)
+        dt = time.perf_counter() - t0
+        print(f"  optimal_variance({eps:g}, 1e-7): {dt:7.3f} s, upper/lower {iv.ratio:.5f}, "
+              f"{iv.source.split(':')[0].split(' (')[0]}, target 5 s: {'met' if dt <= 5 else 'missed'}, "
+              f"1.002: {'met' if iv.ratio <= 1.002 else 'missed'} | load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def widths() -> None:
     pts = R.recorded_points()
     print(f"recorded points: {len(pts)}; intervals upper/lower (upper: the best certified law of optimal_variance)")
@@ -122,14 +160,19 @@ def widths() -> None:
         print(f"  eps={eps:<5g} delta={delta:<6g} [{iv.lower:.7g}, {iv.upper:.7g}] ratio {iv.ratio:.5f} "
               f"({type(iv.noise).__name__}) target {target}: {'met' if ok else 'missed'}")
     print(f"width target met at {worst.get(True, 0)} of {len(pts)} recorded points")
+    for eps in (5.0, 6.0, 8.0, 10.0):
+        rs = [fhsym.optimal_variance(eps, d).ratio for e, d in pts if e == eps]
+        if rs:
+            print(f"  eps={eps:g}: widest upper/lower {max(rs):.5f} over {len(rs)} deltas (target 1.002: "
+                  f"{'met' if max(rs) <= 1.002 else 'missed'})")
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--slow-rounds", type=int, default=1, help="interleaved rounds of the LP rows")
-    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "widths"),
-                    default=("recorded", "advise", "computed", "widths"))
+    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths"),
+                    default=("recorded", "advise", "computed", "offgrid", "widths"))
     ap.add_argument("--markdown", action="store_true")
     ns = ap.parse_args(argv)
     try:
@@ -150,6 +193,8 @@ def main(argv=None) -> None:
     if "computed" in ns.only:
         rows += computed_rows(ns.slow_rounds)
     print_rows(rows, ns.markdown)
+    if "offgrid" in ns.only:
+        offgrid_rows(ns.slow_rounds)
     if "widths" in ns.only:
         widths()
     load = os.getloadavg()

@@ -350,14 +350,18 @@ def optimum_task(epsilon: float, delta: float) -> Task:
                 label=f"optimum eps={epsilon:g} delta={delta:g}")
 
 
-def optimum_grid_task(epsilon: float, delta: float) -> Task:
+def optimum_grid_task(epsilon: float, delta: float, bins: Optional[int] = None) -> Task:
     """The :class:`~fhsym.applications.sweeps.Task` of the full optimum record at (eps, delta), Delta = 1 (its dual and
     noise: :func:`fhsym.optimum.api.compute_record`), which ``fhsym/optimum/data`` stores for every point of the
-    1-D grid (``scripts/optimum_table.py --grid frontier``; a local or remote Dask cluster like every frontier sweep)."""
+    1-D grid (``scripts/optimum_table.py --grid frontier``; a local or remote Dask cluster like every frontier sweep).
+    ``bins`` overrides the automatic grid (``scripts/optimum_table.py --bins``)."""
     from .sweeps import Task
 
-    return Task("fhsym.optimum.api:compute_record", {"epsilon": float(epsilon), "delta": float(delta)},
-                label=f"optimum record eps={epsilon:g} delta={delta:g}")
+    args: Dict[str, Any] = {"epsilon": float(epsilon), "delta": float(delta)}
+    if bins is not None:
+        args["bins"] = int(bins)
+    return Task("fhsym.optimum.api:compute_record", args,
+                label=f"optimum record eps={epsilon:g} delta={delta:g}" + ("" if bins is None else f" bins={bins}"))
 
 
 def gain_db(var_fh: float, var_other: float) -> float:

@@ -475,11 +475,12 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
                            lp_columns=cols, primal=primal, primal_upper=primal_upper, source=source)
 
 
-def compute_record(epsilon: float, delta: float) -> Dict[str, Any]:
+def compute_record(epsilon: float, delta: float, bins: Optional[int] = None) -> Dict[str, Any]:
     """The record at (epsilon, delta), computed now (the LP, never the data file): one task of the frontier's sweep
-    runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``)."""
+    runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``).
+    ``bins`` overrides the automatic grid (``scripts/optimum_table.py --bins``)."""
     t0 = time.perf_counter()
-    iv = optimal_variance(epsilon, delta, recorded=False)
+    iv = optimal_variance(epsilon, delta, recorded=False, bins=bins)
     rec = record_of(iv, time.perf_counter() - t0)
     chk = recheck(rec)
     if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:

@@ -7,7 +7,8 @@ exactly by their sum).  Its privacy for every ``|d| <= Delta`` is
 rationals by :func:`fhsym._core.arb.piecewise_uniform.sup_profile_bounds`.  The float LP is
 solved with a smaller delta (``delta (1 - slack)``) so that its tolerances and the rounding of the
 weights cannot push ``max_j D_j`` above delta; a failed check retries with a larger slack, and an
-LP that leans on its tail variable retries with a larger support.
+LP that leans on its tail variable retries with a larger support.  LPs of more than 8,000 columns are solved by
+row generation (:mod:`.rowgen`): the same LP, the same kind of dual, fewer rows held at once.
 
 >>> noise, proven = private_noise(1.0, 1e-6, 1.0, m=2, M=30)
 >>> proven <= 1e-6, round(noise.var(), 3)
@@ -21,7 +22,8 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ..noise.piecewise_uniform import PiecewiseUniform
-from .solve import LPSolution, solve_lp
+from .rowgen import solve_lp_rows
+from .solve import LPSolution
 
 __all__ = ["weights_from_masses", "private_noise", "solve_private", "SCALE_BITS"]
 
@@ -63,7 +65,7 @@ def solve_private(epsilon: float, delta: float, sensitivity: float, m: int, M: i
     slack = SLACK
     last: Optional[float] = None
     for _ in range(ATTEMPTS):
-        sol = solve_lp(epsilon, delta * (1.0 - slack), m, M, bound_delta=delta)
+        sol = solve_lp_rows(epsilon, delta * (1.0 - slack), m, M, bound_delta=delta)
         noise = PiecewiseUniform(width=sensitivity / m, weights=weights_from_masses(sol.q))
         if sol.t > TAIL * delta:
             M = int(M * 1.5) + m
