@@ -318,7 +318,10 @@ def test_a_sample_of_the_data_file_re_verifies_here():
         assert fhsym.verify_certificate(r["certificate"]), r["call"]
         noise = fhsym.noise.NOISE_CLASSES[r["certificate"]["mechanism"]].from_parameters(r["parameters"])
         assert r["variance"] == noise.var()
-        assert r["quantile_999"] == F.abs_quantile(r["certificate"]["mechanism"], r["parameters"])
+        # recorded by the code of its day: a law whose kernels later moved to its generated forms moved within their
+        # stated accuracy (the Gaussian's isf by 1 ulp, README: within 1.5e-15)
+        assert math.isclose(r["quantile_999"], F.abs_quantile(r["certificate"]["mechanism"], r["parameters"]),
+                            rel_tol=2e-15, abs_tol=0.0)
 
 
 def test_data_file_optimum_bounds_every_mechanism_and_reproduces():

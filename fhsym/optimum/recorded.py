@@ -34,7 +34,7 @@ from .._core.arb.piecewise_uniform import fraction_down, fraction_up
 from ..noise.piecewise_uniform import PiecewiseUniform
 from .dual import DualCertificate
 
-__all__ = ["DATA", "FORMAT", "load", "find", "recheck", "checked", "Recheck", "Checked",
+__all__ = ["DATA", "FORMAT", "load", "find", "best_of", "recheck", "checked", "Recheck", "Checked",
            "record_of", "dumps", "recorded_points"]
 
 DATA = Path(__file__).resolve().parent / "data" / "optimum_bounds.json.gz"
@@ -173,6 +173,32 @@ def record_of(iv: Any, seconds: float) -> Dict[str, Any]:
         "noise": {"width": iv.primal.width, "weights": list(iv.primal.weights)},
         "dual": iv.dual.to_json(),
     }
+
+
+def best_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> Dict[str, Any]:
+    """One record of the same point from two: the dual (with its grid and solve figures) of the one with the higher
+    ``lower``, the noise of the one with the lower ``upper``.  The two ends are re-checked independently
+    (:func:`recheck`: the dual by weak duality, the noise by its exact variance and privacy), so either may come
+    from either solve; ``noise_bins`` gives the grid the noise came from where it differs from ``bins``.
+
+    >>> a = {"epsilon": 1.0, "delta": 1e-6, "lower": 1.0, "upper": 3.0, "bins": 2, "noise": {"width": 0.5}, "dual": "a"}
+    >>> b = {"epsilon": 1.0, "delta": 1e-6, "lower": 2.0, "upper": 4.0, "bins": 4, "noise": {"width": 0.25}, "dual": "b"}
+    >>> r = best_of(a, b); r["dual"], r["noise"], r["ratio"], r["noise_bins"]
+    ('b', {'width': 0.5}, 1.5, 2)
+    """
+    if (old["epsilon"], old["delta"]) != (new["epsilon"], new["delta"]):
+        raise ValueError("best_of: the two records must hold the same (epsilon, delta)")
+    low = new if new["lower"] >= old["lower"] else old
+    up = new if new["upper"] <= old["upper"] else old
+    out = {k: v for k, v in low.items() if k != "noise_bins"}
+    for k in ("upper", "proven_delta", "noise"):
+        if k in up:
+            out[k] = up[k]
+    out["ratio"] = out["upper"] / out["lower"] if out["lower"] > 0 else None
+    nb = round(1.0 / float(up["noise"]["width"]))
+    if nb != out.get("bins"):
+        out["noise_bins"] = nb
+    return out
 
 
 def dumps(records: List[Mapping[str, Any]], header: Mapping[str, Any]) -> bytes:
