@@ -498,11 +498,12 @@ def _needs_prepare(topic: str, prepared: Set[str]) -> bool:
 
 def _prepare(topic: str, prepared: Set[str]) -> None:
     """Run the topic's :attr:`Topic.prepare` once in this process (a failure is left to the checks, which redo it)."""
-    if not _needs_prepare(topic, prepared):
+    work = TOPICS[topic].prepare if _needs_prepare(topic, prepared) else None
+    if work is None:
         return
     prepared.add(topic)
     try:
-        TOPICS[topic].prepare()  # type: ignore[misc]  # not None: _needs_prepare
+        work()
     except Exception:  # the checks compute it themselves and report the failure as theirs
         pass
 
