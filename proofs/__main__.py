@@ -7,6 +7,9 @@ Usage::
     python -m proofs --check distribution.rho_properties   # one check (repeatable)
     python -m proofs --quick              # the fast subset (fewer points), as run by the tests
     python -m proofs --list               # list topics and checks
+    python -m proofs --quick --times 10   # and the 10 slowest checks (wall and CPU seconds), the import time
+    python -m proofs --quick --record-times   # record each check's CPU seconds in proofs/_times.json: a parallel
+                                          # run starts the longest checks first (order only, never a result)
     python -m proofs --scheduler local --cache .proofs-cache   # each check a task on a local Dask cluster;
                                           # an interrupted run resumes from the cache (same code only)
     python -m proofs --scheduler tcp://host:8786               # on a dask.distributed cluster
@@ -39,15 +42,23 @@ def main(argv=None) -> int:
     ap.add_argument("--report", type=Path, default=None, help=f"write the markdown report here (default for a full run: {DEFAULT_REPORT})")
     ap.add_argument("--no-report", action="store_true", help="do not write a report")
     ap.add_argument("--list", action="store_true", help="list topics and checks, then exit")
+    ap.add_argument("--times", type=int, default=0, metavar="N",
+                    help="after the run, list the N slowest checks (wall and CPU seconds) and where the time went")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="run each check as a task through fhsym's sweep runner: 'local' (a local Dask cluster of "
                          "--jobs workers, the optional extra fhsym[dask]), 'serial', or a dask.distributed address")
     ap.add_argument("--cache", type=Path, default=None, metavar="DIR",
                     help="with --scheduler: keep finished checks here, so that an interrupted run resumes (keyed by "
                          "a hash of the fhsym and proofs code: any change re-runs)")
+    ap.add_argument("--record-times", action="store_true",
+                    help=f"record each check's CPU seconds in {H.TIMES_FILE.name} (the start order of parallel runs)")
     ns = ap.parse_args(argv)
+    if ns.times < 0:
+        ap.error(f"argument --times: must be >= 0; got {ns.times}")
 
+    t_import = time.perf_counter()
     topics = H.discover()
+    t_import = time.perf_counter() - t_import
     if ns.list:
         for tp in topics:
             print(f"{tp.name}: {tp.title}")
@@ -72,7 +83,7 @@ def main(argv=None) -> int:
     cmd = ("python -m proofs" + "".join(f" --only {o}" for o in ns.only) + (" --quick" if ns.quick else "")
            + "".join(f" --check {k}" for k in ns.check))
 
-    print(f"{cmd}: {len(checks)} checks, {ns.jobs} process(es)", flush=True)
+    print(f"{cmd}: {len(checks)} checks, {ns.jobs} process(es); topics imported in {t_import:.1f}s", flush=True)
     t0 = time.perf_counter()
     done = [0]
 
@@ -104,6 +115,10 @@ def main(argv=None) -> int:
         print(f"not reproduced: {', '.join(unrep)} (docs/errata.md)")
     counts = status_counts(results)
     print(f"{len(results)} checks: " + ", ".join(f"{counts[s]} {s}" for s in H.STATUSES) + f" in {elapsed:.1f}s")
+    if ns.times:
+        print(H.format_times(results, ns.times, elapsed, ns.jobs, t_import))
+    if ns.record_times:
+        print(f"recorded the CPU seconds of {len(results)} checks in {H.record_times(results, ns.quick)}")
     if report_path is not None:
         shown = [t for t in topics if any(r.topic == t.name for r in results)]
         text = H.render_report(shown, results, cmd, ns.quick)

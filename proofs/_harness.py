@@ -53,7 +53,7 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -68,7 +68,7 @@ __all__ = [
     "HAND_PROOF", "LABELS", "LABEL_MEANING", "ERRATUM_STATUSES",
     "Outcome", "Check", "Result", "Topic", "Context",
     "proven", "verified", "negative_control", "erratum_confirmed", "not_reproduced", "cross_check", "failed",
-    "discover", "select", "run", "format_table", "render_report",
+    "discover", "select", "run", "longest_first", "recorded_times", "record_times", "format_table", "format_times", "render_report",
 ]
 
 PROVEN = "PROVEN"
@@ -235,7 +235,8 @@ class Result:
     naive: str = ""
     tried: str = ""
     found: str = ""
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall-clock seconds of the check (not in the report: two runs write the same file)
+    cpu: float = 0.0  # CPU seconds of the process running the check, during it (steadier than wall on a busy machine)
 
     @property
     def key(self) -> str:
@@ -250,11 +251,16 @@ class Result:
 class Topic:
     """A group of checks (one module or package of ``proofs``)."""
 
-    def __init__(self, name: str, title: str, order: int = 100, description: str = "") -> None:
+    def __init__(self, name: str, title: str, order: int = 100, description: str = "",
+                 prepare: Optional[Callable[[], Any]] = None) -> None:
         self.name = name
         self.title = title
         self.order = order
         self.description = description
+        #: work several checks of the topic share (a SymPy derivation they each compute on first use, cached in
+        #: the process): with ``jobs > 1`` the parent calls it once, before it forks the topic's first check, so
+        #: that the checks inherit the result instead of each deriving it again (see :func:`run`)
+        self.prepare = prepare
         self.checks: List[Check] = []
         self.errata: List[Tuple[str, str]] = []  # (id, title)
         TOPICS[name] = self
@@ -383,7 +389,7 @@ def _contract(check: Check, out: Outcome) -> Optional[str]:
 def run_one(check: Check, quick: bool) -> Result:
     import mpmath
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         # ambient mpmath precision for the check: arithmetic outside an explicit workdps block
         # (e.g. negating a high-precision result) must not round to mpmath's default 15 digits
@@ -400,7 +406,7 @@ def run_one(check: Check, quick: bool) -> Result:
     return Result(
         check.topic, check.name, check.obj, check.paper, check.claim, out.status, out.method, out.worst,
         out.where, list(out.evidence), out.erratum, out.points, out.digits, out.counterexample,
-        out.naive, out.tried, out.found, time.perf_counter() - t0,
+        out.naive, out.tried, out.found, time.perf_counter() - t0, time.process_time() - c0,
     )
 
 
@@ -485,17 +491,44 @@ def _child(check: Check, quick: bool, conn: Connection) -> None:  # pragma: no c
         os._exit(0)
 
 
+def _needs_prepare(topic: str, prepared: Set[str]) -> bool:
+    t = TOPICS.get(topic)
+    return t is not None and t.prepare is not None and topic not in prepared
+
+
+def _prepare(topic: str, prepared: Set[str]) -> None:
+    """Run the topic's :attr:`Topic.prepare` once in this process (a failure is left to the checks, which redo it)."""
+    work = TOPICS[topic].prepare if _needs_prepare(topic, prepared) else None
+    if work is None:
+        return
+    prepared.add(topic)
+    try:
+        work()
+    except Exception:  # the checks compute it themselves and report the failure as theirs
+        pass
+
+
 def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[[Result], None]) -> None:
-    """Each check in its own forked child of this process (at most ``jobs`` at a time)."""
+    """Each check in its own forked child of this process (at most ``jobs`` at a time, in the order given).
+
+    Before the first check of a topic with a :attr:`Topic.prepare` is forked, this process runs it (while the
+    running children use the other cores), and the topic's checks inherit its result.
+    """
     import multiprocessing as mpc
     from multiprocessing.connection import wait
 
     ctx = mpc.get_context("fork")
     pending = list(checks)
+    prepared: Set[str] = set()
     running: Dict[int, Tuple[Check, ForkProcess, Connection]] = {}  # sentinel -> (check, process, reader)
     while pending or running:
         while pending and len(running) < jobs:
-            c = pending.pop(0)
+            c = pending[0]
+            if not running and _needs_prepare(c.topic, prepared):
+                # nothing runs while this process prepares: start the next check that needs no preparation first
+                c = next((x for x in pending if not _needs_prepare(x.topic, prepared)), c)
+            pending.remove(c)
+            _prepare(c.topic, prepared)
             reader, writer = ctx.Pipe(duplex=False)
             p = ctx.Process(target=_child, args=(c, quick, writer), daemon=True)
             with warnings.catch_warnings():  # Python >= 3.12 warns on fork with threads (the child runs no threads)
@@ -518,12 +551,57 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
             done(res)
 
 
-def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: Optional[Callable[[Result], None]] = None) -> List[Result]:
+#: recorded seconds per check and mode (``python -m proofs --record-times``): the start order of a parallel run
+TIMES_FILE = PACKAGE_DIR / "_times.json"
+
+
+def recorded_times(quick: bool) -> Dict[str, float]:
+    """CPU seconds per check recorded by ``python -m proofs [--quick] --record-times`` ({} if none).
+
+    Used only to order a parallel run (longest first): a stale or missing entry changes the order, never a result.
+    """
+    import json
+
+    try:
+        data = json.loads(TIMES_FILE.read_text())
+        return {str(k): float(v) for k, v in data["quick" if quick else "full"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def record_times(results: Sequence[Result], quick: bool) -> Path:
+    """Write the CPU seconds of ``results`` into :data:`TIMES_FILE` for this mode (merged over earlier entries)."""
+    import json
+
+    try:
+        data = json.loads(TIMES_FILE.read_text())
+    except (OSError, ValueError):
+        data = {}
+    mode = "quick" if quick else "full"
+    merged = {**data.get(mode, {}), **{r.key: round(r.cpu, 1) for r in results}}
+    data[mode] = dict(sorted(merged.items()))
+    TIMES_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return TIMES_FILE
+
+
+def longest_first(checks: Sequence[Check], seconds: Dict[str, float]) -> List[Check]:
+    """``checks`` by decreasing ``seconds`` (unknown: the median of the known; ties keep their order).
+
+    A parallel run that starts the longest checks first does not end with one long check running alone.
+    """
+    known = sorted(seconds.get(c.key, -1.0) for c in checks if c.key in seconds)
+    mid = known[len(known) // 2] if known else 0.0
+    return sorted(checks, key=lambda c: -seconds.get(c.key, mid))
+
+
+def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: Optional[Callable[[Result], None]] = None,
+        seconds: Optional[Dict[str, float]] = None) -> List[Result]:
     """Run ``checks``; results in the order of ``checks``.
 
     ``jobs <= 1``: in this process, in order (deterministic for a given list).
     ``jobs > 1``: each check in a fresh process forked from this one (on platforms with fork;
-    elsewhere a process pool), ``jobs`` at a time.
+    elsewhere a process pool), ``jobs`` at a time, started longest first: by ``seconds`` (e.g. the times of
+    earlier runs on this machine), else by the times recorded in :data:`TIMES_FILE`.
     """
     results: Dict[str, Result] = {}
 
@@ -539,7 +617,7 @@ def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: O
         local = [c for c in checks if c.module == __name__]  # e.g. a topic that failed to import
         for c in local:
             done(run_one(c, quick))
-        remote = [c for c in checks if c.module != __name__]
+        remote = longest_first([c for c in checks if c.module != __name__], {**recorded_times(quick), **(seconds or {})})
         # fork where it is safe; JAX runs threads in this process once imported (XLA's pools), and a fork
         # then risks a deadlock (JAX warns), so a process that has imported it uses the spawn pool
         if sys.platform.startswith("linux") and "jax" not in sys.modules:
@@ -559,4 +637,4 @@ def run(checks: Sequence[Check], quick: bool = False, jobs: int = 1, progress: O
 
 
 # the report and the terminal table (kept importable from here: `fhsym verify` uses H.render_report)
-from ._report import format_table, render_report  # noqa: E402
+from ._report import format_table, format_times, render_report  # noqa: E402

@@ -1,6 +1,7 @@
 """The checks ``--quick`` leaves out (``python -m proofs --quick``, ``fhsym verify --quick``).
 
-``--quick`` is the smoke subset a user waits for (issue 30: 3.4 min before, at most 90 s on two cores now).
+``--quick`` is the smoke subset a user waits for (issue 30: 3.4 min before; the target is at most 90 s on two
+cores, and docs/performance.md gives the measured times; ``--times N`` lists a run's slowest checks).
 The rule: every topic, and every paper object (``Check.obj``) a quick run checked before, keeps at least one
 check in the subset (``tests/test_proofs.py`` asserts it); what leaves is the slower of two checks of the same
 object, named here with the check that stays.  The discrete topic's three building blocks (lattice sums,

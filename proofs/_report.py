@@ -70,6 +70,24 @@ def format_table(results: Sequence[Result], width: int = 0) -> str:
     return "\n".join(lines)
 
 
+def format_times(results: Sequence[Result], n: int, elapsed: float, jobs: int, imported: float = 0.0) -> str:
+    """The ``n`` slowest checks (wall and CPU seconds) and where the run's time went (``--times``).
+
+    ``elapsed``: the run's wall seconds (after the topics were imported, which took ``imported`` seconds);
+    ``jobs``: the processes it had.  Busy = the checks' wall seconds summed over ``jobs x elapsed``: what is left
+    is start-up of the processes and slots idle at the end (the last checks running alone).
+    """
+    slow = sorted(results, key=lambda r: -r.seconds)[:n]
+    width = max([len(r.key) for r in slow] + [5])
+    lines = [f"the {len(slow)} slowest checks (of {len(results)}):", f"  {'check'.ljust(width)}  wall s   CPU s"]
+    lines += [f"  {r.key.ljust(width)}  {r.seconds:6.1f}  {r.cpu:6.1f}" for r in slow]
+    wall, cpu = sum(r.seconds for r in results), sum(r.cpu for r in results)
+    busy = wall / (max(jobs, 1) * elapsed) if elapsed > 0 else 0.0
+    lines.append(f"checks: {wall:.1f} s wall, {cpu:.1f} s CPU summed; run {elapsed:.1f} s on {jobs} process(es) "
+                 f"(busy {100 * busy:.0f}%); topics imported in {imported:.1f} s before it")
+    return "\n".join(lines)
+
+
 def render_report(topics: Sequence[Topic], results: Sequence[Result], command: str, quick: bool) -> str:
     """The markdown report (deterministic: no timings, no dates)."""
     import mpmath

@@ -73,6 +73,8 @@ def _topic(key: str, source: str) -> Topic:
             holder.append(derive_steps(decl))
         return holder[0]
 
+    topic.prepare = dv  # several checks derive the same forms: a parallel run derives them once, before forking
+
     def params(ctx: Context, what: str, n: int) -> List[Tuple[float, float, float]]:
         """(eps, W, beta) at random: eps in [0.3, 3], W in [0, 1], beta in [1, 12] (cut law) else 0."""
         g = ctx.rng(what)

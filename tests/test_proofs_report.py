@@ -246,3 +246,85 @@ def test_subset_report_is_deterministic():
     a = H.render_report(used, first, "subset", True)
     b = H.render_report(used, second, "subset", True)
     assert a == b, "\n".join(x for x in __import__("difflib").unified_diff(a.splitlines(), b.splitlines(), lineterm=""))
+
+
+# ---------------------------------------------------------------------------
+# the parallel runner: shared preparation, start order, recorded times (issue 30: verify --quick within 90 s)
+
+_PREPARED: list = []  # pids of the processes that ran the test topic's prepare
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the forked run needs os.fork")
+def test_prepare_runs_once_in_the_parent_and_the_checks_inherit_it():
+    """A topic's prepare runs once, in the process that forks the checks, before its first check; each check
+    (in its own child) sees that result and does not compute it again; run alone, a check computes it itself."""
+    import os
+
+    _PREPARED.clear()
+    t = H.Topic(f"_prepare_test_{len(H.TOPICS)}", "prepare test")
+
+    def prepare() -> None:
+        if not _PREPARED:
+            _PREPARED.append(os.getpid())
+
+    t.prepare = prepare
+
+    def check(ctx: H.Context) -> H.Outcome:
+        inherited = bool(_PREPARED)
+        prepare()
+        return H.cross_check(True, "prepare", "0", where=f"{int(inherited)} {_PREPARED[0]} {os.getpid()}")
+
+    checks = [t.add(check, obj="x", paper="-", claim="-", name=f"c{i}") for i in range(3)]
+    parallel = H.run(checks, quick=True, jobs=2)
+    assert _PREPARED == [os.getpid()]  # once, here
+    for r in parallel:
+        inherited, prepared_in, ran_in = r.where.split()
+        assert inherited == "1" and int(prepared_in) == os.getpid() != int(ran_in), r.where
+    _PREPARED.clear()
+    alone = H.run(checks[:1], quick=True, jobs=1)  # no fork: the check prepares for itself
+    assert alone[0].where.split()[0] == "0" and _PREPARED == [os.getpid()]
+
+
+def test_a_failing_prepare_is_left_to_the_checks():
+    t = H.Topic(f"_prepare_fail_{len(H.TOPICS)}", "prepare fails")
+
+    def prepare() -> None:
+        raise RuntimeError("no derivation")
+
+    t.prepare = prepare
+    c = t.add(lambda ctx: H.proven(True, "m"), obj="x", paper="-", claim="-", name="c")
+    H._prepare(t.name, set())  # does not raise: the checks redo the work and report what fails
+    assert [r.status for r in H.run([c, c], quick=True, jobs=2)] == [H.PROVEN, H.PROVEN]
+
+
+def test_longest_first_orders_by_the_recorded_seconds():
+    t = H.Topic(f"_order_test_{len(H.TOPICS)}", "order test")
+    cs = [t.add(lambda ctx: H.proven(True, "m"), obj="x", paper="-", claim="-", name=n) for n in "abcde"]
+    key = {c.name: c.key for c in cs}
+    seconds = {key["a"]: 1.0, key["b"]: 9.0, key["c"]: 3.0, key["e"]: 0.5}  # d unknown: the (upper) median, 3.0
+    assert [c.name for c in H.longest_first(cs, seconds)] == ["b", "c", "d", "a", "e"]  # c before d: ties keep order
+    assert [c.name for c in H.longest_first(cs, {})] == list("abcde")  # nothing recorded: the order given
+
+
+def test_recorded_times_round_trip(tmp_path, monkeypatch):
+    # the shipped file orders a clean install's run; a check without an entry starts at the median (refresh it with
+    # `python -m proofs --quick --record-times` after adding long checks)
+    shipped = H.recorded_times(quick=True)
+    assert len(shipped) >= 100 and all(v >= 0 for v in shipped.values())
+    monkeypatch.setattr(H, "TIMES_FILE", tmp_path / "times.json")
+    assert H.recorded_times(quick=True) == {}
+    r = H.Result("t", "c", "x", "-", "-", H.PROVEN, "m", "0", "", [], None, seconds=2.0, cpu=1.25)
+    H.record_times([r], quick=True)
+    assert H.recorded_times(quick=True) == {"t.c": 1.2} and H.recorded_times(quick=False) == {}
+    (tmp_path / "times.json").write_text("not json")
+    assert H.recorded_times(quick=True) == {}
+
+
+def test_format_times_lists_the_slowest_checks():
+    rs = [H.Result("t", n, "x", "-", "-", H.PROVEN, "m", "0", "", [], None, seconds=s, cpu=c)
+          for n, s, c in (("a", 1.0, 0.5), ("b", 4.0, 3.0), ("c", 2.0, 2.0))]
+    text = H.format_times(rs, 2, elapsed=5.0, jobs=2, imported=1.5)
+    lines = text.splitlines()
+    assert lines[0] == "the 2 slowest checks (of 3):"
+    assert lines[2].split() == ["t.b", "4.0", "3.0"] and lines[3].split() == ["t.c", "2.0", "2.0"]
+    assert "7.0 s wall, 5.5 s CPU summed; run 5.0 s on 2 process(es) (busy 70%); topics imported in 1.5 s" in lines[-1]

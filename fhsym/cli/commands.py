@@ -225,6 +225,7 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     if progress_on:
         print("fhsym verify: importing the proof topics (SymPy) ...", file=sys.stderr, flush=True)
     topics = H.discover()
+    imported = time.perf_counter() - t0  # importing the topics (SymPy derivations of the declared laws)
     if ns.list:
         listing = [{"topic": t.name, "title": t.title,
                     "checks": [{"key": c.key, "object": c.obj, "paper": c.paper, "claim": c.claim, "quick": c.quick}
@@ -258,6 +259,8 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     failures: List[Any] = []  # the harness's results (proofs/, loaded from the checkout: untyped)
     # the ETA: each check's time in earlier runs of this mode, scaled by this run's pace (fhsym.cli.eta)
     times = CheckTimes(default_times_path("quick" if ns.quick else "full"))
+    # a first run here: the CPU seconds recorded with the proofs (proofs/_times.json) for the ETA
+    eta_times = times if times.previous else CheckTimes(None, H.recorded_times(ns.quick))
     keys = [c.key for c in checks]
     finished: Dict[str, float] = {}
 
@@ -266,16 +269,16 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         if res.verdict != H.PASS:
             failures.append(res)
             bar.message(f"FAIL {res.key}: {res.claim}")
-        eta = times.eta(finished, [k for k in keys if k not in finished], ns.jobs)
+        eta = eta_times.eta(finished, [k for k in keys if k not in finished], ns.jobs)
         bar.advance(f"{res.key} ({res.seconds:.1f}s)", eta=eta)
 
     # checks may print; keep stdout for the summary / JSON
-    # the longest checks (by earlier runs) start first, so the run does not end waiting on one long check that
-    # started last; the results keep the topics' order
-    order = sorted(checks, key=lambda c: -times.previous.get(c.key, 0.0)) if ns.jobs > 1 else list(checks)
+    # with -j > 1 the longest checks (by earlier runs here, else by the times recorded with the proofs) start
+    # first, so the run does not end waiting on one long check that started last; results in the topics' order
+    t_run = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
-        by_key = {r.key: r for r in H.run(order, quick=ns.quick, jobs=ns.jobs, progress=progress)}
-    results = [by_key[c.key] for c in checks]
+        results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress, seconds=times.previous)
+    t_run = time.perf_counter() - t_run
     bar.close()
     times.save(finished)
     elapsed = time.perf_counter() - t0
@@ -289,13 +292,16 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         "passed": len(results) - n_fail,
         "failed": n_fail,
         "seconds": round(elapsed, 1),
+        "import_seconds": round(imported, 1),
         "report": str(report_path) if report_path is not None else None,
         "errata": sorted({r.erratum for r in results if r.erratum}),
         "results": [{"key": r.key, "object": r.obj, "paper": r.paper, "claim": r.claim, "method": r.method,
-                     "worst": r.worst, "where": r.where, "verdict": r.verdict, "erratum": r.erratum}
+                     "worst": r.worst, "where": r.where, "verdict": r.verdict, "erratum": r.erratum,
+                     "seconds": round(r.seconds, 2), "cpu_seconds": round(r.cpu, 2)}
                     for r in results],
         "_table": H.format_table(results),
         "_failures": [(r.key, r.claim, list(r.evidence)) for r in results if r.verdict != H.PASS],
+        "_times": H.format_times(results, ns.times, t_run, ns.jobs, imported) if ns.times else "",
     }
     return res, (1 if n_fail else 0)
 

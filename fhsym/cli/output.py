@@ -88,6 +88,8 @@ def print_human(command: str, res: Dict[str, Any]) -> None:
         if res["errata"]:
             print(f"errata documented: {', '.join(res['errata'])} (docs/errata.md)")
         print(f"{res['checks']} checks, {res['passed']} PASS, {res['failed']} FAIL in {res['seconds']:.1f}s")
+        if res["_times"]:
+            print(res["_times"])
         if res["report"]:
             print(f"wrote {res['report']}")
     elif command == "reproduce":

@@ -234,24 +234,31 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", formatter_class=fmt,
         help="run the proofs (python -m proofs) with a progress bar",
         description="Run fhsym's proofs: every closed form derived symbolically and checked against mpmath\n"
-        "quadrature of its definition (the same checks as `python -m proofs`).  A full run rewrites\n"
-        "proofs/REPORT.md.  Needs a source checkout (pip install -e . from the repository).",
-        epilog="examples:\n  fhsym verify                     # everything (long), writes proofs/REPORT.md\n"
+        "quadrature of its definition (the same checks as `python -m proofs`).  The proofs ship in the wheel\n"
+        "(fhsym._proofs): an installed fhsym runs them and writes a report only where --report says; in a\n"
+        "source checkout (pip install -e .) the checkout's proofs/ run and a full run rewrites proofs/REPORT.md.\n"
+        "Measured run times: docs/performance.md (--times N lists the slowest checks of a run).",
+        epilog="examples:\n  fhsym verify                     # everything (long); in a checkout writes proofs/REPORT.md\n"
+        "  fhsym verify --quick             # the smoke subset, every topic and paper object\n"
         "  fhsym verify --quick --only distribution\n"
         "  fhsym verify --check distribution.rho_properties\n"
-        "exit status: 0 all checks pass, 1 a check failed, 2 bad input or no source checkout",
+        "exit status: 0 all checks pass, 1 a check failed, 2 bad input or no proofs (neither the wheel's nor a checkout's)",
     )
-    v.add_argument("--quick", action="store_true", help="the fast subset (about 45 s on two cores): every topic and paper "
-                   "object, fewer random points and sweep values; proofs/_quick.py lists what it leaves out")
+    v.add_argument("--quick", action="store_true", help="the fast subset: every topic and paper object, fewer random "
+                   "points and sweep values; proofs/_quick.py lists what it leaves out")
     v.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
     v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
                    help="run only this check (repeatable), e.g. distribution.rho_properties")
     v.add_argument("--list", action="store_true", help="list the topics and checks, then exit")
     _add_jobs(v, "parallel processes")
     v.add_argument("--report", type=Path, default=None, metavar="PATH",
-                   help="write the markdown report here (default for a full run: proofs/REPORT.md)")
+                   help="write the markdown report here (default: none, except a full run in a source checkout, "
+                        "which rewrites proofs/REPORT.md)")
     v.add_argument("--no-report", action="store_true", help="do not write a report")
     v.add_argument("--no-progress", action="store_true", help="no progress bar")
+    v.add_argument("--times", type=_integer("times", 0), default=0, metavar="N",
+                   help="after the run, list the N slowest checks (wall and CPU seconds) and where the time went "
+                        "(--json always gives each check's seconds)")
 
     r = sub.add_parser(
         "reproduce", formatter_class=fmt,

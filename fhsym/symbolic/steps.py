@@ -227,6 +227,7 @@ def _clip(cells: List[Tuple[sp.Expr, sp.Expr, sp.Expr]], at: sp.Expr) -> List[sp
     return [sp.Min(sp.Max(at, a), b) - a for a, b, _ in cells]
 
 
+@functools.lru_cache(maxsize=None)  # derive_steps asks for S_0 .. S_6 27 times (every moment n sums S_0 .. S_n)
 def _moment_sums(power: int, hi: Optional[sp.Expr]) -> Tuple[sp.Expr, sp.Expr]:
     """(raw, stable) of ``S_p = sum_{k=0}^{hi} k^p r^k`` (hi None: to oo); stable over omr (positive numerator)."""
     raw = _raw_sum(_j**power * r**_j, 0, sp.oo if hi is None else hi)
