@@ -251,50 +251,66 @@ def test_subset_report_is_deterministic():
 # ---------------------------------------------------------------------------
 # the parallel runner: shared preparation, start order, recorded times (issue 30: verify --quick within 90 s)
 
-_PREPARED: list = []  # pids of the processes that ran the test topic's prepare
+# These run in a fresh interpreter: ``run`` forks only where JAX is not loaded (a process that imported it takes a
+# spawn pool, which imports topics by name and has no parent prepare), and other tests load JAX in this worker.
+_PREPARE_SCRIPT = """
+import json, os
+from proofs import _harness as H
+PREPARED = []
+t = H.Topic("_prepare_test", "prepare test")
+def prepare():
+    if not PREPARED:
+        PREPARED.append(os.getpid())
+t.prepare = prepare
+def check(ctx):
+    inherited = bool(PREPARED)
+    prepare()
+    return H.cross_check(True, "prepare", "0", where=f"{int(inherited)} {PREPARED[0]} {os.getpid()}")
+checks = [t.add(check, obj="x", paper="-", claim="-", name=f"c{i}") for i in range(3)]
+parallel = [r.where for r in H.run(checks, quick=True, jobs=2)]
+after_parallel = list(PREPARED)
+PREPARED.clear()
+alone = H.run(checks[:1], quick=True, jobs=1)[0].where
+f = H.Topic("_prepare_fail", "prepare fails")
+def fails():
+    raise RuntimeError("no derivation")
+f.prepare = fails
+c = f.add(lambda ctx: H.proven(True, "m"), obj="x", paper="-", claim="-", name="c")
+H._prepare(f.name, set())  # does not raise: the checks redo the work and report what fails
+failing = [r.status for r in H.run([c, c], quick=True, jobs=2)]
+print(json.dumps({"pid": os.getpid(), "parallel": parallel, "after_parallel": after_parallel, "alone": alone,
+                  "after_alone": PREPARED, "failing": failing, "proven": H.PROVEN}))
+"""
+
+
+def _prepare_run() -> dict:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", _PREPARE_SCRIPT], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    res: dict = json.loads(out.stdout.strip().splitlines()[-1])
+    return res
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the forked run needs os.fork")
 def test_prepare_runs_once_in_the_parent_and_the_checks_inherit_it():
     """A topic's prepare runs once, in the process that forks the checks, before its first check; each check
-    (in its own child) sees that result and does not compute it again; run alone, a check computes it itself."""
-    import os
-
-    _PREPARED.clear()
-    t = H.Topic(f"_prepare_test_{len(H.TOPICS)}", "prepare test")
-
-    def prepare() -> None:
-        if not _PREPARED:
-            _PREPARED.append(os.getpid())
-
-    t.prepare = prepare
-
-    def check(ctx: H.Context) -> H.Outcome:
-        inherited = bool(_PREPARED)
-        prepare()
-        return H.cross_check(True, "prepare", "0", where=f"{int(inherited)} {_PREPARED[0]} {os.getpid()}")
-
-    checks = [t.add(check, obj="x", paper="-", claim="-", name=f"c{i}") for i in range(3)]
-    parallel = H.run(checks, quick=True, jobs=2)
-    assert _PREPARED == [os.getpid()]  # once, here
-    for r in parallel:
-        inherited, prepared_in, ran_in = r.where.split()
-        assert inherited == "1" and int(prepared_in) == os.getpid() != int(ran_in), r.where
-    _PREPARED.clear()
-    alone = H.run(checks[:1], quick=True, jobs=1)  # no fork: the check prepares for itself
-    assert alone[0].where.split()[0] == "0" and _PREPARED == [os.getpid()]
-
-
-def test_a_failing_prepare_is_left_to_the_checks():
-    t = H.Topic(f"_prepare_fail_{len(H.TOPICS)}", "prepare fails")
-
-    def prepare() -> None:
-        raise RuntimeError("no derivation")
-
-    t.prepare = prepare
-    c = t.add(lambda ctx: H.proven(True, "m"), obj="x", paper="-", claim="-", name="c")
-    H._prepare(t.name, set())  # does not raise: the checks redo the work and report what fails
-    assert [r.status for r in H.run([c, c], quick=True, jobs=2)] == [H.PROVEN, H.PROVEN]
+    (in its own child) sees that result and does not compute it again; run alone, a check computes it itself;
+    a failing prepare is left to the checks (which redo the work and report what fails)."""
+    res = _prepare_run()
+    pid = res["pid"]
+    assert res["after_parallel"] == [pid]  # once, in the parent
+    for where in res["parallel"]:
+        inherited, prepared_in, ran_in = where.split()
+        assert inherited == "1" and int(prepared_in) == pid != int(ran_in), where
+    assert res["alone"].split()[0] == "0" and res["after_alone"] == [pid]  # no fork: the check prepared for itself
+    assert res["failing"] == [res["proven"]] * 2
 
 
 def test_longest_first_orders_by_the_recorded_seconds():
