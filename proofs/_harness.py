@@ -53,7 +53,7 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar
 
 import numpy as np
 
@@ -248,6 +248,8 @@ class Result:
         return FAIL if self.status == FAIL else PASS
 
 
+_T = TypeVar("_T")
+
 class Topic:
     """A group of checks (one module or package of ``proofs``)."""
 
@@ -264,6 +266,20 @@ class Topic:
         self.checks: List[Check] = []
         self.errata: List[Tuple[str, str]] = []  # (id, title)
         TOPICS[name] = self
+
+    def shared(self, make: Callable[[], _T]) -> Callable[[], _T]:
+        """``make()`` computed once per process and kept, as this topic's :attr:`prepare`: the checks call the
+        returned function for the shared work (a SymPy derivation), which a parallel run computes once before it
+        forks them."""
+        held: List[_T] = []
+
+        def get() -> _T:
+            if not held:
+                held.append(make())
+            return held[0]
+
+        self.prepare = get
+        return get
 
     def erratum(self, eid: str, title: str) -> str:
         """Declare an erratum of the paper documented by this topic (see docs/errata.md); returns its id."""

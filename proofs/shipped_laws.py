@@ -63,14 +63,7 @@ def _topic(stem: str, mod: Any, cls: Any, closed: sp.Expr, moment: Callable[[int
                   description="logpdf, sf, logsf, isf, variance and entropy of the class are the generated code of "
                               "the declaration (fhsym/_generated/declared/); the rows below cover what stays "
                               "hand-written.")
-    holder: List[Derivation] = []
-
-    def dv() -> Derivation:
-        if not holder:
-            holder.append(derive(decl))
-        return holder[0]
-
-    topic.prepare = dv  # several checks derive the same forms: a parallel run derives them once, before forking
+    dv = topic.shared(lambda: derive(decl))  # the checks' shared derivation
 
     def profile(ctx: Context) -> Outcome:
         d = dv()
@@ -225,14 +218,7 @@ def _osgt_topic() -> Topic:
                               "(fhsym/_generated/declared/osgt.py; sf is the erfc ratio for u + theta <= 2, else exp "
                               "of the derived log sf); the rows below cover what stays hand-written, at shapes theta "
                               "log-uniform in the typical range [1e-3, 1e4] (scale varrho = 1).")
-    holder: List[Derivation] = []
-
-    def dv() -> Derivation:
-        if not holder:
-            holder.append(derive(decl))
-        return holder[0]
-
-    topic.prepare = dv  # several checks derive the same forms: a parallel run derives them once, before forking
+    dv = topic.shared(lambda: derive(decl))  # the checks' shared derivation
 
     def thetas(ctx: Context, label: str) -> List[float]:
         r = ctx.rng(label)

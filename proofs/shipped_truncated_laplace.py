@@ -29,7 +29,7 @@ import sympy as sp
 import fhsym
 from fhsym._generated.declared import truncated_laplace as G
 from fhsym.noise.truncated_laplace import tl_profile
-from fhsym.symbolic.derivation import Derivation, derive, q, w
+from fhsym.symbolic.derivation import derive, q, w
 from fhsym.symbolic.laws import truncated_laplace as TL
 
 from ._harness import Context, Outcome, Topic, proven, verified
@@ -44,16 +44,7 @@ topic = Topic("shipped_truncated_laplace", "Shipped `truncated_laplace` (Truncat
               "beyond: logpdf, sf, logsf, isf and the variance of fhsym.TruncatedLaplace are the generated code "
               "(fhsym/_generated/declared/truncated_laplace.py); its profile, moments, entropy and P(0 < T <= x) stay "
               "hand-written with the rows below.  Shapes a log-uniform in the typical range [1e-2, 1e3].")
-_DV: List[Derivation] = []
-
-
-def dv() -> Derivation:
-    if not _DV:
-        _DV.append(derive(decl))
-    return _DV[0]
-
-
-topic.prepare = dv  # several checks derive the same forms: a parallel run derives them once, before forking
+dv = topic.shared(lambda: derive(decl))  # the checks' shared derivation
 
 
 def _shapes(ctx: Context, label: str, n: int) -> List[float]:

@@ -24,7 +24,7 @@ import numpy as np
 import sympy as sp
 
 import fhsym
-from fhsym.symbolic.steps import (K, StepDerivation, Sub, a, d_shift, derive_steps, k, profile_weights, q, r, rho, u,
+from fhsym.symbolic.steps import (K, Sub, a, d_shift, derive_steps, k, profile_weights, q, r, rho, u,
                                   unstable, v)
 
 from ._harness import Context, Outcome, Topic, proven, verified
@@ -66,14 +66,7 @@ def _topic(key: str, source: str) -> Topic:
                               f"{', moments n <= 6, the entropy and the profile at shifts <= Delta0' if not cut else ''}"
                               f"{' and the normaliser' if cut else ''} from the code printed from "
                               f"these forms (fhsym/_generated/declared/{key}.py).")
-    holder: List[StepDerivation] = []
-
-    def dv() -> StepDerivation:
-        if not holder:
-            holder.append(derive_steps(decl))
-        return holder[0]
-
-    topic.prepare = dv  # several checks derive the same forms: a parallel run derives them once, before forking
+    dv = topic.shared(lambda: derive_steps(decl))  # the checks' shared derivation
 
     def params(ctx: Context, what: str, n: int) -> List[Tuple[float, float, float]]:
         """(eps, W, beta) at random: eps in [0.3, 3], W in [0, 1], beta in [1, 12] (cut law) else 0."""
