@@ -99,3 +99,13 @@ def test_bench_opendp_runs_as_documented():
     assert "the two curves agree at eps in (0, .25, .5, 1, 2, 4): True" in out
     m = re.search(r"enclosures in one scalar calibration: (\d+)", out)
     assert m is not None and int(m.group(1)) > 0, out[-1500:]
+
+
+def test_bench_optimum_widths_prints_what_the_readme_states():
+    """`python benchmarks/bench_optimum.py --only widths` (docs/optimum.md, README's optimum row): the count of
+    recorded points within 1.002 that it prints is the count README states."""
+    out = _run(str(ROOT / "benchmarks" / "bench_optimum.py"), "--only", "widths")
+    m = re.search(r"width target met at (\d+) of (\d+) recorded points", out)
+    assert m, out
+    readme = (ROOT / "README.md").read_text()
+    assert f"width <= 1.002 at {m.group(1)} of the {m.group(2)} points" in readme, m.group(0)

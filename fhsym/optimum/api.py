@@ -290,7 +290,7 @@ def solve_calibration(epsilon: float, delta: float, sensitivity: float, bins: Op
 
 def _usable(eps: float, dl: float) -> Optional[Checked]:
     """The record at (eps, dl) re-checked, if it is one this module can use (sensitivity 1, its noise private at
-    dl by the re-check, a non-empty interval, the noise on the dual's grid); else None."""
+    dl by the re-check, a non-empty interval, the noise's width a power of two); else None."""
     try:
         chk = checked(eps, dl)
     except (OSError, ValueError, KeyError, TypeError, ArithmeticError):
@@ -298,21 +298,23 @@ def _usable(eps: float, dl: float) -> Optional[Checked]:
     if chk is None:
         return None
     rec, res = chk.record, chk.result
+    w = Fraction(chk.noise.width)
     if (rec.get("sensitivity") != 1.0 or res.proven_delta > dl or not 0 < res.lower <= res.upper
-            or Fraction(chk.noise.width) != Fraction(1, chk.dual.m)):
+            or w.numerator != 1 or w.denominator & (w.denominator - 1)):  # a width 2^-k: scaled exactly by sens
         return None
     return chk
 
 
 def _at_sensitivity(chk: Checked, eps: float, dl: float, sens: float) -> Optional[Tuple[PiecewiseUniform, float]]:
     """The recorded noise at sensitivity ``sens`` (width times ``sens``: exact, a power of two times sens) and its
-    proven delta (the re-checked one at sens = 1, else proven again at sens), or None if that is above ``dl``."""
-    m = chk.dual.m
+    proven delta (the re-checked one at sens = 1, else proven again at sens), or None if that is above ``dl``.
+    The noise's width is its own (``recorded.best_of`` may keep a noise from a coarser solve than the dual's)."""
     if sens == 1.0:
         return chk.noise, chk.result.proven_delta
-    if Fraction(sens / m) * m != Fraction(sens):
+    width = sens * chk.noise.width
+    if Fraction(width) != Fraction(sens) * Fraction(chk.noise.width):
         return None
-    noise = PiecewiseUniform(sens / m, chk.noise.weights)
+    noise = PiecewiseUniform(width, chk.noise.weights)
     proven = noise.certified_sup_profile(eps, sens)
     return (noise, proven) if proven <= dl else None
 

@@ -235,3 +235,22 @@ def test_the_integer_dual_check_is_the_fraction_one():
         assert d.lp_bound() == d._lp_bound_fractions()
     with pytest.raises(ValueError, match="not a row"):
         replace(dual, u={(5, 0): -1.0}).lp_bound()
+
+
+def test_a_record_whose_noise_is_from_a_coarser_solve_is_answered_from_the_record():
+    """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 128-bin dual and a 64-bin
+    noise ((8, 1e-5)).  It is still answered from the record (it was solved again when the noise had to be on the
+    dual's grid), at sensitivity 1 and scaled exactly at another sensitivity."""
+    import fhsym
+    from fhsym.optimum import recorded
+
+    rec = recorded.find(8.0, 1e-5)
+    assert rec is not None and rec.get("noise_bins", rec["bins"]) != rec["bins"]
+    chk = recorded.recheck(rec)
+    iv = fhsym.optimal_variance(8.0, 1e-5)
+    assert iv.source.startswith("recorded")
+    assert iv.lower <= float(chk.lower) * (1 + 1e-15) and iv.upper >= float(chk.upper) * (1 - 1e-15)
+    assert iv.upper / iv.lower <= rec["ratio"] * (1 + 1e-12)
+    iv3 = fhsym.optimal_variance(8.0, 1e-5, 3.0)
+    assert iv3.source.startswith("recorded") and iv3.proven_delta <= 1e-5
+    assert iv3.upper == pytest.approx(9.0 * iv.upper, rel=1e-12, abs=0.0)
