@@ -20,8 +20,8 @@ the ratio shows the load each saw.
   eps <= 10), with the interval's width.
 * ``offgrid``: off the data at eps 1, 3, 5, 7, 10 (delta 1e-7, which no record holds; eps 7 has no record at all):
   the LP solved (``recorded=False``) by the full LP as before row generation (A: ``rowgen.FULL_COLUMNS`` raised so
-  that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above 20,000
-  columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
+  that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above
+  ``rowgen.FULL_COLUMNS`` = 8,000 columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
   default call ``optimal_variance(eps, 1e-7)`` once (the data's neighbours where they are narrow enough, else B).
 * ``widths``: the recorded intervals' ``upper/lower`` (best certified upper end) against the targets 1.002
   (eps <= 10) and 1.01 (eps <= 20), and a summary per eps from 5 to 10.
