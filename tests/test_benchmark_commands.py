@@ -109,3 +109,34 @@ def test_bench_optimum_widths_prints_what_the_readme_states():
     assert m, out
     readme = (ROOT / "README.md").read_text()
     assert f"width <= 1.002 at {m.group(1)} of the {m.group(2)} points" in readme, m.group(0)
+
+
+def _has_revision(rev: str) -> bool:
+    r = subprocess.run(["git", "cat-file", "-e", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True)
+    return r.returncode == 0
+
+
+@pytest.mark.skipif(not _has_revision("af7ecfb"), reason="needs the git history (the former class is read from af7ecfb)")
+def test_discrete_flipped_huber_former_is_bit_for_bit_as_documented():
+    """`PYTHONPATH=. python scripts/discrete_flipped_huber_former.py` (docs/declare.md, CHANGELOG): every quantity
+    it compares with the former class is bit for bit the same."""
+    out = _run("scripts/discrete_flipped_huber_former.py")
+    rows = re.findall(r"bit for bit (\d+)/(\d+) \(", out)
+    assert len(rows) >= 8, out
+    assert all(a == b for a, b in rows), out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _has_revision("af7ecfb"), reason="needs the git history (the former class is read from af7ecfb)")
+def test_piecewise_uniform_former_prints_what_the_docs_state():
+    """`PYTHONPATH=. python scripts/piecewise_uniform_former.py` (docs/declare.md, CHANGELOG; ~1 min): the point
+    count, the bit-for-bit quantities and the largest change the docs state."""
+    out = _run("scripts/piecewise_uniform_former.py")
+    rows = dict((k.strip(), (int(a), int(b), float(w))) for k, a, b, w in
+                re.findall(r"^  (\S.*?)\s+bit for bit (\d+)/(\d+) \(.*?difference (\S+)$", out, flags=re.M))
+    for key in ("logpdf", "isf", "variance", "E[T^2]", "entropy", "profile (float)", "certified sup profile"):
+        a, b, _ = rows[key]
+        assert a == b, (key, out)
+    a, b, worst = rows["P(0 < T <= x)"]
+    assert b == 163926 and worst <= 3.9e-16 * 1.01, out
+    assert abs(100 * (b - a) / b - 22.5) < 0.05, out
