@@ -55,6 +55,8 @@ def main(argv=None) -> int:
     ns = ap.parse_args(argv)
     if ns.times < 0:
         ap.error(f"argument --times: must be >= 0; got {ns.times}")
+    if ns.list and (ns.times or ns.record_times):
+        ap.error("argument --times/--record-times: they report on a run; --list runs no check")
 
     t_import = time.perf_counter()
     topics = H.discover()

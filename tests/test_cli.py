@@ -320,6 +320,16 @@ def test_verify_unknown_check_and_topic(capsys):
     assert "--only" in capsys.readouterr().err
 
 
+def test_verify_refuses_times_with_list(capsys):
+    """``--times N`` reports on a run; with ``--list`` (no run) it is refused, not ignored (and so in ``python -m
+    proofs``, with ``--record-times`` too)."""
+    assert cli.main(["verify", "--list", "--times", "3"]) == 2
+    assert "--times" in capsys.readouterr().err
+    for extra in (["--times", "3"], ["--record-times"]):
+        r = subprocess.run([sys.executable, "-m", "proofs", "--list", *extra], cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode == 2 and "--list" in r.stderr, r.stderr
+
+
 @pytest.mark.slow
 def test_reproduce_quick_end_to_end(tmp_path):
     """``fhsym reproduce --quick`` writes every 1-D figure and table (cache seeded from the committed data)."""

@@ -218,6 +218,8 @@ def _load_proofs(root: Optional[Path]) -> ModuleType:
 
 
 def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
+    if ns.list and ns.times:
+        raise CLIError("argument --times: lists the slowest checks of a run; --list runs none")
     root = source_root()  # None from an installed wheel: its own copy of the proofs (fhsym._proofs)
     H = _load_proofs(root)
     progress_on = not (ns.no_progress or ns.list)
