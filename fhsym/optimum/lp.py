@@ -36,7 +36,26 @@ from typing import Tuple
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["QuantisedLP"]
+__all__ = ["QuantisedLP", "cost_vector", "normalisation_row"]
+
+
+def cost_vector(m: int, M: int, n_cols: int) -> np.ndarray:
+    """The objective over ``n_cols`` columns (``q_0..q_M``, ``t``, then the ``s`` columns at cost 0):
+    ``a_i (i w)^2`` for ``q_i`` (``a_0 = 1``, ``a_i = 2``), ``2 ((M+1) w)^2`` for ``t``, ``w = 1/m``."""
+    w = 1.0 / m
+    c = np.zeros(n_cols)
+    i = np.arange(M + 1, dtype=float)
+    c[: M + 1] = np.where(i == 0, 1.0, 2.0) * (i * w) ** 2
+    c[M + 1] = 2.0 * ((M + 1) * w) ** 2
+    return c
+
+
+def normalisation_row(M: int, n_cols: int) -> sp.csr_matrix:
+    """``q_0 + 2 (q_1 + ... + q_M) + 2 t`` over ``n_cols`` columns (the equality row)."""
+    a = np.zeros(n_cols)
+    a[0] = 1.0
+    a[1: M + 2] = 2.0
+    return sp.csr_matrix(a.reshape(1, -1))
 
 
 @dataclass(frozen=True)
@@ -79,19 +98,11 @@ class QuantisedLP:
 
     def objective(self) -> np.ndarray:
         """c: ``a_i (i w)^2`` for ``q_i`` (``a_0 = 1``, ``a_i = 2``), ``2 ((M+1) w)^2`` for ``t``, 0 else."""
-        w = 1.0 / self.m
-        c = np.zeros(self.n_cols)
-        i = np.arange(self.M + 1, dtype=float)
-        c[: self.M + 1] = np.where(i == 0, 1.0, 2.0) * (i * w) ** 2
-        c[self.M + 1] = 2.0 * ((self.M + 1) * w) ** 2
-        return c
+        return cost_vector(self.m, self.M, self.n_cols)
 
     def equality(self) -> Tuple[sp.csr_matrix, np.ndarray]:
         """The normalisation row and its right-hand side 1."""
-        a = np.zeros(self.n_cols)
-        a[0] = 1.0
-        a[1: self.M + 2] = 2.0
-        return sp.csr_matrix(a.reshape(1, -1)), np.array([1.0])
+        return normalisation_row(self.M, self.n_cols), np.array([1.0])
 
     def inequalities(self) -> Tuple[sp.csr_matrix, np.ndarray]:
         """``A_ub``, ``b_ub`` in the row order of the module docstring."""

@@ -41,6 +41,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .dual import DualCertificate
+from .lp import cost_vector, normalisation_row
 from .solve import LPSolution, objective_scale, ratio_above, short, solve_lp
 
 __all__ = ["solve_lp_rows", "restricted_lp", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
@@ -89,15 +90,7 @@ def restricted_lp(m: int, M: int, r: float, J: np.ndarray, K: np.ndarray
     A = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n + 2 * m, nc))
     b_ub = np.zeros(n + 2 * m)
     b_ub[n + m:] = 1.0
-    w = 1.0 / m
-    c = np.zeros(nc)
-    i = np.arange(M + 1, dtype=float)
-    c[: M + 1] = np.where(i == 0, 1.0, 2.0) * (i * w) ** 2
-    c[M + 1] = 2.0 * ((M + 1) * w) ** 2
-    aeq = np.zeros(nc)
-    aeq[0] = 1.0
-    aeq[1: M + 2] = 2.0
-    return c, A, b_ub, sp.csr_matrix(aeq.reshape(1, -1))
+    return cost_vector(m, M, nc), A, b_ub, normalisation_row(M, nc)
 
 
 def _columns(m: int, M: int) -> int:
