@@ -32,6 +32,7 @@ _LAZY = {
     "zcdp_to_dp": ".accounting",
     "OSGT": ".noise", "FlippedHuber": ".noise", "Gaussian": ".noise", "Laplace": ".noise",
     "NoiseDistribution": ".noise", "Staircase": ".noise", "TruncatedLaplace": ".noise", "TruncatedStaircase": ".noise",
+    "PiecewiseUniform": ".noise",
     "DiscreteFlippedHuber": ".noise.discrete_flipped_huber",
     "Certificate": ".privacy.certificate",
     "verify_certificate": ".calibration.verify",
@@ -53,6 +54,7 @@ __all__ = [
     "Laplace",
     "TruncatedLaplace",
     "TruncatedStaircase",
+    "PiecewiseUniform",
     "Staircase",
     "OSGT",
     "Certificate",
@@ -99,8 +101,8 @@ if TYPE_CHECKING:  # type checkers see the names eagerly; at run time they load 
     from .applications.dominance import gaussian_dominance
     from .calibration import CalibrateConfig, Calibration, CalibrationError, calibrate
     from .calibration.verify import verify_certificate
-    from .noise import (OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, Staircase, TruncatedLaplace,
-                        TruncatedStaircase)
+    from .noise import (OSGT, FlippedHuber, Gaussian, Laplace, NoiseDistribution, PiecewiseUniform, Staircase,
+                        TruncatedLaplace, TruncatedStaircase)
     from .noise.discrete_flipped_huber import DiscreteFlippedHuber
     from .optimum import optimal_variance
     from .noise.declared import declare_law

@@ -16,7 +16,7 @@ import fhsym
 EXPECTED = {
     # noise laws (fhsym.noise)
     "NoiseDistribution", "FlippedHuber", "DiscreteFlippedHuber", "Gaussian", "Laplace", "TruncatedLaplace",
-    "TruncatedStaircase", "Staircase", "OSGT",
+    "TruncatedStaircase", "PiecewiseUniform", "Staircase", "OSGT",
     # privacy of one release (fhsym.privacy)
     "privacy_profile", "log_privacy_profile", "epsilon_for_delta", "privacy_loss", "centered_privacy_loss",
     "certified_profile", "is_private", "PROFILE_RTOL", "Certificate",
