@@ -26,6 +26,7 @@ import sympy as sp
 import fhsym
 from fhsym.symbolic.steps import (K, Sub, a, d_shift, derive_steps, k, profile_weights, q, r, rho, u,
                                   unstable, v)
+from fhsym.symbolic.steps import eps as eps_
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .reference_steps import StepRef
@@ -53,6 +54,39 @@ def _worst(errs: List[Any]) -> str:
     return mpmath.nstr(max(errs), 2) if errs and max(errs) > 0 else "0"
 
 
+def _period_integrals(d: Any) -> List[Tuple[str, bool]]:
+    """The cut law's printed per-period summands = SymPy integrals of the declared density: ``moment_period_n(k) =
+    int_0^1 (k + y)^n g``, ``nlog_period(k) = -int_0^1 g log g`` over period k (g = r^k h per cell, r = e^-eps), and
+    the same over the cut period K (``y < rho``) on both of its branches (rho <= W: the clips are rho and W; W <= rho
+    < 1: W and rho)."""
+    cells = d.decl.cells
+    W = d.decl.shape_symbols[0]
+    y = sp.Symbol("y", nonnegative=True)
+    on_r = {r: sp.exp(-eps_)}
+    out: List[Tuple[str, bool]] = []
+    branches = (("rho <= W", {sp.Min(W, rho): rho, sp.Min(1, sp.Max(W, rho)): W}, [(0, rho, 1)]),
+                ("W <= rho < 1", {sp.Min(W, rho): W, sp.Min(1, sp.Max(W, rho)): rho}, [(0, W, 1), (W, rho, r)]))
+
+    def integral(f: Any, pieces: Any, period: sp.Expr) -> sp.Expr:
+        return sum((sp.integrate(f(period + y, r**period * h), (y, lo, hi)) for lo, hi, h in pieces), sp.Integer(0))
+
+    def neg_log(t: sp.Expr, g: sp.Expr) -> sp.Expr:
+        return -g * sp.expand_log(sp.log(g.subs(on_r)), force=True)
+
+    for n in sorted(d.moment_period):
+        diff = sp.simplify(unstable(d.moment_period[n]) - integral(lambda t, g: t**n * g, cells, k))
+        out.append((f"- moment_period_{n}(k) - int_k^(k+1) t^{n} g(t) dt = {diff}", diff == 0))
+        for name, clip, pieces in branches:
+            diff = sp.simplify(d.moment_last[n].xreplace(clip) - integral(lambda t, g: t**n * g, pieces, K))
+            out.append((f"- moment_last_{n} ({name}) - int_K^(K+rho) t^{n} g(t) dt = {diff}", diff == 0))
+    diff = sp.simplify((d.nlog_period - integral(neg_log, cells, k)).subs(on_r))
+    out.append((f"- nlog_period(k) + int_k^(k+1) g log g dt = {diff}", diff == 0))
+    for name, clip, pieces in branches:
+        diff = sp.simplify((d.nlog_last.xreplace(clip) - integral(neg_log, pieces, K)).subs(on_r))
+        out.append((f"- nlog_last ({name}) + int_K^(K+rho) g log g dt = {diff}", diff == 0))
+    return out
+
+
 def _topic(key: str, source: str) -> Topic:
     decl = importlib.import_module(source).DECLARATION
     W = decl.shape_symbols[0]
@@ -64,7 +98,7 @@ def _topic(key: str, source: str) -> Topic:
                               f"{'; cut at beta = K + rho periods' if cut else ''} ({decl.source}). fhsym.{cls.__name__}"
                               f" takes logpdf, sf, P(0 < T <= x), isf, the variance"
                               f"{', moments n <= 6, the entropy and the profile at shifts <= Delta0' if not cut else ''}"
-                              f"{' and the normaliser' if cut else ''} from the code printed from "
+                              f"{', moments n = 4, 6, the entropy and the normaliser' if cut else ''} from the code printed from "
                               f"these forms (fhsym/_generated/declared/{key}.py).")
     dv = topic.shared(lambda: derive_steps(decl))  # the checks' shared derivation
 
@@ -206,6 +240,10 @@ def _topic(key: str, source: str) -> Topic:
                                  - d.moments_raw[2])
             steps.append(f"- variance = (2 sum_(k<K) var_period(k) + 2 var_last)/Z: printed summands vs SymPy's sum "
                          f"{'equal' if closed == 0 else closed}")
+            ok &= closed == 0
+            for line, good in _period_integrals(d):
+                ok &= good
+                steps.append(line)
         with mpmath.workdps(DPS + 10):
             for e, w, beta in params(ctx, "moments", ctx.n(4, 1)):
                 ref, vals = ref_of(e, w, beta), values(e, w, beta)
@@ -214,8 +252,19 @@ def _topic(key: str, source: str) -> Topic:
                     for n in (1, 3, 4):
                         errs.append(_rel(_mp(d.moments_raw[n], vals), ref.moment(n)))
                     errs.append(_rel(_mp(d.entropy_raw, vals), ref.entropy()))
-        steps.append(f"- {'E|T|^n (n = 1..4) and the entropy' if not cut else 'the variance'} at {DPS} digits "
-                     f"against quadrature of the definition: {len(errs)} values, worst {_worst(errs)}")
+                else:  # the printed per-period summands, summed over the K whole periods, plus the cut period
+                    assert d.moment_period is not None and d.moment_last is not None
+                    H = _mp(d.Z_raw, vals) / 2
+                    ev = {**vals, eps_: -sp.log(vals[r])}
+
+                    def summed(per: sp.Expr, last: sp.Expr) -> Any:
+                        return sum(_mp(per, {**ev, k: j}) for j in range(int(vals[K]))) + _mp(last, ev)
+
+                    for n in (4, 6):
+                        errs.append(_rel(summed(d.moment_period[n], d.moment_last[n]) / H, ref.moment(n)))
+                    errs.append(_rel(sp.log(2 * H) + summed(d.nlog_period, d.nlog_last) / H, ref.entropy()))
+        steps.append(f"- {'E|T|^n (n = 1..4) and the entropy' if not cut else 'the variance, E[T^4], E[T^6] and the entropy'}"
+                     f" at {DPS} digits against quadrature of the definition: {len(errs)} values, worst {_worst(errs)}")
         return verified(bool(ok) and max(errs) < mpmath.mpf(10) ** -40,
                         "SymPy: printed = summed; 50-digit forms vs mpmath quadrature of the step density",
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
@@ -241,8 +290,9 @@ def _topic(key: str, source: str) -> Topic:
                     for dd, ee in zip(ctx.rng(f"gen d {e}").uniform(0.0, 1.0, 2), (0.0, 0.5 * e)):
                         errs.setdefault("profile (d <= Delta0)", []).append(
                             float(_rel(float(law.privacy_profile(ee, dd * d0)), ref.profile(ee, dd * d0 / d0))))
-                if not cut:
-                    errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(d0) - ref.entropy())))
+                errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(d0) - ref.entropy())))
+                if cut:  # the derived per-period summands of E[T^4] (E[T^2] is var above)
+                    errs.setdefault("E[T^4]", []).append(float(_rel(law.moment(4) / d0**4, ref.moment(4))))
         worst = max(max(v) for v in errs.values())
         return verified(worst < 1e-12, f"fhsym.{cls.__name__} (the generated code) vs mpmath quadrature of the "
                         f"definition, Delta0 in {{0.37, 2.5}}", n, f"{DPS} digits", f"{worst:.1e}",

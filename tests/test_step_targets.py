@@ -130,6 +130,12 @@ def _check(get, truncated):
         if truncated:
             s2 = sum(get("var_period")(k, EPS, W) for k in range(K)) + get("var_last")(*par)
             assert s2 / (get("norm")(*par) / 2) == pytest.approx(float(ref.moment(2)), rel=1e-13, abs=0)
+            for n in (4, 6):
+                sn = sum(get(f"moment_period_{n}")(k, EPS, W) for k in range(K)) + get(f"moment_last_{n}")(*par)
+                assert sn / (get("norm")(*par) / 2) == pytest.approx(float(ref.moment(n)), rel=1e-13, abs=0), n
+            h = math.log(get("norm")(*par)) + (sum(get("nlog_period")(k, EPS, W) for k in range(K))
+                                               + get("nlog_last")(*par)) / (get("norm")(*par) / 2)
+            assert h == pytest.approx(float(ref.entropy()), rel=1e-13, abs=0)
         else:
             assert get("variance")(*par) == pytest.approx(float(ref.moment(2)), rel=1e-13, abs=0)
             assert get("moment_4")(*par) == pytest.approx(float(ref.moment(4)), rel=1e-13, abs=0)

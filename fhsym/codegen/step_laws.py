@@ -140,6 +140,15 @@ def render_step_law(name: str, source: str) -> str:
         per_cell("ISF_TOP", "isf_top", dv.isf_top, (q, *par))
         single("var_period", dv.var_period, (k, eps, *shapes))
         single("var_last", dv.var_last, par)
+        assert dv.moment_period is not None and dv.moment_last is not None
+        higher = sorted(n for n in dv.moment_period if n > 2)  # n = 2 is var_period/var_last
+        for n in higher:
+            single(f"moment_period_{n}", dv.moment_period[n], (k, eps, *shapes))
+            single(f"moment_last_{n}", dv.moment_last[n], par)
+        tables.append(("MOMENT_PERIOD", "{2: var_period, " + ", ".join(f"{n}: moment_period_{n}" for n in higher) + "}"))
+        tables.append(("MOMENT_LAST", "{2: var_last, " + ", ".join(f"{n}: moment_last_{n}" for n in higher) + "}"))
+        single("nlog_period", dv.nlog_period, (k, eps, *shapes))
+        single("nlog_last", dv.nlog_last, par)
     else:
         single("norm", dv.Z, par)
         for n, e in sorted(dv.moments.items()):
@@ -175,6 +184,17 @@ def render_step_law(name: str, source: str) -> str:
         arb_cells("ISF_TOP_ARB", "isf_top_arb", dv.isf_top, (q, *par))
         arb_single("VAR_PERIOD_ARB", "var_period_arb", dv.var_period, (k, eps, *shapes))
         arb_single("VAR_LAST_ARB", "var_last_arb", dv.var_last, par)
+        assert dv.moment_period is not None and dv.moment_last is not None
+        higher = sorted(n for n in dv.moment_period if n > 2)
+        for n in higher:
+            defs.append(arb_step_source(f"moment_period_arb_{n}", dv.moment_period[n], (k, eps, *shapes)))
+            defs.append(arb_step_source(f"moment_last_arb_{n}", dv.moment_last[n], par))
+        tables.append(("MOMENT_PERIOD_ARB", "{2: var_period_arb, " + ", ".join(f"{n}: moment_period_arb_{n}"
+                                                                           for n in higher) + "}"))
+        tables.append(("MOMENT_LAST_ARB", "{2: var_last_arb, " + ", ".join(f"{n}: moment_last_arb_{n}"
+                                                                       for n in higher) + "}"))
+        arb_single("NLOG_PERIOD_ARB", "nlog_period_arb", dv.nlog_period, (k, eps, *shapes))
+        arb_single("NLOG_LAST_ARB", "nlog_last_arb", dv.nlog_last, par)
     else:
         for n, e in sorted(dv.moments.items()):
             defs.append(arb_step_source(f"moment_arb_{n}", e, par))
@@ -230,6 +250,13 @@ def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
         rows.append(("var_period", dv.var_period, (k, eps, *shapes)))
         assert dv.var_last is not None
         rows.append(("var_last", dv.var_last, par))
+        assert dv.moment_period is not None and dv.moment_last is not None and dv.nlog_period is not None
+        for n in sorted(n for n in dv.moment_period if n > 2):  # n = 2: var_period, var_last
+            rows.append((f"moment_period_{n}", dv.moment_period[n], (k, eps, *shapes)))
+            rows.append((f"moment_last_{n}", dv.moment_last[n], par))
+        rows.append(("nlog_period", dv.nlog_period, (k, eps, *shapes)))
+        assert dv.nlog_last is not None
+        rows.append(("nlog_last", dv.nlog_last, par))
     else:
         rows += [(f"moment_{n}", e, par) for n, e in sorted(dv.moments.items())]
         rows.append(("variance", dv.variance, par))

@@ -17,10 +17,10 @@ upper edge formed exactly), with the evaluation policy of :mod:`fhsym.noise.prec
   :func:`~fhsym.symbolic.steps.derive_steps` and printed on balls when asked), ``entropy_arb + log Delta0``, the
   profile at shifts ``d = Delta/Delta0 <= 1`` from the derived lattice weights, ``sum_n W_n(d) (1 - e^(eps - n
   eps0))_+`` (``profile_weight_arb_n``; the sign of each term decided in rationals), beyond by the law's certified plan;
-* the truncated staircase: ``var = Delta0^2 (sum_{k<K} var_period_arb(k) + var_last_arb)/(norm_arb/2)``; E[T^n] for
-  n >= 4 and the entropy have no derived form yet: they stay sums over the (at most 50000) periods of exact polynomial
-  integrals times ``b^level`` (the definition, integrated cell by cell), with the derived normaliser; the profile is
-  the law's certified plan (:mod:`fhsym._core.arb.truncated_staircase`);
+* the truncated staircase: ``E[T^n] = Delta0^n (sum_{k<K} moment_period_arb_n(k) + moment_last_arb_n)/(norm_arb/2)``
+  (n = 2, 4, 6; other even n: the definition's exact polynomial integrals times ``b^level``, cell by cell), the entropy
+  ``log(Delta0 norm_arb) + (sum_{k<K} nlog_period_arb(k) + nlog_last_arb)/(norm_arb/2)`` (the derived per-period
+  ``-int g log g``); the profile is the law's certified plan (:mod:`fhsym._core.arb.truncated_staircase`);
 * the loss ``(l(|t + d|) - l(|t|)) eps0`` (exact: the definition's step levels), +-inf where one side leaves a bound.
 
 Accuracy: tests/test_precise_laws.py (the step densities integrated piece by piece at 100 and 300 digits; every ball
@@ -253,23 +253,25 @@ class TruncatedStaircaseAtPrecision(_StepView):
                     total += f(k, lo, hi, lev)
         return total
 
+    def _derived_sum(self, per_period: Callable[..., Any], last: Callable[..., Any]) -> arb:
+        """``sum_{k<K} per_period(k) + last`` on balls: a derived per-period integral (non-negative terms) over the
+        whole periods, plus the cut period K."""
+        e, W = ball_of(self.e0), ball_of(self.W)
+        out: arb = sum((arb(per_period(k, e, W)) for k in range(self.K)), arb(0)) + arb(last(*self._par()))
+        return out
+
     def _moment_q(self, n: int) -> Value:
-        if n == 2:  # the derived per-period second moments (non-negative terms) and the cut period
-            e, W = ball_of(self.e0), ball_of(self.W)
-            s2 = sum((arb(_ts.VAR_PERIOD_ARB(k, e, W)) for k in range(self.K)), arb(0)) + \
-                arb(_ts.VAR_LAST_ARB(*self._par()))
-            out: arb = ball_of(self.D0 ** 2) * s2 / self._norm_half()
-            return out
-        # no derived form for n >= 4: the definition integrated cell by cell (exact polynomial integrals x b^level)
-        s = self._period_sum(lambda k, lo, hi, lev: self._bpow(lev) * ball_of((hi ** (n + 1) - lo ** (n + 1)) / (n + 1)))
-        out = ball_of(self.D0 ** n) * s / self._norm_half()
+        if n in _ts.MOMENT_PERIOD_ARB:  # the derived per-period moments (n = 2, 4, 6) and the cut period
+            s = self._derived_sum(_ts.MOMENT_PERIOD_ARB[n], _ts.MOMENT_LAST_ARB[n])
+        else:  # no derived form printed for this n: the definition integrated cell by cell (exact polynomials)
+            s = self._period_sum(lambda k, lo, hi, lev: self._bpow(lev) * ball_of((hi ** (n + 1) - lo ** (n + 1)) / (n + 1)))
+        out: arb = ball_of(self.D0 ** n) * s / self._norm_half()
         return out
 
     def _entropy_q(self) -> Value:
-        """h = log(2 Delta0 H) + eps0 E[l(|T|)] (no derived form yet: E[l] summed cell by cell)."""
-        el = self._period_sum(lambda k, lo, hi, lev: self._bpow(lev) * ball_of(lev * (hi - lo)))
+        """h = log(2 Delta0 H) + (sum_{k<K} nlog_period(k) + nlog_last)/H (derived: -int g log g per period)."""
         H = self._norm_half()
-        out: arb = (2 * ball_of(self.D0) * H).log() + ball_of(self.e0) * el / H
+        out: arb = (2 * ball_of(self.D0) * H).log() + self._derived_sum(_ts.NLOG_PERIOD_ARB, _ts.NLOG_LAST_ARB) / H
         return out
 
     def _loss_q(self, t: Fraction, d: Fraction) -> Value:

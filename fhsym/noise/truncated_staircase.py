@@ -289,13 +289,31 @@ class TruncatedStaircase(NoiseDistribution):
         r = u - k
         return k, r, r >= self._W
 
+    def _period_sum(self, per_period: Callable[..., Any], last: Callable[..., Any]) -> float:
+        """``sum_{k<K} per_period(k) + last``: a derived per-period integral (non-negative terms) summed over the
+        whole periods (numpy's pairwise sum), plus the cut period K."""
+        with np.errstate(under="ignore"):
+            return float(np.sum(per_period(np.arange(self._K), self.epsilon, self._W))) + float(last(*self._args()))
+
     def _var(self) -> float:
-        e0, W, K = self.epsilon, self._W, self._K
-        if K <= 100_000:  # the derived per-period second moments (non-negative terms), summed, and the cut period
-            with np.errstate(under="ignore"):
-                s2 = float(np.sum(_gen.var_period(np.arange(K), e0, W))) + float(_gen.var_last(*self._args()))
-            return self.sensitivity**2 * s2 / self._H
-        return self.sensitivity**2 * _unit_var(self._b, self._omb, e0, W, int(K), self._rho)
+        if self._K <= 100_000:  # the derived per-period second moments (non-negative terms), summed, and the cut period
+            return self.sensitivity**2 * self._period_sum(_gen.var_period, _gen.var_last) / self._H
+        return self.sensitivity**2 * _unit_var(self._b, self._omb, self.epsilon, self._W, int(self._K), self._rho)
+
+    def _moment(self, n: int) -> float:
+        """E[T^n] = Delta0^n (sum_{k<K} moment_period_n(k) + moment_last_n)/H (derived, n = 2, 4, 6; K <= 100000
+        periods), else quadrature of the density."""
+        if n in _gen.MOMENT_PERIOD and self._K <= 100_000:
+            return self.sensitivity**n * self._period_sum(_gen.MOMENT_PERIOD[n], _gen.MOMENT_LAST[n]) / self._H
+        return float(super()._moment(n))
+
+    def _entropy(self) -> float:
+        """h = log(2 H Delta0) + (sum_{k<K} nlog_period(k) + nlog_last)/H, ``nlog`` = -int g log g per period of the
+        unnormalised density (derived; K <= 100000 periods), else quadrature of -g log g."""
+        if self._K <= 100_000:
+            return (math.log(2.0 * self._H * self.sensitivity)
+                    + self._period_sum(_gen.nlog_period, _gen.nlog_last) / self._H)
+        return float(super()._entropy())
 
     def _logpdf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.sensitivity

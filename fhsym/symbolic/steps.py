@@ -205,6 +205,10 @@ class StepDerivation:
     var_period: Optional[sp.Expr] = None
     var_last: Optional[sp.Expr] = None
     isf_top: Optional[List[sp.Expr]] = None
+    moment_period: Optional[Dict[int, sp.Expr]] = None  # cut laws: r^k int_0^1 (k + u)^n h(u) du, n = 2, 4, 6
+    moment_last: Optional[Dict[int, sp.Expr]] = None  # cut laws: the same over the cut period K (u < rho)
+    nlog_period: Optional[sp.Expr] = None  # cut laws: -int g log g over period k (g = r^k h, standard units)
+    nlog_last: Optional[sp.Expr] = None  # cut laws: the same over the cut period K
     steps: List[str] = field(default_factory=list)
 
     @property
@@ -352,13 +356,23 @@ def derive_steps(decl: StepDeclaration, max_moment: int = 6) -> StepDerivation:
         half = [(m * head + r**k * _cum(cells, i, cells[i][0] + v)) / Z for i in range(n_cells)]
         # sf_0(k, 0) = q:  m r^k (1 - r^(K-k))/omr + r^K C(rho) = q Z  (proofs/step_laws.py substitutes it back)
         period_of = r**K + omr * (q * Z - r**K * crho) / m
-        # variance: sum over whole periods k < K of r^k int_0^1 (k + u)^2 h(u) du, plus the cut period K
-        var_period = r**k * (k**2 * m + 2 * k * M(1) + M(2))
-        var_last = r**K * (K**2 * M(0, rho) + 2 * K * M(1, rho) + M(2, rho))
+        # moments: sum over whole periods k < K of r^k int_0^1 (k + u)^n h(u) du = r^k sum_j C(n, j) k^j M(n - j)
+        # (non-negative terms), plus the cut period K (int_0^rho); n = 2 is the variance's summand
+        moment_period = {n: r**k * sum((sp.binomial(n, jj) * k**jj * M(n - jj) for jj in range(n + 1)), sp.Integer(0))
+                         for n in (2, 4, 6)}
+        moment_last = {n: r**K * sum((sp.binomial(n, jj) * K**jj * M(n - jj, rho) for jj in range(n + 1)),
+                                     sp.Integer(0)) for n in (2, 4, 6)}
+        var_period, var_last = moment_period[2], moment_last[2]
+        # entropy h = log Z - E[log g]: -int g log g over period k is r^k (k eps m + sum_i len_i h_i (-log h_i)),
+        # non-negative terms (h_i <= 1 here: the heights are 1 and r); the cut period clips each cell at rho
+        nlog_period = r**k * (k * eps * m - sum(((b - a_) * h * sp.log(h) for a_, b, h in cells), sp.Integer(0)))
+        nlog_last = r**K * (K * eps * M(0, rho)
+                            - sum((h * c * sp.log(h) for h, c in zip(hs, _clip(cells, rho))), sp.Integer(0)))
         v_raw = (2 * _raw_sum(var_period.subs(k, _j), 0, K - 1) + 2 * var_last) / Z_raw
         dv = StepDerivation(decl, hs, m, Z, Z_raw, [], sf, sf_raw, half, half_raw, [], period_of,
                             {2: v_raw}, {2: v_raw}, None, None, sf_top=r**K * top / Z, sf_top_raw=r**K * top / Z_raw,
-                            var_period=var_period, var_last=var_last, steps=steps)
+                            var_period=var_period, var_last=var_last, moment_period=moment_period,
+                            moment_last=moment_last, nlog_period=nlog_period, nlog_last=nlog_last, steps=steps)
     dv.logpdf = [sp.log(h) + k * sp.log(r) - sp.log(dv.Z) for h in hs]
     # the quantile per cell, as the distance a below the cell's upper edge: sf_i = sf_i(a = 0) + r^k h_i a/Z is linear
     # in a (proofs/step_laws.py substitutes each back: sf_i(k, isf_i) = q, PROVEN)

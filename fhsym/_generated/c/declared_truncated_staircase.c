@@ -83,3 +83,33 @@ double fhsym_truncated_staircase_var_last(double epsilon, double W, double K, do
 {
     return (((K)*(K))*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho)) + 2*K*((-1.0/2.0*((W)*(W)) + (1.0/2.0)*((fhsym__min(1, fhsym__max(W, rho)))*(fhsym__min(1, fhsym__max(W, rho)))))*exp(-epsilon) + (1.0/2.0)*((fhsym__min(W, rho))*(fhsym__min(W, rho)))) + (-1.0/3.0*pow(W, 3) + (1.0/3.0)*pow(fhsym__min(1, fhsym__max(W, rho)), 3))*exp(-epsilon) + (1.0/3.0)*pow(fhsym__min(W, rho), 3))*exp(-K*epsilon);
 }
+
+double fhsym_truncated_staircase_moment_period_4(double k, double epsilon, double W)
+{
+    return ((1.0/5.0)*pow(W, 5) + pow(k, 4)*(W + (1 - W)*exp(-epsilon)) + pow(k, 3)*(2*((W)*(W)) + (2 - 2*((W)*(W)))*exp(-epsilon)) + ((k)*(k))*(2*pow(W, 3) + (2 - 2*pow(W, 3))*exp(-epsilon)) + 4*k*((1.0/4.0)*pow(W, 4) + (1.0/4.0 - 1.0/4.0*pow(W, 4))*exp(-epsilon)) + (1.0/5.0 - 1.0/5.0*pow(W, 5))*exp(-epsilon))*exp(-epsilon*k);
+}
+
+double fhsym_truncated_staircase_moment_last_4(double epsilon, double W, double K, double rho)
+{
+    return (pow(K, 4)*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho)) + pow(K, 3)*((-2*((W)*(W)) + 2*((fhsym__min(1, fhsym__max(W, rho)))*(fhsym__min(1, fhsym__max(W, rho)))))*exp(-epsilon) + 2*((fhsym__min(W, rho))*(fhsym__min(W, rho)))) + ((K)*(K))*((-2*pow(W, 3) + 2*pow(fhsym__min(1, fhsym__max(W, rho)), 3))*exp(-epsilon) + 2*pow(fhsym__min(W, rho), 3)) + 4*K*((-1.0/4.0*pow(W, 4) + (1.0/4.0)*pow(fhsym__min(1, fhsym__max(W, rho)), 4))*exp(-epsilon) + (1.0/4.0)*pow(fhsym__min(W, rho), 4)) + (-1.0/5.0*pow(W, 5) + (1.0/5.0)*pow(fhsym__min(1, fhsym__max(W, rho)), 5))*exp(-epsilon) + (1.0/5.0)*pow(fhsym__min(W, rho), 5))*exp(-K*epsilon);
+}
+
+double fhsym_truncated_staircase_moment_period_6(double k, double epsilon, double W)
+{
+    return ((1.0/7.0)*pow(W, 7) + pow(k, 6)*(W + (1 - W)*exp(-epsilon)) + pow(k, 5)*(3*((W)*(W)) + (3 - 3*((W)*(W)))*exp(-epsilon)) + pow(k, 4)*(5*pow(W, 3) + (5 - 5*pow(W, 3))*exp(-epsilon)) + pow(k, 3)*(5*pow(W, 4) + (5 - 5*pow(W, 4))*exp(-epsilon)) + ((k)*(k))*(3*pow(W, 5) + (3 - 3*pow(W, 5))*exp(-epsilon)) + 6*k*((1.0/6.0)*pow(W, 6) + (1.0/6.0 - 1.0/6.0*pow(W, 6))*exp(-epsilon)) + (1.0/7.0 - 1.0/7.0*pow(W, 7))*exp(-epsilon))*exp(-epsilon*k);
+}
+
+double fhsym_truncated_staircase_moment_last_6(double epsilon, double W, double K, double rho)
+{
+    return (pow(K, 6)*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho)) + pow(K, 5)*((-3*((W)*(W)) + 3*((fhsym__min(1, fhsym__max(W, rho)))*(fhsym__min(1, fhsym__max(W, rho)))))*exp(-epsilon) + 3*((fhsym__min(W, rho))*(fhsym__min(W, rho)))) + pow(K, 4)*((-5*pow(W, 3) + 5*pow(fhsym__min(1, fhsym__max(W, rho)), 3))*exp(-epsilon) + 5*pow(fhsym__min(W, rho), 3)) + pow(K, 3)*((-5*pow(W, 4) + 5*pow(fhsym__min(1, fhsym__max(W, rho)), 4))*exp(-epsilon) + 5*pow(fhsym__min(W, rho), 4)) + ((K)*(K))*((-3*pow(W, 5) + 3*pow(fhsym__min(1, fhsym__max(W, rho)), 5))*exp(-epsilon) + 3*pow(fhsym__min(W, rho), 5)) + 6*K*((-1.0/6.0*pow(W, 6) + (1.0/6.0)*pow(fhsym__min(1, fhsym__max(W, rho)), 6))*exp(-epsilon) + (1.0/6.0)*pow(fhsym__min(W, rho), 6)) + (-1.0/7.0*pow(W, 7) + (1.0/7.0)*pow(fhsym__min(1, fhsym__max(W, rho)), 7))*exp(-epsilon) + (1.0/7.0)*pow(fhsym__min(W, rho), 7))*exp(-K*epsilon);
+}
+
+double fhsym_truncated_staircase_nlog_period(double k, double epsilon, double W)
+{
+    return (epsilon*k*(W + (1 - W)*exp(-epsilon)) + epsilon*(1 - W)*exp(-epsilon))*exp(-epsilon*k);
+}
+
+double fhsym_truncated_staircase_nlog_last(double epsilon, double W, double K, double rho)
+{
+    return (K*epsilon*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho)) + epsilon*(-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon))*exp(-K*epsilon);
+}

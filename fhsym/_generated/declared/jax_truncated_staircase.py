@@ -71,6 +71,30 @@ def var_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return (K**2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho)) + 2*K*((-1/2*W**2 + (1/2)*xp.minimum(1, xp.maximum(W, rho))**2)*xp.exp(-epsilon) + (1/2)*xp.minimum(W, rho)**2) + (-1/3*W**3 + (1/3)*xp.minimum(1, xp.maximum(W, rho))**3)*xp.exp(-epsilon) + (1/3)*xp.minimum(W, rho)**3)*xp.exp(-K*epsilon)
 
 
+def moment_period_4(k: Any, epsilon: Any, W: Any) -> Any:
+    return ((1/5)*W**5 + k**4*(W + (1 - W)*xp.exp(-epsilon)) + k**3*(2*W**2 + (2 - 2*W**2)*xp.exp(-epsilon)) + k**2*(2*W**3 + (2 - 2*W**3)*xp.exp(-epsilon)) + 4*k*((1/4)*W**4 + (1/4 - 1/4*W**4)*xp.exp(-epsilon)) + (1/5 - 1/5*W**5)*xp.exp(-epsilon))*xp.exp(-epsilon*k)
+
+
+def moment_last_4(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K**4*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho)) + K**3*((-2*W**2 + 2*xp.minimum(1, xp.maximum(W, rho))**2)*xp.exp(-epsilon) + 2*xp.minimum(W, rho)**2) + K**2*((-2*W**3 + 2*xp.minimum(1, xp.maximum(W, rho))**3)*xp.exp(-epsilon) + 2*xp.minimum(W, rho)**3) + 4*K*((-1/4*W**4 + (1/4)*xp.minimum(1, xp.maximum(W, rho))**4)*xp.exp(-epsilon) + (1/4)*xp.minimum(W, rho)**4) + (-1/5*W**5 + (1/5)*xp.minimum(1, xp.maximum(W, rho))**5)*xp.exp(-epsilon) + (1/5)*xp.minimum(W, rho)**5)*xp.exp(-K*epsilon)
+
+
+def moment_period_6(k: Any, epsilon: Any, W: Any) -> Any:
+    return ((1/7)*W**7 + k**6*(W + (1 - W)*xp.exp(-epsilon)) + k**5*(3*W**2 + (3 - 3*W**2)*xp.exp(-epsilon)) + k**4*(5*W**3 + (5 - 5*W**3)*xp.exp(-epsilon)) + k**3*(5*W**4 + (5 - 5*W**4)*xp.exp(-epsilon)) + k**2*(3*W**5 + (3 - 3*W**5)*xp.exp(-epsilon)) + 6*k*((1/6)*W**6 + (1/6 - 1/6*W**6)*xp.exp(-epsilon)) + (1/7 - 1/7*W**7)*xp.exp(-epsilon))*xp.exp(-epsilon*k)
+
+
+def moment_last_6(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K**6*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho)) + K**5*((-3*W**2 + 3*xp.minimum(1, xp.maximum(W, rho))**2)*xp.exp(-epsilon) + 3*xp.minimum(W, rho)**2) + K**4*((-5*W**3 + 5*xp.minimum(1, xp.maximum(W, rho))**3)*xp.exp(-epsilon) + 5*xp.minimum(W, rho)**3) + K**3*((-5*W**4 + 5*xp.minimum(1, xp.maximum(W, rho))**4)*xp.exp(-epsilon) + 5*xp.minimum(W, rho)**4) + K**2*((-3*W**5 + 3*xp.minimum(1, xp.maximum(W, rho))**5)*xp.exp(-epsilon) + 3*xp.minimum(W, rho)**5) + 6*K*((-1/6*W**6 + (1/6)*xp.minimum(1, xp.maximum(W, rho))**6)*xp.exp(-epsilon) + (1/6)*xp.minimum(W, rho)**6) + (-1/7*W**7 + (1/7)*xp.minimum(1, xp.maximum(W, rho))**7)*xp.exp(-epsilon) + (1/7)*xp.minimum(W, rho)**7)*xp.exp(-K*epsilon)
+
+
+def nlog_period(k: Any, epsilon: Any, W: Any) -> Any:
+    return (epsilon*k*(W + (1 - W)*xp.exp(-epsilon)) + epsilon*(1 - W)*xp.exp(-epsilon))*xp.exp(-epsilon*k)
+
+
+def nlog_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K*epsilon*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho)) + epsilon*(-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon))*xp.exp(-K*epsilon)
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)

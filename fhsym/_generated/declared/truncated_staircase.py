@@ -78,6 +78,30 @@ def var_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return (K**2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + 2*K*((-1/2*W**2 + (1/2)*np.minimum(1, np.maximum(W, rho))**2)*np.exp(-epsilon) + (1/2)*np.minimum(W, rho)**2) + (-1/3*W**3 + (1/3)*np.minimum(1, np.maximum(W, rho))**3)*np.exp(-epsilon) + (1/3)*np.minimum(W, rho)**3)*np.exp(-K*epsilon)
 
 
+def moment_period_4(k: Any, epsilon: Any, W: Any) -> Any:
+    return ((1/5)*W**5 + k**4*(W + (1 - W)*np.exp(-epsilon)) + k**3*(2*W**2 + (2 - 2*W**2)*np.exp(-epsilon)) + k**2*(2*W**3 + (2 - 2*W**3)*np.exp(-epsilon)) + 4*k*((1/4)*W**4 + (1/4 - 1/4*W**4)*np.exp(-epsilon)) + (1/5 - 1/5*W**5)*np.exp(-epsilon))*np.exp(-epsilon*k)
+
+
+def moment_last_4(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K**4*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + K**3*((-2*W**2 + 2*np.minimum(1, np.maximum(W, rho))**2)*np.exp(-epsilon) + 2*np.minimum(W, rho)**2) + K**2*((-2*W**3 + 2*np.minimum(1, np.maximum(W, rho))**3)*np.exp(-epsilon) + 2*np.minimum(W, rho)**3) + 4*K*((-1/4*W**4 + (1/4)*np.minimum(1, np.maximum(W, rho))**4)*np.exp(-epsilon) + (1/4)*np.minimum(W, rho)**4) + (-1/5*W**5 + (1/5)*np.minimum(1, np.maximum(W, rho))**5)*np.exp(-epsilon) + (1/5)*np.minimum(W, rho)**5)*np.exp(-K*epsilon)
+
+
+def moment_period_6(k: Any, epsilon: Any, W: Any) -> Any:
+    return ((1/7)*W**7 + k**6*(W + (1 - W)*np.exp(-epsilon)) + k**5*(3*W**2 + (3 - 3*W**2)*np.exp(-epsilon)) + k**4*(5*W**3 + (5 - 5*W**3)*np.exp(-epsilon)) + k**3*(5*W**4 + (5 - 5*W**4)*np.exp(-epsilon)) + k**2*(3*W**5 + (3 - 3*W**5)*np.exp(-epsilon)) + 6*k*((1/6)*W**6 + (1/6 - 1/6*W**6)*np.exp(-epsilon)) + (1/7 - 1/7*W**7)*np.exp(-epsilon))*np.exp(-epsilon*k)
+
+
+def moment_last_6(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K**6*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + K**5*((-3*W**2 + 3*np.minimum(1, np.maximum(W, rho))**2)*np.exp(-epsilon) + 3*np.minimum(W, rho)**2) + K**4*((-5*W**3 + 5*np.minimum(1, np.maximum(W, rho))**3)*np.exp(-epsilon) + 5*np.minimum(W, rho)**3) + K**3*((-5*W**4 + 5*np.minimum(1, np.maximum(W, rho))**4)*np.exp(-epsilon) + 5*np.minimum(W, rho)**4) + K**2*((-3*W**5 + 3*np.minimum(1, np.maximum(W, rho))**5)*np.exp(-epsilon) + 3*np.minimum(W, rho)**5) + 6*K*((-1/6*W**6 + (1/6)*np.minimum(1, np.maximum(W, rho))**6)*np.exp(-epsilon) + (1/6)*np.minimum(W, rho)**6) + (-1/7*W**7 + (1/7)*np.minimum(1, np.maximum(W, rho))**7)*np.exp(-epsilon) + (1/7)*np.minimum(W, rho)**7)*np.exp(-K*epsilon)
+
+
+def nlog_period(k: Any, epsilon: Any, W: Any) -> Any:
+    return (epsilon*k*(W + (1 - W)*np.exp(-epsilon)) + epsilon*(1 - W)*np.exp(-epsilon))*np.exp(-epsilon*k)
+
+
+def nlog_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (K*epsilon*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + epsilon*(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon))*np.exp(-K*epsilon)
+
+
 def logpdf_arb_0(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return arb(-epsilon*k - A.log(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
 
@@ -130,11 +154,37 @@ def var_last_arb(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return arb(((K)**2*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho)) + A.q(2)*K*((-(W)**2/A.q(2) + (A.min(A.q(1), A.max(W, rho)))**2/A.q(2))*A.exp(-epsilon) + (A.min(W, rho))**2/A.q(2)) + (-(W)**3/A.q(3) + (A.min(A.q(1), A.max(W, rho)))**3/A.q(3))*A.exp(-epsilon) + (A.min(W, rho))**3/A.q(3))*A.exp(-K*epsilon))
 
 
+def moment_period_arb_4(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb(((W)**5/A.q(5) + (k)**4*(W + (A.q(1) - W)*A.exp(-epsilon)) + (k)**3*(A.q(2)*(W)**2 + (A.q(2) - A.q(2)*(W)**2)*A.exp(-epsilon)) + (k)**2*(A.q(2)*(W)**3 + (A.q(2) - A.q(2)*(W)**3)*A.exp(-epsilon)) + A.q(4)*k*((W)**4/A.q(4) + (A.q(1, 4) - (W)**4/A.q(4))*A.exp(-epsilon)) + (A.q(1, 5) - (W)**5/A.q(5))*A.exp(-epsilon))*A.exp(-epsilon*k))
+
+
+def moment_last_arb_4(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((K)**4*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho)) + (K)**3*((-A.q(2)*(W)**2 + A.q(2)*(A.min(A.q(1), A.max(W, rho)))**2)*A.exp(-epsilon) + A.q(2)*(A.min(W, rho))**2) + (K)**2*((-A.q(2)*(W)**3 + A.q(2)*(A.min(A.q(1), A.max(W, rho)))**3)*A.exp(-epsilon) + A.q(2)*(A.min(W, rho))**3) + A.q(4)*K*((-(W)**4/A.q(4) + (A.min(A.q(1), A.max(W, rho)))**4/A.q(4))*A.exp(-epsilon) + (A.min(W, rho))**4/A.q(4)) + (-(W)**5/A.q(5) + (A.min(A.q(1), A.max(W, rho)))**5/A.q(5))*A.exp(-epsilon) + (A.min(W, rho))**5/A.q(5))*A.exp(-K*epsilon))
+
+
+def moment_period_arb_6(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb(((W)**7/A.q(7) + (k)**6*(W + (A.q(1) - W)*A.exp(-epsilon)) + (k)**5*(A.q(3)*(W)**2 + (A.q(3) - A.q(3)*(W)**2)*A.exp(-epsilon)) + (k)**4*(A.q(5)*(W)**3 + (A.q(5) - A.q(5)*(W)**3)*A.exp(-epsilon)) + (k)**3*(A.q(5)*(W)**4 + (A.q(5) - A.q(5)*(W)**4)*A.exp(-epsilon)) + (k)**2*(A.q(3)*(W)**5 + (A.q(3) - A.q(3)*(W)**5)*A.exp(-epsilon)) + A.q(6)*k*((W)**6/A.q(6) + (A.q(1, 6) - (W)**6/A.q(6))*A.exp(-epsilon)) + (A.q(1, 7) - (W)**7/A.q(7))*A.exp(-epsilon))*A.exp(-epsilon*k))
+
+
+def moment_last_arb_6(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb(((K)**6*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho)) + (K)**5*((-A.q(3)*(W)**2 + A.q(3)*(A.min(A.q(1), A.max(W, rho)))**2)*A.exp(-epsilon) + A.q(3)*(A.min(W, rho))**2) + (K)**4*((-A.q(5)*(W)**3 + A.q(5)*(A.min(A.q(1), A.max(W, rho)))**3)*A.exp(-epsilon) + A.q(5)*(A.min(W, rho))**3) + (K)**3*((-A.q(5)*(W)**4 + A.q(5)*(A.min(A.q(1), A.max(W, rho)))**4)*A.exp(-epsilon) + A.q(5)*(A.min(W, rho))**4) + (K)**2*((-A.q(3)*(W)**5 + A.q(3)*(A.min(A.q(1), A.max(W, rho)))**5)*A.exp(-epsilon) + A.q(3)*(A.min(W, rho))**5) + A.q(6)*K*((-(W)**6/A.q(6) + (A.min(A.q(1), A.max(W, rho)))**6/A.q(6))*A.exp(-epsilon) + (A.min(W, rho))**6/A.q(6)) + (-(W)**7/A.q(7) + (A.min(A.q(1), A.max(W, rho)))**7/A.q(7))*A.exp(-epsilon) + (A.min(W, rho))**7/A.q(7))*A.exp(-K*epsilon))
+
+
+def nlog_period_arb(k: Any, epsilon: Any, W: Any) -> Any:
+    return arb((epsilon*k*(W + (A.q(1) - W)*A.exp(-epsilon)) + epsilon*(A.q(1) - W)*A.exp(-epsilon))*A.exp(-epsilon*k))
+
+
+def nlog_last_arb(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return arb((K*epsilon*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho)) + epsilon*(-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon))*A.exp(-K*epsilon))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 ISF_TOP = (isf_top_0, isf_top_1,)
+MOMENT_PERIOD = {2: var_period, 4: moment_period_4, 6: moment_period_6}
+MOMENT_LAST = {2: var_last, 4: moment_last_4, 6: moment_last_6}
 LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
 SF_ARB = (sf_arb_0, sf_arb_1,)
 ISF_ARB = (isf_arb_0, isf_arb_1,)
@@ -144,5 +194,9 @@ SF_TOP_ARB = sf_top_arb
 ISF_TOP_ARB = (isf_top_arb_0, isf_top_arb_1,)
 VAR_PERIOD_ARB = var_period_arb
 VAR_LAST_ARB = var_last_arb
+MOMENT_PERIOD_ARB = {2: var_period_arb, 4: moment_period_arb_4, 6: moment_period_arb_6}
+MOMENT_LAST_ARB = {2: var_last_arb, 4: moment_last_arb_4, 6: moment_last_arb_6}
+NLOG_PERIOD_ARB = nlog_period_arb
+NLOG_LAST_ARB = nlog_last_arb
 CELL_EDGES = ('W',)
 DIGEST = '77064b1dc2128dbd'
