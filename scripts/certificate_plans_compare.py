@@ -128,7 +128,7 @@ CAL_POINTS = [(1.0, 1e-6), (0.1, 1e-3), (3.0, 1e-12), (0.5, 1e-9)]
 
 def compare_calibrations() -> None:
     print("\nfhsym.calibrate(eps, delta, mechanism=law): the class's plan vs the generic plan in its place")
-    classes = {"gaussian": fhsym.Gaussian, "laplace": fhsym.Laplace, "osgt": fhsym.OSGT,
+    classes: Dict[str, Any] = {"gaussian": fhsym.Gaussian, "laplace": fhsym.Laplace, "osgt": fhsym.OSGT,
                "truncated_laplace": fhsym.TruncatedLaplace}
     for law, cls in classes.items():
         for e, d in CAL_POINTS:
@@ -136,13 +136,13 @@ def compare_calibrations() -> None:
             a = fhsym.calibrate(e, d, mechanism=law)
             ta = time.perf_counter() - t0
             own = cls._arb_plan
-            cls._arb_plan = lambda self, eps, sens, law=law: generic_plan(law, self)(eps, sens)  # type: ignore
+            cls._arb_plan = lambda self, eps, sens, law=law: generic_plan(law, self)(eps, sens)
             try:
                 t0 = time.perf_counter()
                 b = fhsym.calibrate(e, d, mechanism=law)
                 tb = time.perf_counter() - t0
             finally:
-                cls._arb_plan = own  # type: ignore
+                cls._arb_plan = own
             same = a.mechanism.parameters == b.mechanism.parameters
             print(f"  {law} ({e}, {d:g}): hand {a.mechanism} upper {a.certificate.upper!r} ({ta:.2f} s); generic "
                   f"{b.mechanism} upper {b.certificate.upper!r} ({tb:.2f} s); parameters bit for bit: {same}")
