@@ -20,7 +20,7 @@ upper edge formed exactly), with the evaluation policy of :mod:`fhsym.noise.prec
 * the truncated staircase: ``var = Delta0^2 (sum_{k<K} var_period_arb(k) + var_last_arb)/(norm_arb/2)``; E[T^n] for
   n >= 4 and the entropy have no derived form yet: they stay sums over the (at most 50000) periods of exact polynomial
   integrals times ``b^level`` (the definition, integrated cell by cell), with the derived normaliser; the profile is
-  the law's certified plan (:mod:`fhsym._core.arb.truncated_staircase`);
+  the law's certified plan (:mod:`fhsym.noise.plans.truncated_staircase`);
 * the loss ``(l(|t + d|) - l(|t|)) eps0`` (exact: the definition's step levels), +-inf where one side leaves a bound.
 
 Accuracy: tests/test_precise_laws.py (the step densities integrated piece by piece at 100 and 300 digits; every ball

@@ -182,10 +182,10 @@ Plan = Tuple[Callable[[Any, int], arb], Any, str]
 
 # ---------------------------------------------------------------------------
 # plans: exact work done once (at the exact binary values of the floats), evaluated at increasing precision.
-# Flipped Huber's is here (with :mod:`.flipped_huber` and :mod:`.fh_nodes`), and the truncated staircase's and
-# piecewise uniform's exact plans (:mod:`.truncated_staircase`, :mod:`.piecewise_uniform`); the Gaussian, Laplace,
-# OSGT, truncated Laplace and staircase plans live with the laws (fhsym.noise.plans); a declared law's is the
-# generic crossing bracket (:mod:`.crossing`).  The noise
+# Flipped Huber's is here (with :mod:`.flipped_huber` and :mod:`.fh_nodes`), and piecewise uniform's exact bounds
+# (:mod:`.piecewise_uniform`, shared with fhsym.optimum); the Gaussian, Laplace, OSGT, truncated Laplace, staircase and
+# truncated staircase plans live with the laws (fhsym.noise.plans); a declared law's is the generic crossing bracket
+# (:mod:`.crossing`).  The noise
 # classes (fhsym.noise) call theirs from ``_arb_plan``.
 
 

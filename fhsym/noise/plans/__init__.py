@@ -10,7 +10,10 @@ proof that the ball contains delta stay in :mod:`fhsym._core.arb.enclosures`.  E
   Balle-Wang eq 29) -- :func:`.osgt.osgt_plan_of`, :func:`.osgt.gaussian_plan`;
 * :mod:`.laplace`: Laplace -- :func:`.laplace.laplace_plan_of`;
 * :mod:`.truncated_laplace`: the truncated Laplace -- :func:`.truncated_laplace.truncated_laplace_plan`;
-* :mod:`.staircase`: the staircase -- :func:`.staircase.staircase_plan_of`.
+* :mod:`.staircase`: the staircase -- :func:`.staircase.staircase_plan_of`;
+* :mod:`.truncated_staircase`: the truncated staircase -- :func:`.truncated_staircase.ts_plan`, ``ts_eval`` (its
+  class builds the method text; proofs: ``python -m proofs --only truncated_staircase``, rows ``profile`` and
+  ``sup_over_shifts``: the enclosures contain 50-digit sums of the definition).
 
 These stable forms are hand-written, not printed from the laws' declarations, because a certificate records its
 plan's method text and the bits it used and :func:`fhsym.verify_certificate` re-derives the enclosure exactly: the
