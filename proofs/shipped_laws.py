@@ -30,6 +30,7 @@ from fhsym.symbolic.derivation import D, Derivation, derive, eps
 from fhsym.symbolic.laws import gaussian as GL
 from fhsym.symbolic.laws import laplace as LL
 
+from . import _plans
 from ._harness import Context, Outcome, Topic, proven, verified
 
 DPS = 50
@@ -123,7 +124,29 @@ def _topic(stem: str, mod: Any, cls: Any, closed: sp.Expr, moment: Callable[[int
               name="moments")
     topic.add(half_mass, obj="P(0<T<=x)", paper="derived", claim="1/2 - derived sf = the class's stable form",
               name="half_mass")
+    _plan_rows(topic, stem, dv)
     return topic
+
+
+def _plan_rows(topic: Topic, stem: str, dv: Callable[[], Derivation]) -> None:
+    """The rows of the law's hand-written certificate plan (fhsym/noise/plans/, proofs/_plans.py)."""
+    identity = {"laplace": lambda: _plans.laplace_identity(dv()), "gaussian": lambda: _plans.osgt_identity(dv(), 0),
+                "osgt": lambda: _plans.osgt_identity(dv(), dv().decl.shape_symbols[0])}[stem]
+    cases = {"laplace": _plans.laplace_cases, "gaussian": _plans.gaussian_cases, "osgt": _plans.osgt_cases}[stem]
+    source = "osgt" if stem == "gaussian" else stem
+
+    def certificate_plan(ctx: Context) -> Outcome:
+        return identity()
+
+    def certificate_plan_balls(ctx: Context) -> Outcome:
+        return _plans.balls_outcome(cases(ctx, dv()), (cases.__doc__ or "").split(":")[0].strip())
+
+    topic.add(certificate_plan, obj="certificate plan", paper="derived", quick=False,  # SymPy: 1-15 s
+              claim=f"the hand-written plan (fhsym/noise/plans/{source}.py) = the derived profile, case by case",
+              name="certificate_plan")
+    topic.add(certificate_plan_balls, obj="certificate plan", paper="derived",
+              claim="profile_enclosure contains the derived profile (50 digits) at the plan's case boundaries and "
+                    "tails; width <= 2^-60", name="certificate_plan_balls")
 
 
 #: one topic per shipped law whose class takes its numerics from the generated code (proofs._harness.discover)
@@ -292,6 +315,7 @@ def _osgt_topic() -> Topic:
     topic.add(isf, obj="isf", paper="derived", claim="the class's isf = the derived inverse", name="isf")
     topic.add(half_mass, obj="P(0<T<=x)", paper="derived", claim="1/2 - derived sf = the class's stable form",
               name="half_mass")
+    _plan_rows(topic, "osgt", dv)
     return topic
 
 

@@ -32,6 +32,7 @@ from fhsym.noise.truncated_laplace import tl_profile
 from fhsym.symbolic.derivation import derive, q, w
 from fhsym.symbolic.laws import truncated_laplace as TL
 
+from . import _plans
 from ._harness import Context, Outcome, Topic, proven, verified
 
 DPS = 50
@@ -264,3 +265,42 @@ def certified(ctx: Context) -> Outcome:
     return verified(not bad, "profile_enclosure of the declared truncated Laplace (arb crossing bracket stopped at the "
                     "overlap's end) vs 50-digit quadrature of the definition (to its error, 1e-45 relative)", pts, "50 digits",
                     f"0 outside; width {mpmath.nstr(worst, 2)}", evidence=steps)
+
+
+@topic.check(obj="certificate plan", paper="derived", quick=False,
+             claim="the hand-written plan (fhsym/noise/plans/truncated_laplace.py) = the derived profile, case by case")
+def certificate_plan(ctx: Context) -> Outcome:
+    return _plans.tl_identity(dv(), a)
+
+
+def _plan_cases(ctx: Context) -> List[_plans.Case]:
+    """(scale lambda, bound A, eps, Delta): x = A - Delta = 0, Delta = 2A (delta = 1) and its float neighbour below,
+    eps = s = Delta/lambda on both sides of x = 0, the switch t0 = u (eps = a (2 - D), y_c = D - 1), the calibrated
+    (1, 13.66) at eps = s (where the generic crossing bracket is wide), tails e^{-699} and below the subnormals."""
+    import math
+
+    f_sf = sp.lambdify((t, a), dv().sf[0], ["mpmath", {"exprel": lambda v: mpmath.expm1(v) / v if v else 1}])
+    fixed = [(1.0, 1.0, 0.5, 1.0), (1.0, 1.0, 1.0, 1.0), (1.0, 1.0, 0.5, 0.5), (1.0, 1.0, 0.5, 1.5),
+             (1.0, 1.0, math.nextafter(0.5, 0.0), 1.5), (1.0, 1.0, math.nextafter(0.5, 1.0), 1.5), (1.0, 1.0, 0.0, 2.0),
+             (1.0, 1.0, 0.3, math.nextafter(2.0, 0.0)), (1.0, 1.0, 3.0, 1.5), (1.0, 1.0, 1.5, 1.5), (1.0, 1.0, 0.0, 0.5),
+             (1.0, 13.663689395970382, 1.0, 1.0), (1.0, 13.663689395970382, 0.5, 1.0), (1.0, 700.0, 1.0, 1.0),
+             (1.0, 760.0, 1.0, 1.0), (2.0, 1.0, 0.1, 0.25), (1.0, 1e-2, 0.001, 0.011)]
+    r = ctx.rng("tl plan points")
+    rand = []
+    for _ in range(ctx.n(16, 4)):
+        av = float(10 ** r.uniform(-2, 3))
+        rand.append((1.0, av, float(r.uniform(0.0, 3.0)), float(r.uniform(0.0, 2.2)) * av))
+    out: List[_plans.Case] = []
+    for lam, A, e, d in fixed + rand:
+        def ref(lam: float = lam, A: float = A, e: float = e, d: float = d) -> Any:
+            return _plans.digits50(lambda: _derived_profile(mpmath.mpf(e), mpmath.mpf(d) / mpmath.mpf(A),
+                                                            mpmath.mpf(A) / mpmath.mpf(lam), f_sf))
+        out.append((fhsym.TruncatedLaplace(lam, A), e, d, ref, f"a = {A / lam:g}, D = {d / A:g}"))
+    return out
+
+
+@topic.check(obj="certificate plan", paper="derived",
+             claim="profile_enclosure contains the derived profile (50 digits) at the plan's case boundaries and "
+                   "tails; width <= 2^-60")
+def certificate_plan_balls(ctx: Context) -> Outcome:
+    return _plans.balls_outcome(_plan_cases(ctx), "(lambda, A, eps, Delta)")

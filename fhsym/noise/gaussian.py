@@ -43,12 +43,13 @@ from scipy import special as sc
 from .._core.random import Rng
 from .._core.types import FloatArray
 from .._core.domains import Domain, check_scalar
-from .._core.arb import Plan, gaussian_plan
+from .._core.arb import Plan
 from .._core.doubledouble import div_dd, ratio_dd, two_sum
 from .._core.gaussian_tail import gaussian_type_delta
 from .._core.scalar import SCALAR
 from .._generated.declared import gaussian as generated
 from .base import NoiseDistribution
+from .plans.osgt import gaussian_plan
 
 __all__ = ["Gaussian", "gaussian_profile"]
 

@@ -40,12 +40,13 @@ from flint import fmpq
 
 from .._core.random import Rng
 from .._core.types import FloatArray
-from .._core.arb import Plan, laplace_plan_of
+from .._core.arb import Plan
 from .._core.domains import Domain, check_scalar
 from .._core.sensitivities import float_at_least
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._generated.declared import laplace as generated
 from .base import NoiseDistribution
+from .plans.laplace import laplace_plan_of
 
 __all__ = ["Laplace", "laplace_profile"]
 

@@ -60,13 +60,14 @@ from scipy import special as sc
 
 from .._core.random import Rng
 from .._core.types import FloatArray
-from .._core.arb import Plan, osgt_plan_of
+from .._core.arb import Plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import dd_add, dd_div, dd_mul, sym_sign_min
 from .._core import scalar as S
 from .._core.gaussian_tail import gl_integrate, j_fun, log_mills, second_moment_ratio
 from .._generated.declared import osgt as generated
 from .base import NoiseDistribution
+from .plans.osgt import osgt_plan_of
 from .family import Family, ScaleFamily
 
 __all__ = ["OSGT", "osgt_profile", "moment_ratios"]

@@ -20,7 +20,7 @@ upper edge formed exactly), with the evaluation policy of :mod:`fhsym.noise.prec
 * the truncated staircase: ``E[T^n] = Delta0^n (sum_{k<K} moment_period_arb_n(k) + moment_last_arb_n)/(norm_arb/2)``
   (n = 2, 4, 6; other even n: the definition's exact polynomial integrals times ``b^level``, cell by cell), the entropy
   ``log(Delta0 norm_arb) + (sum_{k<K} nlog_period_arb(k) + nlog_last_arb)/(norm_arb/2)`` (the derived per-period
-  ``-int g log g``); the profile is the law's certified plan (:mod:`fhsym._core.arb.truncated_staircase`);
+  ``-int g log g``); the profile is the law's certified plan (:mod:`fhsym.noise.plans.truncated_staircase`);
 * the loss ``(l(|t + d|) - l(|t|)) eps0`` (exact: the definition's step levels), +-inf where one side leaves a bound.
 
 Accuracy: tests/test_precise_laws.py (the step densities integrated piece by piece at 100 and 300 digits; every ball

@@ -68,9 +68,10 @@ from flint import fmpq
 from .._generated.declared import staircase as _gen
 from .._core.random import Rng
 from .._core.types import BoolArray, FloatArray
-from .._core.arb import Enclosure, Plan, staircase_plan_of
+from .._core.arb import Enclosure, Plan
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
+from .plans.staircase import staircase_plan_of
 from .staircase_composed import search as search_composed
 
 __all__ = ["Staircase", "staircase_optimal_gamma"]

@@ -46,13 +46,14 @@ from scipy import special as sc
 
 from .._core.random import Rng
 from .._core.types import FloatArray, Real
-from .._core.arb import Plan, truncated_laplace_plan
+from .._core.arb import Plan
 from .._core.domains import Domain, check_scalar
 from .._core.doubledouble import exact_quotient, sym_sign_min
 from .._core.numerics import log1mexp
 from .._core.scalar import SCALAR
 from .._generated.declared import truncated_laplace as generated
 from .base import NoiseDistribution
+from .plans.truncated_laplace import truncated_laplace_plan
 
 __all__ = ["TruncatedLaplace", "tl_profile"]
 

@@ -4,7 +4,7 @@ Declared once as a step pattern cut at ``beta = K + rho`` periods (``fhsym/symbo
 issue 28): logpdf, sf (from the top down), ``P(0 < T <= x)``, the quantile, the normaliser ``H(beta)`` and the
 variance's per-period summands are the forms :mod:`fhsym.symbolic.steps` derives, printed into
 ``fhsym/_generated/declared/truncated_staircase.py`` (``python -m proofs --only step_truncated_staircase``).  The
-profile, the design search and the certificate plan stay here and in :mod:`fhsym._core.arb.truncated_staircase`.
+profile, the design search and the certificate plan stay here and in :mod:`fhsym.noise.plans.truncated_staircase`.
 
 Why this law
 ------------
@@ -25,7 +25,7 @@ Design privacy ``eps0``, period (design sensitivity) ``Delta0``, first step ``w 
 
 CDF: ``P(0 < T <= x) = H(x/Delta0)/(2 H(beta))``, ``beta = B/Delta0``; the upper tail is formed from the top down
 as a sum of non-negative terms and inverted period by period (quantile).  Variance ``Delta0^2 S2(beta)/H(beta)``,
-``S2(x) = int_0^x y^2 b^{l(y)} dy`` (:func:`fhsym._core.arb.truncated_staircase.ts_variance`).
+``S2(x) = int_0^x y^2 b^{l(y)} dy`` (:func:`fhsym.noise.plans.truncated_staircase.ts_variance`).
 
 Profile (derived here, proven in ``proofs/truncated_staircase.py``).  For ``0 < d <= Delta0 <= B`` and
 ``eps >= 0``, ``delta(eps; d) = P(T > B - d) + (1 - e^{eps - eps0})_+ P(A_d)``: on ``t > B - d`` the shifted
@@ -39,7 +39,7 @@ profile at Delta: :meth:`TruncatedStaircase.worst_profile_enclosure`.  Calibrate
 delta is explicit: ``K = floor(beta)`` does not depend on gamma (``P(T > K - 1) = b^{K-1}(1 - b)/(2(1 - b^K))``)
 and ``c(r) = (b^{K-1} m - 2 delta m (1 - b^K)/(1 - b)) / (b^{K-1}(1 - b) + 2 delta b^K)``; gamma is then chosen by a
 golden-section search on the variance.  For ``d > Delta0`` the profile is an exact sum over the pieces of the
-support (:func:`fhsym._core.arb.truncated_staircase.pieces`).
+support (:func:`fhsym.noise.plans.truncated_staircase.pieces`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from flint import fmpq
 
 from .._core.arb import Enclosure, Plan
 from .._core.arb.core import exact
-from .._core.arb.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts_variance
+from .plans.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts_variance
 from .._core.arb.core import float_up
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng

@@ -274,7 +274,7 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
     * ``t <= -d``: ``|t + d| <= |t|``, so ``n <= 0``: no contribution for eps >= 0.
 
     Returns ``{}`` when the heights are not such powers or the law is cut (its profile stays with
-    :mod:`fhsym._core.arb.truncated_staircase`)."""
+    :mod:`fhsym.noise.plans.truncated_staircase`)."""
     levels = _levels(decl)
     if decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
         return {}

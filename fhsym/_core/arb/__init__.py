@@ -2,8 +2,11 @@
 
 :func:`enclose` returns an :class:`Enclosure` ``lower <= delta(eps) <= upper`` of a noise law's
 exact profile at the exact binary values of its float parameters, with proven error bounds and no
-float kernel involved (see :mod:`.enclosures` for the argument), from the law's *plan* (one
-``*_plan`` function per law, which the noise classes call from their ``_arb_plan`` hook).  It
+float kernel involved (see :mod:`.enclosures` for the argument), from the law's *plan*, which the noise classes
+supply through their ``_arb_plan`` hook: flipped Huber's and piecewise uniform's exact bounds are here
+(:mod:`.flipped_huber`, :mod:`.piecewise_uniform`), a declared law's is the generic crossing bracket
+(:mod:`.crossing`), and the Gaussian, Laplace, OSGT, truncated Laplace, staircase and truncated staircase plans live
+with the laws (:mod:`fhsym.noise.plans`).  It
 depends on nothing else in fhsym, which is why it sits in the bottom layer: the certificates
 (:mod:`fhsym.privacy`), the calibrations and the float profile's kink fallback all stand on it.
 """
@@ -14,12 +17,7 @@ from .enclosures import (
     ball,
     enclose,
     flipped_huber_plan,
-    gaussian_plan,
-    laplace_plan_of,
-    osgt_plan_of,
-    staircase_plan_of,
     profile_upper_ends,
-    truncated_laplace_plan,
 )
 
 __all__ = [
@@ -28,10 +26,5 @@ __all__ = [
     "ball",
     "enclose",
     "flipped_huber_plan",
-    "gaussian_plan",
-    "laplace_plan_of",
-    "osgt_plan_of",
     "profile_upper_ends",
-    "staircase_plan_of",
-    "truncated_laplace_plan",
 ]

@@ -31,7 +31,8 @@ Why the returned ball contains delta(eps)
    on a known piece, enclosed by an arb square root of an exact rational and
    intersected with the piece.
 4. *Enclosed formulas.*  The closed forms (module docstrings of
-   :mod:`.flipped_huber` and :mod:`.mechanisms`) are algebraic identities for
+   :mod:`.flipped_huber` and of the shipped laws' plans, :mod:`fhsym.noise.plans`)
+   are algebraic identities for
    ``S(t1) - e^eps S(t1 + Delta)``, rewritten so that ``e^eps`` never appears and
    differences of like terms are formed as sums of non-negative terms where
    possible.  They are evaluated with arb operations (``exp``, ``expm1``,
@@ -69,8 +70,6 @@ Example
 >>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 1.0, 1.0)
 >>> f"{e.lower:.15g} {e.upper:.15g}", e.upper - e.lower < 1e-17
 ('0.00671505572698433 0.00671505572698433', True)
->>> enclose(partial(laplace_plan_of, beta=1.0), 1.0, 1.0).upper
-0.0
 """
 
 from __future__ import annotations
@@ -83,16 +82,6 @@ from flint import arb, ctx, fmpq
 
 from .core import exact, float_down, float_up
 from .flipped_huber import fh_eval, fh_plan
-from .mechanisms import (
-    laplace_eval,
-    laplace_plan,
-    osgt_eval,
-    osgt_plan,
-    staircase_eval,
-    staircase_plan,
-    tl_eval,
-    tl_plan,
-)
 
 __all__ = [
     "Enclosure",
@@ -100,11 +89,6 @@ __all__ = [
     "ball",
     "enclose",
     "flipped_huber_plan",
-    "gaussian_plan",
-    "laplace_plan_of",
-    "osgt_plan_of",
-    "staircase_plan_of",
-    "truncated_laplace_plan",
     "profile_upper_ends",
 ]
 
@@ -125,10 +109,10 @@ class Enclosure:
         """The ball re-parsed at ``prec`` bits (it contains the computed ball, hence delta(eps)).
 
         >>> from functools import partial
-        >>> e = enclose(partial(laplace_plan_of, beta=2.0), 0.25, 1.0)
-        >>> with ctx.workprec(e.prec):
-        ...     x = e.as_arb()
-        ...     bool(x.contains(-(arb(-0.125).expm1())))
+        >>> g = partial(flipped_huber_plan, alpha=1.0, gamma=2.0)
+        >>> e = enclose(g, 0.25, 1.0)
+        >>> with ctx.workprec(e.prec):                  # a ball of delta at 512 bits lies inside the re-parsed one
+        ...     bool(e.as_arb().contains(ball(g, 0.25, 1.0, 512)))
         True
         """
         with ctx.workprec(self.prec):
@@ -138,7 +122,7 @@ class Enclosure:
         """The upper end of the ball exactly, as integers (man, exp) with upper = man * 2^exp.
 
         >>> from functools import partial
-        >>> e = enclose(partial(laplace_plan_of, beta=2.0), 0.25, 1.0)
+        >>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 0.25, 1.0)
         >>> man, exp = e.upper_man_exp()
         >>> from fractions import Fraction
         >>> bool(0 < Fraction(man) * Fraction(2) ** exp <= Fraction(e.upper))   # the float upper end rounds it up
@@ -198,7 +182,11 @@ Plan = Tuple[Callable[[Any, int], arb], Any, str]
 
 # ---------------------------------------------------------------------------
 # plans: exact work done once (at the exact binary values of the floats), evaluated at increasing precision.
-# One function per noise law; the noise classes (fhsym.noise) call theirs from ``_arb_plan``.
+# Flipped Huber's is here (with :mod:`.flipped_huber` and :mod:`.fh_nodes`), and piecewise uniform's exact bounds
+# (:mod:`.piecewise_uniform`, shared with fhsym.optimum); the Gaussian, Laplace, OSGT, truncated Laplace, staircase and
+# truncated staircase plans live with the laws (fhsym.noise.plans); a declared law's is the generic crossing bracket
+# (:mod:`.crossing`).  The noise
+# classes (fhsym.noise) call theirs from ``_arb_plan``.
 
 
 # (alpha, gamma, id(Delta)) -> (Delta, b, D): the same b and D objects for every node of a proven PLD, whose memos
@@ -218,44 +206,6 @@ def flipped_huber_plan(eps: fmpq, delta_s: fmpq, alpha: float, gamma: float) -> 
         _FH_UNITS[key] = got
     plan = fh_plan(eps, got[1], got[2])
     return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
-
-
-def gaussian_plan(eps: fmpq, delta_s: fmpq, sigma: float) -> Plan:
-    """N(0, sigma^2): OSGT with theta = 0 (Balle-Wang, eq 29), rational crossing point."""
-    plan = osgt_plan(eps, fmpq(0), delta_s / exact(sigma))
-    side = "t1 >= 0: phi(t1)(R(t1) - R(t2))" if plan.t1 >= 0 else "t1 < 0: strip + tail terms"
-    return osgt_eval, plan, f"Gaussian (Balle-Wang, eq 29) at rational t1 = eps sigma/Delta - Delta/(2 sigma), {side}"
-
-
-def osgt_plan_of(eps: fmpq, delta_s: fmpq, vartheta: float, varrho: float) -> Plan:
-    """OSGT(vartheta, varrho^2), both cases of Appendix F-A(c)."""
-    r = exact(varrho)
-    plan = osgt_plan(eps, exact(vartheta) / r, delta_s / r)
-    return osgt_eval, plan, f"OSGT {plan.case}"
-
-
-def laplace_plan_of(eps: fmpq, delta_s: fmpq, beta: float) -> Plan:
-    """L(0, beta): -expm1((eps - Delta/beta)/2), exactly 0 for eps >= Delta/beta (decided in Q)."""
-    plan = laplace_plan(eps, delta_s / exact(beta))
-    how = "eps >= Delta/beta: delta = 0 exactly" if plan is None else "-expm1((eps - Delta/beta)/2)"
-    return laplace_eval, plan, f"Laplace: {how}"
-
-
-def truncated_laplace_plan(eps: fmpq, delta_s: fmpq, scale: float, bound: float) -> Plan:
-    """Truncated Laplace (scale lambda, half-width A): three non-negative terms, or exactly 1."""
-    lam = exact(scale)
-    plan = tl_plan(eps, exact(bound) / lam, delta_s / lam)
-    how = "Delta >= 2 bound: delta = 1 exactly" if plan.one else "three non-negative terms"
-    return tl_eval, plan, f"truncated Laplace: {how}"
-
-
-def staircase_plan_of(eps: fmpq, delta_s: fmpq, epsilon0: float, sensitivity0: float, width: float) -> Plan:
-    """The staircase (design eps0, Delta0; step edge the double ``width`` = fl(gamma Delta0) it uses)."""
-    d0 = exact(sensitivity0)
-    plan = staircase_plan(eps, delta_s / d0, exact(epsilon0), exact(width) / d0)
-    how = "no positive level difference: delta = 0 exactly" if plan.zero else (
-        f"{len(plan.part1)} + {len(plan.part2)} pieces, geometric sums in closed form")
-    return staircase_eval, plan, f"staircase: {how}"
 
 
 _UNIT = arb(fmpq(1, 2), fmpq(1, 2))  # the interval [0, 1]
@@ -305,18 +255,17 @@ def enclose(
     """Proven bounds ``lower <= delta(eps) <= upper`` at the exact float inputs.
 
     delta(eps) = int [g(t) - e^eps g(t + Delta)]_+ dt, ``Delta`` = ``sensitivity``, for the noise
-    law whose plan builder is ``plan(eps, Delta)`` (exact rationals in; one of the ``*_plan``
-    functions of this module with the law's parameters bound, which is what
-    :meth:`fhsym.NoiseDistribution.profile_enclosure` passes).  See the module docstring for the
+    law whose plan builder is ``plan(eps, Delta)`` (exact rationals in; a law's plan function with its
+    parameters bound, which is what :meth:`fhsym.NoiseDistribution.profile_enclosure` passes).  See the module docstring for the
     proof that the ball contains delta(eps).
 
     The precision doubles from 128 bits until ``(upper - lower)/lower <= rel_width``,
     ``max_prec`` is reached, or the upper end is below the smallest subnormal.
 
     >>> from functools import partial
-    >>> e = enclose(partial(gaussian_plan, sigma=1.0), 1.0, 1.0)
+    >>> e = enclose(partial(flipped_huber_plan, alpha=0.5, gamma=1.0), 1.0, 1.0)
     >>> f"{e.lower:.12g} {e.upper:.12g}"
-    '0.126936737507 0.126936737507'
+    '0.124807879276 0.124807879276'
     """
     evaluate, built, method = plan(EPSILON.check(epsilon), SENSITIVITY.check(sensitivity))
     if not (isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) and rel_width > 0):
@@ -364,12 +313,10 @@ def profile_upper_ends(
     :mod:`fhsym.accounting.pld_exact`).
 
     >>> from functools import partial
-    >>> [(m, e) for m, e in profile_upper_ends(partial(laplace_plan_of, beta=1.0), [1.0, 2.0], 1.0)]
-    [(0, 0), (0, 0)]
-    >>> g = partial(gaussian_plan, sigma=1.0)
-    >>> (m, e), = profile_upper_ends(g, [1.0], 1.0)
-    >>> bool(m * 2.0**e >= enclose(g, 1.0, 1.0).lower)
-    True
+    >>> g = partial(flipped_huber_plan, alpha=0.5, gamma=1.0)
+    >>> ends = profile_upper_ends(g, [0.5, 1.0], 1.0)
+    >>> [bool(m * 2.0**e >= enclose(g, x, 1.0).lower) for (m, e), x in zip(ends, [0.5, 1.0])]
+    [True, True]
     """
     dl = SENSITIVITY.check(sensitivity)
     rel = check_end_options(rel_width, max_prec)

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Tuple
 
 from flint import arb, ctx, fmpq, fmpz
 
-from .core import bits
+from ..._core.arb.core import bits
 
 __all__ = ["TSPlan", "ts_plan", "ts_eval", "ts_variance", "ts_mass", "pieces", "window_pieces", "MAX_PERIODS"]
 
