@@ -57,6 +57,10 @@ class _Quad:
         self.decl = decl
         sub = dict(zip(decl.shape_symbols, (sp.Float(str(v), DPS) for v in shapes)))
         self.fns = [sp.lambdify(decl.t, g.subs(sub), "mpmath") for g, _ in decl.pieces]
+        # d/dt log g_k: SymPy's derivative of the declared piece (exact; mpmath.diff of log g took half the time of
+        # the Fisher quadrature, to fewer digits)
+        self.dlogs = {f: sp.lambdify(decl.t, sp.diff(sp.log(g.subs(sub)), decl.t), "mpmath")
+                      for f, (g, _) in zip(self.fns, decl.pieces)}
         self.edges = [(mpmath.mpf(float(a)), mpmath.inf if b is sp.oo else mpmath.mpf(float(b))) for _, (a, b) in decl.pieces]
         with mpmath.workdps(DPS + 10):
             self.Z = 2 * self.integral(lambda v, g: g(v), 0)
@@ -295,7 +299,7 @@ def _topic(path: Path) -> Topic:
             h_ref = -2 * quad.integral(lambda v, g: g(v) / quad.Z * mpmath.log(g(v) / quad.Z), 0)
             rows = [("variance", dv.variance, law.var(), v_ref), ("entropy", dv.entropy, law.entropy(), h_ref)]
             if dv.fisher is not None:
-                f_ref = 2 * quad.integral(lambda v, g: mpmath.diff(lambda u: mpmath.log(g(u)), v) ** 2 * g(v), 0) / quad.Z
+                f_ref = 2 * quad.integral(lambda v, g: quad.dlogs[g](v) ** 2 * g(v), 0) / quad.Z
                 rows.append(("Fisher information", dv.fisher, None, f_ref))
             steps, errs = [], []
             for what, closed, flt, ref in rows:
