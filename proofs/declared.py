@@ -107,7 +107,7 @@ class _Quad:
 class _Meta:
     """What the report and ``--list`` need of an example module, read from its source without running it: running it
     declares the law (``fhsym.declare_law``: the SymPy derivation, ~1-4 s per law), which the checks do once, in
-    :func:`_Law` (prepared once per parallel run, before its checks fork: ``Topic.shared``)."""
+    :func:`_law` (prepared once per parallel run, before its checks fork: ``Topic.shared``)."""
 
     name: str
     display_name: str
