@@ -258,7 +258,8 @@ class Topic:
         self.name = name
         self.title = title
         self.order = order
-        self.description = description
+        self._description = description
+        self._describe: Optional[Callable[[], str]] = None
         #: work several checks of the topic share (a SymPy derivation they each compute on first use, cached in
         #: the process): with ``jobs > 1`` the parent calls it once, before it forks the topic's first check, so
         #: that the checks inherit the result instead of each deriving it again (see :func:`run`)
@@ -266,6 +267,18 @@ class Topic:
         self.checks: List[Check] = []
         self.errata: List[Tuple[str, str]] = []  # (id, title)
         TOPICS[name] = self
+
+    @property
+    def description(self) -> str:
+        """The report's text under the topic's title (given, or computed on first use: :meth:`describe`)."""
+        if self._describe is not None:
+            self._description, self._describe = self._describe(), None
+        return self._description
+
+    def describe(self, make: Callable[[], str]) -> None:
+        """Compute :attr:`description` on first use (the report), not at import: a topic whose text states its shared
+        derivation (:meth:`shared`) keeps that derivation out of the import of the topics."""
+        self._describe = make
 
     def shared(self, make: Callable[[], _T]) -> Callable[[], _T]:
         """``make()`` computed once per process and kept, as this topic's :attr:`prepare`: the checks call the

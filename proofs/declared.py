@@ -21,9 +21,11 @@ closes an identity, for every shape.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List
+from typing import Any, Callable, Dict, List, Optional
 
 import mpmath
 import numpy as np
@@ -55,6 +57,10 @@ class _Quad:
         self.decl = decl
         sub = dict(zip(decl.shape_symbols, (sp.Float(str(v), DPS) for v in shapes)))
         self.fns = [sp.lambdify(decl.t, g.subs(sub), "mpmath") for g, _ in decl.pieces]
+        # d/dt log g_k: SymPy's derivative of the declared piece (exact; mpmath.diff of log g took half the time of
+        # the Fisher quadrature, to fewer digits)
+        self.dlogs = {f: sp.lambdify(decl.t, sp.diff(sp.log(g.subs(sub)), decl.t), "mpmath")
+                      for f, (g, _) in zip(self.fns, decl.pieces)}
         self.edges = [(mpmath.mpf(float(a)), mpmath.inf if b is sp.oo else mpmath.mpf(float(b))) for _, (a, b) in decl.pieces]
         with mpmath.workdps(DPS + 10):
             self.Z = 2 * self.integral(lambda v, g: g(v), 0)
@@ -97,6 +103,81 @@ class _Quad:
         return self.F(ys) - mpmath.exp(e) * self.F(ys - d)
 
 
+@dataclass(frozen=True)
+class _Meta:
+    """What the report and ``--list`` need of an example module, read from its source without running it: running it
+    declares the law (``fhsym.declare_law``: the SymPy derivation, ~1-4 s per law), which the checks do once, in
+    :func:`_law` (prepared once per parallel run, before its checks fork: ``Topic.shared``)."""
+
+    name: str
+    display_name: str
+    twin: Optional[str]  # the class name of the module's TWIN (a hand-written twin: one more check), None without
+
+
+def _meta(path: Path) -> Optional[_Meta]:
+    """``DECLARATION = fhsym.Declaration(name="...", display_name="...", ...)`` and a top-level ``TWIN`` (``TWIN =
+    fhsym.Class`` or ``def TWIN(...) -> fhsym.Class``), read by ``ast``; None when the source does not state them
+    so (the module is then run at import)."""
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    kw: Dict[str, str] = {}
+    twin: Optional[str] = None
+    for node in tree.body:
+        targets = [x.id for x in getattr(node, "targets", []) if isinstance(x, ast.Name)]
+        if isinstance(node, ast.FunctionDef) and node.name == "TWIN":
+            if not isinstance(node.returns, ast.Attribute):
+                return None
+            twin = node.returns.attr
+        elif isinstance(node, ast.ClassDef) and node.name == "TWIN":
+            return None
+        elif "TWIN" in targets:
+            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Attribute):
+                return None
+            twin = node.value.attr
+        if "DECLARATION" in targets and isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            kw = {k.arg: k.value.value for k in node.value.keywords
+                  if k.arg and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)}
+    if "name" not in kw or "display_name" not in kw:
+        return None
+    return _Meta(kw["name"], kw["display_name"], twin)
+
+
+@dataclass(frozen=True)
+class _Law:
+    """The example module run: its declaration, the registered class and its derivation."""
+
+    mod: Any
+    decl: Any
+    cls: Any
+    dv: Any
+
+
+def _law(path: Path, meta: Optional[_Meta]) -> _Law:
+    """Run the example module (declare_law derives the law); a module that does not match what was read from its
+    source (name, display name, TWIN) raises: every check of the topic then FAILs naming the mismatch."""
+    mod = _load(path)
+    decl = mod.DECLARATION
+    got = _Meta(decl.name, decl.display_name, _twin_name(mod))
+    if meta is not None and got != meta:
+        raise ValueError(f"{path.name}: the module declares {got}, its source was read as {meta}")
+    cls = NOISE_CLASSES[decl.name]
+    return _Law(mod, decl, cls, cls.derivation)
+
+
+def _twin_shapes(mod: Any) -> List[tuple]:
+    return [(v,) for v in getattr(mod, "TWIN_SHAPES", ())] if mod.DECLARATION.shapes else [()]
+
+
+def _twin_name(mod: Any) -> Optional[str]:
+    """The class name of the module's hand-written twin (None without TWIN)."""
+    twin = getattr(mod, "TWIN", None)
+    if twin is None:
+        return None
+    return twin.__name__ if isinstance(twin, type) else type(twin(1.0, *_twin_shapes(mod)[0])).__name__
+
+
 def _rel(a: Any, b: Any) -> Any:
     return abs(a - b) / abs(b) if b != 0 else abs(a)
 
@@ -105,37 +186,44 @@ def _worst(errs: List[Any]) -> str:
     return mpmath.nstr(max(errs), 2) if errs and max(errs) > 0 else "0"
 
 
+def _description(law: _Law) -> str:
+    decl, dv = law.decl, law.dv
+    return (f"Declared in standard units: g(t) = {' ; '.join(f'{g} on [{a}, {b})' for g, (a, b) in decl.pieces)}"
+            f" ({decl.source or 'no source given'}). Derived: Z = {dv.Z}, variance = {dv.variance}, "
+            f"Fisher information = {dv.fisher}, entropy = {dv.entropy}, sup loss = {dv.loss_sup}. " + " ".join(dv.notes))
+
+
 def _topic(path: Path) -> Topic:
-    mod = _load(path)
-    decl = mod.DECLARATION
-    cls = NOISE_CLASSES[decl.name]
-    dv, t = cls.derivation, decl.t
+    meta = _meta(path)
+    eager = _law(path, None) if meta is None else None  # not readable from the source: run the module now
+    if eager is not None:
+        meta = _Meta(eager.decl.name, eager.decl.display_name, _twin_name(eager.mod))
+    assert meta is not None
     stem = path.stem[: -len("_law")] if path.stem.endswith("_law") else path.stem
-    topic = Topic(f"declared_{stem}", f"Declared law `{decl.name}` ({decl.display_name}): derived formulas vs the "
-                  f"declared density (`docs/examples/{path.name}`)", order=60,
-                  description=f"Declared in standard units: g(t) = {' ; '.join(f'{g} on [{a}, {b})' for g, (a, b) in decl.pieces)}"
-                              f" ({decl.source or 'no source given'}). Derived: Z = {dv.Z}, variance = {dv.variance}, "
-                              f"Fisher information = {dv.fisher}, entropy = {dv.entropy}, sup loss = {dv.loss_sup}. "
-                              + " ".join(dv.notes))
+    topic = Topic(f"declared_{stem}", f"Declared law `{meta.name}` ({meta.display_name}): derived formulas vs the "
+                  f"declared density (`docs/examples/{path.name}`)", order=60)
+    loaded = topic.shared(lambda: eager or _law(path, meta))  # the module run and its derivation, shared by the checks
+    topic.describe(lambda: _description(loaded()))
     rnd = lambda ctx, n: [mpmath.mpf(v) for v in ctx.rng("x").uniform(0.0, 12.0, n)]  # noqa: E731
 
     def shapes_of(ctx: Any, what: str, n: int) -> List[tuple]:
         """n shape tuples, log-uniform over the typical range (empty tuples without shapes)."""
         r = ctx.rng("shape " + what)
-        return [tuple(float(np.exp(r.uniform(np.log(sh.typical[0]), np.log(sh.typical[1])))) for sh in decl.shapes)
+        return [tuple(float(np.exp(r.uniform(np.log(sh.typical[0]), np.log(sh.typical[1])))) for sh in loaded().decl.shapes)
                 for _ in range(n)]
 
     def subs(shape: tuple) -> dict:
-        return dict(zip(decl.shape_symbols, (sp.Float(str(v), DPS) for v in shape)))
+        return dict(zip(loaded().decl.shape_symbols, (sp.Float(str(v), DPS) for v in shape)))
 
     quads: dict = {}
 
     def quad_at(shape: tuple) -> _Quad:
         if shape not in quads:
-            quads[shape] = _Quad(decl, shape)
+            quads[shape] = _Quad(loaded().decl, shape)
         return quads[shape]
 
     def facts(ctx: Context) -> Outcome:
+        dv = loaded().dv
         st = {f.name: f.status for f in dv.facts}
         steps = [f"- {f.name}: {f.status}: {f.method}" for f in dv.facts] + [f"  - {s}" for f in dv.facts for s in f.steps]
         ok = st.get("symmetric") == "PROVEN" and st.get("log-concave") in ("PROVEN", "VERIFIED")
@@ -144,6 +232,8 @@ def _topic(path: Path) -> Topic:
         return proven(ok, "SymPy: psi'' >= 0 per piece, psi'(0+) >= 0, joins", steps)
 
     def sf_proof(ctx: Context) -> Outcome:
+        decl, dv = loaded().decl, loaded().dv
+        t = decl.t
         steps, ok = [], True
         for k, ((g, (a, b)), s) in enumerate(zip(decl.pieces, dv.sf)):
             d = sp.simplify(sp.diff(s, t) + g / dv.Z)
@@ -164,12 +254,15 @@ def _topic(path: Path) -> Topic:
         return proven(bool(ok), "SymPy: diff(sf) = -g/Z, continuity, sf(0) = 1/2, sf(oo) = 0", steps)
 
     def _piece(x: Any) -> int:
+        decl = loaded().decl
         for k, (_, (a, b)) in enumerate(decl.pieces):
             if b is sp.oo or x < b:
                 return k
         return len(decl.pieces) - 1  # pragma: no cover
 
     def identities(ctx: Context) -> Outcome:
+        decl, dv = loaded().decl, loaded().dv
+        t = decl.t
         rows = [(f"log sf piece {k} (float rewrite)", sp.exp(st) - s, t) for k, (st, s) in enumerate(zip(dv.logsf_stable, dv.sf))]
         rows += [(f"logpdf piece {k} (float rewrite)", sp.exp(lp) - g / dv.Z, t)
                  for k, (lp, (g, _)) in enumerate(zip(dv.logpdf, decl.pieces)) if lp.has(sp.Function)]
@@ -198,6 +291,7 @@ def _topic(path: Path) -> Topic:
                         _worst(errs), evidence=steps)
 
     def moments(ctx: Context) -> Outcome:
+        cls, dv = loaded().cls, loaded().dv
         shape = shapes_of(ctx, "moments", 1)[0]
         law, quad = cls.from_family(shape[0] if shape else 0.0, 1.0), quad_at(shape)
         with mpmath.workdps(DPS + 10):
@@ -205,7 +299,7 @@ def _topic(path: Path) -> Topic:
             h_ref = -2 * quad.integral(lambda v, g: g(v) / quad.Z * mpmath.log(g(v) / quad.Z), 0)
             rows = [("variance", dv.variance, law.var(), v_ref), ("entropy", dv.entropy, law.entropy(), h_ref)]
             if dv.fisher is not None:
-                f_ref = 2 * quad.integral(lambda v, g: mpmath.diff(lambda u: mpmath.log(g(u)), v) ** 2 * g(v), 0) / quad.Z
+                f_ref = 2 * quad.integral(lambda v, g: quad.dlogs[g](v) ** 2 * g(v), 0) / quad.Z
                 rows.append(("Fisher information", dv.fisher, None, f_ref))
             steps, errs = [], []
             for what, closed, flt, ref in rows:
@@ -226,6 +320,7 @@ def _topic(path: Path) -> Topic:
                         _worst(errs), evidence=steps)
 
     def profile(ctx: Context) -> Outcome:
+        cls = loaded().cls
         r = ctx.rng("profile")
         n = ctx.n(10, 4)
         pts = [(float(r.uniform(0, 3)), float(r.uniform(0.05, 4)), float(r.uniform(0.3, 3))) for _ in range(n)]
@@ -253,12 +348,12 @@ def _topic(path: Path) -> Topic:
               name="moments")
     topic.add(profile, obj="delta(eps)", paper="Lemma 11", claim="certified profile enclosure contains quadrature",
               name="profile")
-    twin = getattr(mod, "TWIN", None)
-    if twin is not None:
-        twin_shapes = [(v,) for v in getattr(mod, "TWIN_SHAPES", ())] if decl.shapes else [()]
-        twin_name = twin.__name__ if isinstance(twin, type) else type(twin(1.0, *twin_shapes[0])).__name__
+    twin_name = meta.twin
+    if twin_name is not None:
 
         def twin_check(ctx: Context) -> Outcome:
+            decl, cls, mod = loaded().decl, loaded().cls, loaded().mod
+            twin, twin_shapes = mod.TWIN, _twin_shapes(mod)
             worst = {}
             xs, qs = np.array([-40.0, -3.3, -0.7, 0.2, 1.9, 8.0, 35.0]), np.array([1e-250, 1e-12, 1e-3, 0.2, 0.8])
             for s, sh in [(s, sh) for s in (0.25, 1.0, 3.7) for sh in twin_shapes]:

@@ -102,6 +102,7 @@ class Reference:
         self.K = (self.A / self.H).numerator // (self.A / self.H).denominator
         self._w: List[mpf] = []
         self._far: Dict[int, mpf] = {}
+        self._profile: Dict[Tuple[float, int], mpf] = {}  # profile(eps, s), computed once (two checks use it)
         with mp.workdps(REF_DPS):
             self._extend_until(lambda n, part, bound: bound < TAIL_REL * part)
             ws = self._w
@@ -195,6 +196,11 @@ class Reference:
         k >= k0 because L is non-decreasing (check ``convexity``); k0 is located by bisection
         on that exact rational inequality, and the sum starts two terms before it.
         """
+        if (eps, s) not in self._profile:
+            self._profile[(eps, s)] = self._profile_sum(eps, s)
+        return self._profile[(eps, s)]
+
+    def _profile_sum(self, eps: float, s: int) -> mpf:
         E = self.energy
         e_q = _f(eps)
         lo, hi = -(s // 2) - 1, self.K + 1
@@ -225,6 +231,20 @@ def reference(i: int) -> Reference:
         a, g, h, _ = REGIMES[i]
         _REFS[i] = Reference(a, g, h)
     return _REFS[i]
+
+
+def _prepare_quick() -> None:
+    """The exact sums every check of the quick subset compares with, computed once: the references of the quick regimes
+    (five checks use them) and their profile at the quick points (``profile`` and ``enclosure``).  A parallel run
+    computes them in the parent before the topic's first check forks (Topic.shared); a check that runs without it
+    computes what it needs itself, the same way."""
+    for i in QUICK:
+        ref = reference(i)
+        for e, s in _profile_points(i, True):
+            ref.profile(e, s)
+
+
+topic.shared(_prepare_quick)
 
 
 def _rel(x: float, ref: mpf) -> float:

