@@ -17,18 +17,24 @@ True
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 import importlib
 import textwrap
 from typing import Callable, List, Sequence, Tuple
 
 import sympy as sp
 
+from sympy.codegen.cfunctions import log1p
+from sympy.core.function import AppliedUndef
+
 from fhsym.symbolic import discrete as D
+from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.special import erfcx
 
 from .step_laws import StepPrinter
 
-__all__ = ["SOURCE", "render_lattice_law", "outputs"]
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "render_lattice_law", "outputs"]
 
 COMMAND = "python -m fhsym.codegen"
 SOURCE = "fhsym.symbolic.laws.discrete_flipped_huber"
@@ -41,6 +47,103 @@ def _source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
     return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return {body}\n"
 
 
+class ProgramPrinter:
+    """Prints a :class:`~fhsym.symbolic.lattice_em.Program` 's unevaluated trees as Python, keeping every sum and
+    product associated as the tree is (``((a + b) + c)`` prints ``a + b + c``, ``a + (b + c)`` keeps its
+    parentheses), so that the printed code performs exactly the tree's float operations.  ``fdiv(a, b)`` prints
+    ``a/b``, ``x**r`` stays a power (also ``r = -1``), ``flt(r)`` the literal of the double nearest to ``r``;
+    ``exp``/``log``/``log1p`` print ``math.*`` when their argument depends only on the program's scalar arguments
+    (Python floats) and ``np.*`` otherwise; ``erfcx``, ``gammainc_p`` print scipy's ``sc.erfcx``, ``sc.gammainc``;
+    a call of another printed function prints that call.
+
+    >>> import sympy as sp
+    >>> a, b, c = sp.symbols("a b c")
+    >>> ProgramPrinter().doprint(sp.Add(a, sp.Add(b, sp.Mul(-1, c, evaluate=False), evaluate=False), evaluate=False))
+    'a + (b - c)'
+    """
+
+    def __init__(self, scalars: Sequence[sp.Symbol] = ()) -> None:
+        self.scalars = frozenset(scalars)
+
+    def doprint(self, e: sp.Expr) -> str:
+        return self._p(e)
+
+    @staticmethod
+    def _is_neg(e: sp.Basic) -> bool:
+        return isinstance(e, sp.Mul) and len(e.args) == 2 and e.args[0] == -1
+
+    def _fn(self, name: str, arg: sp.Expr) -> str:
+        lib = "math" if arg.free_symbols and arg.free_symbols <= self.scalars or not arg.free_symbols else "np"
+        return f"{lib}.{name}({self._p(arg)})"
+
+    def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
+        """``e`` printed, parenthesised unless it is an atom, a call, or of a type in ``allow``."""
+        text = self._p(e)
+        if isinstance(e, (sp.Symbol, sp.Integer, AppliedUndef, sp.Function)) and not self._is_neg(e) and not (
+                isinstance(e, sp.Integer) and e < 0) and not (isinstance(e, flt) and e.args[0] < 0):
+            return text
+        if isinstance(e, allow) and not self._is_neg(e):
+            return text
+        return f"({text})"
+
+    def _p(self, e: sp.Basic) -> str:
+        if isinstance(e, sp.Symbol):
+            return _LAM.name if e == D.lam else str(e.name)
+        if isinstance(e, sp.Integer):
+            return str(int(e))
+        if isinstance(e, sp.Rational):
+            if int(e.q) & (int(e.q) - 1):
+                raise ValueError(f"a program's rational must be dyadic (else wrap it in flt): {e}")
+            return repr(float(Fraction(int(e.p), int(e.q))))
+        if e == sp.pi:
+            return "math.pi"
+        if isinstance(e, flt):
+            r = sp.Rational(e.args[0])
+            return repr(float(Fraction(int(r.p), int(r.q))))
+        if isinstance(e, fdiv):
+            return f"{self._wrap(e.args[0], (sp.Mul, fdiv))}/{self._wrap(e.args[1])}"
+        if isinstance(e, sp.Add):
+            out = self._p(e.args[0])
+            for t in e.args[1:]:
+                out += f" - {self._wrap(t.args[1], (sp.Mul, fdiv, sp.Pow))}" if self._is_neg(t) else f" + {self._wrap(t, (sp.Mul, fdiv, sp.Pow))}"
+            return out
+        if isinstance(e, sp.Mul):
+            if self._is_neg(e):
+                return f"-{self._wrap(e.args[1], (sp.Mul, fdiv, sp.Pow))}"
+            out = self._wrap(e.args[0], (sp.Mul, fdiv, sp.Pow))
+            for f in e.args[1:]:
+                out += f"*{self._wrap(f, (sp.Pow,))}"
+            return out
+        if isinstance(e, sp.Pow):
+            if e.exp == sp.S.Half:
+                return self._fn("sqrt", e.base)
+            ex = int(e.exp)
+            return f"{self._wrap(e.base)}**{ex if ex >= 0 else f'({ex})'}"
+        if isinstance(e, sp.exp):
+            return self._fn("exp", e.args[0])
+        if isinstance(e, sp.log):
+            return self._fn("log", e.args[0])
+        if isinstance(e, log1p):
+            return self._fn("log1p", e.args[0])
+        if isinstance(e, erfcx):
+            return f"sc.erfcx({self._p(e.args[0])})"
+        if isinstance(e, gammainc_p):
+            return f"sc.gammainc({self._p(e.args[0])}, {self._p(e.args[1])})"
+        if isinstance(e, AppliedUndef):
+            return f"{type(e).__name__}({', '.join(self._p(a) for a in e.args)})"
+        raise ValueError(f"no program print for {type(e).__name__}: {e}")
+
+
+def program_source(prog: Program) -> str:
+    """``def name(args) -> Any:`` with the program's assignments and its result (:class:`ProgramPrinter`)."""
+    pr = ProgramPrinter(prog.scalars)
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
+             f'    """{prog.doc}."""']
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
 def render_lattice_law() -> str:
     """The generated module of ``fhsym.symbolic.laws.discrete_flipped_huber.DECLARATION``."""
     decl = importlib.import_module(SOURCE).DECLARATION
@@ -48,7 +151,7 @@ def render_lattice_law() -> str:
     defs = [
         _source("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)),
         _source("tail_exponent", dv.tail_exponent, (D.m, jj, D.c)),
-    ]
+    ] + [program_source(p) for p in programs(decl)]
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",
@@ -62,7 +165,7 @@ def render_lattice_law() -> str:
         # declaration; proofs/lattice_laws.py proves it equal to SymPy's sums and checks it against exact sums of the
         # definition.  Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + f'"""{doc}"""\n\n'
-    text = header + "from typing import Any\n\nimport numpy as np\n\n\n" + "\n\n".join(defs)
+    text = header + "import math\nfrom typing import Any\n\nimport numpy as np\nfrom scipy import special as sc\n\n\n" + "\n\n".join(defs)
     return text + "\n\n" + f"DIGEST = {decl.digest()!r}\n"
 
 

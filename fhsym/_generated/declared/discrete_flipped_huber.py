@@ -10,9 +10,11 @@ Derived: sum_(n=k)^K e^(-E(n)) = (-exp(-lambda*(K + 1)) + exp(-k*lambda))/(1 - e
 summand e^(E(m) - E(m + j)) = exp(-c**2*j**2/2 - c**2*j*m).
 """
 
+import math
 from typing import Any
 
 import numpy as np
+from scipy import special as sc
 
 
 def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
@@ -21,6 +23,92 @@ def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
 
 def tail_exponent(m: Any, j: Any, c: Any) -> Any:
     return -c**2*((1/2)*j**2 + j*m)
+
+
+def em_log_r0(m: Any, c: Any) -> Any:
+    """log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)) by Euler-Maclaurin (EM_ORDER corrections)."""
+    u = c*m
+    mills = math.sqrt((math.pi)/2)*sc.erfcx(u*math.sqrt(0.5))
+    he1 = u
+    he2 = u*he1 - 1
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    corr = 0.08333333333333333*c**1*he1 + (-0.001388888888888889)*c**3*he3 + 3.306878306878307e-05*c**5*he5 + (-8.267195767195768e-07)*c**7*he7 + 2.08767569878681e-08*c**9*he9 + (-5.284190138687493e-10)*c**11*he11
+    return np.log(mills/c + 0.5 + corr)
+
+
+def em_log_r2(m: Any, c: Any) -> Any:
+    """log R_2(m) = log(e^(c^2 m^2/2) m^-2 sum_(n>=m) n^2 e^(-c^2 n^2/2)) by Euler-Maclaurin."""
+    u = c*m
+    mills = math.sqrt((math.pi)/2)*sc.erfcx(u*math.sqrt(0.5))
+    he1 = u
+    he2 = u*he1 - 1
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    he12 = u*he11 - 11*he10
+    he13 = u*he12 - 12*he11
+    corr = 0.08333333333333333*c**(-1)*(he3 + he1) + (-0.001388888888888889)*c**1*(he5 + he3) + 3.306878306878307e-05*c**3*(he7 + he5) + (-8.267195767195768e-07)*c**5*(he9 + he7) + 2.08767569878681e-08*c**7*(he11 + he9) + (-5.284190138687493e-10)*c**9*(he13 + he11)
+    log_first = np.log(u + mills) - math.log(c) - 2.0*np.log(u)
+    return log_first + np.log1p((0.5 + corr/(m*m))*np.exp(-log_first))
+
+
+def centre2_derivative_0(x: Any, lam: Any) -> Any:
+    """d^0/dx^0 (x^2 e^(-lam x))."""
+    return math.exp((-lam)*x)*(lam**0*x*x - 0*lam**(-1)*x)
+
+
+def centre2_derivative_1(x: Any, lam: Any) -> Any:
+    """d^1/dx^1 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**1*x*x - 2*lam**0*x)
+
+
+def centre2_derivative_3(x: Any, lam: Any) -> Any:
+    """d^3/dx^3 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**3*x*x - 6*lam**2*x + 6*lam**1)
+
+
+def centre2_derivative_5(x: Any, lam: Any) -> Any:
+    """d^5/dx^5 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**5*x*x - 10*lam**4*x + 20*lam**3)
+
+
+def centre2_derivative_7(x: Any, lam: Any) -> Any:
+    """d^7/dx^7 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**7*x*x - 14*lam**6*x + 42*lam**5)
+
+
+def em_centre2(K: Any, lam: Any) -> Any:
+    """sum_(n=1)^K n^2 e^(-lam n) by Euler-Maclaurin on [1, K] (CENTRE2_EM_ORDER corrections)."""
+    return 2.0/(lam**3)*(sc.gammainc(3, lam*K) - sc.gammainc(3, lam)) + 0.5*(centre2_derivative_0(1.0, lam) + centre2_derivative_0(K, lam)) + 0.08333333333333333*(centre2_derivative_1(K, lam) - centre2_derivative_1(1.0, lam)) + (-0.001388888888888889)*(centre2_derivative_3(K, lam) - centre2_derivative_3(1.0, lam)) + 3.306878306878307e-05*(centre2_derivative_5(K, lam) - centre2_derivative_5(1.0, lam)) + (-8.267195767195768e-07)*(centre2_derivative_7(K, lam) - centre2_derivative_7(1.0, lam))
+
+
+def centre2_term(n: Any, lam: Any) -> Any:
+    """the summand n^2 e^(-E(n)) of the centre."""
+    return n*n*np.exp((-lam)*n)
+
+
+def centre2_term_shifted(n: Any, lam: Any) -> Any:
+    """e^(E(1)) n^2 e^(-E(n)) = n^2 e^(-lam (n - 1)) (a large lam: no underflow)."""
+    return n*n*np.exp((-lam)*(n - 1.0))
+
+
+def tail_log_power_2(m: Any, j: Any) -> Any:
+    """log ((m + j)/m)^2 = 2 log1p(j/m), the p = 2 factor of the tail's scaled summand."""
+    return 2.0*np.log1p(j/m)
 
 
 DIGEST = '1829ad47e0e9f245'
