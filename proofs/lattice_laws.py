@@ -35,6 +35,7 @@ from fhsym.symbolic import discrete as D
 from fhsym.symbolic.lattice_em import (EM_ORDER, EMDerivation, derive_em, hermite_recurrence_gaps, program_value,
                                        programs, x as xx)
 from fhsym.symbolic.lattice_laws import LatticeDerivation, derive_lattice, jj
+from fhsym.symbolic.lattice_series import P_MAX, SeriesDerivation, derive_series, omr, pp, r as rr
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .discrete import REGIMES, reference
@@ -302,6 +303,72 @@ def _topic() -> Topic:
                             f"profile decides k* = min{{k : L(k) > eps}} exactly in arb where a loss is within 1e-14 "
                             f"(1 + eps) of eps"])
 
+    def series(ctx: Context) -> Outcome:
+        sd: SeriesDerivation = derive_series(decl)
+        m, n, c, lam = D.m, D.n, D.c, D.lam
+        steps, ok = [f"- centre term ratio e^(E(n) - E(n + 1)) = {sd.ratio} (constant: the centre is geometric)"], True
+        ok &= not sd.ratio.has(n)
+        j = sp.Symbol("j", integer=True, nonnegative=True)
+        for i, (Li, (num, powr)) in enumerate(zip(sd.L, sd.L_split)):
+            gap = sp.cancel(Li - num / (1 - rr) ** powr)
+            # the power series of L_i: coefficient j^i at r^j (j = 0 .. 11; 0^0 = 1)
+            ser = sp.series(Li, rr, 0, 12).removeO()
+            coef = all(sp.expand(ser).coeff(rr, jv) == (jv**i if (jv or i == 0) else 0) for jv in range(12))
+            ok &= gap == 0 and coef
+            if i in (0, 1, P_MAX):
+                steps.append(f"- L_{i} = {Li} = ({num})/(1 - r)^{powr}: difference {gap}; its series' coefficients "
+                             f"j^{i} at r^j (j < 12): {coef}")
+        steps.append(f"- L_0 = sum_(j>=0) r^j by SymPy summation, L_(i+1) = r dL_i/dr (termwise), i < {P_MAX}: "
+                     f"split forms and series checked for every i: {ok}")
+        R = sp.Symbol("R", positive=True)  # e^(-E(m)); e^(-E(m + 1)) = R r
+        for p in range(P_MAX + 1):
+            F = sd.upper[p].subs(sp.exp(-decl.centre.subs(n, m)), R)
+            F1 = sd.upper[p].subs(m, m + 1).subs(sp.exp(-decl.centre.subs(n, m + 1)), R * rr)
+            tele = sp.cancel(F - F1 - m**p * R)
+            printed = sp.cancel(sd.upper_printed[p].subs(omr, 1 - rr) - sd.upper[p])
+            ok &= tele == 0 and printed == 0
+        steps.append(f"- F_p(m) - F_p(m + 1) - m^p e^(-E(m)) (with e^(-E(m + 1)) = e^(-E(m)) r) and the printed ball "
+                     f"form (1 - r as omr) minus F_p, p = 0 .. {P_MAX}: all 0: {ok}; F_p(m) -> 0 as m -> oo (r < 1), so "
+                     f"F_p(m) = sum_(n>=m) n^p e^(-E(n))")
+        ratio_gap = sp.simplify(sd.tail_ratio - ((m + 1) / m) ** pp * sp.exp(-(c**2) * (2 * m + 1) / 2))
+        slope = sp.simplify(sp.diff(sp.log(sd.tail_ratio.subs(m, n)), n))
+        neg = sp.ask(sp.Q.negative(slope), sp.Q.positive(n) & sp.Q.nonnegative(pp) & sp.Q.positive(c))
+        neg = bool(neg) if neg is not None else bool(sp.simplify(slope + pp / (n * (n + 1)) + c**2) == 0)
+        rest_gap = sp.simplify(sd.tail_rest - m**pp * sp.exp(-decl.tail.subs(n, m)) / (1 - sd.tail_ratio))
+        ok &= ratio_gap == 0 and neg and rest_gap == 0
+        steps.append(f"- Gaussian tail, real power p >= 0: rho_M = {sd.tail_ratio} (minus ((M+1)/M)^p e^(-c^2 (2M+1)/2): "
+                     f"{ratio_gap}); d/dn log rho_n = {slope} < 0: {neg}; rest t_M/(1 - rho_M) (difference {rest_gap})")
+        return proven(bool(ok), "SymPy: the centre's power sums F_p (summation, termwise r d/dr, telescoping) and the "
+                      "tail's ratio bound for any power", steps)
+
+    def balls(ctx: Context) -> Outcome:
+        from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+
+        errs, misses, pts = [], [], 0
+        with mpmath.workdps(DPS + 10):
+            for i in (_QUICK_REG if ctx.quick else _REG):
+                a, g, h, label = REGIMES[i]
+                ref = reference(i)
+                law = DiscreteFlippedHuber(a, g, h)
+                B = law.at_precision(DPS, ball=True)
+                H = Fraction(h)
+                vals = [("pmf(0)", B.pmf(0), 1 / ref.Z), ("var", B.var(), ref.var())]
+                for kk in sorted({0, 1, max(1, ref.K // 2), ref.K + 1, ref.K + 3}):
+                    vals.append((f"sf(k={kk})", B.sf(kk * H), ref.sf(kk)))
+                for name, ball, want in vals:
+                    pts += 1
+                    mid, rad = mpmath.mpf(ball.mid().str(DPS + 30, radius=False)), mpmath.mpf(ball.rad().str(5, radius=False))
+                    inside = abs(mid - want) <= rad + abs(want) * mpmath.mpf(10) ** -(DPS + 5)
+                    errs.append(abs(mid - want) / abs(want))
+                    if not inside:
+                        misses.append(f"{name}, {label}")
+        return verified(not misses and max(errs) < mpmath.mpf(10) ** -(DPS - 5), "at_precision(50, ball=True) (the "
+                        "printed energy, power sums and tail bound) vs exact 80-digit sums of the definition", pts,
+                        f"{DPS} digits", _worst(errs), evidence=[
+                            f"- {pts} values (1/Z, variance, sf at k in {{0, 1, K/2, K + 1, K + 3}}), regimes of "
+                            f"proofs/discrete.py: every ball contains the exact sum: {not misses}; worst midpoint error "
+                            f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
+
     topic.add(facts, obj="declaration", paper="eq 7", claim="symmetric; convex energy (monotone loss)", name="facts")
     topic.add(centre, obj="centre sums, Z", paper="eq 8", claim="geometric sums in closed form = printed forms",
               name="centre")
@@ -313,6 +380,10 @@ def _topic() -> Topic:
               "derivatives derived from the declaration; = em_theta", name="em")
     topic.add(printed, obj="printed programs", paper="-", claim="the printed Euler-Maclaurin and centre programs = "
               "their derived forms", name="programs")
+    topic.add(series, obj="power sums, tail bound", paper="-", claim="centre power sums F_p and the tail's ratio "
+              "bound for any power, derived and printed on balls", name="series")
+    topic.add(balls, obj="ball view (class)", paper="eq 8", claim="at_precision's balls contain the exact sums",
+              name="balls")
     topic.add(loss, obj="privacy loss (class)", paper="Sec II-C1", claim="the hand-written float loss = E(k + S) - "
               "E(k) of the declaration", name="loss")
     return topic

@@ -9,7 +9,10 @@ lattice deficits ``Dj``, ``Dj1`` of a shift ``(j + theta) w``, ``expeps`` = e^ep
 integral of ``t^nu`` over cell k, printed on Python integers and ``Fraction`` s (exact for integer k and nu: the law
 sums its moments in exact rationals).  Functions: ``logpdf(qk, w)``, ``sf(a, qk, tail)``, ``half_0(v, q0)``,
 ``half(v, qk, below)``, ``isf(p, qk, tail)`` (the distance a below the upper edge of cell k where the tail is p),
-``entropy_cell(qk, w)``, ``deficit_term(qk, qm, expeps)`` (``[q_k - e^eps q_m]_+``), ``profile(theta, Dj, Dj1)``.
+``entropy_cell(qk, w)``, ``deficit_term(qk, qm, expeps)`` (``[q_k - e^eps q_m]_+``), ``profile(theta, Dj, Dj1)``;
+on python-flint balls (``at_precision``): ``logpdf_arb``, ``entropy_cell_arb``, ``deficit_term_arb`` (the positive
+part a ball hull where the ball leaves its sign open); ``sf``, ``isf``, ``half``, ``profile`` and ``moment_cell``
+are rational and run on ``Fraction`` s and balls as they are.
 ``python -m fhsym.codegen --check`` fails when the module is stale.
 
 Example:
@@ -30,7 +33,7 @@ from sympy.printing.str import StrPrinter
 from fhsym.symbolic.cells import (a, below, cell_index, d_j, d_j1, derive_cells, expeps, order, p, q0, qk, qm, tail,
                                   theta, v, width)
 
-from .step_laws import StepPrinter
+from .step_laws import StepArbPrinter, StepPrinter
 
 __all__ = ["SOURCE", "FractionPrinter", "render_cell_law", "outputs"]
 
@@ -77,6 +80,13 @@ def render_cell_law() -> str:
         _source("profile", np_print(dv.profile), (theta, d_j, d_j1)),
         _source("moment_cell", FractionPrinter().doprint(dv.moment_cell), (order, cell_index)),
     ]
+    # the ball forms at_precision runs (fhsym.noise.precise_steps): the same derived forms on python-flint balls
+    arb_print = StepArbPrinter().doprint
+    defs += [
+        _source("logpdf_arb", f"arb({arb_print(dv.logpdf)})", (qk, width)),
+        _source("entropy_cell_arb", f"arb({arb_print(dv.entropy_cell)})", (qk, width)),
+        _source("deficit_term_arb", f"arb({arb_print(dv.deficit_term)})", (qk, qm, expeps)),
+    ]
     doc = ("Numerics of the declared finite-cell law piecewise uniform, printed from "
            "fhsym.symbolic.cells.derive_cells.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                "Declared: g(t) = n[|k|] on the unit cells [k - 1/2, k + 1/2), |k| <= M (units of the width w); the "
@@ -90,7 +100,8 @@ def render_cell_law() -> str:
         # proofs/cell_laws.py proves it equal to SymPy's integrals and sums and checks it against mpmath integration
         # of the cell density.  Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + f'"""{doc}"""\n\n'
-    text = header + "from fractions import Fraction\nfrom typing import Any\n\nimport numpy as np\n\n\n"
+    text = header + ("from fractions import Fraction\nfrom typing import Any\n\nimport numpy as np\nfrom flint import arb\n\n"
+                     "from fhsym._core.declared_runtime import ArbNamespace as A\n\n\n")
     text += "\n\n".join(defs) + "\n\n" + f"DIGEST = {decl.digest()!r}\n"
     return text
 

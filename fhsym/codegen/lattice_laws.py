@@ -20,7 +20,7 @@ import functools
 from fractions import Fraction
 import importlib
 import textwrap
-from typing import Callable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import sympy as sp
 
@@ -30,9 +30,11 @@ from sympy.core.function import AppliedUndef
 from fhsym.symbolic import discrete as D
 from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
 from fhsym.symbolic.special import erfcx
 
-from .step_laws import StepPrinter
+from .cell_laws import FractionPrinter
+from .step_laws import StepArbPrinter, StepPrinter
 
 __all__ = ["SOURCE", "ProgramPrinter", "program_source", "render_lattice_law", "outputs"]
 
@@ -144,6 +146,62 @@ def program_source(prog: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _arb_printer() -> StepArbPrinter:
+    return StepArbPrinter()
+
+
+def centre_upper_arb_source(name: str, form: sp.Expr) -> str:
+    """``def name(m, lam)``: ``F_p(m) = sum_(n>=m) n^p e^(-E(n))`` of the centre on balls (``r = e^(-lam)``,
+    ``1 - r = -expm1(-lam)``)."""
+    body = _arb_printer().doprint(form.subs(D.lam, _LAM))
+    return (f"def {name}(m: Any, lam: Any) -> Any:\n    r = A.exp(-lam)\n    omr = -A.expm1(-lam)\n"
+            f"    return arb({body})\n")
+
+
+def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
+    """``F_p(m)`` on balls for any power p (the checked-in module holds p <= P_MAX; a higher one is derived by
+    :func:`~fhsym.symbolic.lattice_series.derive_series` and printed when asked)."""
+    from flint import arb
+
+    from fhsym._core.declared_runtime import ArbNamespace
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    form = derive_series(decl, max(p, P_MAX)).upper_printed[p]
+    scope: Dict[str, Any] = {"A": ArbNamespace, "arb": arb, "Any": Any}
+    exec(compile(centre_upper_arb_source("f", form), "<lattice power sum>", "exec"), scope)  # noqa: S102
+    fn: Callable[[Any, Any], Any] = scope["f"]
+    return fn
+
+
+def _arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
+    body = _arb_printer().doprint(sp.sympify(expr).subs(D.lam, _LAM))
+    names = [_LAM.name if x == D.lam else x.name for x in args]
+    return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return arb({body})\n"
+
+
+def _exact_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
+    body = FractionPrinter().doprint(sp.sympify(expr).subs(D.lam, _LAM))
+    names = [_LAM.name if x == D.lam else x.name for x in args]
+    return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return {body}\n"
+
+
+def _ball_defs(decl: Any) -> List[str]:
+    """The ball and exact forms the law's ``at_precision`` runs (:mod:`fhsym.symbolic.lattice_series`)."""
+    sd = derive_series(decl)
+    defs = [_exact_source("energy_centre", sd.energy_centre, (D.n, D.lam)),
+            _exact_source("energy_tail", sd.energy_tail, (D.n, D.b, D.c))]
+    defs += [centre_upper_arb_source(f"centre_upper_arb_{p}", sd.upper_printed[p]) for p in range(P_MAX + 1)]
+    defs.append("CENTRE_UPPER_ARB = (" + ", ".join(f"centre_upper_arb_{p}" for p in range(P_MAX + 1)) + ",)\n")
+    for name, cf, args in (("energy_centre_coefficients", sd.centre_coefficients, (D.lam,)),
+                           ("energy_tail_coefficients", sd.tail_coefficients, (D.b, D.c))):
+        body = ", ".join(FractionPrinter().doprint(sp.sympify(x).subs(D.lam, _LAM)) for x in cf)
+        names = [_LAM.name if x == D.lam else x.name for x in args]
+        defs.append(f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return ({body},)\n")
+    defs.append(_arb_source("tail_ratio_arb", sd.tail_ratio, (D.m, pp, D.c)))
+    defs.append(_arb_source("tail_rest_arb", sd.tail_rest, (D.m, pp, D.b, D.c)))
+    return defs
+
+
 def render_lattice_law() -> str:
     """The generated module of ``fhsym.symbolic.laws.discrete_flipped_huber.DECLARATION``."""
     decl = importlib.import_module(SOURCE).DECLARATION
@@ -151,7 +209,7 @@ def render_lattice_law() -> str:
     defs = [
         _source("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)),
         _source("tail_exponent", dv.tail_exponent, (D.m, jj, D.c)),
-    ] + [program_source(p) for p in programs(decl)]
+    ] + [program_source(p) for p in programs(decl)] + _ball_defs(decl)
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",
@@ -165,7 +223,9 @@ def render_lattice_law() -> str:
         # declaration; proofs/lattice_laws.py proves it equal to SymPy's sums and checks it against exact sums of the
         # definition.  Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + f'"""{doc}"""\n\n'
-    text = header + "import math\nfrom typing import Any\n\nimport numpy as np\nfrom scipy import special as sc\n\n\n" + "\n\n".join(defs)
+    text = header + ("import math\nfrom fractions import Fraction\nfrom typing import Any\n\nimport numpy as np\n"
+                     "from flint import arb\nfrom scipy import special as sc\n\n"
+                     "from fhsym._core.declared_runtime import ArbNamespace as A\n\n\n") + "\n\n".join(defs)
     return text + "\n\n" + f"DIGEST = {decl.digest()!r}\n"
 
 

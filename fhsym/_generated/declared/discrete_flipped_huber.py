@@ -11,10 +11,14 @@ summand e^(E(m) - E(m + j)) = exp(-c**2*j**2/2 - c**2*j*m).
 """
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from flint import arb
 from scipy import special as sc
+
+from fhsym._core.declared_runtime import ArbNamespace as A
 
 
 def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
@@ -109,6 +113,87 @@ def centre2_term_shifted(n: Any, lam: Any) -> Any:
 def tail_log_power_2(m: Any, j: Any) -> Any:
     """log ((m + j)/m)^2 = 2 log1p(j/m), the p = 2 factor of the tail's scaled summand."""
     return 2.0*np.log1p(j/m)
+
+
+def energy_centre(n: Any, lam: Any) -> Any:
+    return lam*n
+
+
+def energy_tail(n: Any, b: Any, c: Any) -> Any:
+    return b**2/2 + c**2*n**2/2
+
+
+def centre_upper_arb_0(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(A.exp(-lam*m)/omr)
+
+
+def centre_upper_arb_1(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb((m/omr + r/(omr)**2)*A.exp(-lam*m))
+
+
+def centre_upper_arb_2(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**2/omr + A.q(2)*m*r/(omr)**2 + ((r)**2 + r)/(omr)**3)*A.exp(-lam*m))
+
+
+def centre_upper_arb_3(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**3/omr + A.q(3)*(m)**2*r/(omr)**2 + A.q(3)*m*((r)**2 + r)/(omr)**3 + ((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4)*A.exp(-lam*m))
+
+
+def centre_upper_arb_4(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**4/omr + A.q(4)*(m)**3*r/(omr)**2 + A.q(6)*(m)**2*((r)**2 + r)/(omr)**3 + A.q(4)*m*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + ((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5)*A.exp(-lam*m))
+
+
+def centre_upper_arb_5(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**5/omr + A.q(5)*(m)**4*r/(omr)**2 + A.q(10)*(m)**3*((r)**2 + r)/(omr)**3 + A.q(10)*(m)**2*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(5)*m*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + ((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6)*A.exp(-lam*m))
+
+
+def centre_upper_arb_6(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**6/omr + A.q(6)*(m)**5*r/(omr)**2 + A.q(15)*(m)**4*((r)**2 + r)/(omr)**3 + A.q(20)*(m)**3*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(15)*(m)**2*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(6)*m*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + ((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7)*A.exp(-lam*m))
+
+
+def centre_upper_arb_7(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**7/omr + A.q(7)*(m)**6*r/(omr)**2 + A.q(21)*(m)**5*((r)**2 + r)/(omr)**3 + A.q(35)*(m)**4*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(35)*(m)**3*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(21)*(m)**2*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + A.q(7)*m*((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7 + ((r)**7 + A.q(120)*(r)**6 + A.q(1191)*(r)**5 + A.q(2416)*(r)**4 + A.q(1191)*(r)**3 + A.q(120)*(r)**2 + r)/(omr)**8)*A.exp(-lam*m))
+
+
+def centre_upper_arb_8(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**8/omr + A.q(8)*(m)**7*r/(omr)**2 + A.q(28)*(m)**6*((r)**2 + r)/(omr)**3 + A.q(56)*(m)**5*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(70)*(m)**4*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(56)*(m)**3*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + A.q(28)*(m)**2*((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7 + A.q(8)*m*((r)**7 + A.q(120)*(r)**6 + A.q(1191)*(r)**5 + A.q(2416)*(r)**4 + A.q(1191)*(r)**3 + A.q(120)*(r)**2 + r)/(omr)**8 + ((r)**8 + A.q(247)*(r)**7 + A.q(4293)*(r)**6 + A.q(15619)*(r)**5 + A.q(15619)*(r)**4 + A.q(4293)*(r)**3 + A.q(247)*(r)**2 + r)/(omr)**9)*A.exp(-lam*m))
+
+
+CENTRE_UPPER_ARB = (centre_upper_arb_0, centre_upper_arb_1, centre_upper_arb_2, centre_upper_arb_3, centre_upper_arb_4, centre_upper_arb_5, centre_upper_arb_6, centre_upper_arb_7, centre_upper_arb_8,)
+
+
+def energy_centre_coefficients(lam: Any) -> Any:
+    return (0, lam,)
+
+
+def energy_tail_coefficients(b: Any, c: Any) -> Any:
+    return (b**2/2, 0, c**2/2,)
+
+
+def tail_ratio_arb(m: Any, p: Any, c: Any) -> Any:
+    return arb(A.pow((m + A.q(1))/m, p)*A.exp(-(c)**2*(A.q(2)*m + A.q(1))/A.q(2)))
+
+
+def tail_rest_arb(m: Any, p: Any, b: Any, c: Any) -> Any:
+    return arb(A.pow(m, p)*A.exp(-(b)**2/A.q(2) - (c)**2*(m)**2/A.q(2))/(-A.pow((m + A.q(1))/m, p)*A.exp(-(c)**2*(A.q(2)*m + A.q(1))/A.q(2)) + A.q(1)))
 
 
 DIGEST = '1829ad47e0e9f245'
