@@ -36,7 +36,8 @@ from fhsym.symbolic.special import erfcx
 from .cell_laws import FractionPrinter
 from .step_laws import StepArbPrinter, StepPrinter
 
-__all__ = ["SOURCE", "ProgramPrinter", "program_source", "render_lattice_law", "outputs"]
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_c", "program_jax", "render_lattice_law",
+           "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs", "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 SOURCE = "fhsym.symbolic.laws.discrete_flipped_huber"
@@ -64,8 +65,11 @@ class ProgramPrinter:
     'a + (b - c)'
     """
 
-    def __init__(self, scalars: Sequence[sp.Symbol] = ()) -> None:
+    def __init__(self, scalars: Sequence[sp.Symbol] = (), target: str = "numpy", prefix: str = "") -> None:
+        if target not in ("numpy", "c", "jax"):
+            raise ValueError(f"target must be 'numpy', 'c' or 'jax'; got {target!r}")
         self.scalars = frozenset(scalars)
+        self.target, self.prefix = target, prefix  # prefix: of a called printed function's name (C)
 
     def doprint(self, e: sp.Expr) -> str:
         return self._p(e)
@@ -75,7 +79,12 @@ class ProgramPrinter:
         return isinstance(e, sp.Mul) and len(e.args) == 2 and e.args[0] == -1
 
     def _fn(self, name: str, arg: sp.Expr) -> str:
-        lib = "math" if arg.free_symbols and arg.free_symbols <= self.scalars or not arg.free_symbols else "np"
+        const = not arg.free_symbols
+        if self.target == "c":
+            return f"{name}({self._p(arg)})"
+        if self.target == "jax":  # a parameter may be traced: math.* only on constants
+            return f"{'math' if const else 'xp'}.{name}({self._p(arg)})"
+        lib = "math" if const or arg.free_symbols <= self.scalars else "np"
         return f"{lib}.{name}({self._p(arg)})"
 
     def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
@@ -92,13 +101,13 @@ class ProgramPrinter:
         if isinstance(e, sp.Symbol):
             return _LAM.name if e == D.lam else str(e.name)
         if isinstance(e, sp.Integer):
-            return str(int(e))
+            return str(int(e)) if self.target != "c" else f"{int(e)}.0"
         if isinstance(e, sp.Rational):
             if int(e.q) & (int(e.q) - 1):
                 raise ValueError(f"a program's rational must be dyadic (else wrap it in flt): {e}")
             return repr(float(Fraction(int(e.p), int(e.q))))
         if e == sp.pi:
-            return "math.pi"
+            return repr(float(sp.pi)) if self.target == "c" else "math.pi"
         if isinstance(e, flt):
             r = sp.Rational(e.args[0])
             return repr(float(Fraction(int(r.p), int(r.q))))
@@ -120,6 +129,8 @@ class ProgramPrinter:
             if e.exp == sp.S.Half:
                 return self._fn("sqrt", e.base)
             ex = int(e.exp)
+            if self.target == "c":
+                return f"pow({self._p(e.base)}, {ex})"
             return f"{self._wrap(e.base)}**{ex if ex >= 0 else f'({ex})'}"
         if isinstance(e, sp.exp):
             return self._fn("exp", e.args[0])
@@ -128,11 +139,18 @@ class ProgramPrinter:
         if isinstance(e, log1p):
             return self._fn("log1p", e.args[0])
         if isinstance(e, erfcx):
-            return f"sc.erfcx({self._p(e.args[0])})"
+            return f"{ {'numpy': 'sc.erfcx', 'c': 'fhsym_erfcx', 'jax': 'xp.erfcx'}[self.target]}({self._p(e.args[0])})"
         if isinstance(e, gammainc_p):
-            return f"sc.gammainc({self._p(e.args[0])}, {self._p(e.args[1])})"
+            if self.target == "numpy":
+                return f"sc.gammainc({self._p(e.args[0])}, {self._p(e.args[1])})"
+            if e.args[0] != 3:
+                raise ValueError(f"the C and JAX targets print P(3, y) only; got {e}")
+            # P(3, y) = y^3 lowergamma3_scaled(y)/2 (fhsym's runtimes: no cancellation at small y)
+            y = f"({self._p(e.args[1])})"
+            fn = "fhsym_lowergamma3_scaled" if self.target == "c" else "xp.lowergamma3_scaled"
+            return f"(0.5*{y}*{y}*{y}*{fn}({self._p(e.args[1])}))"
         if isinstance(e, AppliedUndef):
-            return f"{type(e).__name__}({', '.join(self._p(a) for a in e.args)})"
+            return f"{self.prefix}{type(e).__name__}({', '.join(self._p(a) for a in e.args)})"
         raise ValueError(f"no program print for {type(e).__name__}: {e}")
 
 
@@ -200,6 +218,85 @@ def _ball_defs(decl: Any) -> List[str]:
     defs.append(_arb_source("tail_ratio_arb", sd.tail_ratio, (D.m, pp, D.c)))
     defs.append(_arb_source("tail_rest_arb", sd.tail_rest, (D.m, pp, D.b, D.c)))
     return defs
+
+
+def program_c(prog: Program, prefix: str) -> str:
+    """The program as a C99 function ``double prefix + name(double ...)`` (libm and fhsym's runtime)."""
+    pr = ProgramPrinter(prog.scalars, "c", prefix)
+    params = ", ".join(f"double {pr.doprint(x)}" for x in prog.args)
+    lines = [f"double {prefix}{prog.name}({params})", "{"]
+    lines += [f"    const double {name.name} = {pr.doprint(rhs)};" for name, rhs in prog.assignments]
+    lines += [f"    return {pr.doprint(prog.result)};", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def program_jax(prog: Program) -> str:
+    """The program on the JAX namespace ``xp`` (float64)."""
+    pr = ProgramPrinter(prog.scalars, "jax")
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(x)}: Any' for x in prog.args)}) -> Any:"]
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def _float_forms(decl: Any) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    dv = derive_lattice(decl)
+    return [("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)), ("tail_exponent", dv.tail_exponent, (D.m, jj, D.c))]
+
+
+def render_lattice_law_c() -> str:
+    """``declared_discrete_flipped_huber.c``: the float functions of the numpy module in C99,
+    ``fhsym_discrete_flipped_huber_<function>`` (doubles), libm and fhsym's runtime (``fhsym_erfcx``,
+    ``fhsym_lowergamma3_scaled``: the regularised P(3, y) as ``y^3 lowergamma3_scaled(y)/2``)."""
+    from .step_laws import CStepPrinter
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    prefix = "fhsym_discrete_flipped_huber_"
+    fns = []
+    for name, e, args in _float_forms(decl):
+        body = CStepPrinter().doprint(sp.sympify(e).subs(D.lam, _LAM))
+        fns.append(f"double {prefix}{name}({', '.join(f'double {_LAM.name if x == D.lam else x.name}' for x in args)})"
+                   f"\n{{\n    return {body};\n}}\n")
+    fns += [program_c(p, prefix) for p in programs(decl)]
+    banner = (f"// GENERATED FILE - DO NOT EDIT.\n// Generated by `{COMMAND} --target c` from {SOURCE}.DECLARATION with "
+              f"SymPy {sp.__version__}.\n// The float functions of fhsym/_generated/declared/discrete_flipped_huber.py "
+              f"(digest {decl.digest()}).\n// Build with the library: cc -std=c99 -c fhsym.c "
+              f"declared_discrete_flipped_huber.c (link with -lm).  Regenerate with `{COMMAND}`;\n// `{COMMAND} "
+              f"--check` fails when this file is stale.\n")
+    return banner + '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns)
+
+
+def render_lattice_law_jax() -> str:
+    """``declared/jax_discrete_flipped_huber.py``: the float functions of the numpy module on jax.numpy."""
+    from .step_laws import JaxStepPrinter
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    defs = []
+    for name, e, args in _float_forms(decl):
+        body = JaxStepPrinter().doprint(sp.sympify(e).subs(D.lam, _LAM))
+        defs.append(f"def {name}({', '.join(f'{_LAM.name if x == D.lam else x.name}: Any' for x in args)}) -> Any:\n"
+                    f"    return {body}\n")
+    defs += [program_jax(p) for p in programs(decl)]
+    header = textwrap.dedent(
+        f'''\
+        # GENERATED FILE - DO NOT EDIT.
+        # Generated by `{COMMAND} --target jax` from {SOURCE}.DECLARATION with SymPy {sp.__version__}.
+        # The float functions of fhsym/_generated/declared/discrete_flipped_huber.py printed on jax.numpy (float64).
+        # Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
+        ''') + '"""JAX numerics of the declared lattice law discrete flipped Huber."""\n\n'
+    text = header + ("import math\nfrom typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\n"
+                     "xp = jax_namespace()\n\n\n")
+    return text + "\n\n".join(defs) + f"\n\nDIGEST = {decl.digest()!r}\n"
+
+
+def outputs_c() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated/c, renderer) of the lattice law's C file."""
+    return [("declared_discrete_flipped_huber.c", render_lattice_law_c)]
+
+
+def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated, renderer) of the lattice law's JAX module."""
+    return [("declared/jax_discrete_flipped_huber.py", render_lattice_law_jax)]
 
 
 def render_lattice_law() -> str:
