@@ -4,7 +4,7 @@ jax_piecewise_uniform.py``, ``jax_discrete_flipped_huber.py``, printed from the 
 fhsym.codegen`` (freshness: ``--check``).  The C is compiled with ``-Wall -Wextra -Werror -pedantic`` (conftest
 ``build_c_library``); both targets are checked at 1e-13 relative against mpmath values of the definitions: the cell
 density's masses and integrals summed exactly (Fractions), the lattice sums summed term by term at 40 digits (the
-n^2 centre over 2.5e5 points in its closed form, ``sum_(n=1)^K n^2 r^n``, which the proofs topic
+n^2 centre over 3e5 and 2e7 points in its closed form, ``sum_(n=1)^K n^2 r^n``, which the proofs topic
 ``lattice_discrete_flipped_huber`` proves equal to SymPy's summation) -- never against fhsym's own numerics."""
 
 from __future__ import annotations
