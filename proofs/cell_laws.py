@@ -263,6 +263,41 @@ def _topic() -> Topic:
                         npts, f"{DPS} digits", f"{worst:.1e}",
                         evidence=[f"- {key}: worst {max(v):.1e}" for key, v in errs.items()])
 
+    def balls(ctx: Context) -> Outcome:
+        """at_precision(50, ball=True) runs the printed ball forms (logpdf_arb, entropy_cell_arb, deficit_term_arb)
+        and the rational ones: every ball against quadrature of the definition (CellRef, units of w)."""
+        misses, errs, pts = [], [], 0
+        for wts in _weights(ctx, "balls", ctx.n(5, 2)):
+            ref = CellRef(wts, DPS)
+            Mw = len(wts) - 1
+            w = 0.37
+            B = PiecewiseUniform(w, wts).at_precision(DPS, ball=True)
+            W = mpmath.mpf(w)
+            with mpmath.workdps(DPS + 10):
+                vals = [("entropy", B.entropy(), ref.entropy() + mpmath.log(W))]
+                for x in ctx.rng(f"balls x {wts}").uniform(-1.0, 1.0, 4) * (Mw + 0.45):
+                    xx = float(x * w)
+                    g = ref.pdf(mpmath.mpf(xx) / W) / W
+                    if g > 0:
+                        vals.append((f"logpdf({xx:.4g})", B.logpdf(xx), mpmath.log(g)))
+                    vals.append((f"sf({xx:.4g})", B.sf(xx), ref.sf(mpmath.mpf(xx) / W)))
+                for dd, ee in ((0.6, 0.0), (1.0, 0.5), (2.3, 1.1)):
+                    vals.append((f"profile({ee}, {dd} w)", B.privacy_profile(ee, dd * w),
+                                 ref.profile(ee, mpmath.mpf(dd * w) / W)))
+                for name, ball, want in vals:
+                    pts += 1
+                    mid = mpmath.mpf(ball.mid().str(DPS + 30, radius=False))
+                    rad = mpmath.mpf(ball.rad().str(5, radius=False))
+                    if abs(mid - want) > rad + abs(want) * mpmath.mpf(10) ** -(DPS - 5):
+                        misses.append(f"{name}, weights {wts}")
+                    errs.append(_rel(mid, want))
+        ok = not misses and max(errs) < mpmath.mpf(10) ** -40
+        return verified(ok, "at_precision(50, ball=True) (printed ball forms) vs mpmath quadrature of the definition",
+                        pts, f"{DPS} digits", _worst(errs), evidence=[
+                            f"- {pts} values (entropy, logpdf, sf, profile at eps 0/0.5/1.1), width 0.37: every ball "
+                            f"contains the quadrature value (to its 1e-45 accuracy): {not misses}; worst midpoint error "
+                            f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
+
     topic.add(facts, obj="declaration", paper="-", claim="cells tile the support; heights >= 0; symmetric", name="facts")
     topic.add(sf_is_the_tail, obj="Z, sf", paper="-", claim="sf is the tail integral of the declared density", name="sf")
     topic.add(half_and_quantile, obj="P(0<T<=x), isf", paper="-", claim="half = 1/2 - sf; isf inverts sf per cell",
@@ -273,6 +308,8 @@ def _topic() -> Topic:
               "D_(j+1) (exact overlaps)", name="profile")
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
+    topic.add(balls, obj="ball view (class)", paper="-", claim="at_precision's balls (printed ball forms) contain the "
+              "quadrature values", name="balls")
     return topic
 
 

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from fractions import Fraction
 from typing import Any, List
@@ -31,7 +32,10 @@ from sympy.codegen.cfunctions import expm1
 
 from fhsym._generated.declared import discrete_flipped_huber as gen
 from fhsym.symbolic import discrete as D
+from fhsym.symbolic.lattice_em import (EM_ORDER, EMDerivation, derive_em, hermite_recurrence_gaps, program_value,
+                                       programs, x as xx)
 from fhsym.symbolic.lattice_laws import LatticeDerivation, derive_lattice, jj
+from fhsym.symbolic.lattice_series import P_MAX, SeriesDerivation, derive_series, omr, pp, r as rr
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .discrete import REGIMES, reference
@@ -67,9 +71,11 @@ def _topic() -> Topic:
                   description=f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} "
                               f"beyond ({decl.source}). fhsym.DiscreteFlippedHuber takes the centre's scaled log tail "
                               f"and the Gaussian tail's summand exponent from the code printed from these forms "
-                              f"(fhsym/_generated/declared/{KEY}.py); its Euler-Maclaurin tails, the n^2 centre sum, "
-                              f"the loss and the profile's log-space assembly stay hand-written (fhsym/noise/"
-                              f"lattice_sums.py, discrete_flipped_huber.py), checked by the topic `discrete`.")
+                              f"(fhsym/_generated/declared/{KEY}.py), and from there its Euler-Maclaurin tails, the "
+                              f"n^2 centre sum and the tail's p = 2 factor (fhsym/symbolic/lattice_em.py); the loss "
+                              f"and the profile's log-space assembly stay hand-written (fhsym/noise/"
+                              f"discrete_flipped_huber.py), checked against exact sums by the topic `discrete` "
+                              f"(the loss also by the row `loss` here).")
     holder: List[LatticeDerivation] = []
 
     def dv() -> LatticeDerivation:
@@ -186,6 +192,183 @@ def _topic() -> Topic:
                             f"- tail_exponent (m up to 1e5, j up to 4000, c in 1e-4 .. 10): worst relative "
                             f"{float(max(e_tail)):.1e}"])
 
+    em_holder: List[EMDerivation] = []
+
+    def emd() -> EMDerivation:
+        if not em_holder:
+            em_holder.append(derive_em(decl))
+        return em_holder[0]
+
+    def em_forms(ctx: Context) -> Outcome:
+        e = emd()
+        u, c, m = D.u, D.c, D.m
+        steps, ok = list(e.steps), True
+        for (p, r), (got, herm) in sorted(e.derivative.items()):
+            gap = sp.simplify(sp.expand(got - herm))
+            ok &= gap == 0
+            if r in (1, 2 * EM_ORDER - 1):
+                steps.append(f"- p = {p}, r = {r}: e^(E(m)) m^-p d^r/dx^r [x^p e^(-E(x))] at x = m (SymPy diff) minus "
+                             f"the Hermite form {herm}: {gap}")
+        steps.append(f"- the same for every odd r < {2 * EM_ORDER}, p = 0 and 2: all 0: {ok}")
+        rec = set(hermite_recurrence_gaps(2 * EM_ORDER + 2))
+        ok &= rec == {0}
+        steps.append(f"- He_(q+1) - (u He_q - q He_(q-1)), q = 1 .. {2 * EM_ORDER + 1}: {sorted(map(str, rec))}")
+        for i, p in enumerate((0, 2)):
+            th = D.em_theta(p, EM_ORDER) * sp.exp(u**2 / 2) / m**p
+            gap = sp.simplify(sp.expand((e.em_value[i] - th).subs(m, u / c)))
+            ok &= gap == 0
+            steps.append(f"- p = {p}: integral + 1/2 - sum_q B_2q/(2q)! f^(2q-1)(m), scaled, minus fhsym.symbolic."
+                         f"discrete.em_theta({p}, {EM_ORDER}) (whose remainder bound the topic `discrete` proves): {gap}")
+        c2 = sp.simplify(e.centre2_integral[0] - e.centre2_integral[1].rewrite(sp.exp))
+        ok &= c2 == 0
+        steps.append(f"- int_1^K x^2 e^(-E(x)) dx (SymPy integrate) minus {e.centre2_integral[1]}: {c2}")
+        for r, (got, form) in e.centre2_derivative.items():
+            gap = sp.simplify(got - form)
+            ok &= gap == 0
+            if r == 7:
+                steps.append(f"- d^r/dx^r x^2 e^(-E(x)) minus {form} (r = 0, 1, 3, 5, 7): all 0: {ok}")
+        return proven(bool(ok), "SymPy: integrate and diff of the declared summands; Hermite recurrence; = em_theta",
+                      steps)
+
+    def printed(ctx: Context) -> Outcome:
+        e = emd()
+        u, c, m, lam = D.u, D.c, D.m, D.lam
+        progs = {p.name: p for p in programs(decl)}
+        steps, ok = [], True
+        v0 = program_value(progs["em_log_r0"])
+        gap = sp.simplify(sp.expand(sp.exp(v0) - e.em_value[0].subs(u, c * m)))
+        ok &= gap == 0
+        steps.append(f"- em_log_r0: exp(printed program) minus the derived Euler-Maclaurin value: {gap}")
+        # em_log_r2 = L + log1p(B e^(-L)), L = log_first: with e^L = A, exp of it is A + B (two steps, each closed)
+        lf, big_a = sp.Symbol("log_first"), sp.Symbol("A", positive=True)
+        prog2 = progs["em_log_r2"]
+        first = program_value(dataclasses.replace(prog2, result=lf))  # L in (m, c)
+        v2 = program_value(prog2, keep=(lf,)).subs(lf, sp.log(big_a))
+        a_val = sp.simplify(sp.exp(first))
+        gap_a = sp.simplify(sp.expand(a_val - e.integral[1].subs(u, c * m)))
+        gap_b = sp.simplify(sp.expand(sp.exp(v2) - big_a - (e.em_value[1] - e.integral[1]).subs(u, c * m)))
+        ok &= gap_a == 0 and gap_b == 0
+        steps.append(f"- em_log_r2: exp(log_first) = {a_val}, minus the derived integral term: {gap_a}; with "
+                     f"log_first = log A, exp(printed result) - A minus the rest of the derived value: {gap_b}")
+        calls = {}
+        for r, (_, form) in e.centre2_derivative.items():
+            v = program_value(progs[f"centre2_derivative_{r}"])
+            gap = sp.simplify(v - form.subs(xx, sp.Symbol("x")))
+            ok &= gap == 0
+            calls[f"centre2_derivative_{r}"] = (lambda f: lambda X, L: f.subs({xx: X, lam: L}, simultaneous=True))(form)
+        steps.append(f"- centre2_derivative_r (r = 0, 1, 3, 5, 7) minus the derived derivatives: all 0: {ok}")
+        gap = sp.simplify(program_value(progs["em_centre2"], calls) - e.centre2_em)
+        ok &= gap == 0
+        steps.append(f"- em_centre2 minus the derived Euler-Maclaurin value of sum_(n=1)^K n^2 e^(-E(n)): {gap}")
+        n, j = sp.Symbol("n"), sp.Symbol("j")
+        f = xx**2 * sp.exp(-decl.centre.subs(D.n, xx))
+        g1 = sp.simplify(program_value(progs["centre2_term"]) - f.subs(xx, n))
+        g2 = sp.simplify(program_value(progs["centre2_term_shifted"]) - f.subs(xx, n) * sp.exp(decl.centre.subs(D.n, 1)))
+        g3 = sp.simplify(sp.exp(program_value(progs["tail_log_power_2"])) - ((m + j) / m) ** 2)
+        ok &= g1 == 0 and g2 == 0 and g3 == 0
+        steps.append(f"- centre2_term minus n^2 e^(-E(n)): {g1}; centre2_term_shifted minus e^(E(1)) n^2 e^(-E(n)): {g2}; "
+                     f"exp(tail_log_power_2) minus ((m + j)/m)^2: {g3}")
+        steps.append("- each program is the unevaluated tree the printer prints, association kept; its float literals "
+                     "are read as the exact rationals they round (B_2q/(2q)!, 1/2, 2)")
+        return proven(bool(ok), "SymPy: each printed program, its assignments substituted, equals the derived form",
+                      steps)
+
+    def loss(ctx: Context) -> Outcome:
+        from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+
+        errs, where = [], []
+        for i, (a, g, h, label) in enumerate(REGIMES):
+            if ctx.quick and i not in (0, 5, 8, 13, 15):
+                continue
+            law = DiscreteFlippedHuber(a, g, h)
+            A, G, H = Fraction(a), Fraction(g), Fraction(h)
+            sub = {D.lam: sp.Rational(A * H / G**2), D.b: sp.Rational(A / G), D.c: sp.Rational(H / G), D.K: law.K}
+
+            def energy(nn: int) -> sp.Rational:  # the declared energy, exact at the binary inputs
+                return sp.Rational(decl.energy(sp.Integer(abs(nn))).subs(sub))
+
+            for S in (1, 2, 5, 17, 1000):
+                for kk in sorted({-S - 3, -S, -(S // 2) - 1, -(S // 2), 0, 1, law.K - S, law.K - 1, law.K, law.K + 1,
+                                  law.K + 7, 3 * law.K + 50}):
+                    ea, eb = energy(kk + S), energy(kk)
+                    err = abs(sp.Rational(Fraction(law._loss(kk, S))) - (ea - eb)) / (ea + eb + sp.Rational(1, 10**300))
+                    errs.append(float(err))
+                    where.append(f"k={kk}, S={S}, {label}")
+        w = max(range(len(errs)), key=errs.__getitem__)
+        return verified(errs[w] < 1e-14, "the class's float loss L(k) = E(k + S) - E(k) (hinge form, hand-written) vs "
+                        "the declared energies in exact rationals", len(errs), "exact",
+                        f"{errs[w]:.1e} of E(k + S) + E(k)", where[w], evidence=[
+                            f"- {len(errs)} points (regimes of proofs/discrete.py, S in 1 .. 1000, k around 0, -S/2, "
+                            f"K and in the tail): worst |error|/(E(k + S) + E(k)) {errs[w]:.1e} at {where[w]}; the "
+                            f"profile decides k* = min{{k : L(k) > eps}} exactly in arb where a loss is within 1e-14 "
+                            f"(1 + eps) of eps"])
+
+    def series(ctx: Context) -> Outcome:
+        sd: SeriesDerivation = derive_series(decl)
+        m, n, c, lam = D.m, D.n, D.c, D.lam
+        steps, ok = [f"- centre term ratio e^(E(n) - E(n + 1)) = {sd.ratio} (constant: the centre is geometric)"], True
+        ok &= not sd.ratio.has(n)
+        j = sp.Symbol("j", integer=True, nonnegative=True)
+        for i, (Li, (num, powr)) in enumerate(zip(sd.L, sd.L_split)):
+            gap = sp.cancel(Li - num / (1 - rr) ** powr)
+            # the power series of L_i has the coefficient j^i at r^j: (1 - r)^(i+1) sum_(j<J) j^i r^j agrees with N_i
+            # below r^12 (polynomials; 0^0 = 1)
+            trunc = sp.expand((1 - rr) ** powr * sum((jv**i if (jv or i == 0) else 0) * rr**jv for jv in range(12)))
+            coef = all(trunc.coeff(rr, jv) == sp.expand(num).coeff(rr, jv) for jv in range(12))
+            ok &= gap == 0 and coef
+            if i in (0, 1, P_MAX):
+                steps.append(f"- L_{i} = {Li} = ({num})/(1 - r)^{powr}: difference {gap}; its series' coefficients "
+                             f"j^{i} at r^j (j < 12): {coef}")
+        steps.append(f"- L_0 = sum_(j>=0) r^j by SymPy summation, L_(i+1) = r dL_i/dr (termwise), i < {P_MAX}: "
+                     f"split forms and series checked for every i: {ok}")
+        for p in range(P_MAX + 1):
+            # (1 - r)^(p+1) F_p(m)/e^(-E(m)) as a polynomial P_m(r); F_p(m) - F_p(m + 1) = m^p e^(-E(m)) with
+            # e^(-E(m + 1)) = e^(-E(m)) r reads P_m - r P_(m+1) = m^p (1 - r)^(p+1)
+            poly = sp.expand(sum(sp.binomial(p, i) * m ** (p - i) * sd.L_split[i][0] * (1 - rr) ** (p - i)
+                                 for i in range(p + 1)))
+            tele = sp.expand(poly - rr * poly.subs(m, m + 1) - m**p * (1 - rr) ** (p + 1))
+            em = sp.exp(-decl.centre.subs(n, m))
+            printed = sp.expand(sp.expand(sd.upper_printed[p] / em * omr ** (p + 1)).subs(omr, 1 - rr) - poly)
+            ok &= tele == 0 and printed == 0
+        ratio_gap = sp.simplify(sd.tail_ratio - ((m + 1) / m) ** pp * sp.exp(-(c**2) * (2 * m + 1) / 2))
+        slope = sp.simplify(sp.diff(sp.log(sd.tail_ratio.subs(m, n)), n))
+        neg = sp.ask(sp.Q.negative(slope), sp.Q.positive(n) & sp.Q.nonnegative(pp) & sp.Q.positive(c))
+        neg = bool(neg) if neg is not None else bool(sp.simplify(slope + pp / (n * (n + 1)) + c**2) == 0)
+        rest_gap = sp.simplify(sd.tail_rest - m**pp * sp.exp(-decl.tail.subs(n, m)) / (1 - sd.tail_ratio))
+        ok &= ratio_gap == 0 and neg and rest_gap == 0
+        steps.append(f"- Gaussian tail, real power p >= 0: rho_M = {sd.tail_ratio} (minus ((M+1)/M)^p e^(-c^2 (2M+1)/2): "
+                     f"{ratio_gap}); d/dn log rho_n = {slope} < 0: {neg}; rest t_M/(1 - rho_M) (difference {rest_gap})")
+        return proven(bool(ok), "SymPy: the centre's power sums F_p (summation, termwise r d/dr, telescoping) and the "
+                      "tail's ratio bound for any power", steps)
+
+    def balls(ctx: Context) -> Outcome:
+        from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+
+        errs, misses, pts = [], [], 0
+        with mpmath.workdps(DPS + 10):
+            for i in (_QUICK_REG if ctx.quick else _REG):
+                a, g, h, label = REGIMES[i]
+                ref = reference(i)
+                law = DiscreteFlippedHuber(a, g, h)
+                B = law.at_precision(DPS, ball=True)
+                H = Fraction(h)
+                vals = [("pmf(0)", B.pmf(0), 1 / ref.Z), ("var", B.var(), ref.var())]
+                for kk in sorted({0, 1, max(1, ref.K // 2), ref.K + 1, ref.K + 3}):
+                    vals.append((f"sf(k={kk})", B.sf(kk * H), ref.sf(kk)))
+                for name, ball, want in vals:
+                    pts += 1
+                    mid, rad = mpmath.mpf(ball.mid().str(DPS + 30, radius=False)), mpmath.mpf(ball.rad().str(5, radius=False))
+                    inside = abs(mid - want) <= rad + abs(want) * mpmath.mpf(10) ** -(DPS + 5)
+                    errs.append(abs(mid - want) / abs(want))
+                    if not inside:
+                        misses.append(f"{name}, {label}")
+        return verified(not misses and max(errs) < mpmath.mpf(10) ** -(DPS - 5), "at_precision(50, ball=True) (the "
+                        "printed energy, power sums and tail bound) vs exact 80-digit sums of the definition", pts,
+                        f"{DPS} digits", _worst(errs), evidence=[
+                            f"- {pts} values (1/Z, variance, sf at k in {{0, 1, K/2, K + 1, K + 3}}), regimes of "
+                            f"proofs/discrete.py: every ball contains the exact sum: {not misses}; worst midpoint error "
+                            f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
+
     topic.add(facts, obj="declaration", paper="eq 7", claim="symmetric; convex energy (monotone loss)", name="facts")
     topic.add(centre, obj="centre sums, Z", paper="eq 8", claim="geometric sums in closed form = printed forms",
               name="centre")
@@ -193,6 +376,16 @@ def _topic() -> Topic:
     topic.add(sums, obj="Z, T(k), variance", paper="eq 8", claim="derived forms = exact sums of the definition",
               name="sums")
     topic.add(generated, obj="generated code", paper="-", claim="printed float forms = derived forms", name="generated")
+    topic.add(em_forms, obj="Euler-Maclaurin forms", paper="-", claim="tail and n^2 centre sums' integrals and "
+              "derivatives derived from the declaration; = em_theta", name="em")
+    topic.add(printed, obj="printed programs", paper="-", claim="the printed Euler-Maclaurin and centre programs = "
+              "their derived forms", name="programs")
+    topic.add(series, obj="power sums, tail bound", paper="-", claim="centre power sums F_p and the tail's ratio "
+              "bound for any power, derived and printed on balls", name="series")
+    topic.add(balls, obj="ball view (class)", paper="eq 8", claim="at_precision's balls contain the exact sums",
+              name="balls")
+    topic.add(loss, obj="privacy loss (class)", paper="Sec II-C1", claim="the hand-written float loss = E(k + S) - "
+              "E(k) of the declaration", name="loss")
     return topic
 
 

@@ -2,7 +2,10 @@
 its declaration, issue 28) with the former hand-written class and lattice sums (``fhsym/noise/discrete_flipped_huber.py``
 and ``lattice_sums.py`` at a git revision, default af7ecfb): logpmf, cdf, sf, logsf, logcdf at 81 lattice points,
 log Z, the variance and the log profile (eps 0.1, 1, 3; 4 steps) of 64 laws (60 random: gamma 0.1 .. 1000, step
-2^-8 .. 4, alpha/gamma 1e-3 .. 30; and four fixed).  Prints the share of values that are bit for bit the former ones.
+2^-8 .. 4, alpha/gamma 1e-3 .. 30; and four fixed); and the lattice sums themselves where the laws above rarely reach
+them: log R_0 and log R_2 on their Euler-Maclaurin path (array and one-point forms, 2,000 random (m, c) with c in
+1e-9 .. 5e-3, m up to 1e12) and the n^2 centre sum (400 random (K, lam), K up to 1e9, lam 1e-9 .. 10: direct and
+Euler-Maclaurin).  Prints the share of values that are bit for bit the former ones.
 
     PYTHONPATH=. python scripts/discrete_flipped_huber_former.py [REV]
 """
@@ -39,7 +42,7 @@ def _load(rev: str, path: str, name: str, replace: Sequence[Tuple[str, str]] = (
 def main() -> None:
     rev = sys.argv[1] if len(sys.argv) > 1 else "af7ecfb"
     assert fhsym.noise  # the package the former modules import from
-    _load(rev, "fhsym/noise/lattice_sums.py", "fhsym.noise._former_lattice_sums")
+    OldLS = _load(rev, "fhsym/noise/lattice_sums.py", "fhsym.noise._former_lattice_sums")
     Old = _load(rev, "fhsym/noise/discrete_flipped_huber.py", "fhsym.noise._former_dfh",
                 [("from . import lattice_sums as LS", "from . import _former_lattice_sums as LS")]).DiscreteFlippedHuber
     g = np.random.default_rng(5)
@@ -76,7 +79,27 @@ def main() -> None:
         note("variance", new.var(), old.var())
         for e in (0.1, 1.0, 3.0):
             note("log profile", new.log_privacy_profile(e, 4 * step), old.log_privacy_profile(e, 4 * step))
-    print(f"{count} laws, former = {rev}")
+    from fhsym.noise import lattice_sums as LS
+
+    em_points = em_paths = 0
+    while em_paths < 2000:
+        c, m = float(10 ** g.uniform(-9, -2.3)), np.floor(10 ** g.uniform(0, 12, size=4))
+        m = m[LS.terms_needed(m, c) > LS.DIRECT_TERMS]
+        if m.size == 0:
+            continue
+        em_paths += 1
+        for p in (0, 2):
+            note(f"log R_{p} (EM)", LS._log_r(m, c, p), OldLS._log_r(m, c, p))
+            note(f"log R_{p} (EM)", LS._log_r(m[:1], c, p), OldLS._log_r(m[:1], c, p))  # the one-point path
+            em_points += m.size + 1
+    em2 = 0
+    for _ in range(400):
+        lam, K = float(10 ** g.uniform(-9, 1)), float(np.floor(10 ** g.uniform(0, 9)))
+        em2 += int(min(K, np.ceil((44.0 + 2 * np.log(max(K, 2.0))) / lam) + 2) > 200_000)
+        note("n^2 centre", [LS.geometric2(K, lam), LS.log_geometric2(K, lam)],
+             [OldLS.geometric2(K, lam), OldLS.log_geometric2(K, lam)])
+    print(f"{count} laws, former = {rev}; lattice sums: {em_points} Euler-Maclaurin tail values, 400 n^2 centre sums "
+          f"({em2} on the Euler-Maclaurin path)")
     for key in same:
         print(f"  {key:12s} bit for bit {same[key]}/{total[key]} ({100 * same[key] / total[key]:.1f} %), "
               f"worst relative difference {worst[key]:.2e}")

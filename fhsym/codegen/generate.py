@@ -325,16 +325,17 @@ def outputs(target: str) -> List[Tuple[str, Callable[[], str]]]:
     if target == "c":
         from . import target_c
 
-        from . import declared_laws, step_laws
+        from . import cell_laws, declared_laws, lattice_laws, step_laws
 
-        return list(target_c.FILES.items()) + declared_laws.outputs_c() + step_laws.outputs_c()
+        return (list(target_c.FILES.items()) + declared_laws.outputs_c() + step_laws.outputs_c() + cell_laws.outputs_c()
+                + lattice_laws.outputs_c())
     if target == "jax":
         from . import target_jax
 
-        from . import declared_laws, step_laws
+        from . import cell_laws, declared_laws, lattice_laws, step_laws
 
         return [(target_jax.FILENAME, lambda: target_jax.render(homes()))] + declared_laws.outputs_jax() + \
-            step_laws.outputs_jax()
+            step_laws.outputs_jax() + cell_laws.outputs_jax() + lattice_laws.outputs_jax()
     if target == "mpmath":
         from . import target_mpmath
 

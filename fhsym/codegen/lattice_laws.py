@@ -17,18 +17,27 @@ True
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 import importlib
 import textwrap
-from typing import Callable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import sympy as sp
 
+from sympy.codegen.cfunctions import log1p
+from sympy.core.function import AppliedUndef
+
 from fhsym.symbolic import discrete as D
+from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
+from fhsym.symbolic.special import erfcx
 
-from .step_laws import StepPrinter
+from .cell_laws import FractionPrinter
+from .step_laws import StepArbPrinter, StepPrinter
 
-__all__ = ["SOURCE", "render_lattice_law", "outputs"]
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_c", "program_jax", "render_lattice_law",
+           "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs", "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 SOURCE = "fhsym.symbolic.laws.discrete_flipped_huber"
@@ -41,6 +50,255 @@ def _source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
     return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return {body}\n"
 
 
+class ProgramPrinter:
+    """Prints a :class:`~fhsym.symbolic.lattice_em.Program` 's unevaluated trees as Python, keeping every sum and
+    product associated as the tree is (``((a + b) + c)`` prints ``a + b + c``, ``a + (b + c)`` keeps its
+    parentheses), so that the printed code performs exactly the tree's float operations.  ``fdiv(a, b)`` prints
+    ``a/b``, ``x**r`` stays a power (also ``r = -1``), ``flt(r)`` the literal of the double nearest to ``r``;
+    ``exp``/``log``/``log1p`` print ``math.*`` when their argument depends only on the program's scalar arguments
+    (Python floats) and ``np.*`` otherwise; ``erfcx``, ``gammainc_p`` print scipy's ``sc.erfcx``, ``sc.gammainc``;
+    a call of another printed function prints that call.
+
+    >>> import sympy as sp
+    >>> a, b, c = sp.symbols("a b c")
+    >>> ProgramPrinter().doprint(sp.Add(a, sp.Add(b, sp.Mul(-1, c, evaluate=False), evaluate=False), evaluate=False))
+    'a + (b - c)'
+    """
+
+    def __init__(self, scalars: Sequence[sp.Symbol] = (), target: str = "numpy", prefix: str = "") -> None:
+        if target not in ("numpy", "c", "jax"):
+            raise ValueError(f"target must be 'numpy', 'c' or 'jax'; got {target!r}")
+        self.scalars = frozenset(scalars)
+        self.target, self.prefix = target, prefix  # prefix: of a called printed function's name (C)
+
+    def doprint(self, e: sp.Expr) -> str:
+        return self._p(e)
+
+    @staticmethod
+    def _is_neg(e: sp.Basic) -> bool:
+        return isinstance(e, sp.Mul) and len(e.args) == 2 and e.args[0] == -1
+
+    def _fn(self, name: str, arg: sp.Expr) -> str:
+        const = not arg.free_symbols
+        if self.target == "c":
+            return f"{name}({self._p(arg)})"
+        if self.target == "jax":  # a parameter may be traced: math.* only on constants
+            return f"{'math' if const else 'xp'}.{name}({self._p(arg)})"
+        lib = "math" if const or arg.free_symbols <= self.scalars else "np"
+        return f"{lib}.{name}({self._p(arg)})"
+
+    def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
+        """``e`` printed, parenthesised unless it is an atom, a call, or of a type in ``allow``."""
+        text = self._p(e)
+        if isinstance(e, (sp.Symbol, sp.Integer, AppliedUndef, sp.Function)) and not self._is_neg(e) and not (
+                isinstance(e, sp.Integer) and e < 0) and not (isinstance(e, flt) and e.args[0] < 0):
+            return text
+        if isinstance(e, allow) and not self._is_neg(e):
+            return text
+        return f"({text})"
+
+    def _p(self, e: sp.Basic) -> str:
+        if isinstance(e, sp.Symbol):
+            return _LAM.name if e == D.lam else str(e.name)
+        if isinstance(e, sp.Integer):
+            return str(int(e)) if self.target != "c" else f"{int(e)}.0"
+        if isinstance(e, sp.Rational):
+            if int(e.q) & (int(e.q) - 1):
+                raise ValueError(f"a program's rational must be dyadic (else wrap it in flt): {e}")
+            return repr(float(Fraction(int(e.p), int(e.q))))
+        if e == sp.pi:
+            return repr(float(sp.pi)) if self.target == "c" else "math.pi"
+        if isinstance(e, flt):
+            r = sp.Rational(e.args[0])
+            return repr(float(Fraction(int(r.p), int(r.q))))
+        if isinstance(e, fdiv):
+            return f"{self._wrap(e.args[0], (sp.Mul, fdiv))}/{self._wrap(e.args[1])}"
+        if isinstance(e, sp.Add):
+            out = self._p(e.args[0])
+            for t in e.args[1:]:
+                out += f" - {self._wrap(t.args[1], (sp.Mul, fdiv, sp.Pow))}" if self._is_neg(t) else f" + {self._wrap(t, (sp.Mul, fdiv, sp.Pow))}"
+            return out
+        if isinstance(e, sp.Mul):
+            if self._is_neg(e):
+                return f"-{self._wrap(e.args[1], (sp.Mul, fdiv, sp.Pow))}"
+            out = self._wrap(e.args[0], (sp.Mul, fdiv, sp.Pow))
+            for f in e.args[1:]:
+                out += f"*{self._wrap(f, (sp.Pow,))}"
+            return out
+        if isinstance(e, sp.Pow):
+            if e.exp == sp.S.Half:
+                return self._fn("sqrt", e.base)
+            ex = int(e.exp)
+            if self.target == "c":
+                return f"pow({self._p(e.base)}, {ex})"
+            return f"{self._wrap(e.base)}**{ex if ex >= 0 else f'({ex})'}"
+        if isinstance(e, sp.exp):
+            return self._fn("exp", e.args[0])
+        if isinstance(e, sp.log):
+            return self._fn("log", e.args[0])
+        if isinstance(e, log1p):
+            return self._fn("log1p", e.args[0])
+        if isinstance(e, erfcx):
+            return f"{ {'numpy': 'sc.erfcx', 'c': 'fhsym_erfcx', 'jax': 'xp.erfcx'}[self.target]}({self._p(e.args[0])})"
+        if isinstance(e, gammainc_p):
+            if self.target == "numpy":
+                return f"sc.gammainc({self._p(e.args[0])}, {self._p(e.args[1])})"
+            if e.args[0] != 3:
+                raise ValueError(f"the C and JAX targets print P(3, y) only; got {e}")
+            # P(3, y) = y^3 lowergamma3_scaled(y)/2 (fhsym's runtimes: no cancellation at small y)
+            y = f"({self._p(e.args[1])})"
+            fn = "fhsym_lowergamma3_scaled" if self.target == "c" else "xp.lowergamma3_scaled"
+            return f"(0.5*{y}*{y}*{y}*{fn}({self._p(e.args[1])}))"
+        if isinstance(e, AppliedUndef):
+            return f"{self.prefix}{type(e).__name__}({', '.join(self._p(a) for a in e.args)})"
+        raise ValueError(f"no program print for {type(e).__name__}: {e}")
+
+
+def program_source(prog: Program) -> str:
+    """``def name(args) -> Any:`` with the program's assignments and its result (:class:`ProgramPrinter`)."""
+    pr = ProgramPrinter(prog.scalars)
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
+             f'    """{prog.doc}."""']
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def _arb_printer() -> StepArbPrinter:
+    return StepArbPrinter()
+
+
+def centre_upper_arb_source(name: str, form: sp.Expr) -> str:
+    """``def name(m, lam)``: ``F_p(m) = sum_(n>=m) n^p e^(-E(n))`` of the centre on balls (``r = e^(-lam)``,
+    ``1 - r = -expm1(-lam)``)."""
+    body = _arb_printer().doprint(form.subs(D.lam, _LAM))
+    return (f"def {name}(m: Any, lam: Any) -> Any:\n    r = A.exp(-lam)\n    omr = -A.expm1(-lam)\n"
+            f"    return arb({body})\n")
+
+
+def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
+    """``F_p(m)`` on balls for any power p (the checked-in module holds p <= P_MAX; a higher one is derived by
+    :func:`~fhsym.symbolic.lattice_series.derive_series` and printed when asked)."""
+    from flint import arb
+
+    from fhsym._core.declared_runtime import ArbNamespace
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    form = derive_series(decl, max(p, P_MAX)).upper_printed[p]
+    scope: Dict[str, Any] = {"A": ArbNamespace, "arb": arb, "Any": Any}
+    exec(compile(centre_upper_arb_source("f", form), "<lattice power sum>", "exec"), scope)  # noqa: S102
+    fn: Callable[[Any, Any], Any] = scope["f"]
+    return fn
+
+
+def _arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
+    body = _arb_printer().doprint(sp.sympify(expr).subs(D.lam, _LAM))
+    names = [_LAM.name if x == D.lam else x.name for x in args]
+    return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return arb({body})\n"
+
+
+def _exact_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
+    body = FractionPrinter().doprint(sp.sympify(expr).subs(D.lam, _LAM))
+    names = [_LAM.name if x == D.lam else x.name for x in args]
+    return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return {body}\n"
+
+
+def _ball_defs(decl: Any) -> List[str]:
+    """The ball and exact forms the law's ``at_precision`` runs (:mod:`fhsym.symbolic.lattice_series`)."""
+    sd = derive_series(decl)
+    defs = [_exact_source("energy_centre", sd.energy_centre, (D.n, D.lam)),
+            _exact_source("energy_tail", sd.energy_tail, (D.n, D.b, D.c))]
+    defs += [centre_upper_arb_source(f"centre_upper_arb_{p}", sd.upper_printed[p]) for p in range(P_MAX + 1)]
+    defs.append("CENTRE_UPPER_ARB = (" + ", ".join(f"centre_upper_arb_{p}" for p in range(P_MAX + 1)) + ",)\n")
+    for name, cf, args in (("energy_centre_coefficients", sd.centre_coefficients, (D.lam,)),
+                           ("energy_tail_coefficients", sd.tail_coefficients, (D.b, D.c))):
+        body = ", ".join(FractionPrinter().doprint(sp.sympify(x).subs(D.lam, _LAM)) for x in cf)
+        names = [_LAM.name if x == D.lam else x.name for x in args]
+        defs.append(f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return ({body},)\n")
+    defs.append(_arb_source("tail_ratio_arb", sd.tail_ratio, (D.m, pp, D.c)))
+    defs.append(_arb_source("tail_rest_arb", sd.tail_rest, (D.m, pp, D.b, D.c)))
+    return defs
+
+
+def program_c(prog: Program, prefix: str) -> str:
+    """The program as a C99 function ``double prefix + name(double ...)`` (libm and fhsym's runtime)."""
+    pr = ProgramPrinter(prog.scalars, "c", prefix)
+    params = ", ".join(f"double {pr.doprint(x)}" for x in prog.args)
+    lines = [f"double {prefix}{prog.name}({params})", "{"]
+    lines += [f"    const double {name.name} = {pr.doprint(rhs)};" for name, rhs in prog.assignments]
+    lines += [f"    return {pr.doprint(prog.result)};", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def program_jax(prog: Program) -> str:
+    """The program on the JAX namespace ``xp`` (float64)."""
+    pr = ProgramPrinter(prog.scalars, "jax")
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(x)}: Any' for x in prog.args)}) -> Any:"]
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def _float_forms(decl: Any) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    dv = derive_lattice(decl)
+    return [("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)), ("tail_exponent", dv.tail_exponent, (D.m, jj, D.c))]
+
+
+def render_lattice_law_c() -> str:
+    """``declared_discrete_flipped_huber.c``: the float functions of the numpy module in C99,
+    ``fhsym_discrete_flipped_huber_<function>`` (doubles), libm and fhsym's runtime (``fhsym_erfcx``,
+    ``fhsym_lowergamma3_scaled``: the regularised P(3, y) as ``y^3 lowergamma3_scaled(y)/2``)."""
+    from .step_laws import CStepPrinter
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    prefix = "fhsym_discrete_flipped_huber_"
+    fns = []
+    for name, e, args in _float_forms(decl):
+        body = CStepPrinter().doprint(sp.sympify(e).subs(D.lam, _LAM))
+        fns.append(f"double {prefix}{name}({', '.join(f'double {_LAM.name if x == D.lam else x.name}' for x in args)})"
+                   f"\n{{\n    return {body};\n}}\n")
+    fns += [program_c(p, prefix) for p in programs(decl)]
+    banner = (f"// GENERATED FILE - DO NOT EDIT.\n// Generated by `{COMMAND} --target c` from {SOURCE}.DECLARATION with "
+              f"SymPy {sp.__version__}.\n// The float functions of fhsym/_generated/declared/discrete_flipped_huber.py "
+              f"(digest {decl.digest()}).\n// Build with the library: cc -std=c99 -c fhsym.c "
+              f"declared_discrete_flipped_huber.c (link with -lm).  Regenerate with `{COMMAND}`;\n// `{COMMAND} "
+              f"--check` fails when this file is stale.\n")
+    return banner + '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns)
+
+
+def render_lattice_law_jax() -> str:
+    """``declared/jax_discrete_flipped_huber.py``: the float functions of the numpy module on jax.numpy."""
+    from .step_laws import JaxStepPrinter
+
+    decl = importlib.import_module(SOURCE).DECLARATION
+    defs = []
+    for name, e, args in _float_forms(decl):
+        body = JaxStepPrinter().doprint(sp.sympify(e).subs(D.lam, _LAM))
+        defs.append(f"def {name}({', '.join(f'{_LAM.name if x == D.lam else x.name}: Any' for x in args)}) -> Any:\n"
+                    f"    return {body}\n")
+    defs += [program_jax(p) for p in programs(decl)]
+    header = textwrap.dedent(
+        f'''\
+        # GENERATED FILE - DO NOT EDIT.
+        # Generated by `{COMMAND} --target jax` from {SOURCE}.DECLARATION with SymPy {sp.__version__}.
+        # The float functions of fhsym/_generated/declared/discrete_flipped_huber.py printed on jax.numpy (float64).
+        # Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
+        ''') + '"""JAX numerics of the declared lattice law discrete flipped Huber."""\n\n'
+    text = header + ("import math\nfrom typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\n"
+                     "xp = jax_namespace()\n\n\n")
+    return text + "\n\n".join(defs) + f"\n\nDIGEST = {decl.digest()!r}\n"
+
+
+def outputs_c() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated/c, renderer) of the lattice law's C file."""
+    return [("declared_discrete_flipped_huber.c", render_lattice_law_c)]
+
+
+def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
+    """(path under fhsym/_generated, renderer) of the lattice law's JAX module."""
+    return [("declared/jax_discrete_flipped_huber.py", render_lattice_law_jax)]
+
+
 def render_lattice_law() -> str:
     """The generated module of ``fhsym.symbolic.laws.discrete_flipped_huber.DECLARATION``."""
     decl = importlib.import_module(SOURCE).DECLARATION
@@ -48,7 +306,7 @@ def render_lattice_law() -> str:
     defs = [
         _source("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)),
         _source("tail_exponent", dv.tail_exponent, (D.m, jj, D.c)),
-    ]
+    ] + [program_source(p) for p in programs(decl)] + _ball_defs(decl)
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",
@@ -62,7 +320,9 @@ def render_lattice_law() -> str:
         # declaration; proofs/lattice_laws.py proves it equal to SymPy's sums and checks it against exact sums of the
         # definition.  Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + f'"""{doc}"""\n\n'
-    text = header + "from typing import Any\n\nimport numpy as np\n\n\n" + "\n\n".join(defs)
+    text = header + ("import math\nfrom fractions import Fraction\nfrom typing import Any\n\nimport numpy as np\n"
+                     "from flint import arb\nfrom scipy import special as sc\n\n"
+                     "from fhsym._core.declared_runtime import ArbNamespace as A\n\n\n") + "\n\n".join(defs)
     return text + "\n\n" + f"DIGEST = {decl.digest()!r}\n"
 
 

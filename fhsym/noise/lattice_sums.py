@@ -12,15 +12,21 @@ so that ``log R_p`` is O(1)-sized and never overflows.  R_p is summed directly w
 the Euler-Maclaurin expansion of :func:`fhsym.symbolic.discrete.em_theta` with six
 corrections (then c < 0.005 and c^2 m < 0.03, where the first omitted term is below 1e-25
 relative).
+
+Every formula here is printed from the law's declaration (issue 28;
+``fhsym/_generated/declared/discrete_flipped_huber.py``, derived by :mod:`fhsym.symbolic.lattice_laws` and
+:mod:`fhsym.symbolic.lattice_em`): the tail's summand exponent and its p = 2 factor, the Euler-Maclaurin programs
+``em_log_r0``/``em_log_r2``, the n^2 centre's summands and its Euler-Maclaurin program ``em_centre2``.  What stays
+here is the choice of path (how many terms matter, direct or Euler-Maclaurin), the chunking of direct sums and
+:func:`log_geometric` (unused by the law, which runs the printed ``log_centre_scaled``).
 """
 
 from __future__ import annotations
 
 import math
-from typing import List
+from typing import Any
 
 import numpy as np
-from scipy import special as sc
 
 from .._core.types import FloatArray
 from .._generated.declared import discrete_flipped_huber as _gen
@@ -29,19 +35,6 @@ __all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", 
 
 DIRECT_TERMS = 2048
 _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
-_EM_ORDER = 6
-_SQRT_HALF_PI = math.sqrt(math.pi / 2)
-_SQRT_HALF = math.sqrt(0.5)
-# Bernoulli numbers B_2q / (2q)!, q = 1..6
-_BF = [1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160, -691 / 1307674368000]
-
-
-def _hermite(u: FloatArray, top: int) -> List[FloatArray]:
-    """Probabilists' Hermite polynomials He_0..He_top at u (three-term recurrence)."""
-    he = [np.ones_like(u), u.copy()]
-    for q in range(1, top):
-        he.append(u * he[q] - q * he[q - 1])
-    return he
 
 
 def terms_needed(m: np.ndarray, c: float) -> FloatArray:
@@ -64,43 +57,23 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> FloatArray:
             ex = _gen.tail_exponent(mm, jj, c)  # -c^2 (m j + j^2/2) = E(m) - E(m + j)
         ex[:, 0] = 0.0  # the j = 0 term is exp(0) = 1 exactly (inf * 0 would make it NaN)
         if p == 2:  # ((m + j)/m)^2 with m >= 1
-            ex = ex + 2.0 * np.log1p(jj / mm)
+            ex = ex + _gen.tail_log_power_2(mm, jj)
         out[s : s + step] = np.log(np.exp(ex).sum(axis=1))
     return out
 
 
-def _em(m: np.ndarray, c: float, p: int) -> FloatArray:
-    """log R_p(m) by Euler-Maclaurin (symbolic.discrete.em_theta divided by e^{-u^2/2} m^p)."""
-    u = c * m
-    mills: FloatArray = _SQRT_HALF_PI * sc.erfcx(u * _SQRT_HALF)  # scipy is untyped
-    he = _hermite(u, 2 * _EM_ORDER + 1)
-    if p == 0:
-        corr = sum(_BF[q - 1] * c ** (2 * q - 1) * he[2 * q - 1] for q in range(1, _EM_ORDER + 1))
-        return np.log(mills / c + 0.5 + corr)
-    corr = sum(_BF[q - 1] * c ** (2 * q - 3) * (he[2 * q + 1] + he[2 * q - 1]) for q in range(1, _EM_ORDER + 1))
-    # divide by m^2: (u + mills)/(c^3 m^2) + 1/2 + corr/m^2, the first term in log space (c^3 m^2 may underflow)
-    log_first = np.log(u + mills) - math.log(c) - 2.0 * np.log(u)
+def _em(m: Any, c: float, p: int) -> Any:
+    """log R_p(m) by Euler-Maclaurin: the program printed from the declaration (``em_log_r0``/``em_log_r2`` of
+    ``fhsym/_generated/declared/discrete_flipped_huber.py``, :mod:`fhsym.symbolic.lattice_em`)."""
     with np.errstate(under="ignore"):
-        out: FloatArray = log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first))
-    return out
+        return _gen.em_log_r0(m, c) if p == 0 else _gen.em_log_r2(m, c)
 
 
 def _em_one(m: float, c: float, p: int) -> float:
-    """:func:`_em` at one m, on numpy scalars: the same operations in the same order as the array form (so the same
-    bits, ``tests/test_discrete.py``) without the cost of one-element arrays (a calibration's search asks one point at
-    a time)."""
-    u = c * m
-    mills = _SQRT_HALF_PI * sc.erfcx(np.float64(u * _SQRT_HALF))
-    he = [1.0, u]
-    for q in range(1, 2 * _EM_ORDER + 1):
-        he.append(u * he[q] - q * he[q - 1])
-    if p == 0:
-        corr = sum(_BF[q - 1] * c ** (2 * q - 1) * he[2 * q - 1] for q in range(1, _EM_ORDER + 1))
-        return float(np.log(mills / c + 0.5 + corr))
-    corr = sum(_BF[q - 1] * c ** (2 * q - 3) * (he[2 * q + 1] + he[2 * q - 1]) for q in range(1, _EM_ORDER + 1))
-    log_first = np.log(u + mills) - math.log(c) - 2.0 * np.log(np.float64(u))
-    with np.errstate(under="ignore"):
-        return float(log_first + np.log1p((0.5 + corr / (m * m)) * np.exp(-log_first)))
+    """:func:`_em` at one m, on Python floats and numpy scalars: the same printed program, so the same operations in
+    the same order as the array form (the same bits, ``tests/test_discrete.py``) without the cost of one-element
+    arrays (a calibration's search asks one point at a time)."""
+    return float(_em(m, c, p))
 
 
 def _terms_one(m: float, c: float) -> float:
@@ -156,7 +129,7 @@ def log_geometric2(K: float, lam: float) -> float:
         return math.log(geometric2(K, lam))
     J = int(min(K, math.ceil(_CUT / lam) + 2))
     nn = np.arange(1.0, J + 1.0)
-    return -lam + math.log(float(np.sum(nn * nn * np.exp(-lam * (nn - 1.0)))))
+    return -lam + math.log(float(np.sum(_gen.centre2_term_shifted(nn, lam))))
 
 
 def geometric2(K: float, lam: float) -> float:
@@ -164,17 +137,7 @@ def geometric2(K: float, lam: float) -> float:
     J = min(K, math.ceil((_CUT + 2 * math.log(max(K, 2.0))) / lam) + 2)
     if J <= 200_000:
         nn = np.arange(1.0, J + 1.0)
-        return float(np.sum(nn * nn * np.exp(-lam * nn)))
-    # Euler-Maclaurin on f(x) = x^2 e^{-lam x} over [1, K]; here lam < 4e-4, so the
+        return float(np.sum(_gen.centre2_term(nn, lam)))
+    # Euler-Maclaurin on f(x) = x^2 e^{-lam x} over [1, K] (printed: em_centre2); here lam < 4e-4, so the
     # corrections decay like (lam/2pi)^(2q) and four of them leave < 1e-25 relative.
-    integral = 2.0 / lam**3 * float(sc.gammainc(3, lam * K) - sc.gammainc(3, lam))
-
-    def f_der(q: int, x: float) -> float:  # (x^2 e^{-lam x})^{(q)}
-        poly = lam**q * x * x - 2 * q * lam ** (q - 1) * x + (q * (q - 1) * lam ** (q - 2) if q >= 2 else 0.0)
-        sign: int = (-1) ** q  # int ** int is typed Any (a negative exponent gives a float)
-        return sign * math.exp(-lam * x) * poly
-
-    total = integral + 0.5 * (f_der(0, 1.0) + f_der(0, K))
-    for q in range(1, 5):
-        total += _BF[q - 1] * (f_der(2 * q - 1, K) - f_der(2 * q - 1, 1.0))
-    return total
+    return float(_gen.em_centre2(K, lam))

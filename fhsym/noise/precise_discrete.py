@@ -2,11 +2,15 @@
 
 ``P(X = n h) = e^{-E(n)}/Z`` with the exact rational energy ``E(n) = lam |n|`` (``|n| <= K``) and
 ``c^2 n^2/2 + b^2/2`` beyond (``K = floor(alpha/h)``, ``lam = alpha h/gamma^2``, ``c = h/gamma``,
-``b = alpha/gamma``; :mod:`fhsym.noise.discrete_flipped_huber`).  Every quantity is a sum of positive
-terms: the centre ``|n| <= K`` in closed form (geometric sums, and ``sum n^p r^n`` by the Eulerian
-polynomials) or directly when K <= 20000; the Gaussian part ``sum_{n >= m} n^p e^{-E(n)}`` directly until a
-term is below 2^-(prec + 10) of the sum, plus the rest, bounded by the geometric series of the ratio
-bound ``((M + 1)/M)^p e^{-c^2 (2M + 1)/2}`` (a rigorous radius, added as the ball ``[0, rest]``).
+``b = alpha/gamma``; :mod:`fhsym.noise.discrete_flipped_huber`).  The forms run here are printed from the law's
+declaration (``fhsym/_generated/declared/discrete_flipped_huber.py``, derived by :mod:`fhsym.symbolic.lattice_series`;
+proofs topic ``lattice_discrete_flipped_huber``): the energy pieces and their polynomial coefficients in exact
+rationals, the centre's power sums ``F_p(m) = sum_{n >= m} n^p e^{-E(n)}`` on balls (``centre_upper_arb_p``, p <= 8;
+a higher p derived and printed when asked), the Gaussian tail's ratio bound and rest on balls.  Every quantity is a
+sum of positive terms: the centre ``|n| <= K`` as ``F_p(lo) - F_p(K + 1)``, or by summing its terms directly when it
+has fewer than 20000; the Gaussian part ``sum_{n >= m} n^p e^{-E(n)}`` directly until a term is below 2^-(prec + 10)
+of the sum, plus the rest, bounded by ``t_M/(1 - rho_M)`` (``tail_rest_arb``, when ``tail_ratio_arb`` < 1; a
+rigorous radius, added as the ball ``[0, rest]``).
 
 Arguments are points of the real line taken exactly: ``pmf(x)`` is 0 unless x/h is an integer (no
 snapping: the double-precision law snaps a value within 1e-9 relative to its lattice point),
@@ -26,13 +30,20 @@ from flint import arb, ctx
 
 from .._core.mpfuncs import exact_fraction
 from .._core.search import first_true_int
+from .._generated.declared import discrete_flipped_huber as _gen
 from .precise import Exact
 from .precise_laws import LawAtPrecision, Value, ball_of, exact_argument, exact_probability
-from .precise_steps import eulerian
 
 __all__ = ["DiscreteFlippedHuberAtPrecision"]
 
 _DIRECT_CENTRE = 20000
+
+
+def _upper_form(p: int) -> Any:
+    """``F_p`` on balls for a power above the checked-in ones (derived and printed when asked)."""
+    from ..codegen.lattice_laws import centre_upper_arb
+
+    return centre_upper_arb(p)
 
 
 class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
@@ -49,13 +60,13 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
         a, g, self.h = exact_fraction(n.alpha), exact_fraction(n.gamma), exact_fraction(n.step)
         self.K = math.floor(a / self.h)
         self.lam = a * self.h / (g * g)
-        self.c2h = self.h * self.h / (2 * g * g)
-        self.b2h = a * a / (2 * g * g)
+        self.b, self.c = a / g, self.h / g
 
     def energy(self, n: int) -> Fraction:
-        """E(n), exact."""
+        """E(n), exact (the printed energy pieces on Fractions)."""
         n = abs(n)
-        return self.lam * n if n <= self.K else self.c2h * n * n + self.b2h
+        out: Fraction = _gen.energy_centre(n, self.lam) if n <= self.K else _gen.energy_tail(n, self.b, self.c)
+        return out
 
     # ------------------------------------------------------------------ sums
     def _gauss(self, m: int, p: int = 0) -> arb:
@@ -69,10 +80,10 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
             n += 1
             if n - m >= 8 and t < total * cut:
                 break
-        rho = ball_of(Fraction(n + 1, n)) ** p * (-ball_of(self.c2h * (2 * n + 1))).exp()
+        rho = _gen.tail_ratio_arb(n, p, ball_of(self.c))
         if not rho < 1:  # pragma: no cover - the loop ends past the maximum of n^p e^{-c^2 n^2/2}
             raise ArithmeticError("the Gaussian tail's ratio bound is not below 1")
-        rest = ball_of(n) ** p * (-ball_of(self.energy(n))).exp() / (1 - rho)
+        rest = _gen.tail_rest_arb(n, p, ball_of(self.b), ball_of(self.c))
         out: arb = total + (rest / 2) * (1 + arb(0, 1))
         return out
 
@@ -88,25 +99,9 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
                 total += ball_of(n) ** p * t
                 t *= r
             return total
-        return self._li_partial(self.K, p) - self._li_partial(lo - 1, p)
-
-    def _li_partial(self, k: int, p: int) -> arb:
-        """sum_{n=1}^{k} n^p r^n, r = e^{-lam} (Eulerian closed forms; k may be huge)."""
-        r = (-ball_of(self.lam)).exp()
-        omr = -(-ball_of(self.lam)).expm1()
-
-        def li(j: int) -> arb:  # sum_{m >= 1} m^j r^m
-            if j == 0:
-                out0: arb = r / omr
-                return out0
-            poly = sum((c * r**i for i, c in enumerate(eulerian(j))), arb(0))
-            out: arb = r * poly / omr ** (j + 1)
-            return out
-        if k <= 0:
-            return arb(0)
-        rk = (-ball_of(self.lam * k)).exp()
-        tail = sum((math.comb(p, j) * ball_of(k) ** (p - j) * li(j) for j in range(p + 1)), arb(0))
-        out: arb = li(p) - rk * tail
+        upper = _gen.CENTRE_UPPER_ARB[p] if p < len(_gen.CENTRE_UPPER_ARB) else _upper_form(p)
+        lam = ball_of(self.lam)
+        out: arb = upper(lo, lam) - upper(self.K + 1, lam)
         return out
 
     def _upper(self, m: int, p: int = 0) -> arb:
@@ -210,10 +205,12 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
     def _entropy_q(self) -> Value:
         """log Z + E[E(X)]."""
         z = self._z()
-        lam, c2h, b2h = ball_of(self.lam), ball_of(self.c2h), ball_of(self.b2h)
-        centre = lam * self._centre(1, 1)
+        # E[E(|X|)] = (2/Z) sum_(n>=1) E(n) e^(-E(n)), each energy a polynomial sum_k a_k n^k (printed coefficients)
+        centre = sum((ball_of(ak) * self._centre(1, k) for k, ak in enumerate(_gen.energy_centre_coefficients(self.lam))
+                      if ak), arb(0))
         g = self.K + 1
-        gauss = c2h * self._gauss(g, 2) + b2h * self._gauss(g)
+        gauss = sum((ball_of(ak) * self._gauss(g, k) for k, ak in enumerate(_gen.energy_tail_coefficients(self.b, self.c))
+                     if ak), arb(0))
         out: arb = z.log() + 2 * (centre + gauss) / z
         return out
 

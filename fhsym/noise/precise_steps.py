@@ -2,14 +2,15 @@
 truncated staircase run the ball forms printed from their step declarations: :mod:`fhsym.noise.precise_step_laws`).
 
 Piecewise uniform (:mod:`fhsym.noise.piecewise_uniform`): density, sf, isf, moments and variance are
-exact rationals (the masses q_k = n_k/N and the width are).  The sf, the in-cell quantile, the cell moment integral
-and the profile's interpolation are the rational functions printed from the law's cell declaration
-(``fhsym/_generated/declared/piecewise_uniform.py``, proofs topic ``step_piecewise_uniform``), run here on
-``Fraction``s and balls, on which they are exact (sums, products and quotients only); the entropy ``-sum q_k log(q_k/w)`` and the loss
-``log(g(t)/g(t + d))`` are balls, and the profile at shift ``d = (j + theta) w`` is
-``(1 - theta) D_j + theta D_{j+1}``, ``D_j = sum_k [q_k - e^eps q_{k+j}]_+``, each positive part taken
-on balls (the sign of ``q_k - e^eps q_{k+j}`` is decided once the ball excludes 0; at eps = 0 the
-terms are exact).  :func:`eulerian` (the Eulerian numbers) serves the lattice law's sums.
+exact rationals (the masses q_k = n_k/N and the width are).  Every form run here is printed from the law's cell
+declaration (``fhsym/_generated/declared/piecewise_uniform.py``, proofs topic ``step_piecewise_uniform``): the sf,
+the in-cell quantile, the cell moment integral and the profile's interpolation are rational functions, run on
+``Fraction``s and balls, on which they are exact (sums, products and quotients only); the log density
+``logpdf_arb(q_k, w)``, the entropy ``sum_k entropy_cell_arb(q_k, w)`` (``-q_k log(q_k/w)`` per cell) and the profile's
+positive parts ``deficit_term_arb(q_k, q_(k+j), e^eps)`` are printed on balls: the profile at shift ``d = (j + theta)
+w`` is ``(1 - theta) D_j + theta D_{j+1}``, ``D_j = sum_k [q_k - e^eps q_{k+j}]_+`` (a positive part whose sign the
+ball leaves open is the ball hull of both branches; at eps = 0 the terms are exact).  The loss ``log(g(t)/g(t + d))``
+is a ball.
 """
 
 from __future__ import annotations
@@ -22,17 +23,9 @@ from flint import arb
 
 from .._core.mpfuncs import exact_fraction
 from .._generated.declared import piecewise_uniform as _gen
-from .precise_laws import INF, LawAtPrecision, Value, ball_of, positive_part
+from .precise_laws import INF, LawAtPrecision, Value, ball_of
 
-__all__ = ["PiecewiseUniformAtPrecision", "eulerian"]
-
-
-def eulerian(j: int) -> List[int]:
-    """The Eulerian numbers A(j, 0..j-1) (coefficients of the Eulerian polynomial A_j)."""
-    row = [1]
-    for n in range(2, j + 1):
-        row = [(n - m) * (row[m - 1] if m >= 1 else 0) + (m + 1) * (row[m] if m < len(row) else 0) for m in range(n)]
-    return row
+__all__ = ["PiecewiseUniformAtPrecision"]
 
 
 class PiecewiseUniformAtPrecision(LawAtPrecision):
@@ -68,8 +61,11 @@ class PiecewiseUniformAtPrecision(LawAtPrecision):
         return self._dens(x)
 
     def _logpdf_q(self, x: Fraction) -> Value:
-        g = self._dens(x)
-        return -INF if g == 0 else ball_of(g).log()
+        k = self._bin(x)
+        if k > self.M or self.q[k] == 0:
+            return -INF
+        out: arb = _gen.logpdf_arb(ball_of(self.q[k]), ball_of(self.w))
+        return out
 
     def _sf_pos_q(self, s: Fraction) -> Value:
         k = self._bin(s)
@@ -90,11 +86,10 @@ class PiecewiseUniformAtPrecision(LawAtPrecision):
         return self.w**n * s
 
     def _entropy_q(self) -> Value:
-        total = arb(0)
-        for k, qk in enumerate(self.q):
-            if qk > 0:
-                total += (1 if k == 0 else 2) * ball_of(qk) * ball_of(qk / self.w).log()
-        return -total
+        w = ball_of(self.w)
+        out: arb = sum(((1 if k == 0 else 2) * _gen.entropy_cell_arb(ball_of(qk), w) for k, qk in enumerate(self.q)
+                        if qk > 0), arb(0))
+        return out
 
     def _d(self, eps: arb, j: int) -> arb:
         """D_j = sum_k [q_k - e^eps q_{k+j}]_+ over the bins k = -M..M."""
@@ -105,7 +100,7 @@ class PiecewiseUniformAtPrecision(LawAtPrecision):
             if qk == 0:
                 continue
             other = self.q[abs(k + j)] if abs(k + j) <= self.M else Fraction(0)
-            total += positive_part(ball_of(qk) - e * ball_of(other)) if other else ball_of(qk)
+            total += _gen.deficit_term_arb(ball_of(qk), ball_of(other), e) if other else ball_of(qk)
         return total
 
     def _profile_q(self, eps: Fraction, sens: Fraction) -> arb:

@@ -10,9 +10,15 @@ Derived: sum_(n=k)^K e^(-E(n)) = (-exp(-lambda*(K + 1)) + exp(-k*lambda))/(1 - e
 summand e^(E(m) - E(m + j)) = exp(-c**2*j**2/2 - c**2*j*m).
 """
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from flint import arb
+from scipy import special as sc
+
+from fhsym._core.declared_runtime import ArbNamespace as A
 
 
 def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
@@ -21,6 +27,173 @@ def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
 
 def tail_exponent(m: Any, j: Any, c: Any) -> Any:
     return -c**2*((1/2)*j**2 + j*m)
+
+
+def em_log_r0(m: Any, c: Any) -> Any:
+    """log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)) by Euler-Maclaurin (EM_ORDER corrections)."""
+    u = c*m
+    mills = math.sqrt((math.pi)/2)*sc.erfcx(u*math.sqrt(0.5))
+    he1 = u
+    he2 = u*he1 - 1
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    corr = 0.08333333333333333*c**1*he1 + (-0.001388888888888889)*c**3*he3 + 3.306878306878307e-05*c**5*he5 + (-8.267195767195768e-07)*c**7*he7 + 2.08767569878681e-08*c**9*he9 + (-5.284190138687493e-10)*c**11*he11
+    return np.log(mills/c + 0.5 + corr)
+
+
+def em_log_r2(m: Any, c: Any) -> Any:
+    """log R_2(m) = log(e^(c^2 m^2/2) m^-2 sum_(n>=m) n^2 e^(-c^2 n^2/2)) by Euler-Maclaurin."""
+    u = c*m
+    mills = math.sqrt((math.pi)/2)*sc.erfcx(u*math.sqrt(0.5))
+    he1 = u
+    he2 = u*he1 - 1
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    he12 = u*he11 - 11*he10
+    he13 = u*he12 - 12*he11
+    corr = 0.08333333333333333*c**(-1)*(he3 + he1) + (-0.001388888888888889)*c**1*(he5 + he3) + 3.306878306878307e-05*c**3*(he7 + he5) + (-8.267195767195768e-07)*c**5*(he9 + he7) + 2.08767569878681e-08*c**7*(he11 + he9) + (-5.284190138687493e-10)*c**9*(he13 + he11)
+    log_first = np.log(u + mills) - math.log(c) - 2.0*np.log(u)
+    return log_first + np.log1p((0.5 + corr/(m*m))*np.exp(-log_first))
+
+
+def centre2_derivative_0(x: Any, lam: Any) -> Any:
+    """d^0/dx^0 (x^2 e^(-lam x))."""
+    return math.exp((-lam)*x)*(lam**0*x*x - 0*lam**(-1)*x)
+
+
+def centre2_derivative_1(x: Any, lam: Any) -> Any:
+    """d^1/dx^1 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**1*x*x - 2*lam**0*x)
+
+
+def centre2_derivative_3(x: Any, lam: Any) -> Any:
+    """d^3/dx^3 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**3*x*x - 6*lam**2*x + 6*lam**1)
+
+
+def centre2_derivative_5(x: Any, lam: Any) -> Any:
+    """d^5/dx^5 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**5*x*x - 10*lam**4*x + 20*lam**3)
+
+
+def centre2_derivative_7(x: Any, lam: Any) -> Any:
+    """d^7/dx^7 (x^2 e^(-lam x))."""
+    return (-math.exp((-lam)*x))*(lam**7*x*x - 14*lam**6*x + 42*lam**5)
+
+
+def em_centre2(K: Any, lam: Any) -> Any:
+    """sum_(n=1)^K n^2 e^(-lam n) by Euler-Maclaurin on [1, K] (CENTRE2_EM_ORDER corrections)."""
+    return 2.0/(lam**3)*(sc.gammainc(3, lam*K) - sc.gammainc(3, lam)) + 0.5*(centre2_derivative_0(1.0, lam) + centre2_derivative_0(K, lam)) + 0.08333333333333333*(centre2_derivative_1(K, lam) - centre2_derivative_1(1.0, lam)) + (-0.001388888888888889)*(centre2_derivative_3(K, lam) - centre2_derivative_3(1.0, lam)) + 3.306878306878307e-05*(centre2_derivative_5(K, lam) - centre2_derivative_5(1.0, lam)) + (-8.267195767195768e-07)*(centre2_derivative_7(K, lam) - centre2_derivative_7(1.0, lam))
+
+
+def centre2_term(n: Any, lam: Any) -> Any:
+    """the summand n^2 e^(-E(n)) of the centre."""
+    return n*n*np.exp((-lam)*n)
+
+
+def centre2_term_shifted(n: Any, lam: Any) -> Any:
+    """e^(E(1)) n^2 e^(-E(n)) = n^2 e^(-lam (n - 1)) (a large lam: no underflow)."""
+    return n*n*np.exp((-lam)*(n - 1.0))
+
+
+def tail_log_power_2(m: Any, j: Any) -> Any:
+    """log ((m + j)/m)^2 = 2 log1p(j/m), the p = 2 factor of the tail's scaled summand."""
+    return 2.0*np.log1p(j/m)
+
+
+def energy_centre(n: Any, lam: Any) -> Any:
+    return lam*n
+
+
+def energy_tail(n: Any, b: Any, c: Any) -> Any:
+    return b**2/2 + c**2*n**2/2
+
+
+def centre_upper_arb_0(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(A.exp(-lam*m)/omr)
+
+
+def centre_upper_arb_1(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb((m/omr + r/(omr)**2)*A.exp(-lam*m))
+
+
+def centre_upper_arb_2(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**2/omr + A.q(2)*m*r/(omr)**2 + ((r)**2 + r)/(omr)**3)*A.exp(-lam*m))
+
+
+def centre_upper_arb_3(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**3/omr + A.q(3)*(m)**2*r/(omr)**2 + A.q(3)*m*((r)**2 + r)/(omr)**3 + ((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4)*A.exp(-lam*m))
+
+
+def centre_upper_arb_4(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**4/omr + A.q(4)*(m)**3*r/(omr)**2 + A.q(6)*(m)**2*((r)**2 + r)/(omr)**3 + A.q(4)*m*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + ((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5)*A.exp(-lam*m))
+
+
+def centre_upper_arb_5(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**5/omr + A.q(5)*(m)**4*r/(omr)**2 + A.q(10)*(m)**3*((r)**2 + r)/(omr)**3 + A.q(10)*(m)**2*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(5)*m*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + ((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6)*A.exp(-lam*m))
+
+
+def centre_upper_arb_6(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**6/omr + A.q(6)*(m)**5*r/(omr)**2 + A.q(15)*(m)**4*((r)**2 + r)/(omr)**3 + A.q(20)*(m)**3*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(15)*(m)**2*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(6)*m*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + ((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7)*A.exp(-lam*m))
+
+
+def centre_upper_arb_7(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**7/omr + A.q(7)*(m)**6*r/(omr)**2 + A.q(21)*(m)**5*((r)**2 + r)/(omr)**3 + A.q(35)*(m)**4*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(35)*(m)**3*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(21)*(m)**2*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + A.q(7)*m*((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7 + ((r)**7 + A.q(120)*(r)**6 + A.q(1191)*(r)**5 + A.q(2416)*(r)**4 + A.q(1191)*(r)**3 + A.q(120)*(r)**2 + r)/(omr)**8)*A.exp(-lam*m))
+
+
+def centre_upper_arb_8(m: Any, lam: Any) -> Any:
+    r = A.exp(-lam)
+    omr = -A.expm1(-lam)
+    return arb(((m)**8/omr + A.q(8)*(m)**7*r/(omr)**2 + A.q(28)*(m)**6*((r)**2 + r)/(omr)**3 + A.q(56)*(m)**5*((r)**3 + A.q(4)*(r)**2 + r)/(omr)**4 + A.q(70)*(m)**4*((r)**4 + A.q(11)*(r)**3 + A.q(11)*(r)**2 + r)/(omr)**5 + A.q(56)*(m)**3*((r)**5 + A.q(26)*(r)**4 + A.q(66)*(r)**3 + A.q(26)*(r)**2 + r)/(omr)**6 + A.q(28)*(m)**2*((r)**6 + A.q(57)*(r)**5 + A.q(302)*(r)**4 + A.q(302)*(r)**3 + A.q(57)*(r)**2 + r)/(omr)**7 + A.q(8)*m*((r)**7 + A.q(120)*(r)**6 + A.q(1191)*(r)**5 + A.q(2416)*(r)**4 + A.q(1191)*(r)**3 + A.q(120)*(r)**2 + r)/(omr)**8 + ((r)**8 + A.q(247)*(r)**7 + A.q(4293)*(r)**6 + A.q(15619)*(r)**5 + A.q(15619)*(r)**4 + A.q(4293)*(r)**3 + A.q(247)*(r)**2 + r)/(omr)**9)*A.exp(-lam*m))
+
+
+CENTRE_UPPER_ARB = (centre_upper_arb_0, centre_upper_arb_1, centre_upper_arb_2, centre_upper_arb_3, centre_upper_arb_4, centre_upper_arb_5, centre_upper_arb_6, centre_upper_arb_7, centre_upper_arb_8,)
+
+
+def energy_centre_coefficients(lam: Any) -> Any:
+    return (0, lam,)
+
+
+def energy_tail_coefficients(b: Any, c: Any) -> Any:
+    return (b**2/2, 0, c**2/2,)
+
+
+def tail_ratio_arb(m: Any, p: Any, c: Any) -> Any:
+    return arb(A.pow((m + A.q(1))/m, p)*A.exp(-(c)**2*(A.q(2)*m + A.q(1))/A.q(2)))
+
+
+def tail_rest_arb(m: Any, p: Any, b: Any, c: Any) -> Any:
+    return arb(A.pow(m, p)*A.exp(-(b)**2/A.q(2) - (c)**2*(m)**2/A.q(2))/(-A.pow((m + A.q(1))/m, p)*A.exp(-(c)**2*(A.q(2)*m + A.q(1))/A.q(2)) + A.q(1)))
 
 
 DIGEST = '1829ad47e0e9f245'

@@ -15,6 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from flint import arb
+
+from fhsym._core.declared_runtime import ArbNamespace as A
 
 
 def logpdf(qk: Any, w: Any) -> Any:
@@ -51,6 +54,18 @@ def profile(theta: Any, Dj: Any, Dj1: Any) -> Any:
 
 def moment_cell(nu: Any, k: Any) -> Any:
     return ((((k + Fraction(1, 2))**(nu + 1)) - ((k + Fraction(-1, 2))**(nu + 1))))/(nu + 1)
+
+
+def logpdf_arb(qk: Any, w: Any) -> Any:
+    return arb(((A.log(qk)) - (A.log(w))))
+
+
+def entropy_cell_arb(qk: Any, w: Any) -> Any:
+    return arb(-qk*(((A.log(qk)) - (A.log(w)))))
+
+
+def deficit_term_arb(qk: Any, qm: Any, expeps: Any) -> Any:
+    return arb(A.max(A.q(0), -expeps*qm + qk))
 
 
 DIGEST = '204c5f99a57a53f6'
