@@ -42,7 +42,7 @@ from scipy.optimize import linprog
 
 from .dual import DualCertificate
 from .lp import cost_vector, normalisation_row
-from .solve import LPSolution, objective_scale, ratio_above, short, solve_lp
+from .solve import LPSolution, cap_of, objective_scale, ratio_above, short, solve_lp
 
 __all__ = ["solve_lp_rows", "restricted_lp", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
 
@@ -159,11 +159,10 @@ def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, ke
     n = len(keys)
     marg = np.ldexp(np.asarray(res.ineqlin.marginals, dtype=float), scale)
     u: Dict[Tuple[int, int], float] = {keys[i]: short(float(marg[i])) for i in np.flatnonzero(marg[:n])}
-    dual = DualCertificate(
-        epsilon=float(epsilon), delta=float(bound_delta), m=m, M=M, r=r,
-        y=short(math.ldexp(float(res.eqlin.marginals[0]), scale)),
-        z=tuple(short(float(v)) for v in marg[n + m: n + 2 * m]),
-        u_e=tuple(short(float(v)) for v in marg[n: n + m]), u=u)
+    y = short(math.ldexp(float(res.eqlin.marginals[0]), scale))
+    z = tuple(short(float(v)) for v in marg[n + m: n + 2 * m])
+    dual = DualCertificate(epsilon=float(epsilon), delta=float(bound_delta), m=m, M=M, r=r, y=y, z=z,
+                           u_e=tuple(short(float(v)) for v in marg[n: n + m]), u=u, cap=cap_of(y, float(bound_delta), z))
     x = np.asarray(res.x, dtype=float)
     sol = LPSolution(value=math.ldexp(float(res.fun), scale) * delta, q=x[: M + 1] * delta, t=float(x[M + 1]) * delta,
                      dual=dual, status=int(res.status), n_rows=A.shape[0] + 1, n_cols=A.shape[1])
