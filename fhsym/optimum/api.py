@@ -340,11 +340,17 @@ def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
 
     A dual solution is feasible for every right-hand side, and the bound ``y + delta sum_j z_j - worst - w^2/4``
     (:class:`.dual.DualCertificate`) is affine in delta: ``bound(dl) = bound(delta_rec) + (dl - delta_rec) sum_j
-    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed)."""
+    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed); a capped dual's bound is
+    ``min(U, y + delta sum_j z_j - W(U))`` with ``W(U)`` independent of delta, so the affine value is capped by ``U``
+    (exact where the recorded bound is below ``U``, as :func:`.solve.cap_of` makes it; a valid bound always)."""
     dual = replace(chk.dual, delta=dl)
     if chk.bound > 0:
         zsum = sum((min(Fraction(v), Fraction(0)) for v in chk.dual.z), Fraction(0))
-        return max(Fraction(0), chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum), dual
+        at = chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum
+        if chk.dual.cap is not None:  # the capped bound is min(U, affine in delta): U stays where it was
+            sens2 = Fraction(chk.record["sensitivity"]) ** 2
+            at = min(at, (Fraction(chk.dual.cap) - Fraction(1, 4 * chk.dual.m ** 2)) * sens2)
+        return max(Fraction(0), at), dual
     return dual.variance_bound(), dual
 
 

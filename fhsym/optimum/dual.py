@@ -13,7 +13,21 @@ the normalisation weights ``a_i`` (1 for ``q_0``, 2 otherwise) with ``sum_i a_i 
 
     LP value >= L = y + delta sum_j z_j - max(0, max_i (-rho_i / a_i)),
 
-and ``V*(eps, delta, 1) >= L - w^2/4``.  The numbers come from a floating-point solver, but floats
+and ``V*(eps, delta, 1) >= L - w^2/4``.
+
+Capped (``cap = U``, any float ``U >= 0``; issue 31).  Every cost is ``>= 0``, so a feasible ``x`` with ``c.x <= U``
+has ``c_i x_i <= U``: ``a_i x_i <= U m^2 / i^2`` for ``q_i`` (``i >= 1``) and ``<= U m^2 / (M+1)^2`` for ``t``
+(``q_0`` costs 0: no cap).  Then ``rho.x >= -W(U)``, ``W(U)`` the fractional knapsack that spends the weight
+``sum_i a_i x_i <= 1`` on the columns with ``rho_i < 0`` in decreasing order of ``-rho_i / a_i``, each up to its cap;
+so every feasible ``x`` has ``c.x > U`` or ``c.x >= y + delta sum_j z_j - W(U)``, and
+
+    LP value >= L_U = min(U, y + delta sum_j z_j - W(U)).
+
+With ``U`` at least ``y + delta sum_j z_j`` this is ``y + delta sum_j z_j - W(U) >= L`` (``W(U)`` is at most the
+uncapped ``max(0, max_i (-rho_i / a_i))``).  It matters where one reduced cost is far below zero on a column that
+holds little mass: at eps = 10 HiGHS returned ``u_{j,k} = +2.1e-8`` (its dual tolerance), which the clipping to
+``[z_j, 0]`` turns into ``rho_i = -4.6e-4`` at ``i = |k - j|`` (times ``r = e^10``): ``L`` lost 27 % of the value,
+``L_U`` 0.04 %.  The numbers come from a floating-point solver, but floats
 are exact dyadic rationals and every step above is computed in :class:`fractions.Fraction`, so
 ``L`` is a proven bound whatever their accuracy (a poor dual only gives a lower ``L``); the only
 other ingredient, ``r >= e^eps``, is checked with a ball enclosure of ``e^eps``.  Only the non-zero
@@ -33,7 +47,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .._core.arb.piecewise_uniform import exp_enclosure
 
@@ -57,6 +71,7 @@ class DualCertificate:
     z: Tuple[float, ...]
     u_e: Tuple[float, ...]
     u: Mapping[Tuple[int, int], float]
+    cap: Optional[float] = None  # U of the capped bound (module docstring); None: the uncapped bound L
 
     def reduced_costs(self) -> Tuple[List[Fraction], Fraction]:
         """Exact reduced costs ``rho_0..rho_M`` (columns ``q_i``) and ``rho_t`` after clipping the duals."""
@@ -133,16 +148,41 @@ class DualCertificate:
                 for i in range(M - j + 1, M + 1):
                     rho[i] -= sv
                 rho_t += scaled_r(v)
-        worst2 = max([0, -rho_t, -2 * rho[0]] + [-x for x in rho[1:]])  # 2 D max(0, -rho_t/2, -rho_i/a_i)
         zsum = sum((Fraction(v) for v in z), Fraction(0))
-        return Fraction(self.y) + Fraction(self.delta) * zsum - Fraction(worst2, 2 * D)
+        base = Fraction(self.y) + Fraction(self.delta) * zsum
+        if self.cap is None:
+            worst2 = max([0, -rho_t, -2 * rho[0]] + [-x for x in rho[1:]])  # 2 D max(0, -rho_t/2, -rho_i/a_i)
+            return base - Fraction(worst2, 2 * D)
+        # the losses -rho/a in units 1/(2 D), with the column's index (M + 1: t)
+        losses = [(-2 * rho[0], 0)] + [(-x, i) for i, x in enumerate(rho[1:], 1)] + [(-rho_t, M + 1)]
+        return self._capped(base, [(Fraction(v, 2 * D), i) for v, i in losses if v > 0])
+
+    def _capped(self, base: Fraction, losses: List[Tuple[Fraction, int]]) -> Fraction:
+        """``min(U, base - W(U))`` from the columns' losses ``-rho_i / a_i > 0`` (index ``M + 1``: ``t``)."""
+        cap = self.cap
+        if cap is None or not (math.isfinite(cap) and cap >= 0.0):
+            raise ValueError(f"cap must be a finite float >= 0; got {cap!r}")
+        U = Fraction(cap)
+        left = Fraction(1)  # the normalisation weight sum_i a_i x_i still to spend
+        loss = Fraction(0)
+        for v, i in sorted(losses, reverse=True):
+            take = left if i == 0 else min(left, U * self.m * self.m / (i * i))
+            loss += v * take
+            left -= take
+            if left == 0:
+                break
+        return min(U, base - loss)
 
     def _lp_bound_fractions(self) -> Fraction:
         """:meth:`lp_bound` in :class:`~fractions.Fraction` throughout (the reference route)."""
         rho, rho_t = self.reduced_costs()
-        worst = max([Fraction(0), -rho_t / 2] + [-v / (1 if i == 0 else 2) for i, v in enumerate(rho)])
         z = [min(Fraction(v), Fraction(0)) for v in self.z]
-        return Fraction(self.y) + Fraction(self.delta) * sum(z) - worst
+        base = Fraction(self.y) + Fraction(self.delta) * sum(z)
+        if self.cap is not None:
+            losses = [(-v / (1 if i == 0 else 2), i) for i, v in enumerate(rho)] + [(-rho_t / 2, self.M + 1)]
+            return self._capped(base, [(v, i) for v, i in losses if v > 0])
+        worst = max([Fraction(0), -rho_t / 2] + [-v / (1 if i == 0 else 2) for i, v in enumerate(rho)])
+        return base - worst
 
     def variance_bound(self) -> Fraction:
         """The proven lower bound ``L - w^2/4`` on ``V*(eps, delta, 1)`` (at least 0)."""
@@ -152,11 +192,14 @@ class DualCertificate:
     def to_json(self) -> Dict[str, Any]:
         """A JSON-able dict (floats round-trip exactly through ``repr``); ``u`` as columns ``j``, ``k``, ``value``."""
         keys = sorted(self.u)
-        return {
+        out: Dict[str, Any] = {
             "epsilon": self.epsilon, "delta": self.delta, "m": self.m, "M": self.M, "r": self.r, "y": self.y,
             "z": list(self.z), "u_e": list(self.u_e),
             "u": {"j": [j for j, _ in keys], "k": [k for _, k in keys], "value": [self.u[key] for key in keys]},
         }
+        if self.cap is not None:
+            out["cap"] = self.cap
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "DualCertificate":
@@ -164,4 +207,5 @@ class DualCertificate:
         return cls(epsilon=float(data["epsilon"]), delta=float(data["delta"]), m=int(data["m"]), M=int(data["M"]),
                    r=float(data["r"]), y=float(data["y"]), z=tuple(float(v) for v in data["z"]),
                    u_e=tuple(float(v) for v in data["u_e"]),
-                   u={(int(j), int(k)): float(v) for j, k, v in zip(data["u"]["j"], data["u"]["k"], data["u"]["value"])})
+                   u={(int(j), int(k)): float(v) for j, k, v in zip(data["u"]["j"], data["u"]["k"], data["u"]["value"])},
+                   cap=float(data["cap"]) if data.get("cap") is not None else None)

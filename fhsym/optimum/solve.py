@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy.optimize import linprog
@@ -27,7 +27,7 @@ from .._core.arb.piecewise_uniform import exp_enclosure, fraction_up
 from .dual import DualCertificate
 from .lp import QuantisedLP
 
-__all__ = ["LPSolution", "solve_lp", "ratio_above", "short", "objective_scale"]
+__all__ = ["LPSolution", "solve_lp", "ratio_above", "short", "objective_scale", "cap_of"]
 
 TOLERANCE = 1e-10
 #: significant bits kept of each dual value (the certified bound moves by ~1e-10 relative)
@@ -57,6 +57,16 @@ def short(x: float, bits: int = DUAL_BITS) -> float:
         return x
     mant, ex = math.frexp(x)
     return math.ldexp(round(mant * 2**bits), ex - bits)
+
+
+def cap_of(y: float, delta: float, z: Sequence[float]) -> float:
+    """``U`` of the capped bound (:class:`.dual.DualCertificate`, ``cap``): a little above ``y + delta sum_j min(z_j,
+    0)``, so that the proven bound is ``y + delta sum_j z_j - W(U)`` (any ``U >= 0`` gives a valid bound).
+
+    >>> cap_of(1.0, 0.5, [-1.0, 0.25]) > 0.5
+    True
+    """
+    return max(y + delta * sum(min(v, 0.0) for v in z), 0.0) * (1.0 + 2.0**-20)
 
 
 def objective_scale(c: np.ndarray) -> int:
@@ -104,10 +114,12 @@ def solve_lp(epsilon: float, delta: float, m: int, M: int, bound_delta: Optional
         block = marg[start: start + 2 * M - j + 1]
         for off in np.flatnonzero(block):
             u[(j, int(off) - M + j)] = short(float(block[off]))
-    dual = DualCertificate(
-        epsilon=float(epsilon), delta=float(delta if bound_delta is None else bound_delta), m=m, M=M, r=lp.r, y=short(math.ldexp(float(res.eqlin.marginals[0]), scale)),
-        z=tuple(short(float(marg[lp.delta_row(j)])) for j in range(1, m + 1)),
-        u_e=tuple(short(float(marg[lp.e_row(j)])) for j in range(1, m + 1)), u=u)
+    bd = float(delta if bound_delta is None else bound_delta)
+    y = short(math.ldexp(float(res.eqlin.marginals[0]), scale))
+    z = tuple(short(float(marg[lp.delta_row(j)])) for j in range(1, m + 1))
+    dual = DualCertificate(epsilon=float(epsilon), delta=bd, m=m, M=M, r=lp.r, y=y, z=z,
+                           u_e=tuple(short(float(marg[lp.e_row(j)])) for j in range(1, m + 1)), u=u,
+                           cap=cap_of(y, bd, z))
     x = np.asarray(res.x, dtype=float) * delta
     return LPSolution(value=math.ldexp(float(res.fun), scale) * delta, q=x[: M + 1].copy(), t=float(x[M + 1]), dual=dual,
                       status=int(res.status),

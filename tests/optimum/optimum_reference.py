@@ -105,5 +105,23 @@ def dual_bound(dual: dict) -> Fraction:
     # s and sE columns have cost 0 and no normalisation weight: their reduced cost must be >= 0
     # (a column untouched by any non-zero multiplier has reduced cost 0)
     assert all(v >= 0 for v in s_rho.values()), min(s_rho.values())
-    worst = max([Fraction(0)] + [-v / weight[var] for var, v in rho.items()])
-    return y + delta * sum(z.values()) - worst
+    base = y + delta * sum(z.values())
+    if dual.get("cap") is None:
+        worst = max([Fraction(0)] + [-v / weight[var] for var, v in rho.items()])
+        return base - worst
+    # capped: for a feasible x with c.x <= U each column has x_v <= U / cost_v (costs >= 0), so
+    # min sum_v rho_v x_v over {x >= 0, sum_v weight_v x_v <= 1, x_v <= U / cost_v} bounds rho.x below.  Computed here
+    # by its Lagrangian dual (not by the greedy fhsym uses): that minimum is
+    # max_{lam >= 0} -lam + sum_v min over x_v in [0, cap_v] of (rho_v + lam weight_v) x_v, a concave piecewise-linear
+    # function of lam whose maximum sits at lam = 0 or at a breakpoint lam = -rho_v / weight_v; a column without a
+    # cap (cost 0) forces lam >= -rho_v / weight_v.
+    U = Fraction(dual["cap"])
+    assert U >= 0
+    caps = {v: (U / cost[v] if cost[v] > 0 else None) for v in rho}
+    floor = max([Fraction(0)] + [-rho[v] / weight[v] for v in rho if caps[v] is None])
+
+    def g(lam):
+        return -lam + sum(caps[v] * min(Fraction(0), rho[v] + lam * weight[v]) for v in rho if caps[v] is not None)
+
+    lams = [floor] + [-rho[v] / weight[v] for v in rho if rho[v] < 0 and -rho[v] / weight[v] > floor]
+    return min(U, base + max(g(lam) for lam in lams))

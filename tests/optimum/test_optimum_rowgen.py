@@ -86,3 +86,31 @@ def test_lower_ends_lie_below_independent_laws(eps, delta):
     assert lower <= Fraction(ts.variance_upper())
     # and it is not vacuous: on 32 bins per unit the lower end loses about 1/(3 * 32^2) = 3.3e-4 to the grid
     assert float(stair) - float(lower) < 4e-4
+
+
+def test_a_cycling_restricted_lp_is_solved_again_at_the_retry_tolerance(monkeypatch):
+    """A restricted LP whose dual simplex runs past CYCLE_ITERATIONS per row (as at (2.5, 1e-10) on 32 bins) is solved
+    again at RETRY_TOLERANCE: forced here by an iteration budget of one, the retry's dual still re-checks
+    independently and its value is the full LP's."""
+    from fhsym.optimum import rowgen
+
+    calls = []
+    real = rowgen.linprog
+
+    def spy(*args, **kwargs):
+        res = real(*args, **kwargs)
+        calls.append((kwargs["options"]["primal_feasibility_tolerance"], kwargs["options"]["maxiter"], res.status))
+        return res
+
+    monkeypatch.setattr(rowgen, "linprog", spy)
+    monkeypatch.setattr(rowgen, "MIN_ITERATIONS", 1)
+    monkeypatch.setattr(rowgen, "CYCLE_ITERATIONS", 0)
+    eps, delta, m = 10.0, 1e-8, 16
+    _, M = choose_grid(eps, delta, bins=m)
+    sol = solve_lp_rows(eps, delta, m, M, full_columns=0, seed_columns=0)
+    assert calls and all(c[2] in (0, 1) for c in calls)
+    assert any(c[0] == rowgen.TOLERANCE and c[1] == 1 and c[2] == 1 for c in calls)  # the budget ran out ...
+    assert any(c[0] == rowgen.RETRY_TOLERANCE and c[2] == 0 for c in calls)  # ... and the retry solved it
+    assert dual_bound(sol.dual.to_json()) == sol.dual.lp_bound()
+    full = solve_lp(eps, delta, m, M)
+    assert abs(float(sol.dual.lp_bound()) / float(full.dual.lp_bound()) - 1) < 1e-6

@@ -23,6 +23,7 @@ tests/test_pld_exact_nodes.py compares the two paths end for end.
 from __future__ import annotations
 
 import math
+from math import frexp as _frexp
 from typing import Any, Dict, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
@@ -40,22 +41,32 @@ _MARGIN = 1e-12  # float losses within this (relative) of eps are compared exact
 _CONST: Dict[int, Tuple[Any, Any]] = {}  # precision -> (sqrt(pi/2), sqrt 2) at that precision (core.sqrt_half_pi, core.sqrt2)
 
 
-def _mills(x: arb) -> Any:
-    """:func:`.core.mills` of a ball with a positive lower end, or None where it would take the asymptotic series:
-    R(m) at the midpoint m as :func:`.core._mills_point_eval` forms it (m^2 < 4 prec: the erfc form, at
-    ``2 log2 m + 16`` more bits), widened by the radius over 1 + lo^2."""
+def _mills(x: arb, p: int) -> Any:
+    """:func:`.core.mills` of a ball with a positive lower end at the current precision ``p``, or None where it would
+    take the asymptotic series: R(m) at the midpoint m as :func:`.core._mills_point_eval` forms it (m^2 < 4 prec: the
+    erfc form, at ``2 log2 m + 16`` more bits), widened by the radius over 1 + lo^2.
+
+    The same arb operations on the same inputs at the same precisions as before, so the same ball; only the
+    bookkeeping is cheaper: the exponent of ``m`` from ``math.frexp`` of its float (which can differ only where the
+    float rounds up to a power of two: then from ``man_exp`` as before) and the precision set directly."""
     m = x.mid()
-    p = ctx.prec
     m2 = m * m
     if not m2 < 4 * p:
         return None
-    man, ex = m.man_exp()
-    q = p + 2 * max(0, int(abs(man)).bit_length() + int(ex)) + 16  # core.arb_bits
+    f, e = _frexp(float(m))
+    if f == 0.5 or f == -0.5 or not f:  # rounded to a power of two (or 0): the exact exponent, as core.arb_bits
+        man, ex = m.man_exp()
+        e = int(abs(man)).bit_length() + int(ex)
+    q = p + 2 * max(0, e) + 16  # core.arb_bits
     c = _CONST.get(q)
-    with ctx.workprec(q):
-        if c is None:
+    if c is None:
+        with ctx.workprec(q):
             c = _CONST[q] = (sqrt_half_pi(), sqrt2())
+    ctx.prec = q
+    try:
         val = c[0] * (m / c[1]).erfc() * (m2 / 2).exp()
+    finally:
+        ctx.prec = p
     val = +val
     r = arb(x.rad())
     if r.is_zero():
@@ -71,8 +82,12 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
     lo_x, hi_x = x.lower(), x.upper()
     if lo_x == hi_x:
         return x
-    with ctx.workprec(ctx.prec + 64):
+    p = ctx.prec
+    ctx.prec = p + 64
+    try:
         done = bool(lo_x > 0 and (hi_x - lo_x) <= lo_x * rel_ball)
+    finally:
+        ctx.prec = p
     if not (done or below_subnormal(x)) and 2 * pr + boost <= max_prec:
         return None
     return x
@@ -95,6 +110,8 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
     bb_q = bq * bq
     bD1, b_boost = geo.bD1, geo.b_boost
     out: List[Tuple[int, int]] = []
+    zs: Dict[int, Any] = {}  # working precision -> Z (fh_constants) at it
+    home = ctx.prec
     for e in epsilons:
         if type(e) is float and e >= 0.0 and e != math.inf:
             eq = fmpq(*e.as_integer_ratio())  # EPSILON.check of a float: its exact value
@@ -132,13 +149,20 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
                 x = _settle(clip_unit(total / z), rel_ball, pr, boost, max_prec)
         else:  # t1 > 0 on the Gaussian branch: |t1| = t1, r(t1) = (t1^2 + b^2)/2
             boost = 2 * bits(t1 + bD1) + b_boost
-            with ctx.workprec(pr + boost):
-                b, D, bb, hb, z = fh_constants(bq, Dq)
-                r1 = arb((t1 * t1 + bb_q) / 2)
-                m1 = _mills(arb(t1))
-                m2 = _mills(arb(t1 + Dq))
-                x = None if m1 is None or m2 is None else \
-                    _settle(clip_unit(((-r1).exp() * (m1 - m2)) / z), rel_ball, pr, boost, max_prec)
+            wp = pr + boost
+            zg = zs.get(wp)
+            if zg is None:
+                with ctx.workprec(wp):
+                    zg = zs[wp] = fh_constants(bq, Dq)[4]
+            ctx.prec = wp
+            try:
+                m1 = _mills(arb(t1), wp)
+                m2 = None if m1 is None else _mills(arb(t1 + Dq), wp)  # t1 + D > t1: None too where m1 is
+                x = None if m2 is None else \
+                    _settle(clip_unit(((-arb((t1 * t1 + bb_q) / 2)).exp() * (m1 - m2)) / zg), rel_ball, pr, boost,
+                            max_prec)
+            finally:
+                ctx.prec = home
         if x is None:
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue
