@@ -9,15 +9,13 @@ n^2 centre over 3e5 and 2e7 points in its closed form, ``sum_(n=1)^K n^2 r^n``, 
 
 from __future__ import annotations
 
-import ctypes
-import importlib
-import importlib.util
 import math
 from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
+from target_access import c_getter, jax_getter
 
 from fhsym.codegen import cell_laws as CL
 from fhsym.codegen import generate as G
@@ -34,28 +32,7 @@ def clib(build_c_library):
     return build_c_library("lattice_c", files)
 
 
-def _c(lib, law):
-    def get(name):
-        f = getattr(lib, f"fhsym_{law}_{name}")
-        f.restype = ctypes.c_double
-
-        def call(*args):
-            f.argtypes = [ctypes.c_double] * len(args)
-            return f(*(float(v) for v in args))
-        return call
-    return get
-
-
-def _jax(law):
-    if importlib.util.find_spec("jax") is None:
-        pytest.skip("the JAX target needs the optional extra jax")
-    mod = importlib.import_module(f"fhsym._generated.declared.jax_{law}")
-    assert mod.DIGEST == importlib.import_module(f"fhsym._generated.declared.{law}").DIGEST
-
-    def get(name):
-        fn = getattr(mod, name)
-        return lambda *args: float(np.asarray(fn(*(np.float64(v) for v in args))))
-    return get
+_c, _jax = c_getter, jax_getter
 
 
 def _close(got, want, what, rel=1e-13):

@@ -7,14 +7,13 @@ density), never against fhsym's own numerics."""
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import importlib.util
 import math
 
 import mpmath
-import numpy as np
 import pytest
+from target_access import c_getter, jax_getter
 
 from fhsym.codegen import generate as G
 from fhsym.codegen import step_laws as SL
@@ -68,27 +67,7 @@ def clib(build_c_library):
     return build_c_library("step_c", {rel: (G.default_dir("c") / rel).read_text() for rel, _ in SL.outputs_c()})
 
 
-def _c(lib, law):
-    """name -> the C function fhsym_<law>_<name> (every argument a double)."""
-    def get(name):
-        f = getattr(lib, f"fhsym_{law}_{name}")
-        f.restype = ctypes.c_double
-
-        def call(*args):
-            f.argtypes = [ctypes.c_double] * len(args)
-            return f(*(float(v) for v in args))
-        return call
-    return get
-
-
-def _jax(law):
-    pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
-    mod = importlib.import_module(f"fhsym._generated.declared.jax_{law}")
-
-    def get(name):
-        fn = getattr(mod, name)
-        return lambda *args: float(np.asarray(fn(*(np.float64(v) for v in args))))
-    return get
+_c, _jax = c_getter, jax_getter
 
 
 def _cell(t):
