@@ -17,8 +17,8 @@ Every formula here is printed from the law's declaration (issue 28;
 ``fhsym/_generated/declared/discrete_flipped_huber.py``, derived by :mod:`fhsym.symbolic.lattice_laws` and
 :mod:`fhsym.symbolic.lattice_em`): the tail's summand exponent and its p = 2 factor, the Euler-Maclaurin programs
 ``em_log_r0``/``em_log_r2``, the n^2 centre's summands and its Euler-Maclaurin program ``em_centre2``.  What stays
-here is the choice of path (how many terms matter, direct or Euler-Maclaurin), the chunking of direct sums and
-:func:`log_geometric` (unused by the law, which runs the printed ``log_centre_scaled``).
+here is the choice of path (how many terms matter, direct or Euler-Maclaurin) and the chunking of direct
+sums.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy as np
 from .._core.types import FloatArray
 from .._generated.declared import discrete_flipped_huber as _gen
 
-__all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "log_geometric", "geometric2", "log_geometric2"]
+__all__ = ["DIRECT_TERMS", "terms_needed", "log_r0", "log_r2", "geometric2", "log_geometric2"]
 
 DIRECT_TERMS = 2048
 _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
@@ -115,12 +115,6 @@ def log_r0(m: np.ndarray, c: float) -> FloatArray:
 def log_r2(m: np.ndarray, c: float) -> FloatArray:
     """log of e^{c^2 m^2/2} m^-2 sum_{n >= m} n^2 e^{-c^2 n^2/2} (m >= 1)."""
     return _log_r(m, c, 2)
-
-
-def log_geometric(lo: np.ndarray, hi: float, lam: float) -> FloatArray:
-    """log sum_{n=lo}^{hi} e^{-lam n} = -lam lo + log(-expm1(-lam (hi - lo + 1))) - log(-expm1(-lam)); lo <= hi."""
-    lo = np.asarray(lo, dtype=float)
-    return -lam * lo + np.log(-np.expm1(-lam * (hi - lo + 1.0))) - math.log(-math.expm1(-lam))
 
 
 def log_geometric2(K: float, lam: float) -> float:
