@@ -1,7 +1,7 @@
 """Compare ``fhsym.PiecewiseUniform`` (numerics printed from its declaration, issue 28) with the former hand-written
 class (``fhsym/noise/piecewise_uniform.py`` at a git revision, default af7ecfb) and both with exact rationals.
 
-For the 95 recorded optimum noises (``fhsym/optimum/data``) and 40 random weight vectors (widths 2^-10 .. 3), at
+For the recorded optimum noises (96) (``fhsym/optimum/data``) and 40 random weight vectors (widths 2^-10 .. 3), at
 points in every cell and on edges: logpdf, sf, cdf, ``P(0 < T <= x)``, isf, the variance and moments (n = 2, 4, 6),
 the entropy, the float profile and the exact-rational certificate.  Prints, per quantity, the share of values that
 are bit for bit the former ones and the worst relative difference; and the worst relative error of the new and the
