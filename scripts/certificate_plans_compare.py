@@ -6,8 +6,8 @@ law's declaration (``fhsym/_generated/declared/<law>.py``: ``psi_arb_0``, ``sf_a
 exact rational scale and shapes of the instance.  For each law, at points that include every case boundary of the
 hand-written plan and far tails, it prints
 
-* the relative width of both balls at the default ``rel_width`` (2^-60) and the time per enclosure (the median of
-  ``--repeat`` runs);
+* the relative width of both balls at the default ``rel_width`` (2^-60), the time per enclosure (the median of
+  ``--repeat`` runs, the two plans timed interleaved in this process) and their ratio, with the load average;
 * whether the two balls overlap (they must: both contain delta) and how often their float ends are equal;
 * ``fhsym.calibrate(eps, delta, mechanism=law)`` at a few points with the class's plan and with the generic plan put
   in its place (``_arb_plan`` patched for the run): the calibrated parameters, equal bit for bit or not, and the
@@ -21,6 +21,7 @@ The staircase is not log-concave (the crossing bracket's argument does not apply
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from fractions import Fraction
@@ -86,13 +87,18 @@ def points() -> Dict[str, List[Tuple[Any, List[Tuple[float, float]]]]]:
     }
 
 
-def _time(fn: Callable[[], Any], repeat: int) -> Tuple[Any, float]:
-    ts, out = [], None
+def _time_pair(a: Callable[[], Any], b: Callable[[], Any], repeat: int) -> Tuple[Any, float, Any, float]:
+    """Both results and their median times, measured interleaved in this process (a, b, a, b, ...)."""
+    ta, tb, ra, rb = [], [], None, None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        out = fn()
-        ts.append(time.perf_counter() - t0)
-    return out, statistics.median(ts)
+        ra = a()
+        t1 = time.perf_counter()
+        rb = b()
+        t2 = time.perf_counter()
+        ta.append(t1 - t0)
+        tb.append(t2 - t1)
+    return ra, statistics.median(ta), rb, statistics.median(tb)
 
 
 def _rel(e: Any) -> float:
@@ -100,15 +106,15 @@ def _rel(e: Any) -> float:
 
 
 def compare_enclosures(repeat: int) -> None:
-    print("law                 | points | hand: worst rel width, time/enclosure | generic: worst rel width, "
-          "time/enclosure | overlap | equal float ends")
+    print(f"law                 | points | hand: worst rel width, time/enclosure | generic: worst rel width, "
+          f"time/enclosure | generic/hand (ratio of the summed medians, interleaved, {repeat} rounds) | overlap | "
+          f"equal float ends")
     for law, rows in points().items():
         wh, wg, th, tg, overlap, equal, n = 0.0, 0.0, [], [], True, 0, 0
         for noise, pts in rows:
             plan = generic_plan(law, noise)
             for e, s in pts:
-                eh, t1 = _time(lambda: noise.profile_enclosure(e, s), repeat)
-                eg, t2 = _time(lambda: enclose(plan, e, s), repeat)
+                eh, t1, eg, t2 = _time_pair(lambda: noise.profile_enclosure(e, s), lambda: enclose(plan, e, s), repeat)
                 n += 1
                 th.append(t1)
                 tg.append(t2)
@@ -120,7 +126,8 @@ def compare_enclosures(repeat: int) -> None:
                     print(f"    {law} {noise} eps={e!r} Delta={s!r}: hand [{eh.lower!r}, {eh.upper!r}] "
                           f"generic [{eg.lower!r}, {eg.upper!r}]")
         print(f"{law:19s} | {n:6d} | {wh:9.2e}, {1e3 * statistics.mean(th):7.2f} ms (max {1e3 * max(th):.2f}) | "
-              f"{wg:9.2e}, {1e3 * statistics.mean(tg):7.2f} ms (max {1e3 * max(tg):.2f}) | {overlap} | {equal}/{n}")
+              f"{wg:9.2e}, {1e3 * statistics.mean(tg):7.2f} ms (max {1e3 * max(tg):.2f}) | {sum(tg) / sum(th):5.1f}x | "
+              f"{overlap} | {equal}/{n}")
 
 
 CAL_POINTS = [(1.0, 1e-6), (0.1, 1e-3), (3.0, 1e-12), (0.5, 1e-9)]
@@ -153,6 +160,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-calibrate", action="store_true")
     args = ap.parse_args()
+    if args.repeat < 1:
+        raise SystemExit("--repeat must be >= 1")
+    print(f"load average {os.getloadavg()[0]:.2f}")
     compare_enclosures(args.repeat)
     if not args.no_calibrate:
         compare_calibrations()

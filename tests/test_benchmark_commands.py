@@ -140,3 +140,17 @@ def test_piecewise_uniform_former_prints_what_the_docs_state():
     a, b, worst = rows["P(0 < T <= x)"]
     assert b == 166028 and worst <= 4.1e-16 * 1.01, out
     assert abs(100 * (b - a) / b - 22.5) < 0.05, out
+
+
+def test_certificate_plans_compare_prints_what_the_docs_state():
+    """`PYTHONPATH=. python scripts/certificate_plans_compare.py` (docs/declare.md, CHANGELOG; ~4 s): the hand-written
+    and the generic plans overlap everywhere and have equal float ends except the truncated Laplace at its flat loss
+    (eps = Delta/lambda), where the generic ball is wide; 14 of the 16 calibrations are bit for bit."""
+    out = _run("scripts/certificate_plans_compare.py", "--repeat", "1")
+    rows = dict((law, (overlap, int(a), int(b))) for law, overlap, a, b in
+                re.findall(r"^(\w+)\s+\|.*\| (True|False) \| (\d+)/(\d+)$", out, flags=re.M))
+    assert rows == {"gaussian": ("True", 11, 11), "laplace": ("True", 7, 7), "osgt": ("True", 10, 10),
+                    "truncated_laplace": ("True", 8, 9)}, out
+    assert re.search(r"truncated_laplace TruncatedLaplace\(scale=1.0, bound=13.66\S* eps=1.0 Delta=1.0: .*generic \[0.0, ", out)
+    bits = re.findall(r"parameters bit for bit: (True|False)$", out, flags=re.M)
+    assert len(bits) == 16 and bits.count("True") == 14, out
