@@ -265,7 +265,7 @@ def _topic() -> Topic:
 
     def balls(ctx: Context) -> Outcome:
         """at_precision(50, ball=True) runs the printed ball forms (logpdf_arb, entropy_cell_arb, deficit_term_arb)
-        and the rational ones: every ball against quadrature of the definition (CellRef, units of w)."""
+        and the rational ones: every ball against the definition integrated exactly (CellRef, units of w)."""
         misses, errs, pts = [], [], 0
         for wts in _weights(ctx, "balls", ctx.n(5, 2)):
             ref = CellRef(wts, DPS)
@@ -288,14 +288,14 @@ def _topic() -> Topic:
                     pts += 1
                     mid = mpmath.mpf(ball.mid().str(DPS + 30, radius=False))
                     rad = mpmath.mpf(ball.rad().str(5, radius=False))
-                    if abs(mid - want) > rad + abs(want) * mpmath.mpf(10) ** -(DPS - 5):
+                    if abs(mid - want) > rad + abs(want) * mpmath.mpf(10) ** -(DPS + 5):  # the reference's rounding at DPS + 10
                         misses.append(f"{name}, weights {wts}")
                     errs.append(_rel(mid, want))
         ok = not misses and max(errs) < mpmath.mpf(10) ** -40
-        return verified(ok, "at_precision(50, ball=True) (printed ball forms) vs mpmath quadrature of the definition",
+        return verified(ok, "at_precision(50, ball=True) (printed ball forms) vs the definition integrated exactly (exact piece sums)",
                         pts, f"{DPS} digits", _worst(errs), evidence=[
                             f"- {pts} values (entropy, logpdf, sf, profile at eps 0/0.5/1.1), width 0.37: every ball "
-                            f"contains the quadrature value (to its 1e-45 accuracy): {not misses}; worst midpoint error "
+                            f"contains the exact piece sum (to 1e-55 relative, its rounding): {not misses}; worst midpoint error "
                             f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
     topic.add(facts, obj="declaration", paper="-", claim="cells tile the support; heights >= 0; symmetric", name="facts")
@@ -309,7 +309,7 @@ def _topic() -> Topic:
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
     topic.add(balls, obj="ball view (class)", paper="-", claim="at_precision's balls (printed ball forms) contain the "
-              "quadrature values", name="balls")
+              "definition's exact integrals", name="balls")
     return topic
 
 
