@@ -55,3 +55,18 @@ def test_tail_exponent_is_the_energy_difference():
             want = E(mpmath.mpf(m)) - E(mpmath.mpf(m + j))
             got = float(gen.tail_exponent(np.array([m]), np.array([j]), c)[0])
             assert abs(got - float(want)) <= 2.3e-16 * abs(float(want)), (m, j, c)
+
+
+def test_programs_refuse_a_declaration_of_another_energy():
+    """The printed Euler-Maclaurin programs are written for a Laplace centre and a Gaussian tail: a declaration with
+    another energy raises instead of being printed with them."""
+    import dataclasses
+
+    from fhsym.symbolic import discrete as D
+    from fhsym.symbolic.lattice_em import programs
+    from fhsym.symbolic.laws.discrete_flipped_huber import DECLARATION
+
+    assert len(programs(DECLARATION)) == 11
+    for kw in ({"centre": 2 * D.lam * D.n}, {"tail": D.c**2 * D.n**3 / 2}):
+        with pytest.raises(ValueError, match="^decl must have the centre"):
+            programs(dataclasses.replace(DECLARATION, **kw))

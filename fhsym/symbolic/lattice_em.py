@@ -187,7 +187,7 @@ def _sqrt_const(e: sp.Expr) -> sp.Expr:
     return sp.Pow(e, sp.S.Half, evaluate=False)
 
 
-def _tail_programs(decl: LatticeDeclaration) -> List[Program]:
+def _tail_programs() -> List[Program]:
     m, c, u = D.m, D.c, D.u
     Q = EM_ORDER
     he = [sp.Symbol(f"he{i}") for i in range(2 * Q + 2)]
@@ -259,9 +259,18 @@ def _tail_power_program() -> Program:
 
 @functools.lru_cache(maxsize=None)
 def programs(decl: LatticeDeclaration) -> Tuple[Program, ...]:
-    """The float programs of the law's Euler-Maclaurin sums, its n^2 centre terms and the tail's p = 2 factor."""
+    """The float programs of the law's Euler-Maclaurin sums, its n^2 centre terms and the tail's p = 2 factor.
+
+    They are trees written here in the float code's order of operations (a Laplace centre ``lam n``, a Gaussian tail
+    ``c^2 n^2/2 + const``), proven equal to :func:`derive_em`'s forms of ``decl`` by ``proofs/lattice_laws.py``
+    (``programs``); a declaration of another energy is refused (``ValueError``), not printed with these trees."""
+    m = D.m
+    tail_gap = sp.expand(decl.tail.subs(D.n, m) - decl.tail.subs(D.n, x))
+    if sp.expand(decl.centre - D.lam * D.n) != 0 or sp.expand(tail_gap - D.c**2 * (m**2 - x**2) / 2) != 0:
+        raise ValueError(f"decl must have the centre lam*n and a tail c**2*n**2/2 + const (the energies these "
+                         f"programs are written for); got centre {decl.centre}, tail {decl.tail}")
     derive_em(decl)  # the forms the programs are proven equal to (proofs/lattice_laws.py)
-    return tuple(_tail_programs(decl) + _centre2_programs() + [_tail_power_program()])
+    return tuple(_tail_programs() + _centre2_programs() + [_tail_power_program()])
 
 
 def _evaluated(e: sp.Expr) -> sp.Expr:
