@@ -35,7 +35,7 @@ from flint import arb, ctx, fmpq
 from .._core.mpfuncs import exact_fraction
 from .precise import Exact, Precision, exact_parameter
 
-__all__ = ["LawAtPrecision", "Value", "ball_of", "as_arb", "positive_part", "exact_argument", "exact_probability", "INF"]
+__all__ = ["LawAtPrecision", "Value", "ball_of", "as_arb", "exact_argument", "exact_probability", "INF"]
 
 #: what a kernel returns: a ball, an exact rational, or +-inf (``INF``, ``-INF``)
 Value = Union[arb, Fraction, float]
@@ -53,16 +53,6 @@ def as_arb(v: Value) -> arb:
     if isinstance(v, Fraction):
         return ball_of(v)
     return arb(v) if isinstance(v, float) else v
-
-
-def positive_part(x: arb) -> arb:
-    """A ball containing max(x, 0) for every point of the ball x."""
-    if x >= 0:
-        return x
-    if x <= 0:
-        return arb(0)
-    up = x.upper()
-    return (up / 2).union(arb(0)).union(up)
 
 
 def exact_argument(value: Exact, name: str) -> Fraction:
