@@ -75,7 +75,7 @@ class gammainc_p(sp.Function):  # type: ignore[misc]
 @dataclass(frozen=True)
 class Program:
     """Float code as data: ``assignments`` (name, unevaluated SymPy tree) in order, then ``result``; ``args`` the
-    function's arguments, ``calls`` the names of other printed functions it calls (with their derived values)."""
+    function's arguments (a call of another printed function appears in the tree as ``sp.Function(name)``)."""
 
     name: str
     args: Tuple[sp.Symbol, ...]
