@@ -124,6 +124,9 @@ def test_discrete_flipped_huber_former_is_bit_for_bit_as_documented():
     rows = re.findall(r"bit for bit (\d+)/(\d+) \(", out)
     assert len(rows) >= 11, out  # 8 quantities of the laws, the two Euler-Maclaurin tails, the n^2 centre sum
     assert all(a == b for a, b in rows), out
+    # the counts docs/declare.md states: 64 laws, 16,704 EM tail values, 96 of the 400 centre sums on the EM path
+    assert "64 laws" in out and "16704 Euler-Maclaurin tail values" in out and "(96 on the Euler-Maclaurin path)" in out, out
+    assert "16,704 Euler-Maclaurin tail values" in (ROOT / "docs" / "declare.md").read_text()
 
 
 @pytest.mark.slow
