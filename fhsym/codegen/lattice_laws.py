@@ -164,21 +164,18 @@ def program_source(prog: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _arb_printer() -> StepArbPrinter:
-    return StepArbPrinter()
-
-
 def centre_upper_arb_source(name: str, form: sp.Expr) -> str:
     """``def name(m, lam)``: ``F_p(m) = sum_(n>=m) n^p e^(-E(n))`` of the centre on balls (``r = e^(-lam)``,
     ``1 - r = -expm1(-lam)``)."""
-    body = _arb_printer().doprint(form.subs(D.lam, _LAM))
+    body = StepArbPrinter().doprint(form.subs(D.lam, _LAM))
     return (f"def {name}(m: Any, lam: Any) -> Any:\n    r = A.exp(-lam)\n    omr = -A.expm1(-lam)\n"
             f"    return arb({body})\n")
 
 
+@functools.lru_cache(maxsize=None)
 def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
     """``F_p(m)`` on balls for any power p (the checked-in module holds p <= P_MAX; a higher one is derived by
-    :func:`~fhsym.symbolic.lattice_series.derive_series` and printed when asked)."""
+    :func:`~fhsym.symbolic.lattice_series.derive_series` and printed when asked, once per process)."""
     from flint import arb
 
     from fhsym._core.declared_runtime import ArbNamespace
@@ -192,7 +189,7 @@ def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
 
 
 def _arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
-    body = _arb_printer().doprint(sp.sympify(expr).subs(D.lam, _LAM))
+    body = StepArbPrinter().doprint(sp.sympify(expr).subs(D.lam, _LAM))
     names = [_LAM.name if x == D.lam else x.name for x in args]
     return f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return arb({body})\n"
 

@@ -69,13 +69,6 @@ def _em(m: Any, c: float, p: int) -> Any:
         return _gen.em_log_r0(m, c) if p == 0 else _gen.em_log_r2(m, c)
 
 
-def _em_one(m: float, c: float, p: int) -> float:
-    """:func:`_em` at one m, on Python floats and numpy scalars: the same printed program, so the same operations in
-    the same order as the array form (the same bits, ``tests/test_discrete.py``) without the cost of one-element
-    arrays (a calibration's search asks one point at a time)."""
-    return float(_em(m, c, p))
-
-
 def _terms_one(m: float, c: float) -> float:
     """:func:`terms_needed` at one m (the same operations)."""
     beta = c * c * m
@@ -87,7 +80,7 @@ def _log_r(m: np.ndarray, c: float, p: int) -> FloatArray:
     m = np.asarray(m, dtype=float)
     flat = m.ravel()
     if flat.size == 1 and _terms_one(float(flat[0]), c) > DIRECT_TERMS:  # one point in the Euler-Maclaurin range
-        return np.full(m.shape, _em_one(float(flat[0]), c, p))
+        return np.full(m.shape, float(_em(float(flat[0]), c, p)))  # one point: the same program on floats
     out = np.empty(flat.size)
     J = terms_needed(flat, c)
     direct = J <= DIRECT_TERMS
