@@ -76,9 +76,6 @@ _AIM = 1e-10
 #: the golden-section rounds of the design search over log gamma in [-(eps/3 + 12), 0] (resolution 0.618^48 (eps/3 + 12),
 #: ~1e-9 relative in gamma at eps = 1; the variance is flat to second order there)
 _ROUNDS = 48
-#: up to this many whole periods the variance, E[T^4], E[T^6] and the entropy are the derived per-period integrals
-#: summed (numpy's pairwise sum of non-negative terms); beyond, the variance's closed form and quadrature for the rest
-PERIOD_SUM_MAX = 100_000
 
 
 def _unit_var(b: float, omb: float, eps0: float, W: float, K: int, r: float) -> float:
@@ -298,27 +295,20 @@ class TruncatedStaircase(NoiseDistribution):
         with np.errstate(under="ignore"):
             return float(np.sum(per_period(np.arange(self._K), self.epsilon, self._W))) + float(last(*self._args()))
 
-    def _var(self) -> float:
-        if self._K <= PERIOD_SUM_MAX:  # the derived per-period second moments, summed, and the cut period
-            return self.sensitivity**2 * self._period_sum(_gen.var_period, _gen.var_last) / self._H
-        return self.sensitivity**2 * _unit_var(self._b, self._omb, self.epsilon, self._W, int(self._K), self._rho)
+    def _var(self) -> float:  # the derived per-period second moments summed (K <= MAX_PERIODS), and the cut period
+        return self.sensitivity**2 * self._period_sum(_gen.var_period, _gen.var_last) / self._H
 
     def _moment(self, n: int) -> float:
-        """E[T^n] = Delta0^n (sum_{k<K} moment_period_n(k) + moment_last_n)/H (derived, n = 4, 6; K <= PERIOD_SUM_MAX
-        periods; n = 2: :meth:`_var`), else quadrature of the density."""
-        if n == 2:
-            return self._var()
-        if n in _gen.MOMENT_PERIOD and self._K <= PERIOD_SUM_MAX:
+        """E[T^n] = Delta0^n (sum_{k<K} moment_period_n(k) + moment_last_n)/H (derived, n = 2, 4, 6; K <=
+        MAX_PERIODS whole periods), else quadrature of the density."""
+        if n in _gen.MOMENT_PERIOD:
             return self.sensitivity**n * self._period_sum(_gen.MOMENT_PERIOD[n], _gen.MOMENT_LAST[n]) / self._H
         return float(super()._moment(n))
 
     def _entropy(self) -> float:
         """h = log(2 H Delta0) + (sum_{k<K} nlog_period(k) + nlog_last)/H, ``nlog`` = -int g log g per period of the
-        unnormalised density (derived; K <= PERIOD_SUM_MAX periods), else quadrature of -g log g."""
-        if self._K <= PERIOD_SUM_MAX:
-            return (math.log(2.0 * self._H * self.sensitivity)
-                    + self._period_sum(_gen.nlog_period, _gen.nlog_last) / self._H)
-        return float(super()._entropy())
+        unnormalised density (derived; K <= MAX_PERIODS whole periods)."""
+        return math.log(2.0 * self._H * self.sensitivity) + self._period_sum(_gen.nlog_period, _gen.nlog_last) / self._H
 
     def _logpdf(self, x: FloatArray) -> FloatArray:
         u = np.abs(x) / self.sensitivity

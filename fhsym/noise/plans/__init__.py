@@ -18,7 +18,7 @@ proof that the ball contains delta stay in :mod:`fhsym._core.arb.enclosures`.  E
 These stable forms are hand-written, not printed from the laws' declarations, because a certificate records its
 plan's method text and the bits it used and :func:`fhsym.verify_certificate` re-derives the enclosure exactly: the
 generic plan of a declared law (:mod:`fhsym._core.arb.crossing`) would not re-verify a single certificate issued
-before, costs 10 to 17 times as much per enclosure, and loses its width where the loss is flat at eps
+before, costs 9 to 13 times as much per enclosure (timed interleaved), and loses its width where the loss is flat at eps
 (``scripts/certificate_plans_compare.py``).  Each stays with a proof row that it equals the form derived from the
 declaration: ``python -m proofs --only shipped_gaussian`` (likewise ``shipped_laplace``, ``shipped_osgt``,
 ``shipped_truncated_laplace``, ``step_staircase``), row ``certificate_plan``.
