@@ -336,20 +336,29 @@ NEAR = 2e-3
 
 
 def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
-    """The recorded dual's proven lower bound on V*(eps, dl, 1) and the dual relabelled with ``dl``.
+    """The recorded dual relabelled with ``dl`` and its proven lower bound on V*(eps, dl, 1) (per unit sensitivity:
+    the caller scales it by ``sens**2``): exactly ``replace(chk.dual, delta=dl).variance_bound()``.
 
-    A dual solution is feasible for every right-hand side, and the bound ``y + delta sum_j z_j - worst - w^2/4``
-    (:class:`.dual.DualCertificate`) is affine in delta: ``bound(dl) = bound(delta_rec) + (dl - delta_rec) sum_j
-    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed); a capped dual's bound is
-    ``min(U, y + delta sum_j z_j - W(U))`` with ``W(U)`` independent of delta, so the affine value is capped by ``U``
-    (exact where the recorded bound is below ``U``, as :func:`.solve.cap_of` makes it; a valid bound always)."""
+    A dual solution is feasible for every right-hand side, and ``A(delta) = y + delta sum_j min(z_j, 0) - W``
+    (:class:`.dual.DualCertificate`; ``W`` the worst loss, or ``W(U)`` of a capped dual, both independent of delta) is
+    affine in delta; the bound is ``B(delta) = max(0, A(delta) - w^2/4)``, or ``max(0, min(U, A(delta)) - w^2/4)``
+    capped.  ``chk.bound`` is ``B(delta_rec) sens_rec^2`` (:func:`.recorded.recheck`): divided by ``sens_rec^2`` it is
+    ``B(delta_rec)``.  Where that is positive and (capped) below ``U - w^2/4``, it equals ``A(delta_rec) - w^2/4``, so
+    ``B(dl) = max(0, min(U - w^2/4, B(delta_rec) + (dl - delta_rec) sum_j min(z_j, 0)))``, exactly (no LP data
+    re-read).  Elsewhere (the recorded bound at 0, or at the cap: ``A(delta_rec)`` is not known from it) the dual is
+    evaluated at ``dl`` directly.  Both routes give the same exact rational (``tests/optimum``)."""
     dual = replace(chk.dual, delta=dl)
-    if chk.bound > 0:
+    s = Fraction(chk.record["sensitivity"])
+    if s <= 0:
+        return dual.variance_bound(), dual
+    own = chk.bound / (s * s)  # B(delta_rec): per unit sensitivity, as the dual's LP is
+    w2 = Fraction(1, 4 * chk.dual.m ** 2)
+    top = None if chk.dual.cap is None else Fraction(chk.dual.cap) - w2
+    if own > 0 and (top is None or own < top):
         zsum = sum((min(Fraction(v), Fraction(0)) for v in chk.dual.z), Fraction(0))
-        at = chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum
-        if chk.dual.cap is not None:  # the capped bound is min(U, affine in delta): U stays where it was
-            sens2 = Fraction(chk.record["sensitivity"]) ** 2
-            at = min(at, (Fraction(chk.dual.cap) - Fraction(1, 4 * chk.dual.m ** 2)) * sens2)
+        at = own + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum
+        if top is not None:
+            at = min(at, top)
         return max(Fraction(0), at), dual
     return dual.variance_bound(), dual
 
