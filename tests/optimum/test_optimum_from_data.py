@@ -219,21 +219,23 @@ def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
 
 def test_the_integer_dual_check_is_the_fraction_one():
     """DualCertificate.lp_bound (integers scaled by a power of two) equals the Fraction route exactly, also for
-    perturbed duals whose clipping and signs differ from an LP optimum's."""
+    perturbed duals whose clipping and signs differ from an LP optimum's, capped and uncapped."""
     import random
     from dataclasses import replace
 
     from fhsym.optimum.solve import solve_lp
 
     dual = solve_lp(1.0, 1e-6, m=4, M=40).dual
+    assert dual.cap is not None
     rng = random.Random(31)
     for _ in range(20):
         u = {key: v * rng.choice([0.0, 0.5, 1.0, 3.0, -1.0]) + rng.choice([0.0, 1e-3, -1e-3]) for key, v in dual.u.items()}
         z = tuple(v * rng.choice([1.0, 2.0, -1.0]) for v in dual.z)
         ue = tuple(v + rng.choice([0.0, -0.1, 0.1]) for v in dual.u_e)
         y = dual.y * rng.choice([1.0, 0.9, 1.1])
-        d = replace(dual, u=u, z=z, u_e=ue, y=y)
-        assert d.lp_bound() == d._lp_bound_fractions()
+        for cap in (None, dual.cap):  # the solve's dual is capped (solve.cap_of): both bounds
+            d = replace(dual, u=u, z=z, u_e=ue, y=y, cap=cap)
+            assert d.lp_bound() == d._lp_bound_fractions()
     with pytest.raises(ValueError, match="not a row"):
         replace(dual, u={(5, 0): -1.0}).lp_bound()
 
@@ -269,15 +271,20 @@ OTHER_DELTAS = (1e-12, 1e-10, 3e-7, 1e-6, 1e-5, 2e-4, 0.3)
 @pytest.mark.parametrize("eps, delta", [(1.0, d) for d in (1e-5, 1e-6, 1e-8, 1e-10)] + [(2.5, 1e-10), (10.0, 1e-6)])
 def test_a_recorded_dual_at_another_delta_is_its_direct_bound(eps, delta):
     """``_tangent`` (the record's bound moved along delta) is exactly the dual's bound evaluated at the new delta: the
-    reference rebuilds it from the LP's definition (capped records: (1, 1e-6), (2.5, 1e-10))."""
+    reference rebuilds it from the LP's definition (capped records: (1, 1e-6), (2.5, 1e-10); each also uncapped)."""
     from fhsym.optimum.api import _tangent
 
-    rec, chk = R.find(eps, delta), R.checked(eps, delta)
-    assert rec is not None and chk is not None
-    for dl, ref in zip(OTHER_DELTAS, _reference_at(rec["dual"], OTHER_DELTAS)):
-        bound, dual = _tangent(chk, dl)
-        assert (dual.delta, dual.epsilon, dual.cap) == (dl, eps, chk.dual.cap)
-        assert bound == ref, (dl, float(bound), float(ref))
+    rec = R.find(eps, delta)
+    assert rec is not None
+    for cap in {None, rec["dual"].get("cap")}:  # a capped record also uncapped (its Theorem 4 bound)
+        src = json.loads(json.dumps(rec))
+        src["dual"]["cap"] = cap
+        chk = R._check(src)
+        for dl, ref in zip(OTHER_DELTAS, _reference_at(src["dual"], OTHER_DELTAS)):
+            bound, dual = _tangent(chk, dl)
+            assert (dual.delta, dual.epsilon, dual.cap) == (dl, eps, cap)
+            assert bound == ref, (cap, dl, float(bound), float(ref))
+    assert R.checked(eps, delta).bound == R._check(rec).bound
 
 
 def test_a_moved_bound_is_per_unit_sensitivity_and_exact_at_the_cap():
