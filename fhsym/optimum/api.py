@@ -7,7 +7,8 @@
 * ``lower``: the value of the quantised-output LP (:mod:`.lp`) certified by a dual solution checked
   in exact rationals (:mod:`.dual`), minus ``w^2/4``, times ``Delta^2``;
 * ``upper``: the exact variance of an explicit piecewise-uniform noise (:mod:`.primal`) whose
-  privacy at every shift ``|d| <= Delta`` is proven in exact rationals.
+  privacy at every shift ``|d| <= Delta`` is proven in exact rationals, or the proven variance of a closed-form law
+  (the pure-DP staircase, the truncated staircase) where that is smaller.
 
 ``w = Delta/m`` with ``m`` bins per unit sensitivity (a power of two); ``upper - lower`` is about
 ``w^2/3``.  By default ``m`` is the smallest power of two with ``w^2/3 <= 2.5e-3 V`` (``V`` the pure-DP
@@ -75,10 +76,13 @@ class OptimumInterval:
     ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is always the LP's
     piecewise-uniform noise and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
-    ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
-    sensitivity), ``support`` the LP's ``M``; ``lp_rows``/``lp_columns`` the LP's size.
-    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the record of
-    ``fhsym/optimum/data`` at this (eps, delta), its dual and noise re-checked in exact rationals now).
+    ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is the dual's ``m`` (bins per unit sensitivity of the
+    LP behind the lower end), ``support`` its ``M``, ``lp_rows``/``lp_columns`` the size of that LP; ``primal`` may
+    come from a coarser solve (its own ``width``: a record keeps the better end of two solves,
+    :func:`.recorded.best_of`, and a point near the data takes the noise of another record).
+    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the records of
+    ``fhsym/optimum/data`` at this eps: the one at this (eps, delta), or ``"recorded near"`` the neighbouring deltas';
+    the dual and noise used re-checked in exact rationals).
     """
 
     epsilon: float
@@ -125,7 +129,7 @@ class OptimumInterval:
           upper: TruncatedStaircase(epsilon=1.0, sensitivity=1.0, gamma=0.41673698237410295, bound=13.600740500733405), proven delta <= 1e-06
           lower: LP dual checked in exact rationals (2 bins per unit sensitivity, support 39 bins; 160 x 198 LP)
         """
-        noise = (f"piecewise-uniform noise, {len(self.noise.weights)} bins of width {self.noise.width:g}"
+        noise = (f"piecewise-uniform noise, {2 * len(self.noise.weights) - 1} bins of width {self.noise.width:g}"
                  if isinstance(self.noise, PiecewiseUniform) else repr(self.noise))
         return (f"least variance of additive ({self.epsilon:g}, {self.delta:g})-DP noise at sensitivity "
                 f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
@@ -238,7 +242,8 @@ def _exact_width(sens: float, m: int) -> None:
 
 
 def _solve(eps: float, dl: float, sens: float, bins: Optional[int]) -> Tuple[PiecewiseUniform, float, LPSolution]:
-    """The private primal and its LP; with the automatic grid, refined while the interval is wider than REFINE."""
+    """The LP's noise made private (:func:`.primal.solve_private`: proven in exact rationals), its proven delta and the
+    LP solution; with the automatic grid, the grid is refined while the interval is wider than REFINE."""
     m, M = choose_grid(eps, dl, bins)
     while True:
         _exact_width(sens, m)

@@ -206,10 +206,12 @@ def test_a_wide_recorded_point_borrows_a_finer_dual_from_a_larger_delta():
 
 
 def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
-    """eps = 10 is recorded wider than NEAR (the LP's grid there: 64 bins per unit): another delta there is not
-    answered from the data (optimal_variance would solve the LP; not run here, ~20 s)."""
+    """eps = 10 is recorded wider than NEAR (the records' grids there: 128 bins per unit at delta 1e-5, 64 at 1e-6, 1e-8
+    and 1e-10): another delta there is not answered from the data (optimal_variance would solve the LP; not run
+    here, ~20 s)."""
     from fhsym.optimum.api import NEAR, _near
 
+    assert [R.find(10.0, d)["bins"] for d in (1e-5, 1e-6, 1e-8, 1e-10)] == [128, 64, 64, 64]
     near = _near(10.0, 2e-6, 1.0)
     assert near is not None  # the neighbours exist ...
     st = staircase_variance_up(Staircase(10.0, 1.0, staircase_optimal_gamma(10.0)))
@@ -241,7 +243,7 @@ def test_the_integer_dual_check_is_the_fraction_one():
 
 
 def test_a_record_whose_noise_is_from_a_coarser_solve_is_answered_from_the_record():
-    """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 128-bin dual and a 64-bin
+    """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 256-bin dual and a 64-bin
     noise ((8, 1e-5)).  It is still answered from the record (it was solved again when the noise had to be on the
     dual's grid), at sensitivity 1 and scaled exactly at another sensitivity."""
     import fhsym
