@@ -7,7 +7,8 @@
 * ``lower``: the value of the quantised-output LP (:mod:`.lp`) certified by a dual solution checked
   in exact rationals (:mod:`.dual`), minus ``w^2/4``, times ``Delta^2``;
 * ``upper``: the exact variance of an explicit piecewise-uniform noise (:mod:`.primal`) whose
-  privacy at every shift ``|d| <= Delta`` is proven in exact rationals.
+  privacy at every shift ``|d| <= Delta`` is proven in exact rationals, or the proven variance of a closed-form law
+  (the pure-DP staircase, the truncated staircase) where that is smaller.
 
 ``w = Delta/m`` with ``m`` bins per unit sensitivity (a power of two); ``upper - lower`` is about
 ``w^2/3``.  By default ``m`` is the smallest power of two with ``w^2/3 <= 2.5e-3 V`` (``V`` the pure-DP
@@ -75,10 +76,13 @@ class OptimumInterval:
     ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is always the LP's
     piecewise-uniform noise and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
-    ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is ``m`` (bins per unit
-    sensitivity), ``support`` the LP's ``M``; ``lp_rows``/``lp_columns`` the LP's size.
-    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the record of
-    ``fhsym/optimum/data`` at this (eps, delta), its dual and noise re-checked in exact rationals now).
+    ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is the dual's ``m`` (bins per unit sensitivity of the
+    LP behind the lower end), ``support`` its ``M``, ``lp_rows``/``lp_columns`` the size of that LP; ``primal`` may
+    come from a coarser solve (its own ``width``: a record keeps the better end of two solves,
+    :func:`.recorded.best_of`, and a point near the data takes the noise of another record).
+    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the records of
+    ``fhsym/optimum/data`` at this eps: the one at this (eps, delta), or ``"recorded near"`` the neighbouring deltas';
+    the dual and noise used re-checked in exact rationals).
     """
 
     epsilon: float
@@ -125,7 +129,7 @@ class OptimumInterval:
           upper: TruncatedStaircase(epsilon=1.0, sensitivity=1.0, gamma=0.41673698237410295, bound=13.600740500733405), proven delta <= 1e-06
           lower: LP dual checked in exact rationals (2 bins per unit sensitivity, support 39 bins; 160 x 198 LP)
         """
-        noise = (f"piecewise-uniform noise, {len(self.noise.weights)} bins of width {self.noise.width:g}"
+        noise = (f"piecewise-uniform noise, {2 * len(self.noise.weights) - 1} bins of width {self.noise.width:g}"
                  if isinstance(self.noise, PiecewiseUniform) else repr(self.noise))
         return (f"least variance of additive ({self.epsilon:g}, {self.delta:g})-DP noise at sensitivity "
                 f"{self.sensitivity:g}: V* in [{self.lower:.7g}, {self.upper:.7g}] (width {100.0 * self.width:.3g} %)\n"
@@ -238,7 +242,8 @@ def _exact_width(sens: float, m: int) -> None:
 
 
 def _solve(eps: float, dl: float, sens: float, bins: Optional[int]) -> Tuple[PiecewiseUniform, float, LPSolution]:
-    """The private primal and its LP; with the automatic grid, refined while the interval is wider than REFINE."""
+    """The LP's noise made private (:func:`.primal.solve_private`: proven in exact rationals), its proven delta and the
+    LP solution; with the automatic grid, the grid is refined while the interval is wider than REFINE."""
     m, M = choose_grid(eps, dl, bins)
     while True:
         _exact_width(sens, m)
@@ -336,20 +341,29 @@ NEAR = 2e-3
 
 
 def _tangent(chk: Checked, dl: float) -> Tuple[Fraction, DualCertificate]:
-    """The recorded dual's proven lower bound on V*(eps, dl, 1) and the dual relabelled with ``dl``.
+    """The recorded dual relabelled with ``dl`` and its proven lower bound on V*(eps, dl, 1) (per unit sensitivity:
+    the caller scales it by ``sens**2``): exactly ``replace(chk.dual, delta=dl).variance_bound()``.
 
-    A dual solution is feasible for every right-hand side, and the bound ``y + delta sum_j z_j - worst - w^2/4``
-    (:class:`.dual.DualCertificate`) is affine in delta: ``bound(dl) = bound(delta_rec) + (dl - delta_rec) sum_j
-    min(z_j, 0)`` exactly, where the recorded bound is positive (else it is recomputed); a capped dual's bound is
-    ``min(U, y + delta sum_j z_j - W(U))`` with ``W(U)`` independent of delta, so the affine value is capped by ``U``
-    (exact where the recorded bound is below ``U``, as :func:`.solve.cap_of` makes it; a valid bound always)."""
+    A dual solution is feasible for every right-hand side, and ``A(delta) = y + delta sum_j min(z_j, 0) - W``
+    (:class:`.dual.DualCertificate`; ``W`` the worst loss, or ``W(U)`` of a capped dual, both independent of delta) is
+    affine in delta; the bound is ``B(delta) = max(0, A(delta) - w^2/4)``, or ``max(0, min(U, A(delta)) - w^2/4)``
+    capped.  ``chk.bound`` is ``B(delta_rec) sens_rec^2`` (:func:`.recorded.recheck`): divided by ``sens_rec^2`` it is
+    ``B(delta_rec)``.  Where that is positive and (capped) below ``U - w^2/4``, it equals ``A(delta_rec) - w^2/4``, so
+    ``B(dl) = max(0, min(U - w^2/4, B(delta_rec) + (dl - delta_rec) sum_j min(z_j, 0)))``, exactly (no LP data
+    re-read).  Elsewhere (the recorded bound at 0, or at the cap: ``A(delta_rec)`` is not known from it) the dual is
+    evaluated at ``dl`` directly.  Both routes give the same exact rational (``tests/optimum``)."""
     dual = replace(chk.dual, delta=dl)
-    if chk.bound > 0:
+    s = Fraction(chk.record["sensitivity"])
+    if s <= 0:
+        return dual.variance_bound(), dual
+    own = chk.bound / (s * s)  # B(delta_rec): per unit sensitivity, as the dual's LP is
+    w2 = Fraction(1, 4 * chk.dual.m ** 2)
+    top = None if chk.dual.cap is None else Fraction(chk.dual.cap) - w2
+    if own > 0 and (top is None or own < top):
         zsum = sum((min(Fraction(v), Fraction(0)) for v in chk.dual.z), Fraction(0))
-        at = chk.bound + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum
-        if chk.dual.cap is not None:  # the capped bound is min(U, affine in delta): U stays where it was
-            sens2 = Fraction(chk.record["sensitivity"]) ** 2
-            at = min(at, (Fraction(chk.dual.cap) - Fraction(1, 4 * chk.dual.m ** 2)) * sens2)
+        at = own + (Fraction(dl) - Fraction(chk.dual.delta)) * zsum
+        if top is not None:
+            at = min(at, top)
         return max(Fraction(0), at), dual
     return dual.variance_bound(), dual
 

@@ -49,13 +49,20 @@ def hockey_stick(width: float, weights, eps: float, d: float, dps: int = 40) -> 
 
 
 def dual_bound(dual: dict) -> Fraction:
-    """The weak-duality lower bound on the LP value from the recorded dual (JSON form), rebuilt from the LP's definition.
+    """The weak-duality lower bound on the LP value from the recorded dual (JSON form), rebuilt from the LP's definition
+    (:func:`dual_bounds` at the dual's own delta)."""
+    return dual_bounds(dual, [dual["delta"]])[0]
+
+
+def dual_bounds(dual: dict, deltas) -> list:
+    """:func:`dual_bound` of the same dual with its ``delta`` replaced by each of ``deltas`` (the rows' multipliers and
+    reduced costs do not depend on delta: they are rebuilt once).
 
     Variables ("q", i) i = 0..M, ("t",), ("s", j, k), ("sE", j); rows ("jk", j, k): q_|k| - r q_|k-j| - s_{j,k} <= 0,
     ("E", j): sum_{i = M-j+1}^{M} q_i - r t - sE_j <= 0, ("d", j): sum_k s_{j,k} + sE_j <= delta; normalisation
     q_0 + 2 sum q_i + 2 t = 1; cost a_i (i/m)^2 for q_i, 2 ((M+1)/m)^2 for t.
     """
-    m, M, r, delta = dual["m"], dual["M"], Fraction(dual["r"]), Fraction(dual["delta"])
+    m, M, r = dual["m"], dual["M"], Fraction(dual["r"])
     y = Fraction(dual["y"])
     z = {j: min(Fraction(v), Fraction(0)) for j, v in zip(range(1, m + 1), dual["z"])}
 
@@ -105,10 +112,10 @@ def dual_bound(dual: dict) -> Fraction:
     # s and sE columns have cost 0 and no normalisation weight: their reduced cost must be >= 0
     # (a column untouched by any non-zero multiplier has reduced cost 0)
     assert all(v >= 0 for v in s_rho.values()), min(s_rho.values())
-    base = y + delta * sum(z.values())
+    bases = [y + Fraction(delta) * sum(z.values()) for delta in deltas]
     if dual.get("cap") is None:
         worst = max([Fraction(0)] + [-v / weight[var] for var, v in rho.items()])
-        return base - worst
+        return [base - worst for base in bases]
     # capped: for a feasible x with c.x <= U each column has x_v <= U / cost_v (costs >= 0), so
     # min sum_v rho_v x_v over {x >= 0, sum_v weight_v x_v <= 1, x_v <= U / cost_v} bounds rho.x below.  Computed here
     # by its Lagrangian dual (not by the greedy fhsym uses): that minimum is
@@ -124,4 +131,5 @@ def dual_bound(dual: dict) -> Fraction:
         return -lam + sum(caps[v] * min(Fraction(0), rho[v] + lam * weight[v]) for v in rho if caps[v] is not None)
 
     lams = [floor] + [-rho[v] / weight[v] for v in rho if rho[v] < 0 and -rho[v] / weight[v] > floor]
-    return min(U, base + max(g(lam) for lam in lams))
+    least = max(g(lam) for lam in lams)
+    return [min(U, base + least) for base in bases]

@@ -54,6 +54,7 @@ def test_capped_bounds_are_below_a_feasible_point():
         plain = replace(d, cap=None).lp_bound()
         for U in (0.0, float(cost) / 2, float(cost), 2 * float(cost), 50.0):
             capped = replace(d, cap=U).lp_bound()
+            assert capped == dual_bound(replace(d, cap=U).to_json())  # the knapsack's Lagrangian dual: exact
             assert capped <= Fraction(U) and mp.mpf(capped.numerator) / capped.denominator <= cost
             if U >= float(plain):
                 assert capped >= plain  # never below the uncapped bound once U is above it
@@ -77,6 +78,32 @@ def test_capped_bound_is_the_independent_one_at_eps_10():
     loss_plain = sol.value - float(replace(bumped, cap=None).lp_bound())
     loss_capped = sol.value - float(bumped.lp_bound())
     assert loss_plain > 1e-4 and loss_capped < 1e-3 * loss_plain, (loss_plain, loss_capped)
+
+
+def test_the_tail_column_cap_is_the_reference_one():
+    """The tail column ``t`` costs ``2 ((M+1)/m)^2`` per unit of ``x_t`` (weight 2), so a capped bound lets it hold at
+    most ``U m^2/(M+1)^2`` of the normalisation weight.  Duals ``u_{j,E} = z_j = -60`` put ``r sum_j u_{j,E}`` on
+    ``rho_t`` (-88 here: the only large negative reduced cost): the uncapped bound pays ``-rho_t/2`` on the whole weight,
+    the capped one only on what ``t`` may hold; fhsym's greedy equals the reference's Lagrangian dual exactly."""
+    eps, delta, m = 1.0, 1e-3, 2
+    _, M = choose_grid(eps, delta, bins=m)
+    dual = solve_lp(eps, delta, m, M).dual
+    d = replace(dual, u_e=tuple(-60.0 for _ in dual.u_e), z=tuple(min(v, -60.0) for v in dual.z))
+    rho, rho_t = d.reduced_costs()
+    assert rho_t < -80 and min(rho) > -1e-6  # t carries the loss
+    plain = replace(d, cap=None).lp_bound()
+    assert plain == dual_bound(replace(d, cap=None).to_json()) < -40
+    base = Fraction(d.y) + Fraction(d.delta) * sum(Fraction(v) for v in d.z)
+    qloss = max(0, -min(rho))  # what the q columns can cost on the rest of the weight (< 1e-6)
+    for U in (0.0, 1.0, 2.0, 10.0, 50.0, 1e4):
+        capped = replace(d, cap=U)
+        got = capped.lp_bound()
+        assert got == capped._lp_bound_fractions() == dual_bound(capped.to_json())
+        held = min(Fraction(1), Fraction(U) * m * m / (M + 1) ** 2)  # the weight t may hold at a cost <= U
+        by_hand = base + held * rho_t / 2
+        assert min(Fraction(U), by_hand - qloss) <= got <= min(Fraction(U), by_hand)
+    assert replace(d, cap=2.0).lp_bound() > 1 > -40 > plain  # the cap binds on t: 43 more than the uncapped bound
+    assert replace(d, cap=1e4).lp_bound() == plain  # t may hold all the weight: the uncapped bound
 
 
 def test_cap_of_and_bad_caps():

@@ -23,9 +23,10 @@ from fhsym.applications import advise as A
 from fhsym.applications import frontier as F
 from fhsym.noise import Staircase
 from fhsym.optimum import recorded as R
+from fhsym.optimum import DualCertificate
 from fhsym.optimum.api import _recorded, staircase_variance_up
 from fhsym.noise.staircase import staircase_optimal_gamma
-from optimum_reference import dual_bound, hockey_stick, total
+from optimum_reference import dual_bound, dual_bounds, hockey_stick, total
 
 
 def _reference_interval(rec, sens=1.0):
@@ -205,10 +206,12 @@ def test_a_wide_recorded_point_borrows_a_finer_dual_from_a_larger_delta():
 
 
 def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
-    """eps = 10 is recorded wider than NEAR (the LP's grid there: 64 bins per unit): another delta there is not
-    answered from the data (optimal_variance would solve the LP; not run here, ~20 s)."""
+    """eps = 10 is recorded wider than NEAR (the records' grids there: 128 bins per unit at delta 1e-5, 64 at 1e-6, 1e-8
+    and 1e-10): another delta there is not answered from the data (optimal_variance would solve the LP; not run
+    here, ~20 s)."""
     from fhsym.optimum.api import NEAR, _near
 
+    assert [R.find(10.0, d)["bins"] for d in (1e-5, 1e-6, 1e-8, 1e-10)] == [128, 64, 64, 64]
     near = _near(10.0, 2e-6, 1.0)
     assert near is not None  # the neighbours exist ...
     st = staircase_variance_up(Staircase(10.0, 1.0, staircase_optimal_gamma(10.0)))
@@ -218,27 +221,29 @@ def test_a_point_whose_neighbours_are_too_far_apart_is_solved():
 
 def test_the_integer_dual_check_is_the_fraction_one():
     """DualCertificate.lp_bound (integers scaled by a power of two) equals the Fraction route exactly, also for
-    perturbed duals whose clipping and signs differ from an LP optimum's."""
+    perturbed duals whose clipping and signs differ from an LP optimum's, capped and uncapped."""
     import random
     from dataclasses import replace
 
     from fhsym.optimum.solve import solve_lp
 
     dual = solve_lp(1.0, 1e-6, m=4, M=40).dual
+    assert dual.cap is not None
     rng = random.Random(31)
     for _ in range(20):
         u = {key: v * rng.choice([0.0, 0.5, 1.0, 3.0, -1.0]) + rng.choice([0.0, 1e-3, -1e-3]) for key, v in dual.u.items()}
         z = tuple(v * rng.choice([1.0, 2.0, -1.0]) for v in dual.z)
         ue = tuple(v + rng.choice([0.0, -0.1, 0.1]) for v in dual.u_e)
         y = dual.y * rng.choice([1.0, 0.9, 1.1])
-        d = replace(dual, u=u, z=z, u_e=ue, y=y)
-        assert d.lp_bound() == d._lp_bound_fractions()
+        for cap in (None, dual.cap):  # the solve's dual is capped (solve.cap_of): both bounds
+            d = replace(dual, u=u, z=z, u_e=ue, y=y, cap=cap)
+            assert d.lp_bound() == d._lp_bound_fractions()
     with pytest.raises(ValueError, match="not a row"):
         replace(dual, u={(5, 0): -1.0}).lp_bound()
 
 
 def test_a_record_whose_noise_is_from_a_coarser_solve_is_answered_from_the_record():
-    """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 128-bin dual and a 64-bin
+    """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 256-bin dual and a 64-bin
     noise ((8, 1e-5)).  It is still answered from the record (it was solved again when the noise had to be on the
     dual's grid), at sensitivity 1 and scaled exactly at another sensitivity."""
     import fhsym
@@ -254,3 +259,67 @@ def test_a_record_whose_noise_is_from_a_coarser_solve_is_answered_from_the_recor
     iv3 = fhsym.optimal_variance(8.0, 1e-5, 3.0)
     assert iv3.source.startswith("recorded") and iv3.proven_delta <= 1e-5
     assert iv3.upper == pytest.approx(9.0 * iv.upper, rel=1e-12, abs=0.0)
+
+
+def _reference_at(dual_json, deltas):
+    """The per-unit-sensitivity bound ``max(0, L - w^2/4)`` of a recorded dual at each delta, by the reference."""
+    w2 = Fraction(1, 4 * dual_json["m"] ** 2)
+    return [max(Fraction(0), b - w2) for b in dual_bounds(dual_json, deltas)]
+
+
+OTHER_DELTAS = (1e-12, 1e-10, 3e-7, 1e-6, 1e-5, 2e-4, 0.3)
+
+
+@pytest.mark.parametrize("eps, delta", [(1.0, d) for d in (1e-5, 1e-6, 1e-8, 1e-10)] + [(2.5, 1e-10), (10.0, 1e-6)])
+def test_a_recorded_dual_at_another_delta_is_its_direct_bound(eps, delta):
+    """``_tangent`` (the record's bound moved along delta) is exactly the dual's bound evaluated at the new delta: the
+    reference rebuilds it from the LP's definition (capped records: (1, 1e-6), (2.5, 1e-10); each also uncapped)."""
+    from fhsym.optimum.api import _tangent
+
+    rec = R.find(eps, delta)
+    assert rec is not None
+    for cap in {None, rec["dual"].get("cap")}:  # a capped record also uncapped (its Theorem 4 bound)
+        src = json.loads(json.dumps(rec))
+        src["dual"]["cap"] = cap
+        chk = R._check(src)
+        for dl, ref in zip(OTHER_DELTAS, _reference_at(src["dual"], OTHER_DELTAS)):
+            bound, dual = _tangent(chk, dl)
+            assert (dual.delta, dual.epsilon, dual.cap) == (dl, eps, cap)
+            assert bound == ref, (cap, dl, float(bound), float(ref))
+    assert R.checked(eps, delta).bound == R._check(rec).bound
+
+
+def test_a_moved_bound_is_per_unit_sensitivity_and_exact_at_the_cap():
+    """Two records the data file does not hold (``_usable`` refuses the first), built from the capped (1, 1e-6):
+
+    * at sensitivity 2 the re-checked bound is 4 times the dual's; ``_tangent`` must still return the bound on
+      V*(eps, dl, 1) (its caller scales by sens^2): it returned ~4 times it before (an unsound lower end);
+    * with the cap set below the uncapped value the recorded bound sits at the cap, where the affine value does not
+      follow from it: at a larger delta ``_tangent`` is still the dual's direct bound (it was lower before).
+    Each result is the reference's bound of the dual at dl: never above it (sound), never below it (as tight)."""
+    from dataclasses import replace
+
+    from fhsym.optimum.api import _tangent
+
+    rec = R.find(1.0, 1e-6)
+    assert rec is not None and rec["dual"].get("cap") is not None
+    twice = json.loads(json.dumps(rec))
+    twice["sensitivity"] = 2.0
+    base = R.checked(1.0, 1e-6)
+    chk2 = R._check(twice)
+    assert chk2.bound == 4 * base.bound > 0
+    lp = DualCertificate.from_json(rec["dual"]).lp_bound()
+    low = json.loads(json.dumps(rec))
+    low["dual"]["cap"] = float(lp) * 0.999
+    chk_low = R._check(low)
+    m = rec["dual"]["m"]
+    assert chk_low.bound == Fraction(low["dual"]["cap"]) - Fraction(1, 4 * m * m)  # at the cap
+    for src, chk in ((rec, chk2), (low, chk_low)):
+        refs = _reference_at(src["dual"], OTHER_DELTAS)
+        for dl, ref in zip(OTHER_DELTAS, refs):
+            bound, dual = _tangent(chk, dl)
+            assert bound == ref == replace(chk.dual, delta=dl).variance_bound(), (dl, float(bound), float(ref))
+    # the cap binds: at a larger delta the direct bound is above the cap moved along delta
+    zsum = sum(min(Fraction(v), Fraction(0)) for v in rec["dual"]["z"])
+    moved = chk_low.bound + (Fraction(2e-4) - Fraction(1e-6)) * zsum
+    assert _tangent(chk_low, 2e-4)[0] > moved
