@@ -37,6 +37,7 @@ from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 
 from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
+from .declared_profile import c_profile, jax_profile
 from .printer import CKernelPrinter, XpPrinter
 
 __all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels",
@@ -218,6 +219,10 @@ class JaxDeclaredPrinter(XpPrinter):
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"xp.erfinv({self._print(e.args[0])})"
 
+    def _print_Exp1(self, e: sp.Basic) -> str:
+        """Euler's number as the C printer prints it (a law's sf may hold e^(-1/2): SymPy's ``E**(-1/2)``)."""
+        return repr(float(sp.E))
+
     def _print_uppergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
         return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"
@@ -287,6 +292,7 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
     t, shapes = dv.t, decl.shape_symbols
     ta, qa, da = (t, *shapes), (q, *shapes), (D, *shapes)
     defs: List[str] = []
+    printed: List[str] = []
     tables: List[Tuple[str, str]] = []
     for table, prefix, exprs, args in (("LOGPDF", "logpdf", dv.logpdf, ta), ("SF", "sf", dv.sf, ta),
                                        ("LOGSF", "logsf", dv.logsf_stable, ta), ("ISF", "isf", dv.isf, qa),
@@ -298,6 +304,7 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
                 continue
             defs.append(_jax_source(f"{prefix}_{k}", e, args))
             names.append(f"{prefix}_{k}")
+            printed.append(f"{prefix}_{k}")
         tables.append((table, f"({', '.join(names)},)"))
     singles: Tuple[Tuple[str, str, Optional[sp.Expr], Any], ...] = (
         ("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
@@ -311,6 +318,9 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
             continue
         defs.append(_jax_source(fn, e, args))
         tables.append((table, fn))
+    prof, _ = jax_profile(dv, JaxDeclaredPrinter(), printed)
+    defs += prof
+    tables += [("LOGCDF", "logcdf" if prof else "None"), ("PROFILE", "profile" if prof else "None")]
     tables.append(("JOINS", "(" + "".join(f"({int(sp.Rational(b).p)}, {int(sp.Rational(b).q)}), "
                                           for b in dv.bounds) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -367,7 +377,8 @@ def _c_body(dv: Derivation, name: str) -> str:
              ("variance", dv.variance, shapes), ("fisher", dv.fisher, shapes), ("entropy", dv.entropy, shapes)]
     if decl.bounded:
         rows += [("sf_end", dv.sf_end, (w, *shapes)), ("logsf_end", dv.logsf_end, (w, *shapes))]
-    fns = []
+    fns: List[str] = []
+    printed: List[str] = []
     for fn, e, args in rows:
         if e is None or _missing(e, 2):
             continue
@@ -378,7 +389,8 @@ def _c_body(dv: Derivation, name: str) -> str:
             raise ValueError(f"the declared law {name!r}: {fn} has no C99 printing yet ({exc}".split("\n")[0] + ")") \
                 from None
         fns.append(f"double fhsym_{name}_{fn}({params})\n{{\n    return {body};\n}}\n")
-    return '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns)
+        printed.append(fn)
+    return '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns) + c_profile(dv, name, printer, printed)
 
 
 def outputs_c() -> List[Tuple[str, Callable[[], str]]]:
