@@ -225,3 +225,52 @@ def test_two_piece_law_with_quadratic_crossings(build_c_library):
     exec(compile(law.jax_source(), "<huber_c1 jax>", "exec"), ns)
     for e, d in ((0.5, 0.8), (8.0, 1.0)):
         assert float(np.asarray(ns["profile"](e, d))) == pytest.approx(f(e, d), rel=1e-13)
+
+
+#: (t points, q points, shapes) for the per-piece functions: the numpy module's t >= 0 range of each law
+PIECE_POINTS = {
+    "laplace": ((0.0, 0.4, 2.5, 9.0, 300.0), ()),
+    "gaussian": ((0.0, 0.4, 2.5, 9.0, 30.0), ()),
+    "osgt": ((0.0, 0.4, 2.5, 9.0, 30.0), (0.7,)),
+    "truncated_laplace": ((0.0, 0.3, 0.5, 0.99), (2.5,)),
+}
+QS = (1e-200, 1e-9, 0.1, 0.45)
+
+
+def _numpy_targets(name):
+    m = importlib.import_module(f"{DL.PACKAGE}.{name}")
+    return {"logpdf_0": m.LOGPDF[0], "sf_0": m.SF[0], "logsf_0": m.LOGSF[0], "isf_0": m.ISF[0], "variance": m.VARIANCE}
+
+
+def _against_numpy(fns, name):
+    ts, sh = PIECE_POINTS[name]
+    worst = 0.0
+    for fn, ref in _numpy_targets(name).items():
+        args = [()] if fn == "variance" else [(v,) for v in (QS if fn.startswith("isf") else ts)]
+        for a in args:
+            want, got = float(ref(*a, *sh)), float(fns(fn)(*a, *sh))
+            assert got == pytest.approx(want, rel=1e-13, abs=1e-300), (name, fn, a, got, want)
+            worst = max(worst, abs(got - want) / abs(want) if want else abs(got))
+    return worst
+
+
+@pytest.mark.parametrize("name", sorted(PIECE_POINTS))
+def test_c_piece_functions_against_the_numpy_target(lib, name):
+    """logpdf, sf, log sf, isf and variance of the C file against the generated numpy module (the same SymPy forms
+    through another printer and another libm/special-function library); the mpmath checks of these forms are
+    tests/test_codegen_c_declared.py's."""
+    def fns(fn):
+        f = getattr(lib, f"fhsym_{name}_{fn}")
+        f.restype = ctypes.c_double
+        f.argtypes = [ctypes.c_double] * ((0 if fn == "variance" else 1) + len(PIECE_POINTS[name][1]))
+        return f
+
+    _against_numpy(fns, name)
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+@pytest.mark.parametrize("name", sorted(PIECE_POINTS))
+def test_jax_piece_functions_against_the_numpy_target(name):
+    pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module(f"{DL.PACKAGE}.jax_{name}")
+    _against_numpy(lambda fn: (lambda *a: np.asarray(getattr(m, fn)(*a))), name)
