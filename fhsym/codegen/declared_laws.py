@@ -38,6 +38,7 @@ from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 
 from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
 from .declared_profile import c_profile, jax_profile
+from .law_targets import JAX_PREAMBLE, c_function, py_function
 from .printer import CKernelPrinter, XpPrinter
 
 __all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels",
@@ -257,8 +258,7 @@ def _missing(expr: sp.Expr, target: int) -> List[str]:
 
 
 def _jax_source(name: str, expr: sp.Expr, args: Any) -> str:
-    body = JaxDeclaredPrinter().doprint(sp.sympify(expr))
-    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return {body}\n"
+    return py_function(name, JaxDeclaredPrinter().doprint(sp.sympify(expr)), [a.name for a in args])
 
 
 def render_law_jax(name: str, source: str) -> str:
@@ -283,8 +283,7 @@ def jax_source(dv: Derivation) -> str:
 
 
 def _jax_body(defs: List[str], tables: List[Tuple[str, str]]) -> str:
-    text = "from typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\nxp = jax_namespace()\n\n\n"
-    return text + "\n\n".join(defs) + "\n\n" + "".join(f"{k} = {v}\n" for k, v in tables)
+    return JAX_PREAMBLE + "\n\n".join(defs) + "\n\n" + "".join(f"{k} = {v}\n" for k, v in tables)
 
 
 def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
@@ -382,13 +381,12 @@ def _c_body(dv: Derivation, name: str) -> str:
     for fn, e, args in rows:
         if e is None or _missing(e, 2):
             continue
-        params = ", ".join(f"double {a.name}" for a in args) or "void"
         try:
             body = printer.doprint(sp.sympify(e))
         except NotImplementedError as exc:  # SymPy's PrintMethodNotImplementedError: a function with no C form
             raise ValueError(f"the declared law {name!r}: {fn} has no C99 printing yet ({exc}".split("\n")[0] + ")") \
                 from None
-        fns.append(f"double fhsym_{name}_{fn}({params})\n{{\n    return {body};\n}}\n")
+        fns.append(c_function(f"fhsym_{name}_{fn}", body, [a.name for a in args]))
         printed.append(fn)
     return '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns) + c_profile(dv, name, printer, printed)
 

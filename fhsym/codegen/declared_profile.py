@@ -38,7 +38,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
-from fhsym.symbolic.derivation import D, Derivation, eps, y
+from fhsym.symbolic.derivation import D, Derivation, y
+
+from .law_targets import c_function, py_function
 
 __all__ = ["Region", "profile_regions", "c_profile", "jax_profile"]
 
@@ -109,9 +111,15 @@ def profile_regions(dv: Derivation) -> Tuple[Tuple[Region, ...], Optional[str]]:
     return tuple(out), None
 
 
-def _used(args: Sequence[sp.Symbol], *exprs: sp.Expr) -> List[str]:
-    free = set().union(*(sp.sympify(e).free_symbols for e in exprs))
-    return [a.name for a in args if a not in free]
+def _printable(dv: Derivation, printed: Sequence[str], target: str) -> Tuple[Tuple[Region, ...], Optional[str]]:
+    """:func:`profile_regions`, and the reason none is printed where a piece's sf or log sf (which log F calls) has no
+    printing on ``target`` (``printed``: the names of the law's functions printed there)."""
+    regions, why = profile_regions(dv)
+    k = len(dv.decl.pieces)
+    missing = [f for f in [f"sf_{i}" for i in range(k)] + [f"logsf_{i}" for i in range(k)] if f not in printed]
+    if why is None and missing:
+        why = f"a piece's sf or log sf has no {target} printing ({', '.join(missing)})"
+    return regions, why
 
 
 # ------------------------------------------------------------------------------------------------------------ C99
@@ -119,11 +127,8 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
     """The C text of ``fhsym_<name>_logcdf(y, shapes...)`` and ``fhsym_<name>_profile(epsilon, D, shapes...)`` (after
     the law's printed functions ``printed``: it calls ``fhsym_<name>_sf_k`` and ``logsf_k``), or a comment saying why
     the profile is not printed."""
-    regions, why = profile_regions(dv)
+    regions, why = _printable(dv, printed, "C")
     k = len(dv.decl.pieces)
-    need = [f"sf_{i}" for i in range(k)] + [f"logsf_{i}" for i in range(k)]
-    if why is None and any(f not in printed for f in need):
-        why = f"a piece's sf or log sf has no C printing ({', '.join(f for f in need if f not in printed)})"
     if why is not None:
         return f"\n// No fhsym_{name}_profile: {why}.\n"
     shapes = dv.decl.shape_symbols
@@ -152,15 +157,11 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
                "    return hi;\n}\n")
     body: List[str] = []
     for r, reg in enumerate(regions):
-        largs, rargs = (y, D, *shapes), (eps, D, *shapes)
-        void = "".join(f"    (void){v};\n" for v in _used(largs, reg.loss))
-        out.append(f"static double {pre}_loss_{r}(double y, double D{sp_params})\n{{\n{void}"
-                   f"    return {printer.doprint(reg.loss)};\n}}\n")
+        names = [s.name for s in shapes]
+        out.append(c_function(f"{pre}_loss_{r}", printer.doprint(reg.loss), ["y", "D", *names], static=True))
         roots = []
         for m, e in enumerate(reg.roots):
-            void = "".join(f"    (void){v};\n" for v in _used(rargs, e))
-            out.append(f"static double {pre}_root_{r}_{m}(double epsilon, double D{sp_params})\n{{\n{void}"
-                       f"    return {printer.doprint(e)};\n}}\n")
+            out.append(c_function(f"{pre}_root_{r}_{m}", printer.doprint(e), ["epsilon", "D", *names], static=True))
             roots.append(f"{pre}_root_{r}_{m}(epsilon, D{sp_args})")
         roots += ["NAN"] * (2 - len(roots))
         ends = [f"    lo = {printer.doprint(reg.lower[0])};" if reg.lower else "    lo = -INFINITY;"]
@@ -192,11 +193,8 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
 def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[List[str], Optional[str]]:
     """The JAX functions ``logcdf(y, shapes...)`` and ``profile(epsilon, D, shapes...)`` (elementwise on arrays, every
     branch evaluated and selected by ``xp.where``) and None; or ``([], reason)`` when the profile is not printed."""
-    regions, why = profile_regions(dv)
+    regions, why = _printable(dv, printed, "JAX")
     k = len(dv.decl.pieces)
-    need = [f"sf_{i}" for i in range(k)] + [f"logsf_{i}" for i in range(k)]
-    if why is None and any(f not in printed for f in need):
-        why = f"a piece's sf or log sf has no JAX printing ({', '.join(f for f in need if f not in printed)})"
     if why is not None:
         return [], why
     shapes = dv.decl.shape_symbols
@@ -226,10 +224,11 @@ def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[L
                 "    return xp.where(in0, c0, xp.where(in1, c1, out))\n")
     body: List[str] = []
     for r, reg in enumerate(regions):
-        defs.append(f"def _loss_{r}(y: Any, D: Any{sp_params}) -> Any:\n    return {printer.doprint(reg.loss)}\n")
+        names = [s.name for s in shapes]
+        defs.append(py_function(f"_loss_{r}", printer.doprint(reg.loss), ["y", "D", *names]))
         roots = []
         for m, e in enumerate(reg.roots):
-            defs.append(f"def _root_{r}_{m}(epsilon: Any, D: Any{sp_params}) -> Any:\n    return {printer.doprint(e)}\n")
+            defs.append(py_function(f"_root_{r}_{m}", printer.doprint(e), ["epsilon", "D", *names]))
             roots.append(f"_root_{r}_{m}(epsilon, D{sp_args})")
         roots += ["_NAN"] * (2 - len(roots))
         lo = printer.doprint(sp.Max(*reg.lower)) if reg.lower else "-xp.inf"
