@@ -156,6 +156,8 @@ def test_c_profile_edges(lib):
     lap, tl = _c_profile(lib, "laplace", 0), _c_profile(lib, "truncated_laplace", 1)
     assert lap(0.5, 0.0) == 0.0 and lap(0.5, math.inf) == 1.0 and lap(1.0, 1.0) == 0.0 and lap(2.0, 1.0) == 0.0
     assert tl(0.5, 2.0, 2.5) == 1.0 and tl(50.0, 3.0, 2.5) == 1.0 and tl(0.5, 0.0, 2.5) == 0.0
+    for e, d in ((-0.1, 1.0), (0.5, -1.0), (math.nan, 1.0), (0.5, math.nan)):  # refused: NaN, never a delta
+        assert math.isnan(lap(e, d)) and math.isnan(tl(e, d, 2.5))
 
 
 @pytest.mark.slow  # JAX dispatches each operation eagerly the first time
@@ -167,8 +169,9 @@ def test_jax_profile_against_mpmath_and_numpy():
         for _, sh, e, d in (c for c in CASES if c[0] == name):
             _check(float(np.asarray(m.profile(e, d, *sh))), name, sh, e, d)
     lap = importlib.import_module(f"{DL.PACKAGE}.jax_laplace")  # vectorised, with the edges
-    out = np.asarray(lap.profile(np.array([0.5, 0.5, 1.0, 0.5]), np.array([0.0, math.inf, 1.0, 1.0])))
+    out = np.asarray(lap.profile(np.array([0.5, 0.5, 1.0, 0.5, -0.1, 0.5]), np.array([0.0, math.inf, 1.0, 1.0, 1.0, -1.0])))
     assert list(out[:3]) == [0.0, 1.0, 0.0] and out[3] == pytest.approx(float(_ref("laplace", (), 0.5, 1.0)), rel=1e-13)
+    assert np.isnan(out[4:]).all()
 
 
 def _load_example(name):

@@ -22,7 +22,8 @@ its crossing ``loss = eps`` is the root SymPy found (:attr:`Derivation.crossings
 * ``delta = F(y*) (-expm1(eps + log F(y* - D) - log F(y*)))``, ``log F(y) = log sf(-y)`` for ``y <= 0`` and
   ``log1p(-sf(y))`` beyond (the printed sf of y's piece, exp of the printed log sf where the sf is not finite), as
   the numpy class computes it (:meth:`fhsym.noise.declared.DeclaredNoise._profile1`, which finds y* by a float
-  root instead); 0 where ``eps >= sup loss(D)`` or ``D = 0``.
+  root instead); 0 where ``eps >= sup loss(D)`` or ``D = 0``; NaN for ``eps < 0``, ``D < 0`` or a NaN argument (a C or
+  JAX function cannot raise the ValueError the numpy class raises).
 
 A law with a region whose loss depends on y but has no closed-form root (the logistic law's
 ``psi = t + 2 log(1 + e^-t)``) gets no printed profile: :func:`profile_regions` says why (the numpy class finds
@@ -172,7 +173,8 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
                     f"    if (lo < hi && lo >= best && (isinf(lo) || {pre}_loss_{r}(lo, D{sp_args}) >= epsilon)) {{\n"
                     f"        best = lo;\n        y = {pre}_pick({roots[0]}, {roots[1]}, lo, hi);\n    }}\n")
     sup = dv.loss_sup
-    head = ["    if (D == 0.0) return 0.0;", "    if (isinf(D)) return 1.0;"]
+    head = ["    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */",
+            "    if (D == 0.0) return 0.0;", "    if (isinf(D)) return 1.0;"]
     if sup is not sp.oo:
         head.append(f"    if (!(epsilon < {printer.doprint(sup)})) return 0.0;  /* eps >= sup loss(D) = {sup} */")
     if end:
@@ -243,7 +245,8 @@ def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[L
     if end:
         tail.append(f"    out = xp.where(D >= {printer.doprint(2 * sp.sympify(dv.decl.support_end))}, 1.0, out)  # a bounded "
                     "support, disjoint from its shift")
-    tail.append("    return xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))")
+    tail.append("    out = xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))")
+    tail.append("    return xp.where((epsilon >= 0.0) & (D >= 0.0), out, _NAN)  # eps < 0, D < 0 or NaN: refused")
     start = f"D - {end}" if end else "_NAN"
     defs.append(
         f"def profile(epsilon: Any, D: Any{sp_params}) -> Any:\n"

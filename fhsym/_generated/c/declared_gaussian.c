@@ -114,6 +114,7 @@ static double fhsym_gaussian_root_2_0(double epsilon, double D)
 double fhsym_gaussian_profile(double epsilon, double D)
 {
     double y = NAN, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
     if (D == 0.0) return 0.0;
     if (isinf(D)) return 1.0;
     /* y < 0, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 - D*y */

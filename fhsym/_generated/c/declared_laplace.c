@@ -116,6 +116,7 @@ static double fhsym_laplace_loss_2(double y, double D)
 double fhsym_laplace_profile(double epsilon, double D)
 {
     double y = NAN, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
     if (D == 0.0) return 0.0;
     if (isinf(D)) return 1.0;
     if (!(epsilon < D)) return 0.0;  /* eps >= sup loss(D) = D */

@@ -113,6 +113,7 @@ static double fhsym_truncated_laplace_loss_2(double y, double D, double a)
 double fhsym_truncated_laplace_profile(double epsilon, double D, double a)
 {
     double y = D - 1, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
     if (D == 0.0) return 0.0;
     if (isinf(D)) return 1.0;
     if (D >= 2) return 1.0;  /* a bounded support, disjoint from its shift */

@@ -120,7 +120,8 @@ def profile(epsilon: Any, D: Any) -> Any:
     lf = logcdf(y)
     v = xp.exp(lf) * -xp.expm1(epsilon + logcdf(y - D) - lf)
     out = xp.where(lf == -xp.inf, 0.0, xp.maximum(v, 0.0))
-    return xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))
+    out = xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))
+    return xp.where((epsilon >= 0.0) & (D >= 0.0), out, _NAN)  # eps < 0, D < 0 or NaN: refused
 
 
 LOGPDF = (logpdf_0,)
