@@ -253,8 +253,7 @@ _T = TypeVar("_T")
 class Topic:
     """A group of checks (one module or package of ``proofs``)."""
 
-    def __init__(self, name: str, title: str, order: int = 100, description: str = "",
-                 prepare: Optional[Callable[[], Any]] = None) -> None:
+    def __init__(self, name: str, title: str, order: int = 100, description: str = "") -> None:
         self.name = name
         self.title = title
         self.order = order
@@ -262,8 +261,9 @@ class Topic:
         self._describe: Optional[Callable[[], str]] = None
         #: work several checks of the topic share (a SymPy derivation they each compute on first use, cached in
         #: the process): with ``jobs > 1`` the parent calls it once, before it forks the topic's first check, so
-        #: that the checks inherit the result instead of each deriving it again (see :func:`run`)
-        self.prepare = prepare
+        #: that the checks inherit the result instead of each deriving it again (see :func:`run`); set by
+        #: :meth:`shared`
+        self.prepare: Optional[Callable[[], Any]] = None
         self.checks: List[Check] = []
         self.errata: List[Tuple[str, str]] = []  # (id, title)
         TOPICS[name] = self

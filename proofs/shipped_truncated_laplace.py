@@ -303,4 +303,4 @@ def _plan_cases(ctx: Context) -> List[_plans.Case]:
              claim="profile_enclosure contains the derived profile (50 digits) at the plan's case boundaries and "
                    "tails; width <= 2^-60")
 def certificate_plan_balls(ctx: Context) -> Outcome:
-    return _plans.balls_outcome(_plan_cases(ctx), "(lambda, A, eps, Delta)")
+    return _plans.balls_outcome(_plan_cases(ctx), "lambda, A, eps, Delta")

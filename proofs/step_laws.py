@@ -342,36 +342,6 @@ def _topic(key: str, source: str) -> Topic:
     return topic
 
 
-class _StepSum(StepRef):
-    """:class:`StepRef`'s density (its level, g and edges), with the normaliser and the profile summed as constants times
-    exact interval lengths (StepRef integrates each constant with mpmath.quad: the same sums, ~100x the time)."""
-
-    def __init__(self, eps: float, W: float, beta: None = None, dps: int = 50) -> None:
-        self.dps = dps
-        with mpmath.workdps(dps + 10):
-            self.eps, self.W, self.beta = mpmath.mpf(eps), mpmath.mpf(W), None
-            self.top = mpmath.mpf(int(np.ceil((dps + 5) * np.log(10) / eps)) + 2)  # e^{-eps top} < 10^-(dps + 5)
-            pts = self.edges(mpmath.mpf(0), self.top)
-            self.Z = 2 * mpmath.fsum(self.g((a_ + b_) / 2) * (b_ - a_) for a_, b_ in zip(pts[:-1], pts[1:]))
-
-    def profile(self, eps: float, d: float) -> Any:
-        with mpmath.workdps(self.dps + 10):
-            dm, e = mpmath.mpf(d), mpmath.exp(mpmath.mpf(eps))
-            lo, hi = -self.top - dm, self.top
-            pts = set()
-            for x in self.edges(mpmath.mpf(0), self.top + dm) + [mpmath.mpf(0)]:
-                for p in (x, -x, x - dm, -x - dm):
-                    if lo < p < hi:
-                        pts.add(p)
-            cuts = sorted(pts | {lo, hi})
-            total = mpmath.mpf(0)
-            for a_, b_ in zip(cuts[:-1], cuts[1:]):
-                c = (self.g((a_ + b_) / 2) - e * self.g((a_ + b_) / 2 + dm)) / self.Z
-                if c > 0:
-                    total += c * (b_ - a_)
-            return total
-
-
 def _staircase_plan_rows(topic: Topic, decl: Any) -> None:
     """The staircase's hand-written certificate plan (fhsym/noise/plans/staircase.py) against the derived lattice
     weights (d <= 1 period, exactly) and against quadrature of the step density (any d, the balls)."""
@@ -443,17 +413,23 @@ def _staircase_plan_rows(topic: Topic, decl: Any) -> None:
         for _ in range(ctx.n(4, 1)):
             e0, w = float(g.uniform(0.5, 3.0)), float(g.uniform(0.05, 0.95))
             rows += [(e0, w, float(g.uniform(0.0, 3.0 * e0)), float(g.uniform(0.0, 4.0))) for _ in range(3)]
-        refs: Dict[Tuple[float, float, int], _StepSum] = {}
+        refs: Dict[Tuple[float, float, int], StepRef] = {}
+
+        def ref(e0: float, w: float, dps: int) -> StepRef:
+            """The step density's reference at dps digits, built once per (eps0, W, dps)."""
+            if (e0, w, dps) not in refs:
+                refs[e0, w, dps] = StepRef(e0, w, None, dps=dps)
+            return refs[e0, w, dps]
 
         def ref_of(e0: float, w: float, e: float, d: float) -> Any:
             """The definition's sum at 50 digits (60 working); a value below 1e-45 again at 400 digits (410 working):
             there a shift d ~ 1e-290 has its own edges (t and t - d apart at 60 digits only below 1e-60), and where
             the integrand's positive part is zero (eps = n eps0 on every cell) rounding leaves ~1e-60, which is below
             1e-380 at 400 digits: 0."""
-            lo = refs.setdefault((e0, w, DPS), _StepSum(e0, w, None, dps=DPS)).profile(e, d)
+            lo = ref(e0, w, DPS).profile(e, d)
             if abs(lo) > mpmath.mpf(10) ** -45:
                 return lo
-            hi = refs.setdefault((e0, w, 400), _StepSum(e0, w, None, dps=400)).profile(e, d)
+            hi = ref(e0, w, 400).profile(e, d)
             return mpmath.mpf(0) if abs(hi) < mpmath.mpf(10) ** -380 else hi
 
         cases: List[_plans.Case] = []
@@ -462,7 +438,7 @@ def _staircase_plan_rows(topic: Topic, decl: Any) -> None:
                           f"eps0 = {e0:g}, W = {w:g}"))
         return _plans.balls_outcome(cases, "eps0, W at Delta0 = 1; eps, d; reference: the definition's integral "
                                            "int [f(t) - e^eps f(t + d)]_+ dt of the step density, constant between the "
-                                           "edges, summed at 60 digits (410 below 1e-45) over StepRef's density")
+                                           "edges, summed at 60 digits (410 below 1e-45): StepRef.profile")
 
     topic.add(certificate_plan, obj="certificate plan", paper="-", quick=False,
               claim="the hand-written plan (fhsym/noise/plans/staircase.py) = the derived lattice profile (d <= Delta0)",

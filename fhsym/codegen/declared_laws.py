@@ -37,6 +37,8 @@ from fhsym.symbolic.declaration import Declaration
 from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 
 from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
+from .declared_profile import c_profile, jax_profile
+from .law_targets import JAX_PREAMBLE, c_function, py_function
 from .printer import CKernelPrinter, XpPrinter
 
 __all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels",
@@ -218,6 +220,10 @@ class JaxDeclaredPrinter(XpPrinter):
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"xp.erfinv({self._print(e.args[0])})"
 
+    def _print_Exp1(self, e: sp.Basic) -> str:
+        """Euler's number as the C printer prints it (a law's sf may hold e^(-1/2): SymPy's ``E**(-1/2)``)."""
+        return repr(float(sp.E))
+
     def _print_uppergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
         return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"
@@ -252,8 +258,7 @@ def _missing(expr: sp.Expr, target: int) -> List[str]:
 
 
 def _jax_source(name: str, expr: sp.Expr, args: Any) -> str:
-    body = JaxDeclaredPrinter().doprint(sp.sympify(expr))
-    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return {body}\n"
+    return py_function(name, JaxDeclaredPrinter().doprint(sp.sympify(expr)), [a.name for a in args])
 
 
 def render_law_jax(name: str, source: str) -> str:
@@ -278,8 +283,7 @@ def jax_source(dv: Derivation) -> str:
 
 
 def _jax_body(defs: List[str], tables: List[Tuple[str, str]]) -> str:
-    text = "from typing import Any\n\nfrom fhsym._core.backends import jax_namespace\n\nxp = jax_namespace()\n\n\n"
-    return text + "\n\n".join(defs) + "\n\n" + "".join(f"{k} = {v}\n" for k, v in tables)
+    return JAX_PREAMBLE + "\n\n".join(defs) + "\n\n" + "".join(f"{k} = {v}\n" for k, v in tables)
 
 
 def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
@@ -287,6 +291,7 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
     t, shapes = dv.t, decl.shape_symbols
     ta, qa, da = (t, *shapes), (q, *shapes), (D, *shapes)
     defs: List[str] = []
+    printed: List[str] = []
     tables: List[Tuple[str, str]] = []
     for table, prefix, exprs, args in (("LOGPDF", "logpdf", dv.logpdf, ta), ("SF", "sf", dv.sf, ta),
                                        ("LOGSF", "logsf", dv.logsf_stable, ta), ("ISF", "isf", dv.isf, qa),
@@ -298,6 +303,7 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
                 continue
             defs.append(_jax_source(f"{prefix}_{k}", e, args))
             names.append(f"{prefix}_{k}")
+            printed.append(f"{prefix}_{k}")
         tables.append((table, f"({', '.join(names)},)"))
     singles: Tuple[Tuple[str, str, Optional[sp.Expr], Any], ...] = (
         ("LOSS_SUP", "loss_sup", dv.loss_sup if dv.loss_sup is not sp.oo else None, da),
@@ -311,6 +317,9 @@ def _jax_parts(dv: Derivation) -> Tuple[List[str], List[Tuple[str, str]]]:
             continue
         defs.append(_jax_source(fn, e, args))
         tables.append((table, fn))
+    prof, _ = jax_profile(dv, JaxDeclaredPrinter(), printed)
+    defs += prof
+    tables += [("LOGCDF", "logcdf" if prof else "None"), ("PROFILE", "profile" if prof else "None")]
     tables.append(("JOINS", "(" + "".join(f"({int(sp.Rational(b).p)}, {int(sp.Rational(b).q)}), "
                                           for b in dv.bounds) + ")"))
     tables.append(("DIGEST", repr(decl.digest())))
@@ -367,18 +376,19 @@ def _c_body(dv: Derivation, name: str) -> str:
              ("variance", dv.variance, shapes), ("fisher", dv.fisher, shapes), ("entropy", dv.entropy, shapes)]
     if decl.bounded:
         rows += [("sf_end", dv.sf_end, (w, *shapes)), ("logsf_end", dv.logsf_end, (w, *shapes))]
-    fns = []
+    fns: List[str] = []
+    printed: List[str] = []
     for fn, e, args in rows:
         if e is None or _missing(e, 2):
             continue
-        params = ", ".join(f"double {a.name}" for a in args) or "void"
         try:
             body = printer.doprint(sp.sympify(e))
         except NotImplementedError as exc:  # SymPy's PrintMethodNotImplementedError: a function with no C form
             raise ValueError(f"the declared law {name!r}: {fn} has no C99 printing yet ({exc}".split("\n")[0] + ")") \
                 from None
-        fns.append(f"double fhsym_{name}_{fn}({params})\n{{\n    return {body};\n}}\n")
-    return '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns)
+        fns.append(c_function(f"fhsym_{name}_{fn}", body, [a.name for a in args]))
+        printed.append(fn)
+    return '\n#include <math.h>\n\n#include "fhsym.h"\n\n' + "\n".join(fns) + c_profile(dv, name, printer, printed)
 
 
 def outputs_c() -> List[Tuple[str, Callable[[], str]]]:

@@ -21,8 +21,8 @@ g = 0 beyond).  The staircase of Geng & Viswanath is the pattern ``h = 1`` on ``
   (``solve(sf_0(k, 0) = q, r^k)``);
 * the moments ``E|T|^n = (2/Z) sum_j C(n, j) S_j M_{n-j}`` (``S_j = sum_k k^j r^k``, ``M_p = int_0^1 u^p h``),
   the variance ``E T^2``, the entropy ``log Z - E[log g]``;
-* for the cut law the per-period second moment (the summand of the variance: a finite sum of non-negative terms)
-  and its closed sum.
+* for the cut law the per-period even moments up to ``max_moment`` (the summands of the variance and of E T^n:
+  finite sums of non-negative terms), the per-period entropy terms, and the variance's closed sum.
 
 Each derived form is kept twice: *raw* (what ``summation``/``integrate``/``solve`` return, the ``r < 1`` branch of a
 convergent series) and *stable* (the same value written over ``omr = 1 - r`` and ``1 - r^X``, printed as
@@ -205,7 +205,7 @@ class StepDerivation:
     var_period: Optional[sp.Expr] = None
     var_last: Optional[sp.Expr] = None
     isf_top: Optional[List[sp.Expr]] = None
-    moment_period: Optional[Dict[int, sp.Expr]] = None  # cut laws: r^k int_0^1 (k + u)^n h(u) du, n = 2, 4, 6
+    moment_period: Optional[Dict[int, sp.Expr]] = None  # cut laws: r^k int_0^1 (k + u)^n h(u) du, even n <= max_moment
     moment_last: Optional[Dict[int, sp.Expr]] = None  # cut laws: the same over the cut period K (u < rho)
     nlog_period: Optional[sp.Expr] = None  # cut laws: -int g log g over period k (g = r^k h, standard units)
     nlog_last: Optional[sp.Expr] = None  # cut laws: the same over the cut period K
@@ -299,7 +299,13 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
 
 @functools.lru_cache(maxsize=None)
 def derive_steps(decl: StepDeclaration, max_moment: int = 6) -> StepDerivation:
-    """Derive the forms of the module docstring from ``decl`` (cached per declaration)."""
+    """Derive the forms of the module docstring from ``decl`` (cached per declaration and ``max_moment``).
+
+    ``max_moment``: the highest n derived: ``E|T|^n`` for n = 1..max_moment (an untruncated law), the per-period
+    summands ``moment_period[n]``/``moment_last[n]`` for the even n = 2..max_moment (a cut law; n = 2 is the
+    variance's); an integer >= 2 (``ValueError`` otherwise)."""
+    if isinstance(max_moment, bool) or not isinstance(max_moment, int) or max_moment < 2:
+        raise ValueError(f"max_moment must be an integer >= 2 (the variance is E T^2), got {max_moment!r}")
     cells = list(decl.cells)
     hs = [h for _, _, h in cells]
     n_cells = len(cells)
@@ -358,10 +364,11 @@ def derive_steps(decl: StepDeclaration, max_moment: int = 6) -> StepDerivation:
         period_of = r**K + omr * (q * Z - r**K * crho) / m
         # moments: sum over whole periods k < K of r^k int_0^1 (k + u)^n h(u) du = r^k sum_j C(n, j) k^j M(n - j)
         # (non-negative terms), plus the cut period K (int_0^rho); n = 2 is the variance's summand
+        even = range(2, max_moment + 1, 2)
         moment_period = {n: r**k * sum((sp.binomial(n, jj) * k**jj * M(n - jj) for jj in range(n + 1)), sp.Integer(0))
-                         for n in (2, 4, 6)}
+                         for n in even}
         moment_last = {n: r**K * sum((sp.binomial(n, jj) * K**jj * M(n - jj, rho) for jj in range(n + 1)),
-                                     sp.Integer(0)) for n in (2, 4, 6)}
+                                     sp.Integer(0)) for n in even}
         var_period, var_last = moment_period[2], moment_last[2]
         # entropy h = log Z - E[log g]: -int g log g over period k is r^k (k eps m + sum_i len_i h_i (-log h_i)),
         # non-negative terms (h_i <= 1 here: the heights are 1 and r); the cut period clips each cell at rho

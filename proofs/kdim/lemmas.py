@@ -141,8 +141,10 @@ def _fh_sf_mp(b: mpf, s: mpf) -> mpf:
 
 @functools.lru_cache(maxsize=64)
 def _log_omega_tilde(b: mpf, prec: int) -> mpf:
-    """log omega~(b) at ``prec`` bits (the same value on every call: a quadrature in s evaluates it once per b)."""
-    return M.mp_function((D.b,), ST.LOG_OMEGA_TILDE.expr)(b)
+    """log omega~(b) evaluated at ``prec`` bits (a key of the cache: a value is reused only at the precision it was
+    computed at; a quadrature in s evaluates it once per b)."""
+    with mp.workprec(prec):
+        return M.mp_function((D.b,), ST.LOG_OMEGA_TILDE.expr)(b)
 
 
 def _fh_pdf_mp(b: mpf, s: mpf) -> mpf:

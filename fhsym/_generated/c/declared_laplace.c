@@ -57,3 +57,92 @@ double fhsym_laplace_entropy(void)
 {
     return log(2) + 1;
 }
+
+static double fhsym_laplace_sf_pos(double t)
+{
+    return fhsym_laplace_sf_0(t);
+}
+
+static double fhsym_laplace_logsf_pos(double t)
+{
+    return fhsym_laplace_logsf_0(t);
+}
+
+/* log F(y), F the law's cdf in standard units: log sf(-y) for y <= 0, log1p(-sf(y)) beyond (exp of log sf
+   where the sf is not finite) */
+double fhsym_laplace_logcdf(double y)
+{
+    double s;
+    if (y <= 0.0) return fhsym_laplace_logsf_pos(-y);
+    s = fhsym_laplace_sf_pos(y);
+    if (!isfinite(s)) s = exp(fhsym_laplace_logsf_pos(y));
+    return log1p(-s);
+}
+
+static double fhsym_laplace_pick(double c0, double c1, double lo, double hi)
+{
+    /* the root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi */
+    if (c0 >= lo && c0 <= hi) return c0;
+    if (c1 >= lo && c1 <= hi) return c1;
+    if (c0 == c0) return c0 < lo ? lo : hi;
+    if (c1 == c1) return c1 < lo ? lo : hi;
+    return hi;
+}
+
+static double fhsym_laplace_loss_0(double y, double D)
+{
+    (void)y;
+    return D;
+}
+
+static double fhsym_laplace_loss_1(double y, double D)
+{
+    return D - 2*y;
+}
+
+static double fhsym_laplace_root_1_0(double epsilon, double D)
+{
+    return (1.0/2.0)*D - 1.0/2.0*epsilon;
+}
+
+static double fhsym_laplace_loss_2(double y, double D)
+{
+    (void)y;
+    return -D;
+}
+
+/* delta(epsilon; D) = F(y*) - e^epsilon F(y* - D), standard units (D = Delta/scale): the crossing y* of the
+   loss in the region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py) */
+double fhsym_laplace_profile(double epsilon, double D)
+{
+    double y = NAN, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
+    if (D == 0.0) return 0.0;
+    if (isinf(D)) return 1.0;
+    if (!(epsilon < D)) return 0.0;  /* eps >= sup loss(D) = D */
+    /* y < 0, |y| in piece 0, |y - D| in piece 0: loss = D */
+    lo = -INFINITY;
+    hi = 0;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_laplace_loss_0(lo, D) >= epsilon)) {
+        best = lo;
+        y = fhsym_laplace_pick(NAN, NAN, lo, hi);
+    }
+    /* 0 <= y < D, |y| in piece 0, |y - D| in piece 0: loss = D - 2*y */
+    lo = 0;
+    hi = D;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_laplace_loss_1(lo, D) >= epsilon)) {
+        best = lo;
+        y = fhsym_laplace_pick(fhsym_laplace_root_1_0(epsilon, D), NAN, lo, hi);
+    }
+    /* y >= D, |y| in piece 0, |y - D| in piece 0: loss = -D */
+    lo = D;
+    hi = INFINITY;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_laplace_loss_2(lo, D) >= epsilon)) {
+        best = lo;
+        y = fhsym_laplace_pick(NAN, NAN, lo, hi);
+    }
+    lf = fhsym_laplace_logcdf(y);
+    if (lf == -INFINITY) return 0.0;
+    v = exp(lf)*(-expm1(epsilon + fhsym_laplace_logcdf(y - D) - lf));
+    return v > 0.0 ? v : 0.0;
+}

@@ -47,3 +47,99 @@ double fhsym_osgt_entropy(double theta)
 {
     return (1.0/2.0)*sqrt(2)*theta*exp(-1.0/2.0*((theta)*(theta)))/(sqrt(3.141592653589793)*erfc((1.0/2.0)*sqrt(2)*theta)) + log(erfc((1.0/2.0)*sqrt(2)*theta)) + (1.0/2.0)*log(2) + 1.0/2.0 + (1.0/2.0)*log(3.141592653589793);
 }
+
+static double fhsym_osgt_sf_pos(double t, double theta)
+{
+    return fhsym_osgt_sf_0(t, theta);
+}
+
+static double fhsym_osgt_logsf_pos(double t, double theta)
+{
+    return fhsym_osgt_logsf_0(t, theta);
+}
+
+/* log F(y), F the law's cdf in standard units: log sf(-y) for y <= 0, log1p(-sf(y)) beyond (exp of log sf
+   where the sf is not finite) */
+double fhsym_osgt_logcdf(double y, double theta)
+{
+    double s;
+    if (y <= 0.0) return fhsym_osgt_logsf_pos(-y, theta);
+    s = fhsym_osgt_sf_pos(y, theta);
+    if (!isfinite(s)) s = exp(fhsym_osgt_logsf_pos(y, theta));
+    return log1p(-s);
+}
+
+static double fhsym_osgt_pick(double c0, double c1, double lo, double hi)
+{
+    /* the root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi */
+    if (c0 >= lo && c0 <= hi) return c0;
+    if (c1 >= lo && c1 <= hi) return c1;
+    if (c0 == c0) return c0 < lo ? lo : hi;
+    if (c1 == c1) return c1 < lo ? lo : hi;
+    return hi;
+}
+
+static double fhsym_osgt_loss_0(double y, double D, double theta)
+{
+    return (1.0/2.0)*((D)*(D)) + D*theta - D*y;
+}
+
+static double fhsym_osgt_root_0_0(double epsilon, double D, double theta)
+{
+    return (1.0/2.0)*D + theta - epsilon/D;
+}
+
+static double fhsym_osgt_loss_1(double y, double D, double theta)
+{
+    return (1.0/2.0)*((D)*(D)) + D*theta - D*y - 2*theta*y;
+}
+
+static double fhsym_osgt_root_1_0(double epsilon, double D, double theta)
+{
+    return ((1.0/2.0)*((D)*(D)) + D*theta - epsilon)/(D + 2*theta);
+}
+
+static double fhsym_osgt_loss_2(double y, double D, double theta)
+{
+    return (1.0/2.0)*((D)*(D)) - D*theta - D*y;
+}
+
+static double fhsym_osgt_root_2_0(double epsilon, double D, double theta)
+{
+    return (1.0/2.0)*D - theta - epsilon/D;
+}
+
+/* delta(epsilon; D) = F(y*) - e^epsilon F(y* - D), standard units (D = Delta/scale): the crossing y* of the
+   loss in the region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py) */
+double fhsym_osgt_profile(double epsilon, double D, double theta)
+{
+    double y = NAN, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
+    if (D == 0.0) return 0.0;
+    if (isinf(D)) return 1.0;
+    /* y < 0, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 + D*theta - D*y */
+    lo = -INFINITY;
+    hi = 0;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_osgt_loss_0(lo, D, theta) >= epsilon)) {
+        best = lo;
+        y = fhsym_osgt_pick(fhsym_osgt_root_0_0(epsilon, D, theta), NAN, lo, hi);
+    }
+    /* 0 <= y < D, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 + D*theta - D*y - 2*theta*y */
+    lo = 0;
+    hi = D;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_osgt_loss_1(lo, D, theta) >= epsilon)) {
+        best = lo;
+        y = fhsym_osgt_pick(fhsym_osgt_root_1_0(epsilon, D, theta), NAN, lo, hi);
+    }
+    /* y >= D, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 - D*theta - D*y */
+    lo = D;
+    hi = INFINITY;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_osgt_loss_2(lo, D, theta) >= epsilon)) {
+        best = lo;
+        y = fhsym_osgt_pick(fhsym_osgt_root_2_0(epsilon, D, theta), NAN, lo, hi);
+    }
+    lf = fhsym_osgt_logcdf(y, theta);
+    if (lf == -INFINITY) return 0.0;
+    v = exp(lf)*(-expm1(epsilon + fhsym_osgt_logcdf(y - D, theta) - lf));
+    return v > 0.0 ? v : 0.0;
+}

@@ -52,3 +52,96 @@ double fhsym_truncated_laplace_logsf_end(double w, double a)
 {
     return -a*(1 - w) + log(w) - log(fhsym_exprel(-a)) + log(fhsym_exprel(-a*w)) - log(2);
 }
+
+static double fhsym_truncated_laplace_sf_pos(double t, double a)
+{
+    return fhsym_truncated_laplace_sf_0(t, a);
+}
+
+static double fhsym_truncated_laplace_logsf_pos(double t, double a)
+{
+    return fhsym_truncated_laplace_logsf_0(t, a);
+}
+
+/* log F(y), F the law's cdf in standard units: log sf(-y) for y <= 0, log1p(-sf(y)) beyond (exp of log sf
+   where the sf is not finite) */
+double fhsym_truncated_laplace_logcdf(double y, double a)
+{
+    double s;
+    if (y <= -1) return -INFINITY;
+    if (y >= 1) return 0.0;
+    if (y <= 0.0) return fhsym_truncated_laplace_logsf_pos(-y, a);
+    s = fhsym_truncated_laplace_sf_pos(y, a);
+    if (!isfinite(s)) s = exp(fhsym_truncated_laplace_logsf_pos(y, a));
+    return log1p(-s);
+}
+
+static double fhsym_truncated_laplace_pick(double c0, double c1, double lo, double hi)
+{
+    /* the root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi */
+    if (c0 >= lo && c0 <= hi) return c0;
+    if (c1 >= lo && c1 <= hi) return c1;
+    if (c0 == c0) return c0 < lo ? lo : hi;
+    if (c1 == c1) return c1 < lo ? lo : hi;
+    return hi;
+}
+
+static double fhsym_truncated_laplace_loss_0(double y, double D, double a)
+{
+    (void)y;
+    return D*a;
+}
+
+static double fhsym_truncated_laplace_loss_1(double y, double D, double a)
+{
+    return D*a - 2*a*y;
+}
+
+static double fhsym_truncated_laplace_root_1_0(double epsilon, double D, double a)
+{
+    return (1.0/2.0)*(D*a - epsilon)/a;
+}
+
+static double fhsym_truncated_laplace_loss_2(double y, double D, double a)
+{
+    (void)y;
+    return -D*a;
+}
+
+/* delta(epsilon; D) = F(y*) - e^epsilon F(y* - D), standard units (D = Delta/scale): the crossing y* of the
+   loss in the region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py) */
+double fhsym_truncated_laplace_profile(double epsilon, double D, double a)
+{
+    double y = D - 1, best = -INFINITY, lo, hi, lf, v;
+    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */
+    if (D == 0.0) return 0.0;
+    if (isinf(D)) return 1.0;
+    if (D >= 2) return 1.0;  /* a bounded support, disjoint from its shift */
+    /* y < 0, |y| in piece 0, |y - D| in piece 0: loss = D*a */
+    lo = D - 1;
+    hi = 0;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_truncated_laplace_loss_0(lo, D, a) >= epsilon)) {
+        best = lo;
+        y = fhsym_truncated_laplace_pick(NAN, NAN, lo, hi);
+    }
+    /* 0 <= y < D, |y| in piece 0, |y - D| in piece 0: loss = D*a - 2*a*y */
+    lo = 0;
+    if (D - 1 > lo) lo = D - 1;
+    hi = 1;
+    if (D < hi) hi = D;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_truncated_laplace_loss_1(lo, D, a) >= epsilon)) {
+        best = lo;
+        y = fhsym_truncated_laplace_pick(fhsym_truncated_laplace_root_1_0(epsilon, D, a), NAN, lo, hi);
+    }
+    /* y >= D, |y| in piece 0, |y - D| in piece 0: loss = -D*a */
+    lo = D;
+    hi = 1;
+    if (lo < hi && lo >= best && (isinf(lo) || fhsym_truncated_laplace_loss_2(lo, D, a) >= epsilon)) {
+        best = lo;
+        y = fhsym_truncated_laplace_pick(NAN, NAN, lo, hi);
+    }
+    lf = fhsym_truncated_laplace_logcdf(y, a);
+    if (lf == -INFINITY) return 0.0;
+    v = exp(lf)*(-expm1(epsilon + fhsym_truncated_laplace_logcdf(y - D, a) - lf));
+    return v > 0.0 ? v : 0.0;
+}

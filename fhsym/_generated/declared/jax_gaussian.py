@@ -46,6 +46,84 @@ def entropy() -> Any:
     return (1/2)*xp.log(2) + 1/2 + (1/2)*xp.log(xp.pi)
 
 
+_NAN = float("nan")
+
+
+def _sf_pos(t: Any) -> Any:
+    s = sf_0(t)
+    return xp.where(s < xp.inf, s, xp.exp(_logsf_pos(t)))  # exp of log sf where sf is not finite
+
+
+def _logsf_pos(t: Any) -> Any:
+    return logsf_0(t)
+
+
+def logcdf(y: Any) -> Any:
+    """log F(y): log sf(-y) for y <= 0, log1p(-sf(y)) beyond."""
+    out = xp.where(y <= 0.0, _logsf_pos(-y), xp.log1p(-_sf_pos(y)))
+    return out
+
+
+def _pick(c0: Any, c1: Any, lo: Any, hi: Any) -> Any:
+    """The root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi."""
+    in0, in1 = (c0 >= lo) & (c0 <= hi), (c1 >= lo) & (c1 <= hi)
+    out = xp.where(c1 == c1, xp.where(c1 < lo, lo, hi), hi)
+    out = xp.where(c0 == c0, xp.where(c0 < lo, lo, hi), out)
+    return xp.where(in0, c0, xp.where(in1, c1, out))
+
+
+def _loss_0(y: Any, D: Any) -> Any:
+    return (1/2)*D**2 - D*y
+
+
+def _root_0_0(epsilon: Any, D: Any) -> Any:
+    return (1/2)*D - epsilon/D
+
+
+def _loss_1(y: Any, D: Any) -> Any:
+    return (1/2)*D**2 - D*y
+
+
+def _root_1_0(epsilon: Any, D: Any) -> Any:
+    return (1/2)*D - epsilon/D
+
+
+def _loss_2(y: Any, D: Any) -> Any:
+    return (1/2)*D**2 - D*y
+
+
+def _root_2_0(epsilon: Any, D: Any) -> Any:
+    return (1/2)*D - epsilon/D
+
+
+def profile(epsilon: Any, D: Any) -> Any:
+    """delta(epsilon; D) = F(y*) - e^epsilon F(y* - D) in standard units (D = Delta/scale): the crossing y* in the
+    region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py)."""
+    epsilon, D = xp.asarray(epsilon, dtype=xp.float64), xp.asarray(D, dtype=xp.float64)
+    zero = 0.0 * (epsilon + D)
+    y, best = zero + _NAN, zero - xp.inf
+    # y < 0, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 - D*y
+    lo, hi = zero + -xp.inf, zero + 0
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_0(lo, D) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_root_0_0(epsilon, D), _NAN, lo, hi), y)
+    # 0 <= y < D, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 - D*y
+    lo, hi = zero + 0, zero + D
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_1(lo, D) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_root_1_0(epsilon, D), _NAN, lo, hi), y)
+    # y >= D, |y| in piece 0, |y - D| in piece 0: loss = D**2/2 - D*y
+    lo, hi = zero + D, zero + xp.inf
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_2(lo, D) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_root_2_0(epsilon, D), _NAN, lo, hi), y)
+    lf = logcdf(y)
+    v = xp.exp(lf) * -xp.expm1(epsilon + logcdf(y - D) - lf)
+    out = xp.where(lf == -xp.inf, 0.0, xp.maximum(v, 0.0))
+    out = xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))
+    return xp.where((epsilon >= 0.0) & (D >= 0.0), out, _NAN)  # eps < 0, D < 0 or NaN: refused
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -56,5 +134,7 @@ KINK = None
 VARIANCE = variance
 FISHER = fisher
 ENTROPY = entropy
+LOGCDF = logcdf
+PROFILE = profile
 JOINS = ()
 DIGEST = '5f42d0221018cade'

@@ -46,6 +46,78 @@ def logsf_end(w: Any, a: Any) -> Any:
     return -a*(1 - w) + xp.log(w) - xp.log(xp.exprel(-a)) + xp.log(xp.exprel(-a*w)) - xp.log(2)
 
 
+_NAN = float("nan")
+
+
+def _sf_pos(t: Any, a: Any) -> Any:
+    s = sf_0(t, a)
+    return xp.where(s < xp.inf, s, xp.exp(_logsf_pos(t, a)))  # exp of log sf where sf is not finite
+
+
+def _logsf_pos(t: Any, a: Any) -> Any:
+    return logsf_0(t, a)
+
+
+def logcdf(y: Any, a: Any) -> Any:
+    """log F(y): log sf(-y) for y <= 0, log1p(-sf(y)) beyond."""
+    out = xp.where(y <= 0.0, _logsf_pos(-y, a), xp.log1p(-_sf_pos(y, a)))
+    out = xp.where(y <= -1, -xp.inf, xp.where(y >= 1, 0.0, out))
+    return out
+
+
+def _pick(c0: Any, c1: Any, lo: Any, hi: Any) -> Any:
+    """The root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi."""
+    in0, in1 = (c0 >= lo) & (c0 <= hi), (c1 >= lo) & (c1 <= hi)
+    out = xp.where(c1 == c1, xp.where(c1 < lo, lo, hi), hi)
+    out = xp.where(c0 == c0, xp.where(c0 < lo, lo, hi), out)
+    return xp.where(in0, c0, xp.where(in1, c1, out))
+
+
+def _loss_0(y: Any, D: Any, a: Any) -> Any:
+    return D*a
+
+
+def _loss_1(y: Any, D: Any, a: Any) -> Any:
+    return D*a - 2*a*y
+
+
+def _root_1_0(epsilon: Any, D: Any, a: Any) -> Any:
+    return (1/2)*(D*a - epsilon)/a
+
+
+def _loss_2(y: Any, D: Any, a: Any) -> Any:
+    return -D*a
+
+
+def profile(epsilon: Any, D: Any, a: Any) -> Any:
+    """delta(epsilon; D) = F(y*) - e^epsilon F(y* - D) in standard units (D = Delta/scale): the crossing y* in the
+    region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py)."""
+    epsilon, D = xp.asarray(epsilon, dtype=xp.float64), xp.asarray(D, dtype=xp.float64)
+    zero = 0.0 * (epsilon + D + a)
+    y, best = zero + D - 1, zero - xp.inf
+    # y < 0, |y| in piece 0, |y - D| in piece 0: loss = D*a
+    lo, hi = zero + D - 1, zero + 0
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_0(lo, D, a) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_NAN, _NAN, lo, hi), y)
+    # 0 <= y < D, |y| in piece 0, |y - D| in piece 0: loss = D*a - 2*a*y
+    lo, hi = zero + xp.maximum(0, D - 1), zero + xp.minimum(1, D)
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_1(lo, D, a) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_root_1_0(epsilon, D, a), _NAN, lo, hi), y)
+    # y >= D, |y| in piece 0, |y - D| in piece 0: loss = -D*a
+    lo, hi = zero + D, zero + 1
+    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_2(lo, D, a) >= epsilon))
+    best = xp.where(take, lo, best)
+    y = xp.where(take, _pick(_NAN, _NAN, lo, hi), y)
+    lf = logcdf(y, a)
+    v = xp.exp(lf) * -xp.expm1(epsilon + logcdf(y - D, a) - lf)
+    out = xp.where(lf == -xp.inf, 0.0, xp.maximum(v, 0.0))
+    out = xp.where(D >= 2, 1.0, out)  # a bounded support, disjoint from its shift
+    out = xp.where(D == 0.0, 0.0, xp.where(D == xp.inf, 1.0, out))
+    return xp.where((epsilon >= 0.0) & (D >= 0.0), out, _NAN)  # eps < 0, D < 0 or NaN: refused
+
+
 LOGPDF = (logpdf_0,)
 SF = (sf_0,)
 LOGSF = (logsf_0,)
@@ -58,5 +130,7 @@ FISHER = None
 ENTROPY = None
 SF_END = sf_end
 LOGSF_END = logsf_end
+LOGCDF = logcdf
+PROFILE = profile
 JOINS = ()
 DIGEST = '8d1841b6a1e7df57'
