@@ -310,6 +310,7 @@ class Advice:
         if opt is not None:
             lines.append(f"optimum of any additive noise: {opt}; 'above the optimum': the excess over its upper end to "
                          "the excess over its lower end")
+        lines += [f"data: {n}" for n in sorted({o.source for o in self.options if o.source.startswith("frontier")})]
         lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
         lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
         return "\n".join(lines)
@@ -486,7 +487,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         source = "frontier data (certificate re-verified)"
         if built and shard is not None:
             source = (f"frontier data (certificate verified by {shard.by} when the data were built, {shard.at}; "
-                      f"advise(..., reverify=True) re-checks it now)")
+                      f"advise(..., reverify=True) or fhsym advise --reverify re-checks it now)")
         if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
             failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "
                               f"--no-data (data=False) tries again"))
