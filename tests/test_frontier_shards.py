@@ -126,7 +126,7 @@ def test_a_matching_shard_is_served_without_re_verification_and_reverify_re_chec
     adv = fhsym.advise(0.3, 1e-6, dim=5, data=path)
     assert count == [], "verify_certificate was called for records the shard's digest covers"
     assert len(adv.options) == 8 and all(
-        o.source.startswith("frontier data (certificate verified by fhsym.calibration.verify.check_certificate when "
+        o.source.startswith("frontier data (certificate proven by fhsym.calibration.verify.check_certificate when "
                             "the data were built, ") for o in adv.options), [o.source for o in adv.options]
     with pytest.raises(ValueError, match="^reverify must be True or False"):
         fhsym.advise(0.3, 1e-6, dim=5, reverify="yes")

@@ -486,8 +486,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
             continue
         source = "frontier data (certificate re-verified)"
         if built and shard is not None:
-            source = (f"frontier data (certificate verified by {shard.by} when the data were built, {shard.at}; "
-                      f"advise(..., reverify=True) or fhsym advise --reverify re-checks it now)")
+            source = (f"frontier data (certificate proven by {shard.by} when the data were built, {shard.at}; "
+                      f"reverify=True / --reverify re-checks it now)")
         if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
             failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "
                               f"--no-data (data=False) tries again"))

@@ -172,7 +172,7 @@ def _parse(path: Path) -> Tuple[str, Shard]:
                 and ver["rigorous"] == len(cals)):
             verified = frozenset(cals) - {call_key(f["call"]) for f in ver["failed"]}
             by = str(ver["by"])
-            at = str(ver["at"]) + (f", changed records re-checked {ver['rechecked_at']}" if "rechecked_at" in ver
+            at = str(ver["at"]) + (f", changed records {ver['rechecked_at']}" if "rechecked_at" in ver
                                    else "")
     except (OSError, EOFError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"{str(path)!r} is not a frontier shard: {exc}") from None
