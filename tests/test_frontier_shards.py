@@ -121,6 +121,21 @@ def test_a_shard_of_another_data_file_or_without_verification_is_not_trusted(tmp
     assert adv.best.source == "frontier data (certificate re-verified)" and len(count) == 2
 
 
+def test_a_call_the_build_time_re_check_failed_is_re_verified(tmp_path, count):
+    """A call listed as failed in the bulk re-check is not served on its strength: re-verified now (this genuine
+    certificate holds, so it is served then); the other shard's record is served unchecked."""
+    path, data = _tiny_data(tmp_path)
+    k03, k1 = list(data["calibrations"])
+    data["verification"].update(ok=1, failed=[{"call": data["calibrations"][k03]["call"], "reason": "test"}])
+    path.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
+    S.write_shards(path)
+    assert not S.load_shard(path, 0.3, 1e-6).verified and S.load_shard(path, 1.0, 1e-6).verified == {k1}
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name,))
+    assert adv.best.source == "frontier data (certificate re-verified)" and len(count) == 1
+    adv = fhsym.advise(1.0, 1e-6, data=path, candidates=(F.Gaussian.name,))
+    assert "when the data were built" in adv.best.source and len(count) == 1
+
+
 def test_a_matching_shard_is_served_without_re_verification_and_reverify_re_checks(count):
     path = _data_path()
     adv = fhsym.advise(0.3, 1e-6, dim=5, data=path)
@@ -142,7 +157,7 @@ def test_a_tampered_shard_is_re_verified_and_its_false_record_not_served(tmp_pat
     served but computed."""
     path = _data_path()
     shutil.copy(path, tmp_path / path.name)
-    (tmp_path / S.DIRNAME).mkdir()
+    S.shard_dir(tmp_path / path.name).mkdir()
     name = S.shard_name(0.3, 1e-6)
     shard = json.loads(gzip.decompress((S.shard_dir(path) / name).read_bytes()))
     call = F.calibration_call(F.Gaussian.name, 0.3, 1e-6, 5)
@@ -150,7 +165,7 @@ def test_a_tampered_shard_is_re_verified_and_its_false_record_not_served(tmp_pat
     sigma = float.fromhex(cert["parameters"]["sigma"])
     cert["parameters"]["sigma"] = (0.9 * sigma).hex()  # a consistent forgery: it parses, it is false
     cert["decimal"]["parameters"]["sigma"] = repr(0.9 * sigma)
-    (tmp_path / S.DIRNAME / name).write_bytes(gzip.compress(json.dumps(shard).encode()))
+    (S.shard_dir(tmp_path / path.name) / name).write_bytes(gzip.compress(json.dumps(shard).encode()))
     adv = fhsym.advise(0.3, 1e-6, dim=5, data=tmp_path / path.name, candidates=(F.Gaussian.name, F.LAPLACE_PURE))
     # both records re-checked: the shard's digest is not its certificates' any more
     assert sorted(c.mechanism for c in count) == [F.Gaussian.name, "laplace"]

@@ -2,7 +2,8 @@
 
 The data file ``fhsym/applications/data/frontier.json.gz`` (21017 calibrations, 48 MB of JSON) stays the source of
 truth: the scripts, the figures and docs/frontier.md read it.  Parsing it takes about a second, so the advisor reads
-instead the *shard* of the requested (epsilon, delta), ``frontier_shards/<epsilon!r>_<delta!r>.json.gz`` next to it,
+instead the *shard* of the requested (epsilon, delta), ``frontier_shards/<epsilon!r>_<delta!r>.json.gz`` next to it
+(:func:`shard_dir`),
 a derived index written by ``python scripts/frontier.py shards`` (and at the end of ``frontier.py assemble`` and of
 ``frontier_report.py verify``) and checked for freshness by ``tests/test_frontier_shards.py``, which rebuilds every
 shard from the data file and compares the JSON byte for byte.  A shard holds (sorted-key JSON, gzip-compressed):
@@ -35,7 +36,6 @@ __all__ = ["FORMAT", "Shard", "build_shards", "call_key", "certificates_digest",
            "shard_dir", "shard_name", "write_shards"]
 
 FORMAT = "fhsym-frontier-shard/1"
-DIRNAME = "frontier_shards"
 
 
 def call_key(call: Mapping[str, Any]) -> str:
@@ -51,8 +51,10 @@ def certificates_digest(cals: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def shard_dir(data_path: Union[str, Path]) -> Path:
-    """The folder of the shards of a data file: ``frontier_shards`` next to it."""
-    return Path(data_path).parent / DIRNAME
+    """The folder of the shards of a data file: next to it, named after it (``frontier.json.gz``:
+    ``frontier_shards``), so that two data files in one folder keep their own shards."""
+    p = Path(data_path)
+    return p.parent / (p.name.split(".")[0] + "_shards")
 
 
 def shard_name(epsilon: float, delta: float) -> str:
