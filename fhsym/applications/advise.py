@@ -418,7 +418,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
         more is listed in ``failed`` with the estimate, not served unchecked and not recomputed (at dim = 100000 the
-        K-fold Laplace certificate's re-check is estimated at ~50 s)
+        K-fold Laplace certificate's re-check is estimated at ~50 s); it bounds the re-checks made now, not a record
+        served as proven when the data were built (which ``reverify=True`` re-checks within it)
     reverify : re-check every recorded certificate now with :func:`fhsym.verify_certificate` (memoised per process),
         also those the shard's digest shows were proven when the data were built (default False: those are served
         as verified then, their option's ``source`` says so and when; every other record is re-checked now)
