@@ -2,7 +2,7 @@
 
     python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
                                        [--only recorded advise computed offgrid widths]
-                                       [--markdown]
+                                       [--fresh-rounds 5] [--compare-checkout DIR] [--markdown]
 
 Each row times an fhsym call and dp_accounting's analytic Gaussian ``get_sigma_gaussian(eps, 1e-6)`` alternately
 (baseline, fhsym, baseline, fhsym, ... after one warm-up call of each: the house style of
@@ -15,7 +15,13 @@ the ratio shows the load each saw.
   (a second call in the process); "re-checked": the memo cleared before every call, so each call re-derives the
   dual's bound and the noise's privacy in exact rationals.
 * ``advise``: ``fhsym.advise(0.3, 1e-6, dim=5)`` (eight K-fold certificates from the frontier data) and
-  ``fhsym.advise(1, 1e-6)`` (target 100 ms); "re-verified": the memo of verified records cleared before every call.
+  ``fhsym.advise(1, 1e-6)`` (target 100 ms).  "warm": a second call in the process; "cold": every memo cleared
+  before each call (the shard of (eps, delta) re-read, its digest recomputed, the calibrations rebuilt); "re-verified":
+  ``reverify=True`` with the memos cleared (every recorded certificate re-checked by ``verify_certificate``, as every
+  cold call did before the shards); "fresh process": the first call in a new Python process (``import fhsym`` and the
+  lazy API load done first, untimed), timed against the first ``get_sigma_gaussian`` call in the same process, one
+  process per round (``--fresh-rounds``); ``--compare-checkout DIR`` also times DIR's fhsym (e.g. a ``git worktree``
+  of an older commit) the same way, its processes alternating with this checkout's.
 * ``computed``: ``optimal_variance`` at points the data file does not hold (the LP solved; target 5 s at
   eps <= 10), with the interval's width.
 * ``offgrid``: off the data at eps 1, 3, 5, 7, 10 (delta 1e-7, which no record holds; eps 7 has no record at all):
@@ -35,12 +41,17 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from typing import Callable, List, Tuple
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
 
 from _timing import interleaved  # the shared A, B, A, B timing (benchmarks/_timing.py)
 import fhsym
 from fhsym.applications import advise as A
+from fhsym.applications import frontier_shards as FS
 from fhsym.optimum import recorded as R
 
 
@@ -87,17 +98,65 @@ def recorded_rows(rounds: int) -> List[dict]:
     return rows
 
 
+def _clear() -> None:
+    """Every memo between advise and its data: verified and rebuilt records, parsed shards, the data file's digest."""
+    A._REUSED.clear()
+    A._BUILT.clear()
+    R._CHECKED.clear()
+    FS._SHARDS.clear()
+    FS._SOURCE_SHA.clear()
+
+
+#: one fresh process: the first get_sigma_gaussian and the first advise, each timed after the imports
+_FRESH = """
+import sys, time
+import fhsym
+from dp_accounting import gaussian_mechanism as gm
+advise = fhsym.advise  # the lazy API load, untimed
+t0 = time.perf_counter(); gm.get_sigma_gaussian(0.3, 1e-6); t1 = time.perf_counter()
+adv = advise(0.3, 1e-6, dim=5); t2 = time.perf_counter()
+print(t1 - t0, t2 - t1, fhsym.__file__, adv.best.source)
+"""
+
+
+def _fresh(checkout: str) -> Tuple[float, float, str]:
+    env = {**os.environ, "PYTHONPATH": checkout}
+    out = subprocess.run([sys.executable, "-c", _FRESH], env=env, cwd=tempfile.gettempdir(), capture_output=True,
+                         text=True, check=True).stdout.split(maxsplit=3)
+    return float(out[0]), float(out[1]), out[3].strip()
+
+
+def fresh_rows(rounds: int, compare: Optional[str]) -> List[dict]:
+    here = str(Path(fhsym.__file__).resolve().parents[1])
+    checkouts = [here] + ([str(Path(compare).resolve())] if compare else [])
+    times: dict = {c: ([], [], "") for c in checkouts}
+    for _ in range(rounds):
+        for c in checkouts:  # this checkout, then the other one, alternately
+            tb, tc, src = _fresh(c)
+            times[c][0].append(tb)
+            times[c][1].append(tc)
+            times[c] = (times[c][0], times[c][1], src)
+    rows = []
+    for c in checkouts:
+        tb, tc, src = times[c]
+        how = ("certificate proven when the data were built" if "when the data were built" in src else
+               "certificate re-verified now" if "re-verified" in src else src)
+        rows.append(row(f"advise(0.3, 1e-6, dim=5) fresh process{'' if c == here else ' (' + c + ')'}",
+                        "get_sigma_gaussian(0.3, 1e-6) first", tb, tc, 0.1, note=f"best option: {how}"))
+    return rows
+
+
 def advise_rows(rounds: int) -> List[dict]:
     rows = []
-    for label, fn in (("advise(0.3, 1e-6, dim=5)", lambda: fhsym.advise(0.3, 1e-6, dim=5)),
-                      ("advise(1, 1e-6)", lambda: fhsym.advise(1.0, 1e-6))):
+    for label, fn, again in (
+            ("advise(0.3, 1e-6, dim=5)", lambda: fhsym.advise(0.3, 1e-6, dim=5),
+             lambda: fhsym.advise(0.3, 1e-6, dim=5, reverify=True)),
+            ("advise(1, 1e-6)", lambda: fhsym.advise(1.0, 1e-6), lambda: fhsym.advise(1.0, 1e-6, reverify=True))):
         tb, tc = interleaved(_gauss(0.3), fn, rounds)
         rows.append(row(label + " warm", "get_sigma_gaussian(0.3, 1e-6)", tb, tc, 0.1))
-
-        def clear() -> None:
-            A._REUSED.clear()
-            R._CHECKED.clear()
-        tb, tc = interleaved(_gauss(0.3), fn, max(1, rounds // 5), before_b=clear)
+        tb, tc = interleaved(_gauss(0.3), fn, rounds, before_b=_clear)
+        rows.append(row(label + " cold", "get_sigma_gaussian(0.3, 1e-6)", tb, tc, 0.1))
+        tb, tc = interleaved(_gauss(0.3), again, max(1, rounds // 5), before_b=_clear)
         rows.append(row(label + " re-verified", "get_sigma_gaussian(0.3, 1e-6)", tb, tc, 0.1))
     return rows
 
@@ -173,6 +232,8 @@ def main(argv=None) -> None:
     ap.add_argument("--slow-rounds", type=int, default=1, help="interleaved rounds of the LP rows")
     ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths"),
                     default=("recorded", "advise", "computed", "offgrid", "widths"))
+    ap.add_argument("--fresh-rounds", type=int, default=5, help="fresh processes of the advise row (each checkout)")
+    ap.add_argument("--compare-checkout", default=None, metavar="DIR", help="also time DIR's fhsym in fresh processes")
     ap.add_argument("--markdown", action="store_true")
     ns = ap.parse_args(argv)
     try:
@@ -183,12 +244,16 @@ def main(argv=None) -> None:
     print(f"fhsym {fhsym.__version__}, dp_accounting {getattr(dp_accounting, '__version__', '?')}, Python "
           f"{platform.python_version()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     t0 = time.perf_counter()
+    FS.load_shard(A.default_data_path(), 0.3, 1e-6)
+    t1 = time.perf_counter()
     A.load_frontier_calibrations(A.default_data_path())
-    print(f"first load of the frontier data file: {time.perf_counter() - t0:.2f} s (once per process)")
+    print(f"first load of the shard of (0.3, 1e-6): {t1 - t0:.3f} s; of the whole frontier data file (what advise "
+          f"reads where there is no shard): {time.perf_counter() - t1:.2f} s")
     rows: List[dict] = []
     if "recorded" in ns.only:
         rows += recorded_rows(ns.rounds)
     if "advise" in ns.only:
+        rows += fresh_rows(ns.fresh_rounds, ns.compare_checkout)
         rows += advise_rows(ns.rounds)
     if "computed" in ns.only:
         rows += computed_rows(ns.slow_rounds)

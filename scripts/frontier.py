@@ -6,6 +6,7 @@ Usage::
     python scripts/frontier.py assemble      # cache -> fhsym/applications/data/frontier.json.gz
     python scripts/frontier.py seed [--retry CANDIDATE ...]   # data file -> cache (resume from published results)
     python scripts/frontier.py report        # data file -> docs/figures/frontier_*.png and docs/frontier.md
+    python scripts/frontier.py shards [--check]   # data file -> its per-(eps, delta) shards (fhsym.advise reads them)
 
 ``run`` submits the calibrations of the stages named (default: all, in order) to
 :func:`fhsym.applications.sweeps.run_tasks`; every result is cached in ``--cache``
@@ -25,6 +26,10 @@ Stages (the box-based calibrations are keyed by K T, see
 
 ``assemble`` writes the data file from whatever is cached: each release lists the candidates computed,
 skipped (with the reason) or not computed; nothing is filled in.
+
+``shards`` writes the advisor's index of the data file, one file per (eps, delta) in
+``fhsym/applications/data/frontier_shards/`` (:mod:`fhsym.applications.frontier_shards`); ``assemble`` and
+``frontier_report.py verify`` rewrite it too; ``--check`` exits 1 when it is stale, writing nothing.
 
 ``seed`` fills an empty cache from a data file: its calibrations (with their certificates) and the
 errors it records, so that a later ``run`` computes only what is missing.  ``--retry CANDIDATE``
@@ -219,6 +224,20 @@ def cmd_seed(ns) -> int:
     return 0
 
 
+def cmd_shards(ns) -> int:
+    from fhsym.applications.frontier_shards import check_shards, shard_dir, write_shards
+
+    if ns.check:
+        problems = check_shards(ns.data)
+        for p in problems:
+            print(f"frontier shards: {p}", file=sys.stderr)
+        print(f"frontier shards of {ns.data}: {'stale' if problems else 'fresh'}")
+        return 1 if problems else 0
+    n = write_shards(ns.data)
+    print(f"wrote {n} shards of {ns.data.name} into {shard_dir(ns.data)}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/frontier.py", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -245,11 +264,16 @@ def main(argv=None) -> int:
     sd.add_argument("--retry", action="append", choices=F.CANDIDATES, help="leave this candidate's errors out")
     p = sub.add_parser("report", help="figures and docs/frontier.md from the data file")
     p.add_argument("--data", type=Path, default=DATA)
+    sh = sub.add_parser("shards", help="the data file's per-(eps, delta) shards that fhsym.advise reads")
+    sh.add_argument("--data", type=Path, default=DATA)
+    sh.add_argument("--check", action="store_true", help="write nothing; exit 1 if a shard is missing, stale or left over")
     ns = ap.parse_args(argv)
     if ns.cmd == "run":
         return cmd_run(ns)
     if ns.cmd == "seed":
         return cmd_seed(ns)
+    if ns.cmd == "shards":
+        return cmd_shards(ns)
     from frontier_report import assemble, report  # scripts/frontier_report.py
 
     if ns.cmd == "assemble":

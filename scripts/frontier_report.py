@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from fhsym import __version__  # noqa: E402
 from fhsym.applications import frontier as F  # noqa: E402
 from fhsym.applications.advise import call_key  # noqa: E402
+from fhsym.applications.frontier_shards import certificates_digest, shard_dir, write_shards  # noqa: E402
 from fhsym.applications.sweeps import DiskCache  # noqa: E402
 
 FIG = ROOT / "docs" / "figures"
@@ -174,6 +175,7 @@ def assemble(cache_dir: Path, out: Path) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
     out.write_bytes(gzip.compress(text, mtime=0) if out.suffix == ".gz" else text)
+    _write_shards(out)
     print(f"wrote {out}: {summary['releases']} releases, {summary['complete']} complete, {len(cals)} calibrations "
           f"({task_seconds / 3600:.2f} h of task time), {len(optimum)} optimum intervals, "
           f"{out.stat().st_size / 1e6:.2f} MB in {time.perf_counter() - t0:.0f} s")
@@ -181,11 +183,16 @@ def assemble(cache_dir: Path, out: Path) -> int:
 
 
 def _digest(cals) -> str:
-    """sha256 of every record's certificate, by call key: what a bulk re-check is a statement about."""
-    import hashlib
+    """sha256 of every record's certificate, by call key: what a bulk re-check is a statement about (the same
+    function digests each shard's certificates: fhsym.applications.frontier_shards)."""
+    return certificates_digest(cals)
 
-    blob = json.dumps({k: r["certificate"] for k, r in cals.items()}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()
+
+def _write_shards(path: Path) -> None:
+    """The advisor's per-(eps, delta) index of the data file (fhsym.applications.frontier_shards), rewritten from the
+    bytes just written so that it cannot go stale (tests/test_frontier_shards.py checks it)."""
+    n = write_shards(path)
+    print(f"wrote {n} shards of {path.name} into {shard_dir(path)}")
 
 
 def _check(item):
@@ -267,6 +274,7 @@ def verify(data_path: Path, workers: int = 1, since: "Path | None" = None) -> in
                     "re-check's verdict; every other certificate was re-checked at 'at'"}
     text = json.dumps(data, allow_nan=False, separators=(",", ":")).encode()
     data_path.write_bytes(gzip.compress(text, mtime=0) if data_path.suffix == ".gz" else text)
+    _write_shards(data_path)
     what = (f"{len(items)} certificates re-checked ({len(covered)} unchanged since the full re-check of {base['at']}, "
             f"which covers them)" if base is not None else f"{n} certificates re-checked")
     print(f"{what}: {n - len(failed)} of {n} hold ({rigorous} proven: ball arithmetic, exact rationals or a proven PLD "

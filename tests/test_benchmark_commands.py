@@ -62,10 +62,14 @@ def test_kfold_variances_all_as_documented(tmp_path):
 
 def test_bench_optimum_runs_its_advise_rows():
     """`python benchmarks/bench_optimum.py` (README speed table) runs, on the shared interleaved timing of
-    benchmarks/_timing.py: one round of its advise rows, each printed with its baseline and ratio."""
-    out = _run(str(ROOT / "benchmarks" / "bench_optimum.py"), "--rounds", "1", "--slow-rounds", "1", "--only", "advise")
+    benchmarks/_timing.py: one round of its advise rows (one fresh process; warm, cold and re-verified in-process for
+    two releases), each printed with its baseline and ratio."""
+    out = _run(str(ROOT / "benchmarks" / "bench_optimum.py"), "--rounds", "1", "--slow-rounds", "1", "--only", "advise",
+               "--fresh-rounds", "1")
     rows = [ln for ln in out.splitlines() if ln.startswith("advise(")]
-    assert len(rows) == 4 and all("get_sigma_gaussian" in r and "ratio" in r for r in rows), out
+    assert len(rows) == 7 and all("get_sigma_gaussian" in r and "ratio" in r for r in rows), out
+    assert [r.split("  ")[0] for r in rows if "fresh process" in r] == ["advise(0.3, 1e-6, dim=5) fresh process"]
+    assert "best option: certificate proven when the data were built" in out
     assert "load average" in out
 
 

@@ -602,6 +602,16 @@ def test_verify_since_rechecks_only_the_changed_certificates(tmp_path, capsys):
     inc = ver["incremental"]
     assert inc["unchanged"] == 1 and inc["rechecked"] == 2
     assert sorted(map(call_key, inc["rechecked_calls"])) == sorted([b, c])
+    # verify rewrote the advisor's shards of each file (its own folder: base_shards, new_shards); the record counts
+    # the proven certificates without naming them, so with one not proven (the forged one) no shard lets advise serve
+    # a record unchecked
+    from fhsym.applications.frontier_shards import check_shards, load_shard, shard_dir
+
+    assert check_shards(path) == [] and check_shards(base) == [] and shard_dir(path) != shard_dir(base)
+    assert ver["rigorous"] == 2
+    for k in (a, b, c):
+        shard = load_shard(path, cals[k]["call"]["epsilon"], cals[k]["call"]["delta"])
+        assert shard is not None and k in shard.records and not shard.verified
     stale = json.loads(base.read_text())
     stale["calibrations"][a] = dict(stale["calibrations"][a], variance=0.0, certificate=forged)
     base.write_text(json.dumps(stale))

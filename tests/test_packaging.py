@@ -1,7 +1,7 @@
 """The sdist and the wheel carry every data file the code reads (issue 24, item 4).
 
 fhsym reads, besides its Python modules, the frontier data of ``fhsym.advise``
-(``fhsym/applications/data/frontier.json.gz``), the C sources of the code generator's C target and
+(``fhsym/applications/data/frontier.json.gz`` and its shards in ``frontier_shards/``), the C sources of the code generator's C target and
 the PEP 561 marker.  Every non-Python file tracked under ``fhsym/`` is such a file; this test builds
 the sdist from the tracked files (as a clean clone has them), the wheel from that sdist (as
 ``python -m build`` does), and checks that both hold every one of them.  `.ci/run` then installs the
@@ -46,6 +46,8 @@ def package_data_files() -> list[str]:
 def test_the_data_files_are_known(monkeypatch):
     data = package_data_files()
     assert "fhsym/applications/data/frontier.json.gz" in data
+    # and its per-(eps, delta) shards, which advise reads (fhsym.applications.frontier_shards)
+    assert "fhsym/applications/data/frontier_shards/0.3_1e-06.json.gz" in data
     assert "fhsym/py.typed" in data and "fhsym/codegen/c/fhsym.c" in data
     # the advisor reads its data from inside the package, not from the checkout around it
     from fhsym.applications.advise import default_data_path

@@ -4,8 +4,13 @@ For a release (epsilon, delta, K coordinates, T compositions, a sensitivity set:
 the l2 ball or the l1 ball of radius ``sensitivity``) the advisor calibrates each candidate of
 :mod:`fhsym.applications.frontier` with :func:`fhsym.calibrate` and ranks them by per-coordinate
 variance.  Where the frontier data file (``fhsym/applications/data/frontier.json.gz``) holds the same
-calibration call, its certificate is re-checked with :func:`fhsym.verify_certificate` and, if it
-holds and matches the request, reused; everything else is computed, the cheap mechanisms first.
+calibration call and its certificate matches the request, the record is reused; everything else is computed, the
+cheap mechanisms first.  The advisor reads the data file's shard of the requested (epsilon, delta)
+(:mod:`fhsym.applications.frontier_shards`: 0.5 MB of the 48 MB, built from that very file) and the whole file only
+where there is none.  A recorded certificate is served only if :func:`fhsym.verify_certificate` proved it: when the
+data were built (the shard's record of the data file's bulk re-check says it was proven and did not fail, and the
+SHA-256 of the shard's certificates, recomputed from the bytes loaded, equals the digest that re-check recorded) or
+now, in this call (every record that is not so covered, and every record with ``reverify=True``).
 
 The box-based candidates (flipped Huber, K-fold Laplace, truncated Laplace, OSGT, both staircases)
 cover an l2 / l1 ball through the box that contains it (see :mod:`fhsym.applications.frontier`);
@@ -16,9 +21,9 @@ variance of *any* additive noise (:func:`fhsym.optimal_variance`: at a point of 
 frontier's 1-D grid, the recorded dual and noise re-checked in exact rationals), and each option's variance above
 its lower end.
 
-A recorded certificate is re-verified once per process: the calibration rebuilt from it is memoised by the SHA-256
-digest of (call, certificate, method), so the same advice asked again costs no re-derivation (the verdict is a
-deterministic function of those bytes; a changed record has another digest and is verified afresh).
+A recorded certificate re-verified now is re-verified once per process: the calibration rebuilt from it is memoised
+by the SHA-256 digest of (call, certificate, method), so the same advice asked again costs no re-derivation (the
+verdict is a deterministic function of those bytes; a changed record has another digest and is verified afresh).
 
 >>> import fhsym
 >>> adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("gaussian", "laplace_pure", "staircase"))
@@ -35,7 +40,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from .._core.limits import REUSE_BUDGET, Budget, OverBudget
 from .._core.sensitivities import resolve_sensitivities
@@ -46,6 +51,7 @@ from ..privacy.certificate import Certificate
 from .frontier import (CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, ONE_D_CANDIDATES,
                        QUANTILE_LEVEL, STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank, declared_candidates,
                        gain_db, is_box_based, run_call)
+from .frontier_shards import Shard, call_key, load_shard
 
 __all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text",
            "optimum_interval"]
@@ -89,14 +95,11 @@ def ratio_text(ratio: float) -> str:
     return f"{change} ({10.0 * math.log10(r):+.3g} dB)"
 
 
-def call_key(call: Dict[str, Any]) -> str:
-    """The data file's key of a calibration call: its keyword arguments as sorted JSON."""
-    return json.dumps(call, sort_keys=True)
-
-
 _LOADED: Dict[Tuple[str, float], Dict[str, Any]] = {}
 #: calibrations rebuilt from records whose certificates re-verified, by the digest of (call, certificate, method)
 _REUSED: Dict[bytes, Calibration] = {}
+#: calibrations rebuilt from shard records whose certificates were verified when the data were built (same digest)
+_BUILT: Dict[bytes, Calibration] = {}
 _ERRORS: Dict[Tuple[str, float], Dict[str, str]] = {}
 
 
@@ -307,6 +310,7 @@ class Advice:
         if opt is not None:
             lines.append(f"optimum of any additive noise: {opt}; 'above the optimum': the excess over its upper end to "
                          "the excess over its lower end")
+        lines += [f"data: {n}" for n in sorted({o.source for o in self.options if o.source.startswith("frontier")})]
         lines += [f"note: {n}" for n in sorted({o.covers for o in self.options if o.covers})]
         lines += [f"not calibrated: {c}: {e}" for c, e in self.failed]
         return "\n".join(lines)
@@ -337,25 +341,29 @@ def _covers(candidate: str, call: Dict[str, Any], dim: int, norm: str, compositi
     return "; ".join(text)
 
 
-def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = REUSE_BUDGET) -> Optional[Calibration]:
-    """The Calibration of a data-file record, or None unless its certificate re-verifies and matches ``call``
-    (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``).  A success is
-    memoised by the digest of (call, certificate, method) (module docstring)."""
+def _from_record(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget = REUSE_BUDGET,
+                 verified: bool = False) -> Optional[Calibration]:
+    """The Calibration of a data-file record, or None unless its certificate matches ``call`` and re-verifies now
+    (:class:`fhsym._core.limits.OverBudget` when its re-check would cost more than ``budget``); ``verified``: the
+    caller established that :func:`fhsym.verify_certificate` proved these very bytes when the data were built
+    (:func:`fhsym.applications.frontier_shards.load_shard`), so it is not re-checked.  A success is memoised by the
+    digest of (call, certificate, method) (module docstring), separately for the two ways."""
     try:
         key = hashlib.sha256(json.dumps([call, rec["certificate"], rec.get("method")], sort_keys=True,
                                         allow_nan=False).encode()).digest()
     except (KeyError, TypeError, ValueError):
         return None
-    hit = _REUSED.get(key)
+    memo = _BUILT if verified else _REUSED
+    hit = memo.get(key)
     if hit is not None:
         return hit
-    cal = _rebuild(rec, call, budget)
+    cal = _rebuild(rec, call, budget, check=not verified)
     if cal is not None:
-        _REUSED[key] = cal
+        memo[key] = cal
     return cal
 
 
-def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget) -> Optional[Calibration]:
+def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget, check: bool = True) -> Optional[Calibration]:
     try:
         cert = Certificate.from_dict(rec["certificate"])
     except (KeyError, ValueError):
@@ -368,7 +376,7 @@ def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget) -> Optio
     if want != have or not cert.holds:
         return None
     try:
-        if not verify_certificate(cert, budget):
+        if check and not verify_certificate(cert, budget):
             return None
     except OverBudget:
         raise
@@ -387,7 +395,7 @@ def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget) -> Optio
 def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compositions: int = 1, *,
            sensitivity: float = 1.0, data: Union[None, bool, str, Path] = None,
            candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None,
-           budget: Budget = REUSE_BUDGET) -> Advice:
+           budget: Budget = REUSE_BUDGET, reverify: bool = False) -> Advice:
     """Certified calibrations of every candidate mechanism for one release, sorted by variance.
 
     Parameters
@@ -397,7 +405,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     sensitivity : float > 0, the radius of the sensitivity set (default 1)
     norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
     data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
-        ``False`` computes everything
+        ``False`` computes everything.  Its shard of (epsilon, delta) is read where one was built from that file
+        (:mod:`fhsym.applications.frontier_shards`), else the whole file
     candidates : names from :data:`fhsym.applications.frontier.CANDIDATES`, its
         :data:`~fhsym.applications.frontier.ONE_D_CANDIDATES` (the truncated staircase: one release of one coordinate
         only; named for K T > 1 it is listed in ``failed`` with the reason) and of laws registered by
@@ -409,13 +418,18 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
         more is listed in ``failed`` with the estimate, not served unchecked and not recomputed (at dim = 100000 the
-        K-fold Laplace certificate's re-check is estimated at ~50 s)
+        K-fold Laplace certificate's re-check is estimated at ~50 s); it bounds the re-checks made now, not a record
+        served as proven when the data were built (which ``reverify=True`` re-checks within it)
+    reverify : re-check every recorded certificate now with :func:`fhsym.verify_certificate` (memoised per process),
+        also those the shard's digest shows were proven when the data were built (default False: those are served
+        as verified then, their option's ``source`` says so and when; every other record is re-checked now)
 
     Returns
     -------
     Advice
         ``options`` best first (each a certified :class:`fhsym.Calibration` with its source: the
-        data file, re-verified, or computed now), ``gain_db`` over the runner-up, ``fh_gain_db``.
+        data file, its certificate verified when the data were built or re-verified now, or computed now),
+        ``gain_db`` over the runner-up, ``fh_gain_db``.
         A candidate whose calibration fails (e.g. too large a dim for the exact K-fold search) is
         listed in ``failed`` with the error.
 
@@ -443,6 +457,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         raise ValueError(f"data must be None, True, False or the path of a frontier data file; got {data!r}")
     if not isinstance(budget, Budget):
         raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
+    if not isinstance(reverify, bool):
+        raise ValueError(f"reverify must be True or False; got {reverify!r}")
     options, failed = [], []
     if not one:  # the one-coordinate candidates have no K-fold or composed claim
         failed += [(c, f"calibrated for one release of one coordinate only (no K-fold or composed claim covers it); "
@@ -456,18 +472,23 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
             del calls[c]
         seen_calls.add(k)
     path = default_data_path() if data is None or data is True else (None if data is False else Path(os.fspath(data)))
-    records: Dict[str, Any] = {} if path is None else load_frontier_calibrations(path)
-    recorded_errors = {} if path is None else _recorded_errors(path)
+    shard: Optional[Shard] = None if path is None else load_shard(path, float(epsilon), float(delta))
+    records: Mapping[str, Any] = ({} if path is None else load_frontier_calibrations(path)) if shard is None else shard.records
+    recorded_errors: Mapping[str, str] = ({} if path is None else _recorded_errors(path)) if shard is None else shard.errors
     for c in sorted(calls, key=_order):
         call = calls[c]
         rec = records.get(call_key(call))
+        built = shard is not None and not reverify and call_key(call) in shard.verified
         try:
-            cal = _from_record(rec, call, budget) if rec is not None else None
+            cal = _from_record(rec, call, budget, verified=built) if rec is not None else None
         except OverBudget as exc:
             failed.append((c, f"the frontier data holds this calibration, but {exc}; advise(..., budget=Budget(...)) "
                               f"re-checks it"))
             continue
         source = "frontier data (certificate re-verified)"
+        if built and shard is not None:
+            source = (f"frontier data (certificate proven by {shard.by} when the data were built, {shard.at}; "
+                      f"reverify=True / --reverify re-checks it now)")
         if cal is None and call_key(call) in recorded_errors:  # a call the sweep could not calibrate: not re-run
             failed.append((c, f"the frontier data records that this calibration failed ({recorded_errors[call_key(call)]}); "
                               f"--no-data (data=False) tries again"))
