@@ -47,6 +47,7 @@ program of :mod:`fhsym.optimum`.
 from __future__ import annotations
 
 import math
+import functools
 from fractions import Fraction
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
@@ -59,6 +60,13 @@ from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_pro
 from .._core.limits import BASE_BYTES, TERM_SECONDS, Cost
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
+
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _moment_cell(n: int, k: int) -> Fraction:
+    """The generated cell integral ``c_n(k)`` (an exact rational), memoised: the same (n, k) recur in every law."""
+    return Fraction(_gen.moment_cell(n, k))
 
 __all__ = ["PiecewiseUniform", "piecewise_uniform_profile"]
 
@@ -205,11 +213,14 @@ class PiecewiseUniform(NoiseDistribution):
     def _exact_moment_std(self, n: int) -> Fraction:
         """``E[T^n]`` in units of the width, exactly: ``sum_|k|<=M q_|k| c_n(k)``, ``c_n(k)`` the generated integral of
         ``t^n`` over cell k (``c_n(-k) = c_n(k)`` for even n)."""
-        total = Fraction(0)
-        for k, v in enumerate(self.weights):
-            if v:
-                total += (1 if k == 0 else 2) * v * _gen.moment_cell(n, k)
-        return total / self._total
+        memo: Dict[int, Fraction] = self.__dict__.setdefault("_exact_moments", {})  # the weights are a fixed tuple
+        if n not in memo:
+            total = Fraction(0)
+            for k, v in enumerate(self.weights):
+                if v:
+                    total += (1 if k == 0 else 2) * v * _moment_cell(n, k)
+            memo[n] = total / self._total
+        return memo[n]
 
     def support(self) -> Tuple[float, float]:
         """``(-(M' + 1/2) w, (M' + 1/2) w)``, ``M'`` the outermost bin with positive weight."""
