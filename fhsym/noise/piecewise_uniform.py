@@ -62,7 +62,6 @@ from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
 
 
-
 @functools.lru_cache(maxsize=1 << 14)
 def _moment_cell(n: int, k: int) -> Fraction:
     """The generated cell integral ``c_n(k)`` (an exact rational), memoised: the same (n, k) recur in every law."""
