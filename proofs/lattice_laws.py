@@ -36,6 +36,8 @@ from fhsym.symbolic.lattice_em import (EM_ORDER, EMDerivation, derive_em, hermit
                                        programs, x as xx)
 from fhsym.symbolic.lattice_laws import LatticeDerivation, derive_lattice, jj
 from fhsym.symbolic.lattice_series import P_MAX, SeriesDerivation, derive_series, omr, pp, r as rr
+from fhsym.symbolic import lattice_plan as LP
+from fhsym.symbolic.special import erfcx
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .discrete import REGIMES, reference
@@ -369,6 +371,99 @@ def _topic() -> Topic:
                             f"proofs/discrete.py: every ball contains the exact sum: {not misses}; worst midpoint error "
                             f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
+    def plan(ctx: Context) -> Outcome:
+        sd: SeriesDerivation = derive_series(decl)
+        m, n, c, b, K, lam, u = D.m, D.n, D.c, D.b, D.K, D.lam, D.u
+        w = sp.Symbol("w")  # pm(r) = r w, w in [-1, 1]: the ball's radius is the coefficient of w
+        coef = {LP.b2h: sd.tail_coefficients[0], LP.c2h: sd.tail_coefficients[2]}  # b^2/2, c^2/2 (declared)
+        progs = {p.name: p for p in LP.plan_programs()}
+        steps, ok = [f"- c2h, b2h = the declared tail's coefficients of n^2 and n^0: {coef[LP.c2h]}, {coef[LP.b2h]}"], True
+
+        def value(prog: Any, env0: Any = None, rhs_of: Any = None) -> Any:
+            env = dict(env0 or {})
+            for name, rhs in prog.assignments:
+                rhs = (rhs_of or {}).get(name, rhs)
+                env[name] = sp.expand(LP.plan_value(rhs.xreplace(env)).replace(LP.pm, lambda r: r * w).subs(coef))
+            return LP.plan_value(prog.result.xreplace(env)).replace(LP.pm, lambda r: r * w).subs(coef)
+
+        def zero(e: Any) -> Any:
+            """e reduced: 0 when expand (or, for a small residual, simplify) closes it."""
+            e = sp.expand(e)
+            return e if e == 0 or sp.count_ops(e) > 400 else sp.simplify(e)
+
+        gap = zero(value(progs["centre_sum_arb"]) - dv().centre_sum_raw.subs(D.k, n))
+        ok &= gap == 0
+        steps.append(f"- centre_sum_arb minus the declared centre's sum_(j=n)^K e^(-E(j)) (SymPy summation): {gap}")
+        t0, q0, st = value(progs["gauss_start_arb"]).args
+        tail = decl.tail
+        gaps = [sp.simplify(t0 - sp.exp(tail.subs(n, 0) - tail.subs(n, m))),
+                sp.simplify(q0 - sp.exp(tail.subs(n, m) - tail.subs(n, m + 1))),
+                sp.simplify(st - sp.exp(-(tail.subs(n, m + 2) - 2 * tail.subs(n, m + 1) + tail.subs(n, m))))]
+        ok &= gaps == [0, 0, 0]
+        steps.append(f"- gauss_start_arb minus (e^(b^2/2 - E(m)), e^(E(m) - E(m + 1)), e^(-(E(m+2) - 2E(m+1) + E(m)))) "
+                     f"of the declared tail: {gaps}; so the loop's t_(m+j) = e^(b^2/2 - E(m + j)) and its ratios "
+                     f"(the recurrence t_(n+1) = t_n q_n, q_(n+1) = q_n e^(-c^2))")
+        close = value(progs["gauss_close_arb"])
+        lo_gap = zero(close.subs(w, -1) - LP.tot * sp.exp(-b**2 / 2))
+        hi_gap = zero(close.subs(w, 1) - (LP.tot + D.truncation_bound(0, LP.M)) * sp.exp(-b**2 / 2))
+        ok &= lo_gap == 0 and hi_gap == 0
+        steps.append(f"- gauss_close_arb: the ball's ends (w = -1, 1) minus e^(-b^2/2) total and e^(-b^2/2) (total + "
+                     f"truncation_bound(0, M)) (the tail's proven geometric bound, row `tail`): {lo_gap}, {hi_gap}")
+        consts = value(progs["em_constants_arb"]).args
+        Q = LP.PLAN_EM_ORDER
+        prog = progs["em_tail_arb"]
+        # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
+        reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
+        rem_sym = sp.Symbol("rem")
+        branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
+        em_mid = None
+        for label, (expr, cond) in branches.items():
+            val = value(prog, None, {**reads, rem_sym: expr})
+            mid = sp.expand(val.subs(w, 0).subs(u, c * m))
+            if em_mid is None:
+                em_mid = mid
+                want = (D.em_theta(0, Q) * sp.exp(-b**2 / 2)).subs(u, c * m)
+                want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
+                gap_mid = zero(mid - want)
+                ok &= gap_mid == 0
+                steps.append(f"- em_tail_arb (constants from em_constants_arb substituted): its midpoint minus "
+                             f"e^(-b^2/2) em_theta(0, {Q}) (u = c m; erfcx(z) = e^(z^2) erfc(z)): {gap_mid}")
+            rad = sp.expand(sp.diff(val, w).subs(u, c * m))
+            bound = (D.em_remainder_bound(0, Q, label == "past the zeros") * sp.exp(-b**2 / 2)).subs(u, c * m)
+            gap_r = zero(rad - bound)
+            ok &= gap_r == 0
+            test = str(cond) if cond != sp.true else "otherwise"
+            steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound(0, {Q}, "
+                         f"{label == 'past the zeros'}): {gap_r}")
+        pz = reads[sp.Symbol("past_zeros")]
+        he = sp.Poly(sp.hermite_prob(2 * Q, D.u), D.u)
+        beyond = he.count_roots(inf=13)
+        ok &= beyond == 0 and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and sp.Integer(13) ** 2 < 8 * Q + 10
+        steps.append(f"- past_zeros = {pz} = sqrt(8Q + 10); real zeros of He_{2 * Q} in [13, oo) (Sturm): {beyond}, and "
+                     f"13^2 < {8 * Q + 10}: past sqrt(8Q + 10) He_{2 * Q} > 0, so the remainder's integral is the exact "
+                     f"one em_remainder_bound takes there")
+        z1 = value(progs["normaliser_arb"]).subs(LP.t1, D.upper_tail(1))
+        zgaps = [sp.simplify((z1 - D.normaliser()).subs(K, kk)) for kk in (0, 1, 5)]
+        zsym = sp.simplify(sp.piecewise_fold(z1 - D.normaliser()).args[0][0]) if isinstance(
+            sp.piecewise_fold(z1 - D.normaliser()), sp.Piecewise) else sp.simplify(z1 - D.normaliser())
+        ok &= zgaps == [0, 0, 0] and zsym == 0
+        steps.append(f"- normaliser_arb at t1 = T(1) minus fhsym.symbolic.discrete.normaliser: {zsym} (K >= 1); at "
+                     f"K = 0, 1, 5: {zgaps}")
+        refl = value(progs["reflected_tail_arb"]) - (LP.z - LP.t1)
+        ok &= refl == 0
+        steps.append(f"- reflected_tail_arb minus (Z - T(1 - n)) = T(n) for n <= 0 (E(-j) = E(j), row `facts`): {refl}")
+        ks = sp.Symbol("kstar", integer=True, positive=True)
+        prof = value(progs["profile_assembly_arb"]).subs({LP.t1: D.upper_tail(ks), LP.t2: D.upper_tail(ks + D.S),
+                                                          LP.z: D.normaliser()})
+        pg = zero(prof - D.profile(ks))
+        ok &= pg == 0
+        steps.append(f"- profile_assembly_arb at T(k*), T(k* + S), Z minus fhsym.symbolic.discrete.profile(k*): {pg}")
+        steps.append("- each program is the unevaluated tree printed on balls in its order of operations (ball(q) the "
+                     "ball of the exact rational q, pm(r) the ball [-r, r]); the certificate plan "
+                     "(fhsym/noise/discrete_profile_arb.py) keeps only control flow")
+        return proven(bool(ok), "SymPy: each printed ball program of the certificate plan, assignments substituted, "
+                      "equals the derived form (centre sum, Gaussian tail and its bounds, Z, profile)", steps)
+
     topic.add(facts, obj="declaration", paper="eq 7", claim="symmetric; convex energy (monotone loss)", name="facts")
     topic.add(centre, obj="centre sums, Z", paper="eq 8", claim="geometric sums in closed form = printed forms",
               name="centre")
@@ -384,6 +479,8 @@ def _topic() -> Topic:
               "bound for any power, derived and printed on balls", name="series")
     topic.add(balls, obj="ball view (class)", paper="eq 8", claim="at_precision's balls contain the exact sums",
               name="balls")
+    topic.add(plan, obj="certificate plan (ball programs)", paper="Thm 3 on h*Z", claim="the profile-lattice "
+              "plan's printed ball programs = the derived forms and bounds", name="plan")
     topic.add(loss, obj="privacy loss (class)", paper="Sec II-C1", claim="the hand-written float loss = E(k + S) - "
               "E(k) of the declaration", name="loss")
     return topic

@@ -20,23 +20,24 @@ import functools
 from fractions import Fraction
 import importlib
 import textwrap
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 from sympy.core.function import AppliedUndef
 
 from fhsym.symbolic import discrete as D
 from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.lattice_plan import ball, fac_ball, item, plan_programs, pm
 from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
 from fhsym.symbolic.special import erfcx
 
 from .cell_laws import FractionPrinter
 from .step_laws import StepArbPrinter, StepPrinter
 
-__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_c", "program_jax", "render_lattice_law",
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_arb", "program_c", "program_jax", "render_lattice_law",
            "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs", "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
@@ -66,8 +67,8 @@ class ProgramPrinter:
     """
 
     def __init__(self, scalars: Sequence[sp.Symbol] = (), target: str = "numpy", prefix: str = "") -> None:
-        if target not in ("numpy", "c", "jax"):
-            raise ValueError(f"target must be 'numpy', 'c' or 'jax'; got {target!r}")
+        if target not in ("numpy", "c", "jax", "arb"):
+            raise ValueError(f"target must be 'numpy', 'c', 'jax' or 'arb'; got {target!r}")
         self.scalars = frozenset(scalars)
         self.target, self.prefix = target, prefix  # prefix: of a called printed function's name (C)
 
@@ -80,12 +81,57 @@ class ProgramPrinter:
 
     def _fn(self, name: str, arg: sp.Expr) -> str:
         const = not arg.free_symbols
+        if self.target == "arb":
+            return f"A.{name}({self._p(arg)})"
         if self.target == "c":
             return f"{name}({self._p(arg)})"
         if self.target == "jax":  # a parameter may be traced: math.* only on constants
             return f"{'math' if const else 'xp'}.{name}({self._p(arg)})"
         lib = "math" if const or arg.free_symbols <= self.scalars else "np"
         return f"{lib}.{name}({self._p(arg)})"
+
+    def _p_arb(self, e: sp.Basic) -> Optional[str]:
+        """The ball target's own prints (None: as the numpy target): ``ball(q)`` ``arb(q)`` (a non-integer rational
+        ``A.q(p, q)``), ``pm(r)`` ``r*arb(0, 1)``, ``fac_ball(n)`` ``arb.fac_ui(n)``, ``item(k, i)`` ``k[i]``, pi
+        ``arb.pi()``, a negation ``-(x)`` unless x is an atom (the tree's order: ``-(u*u)`` is not ``(-u)*u``),
+        ``Abs`` ``abs``, ``Piecewise`` a conditional expression, a relation, a tuple."""
+        if isinstance(e, ball):
+            x = e.args[0]
+            if isinstance(x, sp.Rational) and not isinstance(x, sp.Integer):
+                return f"A.q({int(x.p)}, {int(x.q)})"
+            return f"arb({self._p(x)})"
+        if isinstance(e, pm):
+            return f"{self._wrap(e.args[0], (sp.Mul, fdiv, sp.Pow))}*arb(0, 1)"
+        if isinstance(e, fac_ball):
+            return f"arb.fac_ui({int(e.args[0])})"
+        if isinstance(e, item):
+            return f"{self._p(e.args[0])}[{int(e.args[1])}]"
+        if e == sp.pi:
+            return "arb.pi()"
+        if isinstance(e, (sp.Rational, flt)) and not isinstance(e, sp.Integer):
+            raise ValueError(f"a ball program's rational must be a ball(...) (rounded at the working precision): {e}")
+        if self._is_neg(e):
+            x = e.args[1]
+            atom = isinstance(x, (sp.Symbol, sp.Integer, AppliedUndef, sp.Function)) and not isinstance(x, pm)
+            return f"-{self._p(x)}" if atom else f"-({self._p(x)})"
+        if isinstance(e, sp.Abs):
+            return f"abs({self._p(e.args[0])})"
+        if isinstance(e, sp.Piecewise):
+            (a, cond), (b, rest) = e.args
+            if rest != sp.true:
+                raise ValueError(f"a ball program's Piecewise has two branches, the last for True: {e}")
+            return f"({self._p(a)} if {self._p(cond)} else {self._p(b)})"
+        if isinstance(e, sp.GreaterThan):
+            return f"{self._p(e.lhs)} >= {self._p(e.rhs)}"
+        if isinstance(e, sp.LessThan):  # SymPy writes u >= p as p <= u: printed as u >= p (the same ball test)
+            return f"{self._p(e.rhs)} >= {self._p(e.lhs)}"
+        if isinstance(e, sp.Tuple):
+            return f"({', '.join(self._p(x) for x in e.args)},)"
+        if isinstance(e, sp.erfc):
+            return self._fn("erfc", e.args[0])
+        if isinstance(e, expm1):
+            return self._fn("expm1", e.args[0])
+        return None
 
     def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
         """``e`` printed, parenthesised unless it is an atom, a call, or of a type in ``allow``."""
@@ -98,6 +144,10 @@ class ProgramPrinter:
         return f"({text})"
 
     def _p(self, e: sp.Basic) -> str:
+        if self.target == "arb":
+            text = self._p_arb(e)
+            if text is not None:
+                return text
         if isinstance(e, sp.Symbol):
             return _LAM.name if e == D.lam else str(e.name)
         if isinstance(e, sp.Integer):
@@ -157,6 +207,17 @@ class ProgramPrinter:
 def program_source(prog: Program) -> str:
     """``def name(args) -> Any:`` with the program's assignments and its result (:class:`ProgramPrinter`)."""
     pr = ProgramPrinter(prog.scalars)
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
+             f'    """{prog.doc}."""']
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def program_arb(prog: Program) -> str:
+    """``def name(args) -> Any:`` with the ball program's assignments and its result (:class:`ProgramPrinter`,
+    target ``"arb"``: every ball operation in the tree's order)."""
+    pr = ProgramPrinter(target="arb")
     lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
              f'    """{prog.doc}."""']
     lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
@@ -303,7 +364,7 @@ def render_lattice_law() -> str:
     defs = [
         _source("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)),
         _source("tail_exponent", dv.tail_exponent, (D.m, jj, D.c)),
-    ] + [program_source(p) for p in programs(decl)] + _ball_defs(decl)
+    ] + [program_source(p) for p in programs(decl)] + _ball_defs(decl) + [program_arb(p) for p in plan_programs()]
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",
