@@ -1,7 +1,8 @@
 """Compare ``fhsym.DiscreteFlippedHuber`` (the centre's log tail and the Gaussian tail's summand exponent printed from
 its declaration, issue 28) with the former hand-written class and lattice sums (``fhsym/noise/discrete_flipped_huber.py``
 and ``lattice_sums.py`` at a git revision, default af7ecfb): logpmf, cdf, sf, logsf, logcdf at 81 lattice points,
-log Z, the variance and the log profile (eps 0.1, 1, 3; 4 steps) of 64 laws (60 random: gamma 0.1 .. 1000, step
+log Z, the variance, the log profile (eps 0.1, 1, 3; 4 steps) and the privacy loss (1, 4, 37 steps, k around
+-S/2, 0, K and in the tail) of 64 laws (60 random: gamma 0.1 .. 1000, step
 2^-8 .. 4, alpha/gamma 1e-3 .. 30; and four fixed); and the lattice sums themselves where the laws above rarely reach
 them: log R_0 and log R_2 on their Euler-Maclaurin path (array and one-point forms, 2,000 random (m, c) with c in
 1e-9 .. 5e-3, m up to 1e12) and the n^2 centre sum (400 random (K, lam), K up to 1e9, lam 1e-9 .. 10: direct and
@@ -82,6 +83,9 @@ def main() -> None:
         note("variance", new.var(), old.var())
         for e in (0.1, 1.0, 3.0):
             note("log profile", new.log_privacy_profile(e, 4 * step), old.log_privacy_profile(e, 4 * step))
+        for s in (1, 4, 37):  # the loss at k around -S/2, 0, K and in the tail
+            ks = sorted({-s - 1, -(s // 2) - 1, -(s // 2), 0, 1, new.K - s, new.K - 1, new.K, new.K + 1, 3 * new.K + 50})
+            note("loss", [new._loss(k, s) for k in ks], [old._loss(k, s) for k in ks])
     from fhsym.noise import lattice_sums as LS
 
     em_points = em_paths = 0

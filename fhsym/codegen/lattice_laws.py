@@ -30,6 +30,7 @@ from sympy.core.function import AppliedUndef
 from fhsym.symbolic import discrete as D
 from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.lattice_float import float_programs, logaddexp
 from fhsym.symbolic.lattice_plan import ball, fac_ball, item, plan_programs, pm
 from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
 from fhsym.symbolic.special import erfcx
@@ -133,6 +134,27 @@ class ProgramPrinter:
             return self._fn("expm1", e.args[0])
         return None
 
+    def _p_numpy(self, e: sp.Basic) -> Optional[str]:
+        """The numpy target's conditions (None: the common prints): a ``Piecewise`` of two branches is a conditional
+        expression when its condition reads only scalar arguments, else ``np.where``; an inequality, ``and``;
+        ``logaddexp`` is ``np.logaddexp``; ``expm1`` is ``math.expm1``/``np.expm1``."""
+        if isinstance(e, sp.Piecewise):
+            (a, cond), (b, rest) = e.args
+            if rest != sp.true:
+                raise ValueError(f"a program's Piecewise has two branches, the last for True: {e}")
+            if cond.free_symbols <= self.scalars:
+                return f"({self._p(a)} if {self._p(cond)} else {self._p(b)})"
+            return f"np.where({self._p(cond)}, {self._p(a)}, {self._p(b)})"
+        if isinstance(e, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):  # as SymPy wrote it
+            return f"{self._p(e.lhs)} {e.rel_op} {self._p(e.rhs)}"
+        if isinstance(e, sp.And):
+            return " and ".join(f"{self._p(x)}" for x in e.args)
+        if isinstance(e, logaddexp):
+            return f"np.logaddexp({self._p(e.args[0])}, {self._p(e.args[1])})"
+        if isinstance(e, expm1):
+            return self._fn("expm1", e.args[0])
+        return None
+
     def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
         """``e`` printed, parenthesised unless it is an atom, a call, or of a type in ``allow``."""
         text = self._p(e)
@@ -146,6 +168,10 @@ class ProgramPrinter:
     def _p(self, e: sp.Basic) -> str:
         if self.target == "arb":
             text = self._p_arb(e)
+            if text is not None:
+                return text
+        elif self.target == "numpy":
+            text = self._p_numpy(e)
             if text is not None:
                 return text
         if isinstance(e, sp.Symbol):
@@ -365,6 +391,7 @@ def render_lattice_law() -> str:
         _source("log_centre_scaled", dv.log_centre_scaled, (D.k, D.K, D.lam)),
         _source("tail_exponent", dv.tail_exponent, (D.m, jj, D.c)),
     ] + [program_source(p) for p in programs(decl)] + _ball_defs(decl) + [program_arb(p) for p in plan_programs()]
+    defs += [program_source(p) for p in float_programs()]
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",

@@ -353,4 +353,88 @@ def profile_assembly_arb(t1: Any, t2: Any, epsilon: Any, z: Any) -> Any:
     return (t1 - A.exp(arb(epsilon))*t2)/z
 
 
+def energy_float(n: Any, K: Any, lam: Any, b: Any, c: Any) -> Any:
+    """E(n) for n >= 0: lam n on the centre n <= K, (c^2 n^2 + b^2)/2 beyond."""
+    return np.where(K >= n, lam*n, 0.5*((c*n)**2 + b*b))
+
+
+def loss_float(a: Any, bb: Any, K: Any, lam: Any, b: Any, c: Any) -> Any:
+    """L = E(a) - E(bb) (a = |k + S|, bb = |k|) in the hinge form lam (a - bb) + ((c a - b)_+^2 - (c bb - b)_+^2)/2; past K both, the difference of squares factored."""
+    lin = lam*(a - bb)
+    ha = (c*a - b if K < a else 0.0)
+    hb = (c*bb - b if K < bb else 0.0)
+    quad = (0.5*c*(a - bb)*(c*(a + bb) - 2.0*b) if K < a and K < bb else 0.5*(ha*ha - hb*hb))
+    return lin + quad
+
+
+def tail_entry_gap(h: Any, Kf: Any, alpha: Any, gamma: Any) -> Any:
+    """d = (h (K + 1) - alpha)/gamma = c (K + 1) - b in (0, c]."""
+    return (h*(Kf + 1.0) - alpha)/gamma
+
+
+def centre_gap(n: Any, K: Any, lam: Any, d: Any) -> Any:
+    """E(K + 1) - E(n) = lam (K + 1 - n) + d^2/2 for n <= K."""
+    return lam*(K + 1.0 - n) + 0.5*d*d
+
+
+def rho_centre(la: Any, gap: Any, log_r_first: Any) -> Any:
+    """log(e^(E(n)) T(n)) for 1 <= n <= K: log(e^(E(n)) G(n, K) + e^(E(n) - E(K + 1)) e^(E(K + 1)) T(K + 1))."""
+    return np.logaddexp(la, -gap + log_r_first)
+
+
+def log_tail_pos(energy: Any, r1: Any) -> Any:
+    """log T(n) = -E(n) + log(e^(E(n)) T(n))."""
+    return -energy + r1
+
+
+def log_normaliser_float(log_t1: Any) -> Any:
+    """log Z = log(1 + 2 T(1))."""
+    return np.logaddexp(0.0, math.log(2.0) + log_t1)
+
+
+def log_reflected_tail(log_z: Any, lt: Any) -> Any:
+    """log T(n) = log(Z - T(1 - n)) for n <= 0, lt = log T(1 - n)."""
+    return log_z + np.log1p(-np.exp(lt - log_z))
+
+
+def log_cdf_neg(lt: Any, log_z: Any) -> Any:
+    """log P(X <= k) = log T(-k) - log Z for k < 0 (symmetry), lt = log T(-k)."""
+    return lt - log_z
+
+
+def log_cdf_pos(lt: Any, log_z: Any) -> Any:
+    """log P(X <= k) = log(1 - T(k + 1)/Z) for k >= 0, lt = log T(k + 1)."""
+    return np.log1p(-np.exp(lt - log_z))
+
+
+def log_profile_x_pos(epsilon: Any, L: Any, r1: Any, r2: Any) -> Any:
+    """x = log(e^eps T(k* + S)/T(k*)) = eps - L(k*) + rho(k* + S) - rho(k*) (k* >= 1)."""
+    return epsilon - L + r2 - r1
+
+
+def log_profile_x(epsilon: Any, lt1: Any, lt2: Any) -> Any:
+    """x = log(e^eps T(k* + S)/T(k*)) = eps + log T(k* + S) - log T(k*)."""
+    return epsilon + lt2 - lt1
+
+
+def log_profile_float(lt1: Any, log_z: Any, x: Any) -> Any:
+    """log delta = log T(k*) - log Z + log(1 - e^x) (x < 0)."""
+    return lt1 - log_z + math.log(-math.expm1(x))
+
+
+def log_var_tail(energy: Any, m: Any, log_r2: Any) -> Any:
+    """log(e^(-b^2/2) Theta_2(m)) = -E(m) + 2 log m + log R_2(m) (m = K + 1)."""
+    return -energy + 2.0*math.log(m) + log_r2
+
+
+def log_var_sum(lg2: Any, log_tail: Any) -> Any:
+    """log(sum_(n=1)^K n^2 e^(-E(n)) + e^(-b^2/2) Theta_2(K + 1))."""
+    return np.logaddexp(lg2, log_tail)
+
+
+def log_variance(h: Any, log_tot: Any, log_z: Any) -> Any:
+    """log Var X = log(2 h^2 (...)/Z)."""
+    return math.log(2.0) + 2.0*math.log(h) + log_tot - log_z
+
+
 DIGEST = '1829ad47e0e9f245'
