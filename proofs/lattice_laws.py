@@ -413,37 +413,39 @@ def _topic() -> Topic:
                      f"truncation_bound(0, M)) (the tail's proven geometric bound, row `tail`): {lo_gap}, {hi_gap}")
         consts = value(progs["em_constants_arb"]).args
         Q = LP.PLAN_EM_ORDER
-        prog = progs["em_tail_arb"]
-        # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
-        reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
-        rem_sym = sp.Symbol("rem")
-        branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
-        em_mid = None
-        for label, (expr, cond) in branches.items():
-            val = value(prog, None, {**reads, rem_sym: expr})
-            mid = sp.expand(val.subs(w, 0).subs(u, c * m))
-            if em_mid is None:
-                em_mid = mid
-                want = (D.em_theta(0, Q) * sp.exp(-b**2 / 2)).subs(u, c * m)
-                want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
-                gap_mid = zero(mid - want)
-                ok &= gap_mid == 0
-                steps.append(f"- em_tail_arb (constants from em_constants_arb substituted): its midpoint minus "
-                             f"e^(-b^2/2) em_theta(0, {Q}) (u = c m; erfcx(z) = e^(z^2) erfc(z)): {gap_mid}")
-            rad = sp.expand(sp.diff(val, w).subs(u, c * m))
-            bound = (D.em_remainder_bound(0, Q, label == "past the zeros") * sp.exp(-b**2 / 2)).subs(u, c * m)
-            gap_r = zero(rad - bound)
-            ok &= gap_r == 0
-            test = str(cond) if cond != sp.true else "otherwise"
-            steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound(0, {Q}, "
-                         f"{label == 'past the zeros'}): {gap_r}")
+        for pname, pw in (("em_tail_arb", 0), ("em_tail2_arb", 2)):
+            prog = progs[pname]
+            # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
+            reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
+            rem_sym = sp.Symbol("rem")
+            branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
+            em_mid = None
+            for label, (expr, cond) in branches.items():
+                val = value(prog, None, {**reads, rem_sym: expr})
+                mid = sp.expand(val.subs(w, 0).subs(u, c * m))
+                if em_mid is None:
+                    em_mid = mid
+                    want = (D.em_theta(pw, Q) * sp.exp(-b**2 / 2)).subs(u, c * m)
+                    want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
+                    gap_mid = zero(mid - want)
+                    ok &= gap_mid == 0
+                    steps.append(f"- {pname} (constants from em_constants_arb substituted): its midpoint minus "
+                                 f"e^(-b^2/2) em_theta({pw}, {Q}) (u = c m; erfcx(z) = e^(z^2) erfc(z)): {gap_mid}")
+                rad = sp.expand(sp.diff(val, w).subs(u, c * m))
+                bound = (D.em_remainder_bound(pw, Q, label == "past the zeros") * sp.exp(-b**2 / 2)).subs(u, c * m)
+                gap_r = zero(rad - bound)
+                ok &= gap_r == 0
+                test = str(cond) if cond != sp.true else "otherwise"
+                steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound({pw}, {Q}, "
+                             f"{label == 'past the zeros'}): {gap_r}")
         pz = reads[sp.Symbol("past_zeros")]
-        he = sp.Poly(sp.hermite_prob(2 * Q, D.u), D.u)
-        beyond = he.count_roots(inf=13)
-        ok &= beyond == 0 and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and sp.Integer(13) ** 2 < 8 * Q + 10
-        steps.append(f"- past_zeros = {pz} = sqrt(8Q + 10); real zeros of He_{2 * Q} in [13, oo) (Sturm): {beyond}, and "
-                     f"13^2 < {8 * Q + 10}: past sqrt(8Q + 10) He_{2 * Q} > 0, so the remainder's integral is the exact "
-                     f"one em_remainder_bound takes there")
+        beyond = [sp.Poly(f, D.u).count_roots(inf=13) for f in (sp.hermite_prob(2 * Q, D.u), sp.hermite_prob(
+            2 * Q + 2, D.u) + sp.hermite_prob(2 * Q, D.u))]
+        ok &= beyond == [0, 0] and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and sp.Integer(13) ** 2 < 8 * Q + 10
+        steps.append(f"- past_zeros = {pz} = sqrt(8Q + 10); real zeros in [13, oo) (Sturm) of He_{2 * Q} (p = 0) and of "
+                     f"He_{2 * Q + 2} + He_{2 * Q} (p = 2): {beyond}, and 13^2 < {8 * Q + 10}: past sqrt(8Q + 10) the "
+                     f"2Q-th derivative has one sign, so the remainder's integral is the exact one em_remainder_bound "
+                     f"takes there")
         z1 = value(progs["normaliser_arb"]).subs(LP.t1, D.upper_tail(1))
         zgaps = [sp.simplify((z1 - D.normaliser()).subs(K, kk)) for kk in (0, 1, 5)]
         zsym = sp.simplify(sp.piecewise_fold(z1 - D.normaliser()).args[0][0]) if isinstance(

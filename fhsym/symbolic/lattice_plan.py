@@ -15,7 +15,8 @@ discrete_flipped_huber.py`` (:class:`fhsym.codegen.lattice_laws.ProgramPrinter`,
 * ``em_constants_arb(c)`` and ``em_tail_arb(m, c, b2h, k)``: ``e^(-b^2/2) Theta_0(m)`` by Euler-Maclaurin with
   :data:`PLAN_EM_ORDER` corrections (:func:`~fhsym.symbolic.discrete.em_theta`) plus the ball of its remainder bound
   (:func:`~fhsym.symbolic.discrete.em_remainder_bound`: the exact integral past the zeros of ``He_2Q``, Cauchy-Schwarz
-  before);
+  before); ``em_tail2_arb`` the same for ``e^(-b^2/2) Theta_2(m)`` (the ball view's variance; ``at_precision``
+  takes both where a direct sum would be long and their ball is as narrow as the working precision);
 * ``normaliser_arb(t1) = 1 + 2 T(1)``, ``reflected_tail_arb(z, t) = Z - T(1 - n)`` (``T(n)`` for ``n <= 0``) and
   ``profile_assembly_arb(t1, t2, eps, z) = (T(k*) - e^eps T(k* + S))/Z``.
 
@@ -153,6 +154,35 @@ def _em_tail() -> Program:
                    f"proven remainder bound; k = em_constants_arb(c)")
 
 
+def _em_tail2() -> Program:
+    """``e^(-b^2/2) sum_(n>=m) n^2 e^(-c^2 n^2/2)`` by Euler-Maclaurin, the p = 2 twin of :func:`_em_tail` (the ball
+    view's variance and entropy; no certificate reads it)."""
+    m, c, u = D.m, D.c, D.u
+    Q = PLAN_EM_ORDER
+    names = {nm: sp.Symbol(nm) for nm in EM_CONSTANT_NAMES}
+    asg: List[Tuple[sp.Symbol, sp.Expr]] = [(names[nm], item(k_em, i)) for i, nm in enumerate(EM_CONSTANT_NAMES)]
+    c2, g, main, corr, rem = (sp.Symbol(x) for x in ("c2", "g", "main", "corr", "rem"))
+    he = [sp.Symbol(f"he{i}") for i in range(2 * Q + 2)]
+    asg += [(u, tree_mul(c, m)), (c2, tree_mul(c, c)), (g, sp.exp(fdiv(tree_neg(tree_mul(u, u)), 2))),
+            (main, fdiv(tree_add(tree_mul(u, g), tree_mul(names["sqrt_half_pi"], sp.erfc(fdiv(u, names["sqrt2"])))),
+                        tree_pow(c, 3))),
+            (he[0], ball(1)), (he[1], u)]
+    for q in range(1, 2 * Q + 1):  # up to He_(2Q+1)
+        asg.append((he[q + 1], tree_add(tree_mul(u, he[q]), tree_neg(tree_mul(q, he[q - 1])))))
+    # B_2q/(2q)! c^(2q-3) = bc_q/c^2
+    asg.append((corr, tree_add(fdiv(ball(tree_mul(m, m)), 2), *[tree_mul(fdiv(names[f"bc{q}"], c2),
+                                                                    tree_add(he[2 * q + 1], he[2 * q - 1]))
+                                                           for q in range(1, Q + 1)])))
+    cs2 = tree_mul(fdiv(names["cq"], c2), sp.Pow(tree_mul(2, sp.pi, tree_add(fac_ball(2 * Q), fac_ball(2 * Q + 2))),
+                                                 sp.S.Half, evaluate=False))
+    asg.append((rem, sp.Piecewise((tree_mul(fdiv(names["cq"], c2), tree_add(he[2 * Q + 1], he[2 * Q - 1]), g),
+                                   sp.GreaterThan(u, names["past_zeros"])), (cs2, True))))
+    res = tree_mul(tree_add(main, tree_mul(g, corr), pm(rem)), sp.exp(tree_neg(ball(b2h))))
+    return Program("em_tail2_arb", (m, c, b2h, k_em), tuple(asg), res,
+                   f"e^(-b^2/2) sum_(n>=m) n^2 e^(-c^2 n^2/2) by Euler-Maclaurin ({Q} corrections) plus the ball of its "
+                   f"proven remainder bound; k = em_constants_arb(c)")
+
+
 def _small() -> List[Program]:
     eps = D.eps
     return [Program("normaliser_arb", (t1,), (), tree_add(1, tree_mul(2, t1)), "Z = 1 + 2 T(1)"),
@@ -165,7 +195,7 @@ def _small() -> List[Program]:
 @functools.lru_cache(maxsize=None)
 def plan_programs() -> Tuple[Program, ...]:
     """The certificate plan's ball programs (module docstring), in print order."""
-    return (_centre(), _gauss_start(), _gauss_close(), _em_constants(), _em_tail(), *_small())
+    return (_centre(), _gauss_start(), _gauss_close(), _em_constants(), _em_tail(), _em_tail2(), *_small())
 
 
 def plan_value(e: sp.Expr) -> sp.Expr:

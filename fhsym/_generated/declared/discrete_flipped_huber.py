@@ -338,6 +338,85 @@ def em_tail_arb(m: Any, c: Any, b2h: Any, k: Any) -> Any:
     return (main + g*corr + rem*arb(0, 1))*A.exp(-arb(b2h))
 
 
+def em_tail2_arb(m: Any, c: Any, b2h: Any, k: Any) -> Any:
+    """e^(-b^2/2) sum_(n>=m) n^2 e^(-c^2 n^2/2) by Euler-Maclaurin (20 corrections) plus the ball of its proven remainder bound; k = em_constants_arb(c)."""
+    sqrt_half_pi = k[0]
+    sqrt2 = k[1]
+    past_zeros = k[2]
+    bc1 = k[3]
+    bc2 = k[4]
+    bc3 = k[5]
+    bc4 = k[6]
+    bc5 = k[7]
+    bc6 = k[8]
+    bc7 = k[9]
+    bc8 = k[10]
+    bc9 = k[11]
+    bc10 = k[12]
+    bc11 = k[13]
+    bc12 = k[14]
+    bc13 = k[15]
+    bc14 = k[16]
+    bc15 = k[17]
+    bc16 = k[18]
+    bc17 = k[19]
+    bc18 = k[20]
+    bc19 = k[21]
+    bc20 = k[22]
+    cq = k[23]
+    rem_cs = k[24]
+    half = k[25]
+    u = c*m
+    c2 = c*c
+    g = A.exp((-(u*u))/2)
+    main = (u*g + sqrt_half_pi*A.erfc(u/sqrt2))/(c**3)
+    he0 = arb(1)
+    he1 = u
+    he2 = u*he1 - 1*he0
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    he12 = u*he11 - 11*he10
+    he13 = u*he12 - 12*he11
+    he14 = u*he13 - 13*he12
+    he15 = u*he14 - 14*he13
+    he16 = u*he15 - 15*he14
+    he17 = u*he16 - 16*he15
+    he18 = u*he17 - 17*he16
+    he19 = u*he18 - 18*he17
+    he20 = u*he19 - 19*he18
+    he21 = u*he20 - 20*he19
+    he22 = u*he21 - 21*he20
+    he23 = u*he22 - 22*he21
+    he24 = u*he23 - 23*he22
+    he25 = u*he24 - 24*he23
+    he26 = u*he25 - 25*he24
+    he27 = u*he26 - 26*he25
+    he28 = u*he27 - 27*he26
+    he29 = u*he28 - 28*he27
+    he30 = u*he29 - 29*he28
+    he31 = u*he30 - 30*he29
+    he32 = u*he31 - 31*he30
+    he33 = u*he32 - 32*he31
+    he34 = u*he33 - 33*he32
+    he35 = u*he34 - 34*he33
+    he36 = u*he35 - 35*he34
+    he37 = u*he36 - 36*he35
+    he38 = u*he37 - 37*he36
+    he39 = u*he38 - 38*he37
+    he40 = u*he39 - 39*he38
+    he41 = u*he40 - 40*he39
+    corr = arb(m*m)/2 + bc1/c2*(he3 + he1) + bc2/c2*(he5 + he3) + bc3/c2*(he7 + he5) + bc4/c2*(he9 + he7) + bc5/c2*(he11 + he9) + bc6/c2*(he13 + he11) + bc7/c2*(he15 + he13) + bc8/c2*(he17 + he15) + bc9/c2*(he19 + he17) + bc10/c2*(he21 + he19) + bc11/c2*(he23 + he21) + bc12/c2*(he25 + he23) + bc13/c2*(he27 + he25) + bc14/c2*(he29 + he27) + bc15/c2*(he31 + he29) + bc16/c2*(he33 + he31) + bc17/c2*(he35 + he33) + bc18/c2*(he37 + he35) + bc19/c2*(he39 + he37) + bc20/c2*(he41 + he39)
+    rem = (cq/c2*(he41 + he39)*g if u >= past_zeros else cq/c2*A.sqrt(2*(arb.pi())*(arb.fac_ui(40) + arb.fac_ui(42))))
+    return (main + g*corr + rem*arb(0, 1))*A.exp(-arb(b2h))
+
+
 def normaliser_arb(t1: Any) -> Any:
     """Z = 1 + 2 T(1)."""
     return 1 + 2*t1
