@@ -411,41 +411,50 @@ def _topic() -> Topic:
         ok &= lo_gap == 0 and hi_gap == 0
         steps.append(f"- gauss_close_arb: the ball's ends (w = -1, 1) minus e^(-b^2/2) total and e^(-b^2/2) (total + "
                      f"truncation_bound(0, M)) (the tail's proven geometric bound, row `tail`): {lo_gap}, {hi_gap}")
-        consts = value(progs["em_constants_arb"]).args
-        Q = LP.PLAN_EM_ORDER
-        for pname, pw in (("em_tail_arb", 0), ("em_tail2_arb", 2)):
-            prog = progs[pname]
-            # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
-            reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
-            rem_sym = sp.Symbol("rem")
-            branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
-            em_mid = None
-            for label, (expr, cond) in branches.items():
-                val = value(prog, None, {**reads, rem_sym: expr})
-                mid = sp.expand(val.subs(w, 0).subs(u, c * m))
-                if em_mid is None:
-                    em_mid = mid
-                    want = (D.em_theta(pw, Q) * sp.exp(-b**2 / 2)).subs(u, c * m)
-                    want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
-                    gap_mid = zero(mid - want)
-                    ok &= gap_mid == 0
-                    steps.append(f"- {pname} (constants from em_constants_arb substituted): its midpoint minus "
-                                 f"e^(-b^2/2) em_theta({pw}, {Q}) (u = c m; erfcx(z) = e^(z^2) erfc(z)): {gap_mid}")
-                rad = sp.expand(sp.diff(val, w).subs(u, c * m))
-                bound = (D.em_remainder_bound(pw, Q, label == "past the zeros") * sp.exp(-b**2 / 2)).subs(u, c * m)
-                gap_r = zero(rad - bound)
-                ok &= gap_r == 0
-                test = str(cond) if cond != sp.true else "otherwise"
-                steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound({pw}, {Q}, "
-                             f"{label == 'past the zeros'}): {gap_r}")
-        pz = reads[sp.Symbol("past_zeros")]
-        beyond = [sp.Poly(f, D.u).count_roots(inf=13) for f in (sp.hermite_prob(2 * Q, D.u), sp.hermite_prob(
-            2 * Q + 2, D.u) + sp.hermite_prob(2 * Q, D.u))]
-        ok &= beyond == [0, 0] and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and sp.Integer(13) ** 2 < 8 * Q + 10
-        steps.append(f"- past_zeros = {pz} = sqrt(8Q + 10); real zeros in [13, oo) (Sturm) of He_{2 * Q} (p = 0) and of "
-                     f"He_{2 * Q + 2} + He_{2 * Q} (p = 2): {beyond}, and 13^2 < {8 * Q + 10}: past sqrt(8Q + 10) the "
-                     f"2Q-th derivative has one sign, so the remainder's integral is the exact one em_remainder_bound "
-                     f"takes there")
+        orders = LP.EM_ORDERS[:1] if ctx.quick else LP.EM_ORDERS  # quick: the printed order (the plan's) only
+        steps.append(f"- Euler-Maclaurin orders proven here: {orders} (the plan's printed order; the full run also "
+                     f"the higher ones at_precision prints when asked: {LP.EM_ORDERS})")
+        for Q in orders:
+            # the printed programs at PLAN_EM_ORDER; the ones at_precision prints when asked at the other orders
+            trio = ((progs["em_constants_arb"], progs["em_tail_arb"], progs["em_tail2_arb"]) if Q == LP.PLAN_EM_ORDER
+                    else LP.em_programs(Q))
+            consts = value(trio[0]).args
+            for prog, pw in ((trio[1], 0), (trio[2], 2)):
+                pname = f"{prog.name} (Q = {Q})"
+                # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
+                reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
+                rem_sym = sp.Symbol("rem")
+                branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
+                em_mid = None
+                for label, (expr, cond) in branches.items():
+                    # u = c m kept as the symbol u (the forms are polynomials in u and c), m = u/c where m appears
+                    val = value(prog, None, {**reads, rem_sym: expr, u: u}).subs(m, u / c)
+                    mid = sp.expand(val.subs(w, 0))
+                    if em_mid is None:
+                        em_mid = mid
+                        want = D.em_theta(pw, Q) * sp.exp(-b**2 / 2)
+                        want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
+                        gap_mid = zero(mid - want)
+                        ok &= gap_mid == 0
+                        steps.append(f"- {pname} (constants from em_constants_arb substituted): its midpoint minus "
+                                     f"e^(-b^2/2) em_theta({pw}, {Q}) (in u = c m and c; erfcx(z) = e^(z^2) erfc(z)): "
+                                     f"{gap_mid}")
+                    rad = sp.expand(sp.diff(val, w))
+                    bound = D.em_remainder_bound(pw, Q, label == "past the zeros") * sp.exp(-b**2 / 2)
+                    gap_r = zero(rad - bound)
+                    ok &= gap_r == 0
+                    test = str(cond) if cond != sp.true else "otherwise"
+                    steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound({pw}, "
+                                 f"{Q}, {label == 'past the zeros'}): {gap_r}")
+            pz = reads[sp.Symbol("past_zeros")]
+            r0 = sp.Integer(int(sp.sqrt(8 * Q + 10)))  # floor: r0^2 <= 8Q + 10
+            beyond = [sp.Poly(f, D.u).count_roots(inf=r0) for f in (sp.hermite_prob(2 * Q, D.u), sp.hermite_prob(
+                2 * Q + 2, D.u) + sp.hermite_prob(2 * Q, D.u))]
+            ok &= beyond == [0, 0] and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and r0**2 <= 8 * Q + 10
+            steps.append(f"- Q = {Q}: past_zeros = {pz} = sqrt(8Q + 10); real zeros in [{r0}, oo) (Sturm) of He_{2 * Q} "
+                         f"(p = 0) and of He_{2 * Q + 2} + He_{2 * Q} (p = 2): {beyond}, and {r0}^2 <= {8 * Q + 10}: past "
+                         f"sqrt(8Q + 10) the 2Q-th derivative has one sign, so the remainder's integral is the exact one "
+                         f"em_remainder_bound takes there")
         z1 = value(progs["normaliser_arb"]).subs(LP.t1, D.upper_tail(1))
         zgaps = [sp.simplify((z1 - D.normaliser()).subs(K, kk)) for kk in (0, 1, 5)]
         zsym = sp.simplify(sp.piecewise_fold(z1 - D.normaliser()).args[0][0]) if isinstance(

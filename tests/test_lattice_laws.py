@@ -169,7 +169,8 @@ def test_the_certificate_plan_runs_the_printed_ball_programs():
 def test_at_precision_long_gaussian_tails_by_euler_maclaurin_contain_exact_sums(law):
     """``at_precision(100, ball=True)`` of a law whose Gaussian tail is ~20,000 terms long (c = 1e-3) takes the printed
     Euler-Maclaurin ball programs (em_tail_arb, em_tail2_arb; counted) and its balls -- 1/Z, sf at K + 1 and at 3000
-    steps beyond, the variance -- contain exact 130-digit sums of the definition, within 1e-95 relative."""
+    steps beyond, the variance, the profile at eps = 1, 4 steps (with 40 corrections at its doubled precision) --
+    contain exact 130-digit sums of the definition, within 1e-95 relative."""
     from fhsym.noise import precise_discrete as PD
 
     calls = {"p0": 0, "p2": 0}
@@ -193,6 +194,8 @@ def test_at_precision_long_gaussian_tails_by_euler_maclaurin_contain_exact_sums(
     finally:
         PD._gen.em_tail_arb, PD._gen.em_tail2_arb = p0, p2
     assert calls["p0"] > 0 and calls["p2"] > 0, calls
+    # the profile cancels (T(k*) - e^eps T(k* + S)): its doubled precision takes the 40-correction programs
+    prof = d.at_precision(100, ball=True).privacy_profile(1.0, 4 * hq)
     with mpmath.workdps(130):
         a, g, hh = (mpmath.mpf(x) for x in law)
         K = int(mpmath.floor(a / hh))
@@ -203,8 +206,61 @@ def test_at_precision_long_gaussian_tails_by_euler_maclaurin_contain_exact_sums(
         Z = w[0] + 2 * mpmath.fsum(w[1:])
         ref = {"1/Z": 1 / Z, "sf(K+1)": mpmath.fsum(w[K + 2:]) / Z, "sf(K+3000)": mpmath.fsum(w[K + 3001:]) / Z,
                "var": 2 * hh**2 * mpmath.fsum(j * j * w[j] for j in range(1, len(w))) / Z}
+        # the profile lives far in the tail (delta ~ 1e-13580 at c = 1e-3): sum_k [w(k) - e w(k + 4)]_+ from 50 below the
+        # first k whose exact energy difference E(k + 4) - E(k) exceeds 1 (below it every term is <= 0), until the
+        # terms are below 1e-140 of the sum
+        A, G, H = (Fraction(x) for x in law)
+
+        def energy(j):
+            j = abs(j)
+            return A * H * j / G**2 if j <= K else ((H * j) ** 2 + A * A) / (2 * G * G)
+
+        lo, hi = 0, 1
+        while energy(hi + 4) - energy(hi) <= 1:
+            hi *= 2
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if energy(mid + 4) - energy(mid) > 1 else (mid, hi)
+
+        def wq(j):
+            e = energy(j)
+            return mpmath.exp(-mpmath.mpf(e.numerator) / e.denominator)
+
+        with mpmath.workdps(260):  # the terms cancel near k*: summed at 260 digits
+            ee, total, j = mpmath.e, mpmath.mpf(0), max(hi - 50, 0)
+            while True:
+                term = max(wq(j) - ee * wq(j + 4), 0)
+                total += term
+                j += 1
+                if j > hi and term < mpmath.mpf(10) ** -250 * total:
+                    break
+        got["profile(1, 4 steps)"] = prof
+        ref["profile(1, 4 steps)"] = total / Z
         for key, ball in got.items():
             mid = mpmath.mpf(ball.mid().str(130, radius=False))
             rad = mpmath.mpf(ball.rad().str(5, radius=False))
-            assert abs(mid - ref[key]) <= rad, (key, mid, ref[key], rad)
+            # the references are exact to 1e-125 relative (130 digits, weights summed to 1e-140 of Z; profile terms at 260)
+            assert abs(mid - ref[key]) <= rad + mpmath.mpf(10) ** -125 * abs(ref[key]), (key, mid, ref[key], rad)
             assert rad <= mpmath.mpf(10) ** -95 * abs(ref[key]), (key, rad)
+
+
+def test_the_ball_views_euler_maclaurin_orders_are_the_proven_ones():
+    """at_precision takes the Euler-Maclaurin programs at the orders the row ``plan`` proves (fhsym.symbolic.lattice_plan
+    .EM_ORDERS), and a higher order printed when asked is the same program structure at that order."""
+    from fhsym.codegen.lattice_laws import em_ball_functions
+    from fhsym.noise import precise_discrete as PD
+    from fhsym.symbolic import lattice_plan as LP
+
+    assert PD._EM_ORDERS == LP.EM_ORDERS and LP.EM_ORDERS[0] == LP.PLAN_EM_ORDER
+    with pytest.raises(ValueError, match="Q must be one of"):
+        LP.em_programs(30)
+    const, tail, tail2 = em_ball_functions(40)
+    from flint import arb, ctx, fmpq
+
+    with ctx.workprec(600):  # c = 1e-3: the remainder with 20 corrections ~2^-425 relative, with 40 ~2^-840
+        c = arb(fmpq(1, 1000))
+        k = const(c)
+        assert len(k) == len(LP.em_constant_names(40)) and len(gen.em_constants_arb(c)) == len(LP.em_constant_names(20))
+        for f40, f20 in ((tail, gen.em_tail_arb), (tail2, gen.em_tail2_arb)):
+            a40, a20 = f40(200, c, fmpq(0), k), f20(200, c, fmpq(0), gen.em_constants_arb(c))
+            assert a40.overlaps(a20) and a40.rel_accuracy_bits() > 560 and 380 < a20.rel_accuracy_bits() < 450

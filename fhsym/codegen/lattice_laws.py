@@ -38,7 +38,7 @@ from fhsym.symbolic.special import erfcx
 from .cell_laws import FractionPrinter
 from .step_laws import StepArbPrinter, StepPrinter
 
-__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_arb", "program_c", "program_jax", "render_lattice_law",
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_arb", "em_ball_functions", "program_c", "program_jax", "render_lattice_law",
            "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs", "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
@@ -273,6 +273,22 @@ def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
     exec(compile(centre_upper_arb_source("f", form), "<lattice power sum>", "exec"), scope)  # noqa: S102
     fn: Callable[[Any, Any], Any] = scope["f"]
     return fn
+
+
+@functools.lru_cache(maxsize=None)
+def em_ball_functions(Q: int) -> Tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """``(em_constants_arb, em_tail_arb, em_tail2_arb)`` with Q Euler-Maclaurin corrections (Q in
+    :data:`fhsym.symbolic.lattice_plan.EM_ORDERS`, each proven by ``proofs/lattice_laws.py``, row ``plan``): the
+    checked-in ones at the plan's order, the others printed and compiled when asked (once per process)."""
+    from flint import arb
+
+    from fhsym._core.declared_runtime import ArbNamespace
+    from fhsym.symbolic.lattice_plan import em_programs
+
+    scope: Dict[str, Any] = {"A": ArbNamespace, "arb": arb, "Any": Any}
+    progs = em_programs(Q)
+    exec(compile("\n\n".join(program_arb(p) for p in progs), f"<Euler-Maclaurin Q = {Q}>", "exec"), scope)  # noqa: S102
+    return scope[progs[0].name], scope[progs[1].name], scope[progs[2].name]
 
 
 def _arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:

@@ -41,8 +41,8 @@ from sympy.codegen.cfunctions import expm1
 from . import discrete as D
 from .lattice_em import Program, tree_add, tree_mul, tree_neg, tree_pow, bernoulli_factor, fdiv
 
-__all__ = ["PLAN_EM_ORDER", "ball", "pm", "fac_ball", "item", "c2h", "b2h", "tot", "k_em", "plan_programs",
-           "plan_value", "EM_CONSTANT_NAMES"]
+__all__ = ["PLAN_EM_ORDER", "EM_ORDERS", "ball", "pm", "fac_ball", "item", "c2h", "b2h", "tot", "k_em",
+           "plan_programs", "plan_value", "em_constant_names", "em_programs"]
 
 PLAN_EM_ORDER = 20  # Euler-Maclaurin corrections of the certificate plan's Gaussian tail
 c2h = sp.Symbol("c2h", positive=True)  # c^2/2, exact
@@ -78,9 +78,8 @@ class item(sp.Function):  # type: ignore[misc]
     nargs = 2
 
 
-#: the elements of em_constants_arb's tuple, in order
-EM_CONSTANT_NAMES = ("sqrt_half_pi", "sqrt2", "past_zeros", *(f"bc{q}" for q in range(1, PLAN_EM_ORDER + 1)),
-                     "cq", "rem_cs", "half")
+#: the orders the ball view (``at_precision``) may take: PLAN_EM_ORDER printed, the others printed when asked
+EM_ORDERS = (PLAN_EM_ORDER, 40)
 
 
 def _centre() -> Program:
@@ -111,9 +110,8 @@ def _gauss_close() -> Program:
                    "sum_(n>=M) e^(-c^2 n^2/2) (truncation_bound)")
 
 
-def _em_constants() -> Program:
+def _em_constants(Q: int = PLAN_EM_ORDER) -> Program:
     c = D.c
-    Q = PLAN_EM_ORDER
     c2, cq_, rem_cs = sp.Symbol("c2"), sp.Symbol("cq"), sp.Symbol("rem_cs")
     cp = [sp.Symbol(f"cp{q}") for q in range(Q + 1)]
     bc = [sp.Symbol(f"bc{q}") for q in range(Q + 1)]
@@ -133,11 +131,15 @@ def _em_constants() -> Program:
                    f"(Q = {Q}), 1/2")
 
 
-def _em_tail() -> Program:
+def em_constant_names(Q: int = PLAN_EM_ORDER) -> Tuple[str, ...]:
+    """The elements of ``em_constants_arb``'s tuple at Q corrections, in order."""
+    return ("sqrt_half_pi", "sqrt2", "past_zeros", *(f"bc{q}" for q in range(1, Q + 1)), "cq", "rem_cs", "half")
+
+
+def _em_tail(Q: int = PLAN_EM_ORDER) -> Program:
     m, c, u = D.m, D.c, D.u
-    Q = PLAN_EM_ORDER
-    names = {nm: sp.Symbol(nm) for nm in EM_CONSTANT_NAMES}
-    asg: List[Tuple[sp.Symbol, sp.Expr]] = [(names[nm], item(k_em, i)) for i, nm in enumerate(EM_CONSTANT_NAMES)]
+    names = {nm: sp.Symbol(nm) for nm in em_constant_names(Q)}
+    asg: List[Tuple[sp.Symbol, sp.Expr]] = [(names[nm], item(k_em, i)) for i, nm in enumerate(em_constant_names(Q))]
     g, main, corr, rem = sp.Symbol("g"), sp.Symbol("main"), sp.Symbol("corr"), sp.Symbol("rem")
     he = [sp.Symbol(f"he{i}") for i in range(2 * Q + 1)]
     asg += [(u, tree_mul(c, m)), (g, sp.exp(fdiv(tree_neg(tree_mul(u, u)), 2))),
@@ -154,13 +156,12 @@ def _em_tail() -> Program:
                    f"proven remainder bound; k = em_constants_arb(c)")
 
 
-def _em_tail2() -> Program:
+def _em_tail2(Q: int = PLAN_EM_ORDER) -> Program:
     """``e^(-b^2/2) sum_(n>=m) n^2 e^(-c^2 n^2/2)`` by Euler-Maclaurin, the p = 2 twin of :func:`_em_tail` (the ball
     view's variance and entropy; no certificate reads it)."""
     m, c, u = D.m, D.c, D.u
-    Q = PLAN_EM_ORDER
-    names = {nm: sp.Symbol(nm) for nm in EM_CONSTANT_NAMES}
-    asg: List[Tuple[sp.Symbol, sp.Expr]] = [(names[nm], item(k_em, i)) for i, nm in enumerate(EM_CONSTANT_NAMES)]
+    names = {nm: sp.Symbol(nm) for nm in em_constant_names(Q)}
+    asg: List[Tuple[sp.Symbol, sp.Expr]] = [(names[nm], item(k_em, i)) for i, nm in enumerate(em_constant_names(Q))]
     c2, g, main, corr, rem = (sp.Symbol(x) for x in ("c2", "g", "main", "corr", "rem"))
     he = [sp.Symbol(f"he{i}") for i in range(2 * Q + 2)]
     asg += [(u, tree_mul(c, m)), (c2, tree_mul(c, c)), (g, sp.exp(fdiv(tree_neg(tree_mul(u, u)), 2))),
@@ -196,6 +197,15 @@ def _small() -> List[Program]:
 def plan_programs() -> Tuple[Program, ...]:
     """The certificate plan's ball programs (module docstring), in print order."""
     return (_centre(), _gauss_start(), _gauss_close(), _em_constants(), _em_tail(), _em_tail2(), *_small())
+
+
+@functools.lru_cache(maxsize=None)
+def em_programs(Q: int) -> Tuple[Program, Program, Program]:
+    """``em_constants_arb``, ``em_tail_arb``, ``em_tail2_arb`` with Q corrections (Q in :data:`EM_ORDERS`: the orders
+    ``proofs/lattice_laws.py`` proves)."""
+    if Q not in EM_ORDERS:
+        raise ValueError(f"Q must be one of {EM_ORDERS} (the proven orders); got {Q!r}")
+    return _em_constants(Q), _em_tail(Q), _em_tail2(Q)
 
 
 def plan_value(e: sp.Expr) -> sp.Expr:
