@@ -36,6 +36,8 @@ from fhsym.symbolic.lattice_em import (EM_ORDER, EMDerivation, derive_em, hermit
                                        programs, x as xx)
 from fhsym.symbolic.lattice_laws import LatticeDerivation, derive_lattice, jj
 from fhsym.symbolic.lattice_series import P_MAX, SeriesDerivation, derive_series, omr, pp, r as rr
+from fhsym.symbolic import lattice_plan as LP
+from fhsym.symbolic.special import erfcx
 
 from ._harness import Context, Outcome, Topic, proven, verified
 from .discrete import REGIMES, reference
@@ -72,10 +74,12 @@ def _topic() -> Topic:
                               f"beyond ({decl.source}). fhsym.DiscreteFlippedHuber takes the centre's scaled log tail "
                               f"and the Gaussian tail's summand exponent from the code printed from these forms "
                               f"(fhsym/_generated/declared/{KEY}.py), and from there its Euler-Maclaurin tails, the "
-                              f"n^2 centre sum and the tail's p = 2 factor (fhsym/symbolic/lattice_em.py); the loss "
-                              f"and the profile's log-space assembly stay hand-written (fhsym/noise/"
-                              f"discrete_flipped_huber.py), checked against exact sums by the topic `discrete` "
-                              f"(the loss also by the row `loss` here).")
+                              f"n^2 centre sum and the tail's p = 2 factor (fhsym/symbolic/lattice_em.py), its "
+                              f"energy, loss and log-space assembly (fhsym/symbolic/lattice_float.py, row "
+                              f"`assembly`), and the certificate plan of claim profile-lattice its ball programs "
+                              f"(fhsym/symbolic/lattice_plan.py, row `plan`); the class and the plan keep control "
+                              f"flow only, checked against exact sums by the topic `discrete` (the loss's float "
+                              f"rounding also by the row `loss` here).")
     holder: List[LatticeDerivation] = []
 
     def dv() -> LatticeDerivation:
@@ -295,7 +299,7 @@ def _topic() -> Topic:
                     errs.append(float(err))
                     where.append(f"k={kk}, S={S}, {label}")
         w = max(range(len(errs)), key=errs.__getitem__)
-        return verified(errs[w] < 1e-14, "the class's float loss L(k) = E(k + S) - E(k) (hinge form, hand-written) vs "
+        return verified(errs[w] < 1e-14, "the class's float loss L(k) = E(k + S) - E(k) (hinge form, loss_float) vs "
                         "the declared energies in exact rationals", len(errs), "exact",
                         f"{errs[w]:.1e} of E(k + S) + E(k)", where[w], evidence=[
                             f"- {len(errs)} points (regimes of proofs/discrete.py, S in 1 .. 1000, k around 0, -S/2, "
@@ -369,6 +373,217 @@ def _topic() -> Topic:
                             f"proofs/discrete.py: every ball contains the exact sum: {not misses}; worst midpoint error "
                             f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
+    def plan(ctx: Context) -> Outcome:
+        sd: SeriesDerivation = derive_series(decl)
+        m, n, c, b, K, lam, u = D.m, D.n, D.c, D.b, D.K, D.lam, D.u
+        w = sp.Symbol("w")  # pm(r) = r w, w in [-1, 1]: the ball's radius is the coefficient of w
+        coef = {LP.b2h: sd.tail_coefficients[0], LP.c2h: sd.tail_coefficients[2]}  # b^2/2, c^2/2 (declared)
+        progs = {p.name: p for p in LP.plan_programs()}
+        steps, ok = [f"- c2h, b2h = the declared tail's coefficients of n^2 and n^0: {coef[LP.c2h]}, {coef[LP.b2h]}"], True
+
+        def value(prog: Any, env0: Any = None, rhs_of: Any = None) -> Any:
+            env = dict(env0 or {})
+            for name, rhs in prog.assignments:
+                rhs = (rhs_of or {}).get(name, rhs)
+                env[name] = sp.expand(LP.plan_value(rhs.xreplace(env)).replace(LP.pm, lambda r: r * w).subs(coef))
+            return LP.plan_value(prog.result.xreplace(env)).replace(LP.pm, lambda r: r * w).subs(coef)
+
+        def zero(e: Any) -> Any:
+            """e reduced: 0 when expand (or, for a small residual, simplify) closes it."""
+            e = sp.expand(e)
+            return e if e == 0 or sp.count_ops(e) > 400 else sp.simplify(e)
+
+        gap = zero(value(progs["centre_sum_arb"]) - dv().centre_sum_raw.subs(D.k, n))
+        ok &= gap == 0
+        steps.append(f"- centre_sum_arb minus the declared centre's sum_(j=n)^K e^(-E(j)) (SymPy summation): {gap}")
+        t0, q0, st = value(progs["gauss_start_arb"]).args
+        tail = decl.tail
+        gaps = [sp.simplify(t0 - sp.exp(tail.subs(n, 0) - tail.subs(n, m))),
+                sp.simplify(q0 - sp.exp(tail.subs(n, m) - tail.subs(n, m + 1))),
+                sp.simplify(st - sp.exp(-(tail.subs(n, m + 2) - 2 * tail.subs(n, m + 1) + tail.subs(n, m))))]
+        ok &= gaps == [0, 0, 0]
+        steps.append(f"- gauss_start_arb minus (e^(b^2/2 - E(m)), e^(E(m) - E(m + 1)), e^(-(E(m+2) - 2E(m+1) + E(m)))) "
+                     f"of the declared tail: {gaps}; so the loop's t_(m+j) = e^(b^2/2 - E(m + j)) and its ratios "
+                     f"(the recurrence t_(n+1) = t_n q_n, q_(n+1) = q_n e^(-c^2))")
+        close = value(progs["gauss_close_arb"])
+        lo_gap = zero(close.subs(w, -1) - LP.tot * sp.exp(-b**2 / 2))
+        hi_gap = zero(close.subs(w, 1) - (LP.tot + D.truncation_bound(0, LP.M)) * sp.exp(-b**2 / 2))
+        ok &= lo_gap == 0 and hi_gap == 0
+        steps.append(f"- gauss_close_arb: the ball's ends (w = -1, 1) minus e^(-b^2/2) total and e^(-b^2/2) (total + "
+                     f"truncation_bound(0, M)) (the tail's proven geometric bound, row `tail`): {lo_gap}, {hi_gap}")
+        orders = LP.EM_ORDERS[:1] if ctx.quick else LP.EM_ORDERS  # quick: the printed order (the plan's) only
+        steps.append(f"- Euler-Maclaurin orders proven here: {orders} (the plan's printed order; the full run also "
+                     f"the higher ones at_precision prints when asked: {LP.EM_ORDERS})")
+        for Q in orders:
+            # the printed programs at PLAN_EM_ORDER; the ones at_precision prints when asked at the other orders
+            trio = ((progs["em_constants_arb"], progs["em_tail_arb"], progs["em_tail2_arb"]) if Q == LP.PLAN_EM_ORDER
+                    else LP.em_programs(Q))
+            consts = value(trio[0]).args
+            for prog, pw in ((trio[1], 0), (trio[2], 2)):
+                pname = f"{prog.name} (Q = {Q})"
+                # the program reads the constants through item(k, i): each replaced by em_constants_arb's i-th value
+                reads = {sym: consts[int(rhs.args[1])] for sym, rhs in prog.assignments if isinstance(rhs, LP.item)}
+                rem_sym = sp.Symbol("rem")
+                branches = dict(zip(("past the zeros", "Cauchy-Schwarz"), dict(prog.assignments)[rem_sym].args))
+                em_mid = None
+                for label, (expr, cond) in branches.items():
+                    # u = c m kept as the symbol u (the forms are polynomials in u and c), m = u/c where m appears
+                    val = value(prog, None, {**reads, rem_sym: expr, u: u}).subs(m, u / c)
+                    mid = sp.expand(val.subs(w, 0))
+                    if em_mid is None:
+                        em_mid = mid
+                        want = D.em_theta(pw, Q) * sp.exp(-b**2 / 2)
+                        want = want.replace(erfcx, lambda z: sp.erfc(z) * sp.exp(z**2))
+                        gap_mid = zero(mid - want)
+                        ok &= gap_mid == 0
+                        steps.append(f"- {pname} (constants from em_constants_arb substituted): its midpoint minus "
+                                     f"e^(-b^2/2) em_theta({pw}, {Q}) (in u = c m and c; erfcx(z) = e^(z^2) erfc(z)): "
+                                     f"{gap_mid}")
+                    rad = sp.expand(sp.diff(val, w))
+                    bound = D.em_remainder_bound(pw, Q, label == "past the zeros") * sp.exp(-b**2 / 2)
+                    gap_r = zero(rad - bound)
+                    ok &= gap_r == 0
+                    test = str(cond) if cond != sp.true else "otherwise"
+                    steps.append(f"- its radius, branch {label} ({test}), minus e^(-b^2/2) em_remainder_bound({pw}, "
+                                 f"{Q}, {label == 'past the zeros'}): {gap_r}")
+            pz = reads[sp.Symbol("past_zeros")]
+            r0 = sp.Integer(int(sp.sqrt(8 * Q + 10)))  # floor: r0^2 <= 8Q + 10
+            beyond = [sp.Poly(f, D.u).count_roots(inf=r0) for f in (sp.hermite_prob(2 * Q, D.u), sp.hermite_prob(
+                2 * Q + 2, D.u) + sp.hermite_prob(2 * Q, D.u))]
+            ok &= beyond == [0, 0] and sp.simplify(pz - sp.sqrt(8 * Q + 10)) == 0 and r0**2 <= 8 * Q + 10
+            steps.append(f"- Q = {Q}: past_zeros = {pz} = sqrt(8Q + 10); real zeros in [{r0}, oo) (Sturm) of He_{2 * Q} "
+                         f"(p = 0) and of He_{2 * Q + 2} + He_{2 * Q} (p = 2): {beyond}, and {r0}^2 <= {8 * Q + 10}: past "
+                         f"sqrt(8Q + 10) the 2Q-th derivative has one sign, so the remainder's integral is the exact one "
+                         f"em_remainder_bound takes there")
+        z1 = value(progs["normaliser_arb"]).subs(LP.t1, D.upper_tail(1))
+        zgaps = [sp.simplify((z1 - D.normaliser()).subs(K, kk)) for kk in (0, 1, 5)]
+        zsym = sp.simplify(sp.piecewise_fold(z1 - D.normaliser()).args[0][0]) if isinstance(
+            sp.piecewise_fold(z1 - D.normaliser()), sp.Piecewise) else sp.simplify(z1 - D.normaliser())
+        ok &= zgaps == [0, 0, 0] and zsym == 0
+        steps.append(f"- normaliser_arb at t1 = T(1) minus fhsym.symbolic.discrete.normaliser: {zsym} (K >= 1); at "
+                     f"K = 0, 1, 5: {zgaps}")
+        refl = value(progs["reflected_tail_arb"]) - (LP.z - LP.t1)
+        ok &= refl == 0
+        steps.append(f"- reflected_tail_arb minus (Z - T(1 - n)) = T(n) for n <= 0 (E(-j) = E(j), row `facts`): {refl}")
+        ks = sp.Symbol("kstar", integer=True, positive=True)
+        prof = value(progs["profile_assembly_arb"]).subs({LP.t1: D.upper_tail(ks), LP.t2: D.upper_tail(ks + D.S),
+                                                          LP.z: D.normaliser()})
+        pg = zero(prof - D.profile(ks))
+        ok &= pg == 0
+        steps.append(f"- profile_assembly_arb at T(k*), T(k* + S), Z minus fhsym.symbolic.discrete.profile(k*): {pg}")
+        steps.append("- each program is the unevaluated tree printed on balls in its order of operations (ball(q) the "
+                     "ball of the exact rational q, pm(r) the ball [-r, r]); the certificate plan "
+                     "(fhsym/noise/discrete_profile_arb.py) keeps only control flow")
+        return proven(bool(ok), "SymPy: each printed ball program of the certificate plan, assignments substituted, "
+                      "equals the derived form (centre sum, Gaussian tail and its bounds, Z, profile)", steps)
+
+    def assembly(ctx: Context) -> Outcome:
+        from fhsym.symbolic import lattice_float as LF
+
+        n, K, lam, b, c, m, h = D.n, D.K, D.lam, D.b, D.c, D.m, D.h
+        progs = {p.name: p for p in LF.float_programs()}
+        pos = {nm: sp.Symbol(nm, positive=True) for nm in ("T", "T1", "T2", "Z", "G", "TK1", "G2", "Th2")}
+        Ea, Eb = sp.Symbol("E_a", real=True), sp.Symbol("E_b", real=True)
+        steps, ok = [], True
+
+        def val(prog: Any, result: Any = None, over: Any = None, sub: Any = None) -> Any:
+            asg = tuple((a, (over or {}).get(a, r)) for a, r in prog.assignments)
+            v = program_value(dataclasses.replace(prog, assignments=asg, result=prog.result if result is None else result))
+            v = v.replace(LF.logaddexp, lambda x, y: sp.log(sp.exp(x) + sp.exp(y)))
+            return v.subs(sub or {})
+
+        def zero(e: Any) -> Any:
+            e = sp.expand(e)
+            return e if e == 0 else sp.simplify(e)
+
+        def energy(x: Any) -> Any:  # the declared pieces (x <= K: centre)
+            return decl.centre.subs(n, x), decl.tail.subs(n, x)
+
+        # the energy: each branch the declared piece, the first on n <= K
+        pe = progs["energy_float"]
+        (e1, c1), (e2, _) = pe.result.args
+        nf = pe.args[0]
+        g_e = [zero(val(pe, e1) - energy(nf)[0]), zero(val(pe, e2) - energy(nf)[1])]
+        ok &= g_e == [0, 0] and c1 in (sp.Le(nf, K, evaluate=False), sp.Ge(K, nf, evaluate=False))
+        steps.append(f"- energy_float: branch {c1} minus the declared centre, other branch minus the declared tail: {g_e}")
+        # the loss in each of the four cases (a = |k + S|, bb = |k| each on the centre or in the tail), lam = b c
+        pl = progs["loss_float"]
+        asg = dict(pl.assignments)
+        ha, hb, quad = (sp.Symbol(x) for x in ("ha", "hb", "quad"))
+        cases = []
+        for a_in in (False, True):
+            for b_in in (False, True):
+                over = {ha: asg[ha].args[0][0] if a_in else asg[ha].args[1][0],
+                        hb: asg[hb].args[0][0] if b_in else asg[hb].args[1][0],
+                        quad: asg[quad].args[0][0] if a_in and b_in else asg[quad].args[1][0]}
+                want = energy(LF.a_)[1 if a_in else 0] - energy(LF.bb_)[1 if b_in else 0]
+                gap = zero((val(pl, None, over) - want).subs(lam, b * c))
+                ok &= gap == 0
+                cases.append(f"a {'>' if a_in else '<='} K, bb {'>' if b_in else '<='} K: {gap}")
+        conds = [str(asg[ha].args[0][1]), str(asg[hb].args[0][1]), str(asg[quad].args[0][1])]
+        steps.append(f"- loss_float (conditions {conds}) minus E(a) - E(bb) of the declaration, lam = b c (standard "
+                     f"units): {'; '.join(cases)}")
+        d_def = c * (K + 1) - b
+        g1 = zero(val(progs["tail_entry_gap"], sub={sp.Symbol("Kf", real=True): K}) - d_def.subs(
+            {c: h / D.gamma, b: D.alpha / D.gamma}))
+        g2 = zero((val(progs["centre_gap"], sub={LF.d_: d_def}) - (energy(K + 1)[1] - energy(
+            progs["centre_gap"].args[0])[0])).subs(lam, b * c))
+        ok &= g1 == 0 and g2 == 0
+        steps.append(f"- tail_entry_gap minus c (K + 1) - b (c = h/gamma, b = alpha/gamma): {g1}; centre_gap minus "
+                     f"E(K + 1) - E(n) (tail minus centre piece, d = c (K + 1) - b, lam = b c): {g2}")
+        T, T1, T2, Z, G, TK1 = (pos[x] for x in ("T", "T1", "T2", "Z", "G", "TK1"))
+        rho = val(progs["rho_centre"], sub={LF.la: sp.log(sp.exp(Ea) * G), LF.gap: Eb - Ea,
+                                            LF.lrf: sp.log(sp.exp(Eb) * TK1)})
+        g3 = zero(sp.exp(rho) - sp.exp(Ea) * (G + TK1))
+        g4 = zero(sp.exp(val(progs["log_tail_pos"], sub={LF.energy_: Ea, LF.r1: sp.log(sp.exp(Ea) * T)})) - T)
+        g5 = zero(sp.exp(val(progs["log_normaliser_float"], sub={LF.log_t1: sp.log(T1)})) - (1 + 2 * T1))
+        g6 = zero(sp.exp(val(progs["log_reflected_tail"], sub={LF.log_z: sp.log(Z), LF.lt: sp.log(T)})) - (Z - T))
+        g7 = zero(sp.exp(val(progs["log_cdf_neg"], sub={LF.log_z: sp.log(Z), LF.lt: sp.log(T)})) - T / Z)
+        g8 = zero(sp.exp(val(progs["log_cdf_pos"], sub={LF.log_z: sp.log(Z), LF.lt: sp.log(T)})) - (1 - T / Z))
+        gs = [g3, g4, g5, g6, g7, g8]
+        ok &= gs == [0] * 6
+        steps.append(f"- exp of rho_centre at la = log(e^E(n) G(n, K)), gap = E(K+1) - E(n), log_r_first = "
+                     f"log(e^E(K+1) T(K+1)) minus e^E(n) (G + T(K+1)): {g3}; exp(log_tail_pos(E, log(e^E T))) - T: "
+                     f"{g4}; exp(log_normaliser_float(log T(1))) - (1 + 2 T(1)) (= Z, row `plan`): {g5}; "
+                     f"exp(log_reflected_tail) - (Z - T): {g6}; exp(log_cdf_neg) - T/Z: {g7}; exp(log_cdf_pos) - "
+                     f"(1 - T/Z) (fhsym.symbolic.discrete.cdf with T = T(k + 1)): {g8}")
+        eps = D.eps
+        r_1, r_2 = sp.log(sp.exp(Ea) * T1), sp.log(sp.exp(Eb) * T2)
+        x_pos = val(progs["log_profile_x_pos"], sub={LF.L_: Eb - Ea, LF.r1: r_1, LF.r2: r_2})
+        lt_1 = val(progs["log_tail_pos"], sub={LF.energy_: Ea, LF.r1: r_1})
+        x_lt = val(progs["log_profile_x"], sub={LF.lt1: sp.log(T1), LF.lt2: sp.log(T2)})
+        want = (T1 - sp.exp(eps) * T2) / Z
+        ks = sp.Symbol("kstar", integer=True, positive=True)
+        sub_d = {T1: D.upper_tail(ks), T2: D.upper_tail(ks + D.S), Z: D.normaliser()}
+        g9 = zero(sp.exp(val(progs["log_profile_float"], sub={LF.lt1: lt_1, LF.log_z: sp.log(Z), LF.x_: x_pos})) - want)
+        g10 = zero(sp.exp(val(progs["log_profile_float"], sub={LF.lt1: sp.log(T1), LF.log_z: sp.log(Z), LF.x_: x_lt}))
+                   - want)
+        g11 = zero(want.xreplace(sub_d) - D.profile(ks))
+        ok &= g9 == 0 and g10 == 0 and g11 == 0
+        steps.append(f"- exp(log_profile_float) with x = log_profile_x_pos(eps, L = E(k*+S) - E(k*), rho's) and lt1 = "
+                     f"log_tail_pos: minus (T(k*) - e^eps T(k* + S))/Z: {g9}; with x = log_profile_x(eps, log T's): "
+                     f"{g10}; that at the derived T, Z minus fhsym.symbolic.discrete.profile(k*): {g11}")
+        G2, Th2 = pos["G2"], pos["Th2"]
+        m_tail = sp.Symbol("m", positive=True)
+        lt_v = val(progs["log_var_tail"], sub={LF.energy_: energy(m_tail)[1], D.m: m_tail,
+                                               LF.log_r2: sp.log(sp.exp(c**2 * m_tail**2 / 2) * Th2 / m_tail**2)})
+        tot = val(progs["log_var_sum"], sub={LF.lg2: sp.log(G2), LF.log_tail: lt_v})
+        lv = val(progs["log_variance"], sub={LF.log_tot: tot, LF.log_z: sp.log(Z)})
+        wv = 2 * h**2 * (G2 + sp.exp(-b**2 / 2) * Th2) / Z
+        g12 = zero(sp.exp(lv) - wv)
+        g13 = zero(wv.subs({G2: D.geometric2_closed(K), Th2: D.theta_tail(K + 1, 2), Z: D.normaliser()}) - D.variance())
+        ok &= g12 == 0 and g13 == 0
+        steps.append(f"- exp(log_variance(h, log_var_sum(log G2, log_var_tail(E(m), m, log R_2(m))), log Z)) minus "
+                     f"2 h^2 (G2 + e^(-b^2/2) Th2)/Z (G2 = sum_(n<=K) n^2 e^(-lam n), Th2 = Theta_2(K + 1), R_2(m) = "
+                     f"e^(c^2 m^2/2) m^-2 Theta_2(m) as in fhsym.noise.lattice_sums, m = K + 1): {g12}; 2 h^2 (G2 + e^(-b^2/2) Th2)/Z "
+                     f"at the derived G2, Th2, Z minus fhsym.symbolic.discrete.variance: {g13}")
+        steps.append("- each program is the unevaluated tree printed into the generated module in the class's former "
+                     "order of operations (float literals read as the exact rationals they round); its float rounding "
+                     "is checked by the rows `loss` here and `normaliser`, `cdf_sf`, `variance`, `privacy_profile` of "
+                     "the topic `discrete` (against exact sums)")
+        return proven(bool(ok), "SymPy: each printed float program of the class (energy, loss, log-space assembly), "
+                      "assignments substituted, equals the declared energy or the derived form", steps)
+
     topic.add(facts, obj="declaration", paper="eq 7", claim="symmetric; convex energy (monotone loss)", name="facts")
     topic.add(centre, obj="centre sums, Z", paper="eq 8", claim="geometric sums in closed form = printed forms",
               name="centre")
@@ -384,7 +599,11 @@ def _topic() -> Topic:
               "bound for any power, derived and printed on balls", name="series")
     topic.add(balls, obj="ball view (class)", paper="eq 8", claim="at_precision's balls contain the exact sums",
               name="balls")
-    topic.add(loss, obj="privacy loss (class)", paper="Sec II-C1", claim="the hand-written float loss = E(k + S) - "
+    topic.add(plan, obj="certificate plan (ball programs)", paper="Thm 3 on h*Z", claim="the profile-lattice "
+              "plan's printed ball programs = the derived forms and bounds", name="plan")
+    topic.add(assembly, obj="float loss, assembly (class)", paper="Sec II-C1, eq 8", claim="the class's printed "
+              "energy, loss and log-space assembly = the declared energies and derived forms", name="assembly")
+    topic.add(loss, obj="privacy loss (class)", paper="Sec II-C1", claim="the printed float loss = E(k + S) - "
               "E(k) of the declaration", name="loss")
     return topic
 

@@ -126,11 +126,17 @@ def test_discrete_flipped_huber_former_is_bit_for_bit_as_documented():
     it compares with the former class is bit for bit the same."""
     out = _run("scripts/discrete_flipped_huber_former.py")
     rows = re.findall(r"bit for bit (\d+)/(\d+) \(", out)
-    assert len(rows) >= 11, out  # 8 quantities of the laws, the two Euler-Maclaurin tails, the n^2 centre sum
+    assert len(rows) >= 15, out  # 9 quantities of the laws, the two Euler-Maclaurin tails, the n^2 centre sum, the plan
     assert all(a == b for a, b in rows), out
     # the counts docs/declare.md states: 64 laws, 16,704 EM tail values, 96 of the 400 centre sums on the EM path
     assert "64 laws" in out and "16704 Euler-Maclaurin tail values" in out and "(96 on the Euler-Maclaurin path)" in out, out
     assert "16,704 Euler-Maclaurin tail values" in (ROOT / "docs" / "declare.md").read_text()
+    # the certificate plan (claim profile-lattice): 948 balls, both remainder branches of its Euler-Maclaurin tails
+    assert all(k in out for k in ("plan ball", "plan ends", "plan upper ends", "loss")), out
+    m = re.search(r"certificate plan: (\d+) profile balls .*?(\d+) past the zeros of He_40, (\d+) before", out)
+    assert m and m.group(1) == "948" and int(m.group(2)) > 0 and int(m.group(3)) > 0, out
+    declare = (ROOT / "docs" / "declare.md").read_text()
+    assert f"{int(m.group(2)):,} times past the zeros" in declare and f"{int(m.group(3)):,} before" in declare
 
 
 @pytest.mark.slow

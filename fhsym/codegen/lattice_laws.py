@@ -20,16 +20,18 @@ import functools
 from fractions import Fraction
 import importlib
 import textwrap
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import sympy as sp
 
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 from sympy.core.function import AppliedUndef
 
 from fhsym.symbolic import discrete as D
 from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
+from fhsym.symbolic.lattice_float import float_programs, logaddexp
+from fhsym.symbolic.lattice_plan import ball, fac_ball, item, plan_programs, pm
 from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
 from fhsym.symbolic.special import erfcx
 
@@ -37,8 +39,9 @@ from .cell_laws import FractionPrinter
 from .law_targets import c_function, py_function
 from .step_laws import StepArbPrinter, StepPrinter
 
-__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_c", "program_jax", "render_lattice_law",
-           "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs", "outputs_c", "outputs_jax"]
+__all__ = ["SOURCE", "ProgramPrinter", "program_source", "program_arb", "em_ball_functions", "program_c", "program_jax",
+           "render_lattice_law", "render_lattice_law_c", "render_lattice_law_jax", "centre_upper_arb", "outputs",
+           "outputs_c", "outputs_jax"]
 
 COMMAND = "python -m fhsym.codegen"
 SOURCE = "fhsym.symbolic.laws.discrete_flipped_huber"
@@ -72,8 +75,8 @@ class ProgramPrinter:
     """
 
     def __init__(self, scalars: Sequence[sp.Symbol] = (), target: str = "numpy", prefix: str = "") -> None:
-        if target not in ("numpy", "c", "jax"):
-            raise ValueError(f"target must be 'numpy', 'c' or 'jax'; got {target!r}")
+        if target not in ("numpy", "c", "jax", "arb"):
+            raise ValueError(f"target must be 'numpy', 'c', 'jax' or 'arb'; got {target!r}")
         self.scalars = frozenset(scalars)
         self.target, self.prefix = target, prefix  # prefix: of a called printed function's name (C)
 
@@ -86,12 +89,78 @@ class ProgramPrinter:
 
     def _fn(self, name: str, arg: sp.Expr) -> str:
         const = not arg.free_symbols
+        if self.target == "arb":
+            return f"A.{name}({self._p(arg)})"
         if self.target == "c":
             return f"{name}({self._p(arg)})"
         if self.target == "jax":  # a parameter may be traced: math.* only on constants
             return f"{'math' if const else 'xp'}.{name}({self._p(arg)})"
         lib = "math" if const or arg.free_symbols <= self.scalars else "np"
         return f"{lib}.{name}({self._p(arg)})"
+
+    def _p_arb(self, e: sp.Basic) -> Optional[str]:
+        """The ball target's own prints (None: as the numpy target): ``ball(q)`` ``arb(q)`` (a non-integer rational
+        ``A.q(p, q)``), ``pm(r)`` ``r*arb(0, 1)``, ``fac_ball(n)`` ``arb.fac_ui(n)``, ``item(k, i)`` ``k[i]``, pi
+        ``arb.pi()``, a negation ``-(x)`` unless x is an atom (the tree's order: ``-(u*u)`` is not ``(-u)*u``),
+        ``Abs`` ``abs``, ``Piecewise`` a conditional expression, a relation, a tuple."""
+        if isinstance(e, ball):
+            x = e.args[0]
+            if isinstance(x, sp.Rational) and not isinstance(x, sp.Integer):
+                return f"A.q({int(x.p)}, {int(x.q)})"
+            return f"arb({self._p(x)})"
+        if isinstance(e, pm):
+            return f"{self._wrap(e.args[0], (sp.Mul, fdiv, sp.Pow))}*arb(0, 1)"
+        if isinstance(e, fac_ball):
+            return f"arb.fac_ui({int(e.args[0])})"
+        if isinstance(e, item):
+            return f"{self._p(e.args[0])}[{int(e.args[1])}]"
+        if e == sp.pi:
+            return "arb.pi()"
+        if isinstance(e, (sp.Rational, flt)) and not isinstance(e, sp.Integer):
+            raise ValueError(f"a ball program's rational must be a ball(...) (rounded at the working precision): {e}")
+        if self._is_neg(e):
+            x = e.args[1]
+            atom = isinstance(x, (sp.Symbol, sp.Integer, AppliedUndef, sp.Function)) and not isinstance(x, pm)
+            return f"-{self._p(x)}" if atom else f"-({self._p(x)})"
+        if isinstance(e, sp.Abs):
+            return f"abs({self._p(e.args[0])})"
+        if isinstance(e, sp.Piecewise):
+            (a, cond), (b, rest) = e.args
+            if rest != sp.true:
+                raise ValueError(f"a ball program's Piecewise has two branches, the last for True: {e}")
+            return f"({self._p(a)} if {self._p(cond)} else {self._p(b)})"
+        if isinstance(e, sp.GreaterThan):
+            return f"{self._p(e.lhs)} >= {self._p(e.rhs)}"
+        if isinstance(e, sp.LessThan):  # SymPy writes u >= p as p <= u: printed as u >= p (the same ball test)
+            return f"{self._p(e.rhs)} >= {self._p(e.lhs)}"
+        if isinstance(e, sp.Tuple):
+            return f"({', '.join(self._p(x) for x in e.args)},)"
+        if isinstance(e, sp.erfc):
+            return self._fn("erfc", e.args[0])
+        if isinstance(e, expm1):
+            return self._fn("expm1", e.args[0])
+        return None
+
+    def _p_numpy(self, e: sp.Basic) -> Optional[str]:
+        """The numpy target's conditions (None: the common prints): a ``Piecewise`` of two branches is a conditional
+        expression when its condition reads only scalar arguments, else ``np.where``; an inequality, ``and``;
+        ``logaddexp`` is ``np.logaddexp``; ``expm1`` is ``math.expm1``/``np.expm1``."""
+        if isinstance(e, sp.Piecewise):
+            (a, cond), (b, rest) = e.args
+            if rest != sp.true:
+                raise ValueError(f"a program's Piecewise has two branches, the last for True: {e}")
+            if cond.free_symbols <= self.scalars:
+                return f"({self._p(a)} if {self._p(cond)} else {self._p(b)})"
+            return f"np.where({self._p(cond)}, {self._p(a)}, {self._p(b)})"
+        if isinstance(e, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):  # as SymPy wrote it
+            return f"{self._p(e.lhs)} {e.rel_op} {self._p(e.rhs)}"
+        if isinstance(e, sp.And):
+            return " and ".join(f"{self._p(x)}" for x in e.args)
+        if isinstance(e, logaddexp):
+            return f"np.logaddexp({self._p(e.args[0])}, {self._p(e.args[1])})"
+        if isinstance(e, expm1):
+            return self._fn("expm1", e.args[0])
+        return None
 
     def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
         """``e`` printed, parenthesised unless it is an atom, a call, or of a type in ``allow``."""
@@ -104,6 +173,14 @@ class ProgramPrinter:
         return f"({text})"
 
     def _p(self, e: sp.Basic) -> str:
+        if self.target == "arb":
+            text = self._p_arb(e)
+            if text is not None:
+                return text
+        elif self.target == "numpy":
+            text = self._p_numpy(e)
+            if text is not None:
+                return text
         if isinstance(e, sp.Symbol):
             return _LAM.name if e == D.lam else str(e.name)
         if isinstance(e, sp.Integer):
@@ -170,6 +247,17 @@ def program_source(prog: Program) -> str:
     return "\n".join(lines) + "\n"
 
 
+def program_arb(prog: Program) -> str:
+    """``def name(args) -> Any:`` with the ball program's assignments and its result (:class:`ProgramPrinter`,
+    target ``"arb"``: every ball operation in the tree's order)."""
+    pr = ProgramPrinter(target="arb")
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
+             f'    """{prog.doc}."""']
+    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
+    lines.append(f"    return {pr.doprint(prog.result)}")
+    return "\n".join(lines) + "\n"
+
+
 def centre_upper_arb_source(name: str, form: sp.Expr) -> str:
     """``def name(m, lam)``: ``F_p(m) = sum_(n>=m) n^p e^(-E(n))`` of the centre on balls (``r = e^(-lam)``,
     ``1 - r = -expm1(-lam)``)."""
@@ -192,6 +280,22 @@ def centre_upper_arb(p: int) -> Callable[[Any, Any], Any]:
     exec(compile(centre_upper_arb_source("f", form), "<lattice power sum>", "exec"), scope)  # noqa: S102
     fn: Callable[[Any, Any], Any] = scope["f"]
     return fn
+
+
+@functools.lru_cache(maxsize=None)
+def em_ball_functions(Q: int) -> Tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
+    """``(em_constants_arb, em_tail_arb, em_tail2_arb)`` with Q Euler-Maclaurin corrections (Q in
+    :data:`fhsym.symbolic.lattice_plan.EM_ORDERS`, each proven by ``proofs/lattice_laws.py``, row ``plan``): the
+    checked-in ones at the plan's order, the others printed and compiled when asked (once per process)."""
+    from flint import arb
+
+    from fhsym._core.declared_runtime import ArbNamespace
+    from fhsym.symbolic.lattice_plan import em_programs
+
+    scope: Dict[str, Any] = {"A": ArbNamespace, "arb": arb, "Any": Any}
+    progs = em_programs(Q)
+    exec(compile("\n\n".join(program_arb(p) for p in progs), f"<Euler-Maclaurin Q = {Q}>", "exec"), scope)  # noqa: S102
+    return scope[progs[0].name], scope[progs[1].name], scope[progs[2].name]
 
 
 def _arb_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
@@ -300,7 +404,8 @@ def render_lattice_law() -> str:
     decl = importlib.import_module(SOURCE).DECLARATION
     dv = derive_lattice(decl)
     defs = [_source(name, e, args) for name, e, args in _float_forms(decl)]
-    defs += [program_source(p) for p in programs(decl)] + _ball_defs(decl)
+    defs += [program_source(p) for p in programs(decl)] + _ball_defs(decl) + [program_arb(p) for p in plan_programs()]
+    defs += [program_source(p) for p in float_programs()]
     doc = ("Numerics of the declared lattice law discrete flipped Huber, printed from "
            "fhsym.symbolic.lattice_laws.derive_lattice.\n\n" + "\n".join(textwrap.fill(line, 116) for line in (
                f"Declared energy (standard units): E(n) = {decl.centre} for 0 <= n <= K, {decl.tail} beyond.",

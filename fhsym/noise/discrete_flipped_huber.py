@@ -15,7 +15,8 @@ shapes approach the discrete Laplace.
 Arguments of ``pmf``/``cdf``/... are values on the real line.  A value within a relative
 1e-9 (at most 1e-3 steps) of a lattice point k h is that point, so ``fl(k * step)``, the
 float the sampler returns, is recognised as k h.  Every method evaluates the stable forms
-of :mod:`fhsym.noise.lattice_sums` in log space.
+of :mod:`fhsym.noise.lattice_sums` in log space; the energy, the loss and the log-space assembly (log Z, log T,
+log P(X <= k), the variance, the profile) are the programs printed from :mod:`fhsym.symbolic.lattice_float`.
 
 Sampling is exact (:mod:`fhsym.noise.exact_sampling`): integer arithmetic from the random
 bits to the lattice index; only ``output="value"`` converts ``k * step`` to a float, as the
@@ -175,10 +176,10 @@ class DiscreteFlippedHuber(LatticeNoise):
                              f"alpha={alpha!r}, gamma={gamma!r}, step={step!r} ({self.lam!r})")
         Kf = float(self.K)
         # d = c (K+1) - b in (0, c]: how far the first tail point lies beyond alpha (standard units)
-        self._d = (self.step * (Kf + 1.0) - self.alpha) / self.gamma
+        self._d = _gen.tail_entry_gap(self.step, Kf, self.alpha, self.gamma)
         self._log_r_first = float(LS.log_r0(np.array(Kf + 1.0), self.c))
         self._log_t1 = float(self._log_upper_tail_pos(np.array(1.0)))
-        self._log_z = float(np.logaddexp(0.0, math.log(2.0) + self._log_t1))
+        self._log_z = float(_gen.log_normaliser_float(self._log_t1))
         self._sampler: Optional[XS.ExactLatticeSampler] = None
 
     # ------------------------------------------------------------------ mechanism facts
@@ -237,7 +238,7 @@ class DiscreteFlippedHuber(LatticeNoise):
     def _energy(self, n: np.ndarray) -> np.ndarray:
         """E(n) for n >= 0 (hinge form lam n + (c n - b)_+^2/2 is used only through the pieces)."""
         with np.errstate(over="ignore"):  # a huge c or b: the energy is +inf, the mass exp(-E) exactly 0
-            out: np.ndarray = np.where(n <= self.K, self.lam * n, 0.5 * ((self.c * n) ** 2 + self.b * self.b))
+            out: np.ndarray = _gen.energy_float(n, self.K, self.lam, self.b, self.c)
         return out
 
     def _rho_pos(self, n: np.ndarray) -> np.ndarray:
@@ -252,13 +253,13 @@ class DiscreteFlippedHuber(LatticeNoise):
             nc = n[cen]
             with np.errstate(divide="ignore"):
                 la = _gen.log_centre_scaled(nc, self.K, self.lam)  # log(e^(lam n) sum_(j=n)^K e^(-lam j))
-            gap = self.lam * (self.K + 1.0 - nc) + 0.5 * self._d * self._d  # E(K+1) - E(n) >= 0
-            out[cen] = np.logaddexp(la, -gap + self._log_r_first)
+            gap = _gen.centre_gap(nc, self.K, self.lam, self._d)  # E(K+1) - E(n) >= 0
+            out[cen] = _gen.rho_centre(la, gap, self._log_r_first)
         return out
 
     def _log_upper_tail_pos(self, n: np.ndarray) -> np.ndarray:
         """log T(n) = log sum_{j >= n} exp(-E(j)) for n >= 1."""
-        out: np.ndarray = -self._energy(n) + self._rho_pos(n)
+        out: np.ndarray = _gen.log_tail_pos(self._energy(n), self._rho_pos(n))
         return out
 
     def _log_upper_tail(self, n: np.ndarray) -> np.ndarray:
@@ -270,7 +271,7 @@ class DiscreteFlippedHuber(LatticeNoise):
             out[pos] = self._log_upper_tail_pos(n[pos])
         if (~pos).any():
             lt = self._log_upper_tail_pos(1.0 - n[~pos])
-            out[~pos] = self._log_z + np.log1p(-np.exp(lt - self._log_z))
+            out[~pos] = _gen.log_reflected_tail(self._log_z, lt)
         return out
 
     def _log_cdf_idx(self, k: np.ndarray) -> np.ndarray:
@@ -279,9 +280,9 @@ class DiscreteFlippedHuber(LatticeNoise):
         out = np.empty(k.shape)
         neg = k < 0
         if neg.any():
-            out[neg] = self._log_upper_tail_pos(-k[neg]) - self._log_z
+            out[neg] = _gen.log_cdf_neg(self._log_upper_tail_pos(-k[neg]), self._log_z)
         if (~neg).any():
-            out[~neg] = np.log1p(-np.exp(self._log_upper_tail_pos(k[~neg] + 1.0) - self._log_z))
+            out[~neg] = _gen.log_cdf_pos(self._log_upper_tail_pos(k[~neg] + 1.0), self._log_z)
         return out
 
     def _log_sf_idx(self, k: np.ndarray) -> np.ndarray:
@@ -480,12 +481,12 @@ class DiscreteFlippedHuber(LatticeNoise):
         """
         Kf = float(self.K)
         m = Kf + 1.0
-        log_tail = -float(self._energy(np.array(m))) + 2.0 * math.log(m) + float(LS.log_r2(np.array(m), self.c))
+        log_tail = _gen.log_var_tail(float(self._energy(np.array(m))), m, float(LS.log_r2(np.array(m), self.c)))
         if self.K >= 1:
-            log_tot = float(np.logaddexp(LS.log_geometric2(Kf, self.lam), log_tail))
+            log_tot = float(_gen.log_var_sum(LS.log_geometric2(Kf, self.lam), log_tail))
         else:
             log_tot = log_tail
-        log_var = math.log(2.0) + 2.0 * math.log(self.step) + log_tot - self._log_z
+        log_var = _gen.log_variance(self.step, log_tot, self._log_z)
         if log_var < math.log(_TINY):  # a positive variance is never returned as 0 (or a subnormal)
             raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), below the float range (2.2e-308): "
                              f"all but that much of the mass is at 0")
@@ -551,16 +552,9 @@ class DiscreteFlippedHuber(LatticeNoise):
 
     # ------------------------------------------------------------------ privacy
     def _loss(self, k: int, s: int) -> float:
-        """L(k) = E(k+s) - E(k) in the hinge form (symbolic.discrete.privacy_loss_hinge)."""
-        a, bb = abs(k + s), abs(k)
-        lin = self.lam * (a - bb)
-        ha = self.c * a - self.b if a > self.K else 0.0
-        hb = self.c * bb - self.b if bb > self.K else 0.0
-        if a > self.K and bb > self.K:  # (ha^2 - hb^2)/2 = c (a - b)(c (a + b) - 2 b)/2
-            quad = 0.5 * self.c * (a - bb) * (self.c * (a + bb) - 2.0 * self.b)
-        else:
-            quad = 0.5 * (ha * ha - hb * hb)
-        return lin + quad
+        """L(k) = E(k+s) - E(k) in the hinge form (``loss_float``, printed from fhsym.symbolic.lattice_float)."""
+        out: float = _gen.loss_float(abs(k + s), abs(k), self.K, self.lam, self.b, self.c)
+        return out
 
     def _kstar(self, eps: float, s: int) -> int:
         """min{k : L(k) > eps} (L non-decreasing: E is convex, symbolic.discrete.convexity_gaps)."""
@@ -572,12 +566,12 @@ class DiscreteFlippedHuber(LatticeNoise):
         if ks >= 1:
             r1, r2 = (float(v) for v in self._rho_pos(np.array([float(ks), float(ks + s)])))
             L = self._loss(ks, s)
-            x = eps - L + r2 - r1
-            lt1 = -float(self._energy(np.array(float(ks)))) + r1
+            x = _gen.log_profile_x_pos(eps, L, r1, r2)
+            lt1 = _gen.log_tail_pos(float(self._energy(np.array(float(ks)))), r1)
             scale = abs(eps) + abs(L) + abs(r1) + abs(r2)
         else:
             lt1, lt2 = (float(v) for v in self._log_upper_tail(np.array([float(ks), float(ks + s)])))
-            x = eps + lt2 - lt1
+            x = _gen.log_profile_x(eps, lt1, lt2)
             scale = abs(eps) + abs(lt1) + abs(lt2)
         # k* from float losses is exact unless a loss lies within rounding of eps: then the terms
         # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
@@ -587,7 +581,8 @@ class DiscreteFlippedHuber(LatticeNoise):
             from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
             return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
-        return lt1 - self._log_z + math.log(-math.expm1(x))
+        out: float = _gen.log_profile_float(lt1, self._log_z, x)
+        return out
 
     def log_privacy_profile(self, epsilon: ArrayLike, sensitivity: float = 1.0) -> Float:
         """log delta(eps) of the mechanism k -> k + noise on the lattice (see :meth:`privacy_profile`).

@@ -13,6 +13,11 @@ discrete Gaussian tails as short direct sums plus the proven truncation bound or
 Euler-Maclaurin with twenty corrections plus the proven remainder bound
 (:mod:`fhsym.symbolic.discrete`), at 128 bits first and at doubled precision until the ball is
 2^-60 relative or stops narrowing.  No float kernel is involved.
+
+Every formula is a ball program printed from the law's declaration (:mod:`fhsym.symbolic.lattice_plan`,
+``fhsym/_generated/declared/discrete_flipped_huber.py``; proofs topic ``lattice_discrete_flipped_huber``, row
+``plan``), written in the former hand-written module's order of operations: the same balls, bit for bit
+(``scripts/discrete_flipped_huber_former.py``).  What stays here is control flow.
 """
 
 from __future__ import annotations
@@ -24,11 +29,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from flint import arb, ctx, fmpq
 
 from .._core.search import first_true_int
+from .._generated.declared import discrete_flipped_huber as _gen
 
 __all__ = ["profile_ball", "ball_ends", "profile_enclosure_steps", "profile_upper_ends"]
 
-_EM_Q = 20
-_BERN = [fmpq(0)] + [fmpq.bernoulli(2 * q) / fmpq(math.factorial(2 * q)) for q in range(1, _EM_Q + 1)]  # B_2q/(2q)!
 _START_PREC = 128
 _MAX_PREC = 8192
 _REL_BITS = 60
@@ -62,29 +66,34 @@ def _float_up(q: Fraction) -> float:
 
 
 class _Lattice:
-    """Exact rational energy and arb lattice sums at the current arb precision."""
+    """Exact rational energy and arb lattice sums at the current arb precision.
+
+    The formulas are the ball programs printed from the declaration (``fhsym/_generated/declared/
+    discrete_flipped_huber.py``, :mod:`fhsym.symbolic.lattice_plan`; the energy pieces and their coefficients from
+    :mod:`fhsym.symbolic.lattice_series`); this class keeps the control flow: k* in exact rationals, direct sum or
+    Euler-Maclaurin, the direct sum's length and loop, and the memos."""
 
     def __init__(self, a: fmpq, g: fmpq, h: fmpq) -> None:
-        g2 = g * g
-        self.lam = a * h / g2
-        self.c2h = h * h / (2 * g2)  # c^2/2
-        self.b2h = a * a / (2 * g2)  # b^2/2
+        self.lam = a * h / (g * g)
+        self.b, self.c_q = a / g, h / g
+        self.b2h, _, self.c2h = _gen.energy_tail_coefficients(self.b, self.c_q)  # b^2/2, 0, c^2/2
         self.K = int((a / h).floor())
-        self.c = arb(h / g)
+        self.c = arb(self.c_q)
         self._tails: Dict[int, arb] = {}  # gauss_tail(m) memo: the same arb operations give the same ball
         self._Z: Optional[arb] = None
-        self._em: Optional[Tuple[arb, arb, arb, List[arb], arb, arb, arb]] = None
+        self._em: Optional[Tuple[arb, ...]] = None
 
     @property
     def Z(self) -> arb:
         """The normaliser 1 + 2 T(1), computed once per lattice (and precision)."""
         if self._Z is None:
-            self._Z = 1 + 2 * self.upper_tail(1)
+            self._Z = _gen.normaliser_arb(self.upper_tail(1))
         return self._Z
 
     def energy(self, n: int) -> fmpq:
         n = abs(n)
-        return self.lam * n if n <= self.K else self.c2h * n * n + self.b2h
+        out: fmpq = _gen.energy_centre(n, self.lam) if n <= self.K else _gen.energy_tail(n, self.b, self.c_q)
+        return out
 
     def loss(self, k: int, s: int) -> fmpq:
         return self.energy(k + s) - self.energy(k)
@@ -124,80 +133,40 @@ class _Lattice:
     def _gauss_tail(self, m: int) -> arb:
         """sum_{n >= m} e^{-E(n)} for m >= K + 1 (every term in the Gaussian piece).
 
-        Euler-Maclaurin (20 corrections, rigorous remainder) when c <= 1/20 and c^2 m <= 1;
-        otherwise a direct sum whose length makes the proven geometric bound on the rest about
-        2^-prec relative (at most a few hundred terms at 128 bits).
+        Euler-Maclaurin (20 corrections, rigorous remainder: ``em_tail_arb``) when c <= 1/20 and c^2 m <= 1;
+        otherwise a direct sum (the recurrence of ``gauss_start_arb``) whose length makes the proven geometric bound
+        on the rest (``gauss_close_arb``) about 2^-prec relative (at most a few hundred terms at 128 bits).
         """
         if self.c2h * 800 <= 1 and 2 * self.c2h * m <= 1:
-            return self._em_tail(m) * (-arb(self.b2h)).exp()
-        c2 = 2 * arb(self.c2h)  # c^2
+            if self._em is None:  # the factors that do not depend on m, once per lattice (and precision)
+                self._em = _gen.em_constants_arb(self.c)
+            out: arb = _gen.em_tail_arb(m, self.c, self.b2h, self._em)
+            return out
         cut = max(44, (ctx.prec * 7) // 10 + 10)  # e^-cut ~ 2^-prec
         j_lin = int((fmpq(cut) / (2 * self.c2h * m)).floor()) + 1
         j_quad = math.isqrt(int((fmpq(cut) / self.c2h).floor()) + 1) + 1
         J = min(j_lin, j_quad) + 2
         # terms t_n = e^{-c^2 n^2/2}, ratio t_{n+1}/t_n = e^{-c^2 (2n+1)/2} = q0 * e^{-c^2 (n - m)}
-        t = (-arb(self.c2h * m * m)).exp()
-        q = (-arb(self.c2h * (2 * m + 1))).exp()
-        step = (-c2).exp()
+        t, q, step = _gen.gauss_start_arb(m, self.c2h)
         total = arb(0)
         for _ in range(J):
             total += t
             t *= q
             q *= step
-        M = m + J
-        rho = (-arb(self.c2h * (2 * M + 1))).exp()  # ratio bound for n >= M (truncation_bound, p = 0)
-        rest = (-arb(self.c2h * M * M)).exp() / (1 - rho)
-        half = rest * arb(fmpq(1, 2))
-        total += half + half * arb(0, 1)  # the ball [total, total + rest]
-        return total * (-arb(self.b2h)).exp()
-
-    def _em_constants(self) -> Tuple[arb, arb, arb, List[arb], arb, arb, arb]:
-        """The factors of :meth:`_em_tail` that do not depend on m, formed once per lattice (and precision) by the
-        same operations as before, so the tails are the same balls."""
-        if self._em is None:
-            c = self.c
-            c2 = c * c
-            bc = []
-            cp = c  # c^(2q-1)
-            for q in range(1, _EM_Q + 1):
-                bc.append(arb(_BERN[q]) * cp)
-                cp *= c2
-            Q = _EM_Q
-            cq = abs(arb(_BERN[Q])) * c ** (2 * Q - 1)
-            self._em = ((arb.pi() / 2).sqrt(), arb(2).sqrt(), arb(8 * Q + 10).sqrt(), bc, cq,
-                        cq * (2 * arb.pi() * arb.fac_ui(2 * Q)).sqrt(), arb(fmpq(1, 2)))
-        return self._em
-
-    def _em_tail(self, m: int) -> arb:
-        """Euler-Maclaurin for sum_{n >= m} e^{-c^2 n^2/2} with its rigorous remainder (em_theta, em_remainder_bound)."""
-        c = self.c
-        sqrt_half_pi, sqrt2, past_zeros, bc, cq, rem_cs, half = self._em_constants()
-        u = c * m
-        g = (-(u * u) / 2).exp()
-        main = sqrt_half_pi * (u / sqrt2).erfc() / c
-        he = [arb(1), u]
-        for q in range(1, 2 * _EM_Q + 1):
-            he.append(u * he[q] - q * he[q - 1])
-        corr = arb(half)  # a fresh ball (the cached one is never modified)
-        for q in range(1, _EM_Q + 1):
-            corr += bc[q - 1] * he[2 * q - 1]
-        if u >= past_zeros:  # past every zero of He_2Q: the integral of |f^(2Q)| is exact
-            rem = cq * he[2 * _EM_Q - 1] * g
-        else:  # Cauchy-Schwarz over the real line
-            rem = rem_cs
-        return main + g * corr + rem * arb(0, 1)
+        closed: arb = _gen.gauss_close_arb(total, m + J, self.c2h, self.b2h)  # + [0, rest], times e^{-b^2/2}
+        return closed
 
     def upper_tail(self, n: int, Z: Optional[arb] = None) -> arb:
         """T(n) = sum_{j >= n} e^{-E(j)} for any integer n (n <= 0 needs Z)."""
         if n >= self.K + 1:
             return self.gauss_tail(n)
         if n >= 1:
-            lam = arb(self.lam)
-            cen = (-lam * n).exp() * (-(-lam * (self.K - n + 1)).expm1()) / (-(-lam).expm1())
-            return cen + self.gauss_tail(self.K + 1)
+            out: arb = _gen.centre_sum_arb(n, self.K, arb(self.lam)) + self.gauss_tail(self.K + 1)
+            return out
         if Z is None:
             raise ValueError(f"upper_tail({n}) needs the normaliser Z (n <= 0)")
-        return Z - self.upper_tail(1 - n)
+        low: arb = _gen.reflected_tail_arb(Z, self.upper_tail(1 - n))
+        return low
 
 
 def _profile_arb(eps: fmpq, lat: _Lattice, s: int, ks: Optional[int] = None) -> arb:
@@ -206,7 +175,8 @@ def _profile_arb(eps: fmpq, lat: _Lattice, s: int, ks: Optional[int] = None) -> 
     Z = lat.Z
     t1 = lat.upper_tail(ks, Z)
     t2 = lat.upper_tail(ks + s, Z)
-    return (t1 - arb(eps).exp() * t2) / Z
+    out: arb = _gen.profile_assembly_arb(t1, t2, eps, Z)
+    return out
 
 
 def profile_ball(epsilon: float, alpha: float, gamma: float, step: float, s: int) -> arb:

@@ -10,7 +10,10 @@ a higher p derived and printed when asked), the Gaussian tail's ratio bound and 
 sum of positive terms: the centre ``|n| <= K`` as ``F_p(lo) - F_p(K + 1)``, or by summing its terms directly when it
 has fewer than 20000; the Gaussian part ``sum_{n >= m} n^p e^{-E(n)}`` directly until a term is below 2^-(prec + 10)
 of the sum, plus the rest, bounded by ``t_M/(1 - rho_M)`` (``tail_rest_arb``, when ``tail_ratio_arb`` < 1; a
-rigorous radius, added as the ball ``[0, rest]``).
+rigorous radius, added as the ball ``[0, rest]``); where that direct sum would be long (more than 512 terms, c^2 m <= 1)
+and p is 0 or 2, first the certificate plan's printed Euler-Maclaurin ball programs (20 corrections, then 40 printed
+when asked; the proven remainder bound as the ball's radius), taken when their ball is within 24 bits of the working
+precision.
 
 Arguments are points of the real line taken exactly: ``pmf(x)`` is 0 unless x/h is an integer (no
 snapping: the double-precision law snaps a value within 1e-9 relative to its lattice point),
@@ -24,9 +27,9 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
-from flint import arb, ctx
+from flint import arb, ctx, fmpq
 
 from .._core.mpfuncs import exact_fraction
 from .._core.search import first_true_int
@@ -37,6 +40,8 @@ from .precise_laws import LawAtPrecision, Value, ball_of, exact_argument, exact_
 __all__ = ["DiscreteFlippedHuberAtPrecision"]
 
 _DIRECT_CENTRE = 20000
+_DIRECT_TAIL = 512  # a Gaussian tail longer than this (terms) tries Euler-Maclaurin first
+_EM_ORDERS = (20, 40)  # = fhsym.symbolic.lattice_plan.EM_ORDERS (tests/test_lattice_laws.py): the proven orders
 
 
 def _upper_form(p: int) -> Any:
@@ -44,6 +49,13 @@ def _upper_form(p: int) -> Any:
     from ..codegen.lattice_laws import centre_upper_arb
 
     return centre_upper_arb(p)
+
+
+def _em_form(Q: int) -> Any:
+    """The Euler-Maclaurin ball programs at Q corrections, printed and compiled when asked."""
+    from ..codegen.lattice_laws import em_ball_functions
+
+    return em_ball_functions(Q)
 
 
 class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
@@ -71,6 +83,10 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
     # ------------------------------------------------------------------ sums
     def _gauss(self, m: int, p: int = 0) -> arb:
         """sum_{n >= m} n^p e^{-E(n)} for m >= K + 1, m >= 1 (rigorous truncation radius)."""
+        if p in (0, 2):
+            em = self._gauss_em(m, p)
+            if em is not None:
+                return em
         total = arb(0)
         n = m
         cut = arb(2) ** (-(ctx.prec + 10))
@@ -86,6 +102,31 @@ class DiscreteFlippedHuberAtPrecision(LawAtPrecision):
         rest = _gen.tail_rest_arb(n, p, ball_of(self.b), ball_of(self.c))
         out: arb = total + (rest / 2) * (1 + arb(0, 1))
         return out
+
+    def _gauss_em(self, m: int, p: int) -> Optional[arb]:
+        """``e^(-b^2/2) sum_(n>=m) n^p e^(-c^2 n^2/2)`` (p = 0, 2) by the printed Euler-Maclaurin ball programs of the
+        certificate plan (``em_tail_arb``, ``em_tail2_arb``: 20 corrections plus the ball of the proven remainder
+        bound, :mod:`fhsym.symbolic.lattice_plan`; 40 corrections, printed when asked, where 20 are not enough) where
+        the direct sum would take more than :data:`_DIRECT_TAIL` terms and c^2 m <= 1; None where neither ball is
+        within 24 bits of the working precision (then the direct sum)."""
+        c = float(self.c)
+        if c * c * m > 1 or math.sqrt(1.4 * (ctx.prec + 10)) / c < _DIRECT_TAIL:  # terms to e^-(prec+10) ln 2
+            return None
+        cache = self.__dict__.setdefault("_em_cache", {})
+        b2h = _gen.energy_tail_coefficients(self.b, self.c)[0]  # b^2/2, exact
+        b2h_q = fmpq(b2h.numerator, b2h.denominator)
+        for Q in _EM_ORDERS:  # the printed order, then a higher one (printed when asked)
+            fns: Tuple[Callable[..., Any], ...] = ((_gen.em_constants_arb, _gen.em_tail_arb, _gen.em_tail2_arb)
+                                                   if Q == _EM_ORDERS[0] else _em_form(Q))
+            key = (ctx.prec, Q)
+            if key not in cache:
+                cb = ball_of(self.c)
+                cache[key] = (cb, fns[0](cb))
+            cb, k = cache[key]
+            out: arb = fns[1 if p == 0 else 2](m, cb, b2h_q, k)
+            if out.rel_accuracy_bits() >= ctx.prec - 24:
+                return out
+        return None
 
     def _centre(self, lo: int, p: int = 0) -> arb:
         """sum_{n = lo}^{K} n^p e^{-lam n} for 1 <= lo <= K + 1."""

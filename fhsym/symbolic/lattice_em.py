@@ -45,7 +45,7 @@ from sympy.codegen.cfunctions import log1p
 from .special import erfcx
 
 __all__ = ["EM_ORDER", "CENTRE2_EM_ORDER", "fdiv", "flt", "gammainc_p", "x", "EMDerivation", "Program", "derive_em", "programs",
-           "program_value", "bernoulli_factor", "hermite_recurrence_gaps"]
+           "program_value", "bernoulli_factor", "hermite_recurrence_gaps", "tree_add", "tree_mul", "tree_neg", "tree_pow"]
 
 EM_ORDER = 6  # Euler-Maclaurin corrections of the Gaussian tail (used where c < 0.005 and c^2 m < 0.03)
 CENTRE2_EM_ORDER = 4  # those of the n^2 centre sum (used where lam < 4e-4)
@@ -159,7 +159,7 @@ def derive_em(decl: LatticeDeclaration) -> EMDerivation:
                         (c2_raw, c2_form), c2_der, c2_em, steps)
 
 
-def _add(*terms: sp.Expr) -> sp.Expr:
+def tree_add(*terms: sp.Expr) -> sp.Expr:
     """Left-associated sum ``((t1 + t2) + t3) + ...`` (unevaluated)."""
     out = terms[0]
     for t in terms[1:]:
@@ -167,7 +167,7 @@ def _add(*terms: sp.Expr) -> sp.Expr:
     return out
 
 
-def _mul(*factors: sp.Expr) -> sp.Expr:
+def tree_mul(*factors: sp.Expr) -> sp.Expr:
     """Left-associated product (unevaluated)."""
     out = factors[0]
     for f in factors[1:]:
@@ -175,11 +175,11 @@ def _mul(*factors: sp.Expr) -> sp.Expr:
     return out
 
 
-def _neg(e: sp.Expr) -> sp.Expr:
+def tree_neg(e: sp.Expr) -> sp.Expr:
     return sp.Mul(sp.S.NegativeOne, e, evaluate=False)
 
 
-def _pow(base: sp.Expr, e: int) -> sp.Expr:
+def tree_pow(base: sp.Expr, e: int) -> sp.Expr:
     return sp.Pow(base, sp.Integer(e), evaluate=False)
 
 
@@ -194,27 +194,27 @@ def _tail_programs() -> List[Program]:
     mills = sp.Symbol("mills")
     # He_1 = u, He_2 = u u - 1 He_0 (He_0 = 1), He_(q+1) = u He_q - q He_(q-1)
     rec: List[Tuple[sp.Symbol, sp.Expr]] = [(he[1], u)]
-    rec.append((he[2], _add(_mul(u, he[1]), _neg(sp.Integer(1)))))
+    rec.append((he[2], tree_add(tree_mul(u, he[1]), tree_neg(sp.Integer(1)))))
     for q in range(2, 2 * Q + 1):
-        rec.append((he[q + 1], _add(_mul(u, he[q]), _neg(_mul(sp.Integer(q), he[q - 1])))))
+        rec.append((he[q + 1], tree_add(tree_mul(u, he[q]), tree_neg(tree_mul(sp.Integer(q), he[q - 1])))))
     head: List[Tuple[sp.Symbol, sp.Expr]] = [
-        (u, _mul(c, m)),
-        (mills, _mul(_sqrt_const(fdiv(sp.pi, sp.Integer(2))), erfcx(_mul(u, _sqrt_const(sp.S.Half))))),
+        (u, tree_mul(c, m)),
+        (mills, tree_mul(_sqrt_const(fdiv(sp.pi, sp.Integer(2))), erfcx(tree_mul(u, _sqrt_const(sp.S.Half))))),
     ]
     bf = [flt(bernoulli_factor(q)) for q in range(1, Q + 1)]
-    corr0 = _add(*[_mul(bf[q - 1], _pow(c, 2 * q - 1), he[2 * q - 1]) for q in range(1, Q + 1)])
+    corr0 = tree_add(*[tree_mul(bf[q - 1], tree_pow(c, 2 * q - 1), he[2 * q - 1]) for q in range(1, Q + 1)])
     # only the He the sum reads: p = 0 reads He_1 .. He_(2Q-1)
     rec0 = [a for a in rec if int(str(a[0])[2:]) <= 2 * Q - 1]
     corr = sp.Symbol("corr")
     p0 = Program("em_log_r0", (m, c), tuple(head + rec0 + [(corr, corr0)]),
-                 sp.log(_add(fdiv(mills, c), flt(sp.S.Half), corr)),
+                 sp.log(tree_add(fdiv(mills, c), flt(sp.S.Half), corr)),
                  "log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)) by Euler-Maclaurin (EM_ORDER corrections)",
                  (c,))
-    corr2 = _add(*[_mul(bf[q - 1], _pow(c, 2 * q - 3), _add(he[2 * q + 1], he[2 * q - 1])) for q in range(1, Q + 1)])
+    corr2 = tree_add(*[tree_mul(bf[q - 1], tree_pow(c, 2 * q - 3), tree_add(he[2 * q + 1], he[2 * q - 1])) for q in range(1, Q + 1)])
     log_first = sp.Symbol("log_first")
     # (u + mills)/(c^3 m^2) in log space: log(u + mills) - log(c) - 2 log(u) (c^3 m^2 may underflow)
-    first = _add(sp.log(_add(u, mills)), _neg(sp.log(c)), _neg(_mul(flt(sp.Integer(2)), sp.log(u))))
-    res2 = _add(log_first, log1p(_mul(_add(flt(sp.S.Half), fdiv(corr, _mul(m, m))), sp.exp(_neg(log_first)))))
+    first = tree_add(sp.log(tree_add(u, mills)), tree_neg(sp.log(c)), tree_neg(tree_mul(flt(sp.Integer(2)), sp.log(u))))
+    res2 = tree_add(log_first, log1p(tree_mul(tree_add(flt(sp.S.Half), fdiv(corr, tree_mul(m, m))), sp.exp(tree_neg(log_first)))))
     p2 = Program("em_log_r2", (m, c), tuple(head + rec + [(corr, corr2), (log_first, first)]), res2,
                  "log R_2(m) = log(e^(c^2 m^2/2) m^-2 sum_(n>=m) n^2 e^(-c^2 n^2/2)) by Euler-Maclaurin", (c,))
     return [p0, p2]
@@ -225,35 +225,35 @@ def _centre2_programs() -> List[Program]:
     xs = sp.Symbol("x")
     ders: List[Program] = []
     for r in (0, *range(1, 2 * CENTRE2_EM_ORDER, 2)):
-        poly = _add(_mul(_pow(lam, r), xs, xs), _neg(_mul(sp.Integer(2 * r), _pow(lam, r - 1), xs)))
+        poly = tree_add(tree_mul(tree_pow(lam, r), xs, xs), tree_neg(tree_mul(sp.Integer(2 * r), tree_pow(lam, r - 1), xs)))
         if r >= 2:
-            poly = _add(poly, _mul(sp.Integer(r * (r - 1)), _pow(lam, r - 2)))
-        e = sp.exp(_mul(_neg(lam), xs))
-        val = _mul(e, poly) if r % 2 == 0 else _mul(_neg(e), poly)
+            poly = tree_add(poly, tree_mul(sp.Integer(r * (r - 1)), tree_pow(lam, r - 2)))
+        e = sp.exp(tree_mul(tree_neg(lam), xs))
+        val = tree_mul(e, poly) if r % 2 == 0 else tree_mul(tree_neg(e), poly)
         ders.append(Program(f"centre2_derivative_{r}", (xs, lam), (), val,
                             f"d^{r}/dx^{r} (x^2 e^(-lam x))", (xs, lam)))
     call = {r: sp.Function(f"centre2_derivative_{r}") for r in (0, *range(1, 2 * CENTRE2_EM_ORDER, 2))}
     one = flt(sp.Integer(1))
-    integral = _mul(fdiv(flt(sp.Integer(2)), _pow(lam, 3)),
-                    _add(gammainc_p(3, _mul(lam, K)), _neg(gammainc_p(3, lam))))
-    terms = [integral, _mul(flt(sp.S.Half), _add(call[0](one, lam), call[0](K, lam)))]
+    integral = tree_mul(fdiv(flt(sp.Integer(2)), tree_pow(lam, 3)),
+                    tree_add(gammainc_p(3, tree_mul(lam, K)), tree_neg(gammainc_p(3, lam))))
+    terms = [integral, tree_mul(flt(sp.S.Half), tree_add(call[0](one, lam), call[0](K, lam)))]
     for q in range(1, CENTRE2_EM_ORDER + 1):
         r = 2 * q - 1
-        terms.append(_mul(flt(bernoulli_factor(q)), _add(call[r](K, lam), _neg(call[r](one, lam)))))
-    em = Program("em_centre2", (K, lam), (), _add(*terms),
+        terms.append(tree_mul(flt(bernoulli_factor(q)), tree_add(call[r](K, lam), tree_neg(call[r](one, lam)))))
+    em = Program("em_centre2", (K, lam), (), tree_add(*terms),
                  "sum_(n=1)^K n^2 e^(-lam n) by Euler-Maclaurin on [1, K] (CENTRE2_EM_ORDER corrections)", (K, lam))
     n = sp.Symbol("n")
-    term = Program("centre2_term", (n, lam), (), _mul(n, n, sp.exp(_mul(_neg(lam), n))),
+    term = Program("centre2_term", (n, lam), (), tree_mul(n, n, sp.exp(tree_mul(tree_neg(lam), n))),
                    "the summand n^2 e^(-E(n)) of the centre", (lam,))
     shifted = Program("centre2_term_shifted", (n, lam), (),
-                      _mul(n, n, sp.exp(_mul(_neg(lam), _add(n, _neg(flt(sp.Integer(1))))))),
+                      tree_mul(n, n, sp.exp(tree_mul(tree_neg(lam), tree_add(n, tree_neg(flt(sp.Integer(1))))))),
                       "e^(E(1)) n^2 e^(-E(n)) = n^2 e^(-lam (n - 1)) (a large lam: no underflow)", (lam,))
     return [*ders, em, term, shifted]
 
 
 def _tail_power_program() -> Program:
     m, j = D.m, sp.Symbol("j")
-    return Program("tail_log_power_2", (m, j), (), _mul(flt(sp.Integer(2)), log1p(fdiv(j, m))),
+    return Program("tail_log_power_2", (m, j), (), tree_mul(flt(sp.Integer(2)), log1p(fdiv(j, m))),
                    "log ((m + j)/m)^2 = 2 log1p(j/m), the p = 2 factor of the tail's scaled summand")
 
 

@@ -196,4 +196,324 @@ def tail_rest_arb(m: Any, p: Any, b: Any, c: Any) -> Any:
     return arb(A.pow(m, p)*A.exp(-(b)**2/A.q(2) - (c)**2*(m)**2/A.q(2))/(-A.pow((m + A.q(1))/m, p)*A.exp(-(c)**2*(A.q(2)*m + A.q(1))/A.q(2)) + A.q(1)))
 
 
+def centre_sum_arb(n: Any, K: Any, lam: Any) -> Any:
+    """sum_(j=n)^K e^(-lam j) = e^(-lam n) (1 - e^(-lam (K - n + 1)))/(1 - e^(-lam)) on balls."""
+    return A.exp((-lam)*n)*(-A.expm1((-lam)*(K - n + 1)))/(-A.expm1(-lam))
+
+
+def gauss_start_arb(m: Any, c2h: Any) -> Any:
+    """(e^(-c^2 m^2/2), e^(-c^2 (2m + 1)/2), e^(-c^2)): the direct Gaussian sum's first term, first ratio and the ratio's step."""
+    return (A.exp(-arb(c2h*m*m)), A.exp(-arb(c2h*(2*m + 1))), A.exp(-(2*arb(c2h))),)
+
+
+def gauss_close_arb(total: Any, M: Any, c2h: Any, b2h: Any) -> Any:
+    """e^(-b^2/2) (total + [0, rest]), rest = e^(-c^2 M^2/2)/(1 - e^(-c^2 (2M + 1)/2)) >= sum_(n>=M) e^(-c^2 n^2/2) (truncation_bound)."""
+    rho = A.exp(-arb(c2h*(2*M + 1)))
+    rest = A.exp(-arb(c2h*M*M))/(1 - rho)
+    half = rest*A.q(1, 2)
+    return (total + (half + half*arb(0, 1)))*A.exp(-arb(b2h))
+
+
+def em_constants_arb(c: Any) -> Any:
+    """the factors of em_tail_arb that do not depend on m: sqrt(pi/2), sqrt(2), sqrt(8Q + 10), B_2q/(2q)! c^(2q-1) (q = 1 .. 20), |B_2Q|/(2Q)! c^(2Q-1) and that times sqrt(2 pi (2Q)!) (Q = 20), 1/2."""
+    c2 = c*c
+    cp1 = c
+    bc1 = A.q(1, 12)*cp1
+    cp2 = cp1*c2
+    bc2 = A.q(-1, 720)*cp2
+    cp3 = cp2*c2
+    bc3 = A.q(1, 30240)*cp3
+    cp4 = cp3*c2
+    bc4 = A.q(-1, 1209600)*cp4
+    cp5 = cp4*c2
+    bc5 = A.q(1, 47900160)*cp5
+    cp6 = cp5*c2
+    bc6 = A.q(-691, 1307674368000)*cp6
+    cp7 = cp6*c2
+    bc7 = A.q(1, 74724249600)*cp7
+    cp8 = cp7*c2
+    bc8 = A.q(-3617, 10670622842880000)*cp8
+    cp9 = cp8*c2
+    bc9 = A.q(43867, 5109094217170944000)*cp9
+    cp10 = cp9*c2
+    bc10 = A.q(-174611, 802857662698291200000)*cp10
+    cp11 = cp10*c2
+    bc11 = A.q(77683, 14101100039391805440000)*cp11
+    cp12 = cp11*c2
+    bc12 = A.q(-236364091, 1693824136731743669452800000)*cp12
+    cp13 = cp12*c2
+    bc13 = A.q(657931, 186134520519971831808000000)*cp13
+    cp14 = cp13*c2
+    bc14 = A.q(-3392780147, 37893265687455865519472640000000)*cp14
+    cp15 = cp14*c2
+    bc15 = A.q(1723168255201, 759790291646040068357842010112000000)*cp15
+    cp16 = cp15*c2
+    bc16 = A.q(-7709321041217, 134196726836183700385281186201600000000)*cp16
+    cp17 = cp16*c2
+    bc17 = A.q(151628697551, 104199811425742637946218332815360000000)*cp17
+    cp18 = cp17*c2
+    bc18 = A.q(-26315271553053477373, 713925872841910517552409860896601407488000000000)*cp18
+    cp19 = cp18*c2
+    bc19 = A.q(154210205991661, 165165037094716140555791754978970828800000000)*cp19
+    cp20 = cp19*c2
+    bc20 = A.q(-261082718496449122051, 11039333782344056345696120477635448049500160000000000)*cp20
+    cq = abs(A.q(-261082718496449122051, 11039333782344056345696120477635448049500160000000000))*c**39
+    rem_cs = cq*A.sqrt(2*(arb.pi())*arb.fac_ui(40))
+    return (A.sqrt((arb.pi())/2), A.sqrt(arb(2)), A.sqrt(arb(170)), bc1, bc2, bc3, bc4, bc5, bc6, bc7, bc8, bc9, bc10, bc11, bc12, bc13, bc14, bc15, bc16, bc17, bc18, bc19, bc20, cq, rem_cs, A.q(1, 2),)
+
+
+def em_tail_arb(m: Any, c: Any, b2h: Any, k: Any) -> Any:
+    """e^(-b^2/2) sum_(n>=m) e^(-c^2 n^2/2) by Euler-Maclaurin (20 corrections) plus the ball of its proven remainder bound; k = em_constants_arb(c)."""
+    sqrt_half_pi = k[0]
+    sqrt2 = k[1]
+    past_zeros = k[2]
+    bc1 = k[3]
+    bc2 = k[4]
+    bc3 = k[5]
+    bc4 = k[6]
+    bc5 = k[7]
+    bc6 = k[8]
+    bc7 = k[9]
+    bc8 = k[10]
+    bc9 = k[11]
+    bc10 = k[12]
+    bc11 = k[13]
+    bc12 = k[14]
+    bc13 = k[15]
+    bc14 = k[16]
+    bc15 = k[17]
+    bc16 = k[18]
+    bc17 = k[19]
+    bc18 = k[20]
+    bc19 = k[21]
+    bc20 = k[22]
+    cq = k[23]
+    rem_cs = k[24]
+    half = k[25]
+    u = c*m
+    g = A.exp((-(u*u))/2)
+    main = sqrt_half_pi*A.erfc(u/sqrt2)/c
+    he0 = arb(1)
+    he1 = u
+    he2 = u*he1 - 1*he0
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    he12 = u*he11 - 11*he10
+    he13 = u*he12 - 12*he11
+    he14 = u*he13 - 13*he12
+    he15 = u*he14 - 14*he13
+    he16 = u*he15 - 15*he14
+    he17 = u*he16 - 16*he15
+    he18 = u*he17 - 17*he16
+    he19 = u*he18 - 18*he17
+    he20 = u*he19 - 19*he18
+    he21 = u*he20 - 20*he19
+    he22 = u*he21 - 21*he20
+    he23 = u*he22 - 22*he21
+    he24 = u*he23 - 23*he22
+    he25 = u*he24 - 24*he23
+    he26 = u*he25 - 25*he24
+    he27 = u*he26 - 26*he25
+    he28 = u*he27 - 27*he26
+    he29 = u*he28 - 28*he27
+    he30 = u*he29 - 29*he28
+    he31 = u*he30 - 30*he29
+    he32 = u*he31 - 31*he30
+    he33 = u*he32 - 32*he31
+    he34 = u*he33 - 33*he32
+    he35 = u*he34 - 34*he33
+    he36 = u*he35 - 35*he34
+    he37 = u*he36 - 36*he35
+    he38 = u*he37 - 37*he36
+    he39 = u*he38 - 38*he37
+    corr = half + bc1*he1 + bc2*he3 + bc3*he5 + bc4*he7 + bc5*he9 + bc6*he11 + bc7*he13 + bc8*he15 + bc9*he17 + bc10*he19 + bc11*he21 + bc12*he23 + bc13*he25 + bc14*he27 + bc15*he29 + bc16*he31 + bc17*he33 + bc18*he35 + bc19*he37 + bc20*he39
+    rem = (cq*he39*g if u >= past_zeros else rem_cs)
+    return (main + g*corr + rem*arb(0, 1))*A.exp(-arb(b2h))
+
+
+def em_tail2_arb(m: Any, c: Any, b2h: Any, k: Any) -> Any:
+    """e^(-b^2/2) sum_(n>=m) n^2 e^(-c^2 n^2/2) by Euler-Maclaurin (20 corrections) plus the ball of its proven remainder bound; k = em_constants_arb(c)."""
+    sqrt_half_pi = k[0]
+    sqrt2 = k[1]
+    past_zeros = k[2]
+    bc1 = k[3]
+    bc2 = k[4]
+    bc3 = k[5]
+    bc4 = k[6]
+    bc5 = k[7]
+    bc6 = k[8]
+    bc7 = k[9]
+    bc8 = k[10]
+    bc9 = k[11]
+    bc10 = k[12]
+    bc11 = k[13]
+    bc12 = k[14]
+    bc13 = k[15]
+    bc14 = k[16]
+    bc15 = k[17]
+    bc16 = k[18]
+    bc17 = k[19]
+    bc18 = k[20]
+    bc19 = k[21]
+    bc20 = k[22]
+    cq = k[23]
+    rem_cs = k[24]
+    half = k[25]
+    u = c*m
+    c2 = c*c
+    g = A.exp((-(u*u))/2)
+    main = (u*g + sqrt_half_pi*A.erfc(u/sqrt2))/(c**3)
+    he0 = arb(1)
+    he1 = u
+    he2 = u*he1 - 1*he0
+    he3 = u*he2 - 2*he1
+    he4 = u*he3 - 3*he2
+    he5 = u*he4 - 4*he3
+    he6 = u*he5 - 5*he4
+    he7 = u*he6 - 6*he5
+    he8 = u*he7 - 7*he6
+    he9 = u*he8 - 8*he7
+    he10 = u*he9 - 9*he8
+    he11 = u*he10 - 10*he9
+    he12 = u*he11 - 11*he10
+    he13 = u*he12 - 12*he11
+    he14 = u*he13 - 13*he12
+    he15 = u*he14 - 14*he13
+    he16 = u*he15 - 15*he14
+    he17 = u*he16 - 16*he15
+    he18 = u*he17 - 17*he16
+    he19 = u*he18 - 18*he17
+    he20 = u*he19 - 19*he18
+    he21 = u*he20 - 20*he19
+    he22 = u*he21 - 21*he20
+    he23 = u*he22 - 22*he21
+    he24 = u*he23 - 23*he22
+    he25 = u*he24 - 24*he23
+    he26 = u*he25 - 25*he24
+    he27 = u*he26 - 26*he25
+    he28 = u*he27 - 27*he26
+    he29 = u*he28 - 28*he27
+    he30 = u*he29 - 29*he28
+    he31 = u*he30 - 30*he29
+    he32 = u*he31 - 31*he30
+    he33 = u*he32 - 32*he31
+    he34 = u*he33 - 33*he32
+    he35 = u*he34 - 34*he33
+    he36 = u*he35 - 35*he34
+    he37 = u*he36 - 36*he35
+    he38 = u*he37 - 37*he36
+    he39 = u*he38 - 38*he37
+    he40 = u*he39 - 39*he38
+    he41 = u*he40 - 40*he39
+    corr = arb(m*m)/2 + bc1/c2*(he3 + he1) + bc2/c2*(he5 + he3) + bc3/c2*(he7 + he5) + bc4/c2*(he9 + he7) + bc5/c2*(he11 + he9) + bc6/c2*(he13 + he11) + bc7/c2*(he15 + he13) + bc8/c2*(he17 + he15) + bc9/c2*(he19 + he17) + bc10/c2*(he21 + he19) + bc11/c2*(he23 + he21) + bc12/c2*(he25 + he23) + bc13/c2*(he27 + he25) + bc14/c2*(he29 + he27) + bc15/c2*(he31 + he29) + bc16/c2*(he33 + he31) + bc17/c2*(he35 + he33) + bc18/c2*(he37 + he35) + bc19/c2*(he39 + he37) + bc20/c2*(he41 + he39)
+    rem = (cq/c2*(he41 + he39)*g if u >= past_zeros else cq/c2*A.sqrt(2*(arb.pi())*(arb.fac_ui(40) + arb.fac_ui(42))))
+    return (main + g*corr + rem*arb(0, 1))*A.exp(-arb(b2h))
+
+
+def normaliser_arb(t1: Any) -> Any:
+    """Z = 1 + 2 T(1)."""
+    return 1 + 2*t1
+
+
+def reflected_tail_arb(z: Any, t1: Any) -> Any:
+    """T(n) = Z - T(1 - n) for n <= 0."""
+    return z - t1
+
+
+def profile_assembly_arb(t1: Any, t2: Any, epsilon: Any, z: Any) -> Any:
+    """delta(eps) = (T(k*) - e^eps T(k* + S))/Z."""
+    return (t1 - A.exp(arb(epsilon))*t2)/z
+
+
+def energy_float(n: Any, K: Any, lam: Any, b: Any, c: Any) -> Any:
+    """E(n) for n >= 0: lam n on the centre n <= K, (c^2 n^2 + b^2)/2 beyond."""
+    return np.where(K >= n, lam*n, 0.5*((c*n)**2 + b*b))
+
+
+def loss_float(a: Any, bb: Any, K: Any, lam: Any, b: Any, c: Any) -> Any:
+    """L = E(a) - E(bb) (a = |k + S|, bb = |k|) in the hinge form lam (a - bb) + ((c a - b)_+^2 - (c bb - b)_+^2)/2; past K both, the difference of squares factored."""
+    lin = lam*(a - bb)
+    ha = (c*a - b if K < a else 0.0)
+    hb = (c*bb - b if K < bb else 0.0)
+    quad = (0.5*c*(a - bb)*(c*(a + bb) - 2.0*b) if K < a and K < bb else 0.5*(ha*ha - hb*hb))
+    return lin + quad
+
+
+def tail_entry_gap(h: Any, Kf: Any, alpha: Any, gamma: Any) -> Any:
+    """d = (h (K + 1) - alpha)/gamma = c (K + 1) - b in (0, c]."""
+    return (h*(Kf + 1.0) - alpha)/gamma
+
+
+def centre_gap(n: Any, K: Any, lam: Any, d: Any) -> Any:
+    """E(K + 1) - E(n) = lam (K + 1 - n) + d^2/2 for n <= K."""
+    return lam*(K + 1.0 - n) + 0.5*d*d
+
+
+def rho_centre(la: Any, gap: Any, log_r_first: Any) -> Any:
+    """log(e^(E(n)) T(n)) for 1 <= n <= K: log(e^(E(n)) G(n, K) + e^(E(n) - E(K + 1)) e^(E(K + 1)) T(K + 1))."""
+    return np.logaddexp(la, -gap + log_r_first)
+
+
+def log_tail_pos(energy: Any, r1: Any) -> Any:
+    """log T(n) = -E(n) + log(e^(E(n)) T(n))."""
+    return -energy + r1
+
+
+def log_normaliser_float(log_t1: Any) -> Any:
+    """log Z = log(1 + 2 T(1))."""
+    return np.logaddexp(0.0, math.log(2.0) + log_t1)
+
+
+def log_reflected_tail(log_z: Any, lt: Any) -> Any:
+    """log T(n) = log(Z - T(1 - n)) for n <= 0, lt = log T(1 - n)."""
+    return log_z + np.log1p(-np.exp(lt - log_z))
+
+
+def log_cdf_neg(lt: Any, log_z: Any) -> Any:
+    """log P(X <= k) = log T(-k) - log Z for k < 0 (symmetry), lt = log T(-k)."""
+    return lt - log_z
+
+
+def log_cdf_pos(lt: Any, log_z: Any) -> Any:
+    """log P(X <= k) = log(1 - T(k + 1)/Z) for k >= 0, lt = log T(k + 1)."""
+    return np.log1p(-np.exp(lt - log_z))
+
+
+def log_profile_x_pos(epsilon: Any, L: Any, r1: Any, r2: Any) -> Any:
+    """x = log(e^eps T(k* + S)/T(k*)) = eps - L(k*) + rho(k* + S) - rho(k*) (k* >= 1)."""
+    return epsilon - L + r2 - r1
+
+
+def log_profile_x(epsilon: Any, lt1: Any, lt2: Any) -> Any:
+    """x = log(e^eps T(k* + S)/T(k*)) = eps + log T(k* + S) - log T(k*)."""
+    return epsilon + lt2 - lt1
+
+
+def log_profile_float(lt1: Any, log_z: Any, x: Any) -> Any:
+    """log delta = log T(k*) - log Z + log(1 - e^x) (x < 0)."""
+    return lt1 - log_z + math.log(-math.expm1(x))
+
+
+def log_var_tail(energy: Any, m: Any, log_r2: Any) -> Any:
+    """log(e^(-b^2/2) Theta_2(m)) = -E(m) + 2 log m + log R_2(m) (m = K + 1)."""
+    return -energy + 2.0*math.log(m) + log_r2
+
+
+def log_var_sum(lg2: Any, log_tail: Any) -> Any:
+    """log(sum_(n=1)^K n^2 e^(-E(n)) + e^(-b^2/2) Theta_2(K + 1))."""
+    return np.logaddexp(lg2, log_tail)
+
+
+def log_variance(h: Any, log_tot: Any, log_z: Any) -> Any:
+    """log Var X = log(2 h^2 (...)/Z)."""
+    return math.log(2.0) + 2.0*math.log(h) + log_tot - log_z
+
+
 DIGEST = '1829ad47e0e9f245'

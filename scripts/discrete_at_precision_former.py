@@ -1,0 +1,54 @@
+"""Time ``DiscreteFlippedHuber(...).at_precision(digits)`` against the former ball view (``fhsym/noise/
+precise_discrete.py`` at a git revision, default 9bb9e83: every Gaussian tail summed term by term), interleaved in one
+process: sf at K + 1 steps (with Z), the variance and the profile at eps = 1, 4 steps, each on a fresh view, for laws
+with long Gaussian tails (c = step/gamma = 1e-2 .. 1e-4), and whether the two agree to digits - 2 digits.
+
+    PYTHONPATH=. python scripts/discrete_at_precision_former.py [DIGITS] [REV]
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import fhsym
+import fhsym.noise
+from fhsym.noise import precise_discrete as NEW
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    digits = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    rev = sys.argv[2] if len(sys.argv) > 2 else "9bb9e83"
+    assert fhsym.noise  # the package the former module imports from
+    src = subprocess.run(["git", "show", f"{rev}:fhsym/noise/precise_discrete.py"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader("fhsym.noise._former_precise_discrete", loader=None)
+    assert spec is not None
+    old = importlib.util.module_from_spec(spec)
+    old.__package__ = "fhsym.noise"
+    sys.modules[spec.name] = old
+    exec(compile(src, "former precise_discrete", "exec"), old.__dict__)  # noqa: S102 - the project's own file
+    print(f"load {os.getloadavg()}, {digits} digits, former = {rev}")
+    for a, g, h in [(0.0, 100.0, 1.0), (1.0, 10.0, 0.01), (0.0, 1000.0, 1.0), (0.0, 10000.0, 1.0)]:
+        d = fhsym.DiscreteFlippedHuber(a, g, h)
+        for name, call in (("sf(K+1)", lambda P: P.sf((d.K + 1) * d.step)), ("var", lambda P: P.var()),
+                           ("profile(1, 4 steps)", lambda P: P.privacy_profile(1.0, 4 * d.step))):
+            out = []
+            for mod in (old, NEW):
+                P = mod.DiscreteFlippedHuberAtPrecision(d, digits)
+                t = time.perf_counter()
+                v = call(P)
+                out.append((time.perf_counter() - t, v))
+            same = abs(out[0][1] - out[1][1]) <= abs(out[0][1]) * 10 ** -(digits - 2)
+            print(f"  ({a}, {g}, {h}) c = {h / g:.0e} {name}: former {out[0][0]:.3f} s, now {out[1][0]:.3f} s, "
+                  f"agree to {digits - 2} digits: {same}")
+
+
+if __name__ == "__main__":
+    main()
