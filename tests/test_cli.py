@@ -111,27 +111,17 @@ def _run_all():
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory, worker_id):
+def runs(shared_dir):
     """Run every command of this module once, concurrently; results keyed by a label.
 
-    Under pytest-xdist the tests of this module land on several workers, and each ran all ~23 commands (~20 s CPU).
-    Now the first worker to get here runs them and writes their results into the session's shared temporary
-    directory (behind an flock); the others wait for it and read them: the same commands of the same checkout, run
-    once per session.  Every test still asserts on a real run's return code and output."""
-    if worker_id == "master":  # not distributed: nothing to share
-        return _run_all()
-    import fcntl
+    Under pytest-xdist the tests of this module land on several workers, and each ran all ~23 commands (~20 s CPU);
+    now they run once per session and the workers share the results (``shared_dir``, tests/conftest.py).  Every test
+    still asserts on a real run's return code and output."""
+    def make(path):
+        done = {k: [r.args, r.returncode, r.stdout, r.stderr] for k, r in _run_all().items()}
+        (path / "runs.json").write_text(json.dumps(done))
 
-    root = tmp_path_factory.getbasetemp().parent  # this session's, shared by its workers
-    path = root / "test_cli_runs.json"
-    with open(root / "test_cli_runs.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes (or the worker dies)
-        if not path.is_file():
-            done = {k: [r.args, r.returncode, r.stdout, r.stderr] for k, r in _run_all().items()}
-            tmp = root / "test_cli_runs.json.tmp"
-            tmp.write_text(json.dumps(done))
-            os.replace(tmp, path)
-        data = json.loads(path.read_text())
+    data = json.loads((shared_dir("test_cli_runs", make) / "runs.json").read_text())
     return {k: subprocess.CompletedProcess(*v) for k, v in data.items()}
 
 
