@@ -87,7 +87,7 @@ def build_c_library(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def shared_dir(tmp_path_factory, worker_id):
+def shared_dir(tmp_path_factory):
     """``shared_dir(name, make) -> Path``: a directory that ``make(path)`` fills once per test session.
 
     A module fixture runs once per pytest-xdist worker, and the tests of a module land on several workers; a set-up
@@ -95,8 +95,10 @@ def shared_dir(tmp_path_factory, worker_id):
     the first worker to ask runs ``make`` in a directory of the session's shared temporary directory, behind an flock,
     and the others wait for it and use what it wrote (read only: write elsewhere).  A ``make`` that raises leaves no
     result, so the next worker to ask runs it again (and fails the same way).  Without xdist: a fresh directory."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # set in pytest-xdist's workers only
+
     def get(name: str, make) -> Path:
-        if worker_id == "master":  # not distributed
+        if not worker:  # not distributed
             path = tmp_path_factory.mktemp(name)
             make(path)
             return path
