@@ -86,6 +86,40 @@ def build_c_library(tmp_path_factory):
     return build
 
 
+@pytest.fixture(scope="session")
+def shared_dir(tmp_path_factory):
+    """``shared_dir(name, make) -> Path``: a directory that ``make(path)`` fills once per test session.
+
+    A module fixture runs once per pytest-xdist worker, and the tests of a module land on several workers; a set-up
+    whose result is the same in every worker of a session (the same command on the same checkout) is made once here:
+    the first worker to ask runs ``make`` in a directory of the session's shared temporary directory, behind an flock,
+    and the others wait for it and use what it wrote (read only: write elsewhere).  A ``make`` that raises leaves no
+    result, so the next worker to ask runs it again (and fails the same way).  Without xdist: a fresh directory."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # set in pytest-xdist's workers only
+
+    def get(name: str, make) -> Path:
+        if not worker:  # not distributed
+            path = tmp_path_factory.mktemp(name)
+            make(path)
+            return path
+        import fcntl
+        import shutil
+
+        root = tmp_path_factory.getbasetemp().parent  # this session's, shared by its workers
+        path, done = root / f"shared-{name}", root / f"shared-{name}.done"
+        with open(root / f"shared-{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes (or the worker dies)
+            if not done.is_file():
+                if path.exists():  # a make that failed part way
+                    shutil.rmtree(path)
+                path.mkdir()
+                make(path)
+                done.touch()
+        return path
+
+    return get
+
+
 @pytest.fixture(autouse=True)
 def _restore_mpmath_precision():
     """Tests may change mpmath.mp.dps/prec; put them back afterwards."""

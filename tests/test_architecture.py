@@ -15,6 +15,7 @@ capped: the calibrator's structure is tested by what it stands for (issue 28.6, 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -66,11 +67,18 @@ def _resolve(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module (once per process: five tests here walk every module of fhsym, ~2 MB of source; none
+    changes a tree)."""
+    return ast.parse(path.read_text())
+
+
 def _imports(mods):
     """(importer, imported module, names) for every intra-fhsym import statement."""
     out = []
     for mod, path in mods.items():
-        tree = ast.parse(path.read_text())
+        tree = _tree(path)
         is_pkg = path.name == "__init__.py"
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -212,7 +220,7 @@ def test_calibration_strategies_are_plans():
     assert len({p.name for p in PLANS}) == len(PLANS)
     callers = []
     for path in sorted(PKG.rglob("*.py")):
-        tree = ast.parse(path.read_text())
+        tree = _tree(path)
         for n in ast.walk(tree):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("certify", "result"):
                 callers.append(str(path.relative_to(ROOT)))
@@ -252,7 +260,7 @@ def test_mechanism_names_are_not_looked_up_by_string():
     """A mechanism's key appears as a string literal in at most 3 modules besides its own (printed per name)."""
     from fhsym.noise import NOISE_CLASSES
 
-    constants = {_module_name(p): set(_string_constants(ast.parse(p.read_text())))
+    constants = {_module_name(p): set(_string_constants(_tree(p)))
                  for p in sorted(PKG.rglob("*.py")) if "_generated" not in p.parts}
     report, over = [], {}
     for name, cls in NOISE_CLASSES.items():

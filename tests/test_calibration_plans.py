@@ -126,9 +126,12 @@ def test_every_registered_law_meets_the_contract():
                "piecewise_uniform": (1.0, [1, 1]), "truncated_staircase": (1.0, 1.0, 0.4, 5.0)}
     assert set(samples) <= set(NOISE_CLASSES)
     laws = {name: NOISE_CLASSES[name](*args) for name, args in samples.items()}
-    # and every law registered by a declaration (docs/examples/*_law.py, the tests' own), as its scale family's member
+    # and every law registered by a declaration (docs/examples/*_law.py, the tests' own), as its scale family's member:
+    # declared here (once per process), not left to whichever test modules happened to declare them before
+    from declared_examples import register_all
     from fhsym.noise.declared import DeclaredNoise
 
+    register_all()
     for name in set(NOISE_CLASSES) - set(samples):
         cls = NOISE_CLASSES[name]
         assert issubclass(cls, DeclaredNoise), name  # only declared laws join the built-ins

@@ -9,8 +9,8 @@
   with the same seed (again the same code path: equality, not a tolerance).
 * ``verify`` / ``reproduce`` outside a source checkout fail with a clear message (status 2).
 
-The subprocesses are started concurrently by one module fixture (each costs ~0.7 s of CPU for its
-imports), so only a representative set of bad inputs runs as a subprocess (the brief's list: negative
+The subprocesses are started concurrently by one module fixture, once per session (under pytest-xdist the
+workers share its results; each command costs ~0.7 s of CPU for its imports), so only a representative set of bad inputs runs as a subprocess (the brief's list: negative
 eps, delta 0 / 1 / > 1, non-numeric, negative sensitivity, gamma <= 0, negative n); the rest go
 through ``cli.main`` in-process, the same parser.  The module runs in ~20 s on 2 cores; ``test_verify_one_check`` (imports the proofs, ~15 s) and
 ``test_reproduce_quick_end_to_end`` are marked slow.
@@ -100,9 +100,7 @@ def _run(args, env=None, timeout=300):
     return subprocess.run(FHSYM + list(args), capture_output=True, text=True, timeout=timeout, env=env)
 
 
-@pytest.fixture(scope="module")
-def runs():
-    """Run every command of this module once, concurrently; results keyed by a label."""
+def _run_all():
     jobs = {f"bad{i}": a for i, (a, _) in enumerate(SUBPROCESS_BAD)}
     jobs.update({f"help:{s}": [s, "--help"] for s in SUBCOMMANDS})
     jobs["help"] = ["--help"]
@@ -110,6 +108,21 @@ def runs():
     with ThreadPoolExecutor(max_workers=8) as ex:
         futs = {k: ex.submit(_run, a) for k, a in jobs.items()}
         return {k: f.result() for k, f in futs.items()}
+
+
+@pytest.fixture(scope="module")
+def runs(shared_dir):
+    """Run every command of this module once, concurrently; results keyed by a label.
+
+    Under pytest-xdist the tests of this module land on several workers, and each ran all ~23 commands (~20 s CPU);
+    now they run once per session and the workers share the results (``shared_dir``, tests/conftest.py).  Every test
+    still asserts on a real run's return code and output."""
+    def make(path):
+        done = {k: [r.args, r.returncode, r.stdout, r.stderr] for k, r in _run_all().items()}
+        (path / "runs.json").write_text(json.dumps(done))
+
+    data = json.loads((shared_dir("test_cli_runs", make) / "runs.json").read_text())
+    return {k: subprocess.CompletedProcess(*v) for k, v in data.items()}
 
 
 # ---------------------------------------------------------------------------

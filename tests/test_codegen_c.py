@@ -81,15 +81,23 @@ def _generate(tmp):
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory):
+def generated(shared_dir):
+    """The generated library (read only): ``_generate`` once per session, shared by the xdist workers
+    (tests/conftest.py)."""
     if _compiler() is None:
         pytest.skip("no C compiler found (tried $CC, cc, gcc, clang): the C target cannot be built here")
-    return _generate(tmp_path_factory.mktemp("fhsym_c"))
+    return shared_dir("fhsym_c", _generate)
 
 
 @pytest.fixture(scope="module")
-def lib(generated):
-    out = generated / "libfhsym.so"
+def build(tmp_path_factory):
+    """This worker's directory for what is compiled from ``generated``."""
+    return tmp_path_factory.mktemp("fhsym_c_build")
+
+
+@pytest.fixture(scope="module")
+def lib(generated, build):
+    out = build / "libfhsym.so"
     cmd = [_compiler(), *CFLAGS, str(generated / "fhsym.c"), "-o", str(out), "-lm"]  # nothing but DIR/fhsym.c
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stdout}{res.stderr}"
@@ -251,8 +259,8 @@ SHAPES = [(a * g, g) for a in (0.0, 0.5, 1.0, 2.0, 10.0, 1e3) for g in (1e-3, 1.
 
 
 @pytest.fixture(scope="module")
-def driver(generated):
-    exe = generated / "fhsym_driver"
+def driver(generated, build):
+    exe = build / "fhsym_driver"
     cmd = [_compiler(), "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-I", str(generated), str(DRIVER),
            str(generated / "fhsym.c"), "-o", str(exe), "-lm"]
     res = subprocess.run(cmd, capture_output=True, text=True)
@@ -459,16 +467,15 @@ def test_runtime_special_function_against_mpmath(lib, name):
     worst.check(tol)
 
 
-def test_documented_example_builds_and_runs(tmp_path):
+def test_documented_example_builds_and_runs(tmp_path, generated):
     """The C example of docs/codegen.md, built with the documented commands (the library generated into a
-    directory, then one cc call), prints what it says."""
+    directory -- the ``generated`` fixture runs that command, ``_generate``; copied here -- then one cc call),
+    prints what it says."""
     cc = _compiler()
-    if cc is None:
-        pytest.skip("no C compiler found (tried $CC, cc, gcc, clang)")
     doc = (Path(__file__).parent.parent / "docs" / "codegen.md").read_text()
     assert "python -m fhsym.codegen --target c --out fhsym_c" in doc
     assert "cc -std=c99 -O2 -I fhsym_c example.c fhsym_c/fhsym.c -o example -lm" in doc
-    _generate(tmp_path / "fhsym_c")
+    shutil.copytree(generated, tmp_path / "fhsym_c")
     example = doc.split("```c\n", 1)[1].split("```", 1)[0]
     (tmp_path / "example.c").write_text(example)
     cmd = [cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I", "fhsym_c", "example.c", "fhsym_c/fhsym.c", "-o", "example", "-lm"]

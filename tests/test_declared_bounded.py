@@ -12,16 +12,20 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
-import sympy as sp
 
 import fhsym
-from fhsym.symbolic.laws import truncated_laplace as TLD
 
-t = sp.Symbol("t", positive=True)
-TG = fhsym.declare_law(fhsym.Declaration("t28_trunc_gauss", "truncated Gaussian", t,
-                                         ((sp.exp(-t**2 / 2), (0, 2)),), scale="sigma"))
-TLT = fhsym.declare_law(fhsym.Declaration("t28_tl_twin", "truncated Laplace twin", TLD.t, TLD.DECLARATION.pieces,
-                                          scale="bound", shapes=TLD.DECLARATION.shapes))
+from declared_examples import bounded_laws
+
+
+def TG(*args):
+    """The truncated Gaussian "t28_trunc_gauss" (declared and registered on first use: tests/declared_examples.py)."""
+    return bounded_laws()[0](*args)
+
+
+def TLT(*args):
+    """The truncated Laplace twin "t28_tl_twin" (declared and registered on first use)."""
+    return bounded_laws()[1](*args)
 
 
 def _quad_profile(g, b, e, d):
@@ -93,6 +97,7 @@ def test_twin_agrees_with_the_hand_written_truncated_laplace():
 
 
 def test_calibrations_are_certified_and_reverified():
+    bounded_laws()  # both laws registered under their names
     cal = fhsym.calibrate(1.0, 1e-6, mechanism="t28_trunc_gauss")
     assert cal.achieved_delta <= 1e-6 and fhsym.verify_certificate(cal.certificate.to_json())
     s = cal.mechanism.sigma  # the infinite-loss mass alone: P(T > 2 - 1/s) <= delta

@@ -7,9 +7,7 @@ density for the row's quantile, the certified optimum interval for its distance 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -22,27 +20,25 @@ from fhsym.cli.parser import BUILTIN_MECHANISMS
 from fhsym.noise import NOISE_CLASSES
 from fhsym.noise.declared import DeclaredNoise
 
-ROOT = Path(__file__).resolve().parent.parent
-LAW = ROOT / "docs" / "examples" / "logistic_law.py"
+from declared_examples import EXAMPLES, example
+
+LAW = EXAMPLES / "logistic_law.py"
 
 
-def _load(path):
-    spec = importlib.util.spec_from_file_location(f"reg_{path.stem}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture(scope="module")
+def LOGISTIC():
+    """docs/examples/logistic_law.py, its law declared and registered as "logistic" (on first use, once per process:
+    tests/declared_examples.py; the tests below that name "logistic" ask for it)."""
+    return example("logistic")
 
 
-LOGISTIC = _load(LAW)
-
-
-def test_builtin_mechanisms_are_the_registry_without_declared_laws():
+def test_builtin_mechanisms_are_the_registry_without_declared_laws(LOGISTIC):
     builtin = {n for n, c in NOISE_CLASSES.items() if not issubclass(c, DeclaredNoise)}
     assert set(BUILTIN_MECHANISMS) == builtin
     assert "logistic" in F.declared_candidates() and not set(F.declared_candidates()) & set(F.CANDIDATES)
 
 
-def test_declared_law_is_a_candidate_only_when_named():
+def test_declared_law_is_a_candidate_only_when_named(LOGISTIC):
     call = F.calibration_call("logistic", 1.0, 1e-6)
     assert call == {"epsilon": 1.0, "delta": 1e-6, "mechanism": "logistic", "dim": 1, "compositions": 1,
                     "sensitivity": 1.0, "method": "auto"}
@@ -58,7 +54,7 @@ def test_declared_law_is_a_candidate_only_when_named():
         F.calibration_call("not_a_law", 1.0, 1e-6)
 
 
-def test_advise_row_of_a_declared_law():
+def test_advise_row_of_a_declared_law(LOGISTIC):
     adv = fhsym.advise(1.0, 1e-6, data=False, candidates=("laplace_pure", "logistic"))
     row = next(o for o in adv.options if o.candidate == "logistic")
     ref = fhsym.calibrate(1.0, 1e-6, mechanism="logistic")

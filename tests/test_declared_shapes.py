@@ -5,8 +5,6 @@ declared with its shape theta (the ShapeParameter path), each against 30-digit q
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -16,18 +14,19 @@ import sympy as sp
 import fhsym
 from fhsym.noise import NOISE_CLASSES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+from declared_examples import EXAMPLES, example
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"shapes_{name}", EXAMPLES / f"{name}_law.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture(scope="module")
+def GG():
+    """docs/examples/gengauss_law.py, declared on first use (tests/declared_examples.py), not at collection."""
+    return example("gengauss")
 
 
-GG = _load("gengauss")
-OSGT = _load("osgt")
+@pytest.fixture(scope="module")
+def OSGT():
+    """docs/examples/osgt_law.py, declared on first use."""
+    return example("osgt")
 
 
 #: quadrature breakpoints from 1e-4 on: OSGT at theta = 900 has width ~1/theta near 0
@@ -69,7 +68,7 @@ def _rel(a, b):
     return 0.0 if a == b else float(abs(a - b) / abs(b))
 
 
-def test_gengauss_derivation_uses_the_incomplete_gamma_tail():
+def test_gengauss_derivation_uses_the_incomplete_gamma_tail(GG):
     dv = GG.GenGauss.derivation
     t = GG.t
     assert dv.sf[0] == sp.uppergamma(sp.Rational(2, 3), t ** sp.Rational(3, 2)) / (2 * sp.gamma(sp.Rational(2, 3)))
@@ -80,7 +79,7 @@ def test_gengauss_derivation_uses_the_incomplete_gamma_tail():
 
 
 @pytest.mark.parametrize("s", [0.4, 1.0, 3.0])
-def test_gengauss_numerics_against_quadrature(s):
+def test_gengauss_numerics_against_quadrature(GG, s):
     law, ref = GG.GenGauss(s), REF(GG.DECLARATION, s)
     worst = {}
     with mpmath.workdps(30):
@@ -93,7 +92,7 @@ def test_gengauss_numerics_against_quadrature(s):
     assert max(worst.values()) < 1e-12
 
 
-def test_gengauss_calibration_certified_and_its_distance_to_the_optimum():
+def test_gengauss_calibration_certified_and_its_distance_to_the_optimum(GG):  # GG: "gengauss" registered
     out = []
     for eps, delta in ((1.0, 1e-6), (0.5, 1e-9)):
         cal = fhsym.calibrate(eps, delta, mechanism="gengauss")
@@ -107,7 +106,7 @@ def test_gengauss_calibration_certified_and_its_distance_to_the_optimum():
     print("\n" + "\n".join(out))
 
 
-def test_osgt_shape_parameter_path():
+def test_osgt_shape_parameter_path(OSGT):
     cls = OSGT.DeclaredOSGT
     assert cls.shape_range == (1e-3, 1e4, False) and [d.name for d in cls.parameter_domains] == ["varrho", "theta"]
     m = cls.from_family(2.5, 1.5)
@@ -131,7 +130,7 @@ def test_osgt_shape_parameter_path():
     assert max(worst.values()) < 1e-12
 
 
-def _twin_worst():
+def _twin_worst(OSGT):
     worst = {}
     xs, qs = np.array([-40.0, -3.3, -0.7, 0.2, 1.9, 8.0, 35.0]), np.array([1e-250, 1e-12, 1e-3, 0.2, 0.8])
     for theta in OSGT.TWIN_SHAPES:
@@ -147,14 +146,14 @@ def _twin_worst():
     return worst
 
 
-def test_osgt_reproduces_hand_written():
-    worst = _twin_worst()
+def test_osgt_reproduces_hand_written(OSGT):
+    worst = _twin_worst(OSGT)
     print(f"\ndeclared OSGT vs fhsym.OSGT (CROSS-CHECK) at theta {OSGT.TWIN_SHAPES}: {worst}")
     assert max(v for k, v in worst.items() if k != "profile") < 1e-12 and worst["profile"] < 1e-10
 
 
 @pytest.mark.parametrize("eps,delta", [(1.0, 1e-6), (0.1, 1e-6), (3.0, 1e-5)])
-def test_osgt_calibration_matches_hand_written(eps, delta):
+def test_osgt_calibration_matches_hand_written(OSGT, eps, delta):
     """The calibrator's scale-family search over the declared shape finds the hand-written OSGT's variance."""
     a = fhsym.calibrate(eps, delta, mechanism="declared_osgt")
     b = fhsym.calibrate(eps, delta, mechanism="osgt")

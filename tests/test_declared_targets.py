@@ -7,24 +7,18 @@ C/JAX printing yet (the generalised Gaussian's incomplete gamma function) raises
 from __future__ import annotations
 
 import ctypes
-import importlib.util
-from pathlib import Path
 
 import mpmath
 import numpy as np
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+from declared_examples import example
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(f"byo_targets_{name}", EXAMPLES / f"{name}_law.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-LOGISTIC = _load("logistic").Logistic
+@pytest.fixture(scope="module")
+def LOGISTIC():
+    """The logistic law of docs/examples/logistic_law.py (declared on first use: tests/declared_examples.py)."""
+    return example("logistic").Logistic
 
 
 def _pdf(v):  # the declared density in standard units, normalised: e^{-|v|}/(1 + e^{-|v|})^2
@@ -41,7 +35,7 @@ POINTS = (0.0, 0.3, 2.5, 9.0, 40.0)
 
 
 @pytest.fixture(scope="module")
-def lib(build_c_library):
+def lib(build_c_library, LOGISTIC):
     return build_c_library("user_c", {"logistic.c": LOGISTIC.c_source()})
 
 
@@ -71,7 +65,7 @@ def test_user_law_c_source_compiles_and_matches_quadrature(lib):
     _check(f["sf_0"], f["logsf_0"], f["logpdf_0"], f["isf_0"], _fn(lib, "fhsym_logistic_fisher", 0))
 
 
-def test_user_law_jax_source_matches_quadrature():
+def test_user_law_jax_source_matches_quadrature(LOGISTIC):
     pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
     ns: dict = {}
     exec(compile(LOGISTIC.jax_source(), "<logistic jax>", "exec"), ns)
@@ -81,7 +75,7 @@ def test_user_law_jax_source_matches_quadrature():
 
 
 def test_forms_without_a_printing_raise_value_error():
-    gg = _load("gengauss")
+    gg = example("gengauss")
     cls = next(v for v in vars(gg).values() if isinstance(v, type) and hasattr(v, "c_source") and v.__module__ != "fhsym")
     with pytest.raises(ValueError, match="no C99 printing"):
         cls.c_source()

@@ -59,7 +59,7 @@ import sympy as sp
 from .declaration import Declaration, Fact, prove_facts
 from .special import logaddexp
 
-__all__ = ["Derivation", "derive", "x", "q", "y", "D", "eps", "w", "closed", "bounded_integral", "stable_isf"]
+__all__ = ["Basics", "Derivation", "derive", "derive_basics", "x", "q", "y", "D", "eps", "w", "closed", "bounded_integral", "stable_isf"]
 
 x = sp.Symbol("x", positive=True)  # integration variable
 q = sp.Symbol("q", positive=True)  # a probability
@@ -355,18 +355,78 @@ class Derivation:
     @functools.lru_cache(maxsize=32)
     def moment(self, n: int) -> Optional[sp.Expr]:
         """E[T^n] in standard units (0 for odd n), or None if SymPy does not close it."""
-        if n % 2:
-            return sp.Integer(0)
-        total = sp.Integer(0)
-        for g, (a, b) in self.decl.pieces:
-            r = _integrate(x**n * g.subs(self.t, x), a, b, self.decl.bounded)
-            if r is None:
-                return None
-            total += r
-        return 2 * total / self.Z if self.decl.bounded else sp.simplify(2 * total / self.Z)
+        return _moment(self.decl, self.Z, n)
 
     def __hash__(self) -> int:  # lru_cache of moment(): one derivation per declaration
         return hash(self.decl)
+
+
+@functools.lru_cache(maxsize=64)
+def _moment(decl: Declaration, Z: sp.Expr, n: int) -> Optional[sp.Expr]:
+    """E[T^n] in standard units of ``decl`` with normaliser ``Z`` (0 for odd n), or None (:meth:`Derivation.moment`)."""
+    if n % 2:
+        return sp.Integer(0)
+    total = sp.Integer(0)
+    for g, (a, b) in decl.pieces:
+        r = _integrate(x**n * g.subs(decl.t, x), a, b, decl.bounded)
+        if r is None:
+            return None
+        total += r
+    return 2 * total / Z if decl.bounded else sp.simplify(2 * total / Z)
+
+
+@dataclass(frozen=True)
+class Basics:
+    """The first stage of :func:`derive`, which the rest builds on: the facts, psi, the piece masses and tails, Z,
+    the sf, the variance and the Fisher information (None for a bounded support), each the very expression
+    :func:`derive` puts in its :class:`Derivation`.  Without the isf solves, the stable logs, the entropy and the
+    crossings: a check of these forms alone (``proofs/shipped_laws.py``, flipped Huber) derives only these."""
+
+    facts: Tuple[Fact, ...]
+    psi: Tuple[sp.Expr, ...]
+    masses: Tuple[sp.Expr, ...]
+    Z: sp.Expr
+    sf: Tuple[sp.Expr, ...]
+    #: what sp.solve inverts for the isf, per piece (SymPy's own antiderivatives on a bounded support; else ``sf``)
+    solve_for: Tuple[Optional[sp.Expr], ...]
+    variance: Optional[sp.Expr]
+    fisher: Optional[sp.Expr]
+
+
+def derive_basics(decl: Declaration) -> Basics:
+    """The :class:`Basics` of ``decl`` (``ValueError`` if SymPy cannot integrate a piece, as :func:`derive`)."""
+    t = decl.t
+    facts = prove_facts(decl)
+    psi = tuple(-sp.expand_log(sp.log(g), force=True) for g, _ in decl.pieces)
+    bd = decl.bounded
+    masses, tails = [], []
+    raw: List[Tuple[Optional[sp.Expr], Optional[sp.Expr]]] = []
+    for k, (g, (a, b)) in enumerate(decl.pieces):
+        m = _integrate(g.subs(t, x), a, b, bd)
+        tail = _integrate(g.subs(t, x), t, b, bd)
+        if m is None or tail is None:
+            raise ValueError(f"{decl.name}: SymPy could not integrate piece {k} ({g} on [{a}, {b})); a numeric "
+                             "survival function is not supported yet")
+        masses.append(m)
+        tails.append(tail)
+        if bd:  # SymPy's own antiderivatives: what sp.solve inverts (stable_isf rewrites the inverse)
+            raw.append((_integrate_sympy(g.subs(t, x), t, b), _integrate_sympy(g.subs(t, x), a, b)))
+    Z = sp.simplify(2 * sum(masses))
+    if bd:
+        sf = tuple((tails[k] + sum(masses[k + 1:])) / Z for k in range(len(masses)))
+        whole = all(r is not None and m is not None for r, m in raw)
+        z_raw = 2 * sp.Add(*[m for _, m in raw]) if whole else None
+        solve_for: Tuple[Optional[sp.Expr], ...] = tuple(
+            None if z_raw is None else (raw[k][0] + sp.Add(*[m for _, m in raw[k + 1:]])) / z_raw
+            for k in range(len(raw)))
+    else:
+        sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
+        solve_for = sf
+    fisher = None
+    if not bd:  # a bounded support: infinite (the density jumps to 0 at its end; derive notes it)
+        fi = [_integrate(sp.diff(p, t).subs(t, x) ** 2 * g.subs(t, x), a, b) for p, (g, (a, b)) in zip(psi, decl.pieces)]
+        fisher = sp.simplify(2 * sp.Add(*fi) / Z) if all(f is not None for f in fi) else None
+    return Basics(facts, psi, tuple(masses), Z, sf, solve_for, _moment(decl, Z, 2), fisher)
 
 
 def _crossings(dv: "Derivation") -> Tuple[Tuple[str, sp.Expr], ...]:
@@ -391,44 +451,21 @@ def _crossings(dv: "Derivation") -> Tuple[Tuple[str, sp.Expr], ...]:
 
 def derive(decl: Declaration) -> Derivation:
     """Derive every formula of the module docstring from ``decl`` (``ValueError`` if SymPy cannot integrate a piece:
-    the survival function has no numeric fallback yet)."""
+    the survival function has no numeric fallback yet); :func:`derive_basics` first."""
     t = decl.t
-    facts = prove_facts(decl)
+    base = derive_basics(decl)
     notes: List[str] = []
-    psi = tuple(-sp.expand_log(sp.log(g), force=True) for g, _ in decl.pieces)
+    psi, Z, sf = base.psi, base.Z, base.sf
     bd = decl.bounded
-    masses, tails = [], []
-    raw: List[Tuple[Optional[sp.Expr], Optional[sp.Expr]]] = []
-    for k, (g, (a, b)) in enumerate(decl.pieces):
-        m = _integrate(g.subs(t, x), a, b, bd)
-        tail = _integrate(g.subs(t, x), t, b, bd)
-        if m is None or tail is None:
-            raise ValueError(f"{decl.name}: SymPy could not integrate piece {k} ({g} on [{a}, {b})); a numeric "
-                             "survival function is not supported yet")
-        masses.append(m)
-        tails.append(tail)
-        if bd:  # SymPy's own antiderivatives: what sp.solve inverts (stable_isf rewrites the inverse)
-            raw.append((_integrate_sympy(g.subs(t, x), t, b), _integrate_sympy(g.subs(t, x), a, b)))
-    Z = sp.simplify(2 * sum(masses))
     logpdf = tuple(_erfc_log(sp.expand_log(sp.log(g), force=True) - sp.expand_log(sp.log(Z), force=True), [])
                    for g, _ in decl.pieces)
-    if bd:
-        sf = tuple((tails[k] + sum(masses[k + 1:])) / Z for k in range(len(masses)))
-        whole = all(r is not None and m is not None for r, m in raw)
-        z_raw = 2 * sp.Add(*[m for _, m in raw]) if whole else None
-        solve_for: Tuple[Optional[sp.Expr], ...] = tuple(
-            None if z_raw is None else (raw[k][0] + sp.Add(*[m for _, m in raw[k + 1:]])) / z_raw
-            for k in range(len(raw)))
-    else:
-        sf = tuple(sp.simplify((tails[k] + sum(masses[k + 1:])) / Z).rewrite(sp.erfc) for k in range(len(masses)))
-        solve_for = sf
     logsf, rewrites = [], set()
     for s in sf:
         e, r = _stable_log(s)
         logsf.append(e)
         rewrites.update(r)
     isf: List[Optional[sp.Expr]] = []
-    for k, s in enumerate(solve_for):
+    for k, s in enumerate(base.solve_for):
         try:
             sols = [r for r in sp.solve(sp.Eq(s, q), t) if not r.has(sp.I)] if s is not None else []
         except (NotImplementedError, ValueError):  # pragma: no cover - SymPy gives up
@@ -440,17 +477,16 @@ def derive(decl: Declaration) -> Derivation:
                          "e^u - 1 = expm1(u)")
         if isf[-1] is None:
             notes.append(f"isf on piece {k}: SymPy found no unique solution; a numeric inverse of sf is used")
-    dv = Derivation(decl, facts, psi, tuple(masses), Z, logpdf, sf, tuple(logsf), tuple(isf), None, None, None,
+    dv = Derivation(decl, base.facts, psi, base.masses, Z, logpdf, sf, tuple(logsf), tuple(isf), None, None, None,
                     sp.oo, (), None, tuple(sorted(rewrites)), notes)
-    dv.variance = dv.moment(2)
+    dv.variance = base.variance
     if bd:
         dv.sf_end = sf[-1].subs(t, decl.support_end - w)
         dv.logsf_end = _stable_log(dv.sf_end)[0]
         notes.append(f"Fisher information: infinite (the density jumps to 0 at t = +-{decl.support_end}, the end of "
                      "the support: it is not differentiable in location)")
     else:
-        fi = [_integrate(sp.diff(p, t).subs(t, x) ** 2 * g.subs(t, x), a, b) for p, (g, (a, b)) in zip(psi, decl.pieces)]
-        dv.fisher = sp.simplify(2 * sp.Add(*fi) / Z) if all(f is not None for f in fi) else None
+        dv.fisher = base.fisher
     gl = [_integrate(-(p * g).subs(t, x), a, b, bd) for p, (g, (a, b)) in zip(psi, decl.pieces)]
     h = (sp.expand_log(sp.log(Z), force=True) if bd else sp.log(Z)) - 2 * sp.Add(*gl) / Z
     dv.entropy = (h if bd else sp.simplify(h)) if all(v is not None for v in gl) else None
