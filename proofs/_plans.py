@@ -56,10 +56,9 @@ def digits50(fn: Callable[[], Any]) -> mpmath.mpf:
     raise ArithmeticError("the reference did not settle by 2400 digits")
 
 
-def _F(sf: Callable[[Any], Any], v: Any, end: Any = None) -> Any:
-    """F(v) of a symmetric law from its sf on [0, oo): sf(-v) below 0, 1 - sf(v) above (0 below -end)."""
-    if end is not None and v <= -end:
-        return mpmath.mpf(0)
+def _F(sf: Callable[[Any], Any], v: Any) -> Any:
+    """F(v) of a symmetric law on R from its sf on [0, oo): sf(-v) below 0, 1 - sf(v) above (derived_crossing_profile
+    serves one-piece laws on R only; the truncated Laplace's reference is proofs/shipped_truncated_laplace.py's)."""
     return sf(-v) if v < 0 else 1 - sf(v)
 
 
