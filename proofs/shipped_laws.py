@@ -167,17 +167,12 @@ def _flipped_huber_topic() -> Topic:
                   "derived formulas equal the paper's (fhsym.symbolic.definitions)", order=61,
                   description="g(u) = e^{-c u} on [0, 1), e^{-c (u^2 + 1)/2} on [1, oo) in units of alpha, "
                               "c = (alpha/gamma)^2: facts, normaliser, sf, variance, Fisher information vs eq 8-12.")
-    holder: List[Basics] = []
-
-    def dv() -> Basics:  # the forms this row compares, as derive() has them (not its isf solves, entropy, crossings)
-        if not holder:
-            holder.append(derive_basics(decl))
-        return holder[0]
-
     tp = sp.Symbol("t", positive=True)
 
     def rows() -> List[Tuple[str, sp.Expr, str]]:
-        d = dv()
+        # the forms this one check compares, as derive() has them (not its isf solves, entropy, crossings); derived
+        # in the check (its only caller), not in the parent as a Topic.shared would
+        d: Basics = derive_basics(decl)
         to_paper = {FL.c: FD.alpha**2 / FD.gamma**2}
         u = {decl.t: tp / FD.alpha}
         paper = lambda e: e.subs(FD.t, tp)  # noqa: E731 - the paper's t, taken t > 0
