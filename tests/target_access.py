@@ -1,5 +1,5 @@
-"""Accessors shared by the C99/JAX target tests (tests/test_step_targets.py, tests/test_lattice_targets.py): a
-generated function by name, called with doubles, returning a float."""
+"""Accessors shared by the C99/JAX target tests (tests/test_step_targets.py, tests/test_lattice_targets.py,
+tests/test_declared_profile_targets.py): a generated function by name, called with doubles, returning a float."""
 
 from __future__ import annotations
 

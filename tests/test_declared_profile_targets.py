@@ -27,6 +27,7 @@ import fhsym
 from fhsym.codegen import declared_laws as DL
 from fhsym.codegen import generate as G
 from fhsym.codegen.declared_profile import profile_regions
+from target_access import c_getter, jax_getter
 
 INF = mpmath.inf
 
@@ -124,10 +125,9 @@ def lib(build_c_library):
     return build_c_library("declared_profile_c", {rel: (G.default_dir("c") / rel).read_text() for rel, _ in DL.outputs_c()})
 
 
-def _c_profile(lib, name, n_shapes):
-    f = getattr(lib, f"fhsym_{name}_profile")
-    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * (2 + n_shapes)
-    return f
+def _c_profile(lib, name):
+    """fhsym_<name>_profile(eps, D, shapes...) of ``lib``, every argument a double (tests/target_access.py)."""
+    return c_getter(lib, name)("profile")
 
 
 def _check(value, name, sh, e, d):
@@ -148,12 +148,12 @@ def test_every_shipped_declared_law_has_a_printed_profile():
 
 @pytest.mark.parametrize("name,sh,e,d", CASES)
 def test_c_profile_against_mpmath_and_numpy(lib, name, sh, e, d):
-    _check(_c_profile(lib, name, len(sh))(e, d, *sh), name, sh, e, d)
+    _check(_c_profile(lib, name)(e, d, *sh), name, sh, e, d)
 
 
 def test_c_profile_edges(lib):
     """D = 0: 0; D = inf: 1; eps >= sup loss (Laplace: D): 0; a bounded support disjoint from its shift: 1."""
-    lap, tl = _c_profile(lib, "laplace", 0), _c_profile(lib, "truncated_laplace", 1)
+    lap, tl = _c_profile(lib, "laplace"), _c_profile(lib, "truncated_laplace")
     assert lap(0.5, 0.0) == 0.0 and lap(0.5, math.inf) == 1.0 and lap(1.0, 1.0) == 0.0 and lap(2.0, 1.0) == 0.0
     assert tl(0.5, 2.0, 2.5) == 1.0 and tl(50.0, 3.0, 2.5) == 1.0 and tl(0.5, 0.0, 2.5) == 0.0
     for e, d in ((-0.1, 1.0), (0.5, -1.0), (math.nan, 1.0), (0.5, math.nan)):  # refused: NaN, never a delta
@@ -262,18 +262,10 @@ def test_c_piece_functions_against_the_numpy_target(lib, name):
     """logpdf, sf, log sf, isf and variance of the C file against the generated numpy module (the same SymPy forms
     through another printer and another libm/special-function library); the mpmath checks of these forms are
     tests/test_codegen_c_declared.py's."""
-    def fns(fn):
-        f = getattr(lib, f"fhsym_{name}_{fn}")
-        f.restype = ctypes.c_double
-        f.argtypes = [ctypes.c_double] * ((0 if fn == "variance" else 1) + len(PIECE_POINTS[name][1]))
-        return f
-
-    _against_numpy(fns, name)
+    _against_numpy(c_getter(lib, name), name)
 
 
 @pytest.mark.slow  # JAX dispatches each operation eagerly the first time
 @pytest.mark.parametrize("name", sorted(PIECE_POINTS))
 def test_jax_piece_functions_against_the_numpy_target(name):
-    pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
-    m = importlib.import_module(f"{DL.PACKAGE}.jax_{name}")
-    _against_numpy(lambda fn: (lambda *a: np.asarray(getattr(m, fn)(*a))), name)
+    _against_numpy(jax_getter(name), name)  # skips without jax
