@@ -227,3 +227,11 @@ def test_cli_advise_prints_one_verdict_and_the_data_source(capsys):
     out = capsys.readouterr().out
     assert out.count("verdict:") == 1 and "data: frontier data (certificate re-verified)" in out
 
+
+def test_reverify_without_data_is_refused(capsys):
+    """``reverify`` re-checks the data's records: with ``data=False`` (``--no-data``) none is read, so the flag would
+    be silently unused; it is refused instead, before anything is computed."""
+    with pytest.raises(ValueError, match="data=False"):
+        fhsym.advise(1.0, 1e-6, data=False, reverify=True)
+    assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--no-data", "--reverify", "--no-progress"]) != 0
+    assert "data=False" in capsys.readouterr().err
