@@ -235,3 +235,28 @@ def test_reverify_without_data_is_refused(capsys):
         fhsym.advise(1.0, 1e-6, data=False, reverify=True)
     assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--no-data", "--reverify", "--no-progress"]) != 0
     assert "data=False" in capsys.readouterr().err
+
+
+def test_the_documented_shards_command_writes_and_checks(tmp_path, capsys):
+    """``python scripts/frontier.py shards [--check]`` (README, docs/frontier.md): --check exits 1 on missing shards
+    and writes nothing; without it the shards are written, and --check then exits 0."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path, _ = _tiny_data(tmp_path)
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        spec = importlib.util.spec_from_file_location("frontier_script_shards", scripts / "frontier.py")
+        script = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(script)
+        assert script.main(["shards", "--data", str(path), "--check"]) == 1
+        assert not S.shard_dir(path).exists()
+        assert script.main(["shards", "--data", str(path)]) == 0
+        assert script.main(["shards", "--data", str(path), "--check"]) == 0
+    finally:
+        sys.path.remove(str(scripts))
+    out = capsys.readouterr()
+    assert "missing: 0.3_1e-06.json.gz" in out.err and "wrote 2 shards" in out.out and out.out.endswith("fresh\n")
+    assert S.check_shards(path) == []
