@@ -136,6 +136,19 @@ def test_a_call_the_build_time_re_check_failed_is_re_verified(tmp_path, count):
     assert "when the data were built" in adv.best.source and len(count) == 1
 
 
+def test_a_record_filed_under_another_call_key_is_re_verified(tmp_path, count):
+    """The re-check's failed list names calls: a record whose key is not its own call's key could escape it, so it
+    is not served on the re-check's strength (re-verified now; this genuine certificate holds)."""
+    path, data = _tiny_data(tmp_path)
+    k03, k1 = list(data["calibrations"])
+    data["calibrations"][k03]["call"] = dict(data["calibrations"][k03]["call"], note="filed elsewhere")
+    path.write_bytes(gzip.compress(json.dumps(data).encode(), mtime=0))
+    S.write_shards(path)
+    assert not S.load_shard(path, 0.3, 1e-6).verified and S.load_shard(path, 1.0, 1e-6).verified == {k1}
+    adv = fhsym.advise(0.3, 1e-6, data=path, candidates=(F.Gaussian.name,))
+    assert adv.best.source == "frontier data (certificate re-verified)" and len(count) == 1
+
+
 def test_a_matching_shard_is_served_without_re_verification_and_reverify_re_checks(count):
     path = _data_path()
     adv = fhsym.advise(0.3, 1e-6, dim=5, data=path)
@@ -213,3 +226,37 @@ def test_cli_advise_prints_one_verdict_and_the_data_source(capsys):
     assert main(["advise", "--epsilon", "0.3", "--delta", "1e-6", "--dim", "5", "--no-progress", "--reverify"]) == 0
     out = capsys.readouterr().out
     assert out.count("verdict:") == 1 and "data: frontier data (certificate re-verified)" in out
+
+
+def test_reverify_without_data_is_refused(capsys):
+    """``reverify`` re-checks the data's records: with ``data=False`` (``--no-data``) none is read, so the flag would
+    be silently unused; it is refused instead, before anything is computed."""
+    with pytest.raises(ValueError, match="data=False"):
+        fhsym.advise(1.0, 1e-6, data=False, reverify=True)
+    assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--no-data", "--reverify", "--no-progress"]) != 0
+    assert "data=False" in capsys.readouterr().err
+
+
+def test_the_documented_shards_command_writes_and_checks(tmp_path, capsys):
+    """``python scripts/frontier.py shards [--check]`` (README, docs/frontier.md): --check exits 1 on missing shards
+    and writes nothing; without it the shards are written, and --check then exits 0."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path, _ = _tiny_data(tmp_path)
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        spec = importlib.util.spec_from_file_location("frontier_script_shards", scripts / "frontier.py")
+        script = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(script)
+        assert script.main(["shards", "--data", str(path), "--check"]) == 1
+        assert not S.shard_dir(path).exists()
+        assert script.main(["shards", "--data", str(path)]) == 0
+        assert script.main(["shards", "--data", str(path), "--check"]) == 0
+    finally:
+        sys.path.remove(str(scripts))
+    out = capsys.readouterr()
+    assert "missing: 0.3_1e-06.json.gz" in out.err and "wrote 2 shards" in out.out and out.out.endswith("fresh\n")
+    assert S.check_shards(path) == []

@@ -422,7 +422,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         served as proven when the data were built (which ``reverify=True`` re-checks within it)
     reverify : re-check every recorded certificate now with :func:`fhsym.verify_certificate` (memoised per process),
         also those the shard's digest shows were proven when the data were built (default False: those are served
-        as verified then, their option's ``source`` says so and when; every other record is re-checked now)
+        as verified then, their option's ``source`` says so and when; every other record is re-checked now);
+        ``True`` with ``data=False`` raises ``ValueError`` (no record is read)
 
     Returns
     -------
@@ -459,6 +460,9 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         raise ValueError(f"budget must be a fhsym._core.limits.Budget; got {type(budget).__name__}")
     if not isinstance(reverify, bool):
         raise ValueError(f"reverify must be True or False; got {reverify!r}")
+    if reverify and data is False:  # nothing is read, so nothing would be re-checked: refuse the unused flag
+        raise ValueError("reverify=True re-checks the frontier data's records, but data=False (--no-data) reads none: "
+                         "every calibration is computed now")
     options, failed = [], []
     if not one:  # the one-coordinate candidates have no K-fold or composed claim
         failed += [(c, f"calibrated for one release of one coordinate only (no K-fold or composed claim covers it); "

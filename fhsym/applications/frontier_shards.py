@@ -146,15 +146,21 @@ class Shard:
     at: str = ""
 
 
-_SOURCE_SHA: Dict[Tuple[str, float], str] = {}
-#: parsed shards by (path, modification time): (the data file's SHA-256 they were built from, the Shard)
-_SHARDS: Dict[Tuple[str, float], Tuple[str, Shard]] = {}
+_SOURCE_SHA: Dict[Tuple[str, int, int], str] = {}
+#: parsed shards by (path, modification time in ns, size): (the data file's SHA-256 they were built from, the Shard)
+_SHARDS: Dict[Tuple[str, int, int], Tuple[str, Shard]] = {}
+
+
+def _stamp(path: Path) -> Tuple[str, int, int]:
+    """A file's memo key: a rewrite within the float mtime's resolution, or to another size, is still seen."""
+    st = path.stat()
+    return str(path.resolve()), st.st_mtime_ns, st.st_size
 
 
 def _sha256_of(path: Path) -> Optional[str]:
-    """SHA-256 of a file's bytes (memoised by path and modification time); None if it cannot be read."""
+    """SHA-256 of a file's bytes (memoised by path, modification time in ns and size); None if it cannot be read."""
     try:
-        k = (str(path.resolve()), path.stat().st_mtime)
+        k = _stamp(path)
         if k not in _SOURCE_SHA:
             _SOURCE_SHA[k] = hashlib.sha256(path.read_bytes()).hexdigest()
         return _SOURCE_SHA[k]
@@ -172,7 +178,10 @@ def _parse(path: Path) -> Tuple[str, Shard]:
         by = at = ""
         if (isinstance(ver, dict) and ver["digest"] == certificates_digest(cals) and ver["checked"] == len(cals)
                 and ver["rigorous"] == len(cals)):
-            verified = frozenset(cals) - {call_key(f["call"]) for f in ver["failed"]}
+            # the failed list names calls, not keys: a record filed under another key than its call's could
+            # escape it, so only records keyed by their own call are served on the re-check's strength
+            verified = (frozenset(k for k, r in cals.items() if call_key(r["call"]) == k)
+                        - {call_key(f["call"]) for f in ver["failed"]})
             by = str(ver["by"])
             at = str(ver["at"]) + (f", changed records {ver['rechecked_at']}" if "rechecked_at" in ver
                                    else "")
@@ -188,12 +197,12 @@ def load_shard(data_path: Union[str, Path], epsilon: float, delta: float) -> Opt
 
     ``verified`` holds the calls whose record may be served without a re-check: the shard's verification record
     says every certificate of the shard was proven and this one did not fail, and its ``digest`` equals
-    :func:`certificates_digest` of the certificates loaded now.  Memoised by path and modification time (the
+    :func:`certificates_digest` of the certificates loaded now.  Memoised by path, modification time (ns) and size (the
     digest is recomputed when the file changes).  A malformed shard raises ``ValueError``.
     """
     path = shard_dir(data_path) / shard_name(epsilon, delta)
     try:
-        k = (str(path.resolve()), path.stat().st_mtime)
+        k = _stamp(path)
     except OSError:
         return None
     if k not in _SHARDS:
