@@ -318,7 +318,7 @@ def _ball_defs(decl: Any) -> List[str]:
                            ("energy_tail_coefficients", sd.tail_coefficients, (D.b, D.c))):
         body = ", ".join(FractionPrinter().doprint(_lam(x, ())[0]) for x in cf)
         names = _lam(0, args)[1]
-        defs.append(f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return ({body},)\n")
+        defs.append(py_function(name, f"({body},)", names))
     defs.append(_arb_source("tail_ratio_arb", sd.tail_ratio, (D.m, pp, D.c)))
     defs.append(_arb_source("tail_rest_arb", sd.tail_rest, (D.m, pp, D.b, D.c)))
     return defs
