@@ -32,7 +32,7 @@ from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
 from fhsym.symbolic.lattice_float import float_programs, logaddexp
 from fhsym.symbolic.lattice_plan import ball, fac_ball, item, plan_programs, pm
-from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
+from fhsym.symbolic.lattice_series import P_MAX, derive_series, pp
 from fhsym.symbolic.special import erfcx
 
 from .cell_laws import FractionPrinter
