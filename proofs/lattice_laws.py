@@ -196,12 +196,8 @@ def _topic() -> Topic:
                             f"- tail_exponent (m up to 1e5, j up to 4000, c in 1e-4 .. 10): worst relative "
                             f"{float(max(e_tail)):.1e}"])
 
-    em_holder: List[EMDerivation] = []
-
     def emd() -> EMDerivation:
-        if not em_holder:
-            em_holder.append(derive_em(decl))
-        return em_holder[0]
+        return derive_em(decl)  # cached per declaration (functools.lru_cache)
 
     def em_forms(ctx: Context) -> Outcome:
         e = emd()

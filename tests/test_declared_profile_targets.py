@@ -12,7 +12,6 @@ target (its own error there reaches 1.9e-11, above the C target's 3.9e-12: measu
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import importlib
 import importlib.util
@@ -206,8 +205,7 @@ def test_two_piece_law_with_quadratic_crossings(build_c_library):
         pieces=((sp.exp(-t), (0, 1)), (sp.exp(-(t**2 + 1) / 2), (1, sp.oo))), scale="alpha"), register=False)
     regions, why = profile_regions(law.derivation)
     assert why is None and len(regions) == 10
-    f = build_c_library("huber_c1", {"huber_c1.c": law.c_source()}).fhsym_huber_c1_profile
-    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double] * 2
+    f = c_getter(build_c_library("huber_c1", {"huber_c1.c": law.c_source()}), "huber_c1")("profile")
     fh = fhsym.FlippedHuber(alpha=1.0, gamma=1.0)
     with mpmath.workdps(40):
         z = 2 * (-mpmath.expm1(-1)) + 2 * mpmath.exp(-mpmath.mpf(1) / 2) * mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(1 / mpmath.sqrt(2))
@@ -247,14 +245,11 @@ def _numpy_targets(name):
 
 def _against_numpy(fns, name):
     ts, sh = PIECE_POINTS[name]
-    worst = 0.0
     for fn, ref in _numpy_targets(name).items():
         args = [()] if fn == "variance" else [(v,) for v in (QS if fn.startswith("isf") else ts)]
         for a in args:
             want, got = float(ref(*a, *sh)), float(fns(fn)(*a, *sh))
             assert got == pytest.approx(want, rel=1e-13, abs=1e-300), (name, fn, a, got, want)
-            worst = max(worst, abs(got - want) / abs(want) if want else abs(got))
-    return worst
 
 
 @pytest.mark.parametrize("name", sorted(PIECE_POINTS))
@@ -269,3 +264,24 @@ def test_c_piece_functions_against_the_numpy_target(lib, name):
 @pytest.mark.parametrize("name", sorted(PIECE_POINTS))
 def test_jax_piece_functions_against_the_numpy_target(name):
     _against_numpy(jax_getter(name), name)  # skips without jax
+
+
+def test_documented_far_tail_errors(lib):
+    """docs/declare.md's measured far-tail errors (Gaussian, eps = 3, D = 0.1, delta = 7.3e-200: C 3.9e-12, JAX
+    2.1e-11 where jax is installed, the numpy class 1.9e-11), recomputed against the 40-digit reference, to the two
+    digits the docs give (within 10 %: another libm or XLA may move the last digit)."""
+    ref = _ref("gaussian", (), 3.0, 0.1)
+    assert mpmath.nstr(ref, 2) == "7.3e-200"
+    c = mpmath.mpf(_c_profile(lib, "gaussian")(3.0, 0.1))
+    npv = mpmath.mpf(float(_numpy_law("gaussian").from_family(0.0, 1.0).privacy_profile(3.0, 0.1)))
+    got = [("C", c), ("numpy", npv)]
+    want = {"C": "3.9e-12", "numpy": "1.9e-11"}
+    if importlib.util.find_spec("jax") is not None:  # the optional extra
+        jx = importlib.import_module(f"{DL.PACKAGE}.jax_gaussian")
+        got.append(("JAX", mpmath.mpf(float(np.asarray(jx.profile(3.0, 0.1))))))
+        want["JAX"] = "2.1e-11"
+    errs = {k: float(abs(v / ref - 1)) for k, v in got}
+    print(f"Gaussian eps = 3, D = 0.1, delta = {mpmath.nstr(ref, 2)}: relative errors "
+          + ", ".join(f"{k} {v:.1e}" for k, v in errs.items()))
+    for k, v in errs.items():  # the documented figure to its two digits (a libm or XLA version may move the last)
+        assert abs(v / float(want[k]) - 1) <= 0.1, (k, v, want[k])

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import functools
+import importlib
 import textwrap
 from typing import Callable, List, Sequence, Tuple
 
@@ -34,7 +35,7 @@ from fhsym.symbolic.cells import (CellDerivation, a, below, cell_index, d_j, d_j
                                   qk, qm, tail, theta, v, width)
 
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
-from .step_laws import StepArbPrinter, StepPrinter
+from .step_laws import CStepPrinter, JaxStepPrinter, StepArbPrinter, StepPrinter
 
 __all__ = ["SOURCE", "FractionPrinter", "render_cell_law", "render_cell_law_c", "render_cell_law_jax", "outputs",
            "outputs_c", "outputs_jax"]
@@ -61,13 +62,11 @@ class FractionPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type 
 
 
 def _source(name: str, body: str, args: Sequence[sp.Symbol]) -> str:
-    return f"def {name}({', '.join(f'{x.name}: Any' for x in args)}) -> Any:\n    return {body}\n"
+    return py_function(name, body, [x.name for x in args])
 
 
 def render_cell_law() -> str:
     """The generated module of ``fhsym.symbolic.laws.piecewise_uniform.DECLARATION``."""
-    import importlib
-
     decl = importlib.import_module(SOURCE).DECLARATION
     dv = derive_cells(decl)
     np_print = StepPrinter().doprint
@@ -110,10 +109,6 @@ def _float_rows(dv: CellDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
 
 def render_cell_law_c() -> str:
     """``declared_piecewise_uniform.c``: the float functions in C99, ``fhsym_piecewise_uniform_<function>``."""
-    import importlib
-
-    from .step_laws import CStepPrinter
-
     decl = importlib.import_module(SOURCE).DECLARATION
     text = "\n".join(c_function(f"fhsym_piecewise_uniform_{name}", CStepPrinter().doprint(e), [x.name for x in args])
                      for name, e, args in _float_rows(derive_cells(decl)))
@@ -126,10 +121,6 @@ def render_cell_law_c() -> str:
 
 def render_cell_law_jax() -> str:
     """``declared/jax_piecewise_uniform.py``: the float functions on jax.numpy (float64)."""
-    import importlib
-
-    from .step_laws import JaxStepPrinter
-
     decl = importlib.import_module(SOURCE).DECLARATION
     defs = [py_function(name, JaxStepPrinter().doprint(e), [x.name for x in args])
             for name, e, args in _float_rows(derive_cells(decl))]

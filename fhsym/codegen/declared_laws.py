@@ -220,10 +220,6 @@ class JaxDeclaredPrinter(XpPrinter):
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"xp.erfinv({self._print(e.args[0])})"
 
-    def _print_Exp1(self, e: sp.Basic) -> str:
-        """Euler's number as the C printer prints it (a law's sf may hold e^(-1/2): SymPy's ``E**(-1/2)``)."""
-        return repr(float(sp.E))
-
     def _print_uppergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
         return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"

@@ -32,7 +32,7 @@ from fhsym.symbolic.lattice_em import Program, fdiv, flt, gammainc_p, programs
 from fhsym.symbolic.lattice_laws import derive_lattice, jj
 from fhsym.symbolic.lattice_float import float_programs, logaddexp
 from fhsym.symbolic.lattice_plan import ball, fac_ball, item, plan_programs, pm
-from fhsym.symbolic.lattice_series import P_MAX, derive_series, omr, pp, r
+from fhsym.symbolic.lattice_series import P_MAX, derive_series, pp
 from fhsym.symbolic.special import erfcx
 
 from .cell_laws import FractionPrinter
@@ -237,25 +237,25 @@ class ProgramPrinter:
         raise ValueError(f"no program print for {type(e).__name__}: {e}")
 
 
-def program_source(prog: Program) -> str:
-    """``def name(args) -> Any:`` with the program's assignments and its result (:class:`ProgramPrinter`)."""
-    pr = ProgramPrinter(prog.scalars)
-    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
-             f'    """{prog.doc}."""']
+def _program_def(prog: Program, pr: ProgramPrinter, doc: bool = True) -> str:
+    """``def name(args) -> Any:`` (with the program's doc line when ``doc``), its assignments and its result, printed
+    by ``pr`` (the Python targets: numpy, arb, JAX)."""
+    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:"]
+    lines += [f'    """{prog.doc}."""'] if doc else []
     lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
     lines.append(f"    return {pr.doprint(prog.result)}")
     return "\n".join(lines) + "\n"
+
+
+def program_source(prog: Program) -> str:
+    """``def name(args) -> Any:`` with the program's assignments and its result (:class:`ProgramPrinter`)."""
+    return _program_def(prog, ProgramPrinter(prog.scalars))
 
 
 def program_arb(prog: Program) -> str:
     """``def name(args) -> Any:`` with the ball program's assignments and its result (:class:`ProgramPrinter`,
     target ``"arb"``: every ball operation in the tree's order)."""
-    pr = ProgramPrinter(target="arb")
-    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(a)}: Any' for a in prog.args)}) -> Any:",
-             f'    """{prog.doc}."""']
-    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
-    lines.append(f"    return {pr.doprint(prog.result)}")
-    return "\n".join(lines) + "\n"
+    return _program_def(prog, ProgramPrinter(target="arb"))
 
 
 def centre_upper_arb_source(name: str, form: sp.Expr) -> str:
@@ -318,7 +318,7 @@ def _ball_defs(decl: Any) -> List[str]:
                            ("energy_tail_coefficients", sd.tail_coefficients, (D.b, D.c))):
         body = ", ".join(FractionPrinter().doprint(_lam(x, ())[0]) for x in cf)
         names = _lam(0, args)[1]
-        defs.append(f"def {name}({', '.join(f'{x}: Any' for x in names)}) -> Any:\n    return ({body},)\n")
+        defs.append(py_function(name, f"({body},)", names))
     defs.append(_arb_source("tail_ratio_arb", sd.tail_ratio, (D.m, pp, D.c)))
     defs.append(_arb_source("tail_rest_arb", sd.tail_rest, (D.m, pp, D.b, D.c)))
     return defs
@@ -336,11 +336,7 @@ def program_c(prog: Program, prefix: str) -> str:
 
 def program_jax(prog: Program) -> str:
     """The program on the JAX namespace ``xp`` (float64)."""
-    pr = ProgramPrinter(prog.scalars, "jax")
-    lines = [f"def {prog.name}({', '.join(f'{pr.doprint(x)}: Any' for x in prog.args)}) -> Any:"]
-    lines += [f"    {name.name} = {pr.doprint(rhs)}" for name, rhs in prog.assignments]
-    lines.append(f"    return {pr.doprint(prog.result)}")
-    return "\n".join(lines) + "\n"
+    return _program_def(prog, ProgramPrinter(prog.scalars, "jax"), doc=False)
 
 
 def _float_forms(decl: Any) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:

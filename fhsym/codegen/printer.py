@@ -134,6 +134,11 @@ class XpPrinter(_ElementwiseBooleans, KernelPrinter):
             raise ValueError(f"{fqn} has no entry in fhsym._core.backends.IMPLEMENTATIONS")
         return f"xp.{name}"
 
+    def _print_Exp1(self, e: Basic) -> str:
+        """Euler's number as a literal, as :class:`CKernelPrinter` prints it (the namespace has no ``e``: SymPy's
+        ``numpy.e`` would be refused above; a law's sf may hold ``E**(-1/2)``)."""
+        return repr(float(sp_E))
+
     def _print_Pi(self, e: Basic) -> str:
         return "xp.pi"
 

@@ -82,8 +82,7 @@ class StepArbPrinter(_MinMaxSub, ArbPrinter):
 
 def arb_step_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
     """``def name(args) -> Any: return arb(...)``: the stable form (:func:`~fhsym.symbolic.steps.to_epsilon`) on balls."""
-    body = StepArbPrinter().doprint(to_epsilon(expr))
-    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return arb({body})\n"
+    return py_function(name, f"arb({StepArbPrinter().doprint(to_epsilon(expr))})", [a.name for a in args])
 
 
 def step_moment_arb(decl: StepDeclaration, n: int) -> Callable[..., Any]:
@@ -104,8 +103,7 @@ def _derived(source: str) -> StepDerivation:
 
 
 def _source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol]) -> str:
-    body = StepPrinter().doprint(to_epsilon(expr))
-    return f"def {name}({', '.join(f'{a.name}: Any' for a in args)}) -> Any:\n    return {body}\n"
+    return py_function(name, StepPrinter().doprint(to_epsilon(expr)), [a.name for a in args])
 
 
 def render_step_law(name: str, source: str) -> str:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Callable, Dict, List, Optional, Tuple
 
 import sympy as sp
@@ -91,7 +90,6 @@ class EMDerivation:
 
     decl: LatticeDeclaration
     integral: Tuple[sp.Expr, sp.Expr]  # e^(E(m)) m^-p int_m^oo x^p e^(-E(x)) dx, p = 0, 2 (in u, c, m)
-    integral_raw: Tuple[sp.Expr, sp.Expr]  # SymPy's integrate of the same, before the erfcx rewrite
     derivative: Dict[Tuple[int, int], Tuple[sp.Expr, sp.Expr]]  # (p, r): (diff of the summand at m, Hermite form)
     em_value: Tuple[sp.Expr, sp.Expr]  # R_p(m) without its remainder: integral + 1/2 - sum_q B f^(2q-1)
     centre2_integral: Tuple[sp.Expr, sp.Expr]  # (SymPy's integrate over [1, K], the P(3, .) form)
@@ -124,10 +122,9 @@ def derive_em(decl: LatticeDeclaration) -> EMDerivation:
     steps: List[str] = []
     # the tail: the scaled summand s(x) = e^(E(m) - E(x)) (the b^2/2 of the energy cancels)
     s = sp.exp(sp.expand(decl.tail.subs(D.n, m) - decl.tail.subs(D.n, x)))
-    raw, formed = [], []
+    formed = []
     for p in (0, 2):
         integral = sp.integrate(x**p * s, (x, m, sp.oo)) / m**p
-        raw.append(integral)
         # erfc(z) e^(z^2) -> erfcx(z); then m = u/c
         z = sp.Wild("z")
         ex = sp.expand(sp.expand(integral.subs(m, u / c)).rewrite(sp.erfc))
@@ -155,7 +152,7 @@ def derive_em(decl: LatticeDeclaration) -> EMDerivation:
              + sum(bernoulli_factor(q) * (c2_der[2 * q - 1][1].subs(x, K) - c2_der[2 * q - 1][1].subs(x, 1))
                    for q in range(1, CENTRE2_EM_ORDER + 1)))
     steps.append(f"int_1^K x^2 e^(-E(x)) dx = {c2_form}")
-    return EMDerivation(decl, (formed[0], formed[1]), (raw[0], raw[1]), derivative, (em_value[0], em_value[1]),
+    return EMDerivation(decl, (formed[0], formed[1]), derivative, (em_value[0], em_value[1]),
                         (c2_raw, c2_form), c2_der, c2_em, steps)
 
 

@@ -33,7 +33,8 @@ __all__ = ["logaddexp", "float_programs", "a_", "bb_", "d_", "la", "gap", "lrf",
 
 
 class logaddexp(sp.Function):  # type: ignore[misc]  # sympy ships no type information: Function is Any
-    """``log(e^x + e^y)`` (printed ``np.logaddexp``; its value for the proofs: :func:`value`)."""
+    """``log(e^x + e^y)`` (printed ``np.logaddexp``; ``proofs/lattice_laws.py``, row ``assembly``, replaces it by
+    that value)."""
 
     nargs = 2
 
