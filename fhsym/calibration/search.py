@@ -23,7 +23,7 @@ from scipy import optimize
 
 from .._core.search import (CalibrationError, increasing_roots, smallest_true,
                             sup_feasible)
-from ..accounting.mechanism_pld import kfold_delta_upper, step_for
+from ..accounting.mechanism_pld import kfold_delta_upper, noise_pld, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
@@ -39,6 +39,11 @@ _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
 _FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
+# the scan's tie test, far from feasible: a float PLD *lower* bound on a lattice _LOWER_COARSE times coarser than the
+# search's decides "infeasible" (it is below the search's upper bound, so the skip is the one the search bound makes)
+# when it exceeds the target by _LOWER_MARGIN; tried only once a tie was _LOWER_GATE x the target (the scan runs towards
+# the Laplace end there, where the search bound's lattice is longest); otherwise, or when it does not decide, the bound
+_LOWER_COARSE, _LOWER_GATE, _LOWER_MARGIN = 16.0, 4.0, 1.5
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -522,6 +527,18 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 return math.inf
         return bound
 
+    def lower_exceeds(shape: float, scale: float) -> bool:
+        """A float PLD lower bound of delta at (shape, scale), on a lattice _LOWER_COARSE x the search's step, is
+        above the target x _LOWER_MARGIN (then so is the search's upper bound: the tie test's skip, decided cheaply)."""
+        try:
+            noise = family.make(shape, scale)
+            pld = noise_pld(noise, sensitivity, _LOWER_COARSE * step_for(noise, sensitivity, _K_RESOLUTION),
+                            upper_only=False, certified=False)
+            lo = float(pld.self_compose(folds, fp_budget=_FFT_SHARE * math.exp(log_target), fft=True).delta_lower(eps))
+        except (ValueError, FloatingPointError):
+            return False
+        return lo > _LOWER_MARGIN * math.exp(log_target)
+
     x0 = math.log(sensitivity * math.sqrt(folds) * math.sqrt(2.0 * math.log(1.25 / math.exp(log_target)))
                   / max(eps, 1e-2))  # about the Gaussian's scale for the same guarantee
     shapes = family.shapes(_KSCAN)
@@ -529,6 +546,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     best = (math.inf, 0.0, math.inf)  # (F, shape, x)
     found = {}
     past_limit = False  # a shape at or past the family's limit shape was evaluated: the others there are that member
+    far = False  # the last tie test found its shape infeasible by _LOWER_GATE x the target or more
     for sh, lv in zip(shapes, logv):
         if not math.isfinite(lv):
             continue
@@ -539,7 +557,10 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         known = None
         if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
             x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)
+            if far and not (sh == 0.0 and gaussian_zero) and lower_exceeds(float(sh), math.exp(x_tie)):
+                continue  # infeasible at the tie (a lower bound says so): skipped, as the bound below would skip it
             g_tie = bound_of(float(sh))(math.exp(x_tie))
+            far = g_tie > _LOWER_GATE * math.exp(log_target)
             if not (g_tie > 0 and math.log(g_tie) <= log_target):
                 continue
             known = (x_tie, math.log(g_tie) - log_target)
