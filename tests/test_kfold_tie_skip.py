@@ -37,28 +37,28 @@ def test_the_same_calibration_without_the_cheap_tie_test(kw, monkeypatch):
 
 
 def test_every_cheap_skip_is_one_the_search_bound_makes(monkeypatch):
-    """At each shape the lower bound skipped: the lower bound is below the search bound there, and the search bound
-    is above the target (the skip the scan makes without it)."""
+    """At each shape the lower bound was tried: it is below the search bound there, and where it skipped the shape,
+    the search bound is above the target (the skip the scan makes without it)."""
     taken = []
-    real = S.noise_pld
+    real = S.kfold_delta_lower
 
-    def spy(noise, sensitivity, step, **kw):
-        pld = real(noise, sensitivity, step, **kw)
-        taken.append((noise, sensitivity, step))
-        return pld
+    def spy(noise, eps, folds, sensitivity, step, fp_budget):
+        lo = real(noise, eps, folds, sensitivity, step, fp_budget)
+        taken.append((noise, eps, folds, sensitivity, lo))
+        return lo
 
-    monkeypatch.setattr(S, "noise_pld", spy)
-    eps, delta = 1.0, 1e-6
-    for kw in (dict(compositions=100), dict(dim=20)):
+    monkeypatch.setattr(S, "kfold_delta_lower", spy)
+    delta = 1e-6
+    skipped = 0
+    for kw in (dict(compositions=100), dict(dim=20), dict(compositions=200, epsilon=0.5)):
         taken.clear()
         cal = _calibrate(**kw)
-        folds = kw.get("compositions", 1) * kw.get("dim", 1)
         assert cal.alpha == 0.0
         assert taken, f"{kw}: the cheap tie test never ran"
-        for noise, D, step in taken:
-            lo = float(real(noise, D, step, upper_only=False, certified=False)
-                       .self_compose(folds, fp_budget=S._FFT_SHARE * delta, fft=True).delta_lower(eps))
+        for noise, eps, folds, D, lo in taken:
             up = S.search_bound(noise, eps, folds, D, S.step_for(noise, D, S._K_RESOLUTION), delta)
             assert lo <= up, (noise, lo, up)
             if lo > S._LOWER_MARGIN * delta:  # skipped by the lower bound: the search bound skips it too
                 assert up > delta, (noise, lo, up)
+                skipped += 1
+    assert skipped >= 3

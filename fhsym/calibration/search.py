@@ -21,9 +21,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import (CalibrationError, increasing_roots, smallest_true,
+from .._core.search import (CalibrationError, golden_by_ties, increasing_roots, smallest_true,
                             sup_feasible)
-from ..accounting.mechanism_pld import kfold_delta_upper, noise_pld, step_for
+from ..accounting.mechanism_pld import kfold_delta_lower, kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
@@ -39,11 +39,8 @@ _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
 _FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
-# the scan's tie test, far from feasible: a float PLD *lower* bound on a lattice _LOWER_COARSE times coarser than the
-# search's decides "infeasible" (it is below the search's upper bound, so the skip is the one the search bound makes)
-# when it exceeds the target by _LOWER_MARGIN; tried only once a tie was _LOWER_GATE x the target (the scan runs towards
-# the Laplace end there, where the search bound's lattice is longest); otherwise, or when it does not decide, the bound
-_LOWER_COARSE, _LOWER_GATE, _LOWER_MARGIN = 16.0, 4.0, 1.5
+# a tie test after one _LOWER_GATE x over the target: first a float PLD lower bound on a lattice _LOWER_COARSE x coarser
+_LOWER_COARSE, _LOWER_GATE, _LOWER_MARGIN = 16.0, 4.0, 1.5  # (skip if above _LOWER_MARGIN x: the search bound is higher)
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -527,17 +524,13 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 return math.inf
         return bound
 
-    def lower_exceeds(shape: float, scale: float) -> bool:
-        """A float PLD lower bound of delta at (shape, scale), on a lattice _LOWER_COARSE x the search's step, is
-        above the target x _LOWER_MARGIN (then so is the search's upper bound: the tie test's skip, decided cheaply)."""
+    def lower_exceeds(shape: float, scale: float) -> bool:  # the tie test's skip, decided by a cheap lower bound
         try:
-            noise = family.make(shape, scale)
-            pld = noise_pld(noise, sensitivity, _LOWER_COARSE * step_for(noise, sensitivity, _K_RESOLUTION),
-                            upper_only=False, certified=False)
-            lo = float(pld.self_compose(folds, fp_budget=_FFT_SHARE * math.exp(log_target), fft=True).delta_lower(eps))
+            noise, target = family.make(shape, scale), math.exp(log_target)
+            h = _LOWER_COARSE * step_for(noise, sensitivity, _K_RESOLUTION)
+            return kfold_delta_lower(noise, eps, folds, sensitivity, h, _FFT_SHARE * target) > _LOWER_MARGIN * target
         except (ValueError, FloatingPointError):
             return False
-        return lo > _LOWER_MARGIN * math.exp(log_target)
 
     x0 = math.log(sensitivity * math.sqrt(folds) * math.sqrt(2.0 * math.log(1.25 / math.exp(log_target)))
                   / max(eps, 1e-2))  # about the Gaussian's scale for the same guarantee
@@ -546,7 +539,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     best = (math.inf, 0.0, math.inf)  # (F, shape, x)
     found = {}
     past_limit = False  # a shape at or past the family's limit shape was evaluated: the others there are that member
-    far = False  # the last tie test found its shape infeasible by _LOWER_GATE x the target or more
+    far = False  # the last tie's bound was _LOWER_GATE x the target or more
     for sh, lv in zip(shapes, logv):
         if not math.isfinite(lv):
             continue
@@ -558,7 +551,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
             x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)
             if far and not (sh == 0.0 and gaussian_zero) and lower_exceeds(float(sh), math.exp(x_tie)):
-                continue  # infeasible at the tie (a lower bound says so): skipped, as the bound below would skip it
+                continue
             g_tie = bound_of(float(sh))(math.exp(x_tie))
             far = g_tie > _LOWER_GATE * math.exp(log_target)
             if not (g_tie > 0 and math.log(g_tie) <= log_target):
@@ -627,32 +620,12 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 best = (F, sh, x)
             return F
 
-        _golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
+        golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
             best = (F0, 0.0, found[0.0])
     return best[1], math.exp(best[2])
-
-
-def _golden_by_ties(full: Callable[[float], float], challenge: Callable[[float, float], float], lo: float, hi: float,
-                    rounds: int) -> None:
-    """Golden-section minimisation on [lo, hi] (as :func:`fhsym._core.search.golden_section`: 2 + ``rounds`` points,
-    the same choices) where a new point need only be compared with the kept one: ``full(z)`` the value at the two
-    first points, ``challenge(z, f_kept)`` the value of z if below ``f_kept``, else inf (a loser's value is never
-    compared again: the kept point is always the better one of the pair)."""
-    r = 0.5 * (math.sqrt(5.0) - 1.0)
-    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
-    fa, fb = full(a), full(b)
-    for _ in range(rounds):
-        if fa <= fb:
-            hi, b, fb = b, a, fa
-            a = hi - r * (hi - lo)
-            fa = challenge(a, fb)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + r * (hi - lo)
-            fb = challenge(b, fa)
 
 
 def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: float, F: float, x0: float
