@@ -15,6 +15,7 @@ after one evaluation, the family's corner curves, golden-section refinement (:fu
 """
 from __future__ import annotations
 
+import heapq
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -196,9 +197,9 @@ def max_u_point(family: Family, eps: float, log_target: float, shape: float, sen
 
 
 def _point_roots(family: Family, eps: float, log_target: float, sensitivity: float, shapes: List[float],
-                 guesses: List[float], known: Dict[float, Tuple[float, float]]) -> List[float]:
+                 guesses: List[float], known: Dict[float, Tuple[float, float, float]]) -> List[float]:
     """:func:`max_u_point` of each shape in turn (a root already in ``known`` is reused, a new one recorded there as
-    (u*, offset)), seeded by a prediction from the roots known so far: the offset log u* - log kink (log u* without a
+    (u*, offset, log shape)), seeded by a prediction from the roots known so far: the offset log u* - log kink (log u* without a
     kink) taken as linear in log shape through the two known positive shapes nearest this one, to within twice its
     change from the nearest (one known shape: that offset, to within 0.05).  u* is smooth in the shape; a prediction
     that misses costs a few evaluations of the bracket walk, never the root."""
@@ -212,8 +213,8 @@ def _point_roots(family: Family, eps: float, log_target: float, sensitivity: flo
         near = None
         if sh > 0:
             z = math.log(sh)
-            pts = sorted((abs(math.log(k) - z), math.log(k), off) for k, (_, off) in known.items()
-                         if k > 0 and math.isfinite(off))[:2]
+            pts = heapq.nsmallest(2, ((abs(lk - z), lk, off) for k, (_, off, lk) in known.items()
+                                      if k > 0 and math.isfinite(off)))  # = sorted(...)[:2]
             if len(pts) == 2:
                 (_, z1, o1), (_, z0, o0) = pts
                 pred = o1 + ((o1 - o0) / (z1 - z0) * (z - z1) if z1 != z0 else 0.0)
@@ -221,7 +222,7 @@ def _point_roots(family: Family, eps: float, log_target: float, sensitivity: flo
             elif len(pts) == 1:
                 near = (ref + pts[0][2], 0.05)
         u = max_u_point(family, eps, log_target, sh, sensitivity, gs, near)
-        known[sh] = (u, math.log(u) - ref if 0.0 < u < math.inf else math.nan)
+        known[sh] = (u, math.log(u) - ref if 0.0 < u < math.inf else math.nan, math.log(sh) if sh > 0 else math.nan)
         out.append(u)
     return out
 
@@ -346,7 +347,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
 
-    known: Dict[float, Tuple[float, float]] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
+    known: Dict[float, Tuple[float, float, float]] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
 
     def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
         if not family.point_search:  # all shapes at once
