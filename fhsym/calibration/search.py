@@ -15,7 +15,6 @@ after one evaluation, the family's corner curves, golden-section refinement (:fu
 """
 from __future__ import annotations
 
-import heapq
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -213,8 +212,8 @@ def _point_roots(family: Family, eps: float, log_target: float, sensitivity: flo
         near = None
         if sh > 0:
             z = math.log(sh)
-            pts = heapq.nsmallest(2, ((abs(lk - z), lk, off) for k, (_, off, lk) in known.items()
-                                      if k > 0 and math.isfinite(off)))  # = sorted(...)[:2]
+            pts = sorted((abs(lk - z), lk, off) for k, (_, off, lk) in known.items()
+                         if k > 0 and math.isfinite(off))[:2]
             if len(pts) == 2:
                 (_, z1, o1), (_, z0, o0) = pts
                 pred = o1 + ((o1 - o0) / (z1 - z0) * (z - z1) if z1 != z0 else 0.0)
