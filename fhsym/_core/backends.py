@@ -65,6 +65,7 @@ IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "ndtri_exp": ("scipy.special:ndtri_exp", "fhsym._core.numerics_jax:ndtri_exp"),
     "exprel": ("scipy.special:exprel", "fhsym._core.numerics_jax:exprel"),
     "lowergamma_scaled": ("fhsym._core.numerics:lowergamma_scaled", "fhsym._core.numerics_jax:lowergamma_scaled"),
+    "uppergamma": ("fhsym._core.numerics:uppergamma", "fhsym._core.numerics_jax:uppergamma"),
     "log_uppergamma": ("fhsym._core.numerics:log_uppergamma", "fhsym._core.numerics_jax:log_uppergamma"),
     "lowergamma3_scaled": ("fhsym._core.numerics:lowergamma3_scaled", "fhsym._core.numerics_jax:lowergamma3_scaled"),
     "log1mexp": ("fhsym._core.numerics:log1mexp", "fhsym._core.numerics_jax:log1mexp"),

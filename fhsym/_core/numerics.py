@@ -15,7 +15,7 @@ from scipy import special as sc
 
 from .types import FloatArray, Real
 
-__all__ = ["lowergamma_scaled", "log_uppergamma", "lowergamma3_scaled", "log1mexp", "erfcx_diff", "gauss_profile", "log_gauss_profile", "two_sum", "two_prod", "sub_prod", "abs_sum_sub"]
+__all__ = ["lowergamma_scaled", "uppergamma", "log_uppergamma", "lowergamma3_scaled", "log1mexp", "erfcx_diff", "gauss_profile", "log_gauss_profile", "two_sum", "two_prod", "sub_prod", "abs_sum_sub"]
 
 # int_0^1 u^n exp(-y u) du = sum_k (-y)^k / (k! (n + 1 + k)).  With |y| <= 0.5, 16 terms leave a
 # truncation error below 0.5^16/16! < 1e-18 relative to the value (>= e^{-0.5}/(n+1)).
@@ -43,6 +43,12 @@ def lowergamma_scaled(n: int, y: Real) -> Real:
     with np.errstate(over="ignore"):
         out[~small] = float(np.prod(np.arange(1, n + 1))) * sc.gammainc(n + 1.0, yl) / yl ** (n + 1)
     return out[()] if out.ndim == 0 else out
+
+
+def uppergamma(s: Real, z: Real) -> FloatArray:
+    """Gamma(s, z) = gammaincc(s, z) Gamma(s) (scipy), the numpy column of the runtime's ``uppergamma``."""
+    out: FloatArray = np.asarray(sc.gammaincc(s, z) * sc.gamma(s), dtype=float)
+    return out
 
 
 def log_uppergamma(s: Real, z: Real) -> FloatArray:

@@ -141,6 +141,8 @@ class ArrayNamespace(Protocol):
     ndtri_exp: _Unary
     exprel: _Unary
     lowergamma_scaled: _Binary
+    uppergamma: _Binary
+    log_uppergamma: _Binary
     lowergamma3_scaled: _Unary
     log1mexp: _Unary
     erfcx_diff: _Binary

@@ -211,8 +211,8 @@ def generated_kernels(decl: Declaration) -> Optional[Kernels]:
 class JaxDeclaredPrinter(XpPrinter):
     """The project's :class:`~.printer.XpPrinter` (every function an attribute of the namespace ``xp``) plus the
     special functions a declared law's inverse uses: ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (erfc(x) = 2 Q(x sqrt 2)),
-    ``erfinv``; ``Gamma(s, z) = gammaincc(s, z) Gamma(s)``; ``log Gamma(s, z)``: the runtime's ``log_uppergamma``
-    (:mod:`fhsym._core.numerics_jax`: no underflow of the tail far out)."""
+    ``erfinv``; ``Gamma(s, z)`` and ``log Gamma(s, z)``: the runtime's ``uppergamma``, ``log_uppergamma``
+    (:mod:`fhsym._core.numerics_jax`, as the C runtime's: series / continued fraction; no underflow of the log far out)."""
 
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"(-xp.ndtri(({self._print(e.args[0])})/2)/xp.sqrt(2.0))"
@@ -222,7 +222,7 @@ class JaxDeclaredPrinter(XpPrinter):
 
     def _print_uppergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
-        return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"
+        return f"xp.uppergamma({a}, {z})"
 
     def _print_log(self, e: sp.Basic) -> str:
         if isinstance(e.args[0], sp.uppergamma):

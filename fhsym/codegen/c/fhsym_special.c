@@ -271,10 +271,11 @@ static double fhsym__gamma_cf(double a, double x)  /* 1/(x + 1 - a - 1 (1 - a)/(
     return h;
 }
 
-/* exp(-x) x^a, without the underflow of exp(-x) alone where the product is a normal number */
+/* exp(-x) x^a as (exp(-x/2) x^a) exp(-x/2) (each factor to an ulp: no underflow of exp(-x) alone where the product
+ * is a normal number), else exp(a log x - x) */
 static double fhsym__gamma_front(double a, double x)
 {
-    double v = exp(-x) * pow(x, a);
+    double e = exp(-0.5 * x), v = (e * pow(x, a)) * e;
     return (v > 1e-300 && v < 1e300) ? v : exp(a * log(x) - x);
 }
 
