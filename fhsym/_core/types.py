@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, Union, overload
+from typing import Any, Callable, Protocol, TypeVar, Union, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -150,3 +150,4 @@ class ArrayNamespace(Protocol):
     log_gauss_profile: _Binary
     sub_prod: _Ternary
     abs_sum_sub: _Ternary
+    fori_loop: Callable[..., Any]
