@@ -81,3 +81,17 @@ def test_incomplete_gamma_forms_print_for_c_and_jax():
     law = example("gengauss").GenGauss
     assert "fhsym_log_uppergamma(2.0/3.0, pow(t, 3.0/2.0))" in law.c_source()
     assert "xp.log_uppergamma(2/3, t**(3/2))" in law.jax_source()
+
+
+def test_a_form_without_c_printing_raises_value_error_naming_it(LOGISTIC):
+    """A derived form the C printer cannot print (here the lower incomplete gamma function, put in place of the
+    logistic law's Fisher information) raises ValueError naming the law and the function, never a C file without it."""
+    import dataclasses
+
+    import sympy as sp
+
+    from fhsym.codegen.declared_laws import c_source
+
+    dv = dataclasses.replace(LOGISTIC.derivation, fisher=sp.lowergamma(sp.Rational(1, 3), sp.Integer(2)))
+    with pytest.raises(ValueError, match="'logistic': fisher has no C99 printing yet"):
+        c_source(dv)
