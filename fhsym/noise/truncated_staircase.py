@@ -123,6 +123,9 @@ def _design_r(eps: float, delta: float, W: float, K: int) -> float:
     return c if c <= W else W + (c - W) / b
 
 
+_LOG_TINY = math.log(2.2250738585072014e-308)  # the smallest normal double
+
+
 def truncated_staircase_design(epsilon: float, delta: float) -> Tuple[float, float]:
     """(gamma, beta = B/Delta) of the least-variance truncated staircase with eps0 = epsilon whose cut carries delta
     (``P(T > B - Delta) = delta``, i.e. (epsilon, delta)-DP at sensitivity Delta = Delta0), both floats.
@@ -142,7 +145,9 @@ def truncated_staircase_design(epsilon: float, delta: float) -> Tuple[float, flo
         k, rr = (K + 1, r - 1.0) if r >= 1.0 else (K, r)
         return _unit_var(b, omb, eps, W, k, rr)
 
-    s, _ = golden_section(var, -(eps / 3.0 + 12.0), 0.0, _ROUNDS)
+    # the search's lower end, kept where W = e^s is a normal float (eps > ~2090 would make W underflow to 0 and the
+    # variance 0/0; such an eps is then refused by the calibration's own check, naming epsilon)
+    s, _ = golden_section(var, max(-(eps / 3.0 + 12.0), _LOG_TINY), 0.0, _ROUNDS)
     W = math.exp(s)
     r = _design_r(eps, dl, W, K)
     return W, K + r
