@@ -181,11 +181,11 @@ MAX_NAME_MODULES = 3  # the registry, the CLI choices, the certificate parser
 CALIBRATOR = ["calibrator", "plans", "search", "engine", "result", "verify", "__init__"]
 #: the modules whose loops are searches: the primitives, and the calibrator's searches over a family built on them
 SEARCH_MODULES = {"fhsym/_core/search.py", "fhsym/calibration/search.py"}
-#: modules that calibrate (plans, entry points, a law's composed search hook, applications that delegate): they
-#: hold no search loop of their own
+#: modules that calibrate (plans, entry points, a law's composed search hook, Theorem 8's search, applications that
+#: delegate): they hold no search loop of their own
 NO_LOOPS = ["fhsym/calibration/calibrator.py", "fhsym/calibration/plans.py", "fhsym/calibration/api.py",
             "fhsym/applications/staircase_pld.py", "fhsym/applications/dpcd_noise.py",
-            "fhsym/noise/staircase_composed.py"]
+            "fhsym/noise/staircase_composed.py", "fhsym/accounting/sufficient.py"]
 
 
 def _law_names():
