@@ -69,8 +69,8 @@ def _moment_cell(n: int, k: int) -> Fraction:
 
 __all__ = ["PiecewiseUniform", "piecewise_uniform_profile"]
 
-WIDTH = Domain("width", 0.0, math.inf)
-WEIGHTS = Domain("weights", 0.0, math.inf, closed_lower=True)  # (element range; the name is what matters)
+WIDTH = Domain("width", 0.0, math.inf, typical=(0.1, 1.0))
+WEIGHTS = Domain("weights", 0.0, math.inf, closed_lower=True, typical=(1.0, 8.0))  # (element range: integers)
 
 _CHUNK = 1 << 20  # elements of the eps x bins matrix per block of the profile
 
@@ -174,6 +174,20 @@ class PiecewiseUniform(NoiseDistribution):
         self._full = np.concatenate([self._q[:0:-1], self._q])  # k = -M..M
 
     # ------------------------------------------------------------ identity
+    @classmethod
+    def typical_parameters(cls, rng: np.random.Generator) -> Dict[str, Any]:
+        """The width from its typical range, and 4 integer weights from theirs (``WEIGHTS.typical``: the range of an
+        element), non-increasing from the centre bin.
+
+        >>> p = PiecewiseUniform.typical_parameters(np.random.default_rng(0))
+        >>> len(p["weights"]), all(1 <= w <= 8 for w in p["weights"])
+        (4, True)
+        """
+        lo, hi = WIDTH.typical or (1.0, 1.0)
+        wlo, whi = WEIGHTS.typical or (1.0, 1.0)
+        weights = sorted((int(rng.integers(int(wlo), int(whi) + 1)) for _ in range(4)), reverse=True)
+        return {"width": float(np.exp(rng.uniform(np.log(lo), np.log(hi)))), "weights": weights}
+
     @classmethod
     def from_parameters(cls, parameters: Mapping[str, Any]) -> "PiecewiseUniform":
         """``PiecewiseUniform(width, weights)`` from ``{'width': float, 'weights': integers}`` (``ValueError`` otherwise).
