@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 __all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
-           "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid"]
+           "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid", "least_true_double"]
 
 
 class CalibrationError(ValueError):
@@ -70,6 +70,18 @@ def _switch_bits(switched: Callable[[float], bool], lo: float, hi: float) -> tup
 def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
     """Given 0 <= lo < hi with ok(hi) and not ok(lo): the smallest double in (lo, hi] with ok."""
     return _switch_bits(ok, lo, hi)[1]
+
+
+def least_true_double(ok: Callable[[float], bool], lo: float, hi: float) -> float:
+    """The least double in (lo, hi] found with ``ok``, for 0 <= lo < hi, ``ok(hi)`` true (not evaluated) and ``ok``
+    false then true as x grows: bisection on the bit patterns (about log2 of the doubles between them); only a
+    passing x (or ``hi``) is returned, whatever ``ok`` does.
+
+    >>> x = least_true_double(lambda x: x * x >= 2.0, 1.0, 2.0)
+    >>> x * x >= 2.0 and math.nextafter(x, 0.0) ** 2 < 2.0
+    True
+    """
+    return _bisect_bits(ok, lo, hi)
 
 
 def first_true_int(ok: Callable[[int], bool], lo: int, hi: int) -> int:
