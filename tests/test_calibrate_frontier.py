@@ -22,8 +22,8 @@ An exploratory sample of 481 law-releases with K T <= 100 (every 37th entry) had
   kernels were regenerated after the data file was built (issue 28): the least double moved by up to 2.0e-15 in
   variance;
 * a law's Gaussian member over a ball (flipped Huber, OSGT: ``l2-gaussian``) against the Gaussian's own record: none
-  beyond :data:`ULPS` since the l2 plan takes the least double whose proven bound passes (below the float search's
-  answer by at most 16 x the law's ``profile_rtol``).  Before that, flipped Huber's member was calibrated at its float
+  beyond :data:`ULPS` since the l2 plan takes the least double whose proven bound is within delta (1 - 4e-13), as the
+  Gaussian's float search aims (below the float search's answer by at most 16 x the law's ``profile_rtol``).  Before that, flipped Huber's member was calibrated at its float
   profile's accuracy (1e-9: delta (1 - 4e-9)) and came out +1.9e-10 to +6.6e-10 above the Gaussian's record;
 * a K-fold search (``kfold-pld``): :data:`KFOLD_RTOL`.  Its result is the least scale on a lattice to 1e-7 in log
   scale (``_SHAVE_XTOL`` of :mod:`fhsym.calibration.search`): a re-run may land 2e-7 above a record of the same search.
