@@ -1,10 +1,16 @@
 """Array-parameter methods per shape against the scalar law: epsilon_for_delta and the to_scipy() object (issue 30.5).
 
     python benchmarks/bench_array_methods.py [--sizes 1000 10000 100000] [--rounds 3] [--scalar 20] [--small 200]
+                                             [--clock cpu|wall]
 
 Each pair timed in the same process, alternating (A, B, A, B, ...) for ``--rounds`` rounds after a warm-up
 (:mod:`_timing`); printed: the median time per shape of each and the ratio of the medians A/B (target <= 10:
-issue 30.5), and the load average before and after.
+issue 30.5), and the load average before and after.  The clock is this process's CPU time (``--clock cpu``, the
+default: the cost per shape, which the other processes of a loaded machine do not move) or wall time (``--clock
+wall``).  At load 10-12 on 2 cores the wall-clock medians of 3 rounds swung by more than 10x between rows of one run
+(2026-11-29, run 1 of ``--sizes 1000 10000 --rounds 3 --small 100``: Laplace ``to_scipy().pdf`` 14.8x, FH's at
+n = 10000 against fhsym's array ``pdf`` 19.1x, the Gaussian's 0.13x), each window either inside one time slice or
+shared with the other processes.
 
 * ``epsilon_for_delta(1e-6)`` for every law: the array law (A, all n shapes) against the scalar law (B, ``--scalar``
   shapes taken at an even stride over the same parameter range, one scalar law per shape).  Flipped Huber
@@ -14,7 +20,10 @@ issue 30.5), and the load average before and after.
   at a stride: the first ``--scalar`` shapes of the range (what this script timed before) are the cheapest
   ones for the Gaussian (small sigma: about 2.4x cheaper than sigma = 3 here), which made the ratio look like 14.
 * ``to_scipy().pdf`` at n points (one per shape): the frozen scipy object with array shapes (A) against fhsym's own
-  array ``pdf`` (B), and against the scalar law's ``pdf`` at one point (per call).
+  array ``pdf`` (B), and against the scalar law's ``pdf`` at one point (per call).  For the per-element laws B makes
+  n scalar calls (cycling over the ``--scalar`` laws), so that A and B each cover n shapes: with B timed over 20 calls
+  (~1 ms against A's ~30 ms) the ratio swung with the load -- OSGT, same process, load 11.7, four repeats of 3 rounds:
+  10.1, 0.39, 6.2, 8.6 with 20 calls, 1.9, 2.0, 2.1, 1.4 with 100 (the 24x of one earlier run).
 
 No timing is asserted anywhere.
 """
@@ -22,6 +31,7 @@ No timing is asserted anywhere.
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any, Callable, List
 
 import numpy as np
@@ -59,21 +69,24 @@ def main() -> None:
     ap.add_argument("--scalar", type=int, default=20, help="scalar laws timed per round (per-shape time)")
     ap.add_argument("--small", type=int, default=200, help="n for the laws that hold one scalar law per element")
     ap.add_argument("--laws", nargs="*", default=[name for name, _, _ in PER_ELEMENT])
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="cpu: this process's CPU time (default); wall: elapsed time")
     args = ap.parse_args()
-    print(f"before: {load()}", flush=True)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"before: {load()}; clock: {args.clock} time", flush=True)
     for n in args.sizes:
         alpha = np.linspace(0.1, 3.0, n)
         fh = fhsym.FlippedHuber(alpha=alpha, gamma=2.0)
         scal = [fhsym.FlippedHuber(float(a), 2.0) for a in stride(alpha, args.scalar)]
         a, b = interleaved(lambda: fh.epsilon_for_delta(1e-6), lambda: [s.epsilon_for_delta(1e-6) for s in scal],
-                           args.rounds)
+                           args.rounds, clock=clock)
         row("FH epsilon_for_delta: array / scalar law", n, a, n, b, len(scal))
         x = np.linspace(-3.0, 3.0, n)
         X = fh.to_scipy()
-        a, b = interleaved(lambda: X.pdf(x), lambda: fh.pdf(x), args.rounds)
+        a, b = interleaved(lambda: X.pdf(x), lambda: fh.pdf(x), args.rounds, clock=clock)
         row("FH to_scipy().pdf: array / fhsym array pdf", n, a, n, b, n)
         one = scal[0]
-        a, b = interleaved(lambda: X.pdf(x), lambda: [one.pdf(0.3) for _ in range(200)], args.rounds)
+        a, b = interleaved(lambda: X.pdf(x), lambda: [one.pdf(0.3) for _ in range(200)], args.rounds, clock=clock)
         row("FH to_scipy().pdf: array / scalar pdf call", n, a, n, b, 200)
     n = args.small
     p = np.linspace(0.1, 3.0, n)
@@ -84,11 +97,12 @@ def main() -> None:
         arr = make_array(p)
         scal = [make_scalar(float(v)) for v in stride(p, args.scalar)]
         eps: Callable[[], object] = lambda: arr.epsilon_for_delta(1e-6)  # noqa: E731
-        a, b = interleaved(eps, lambda: [s.epsilon_for_delta(1e-6) for s in scal], args.rounds)
+        a, b = interleaved(eps, lambda: [s.epsilon_for_delta(1e-6) for s in scal], args.rounds, clock=clock)
         row(f"{name} epsilon_for_delta: array / scalar", n, a, n, b, len(scal))
         G = arr.to_scipy()
-        a, b = interleaved(lambda: G.pdf(x), lambda: [s.pdf(0.3) for s in scal], args.rounds)
-        row(f"{name} to_scipy().pdf: array / scalar pdf", n, a, n, b, len(scal))
+        calls = [scal[i % len(scal)] for i in range(n)]  # n scalar calls: B's window as long as A's (docstring)
+        a, b = interleaved(lambda: G.pdf(x), lambda: [s.pdf(0.3) for s in calls], args.rounds, clock=clock)
+        row(f"{name} to_scipy().pdf: array / scalar pdf", n, a, n, b, n)
     print(f"after: {load()}", flush=True)
 
 

@@ -26,8 +26,8 @@ import json
 import math
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .applications.frontier import (CANDIDATES, DELTAS, DIMS, EPSILONS, FH, LAPLACE_KFOLD, LAPLACE_PURE, STAIRCASE_PLD,
-                                    candidate_label, gain_db)
+from .applications.frontier import (CANDIDATES, DELTAS, DIMS, EPSILONS, FH, LAPLACE_KFOLD, LAPLACE_PURE,
+                                    ONE_D_CANDIDATES, STAIRCASE_PLD, candidate_label, gain_db)
 
 if TYPE_CHECKING:  # the optional extra fhsym[plot]; imported where it is used
     from matplotlib.axes import Axes
@@ -44,10 +44,12 @@ DIGEST_KEY = "fhsym-data-digest"
 TIE_DB = 0.01
 #: the class boundaries of the gain in dB (symmetric about 0: the colormap's centre is a tie)
 GAIN_CLASSES_DB: Tuple[float, ...] = (-3.0, -1.0, -0.1, -TIE_DB, TIE_DB, 0.1, 1.0, 3.0)
-#: the mechanisms of the one-coordinate optimum figure (in 1-D the staircase with PLD is the staircase)
-ONE_D: Tuple[str, ...] = tuple(c for c in CANDIDATES if c != STAIRCASE_PLD)
+#: the mechanisms of the one-coordinate optimum figure (in 1-D the staircase with PLD is the staircase), with the
+#: one-coordinate candidates (the truncated staircase)
+ONE_D: Tuple[str, ...] = tuple(c for c in CANDIDATES if c != STAIRCASE_PLD) + ONE_D_CANDIDATES
 _COLOR = {"flipped_huber": "#d62728", "gaussian": "#1f77b4", "laplace_kfold": "#2ca02c", "laplace_pure": "#98df8a",
-          "truncated_laplace": "#ff7f0e", "staircase": "#8c564b", "staircase_pld": "#c49c94", "osgt": "#9467bd"}
+          "truncated_laplace": "#ff7f0e", "staircase": "#8c564b", "staircase_pld": "#c49c94", "osgt": "#9467bd",
+          "truncated_staircase": "#e377c2"}
 _BASELINES = ("gaussian", LAPLACE_KFOLD)
 _FONT = {"title": 15.0, "label": 15.0, "tick": 13.0}
 

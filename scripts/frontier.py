@@ -14,7 +14,8 @@ Usage::
 Stages (the box-based calibrations are keyed by K T, see
 :func:`fhsym.applications.frontier.calibration_call`):
 
-* ``cheap``: Gaussian, pure Laplace and staircase everywhere, and every candidate in one dimension (K T = 1);
+* ``cheap``: Gaussian, pure Laplace and staircase everywhere, and every candidate in one dimension (K T = 1),
+  the one-coordinate ones too (:func:`fhsym.applications.frontier.candidates_for`);
 * ``staircase``: the staircase composed through the proven PLD (``staircase_pld``) at every K T > 1;
 * ``optimum``: the certified interval of the optimum (``fhsym.optimal_variance``) at every (eps, delta) in 1-D;
 * ``tier1`` ... ``tier4`` (:data:`TIERS`): the exact K T-fold calibrations of FH, K-fold Laplace and OSGT
@@ -261,7 +262,7 @@ def main(argv=None) -> int:
     sd = sub.add_parser("seed", help="fill the cache from a data file (resume from published results)")
     sd.add_argument("--data", type=Path, default=DATA)
     sd.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    sd.add_argument("--retry", action="append", choices=F.CANDIDATES, help="leave this candidate's errors out")
+    sd.add_argument("--retry", action="append", choices=F.CANDIDATES + F.ONE_D_CANDIDATES, help="leave this candidate's errors out")
     p = sub.add_parser("report", help="figures and docs/frontier.md from the data file")
     p.add_argument("--data", type=Path, default=DATA)
     sh = sub.add_parser("shards", help="the data file's per-(eps, delta) shards that fhsym.advise reads")

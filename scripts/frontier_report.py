@@ -44,9 +44,10 @@ TL_RELEVANCE = 1.05
 FORMAT = "fhsym-frontier/2"
 G, LK, LP, TLN, S, SP, O = (F.Gaussian.name, F.LAPLACE_KFOLD, F.LAPLACE_PURE, F.TruncatedLaplace.name,
                             F.Staircase.name, F.STAIRCASE_PLD, F.OSGT.name)
-SHORT = {F.FH: "FH", G: "G", LK: "L", LP: "Lp", TLN: "TL", S: "S", SP: "SP", O: "O"}
+TS = F.TruncatedStaircase.name  # a one-coordinate candidate (K T = 1 only: F.ONE_D_CANDIDATES)
+SHORT = {F.FH: "FH", G: "G", LK: "L", LP: "Lp", TLN: "TL", S: "S", SP: "SP", O: "O", TS: "TS"}
 LONG = {F.FH: "flipped Huber", G: "Gaussian (analytic)", LK: "Laplace (exact K-fold)", LP: "Laplace (pure, l1)",
-        TLN: "truncated Laplace", S: "staircase (pure)", SP: "staircase (PLD)", O: "OSGT"}
+        TLN: "truncated Laplace", S: "staircase (pure)", SP: "staircase (PLD)", O: "OSGT", TS: "truncated staircase"}
 
 
 def _quantile(rec) -> "float | None":
@@ -139,8 +140,10 @@ def assemble(cache_dir: Path, out: Path) -> int:
         "not_computed_calls": sum(1 for v in errors.values() if v is None),
         "task_seconds": round(task_seconds, 1),
         "optimum_seconds": round(sum(o.get("seconds", 0.0) for o in optimum), 1),
-        "computed_per_candidate": {c: sum(e["status"][c] == "computed" for e in entries) for c in F.CANDIDATES},
-        "skipped_per_candidate": {c: sum(e["status"][c].startswith("skipped") for e in entries) for c in F.CANDIDATES},
+        "computed_per_candidate": {c: sum(e["status"].get(c) == "computed" for e in entries)
+                                   for c in F.CANDIDATES + F.ONE_D_CANDIDATES},
+        "skipped_per_candidate": {c: sum(e["status"].get(c, "").startswith("skipped") for e in entries)
+                                  for c in F.CANDIDATES + F.ONE_D_CANDIDATES},
     }
     data = {
         "format": FORMAT,
@@ -150,6 +153,7 @@ def assemble(cache_dir: Path, out: Path) -> int:
         "grid": {"epsilon": list(F.EPSILONS), "delta": list(F.DELTAS), "dim": list(F.DIMS),
                  "compositions": list(F.COMPOSITIONS), "norm": list(F.NORMS)},
         "candidates": list(F.CANDIDATES),
+        "one_d_candidates": list(F.ONE_D_CANDIDATES),  # candidates of the releases with K T = 1 only
         "gain": "fh_gain_db = 10 log10(variance of the best other computed candidate / variance of flipped Huber)",
         "quantile": f"quantile_999: the {F.QUANTILE_LEVEL} quantile of |noise| of one coordinate, the law's exact isf "
                     f"at {(1 - F.QUANTILE_LEVEL) / 2:g}",
@@ -367,7 +371,7 @@ def _heatmaps(entries, norm: str, T: int, path: Path, others=None) -> bool:
     set_name = {"linf": "l_inf box", "l2": "l2 ball", "l1": "l1 ball"}[norm]
     fig.suptitle(f"Flipped Huber's certified gain over {against}; unit {set_name}, T = {T} release(s)\n"
                  f"cell: gain (dB) and the mechanism compared: G Gaussian, L Laplace K-fold, Lp pure Laplace, SP staircase (PLD), "
-                 f"TL truncated Laplace, S staircase, O OSGT\nblank: not computed; symmetric-log colours, "
+                 f"TL truncated Laplace, S staircase, O OSGT, TS truncated staircase (K = 1 only)\nblank: not computed; symmetric-log colours, "
                  f"white: a tie (|gain| <= {TIE_DB} dB)", fontsize=9)
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -585,7 +589,7 @@ def _optimum_rows(data):
 
 
 #: the mechanisms of the 1-D optimum table (the staircase with PLD is the staircase in one coordinate)
-ONE_D = (F.FH, G, LK, LP, TLN, S, O)
+ONE_D = (F.FH, G, LK, LP, TLN, S, O, TS)
 
 
 def _excess(v, o) -> "float | None":
@@ -611,7 +615,7 @@ def _optimum_summary(data) -> list:
     out = []
     widths = [100.0 * (o["upper"] / o["lower"] - 1.0) for _, o in rows]
     for c in ONE_D:
-        xs = [(_excess(e["variances"][c], o), e) for e, o in rows if e["variances"][c] is not None]
+        xs = [(_excess(e["variances"].get(c), o), e) for e, o in rows if e["variances"].get(c) is not None]
         if xs:
             lo, elo = min(xs, key=lambda x: x[0])
             hi, ehi = max(xs, key=lambda x: x[0])
@@ -633,7 +637,7 @@ def _optimum_table(data) -> list:
         for e, o in rows:
             if e["delta"] != d:
                 continue
-            cells = [("-" if _excess(e["variances"][c], o) is None else f"{_excess(e['variances'][c], o):.2f}")
+            cells = [("-" if _excess(e["variances"].get(c), o) is None else f"{_excess(e['variances'][c], o):.2f}")
                      for c in ONE_D]
             lines.append(f"| {e['epsilon']:g} | {o['lower']:.6g} | {o['upper']:.6g} | "
                          f"{100 * (o['upper'] / o['lower'] - 1):.2f} | " + " | ".join(cells) + " |")
@@ -660,7 +664,7 @@ def _quantile_lines(entries) -> list:
         fh_rel, fh_least = [], 0
         for e in es:
             q = {c: x for c, x in e["quantiles"].items() if x is not None and e["variances"][c] is not None}
-            best = min(q, key=lambda c: (q[c], F.CANDIDATES.index(c)))
+            best = min(q, key=lambda c: (q[c], F.candidate_rank(c)))
             least[SHORT[best]] += 1
             others = [x for c, x in q.items() if c != F.FH]
             fh_least += bool(others) and q[F.FH] < min(others) / (1.0 + Q_TIE)
@@ -868,7 +872,14 @@ def render_page(data, figs) -> str:
           "the pair built from the sup of the 1-D profile over the shifts, composed in exact arithmetic); eps0 and "
           "gamma optimised; in one coordinate it is S |",
           f"| OSGT (O) | exact K T-fold profile over the box, shapes theta = vartheta/varrho up to "
-          f"{F.OSGT_THETA_MAX:g}; over a ball also its vartheta = 0 member (the Gaussian) |", "",
+          f"{F.OSGT_THETA_MAX:g}; over a ball also its vartheta = 0 member (the Gaussian) |",
+          "| truncated staircase (TS) | one release of one coordinate only (K T = 1): exact 1-D profile, closed form "
+          "(`fhsym.TruncatedStaircase`, docs/optimum.md) |", "",
+          "**The truncated staircase is a candidate only where K T = 1.** Its loss is infinite on the cut (a shift "
+          "moves mass beyond its bounded support), so none of fhsym's K-fold, composed or ball claims carries over "
+          "to it: no K-fold profile over the box, no PLD or basic composition, no calibration at a ball's radius. "
+          "The releases with K T > 1 are ranked without it, and `fhsym.advise` lists it as failed there when it is "
+          "named.", "",
           "Gain = 10 log10(variance of the other / variance of FH) in dB; positive: FH needs less noise. "
           f"|gain| <= {TIE_DB} dB (0.23 % of the variance) counts as a tie.", "",
           "**Box only.** Over an l2 or l1 ball, FH (alpha > 0), K-fold and truncated Laplace, both staircases and "

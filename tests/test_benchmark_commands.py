@@ -89,11 +89,12 @@ def test_slow_tests_script_moves_the_longest_and_keeps_each_modules_fastest(tmp_
 
 
 def test_bench_opendp_runs_as_documented():
-    """`python benchmarks/bench_opendp.py --rounds 3` (README speed table, docs/performance.md) runs (one round here):
+    """`python benchmarks/bench_opendp.py --rounds 3` (README speed table, docs/performance.md) runs (one round here,
+    without the warm-up calls):
     every row prints, the vector map meets its target delta, the batched and per-node curves agree, and it counts the
     ball-arithmetic enclosures of one scalar calibration."""
     pytest.importorskip("opendp", reason="the OpenDP benchmark needs the optional extra opendp")
-    out = _run(str(ROOT / "benchmarks" / "bench_opendp.py"), "--rounds", "1")
+    out = _run(str(ROOT / "benchmarks" / "bench_opendp.py"), "--rounds", "1", "--no-warm-up")
     for row in ("make_calibrated_flipped_huber: K=3 vector (A) / scalar (B)",
                 "binary_search_param, scalar (A) / make_calibrated, scalar (B)",
                 "one K=3 vector map: batched nodes (A) / per-node enclosures (B)"):

@@ -7,11 +7,9 @@ conversion, not proven) is only ever returned when asked for by ``method="zcdp"`
 
 from __future__ import annotations
 
-import gzip
 import inspect
 import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -25,7 +23,7 @@ from fhsym.noise.contract import ContinuousLaw, LatticeLaw, LawClass, NoiseLaw
 from fhsym.noise.staircase import staircase_optimal_gamma
 from fhsym.privacy.verdict import Verdict
 
-DATA = Path(fhsym.__file__).parent / "applications" / "data" / "frontier.json.gz"
+import frontier_data
 
 
 def test_auto_staircase_is_the_composed_one_where_it_is_better():
@@ -41,7 +39,7 @@ def test_auto_staircase_is_the_composed_one_where_it_is_better():
 
 def _recorded_staircase(n: int = 4):
     """A few releases of the frontier data file with their recorded staircase variances (pure and composed)."""
-    cals = json.loads(gzip.decompress(DATA.read_bytes()))["calibrations"]
+    cals = frontier_data.calibrations()  # parsed once per process (tests/frontier_data.py)
     composed = sorted((rec for rec in cals.values() if rec["call"].get("method") == "kfold-pld-sup"
                        and rec["call"]["dim"] * rec["call"]["compositions"] <= 20),
                       key=lambda r: json.dumps(r["call"], sort_keys=True))

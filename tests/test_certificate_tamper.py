@@ -53,8 +53,7 @@ FREE_PROOF_INPUTS = ("grid cut_low", "grid cut_high")
 _FLOATS = ("epsilon", "target_delta", "sensitivity", "l2_sensitivity", "l1_sensitivity", "lower", "upper")
 
 
-@pytest.fixture(scope="module")
-def certificates() -> Dict[str, Dict[str, Any]]:
+def _genuine() -> Dict[str, Dict[str, Any]]:
     out = {}
     from fhsym.applications.staircase_pld import calibrate_staircase_pld
 
@@ -64,6 +63,17 @@ def certificates() -> Dict[str, Dict[str, Any]]:
         cal = build(kw.pop("epsilon"), kw.pop("delta"), **kw)
         out[key] = cal.certificate.to_dict()
     return out
+
+
+@pytest.fixture(scope="module")
+def certificates(shared_dir) -> Dict[str, Dict[str, Any]]:
+    """The genuine certificates, calibrated once per session (``shared_dir``: the pytest-xdist workers that run this
+    module's tests share them, ~2.6 s of CPU each); their JSON form, which is what a certificate is (the dicts of
+    ``Certificate.to_dict`` are JSON values: the round trip gives equal dicts of the same types)."""
+    def make(path):
+        (path / "certificates.json").write_text(json.dumps(_genuine()))
+
+    return json.loads((shared_dir("tamper_certificates", make) / "certificates.json").read_text())
 
 
 def test_every_claim_has_a_case(certificates):

@@ -85,7 +85,8 @@ def test_cli_calibrate_and_advise_load_a_law(tmp_path, capsys):
     capsys.readouterr()
     assert main(["advise", "--epsilon", "1", "--delta", "1e-6", "--law", str(LAW), "--no-progress", "--json"]) == 0
     adv = json.loads(capsys.readouterr().out)
-    assert {o["candidate"] for o in adv["options"]} == set(F.CANDIDATES) - {F.STAIRCASE_PLD} | {"logistic"}
+    assert {o["candidate"] for o in adv["options"]} == (set(F.CANDIDATES) - {F.STAIRCASE_PLD} | {"logistic"}
+                                                        | set(F.ONE_D_CANDIDATES))
 
 
 def test_cli_refuses_bad_laws_and_mechanisms(tmp_path, capsys):

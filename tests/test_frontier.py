@@ -117,8 +117,10 @@ def test_entry_ranks_and_gains():
 def test_advisor_equals_the_direct_calibrations_in_one_dimension():
     adv = fhsym.advise(0.3, 1e-6, data=False)  # against the code as it is (the data file may be older)
     assert [o.variance for o in adv.options] == sorted(o.variance for o in adv.options)
-    # in one coordinate the composed staircase is the staircase: one option per distinct call
-    assert {o.candidate for o in adv.options} == set(F.CANDIDATES) - {F.STAIRCASE_PLD}
+    # in one coordinate the composed staircase is the staircase: one option per distinct call; the truncated
+    # staircase (one release of one coordinate only) is a default candidate here
+    assert {o.candidate for o in adv.options} == set(F.CANDIDATES) - {F.STAIRCASE_PLD} | {"truncated_staircase"}
+    assert not adv.failed
     direct = {
         "flipped_huber": fhsym.calibrate(0.3, 1e-6),
         "gaussian": fhsym.calibrate(0.3, 1e-6, mechanism="gaussian"),
@@ -127,6 +129,7 @@ def test_advisor_equals_the_direct_calibrations_in_one_dimension():
         "truncated_laplace": fhsym.calibrate(0.3, 1e-6, mechanism="truncated_laplace"),
         "staircase": fhsym.calibrate(0.3, 1e-6, mechanism="staircase"),
         "osgt": fhsym.calibrate(0.3, 1e-6, mechanism="osgt", theta_max=F.OSGT_THETA_MAX),
+        "truncated_staircase": fhsym.calibrate(0.3, 1e-6, mechanism="truncated_staircase"),
     }
     for o in adv.options:
         assert o.calibration.parameters == direct[o.candidate].parameters, o.candidate
@@ -248,7 +251,8 @@ def test_cli_advise_lists_every_mechanism_best_first(dim, capsys):
     res = json.loads(capsys.readouterr().out)
     variances = [o["variance"] for o in res["options"]]
     assert variances == sorted(variances)
-    want = set(F.CANDIDATES) - ({F.STAIRCASE_PLD} if dim == 1 else set())  # one coordinate: the staircase itself
+    # one coordinate: the staircase itself for the composed one, and the one-coordinate candidates
+    want = set(F.CANDIDATES) - {F.STAIRCASE_PLD} | set(F.ONE_D_CANDIDATES) if dim == 1 else set(F.CANDIDATES)
     assert {o["candidate"] for o in res["options"]} == want, res["failed"]
     assert (res["optimum"] is not None) == (dim == 1)
     assert res["best"] == res["options"][0]["candidate"]
@@ -323,6 +327,51 @@ def test_a_sample_of_the_data_file_re_verifies_here():
         assert math.isclose(r["variance"], noise.var(), rel_tol=2e-15, abs_tol=0.0)
         assert math.isclose(r["quantile_999"], F.abs_quantile(r["certificate"]["mechanism"], r["parameters"]),
                             rel_tol=2e-15, abs_tol=0.0)
+
+
+def test_the_truncated_staircase_is_in_the_data_file_in_one_coordinate_only():
+    """Issue 31.1: the one-coordinate candidate's records are in the data file at every 1-D (eps, delta) of the grid and
+    nowhere else; a seeded sample re-verifies now, its variance is the independent piece sum of its density
+    (proofs.reference_truncated_staircase, 50 digits) and its profile at the shift Delta (the sup over the shifts) is at
+    most delta by the same reference."""
+    import random
+
+    from proofs.reference_truncated_staircase import Ref, rel
+
+    data = _data()
+    ts = F.TruncatedStaircase.name
+    assert data["one_d_candidates"] == [ts] and ts not in data["candidates"]
+    recs = [r for r in data["calibrations"].values() if r["call"]["mechanism"] == ts]
+    assert sorted((r["call"]["epsilon"], r["call"]["delta"]) for r in recs) == sorted(
+        (e, d) for e in F.EPSILONS for d in F.DELTAS)
+    for e in data["entries"]:
+        one = e["dim"] * e["compositions"] == 1
+        assert (ts in e["status"]) == one, e
+        if one:
+            assert e["status"][ts] == "computed" and e["variances"][ts] > 0
+    for r in random.Random(31).sample(recs, 8):
+        c, p = r["call"], r["parameters"]
+        cert = fhsym.verify_certificate(r["certificate"])
+        assert cert, c
+        assert r["certificate"]["mechanism"] == ts and r["achieved_delta"] <= c["delta"]
+        ref = Ref(p["epsilon"], p["sensitivity"], p["gamma"], p["bound"])
+        assert rel(r["variance"], ref.var()) < 1e-14, c
+        assert ref.profile(c["epsilon"], 1.0) <= c["delta"], c
+
+
+def test_advise_ranks_the_truncated_staircase_first_from_the_data_in_one_coordinate():
+    """advise's default candidates are the frontier's: the truncated staircase where K T = 1 (served from the data
+    file), none of it for K T > 1 (no claim covers it there; not listed as failed unless named)."""
+    adv = fhsym.advise(1.0, 1e-6)
+    assert adv.best.candidate == "truncated_staircase" and adv.best.source.startswith("frontier data"), adv.best
+    assert adv.best.variance < next(o.variance for o in adv.options if o.candidate == "staircase")
+    assert adv.optimum is not None and adv.optimum.lower <= adv.best.variance <= adv.optimum.upper
+    assert fhsym.verify_certificate(adv.best.calibration.certificate)
+    rec = load_frontier_calibrations(default_data_path())[call_key(F.calibration_call("truncated_staircase", 1.0, 1e-6))]
+    assert adv.best.variance == rec["variance"]
+    two = fhsym.advise(1.0, 1e-6, dim=2)
+    assert "truncated_staircase" not in {o.candidate for o in two.options} and not two.failed
+    assert F.candidates_for(1, 1) == F.CANDIDATES + F.ONE_D_CANDIDATES and F.candidates_for(1, 2) == F.CANDIDATES
 
 
 def test_data_file_optimum_bounds_every_mechanism_and_reproduces():

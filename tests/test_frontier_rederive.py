@@ -21,17 +21,16 @@ Each entry must meet its delta (the re-derived delta <= the target) and its reco
 
 from __future__ import annotations
 
-import gzip
-import json
 import math
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath as mp
 import pytest
 
-DATA = Path(__file__).resolve().parent.parent / "fhsym" / "applications" / "data" / "frontier.json.gz"
+import frontier_data
+
+DATA = frontier_data.DATA
 DPS = 30
 
 pytestmark = pytest.mark.skipif(not DATA.is_file(), reason="the frontier data file is not in this checkout")
@@ -177,8 +176,7 @@ def _staircase_max_log_ratio(p, D) -> mp.mpf:
 
 
 def _records():
-    data = json.loads(gzip.decompress(DATA.read_bytes()))
-    return data["calibrations"]
+    return frontier_data.calibrations()  # parsed once per process (tests/frontier_data.py)
 
 
 def _pick(cals, n1: int = 7, seed: int = 20240611):

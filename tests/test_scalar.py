@@ -110,3 +110,24 @@ def test_unit_profiles_equal_the_public_profile(law, shapes):
                     assert abs(math.expm1(got - math.log(ref))) <= 1e-9, (shape, u, eps, got, ref)
                 else:
                     assert got < -690.0
+
+
+def test_j_side_by_side_fractions_are_the_node_by_node_sum():
+    """j_fun's fast path (the ten nodes' continued fractions in one loop, where they share a depth) returns the very
+    double of the node-by-node sum: half * sum_i w_i K(y_i), summed in node order with k_fun's K (the same
+    continued fraction), at random points in every depth band, at the band edges and with h <= 0."""
+    rng = np.random.default_rng(31)
+    bs = np.concatenate([rng.uniform(2.0, 40.0, 4000), [2.0, 3.0, 4.0, 6.0, 10.0, 20.0],
+                         np.nextafter([3.0, 4.0, 6.0, 10.0, 20.0], 0.0), rng.uniform(0.5, 2.5, 1000)])
+    seen = 0
+    for b in bs.tolist():
+        for h in (0.0, 1e-12, 1e-6, 1e-3, 0.05, 0.4 * max(b, 1.0), -1e-3, float(rng.uniform(0.0, 0.5 * max(b, 1.0)))):
+            half = 0.5 * h
+            mid = b + half
+            acc = 0.0
+            for x, w in S._GL10:
+                acc += w * S.k_fun(mid + half * x)
+            got = S.j_fun(b, h)
+            assert got == half * acc, (b, h, got, half * acc)
+            seen += min(mid - abs(half), mid + abs(half)) >= 2.0
+    assert seen > 20000  # most points take the fast path

@@ -106,6 +106,10 @@ def test_array_shapes_are_the_array_laws():
     repeated = fhsym.Gaussian(sigma=np.repeat(sigma[:3], 4)).to_scipy()  # repeated tuples: grouped, in place
     np.testing.assert_array_equal(repeated.pdf(x[:12]), fhsym.Gaussian(sigma=np.repeat(sigma[:3], 4)).pdf(x[:12]))
     np.testing.assert_allclose(repeated.pdf(x[:12]), stats.norm.pdf(x[:12], scale=np.repeat(sigma[:3], 4)), rtol=1e-14)
+    # two shapes, tuples repeated out of order and sharing one coordinate: each position gets its own tuple's law
+    vt, vr = np.array([0.5, 0.0, 0.5, 2.0, 0.0, 0.5]), np.array([1.0, 3.0, 2.0, 1.0, 3.0, 1.0])
+    got = fhsym.OSGT(vartheta=vt, varrho=vr).to_scipy().pdf(x[:6])
+    np.testing.assert_array_equal(got, [fhsym.OSGT(a, b).pdf(v) for a, b, v in zip(vt, vr, x[:6])])
 
 
 def test_unfrozen_follows_scipys_conventions():

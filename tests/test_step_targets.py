@@ -15,6 +15,7 @@ import mpmath
 import pytest
 from target_access import c_getter, jax_getter
 
+import fhsym
 from fhsym.codegen import generate as G
 from fhsym.codegen import step_laws as SL
 
@@ -137,3 +138,74 @@ def test_step_law_jax_numerics_against_the_definition(law):
         pytest.skip("the JAX target needs the optional extra jax")
     assert jmod.DIGEST == mod.DIGEST and len(jmod.SF) == len(mod.SF) and len(jmod.ISF) == len(mod.ISF)
     _check(_jax(law), law == "truncated_staircase")
+
+
+# ------------------------------------------------------------------ the printed profile (shift up to one period)
+#: (design eps0, first-step width W / period) and the (eps, d) grid: eps across 0, n eps0 (a loss of exactly eps) and
+#: beyond 2 eps0 (delta = 0), d in periods up to 1 (the printed lattice form's range)
+STAIR = ((0.7, 0.2), (1.0, 0.3), (3.0, 0.9))
+STAIR_EPS = (0.0, 0.1, 0.5, 0.999, 1.0, 1.5, 1.99, 2.0, 3.0)  # times eps0
+STAIR_D = (0.0, 0.1, 0.5, 0.7, 1.0)
+
+
+def _stair_profile(e, d, eps0, w):
+    """int [p(t) - e^eps p(t + d)]_+ dt at 50 digits, p the staircase density in periods: level l(|t|) = k on
+    [k, k + W), k + 1 on [k + W, k + 1), p = r^l / Z, Z = 2 (W + r (1 - W))/(1 - r), r = e^-eps0; exact on the
+    intervals between the breakpoints of p(t) and p(t + d), over the periods until r^N < 1e-48."""
+    with mpmath.workdps(50):
+        e, d, eps0, w = M(e), M(d), M(eps0), M(w)
+        r = mpmath.exp(-eps0)
+        Z = 2 * (w + r * (1 - w)) / (1 - r)
+        n = int(112 / eps0) + 3
+        pts = sorted({s * c - sh for k in range(n) for c in (M(k), k + w) for s in (1, -1) for sh in (0, d)})
+
+        def p(t):
+            t = abs(t)
+            k = mpmath.floor(t)
+            return r ** (k + (1 if t - k >= w else 0)) / Z
+
+        out = M(0)
+        for a, b in zip(pts, pts[1:]):
+            m = (a + b) / 2
+            v = p(m) - mpmath.exp(e) * p(m + d)
+            if v > p(m) * M(10) ** -40:  # a loss of exactly eps (equal levels) cancels to rounding noise
+                out += v * (b - a)
+        return out
+
+
+def _check_stair_profile(f, label):
+    worst, exact, n = 0.0, 0, 0
+    for eps0, w in STAIR:
+        law = fhsym.Staircase(eps0, 1.0, gamma=w)
+        for fe in STAIR_EPS:
+            for d in STAIR_D:
+                e = fe * eps0
+                ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
+                err = float(abs(M(v) / ref - 1)) if ref else abs(v)
+                assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+                worst = max(worst, err)
+                n += 1
+                if d == 0.0:  # the class refuses a zero sensitivity; the printed profile is 0 (the reference's 0)
+                    continue
+                cls = float(law.privacy_profile(e, sensitivity=d))
+                exact += v == cls
+                assert v == pytest.approx(cls, rel=1e-15, abs=0.0), (label, eps0, w, e, d, v, cls)
+    print(f"\nstaircase printed profile ({label}): worst relative error vs 50-digit definition {worst:.1e} over {n} "
+          f"points; {exact} of {n - len(STAIR) * len(STAIR_EPS)} (d > 0) equal to fhsym.Staircase's profile bit for bit")
+
+
+def test_staircase_c_profile_against_the_definition(clib):
+    f = c_getter(clib, "staircase")("profile")
+    _check_stair_profile(f, "C")
+    for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 1.5, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3)):
+        assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 1 period: not printed)
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_staircase_jax_profile_under_jit_against_the_definition():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_staircase")
+    assert m.PROFILE is m.profile
+    f = jax.jit(m.profile)
+    _check_stair_profile(lambda *a: float(f(*a)), "JAX jit")
+    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3)))

@@ -28,7 +28,14 @@ from .types import BoolArray, FloatArray, Real
 if TYPE_CHECKING:  # jax is an optional extra, imported only where the JAX dispatch runs
     from jax import Array
 
-__all__ = ["BLOCK", "IMPLEMENTATIONS", "NUMPY", "jax_namespace", "log_max0", "float_arrays", "bind", "piecewise", "piecewise_where"]
+__all__ = ["BLOCK", "IMPLEMENTATIONS", "NUMPY", "jax_namespace", "fori_loop", "log_max0", "float_arrays", "bind", "piecewise", "piecewise_where"]
+
+
+def fori_loop(lower: int, upper: int, body: Callable[[int, Any], Any], init: Any) -> Any:
+    """``jax.lax.fori_loop`` for the numpy namespace: ``init = body(k, init)`` for k in range(lower, upper)."""
+    for k in range(lower, upper):
+        init = body(k, init)
+    return init
 
 
 def log_max0(y: Real) -> FloatArray:
@@ -64,7 +71,9 @@ IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "log_ndtr": ("scipy.special:log_ndtr", "fhsym._core.numerics_jax:log_ndtr"),
     "ndtri_exp": ("scipy.special:ndtri_exp", "fhsym._core.numerics_jax:ndtri_exp"),
     "exprel": ("scipy.special:exprel", "fhsym._core.numerics_jax:exprel"),
-    "lowergamma_scaled": ("fhsym._core.numerics:lowergamma_scaled", None),
+    "lowergamma_scaled": ("fhsym._core.numerics:lowergamma_scaled", "fhsym._core.numerics_jax:lowergamma_scaled"),
+    "uppergamma": ("fhsym._core.numerics:uppergamma", "fhsym._core.numerics_jax:uppergamma"),
+    "log_uppergamma": ("fhsym._core.numerics:log_uppergamma", "fhsym._core.numerics_jax:log_uppergamma"),
     "lowergamma3_scaled": ("fhsym._core.numerics:lowergamma3_scaled", "fhsym._core.numerics_jax:lowergamma3_scaled"),
     "log1mexp": ("fhsym._core.numerics:log1mexp", "fhsym._core.numerics_jax:log1mexp"),
     "erfcx_diff": ("fhsym._core.numerics:erfcx_diff", "fhsym._core.numerics_jax:erfcx_diff"),
@@ -72,6 +81,7 @@ IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "log_gauss_profile": ("fhsym._core.numerics:log_gauss_profile", "fhsym._core.numerics_jax:log_gauss_profile"),
     "sub_prod": ("fhsym._core.numerics:sub_prod", "fhsym._core.numerics_jax:sub_prod"),
     "abs_sum_sub": ("fhsym._core.numerics:abs_sum_sub", "fhsym._core.numerics_jax:abs_sum_sub"),
+    "fori_loop": ("fhsym._core.backends:fori_loop", "jax.lax:fori_loop"),
 }
 
 

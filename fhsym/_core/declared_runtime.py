@@ -16,37 +16,9 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
+from .numerics import log_uppergamma  # re-exported: the generated modules import it from here
+
 __all__ = ["ArbNamespace", "ExactNamespace", "log_uppergamma"]
-
-
-def log_uppergamma(s: Any, z: Any) -> np.ndarray:
-    """log Gamma(s, z) for z > 0: log(gammaincc * gamma) where the tail is a normal float, else (z > s + 1 there)
-    -z + s log z + log of Legendre's continued fraction 1/(z + 1 - s - 1 (1 - s)/(z + 3 - s - ...)) (modified Lentz,
-    60 terms: where the tail underflows z > 600, its terms shrink like k^2/z^2 and it has converged long before).
-
-    >>> float(log_uppergamma(2 / 3, 1000.0)), float(sc.gammaincc(2 / 3, 1000.0))  # mpmath: -1002.30291803833669...
-    (-1002.3029180383367, 0.0)
-    """
-    s, z = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(z, dtype=float))
-    shape = z.shape
-    s, z = s.reshape(-1), z.reshape(-1)
-    with np.errstate(all="ignore"):
-        out = np.log(sc.gammaincc(s, z) * sc.gamma(s))
-        far = ~(out > -690.0) & (z > s + 1.0)
-        if np.any(far):
-            a, x = s[far], z[far]
-            b = x + 1.0 - a
-            c, d = np.full(x.shape, 1e300), 1.0 / b
-            h = d.copy()
-            for k in range(1, 60):
-                an = -k * (k - a)
-                b = b + 2.0
-                d = 1.0 / (an * d + b)
-                c = b + an / c
-                h = h * d * c
-            out[far] = -x + a * np.log(x) + np.log(h)
-    result: np.ndarray = out.reshape(shape)
-    return result
 
 
 class ArbNamespace:

@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["CalibrationError", "first_true_int", "golden_section", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
+__all__ = ["CalibrationError", "first_true_int", "golden_section", "golden_by_ties", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
            "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid", "least_true_double"]
 
 
@@ -457,6 +457,26 @@ def golden_section(f: Callable[[float], float], lo: float, hi: float, rounds: in
             fb = f(b)
             best = min(best, (fb, b))
     return best[1], best[0]
+
+
+def golden_by_ties(full: Callable[[float], float], challenge: Callable[[float, float], float], lo: float, hi: float,
+                   rounds: int) -> None:
+    """Golden-section minimisation on [lo, hi] (as :func:`golden_section`: 2 + ``rounds`` points,
+    the same choices) where a new point need only be compared with the kept one: ``full(z)`` the value at the two
+    first points, ``challenge(z, f_kept)`` the value of z if below ``f_kept``, else inf (a loser's value is never
+    compared again: the kept point is always the better one of the pair)."""
+    r = 0.5 * (math.sqrt(5.0) - 1.0)
+    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
+    fa, fb = full(a), full(b)
+    for _ in range(rounds):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = hi - r * (hi - lo)
+            fa = challenge(a, fb)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + r * (hi - lo)
+            fb = challenge(b, fa)
 
 
 def largest_true_geometric(ok: Callable[[float], bool], lo: float, *, limit: float, rtol: float = 1e-10,

@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, Union, overload
+from typing import Any, Callable, Protocol, TypeVar, Union, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -141,6 +141,8 @@ class ArrayNamespace(Protocol):
     ndtri_exp: _Unary
     exprel: _Unary
     lowergamma_scaled: _Binary
+    uppergamma: _Binary
+    log_uppergamma: _Binary
     lowergamma3_scaled: _Unary
     log1mexp: _Unary
     erfcx_diff: _Binary
@@ -148,3 +150,4 @@ class ArrayNamespace(Protocol):
     log_gauss_profile: _Binary
     sub_prod: _Ternary
     abs_sum_sub: _Ternary
+    fori_loop: Callable[..., Any]

@@ -30,7 +30,7 @@ from ..noise.contract import ContinuousLaw
 from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, from_privacy_profile
 from .pld_exact import MAX_BITS, MAX_NODES, ExactBound, ExactGrid, exact_delta_upper
 
-__all__ = ["noise_pld", "kfold_delta_upper", "kfold_delta_proven", "exact_grid", "loss_atom", "loss_scale",
+__all__ = ["noise_pld", "kfold_delta_upper", "kfold_delta_lower", "kfold_delta_proven", "exact_grid", "loss_atom", "loss_scale",
            "step_for", "EXACT_RESOLUTION"]
 
 
@@ -133,6 +133,26 @@ def kfold_delta_upper(noise: ContinuousLaw, epsilon: float, dim: int, sensitivit
     if K * T > 1:
         pld = pld.self_compose(K * T, fp_budget=fp_budget, fft=not certified)
     return float(pld.delta_upper(eps))
+
+
+def kfold_delta_lower(noise: ContinuousLaw, epsilon: float, folds: int, sensitivity: float, step: float,
+                      fp_budget: float) -> float:
+    """Float PLD lower bound on delta(epsilon) of ``folds`` compositions of "add ``noise``" at ``sensitivity`` (the
+    corner of the box, as :func:`kfold_delta_upper`) on the lattice ``step``: the optimistic side of the PLD bracket
+    (:func:`noise_pld`), composed by the one-shot FFT power (error bound ``fp_budget``).  A search's test only
+    (floating point, not proven): a coarse lattice is cheap, and any lattice's lower bound lies below every
+    lattice's upper bound.
+
+    >>> import fhsym
+    >>> lo = kfold_delta_lower(fhsym.Laplace(1.0), 1.5, 2, 1.0, 1e-3, 1e-12)
+    >>> bool(lo <= kfold_delta_upper(fhsym.Laplace(1.0), 1.5, dim=2))
+    True
+    """
+    _check_log_concave(noise)
+    pld = noise_pld(noise, sensitivity, step, upper_only=False, certified=False)
+    if folds > 1:
+        pld = pld.self_compose(folds, fp_budget=fp_budget, fft=True)
+    return float(pld.delta_lower(epsilon))
 
 
 _F_TOP = 1e-7  # share of delta for the mass above the top node (moved to +inf)

@@ -394,7 +394,7 @@ def _rebuild(rec: Dict[str, Any], call: Dict[str, Any], budget: Budget, check: b
 
 def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compositions: int = 1, *,
            sensitivity: float = 1.0, data: Union[None, bool, str, Path] = None,
-           candidates: Sequence[str] = CANDIDATES, progress: Optional[Callable[[str], None]] = None,
+           candidates: Optional[Sequence[str]] = None, progress: Optional[Callable[[str], None]] = None,
            budget: Budget = REUSE_BUDGET, reverify: bool = False) -> Advice:
     """Certified calibrations of every candidate mechanism for one release, sorted by variance.
 
@@ -409,11 +409,13 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         (:mod:`fhsym.applications.frontier_shards`), else the whole file
     candidates : names from :data:`fhsym.applications.frontier.CANDIDATES`, its
         :data:`~fhsym.applications.frontier.ONE_D_CANDIDATES` (the truncated staircase: one release of one coordinate
-        only; named for K T > 1 it is listed in ``failed`` with the reason) and of laws registered by
-        :func:`fhsym.declare_law` (:func:`fhsym.applications.frontier.declared_candidates`); a declared law is a
-        candidate only when named, e.g. ``candidates=(*CANDIDATES, "logistic")`` (the frontier module's docstring
-        says why); the one-coordinate candidates likewise, e.g. ``candidates=(*CANDIDATES, "truncated_staircase")``
-        (the frontier data file and the advisor page, which the default ranking matches, do not hold them yet)
+        only; named for K T > 1 it is listed in ``failed`` with the reason: no K-fold or composed claim covers it)
+        and of laws registered by :func:`fhsym.declare_law` (:func:`fhsym.applications.frontier.declared_candidates`).
+        Default (``None``): the frontier's candidates of the release,
+        :func:`~fhsym.applications.frontier.candidates_for` ``(dim, compositions)``: :data:`CANDIDATES`, and the
+        one-coordinate candidates where K T = 1, the set the frontier data file and the advisor page hold.  A declared
+        law is a candidate only when named, e.g. ``candidates=(*CANDIDATES, "logistic")`` (the frontier module's
+        docstring says why)
     progress : called with a line of text before each calibration that is computed (the CLI prints it)
     budget : the most the re-check of one recorded certificate may cost (:class:`fhsym._core.limits.Budget`, default
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
@@ -444,6 +446,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     """
     known = CANDIDATES + ONE_D_CANDIDATES + declared_candidates()
     one = isinstance(dim, int) and isinstance(compositions, int) and dim * compositions == 1
+    if candidates is None:  # the release's frontier candidates (dim and compositions are checked below)
+        candidates = CANDIDATES + ONE_D_CANDIDATES if one else CANDIDATES
     if isinstance(candidates, str):
         raise ValueError(f"candidates must be a sequence of names from {list(known)}; got the string {candidates!r}")
     cands = tuple(candidates)

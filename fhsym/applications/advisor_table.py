@@ -1,8 +1,8 @@
 """The certified ranking of every release of the frontier data, as one compact table (the docs' advisor page).
 
 :func:`release_ranking` ranks one release of the frontier data file the way :func:`fhsym.advise` ranks it
-from that file: the same calibration calls (one option per distinct call: in one coordinate the staircase
-with PLD is the staircase), the same order (variance, then the Gaussian itself before a Gaussian member
+from that file: the same candidates and calibration calls (the truncated staircase where K T = 1; one option per
+distinct call: in one coordinate the staircase with PLD is the staircase), the same order (variance, then the Gaussian itself before a Gaussian member
 standing in for flipped Huber or OSGT over a ball, then the candidate order), and the optimum interval
 of any additive noise in one coordinate.  Candidates the sweep skipped (truncated Laplace where it could
 not matter) are listed as not in the data: ``fhsym.advise`` would calibrate them now.  Calibrations the
@@ -17,7 +17,7 @@ to the optimum to 3), the table ``docs/advisor/advisor-data.js`` carries (``pyth
 >>> data = load_data(default_data_path())
 >>> r = release_ranking(data, 1.0, 1e-6, dim=1)
 >>> [o["candidate"] for o in r["options"]][:2], r["optimum"] is not None
-(['staircase', 'truncated_laplace'], True)
+(['truncated_staircase', 'staircase'], True)
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ..noise import Gaussian
-from .frontier import CANDIDATES, COMPOSITIONS, DELTAS, DIMS, EPSILONS, NORMS, calls_of, candidate_label
+from .frontier import (CANDIDATES, COMPOSITIONS, DELTAS, DIMS, EPSILONS, NORMS, ONE_D_CANDIDATES, calls_of,
+                       candidate_label, candidate_rank, candidates_for)
 
 __all__ = ["ADVISOR_FORMAT", "advisor_table", "load_data", "optimum_bounds", "release_ranking"]
 
@@ -108,16 +109,16 @@ def release_ranking(data: Mapping[str, Any], epsilon: float, delta: float, dim: 
 
 
 def _ranking(e: Mapping[str, Any], optima: _Optima) -> Dict[str, Any]:
-    calls = calls_of(e)
+    calls = calls_of(e)  # the release's candidates: the one-coordinate ones too where K T = 1, as fhsym.advise
     seen, cands = set(), []
-    for c in CANDIDATES:  # one option per distinct call, as fhsym.advise
+    for c in candidates_for(e["dim"], e["compositions"]):  # one option per distinct call, as fhsym.advise
         k = json.dumps(calls[c], sort_keys=True)
         if k not in seen:
             cands.append(c)
         seen.add(k)
     var, members, quant = e["variances"], e.get("members", {}), e.get("quantiles", {})
     have = [c for c in cands if var.get(c) is not None]
-    have.sort(key=lambda c: (var[c], members.get(c) == Gaussian.name, CANDIDATES.index(c)))
+    have.sort(key=lambda c: (var[c], members.get(c) == Gaussian.name, candidate_rank(c)))
     opt = optima.get((e["epsilon"], e["delta"])) if e["dim"] == 1 and e["compositions"] == 1 else None
     options = [{"candidate": c, "variance": float(var[c]), "quantile_999": quant.get(c),
                 "gaussian_member": members.get(c) == Gaussian.name,
@@ -151,6 +152,8 @@ def advisor_table(data: Mapping[str, Any], source: str = "") -> Dict[str, Any]:
             "epsilon": list(EPSILONS)}
     rows: List[Any] = []
     idx, optima = _index(data), _optima(data)
+    every = CANDIDATES + ONE_D_CANDIDATES  # the digits index this list (at most 10 candidates)
+    digit = {c: str(i) for i, c in enumerate(every)}
     for n in NORMS:
         for T in COMPOSITIONS:
             for K in DIMS:
@@ -158,7 +161,6 @@ def advisor_table(data: Mapping[str, Any], source: str = "") -> Dict[str, Any]:
                     for eps in EPSILONS:
                         r = _ranking(idx[(n, T, K, d, eps)], optima)
                         o = r["options"]
-                        digit = {c: str(CANDIDATES.index(c)) for c in CANDIDATES}
                         rows.append(["".join(digit[x["candidate"]] for x in o),
                                      [_sig(x["variance"], 7) for x in o], [_sig(x["quantile_999"], 5) for x in o],
                                      "".join(digit[x["candidate"]] for x in o if x["gaussian_member"]),
@@ -172,7 +174,7 @@ def advisor_table(data: Mapping[str, Any], source: str = "") -> Dict[str, Any]:
             if iv is not None:
                 optimum[f"{DELTAS.index(o['delta'])},{EPSILONS.index(o['epsilon'])}"] = [_sig(iv[0], 10),
                                                                                          _sig(iv[1], 10)]
-    body = {"grid": grid, "candidates": list(CANDIDATES), "labels": [candidate_label(c) for c in CANDIDATES],
+    body = {"grid": grid, "candidates": list(every), "labels": [candidate_label(c) for c in every],
             "releases": rows, "optimum": optimum}
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
     return {"format": ADVISOR_FORMAT, "source": source, "generated_at": data.get("generated_at", ""),

@@ -23,9 +23,12 @@ a declared law          a law registered by :func:`fhsym.declare_law` (:func:`de
 ======================  ========================================================================
 
 One-coordinate candidates (:data:`ONE_D_CANDIDATES`): the truncated staircase, certified by its exact 1-D
-profile for one release of one coordinate only (its loss is infinite on the cut, and no K-fold or composed claim
-of fhsym covers it yet).  :func:`fhsym.advise` ranks it when named (``candidates=(*CANDIDATES, "truncated_staircase")``); it is not in
-:data:`CANDIDATES`, the list the frontier sweep, its data file and the advisor page are keyed by.
+profile for one release of one coordinate only.  They are candidates of every release with K T = 1
+(:func:`candidates_for`): the frontier sweep calibrates them there, the data file, its shards and the advisor page
+hold them, and :func:`fhsym.advise` ranks them by default.  No claim of fhsym carries over to K T > 1: its loss is
+infinite on the cut (a shift moves mass beyond the support), so there is no K-fold profile over the box, no composed
+(PLD or basic-composition) certificate and no ball calibration of it; for K T > 1 it is not a frontier candidate,
+and ``advise`` lists it in ``failed`` with that reason when it is named.
 
 A declared law is a candidate only where it is named (``advise(..., candidates=(..., "logistic"))``,
 ``fhsym advise --law my_law.py``), never by default: the registry is per process, so a default that
@@ -68,6 +71,7 @@ if TYPE_CHECKING:  # imported where a task is built (sweeps is the dask-facing m
 __all__ = [
     "CANDIDATES",
     "ONE_D_CANDIDATES",
+    "candidates_for",
     "COMPOSITIONS",
     "DELTAS",
     "DIMS",
@@ -111,12 +115,22 @@ _LAW: Dict[str, Any] = {FlippedHuber.name: FlippedHuber, Gaussian.name: Gaussian
                         LAPLACE_PURE: Laplace, TruncatedLaplace.name: TruncatedLaplace, Staircase.name: Staircase,
                         STAIRCASE_PLD: Staircase, OSGT.name: OSGT}
 CANDIDATES: Tuple[str, ...] = tuple(_LAW)
-#: candidates for one release of one coordinate only (module docstring): not part of the frontier sweep
+#: candidates for one release of one coordinate only (module docstring): candidates where K T = 1 only
 _LAW_1D: Dict[str, Any] = {TruncatedStaircase.name: TruncatedStaircase}
 ONE_D_CANDIDATES: Tuple[str, ...] = tuple(_LAW_1D)
 #: candidates whose calibration is over the box whatever the set (they cover a ball through the box)
 BOX_BASED: Tuple[str, ...] = (FlippedHuber.name, LAPLACE_KFOLD, TruncatedLaplace.name, Staircase.name, STAIRCASE_PLD,
                               OSGT.name)
+
+
+def candidates_for(dim: int, compositions: int = 1) -> Tuple[str, ...]:
+    """The frontier's candidates of a release with K = ``dim`` coordinates and T = ``compositions``: :data:`CANDIDATES`,
+    and the one-coordinate candidates (:data:`ONE_D_CANDIDATES`) where K T = 1.
+
+    >>> candidates_for(1)[-1], len(candidates_for(1)) - len(candidates_for(2))
+    ('truncated_staircase', 1)
+    """
+    return CANDIDATES + ONE_D_CANDIDATES if int(dim) * int(compositions) == 1 else CANDIDATES
 
 
 def _has_gaussian_member(law: Any) -> bool:
@@ -404,7 +418,9 @@ def releases(dims: Iterable[int] = DIMS, compositions: Iterable[int] = COMPOSITI
             for n in norms for T in compositions for K in dims for d in deltas for e in epsilons]
 
 
-def calls_of(release: Mapping[str, Any], candidates: Sequence[str] = CANDIDATES) -> Dict[str, Dict[str, Any]]:
-    """The calibration call of each candidate for one release."""
+def calls_of(release: Mapping[str, Any], candidates: Optional[Sequence[str]] = None) -> Dict[str, Dict[str, Any]]:
+    """The calibration call of each candidate for one release (default: :func:`candidates_for` the release)."""
+    if candidates is None:
+        candidates = candidates_for(release["dim"], release["compositions"])
     return {c: calibration_call(c, release["epsilon"], release["delta"], release["dim"], release["norm"],
                                 release["compositions"]) for c in candidates}

@@ -21,9 +21,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy import optimize
 
-from .._core.search import (CalibrationError, increasing_roots, smallest_true,
+from .._core.search import (CalibrationError, golden_by_ties, increasing_roots, smallest_true,
                             sup_feasible)
-from ..accounting.mechanism_pld import kfold_delta_upper, step_for
+from ..accounting.mechanism_pld import kfold_delta_lower, kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
@@ -39,6 +39,8 @@ _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
 _FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
+# a tie test after one _LOWER_GATE x over the target: first a float PLD lower bound on a lattice _LOWER_COARSE x coarser
+_LOWER_COARSE, _LOWER_GATE, _LOWER_MARGIN = 16.0, 4.0, 1.5  # (skip if above _LOWER_MARGIN x: the search bound is higher)
 # a root along a corner curve: to 1e-14 in log u, or log delta within _FTOL of the target (along the kink b = eps/u the
 # rounded b u falls on either side of eps: the float profile is only known to ~1e-10 there, not to the last ulps)
 _FTOL = 1e-14
@@ -194,9 +196,9 @@ def max_u_point(family: Family, eps: float, log_target: float, shape: float, sen
 
 
 def _point_roots(family: Family, eps: float, log_target: float, sensitivity: float, shapes: List[float],
-                 guesses: List[float], known: Dict[float, Tuple[float, float]]) -> List[float]:
+                 guesses: List[float], known: Dict[float, Tuple[float, float, float]]) -> List[float]:
     """:func:`max_u_point` of each shape in turn (a root already in ``known`` is reused, a new one recorded there as
-    (u*, offset)), seeded by a prediction from the roots known so far: the offset log u* - log kink (log u* without a
+    (u*, offset, log shape)), seeded by a prediction from the roots known so far: the offset log u* - log kink (log u* without a
     kink) taken as linear in log shape through the two known positive shapes nearest this one, to within twice its
     change from the nearest (one known shape: that offset, to within 0.05).  u* is smooth in the shape; a prediction
     that misses costs a few evaluations of the bracket walk, never the root."""
@@ -210,7 +212,7 @@ def _point_roots(family: Family, eps: float, log_target: float, sensitivity: flo
         near = None
         if sh > 0:
             z = math.log(sh)
-            pts = sorted((abs(math.log(k) - z), math.log(k), off) for k, (_, off) in known.items()
+            pts = sorted((abs(lk - z), lk, off) for k, (_, off, lk) in known.items()
                          if k > 0 and math.isfinite(off))[:2]
             if len(pts) == 2:
                 (_, z1, o1), (_, z0, o0) = pts
@@ -219,7 +221,7 @@ def _point_roots(family: Family, eps: float, log_target: float, sensitivity: flo
             elif len(pts) == 1:
                 near = (ref + pts[0][2], 0.05)
         u = max_u_point(family, eps, log_target, sh, sensitivity, gs, near)
-        known[sh] = (u, math.log(u) - ref if 0.0 < u < math.inf else math.nan)
+        known[sh] = (u, math.log(u) - ref if 0.0 < u < math.inf else math.nan, math.log(sh) if sh > 0 else math.nan)
         out.append(u)
     return out
 
@@ -344,7 +346,7 @@ def search_1d(family: Family, eps: float, log_target: float, sensitivity: float)
         return (*_finish(corners[0], eps), True)
     grid = family.shapes(_SCAN)
 
-    known: Dict[float, Tuple[float, float]] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
+    known: Dict[float, Tuple[float, float, float]] = {}  # the roots found so far (the zoom's ends and the parabolic steps recur)
 
     def roots(shapes: np.ndarray, guess: Optional[np.ndarray] = None) -> np.ndarray:
         if not family.point_search:  # all shapes at once
@@ -522,6 +524,14 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 return math.inf
         return bound
 
+    def lower_exceeds(shape: float, scale: float) -> bool:  # the tie test's skip, decided by a cheap lower bound
+        try:
+            noise, target = family.make(shape, scale), math.exp(log_target)
+            h = _LOWER_COARSE * step_for(noise, sensitivity, _K_RESOLUTION)
+            return kfold_delta_lower(noise, eps, folds, sensitivity, h, _FFT_SHARE * target) > _LOWER_MARGIN * target
+        except (ValueError, FloatingPointError):
+            return False
+
     x0 = math.log(sensitivity * math.sqrt(folds) * math.sqrt(2.0 * math.log(1.25 / math.exp(log_target)))
                   / max(eps, 1e-2))  # about the Gaussian's scale for the same guarantee
     shapes = family.shapes(_KSCAN)
@@ -529,6 +539,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
     best = (math.inf, 0.0, math.inf)  # (F, shape, x)
     found = {}
     past_limit = False  # a shape at or past the family's limit shape was evaluated: the others there are that member
+    far = False  # the last tie's bound was _LOWER_GATE x the target or more
     for sh, lv in zip(shapes, logv):
         if not math.isfinite(lv):
             continue
@@ -539,7 +550,10 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         known = None
         if math.isfinite(best[0]):  # the log-scale at which this shape would tie the best: infeasible there -> skip
             x_tie = 0.5 * (best[0] + math.log1p(-_MIN_GAIN) - lv)
+            if far and not (sh == 0.0 and gaussian_zero) and lower_exceeds(float(sh), math.exp(x_tie)):
+                continue
             g_tie = bound_of(float(sh))(math.exp(x_tie))
+            far = g_tie > _LOWER_GATE * math.exp(log_target)
             if not (g_tie > 0 and math.log(g_tie) <= log_target):
                 continue
             known = (x_tie, math.log(g_tie) - log_target)
@@ -606,32 +620,12 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
                 best = (F, sh, x)
             return F
 
-        _golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
+        golden_by_ties(full, challenge, lo, hi, 10)  # on [lo, hi] (log shape): 12 points, width x 0.007
     if 0.0 in found and best[1] != 0.0:
         F0 = float(logv[0]) + 2.0 * found[0.0]
         if best[0] > F0 + math.log1p(-gaussian_preference):
             best = (F0, 0.0, found[0.0])
     return best[1], math.exp(best[2])
-
-
-def _golden_by_ties(full: Callable[[float], float], challenge: Callable[[float, float], float], lo: float, hi: float,
-                    rounds: int) -> None:
-    """Golden-section minimisation on [lo, hi] (as :func:`fhsym._core.search.golden_section`: 2 + ``rounds`` points,
-    the same choices) where a new point need only be compared with the kept one: ``full(z)`` the value at the two
-    first points, ``challenge(z, f_kept)`` the value of z if below ``f_kept``, else inf (a loser's value is never
-    compared again: the kept point is always the better one of the pair)."""
-    r = 0.5 * (math.sqrt(5.0) - 1.0)
-    a, b = hi - r * (hi - lo), lo + r * (hi - lo)
-    fa, fb = full(a), full(b)
-    for _ in range(rounds):
-        if fa <= fb:
-            hi, b, fb = b, a, fa
-            a = hi - r * (hi - lo)
-            fa = challenge(a, fb)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + r * (hi - lo)
-            fb = challenge(b, fa)
 
 
 def _curve_tie(family: Family, curve: Callable[[float], float], sensitivity: float, F: float, x0: float

@@ -120,13 +120,13 @@ def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
 
 def cmd_advise(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..applications.advise import advise
-    from ..applications.frontier import CANDIDATES
+    from ..applications.frontier import candidates_for
 
     declared = tuple(load_laws(ns.law))
     bar = Progress(0, "advise", enabled=not ns.no_progress)
     adv = advise(ns.epsilon, ns.delta, dim=ns.dim, norm=ns.norm, compositions=ns.compositions,
                  sensitivity=ns.sensitivity, data=False if ns.no_data else None, progress=bar.message,
-                 candidates=CANDIDATES + declared, reverify=ns.reverify)
+                 candidates=candidates_for(ns.dim, ns.compositions) + declared, reverify=ns.reverify)
     res = adv.to_dict()
     res["_text"] = str(adv)  # the ranked table (Advice.__str__); --json leaves it out
     if ns.plot is not None:  # the ranking as a picture (fhsym.plotting.advice_figure)

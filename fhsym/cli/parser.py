@@ -164,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
         "advise", formatter_class=fmt,
         help="which mechanism needs the least noise for this release (every one certified)",
         description="Certified calibrations of every mechanism (flipped Huber, Gaussian, Laplace K-fold and pure,\n"
-        "truncated Laplace, staircase, OSGT) for one release, sorted by per-coordinate variance, best first,\n"
+        "truncated Laplace, staircase, OSGT; the truncated staircase for one release of one coordinate,\n"
+        "K T = 1, where alone a claim covers it) for one release, sorted by per-coordinate variance, best first,\n"
         "with the gain over the runner-up (fhsym.advise).  Calibrations held by the frontier data file\n"
         "(fhsym/applications/data/frontier.json.gz, read through its shard of (E, D)) are reused: a certificate\n"
         "that fhsym.verify_certificate proved when the data were built (the digest of the shard's certificates\n"

@@ -211,8 +211,8 @@ def generated_kernels(decl: Declaration) -> Optional[Kernels]:
 class JaxDeclaredPrinter(XpPrinter):
     """The project's :class:`~.printer.XpPrinter` (every function an attribute of the namespace ``xp``) plus the
     special functions a declared law's inverse uses: ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (erfc(x) = 2 Q(x sqrt 2)),
-    ``erfinv``; ``Gamma(s, z) = gammaincc(s, z) Gamma(s)``.  ``log Gamma(s, z)`` has no JAX form yet (a law whose
-    log sf needs it gets no JAX module: :func:`render_law_jax` raises)."""
+    ``erfinv``; ``Gamma(s, z)`` and ``log Gamma(s, z)``: the runtime's ``uppergamma``, ``log_uppergamma``
+    (:mod:`fhsym._core.numerics_jax`, as the C runtime's: series / continued fraction; no underflow of the log far out)."""
 
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"(-xp.ndtri(({self._print(e.args[0])})/2)/xp.sqrt(2.0))"
@@ -222,11 +222,12 @@ class JaxDeclaredPrinter(XpPrinter):
 
     def _print_uppergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
-        return f"(xp.gammaincc({a}, {z}) * xp.gamma({a}))"
+        return f"xp.uppergamma({a}, {z})"
 
     def _print_log(self, e: sp.Basic) -> str:
         if isinstance(e.args[0], sp.uppergamma):
-            raise ValueError("log(uppergamma) has no JAX form yet")
+            a, z = (self._print(v) for v in e.args[0].args)
+            return f"xp.log_uppergamma({a}, {z})"
         return str(super()._print_log(e))
 
     def _print_Piecewise(self, e: sp.Basic) -> str:
@@ -329,11 +330,22 @@ def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
 
 # ------------------------------------------------------------------------------------------------------ the C target
 class CDeclaredPrinter(CKernelPrinter):
-    """The project's C99 printer plus ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (the library's ``fhsym_ndtri``); no
-    incomplete gamma function yet (:func:`render_law_c` raises for a law that needs it)."""
+    """The project's C99 printer plus ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (the library's ``fhsym_ndtri``), and the
+    incomplete gamma function ``Gamma(s, z)`` and its log by the runtime's ``fhsym_uppergamma`` and
+    ``fhsym_log_uppergamma`` (fhsym/codegen/c/fhsym_special.c)."""
 
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"(-fhsym_ndtri(({self._print(e.args[0])})/2.0)/sqrt(2.0))"
+
+    def _print_uppergamma(self, e: sp.Basic) -> str:
+        a, z = (self._print(v) for v in e.args)
+        return f"fhsym_uppergamma({a}, {z})"
+
+    def _print_log(self, e: sp.Basic) -> str:
+        if isinstance(e.args[0], sp.uppergamma):  # log Gamma(s, z): no underflow of the tail far out
+            a, z = (self._print(v) for v in e.args[0].args)
+            return f"fhsym_log_uppergamma({a}, {z})"
+        return str(super()._print_log(e))
 
 
 def render_law_c(name: str, source: str) -> str:

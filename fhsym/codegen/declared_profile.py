@@ -25,10 +25,21 @@ its crossing ``loss = eps`` is the root SymPy found (:attr:`Derivation.crossings
   root instead); 0 where ``eps >= sup loss(D)`` or ``D = 0``; NaN for ``eps < 0``, ``D < 0`` or a NaN argument (a C or
   JAX function cannot raise the ValueError the numpy class raises).
 
-A law with a region whose loss depends on y but has no closed-form root (the logistic law's
-``psi = t + 2 log(1 + e^-t)``) gets no printed profile: :func:`profile_regions` says why (the numpy class finds
-that crossing by a float root; the certified profile by an arb bracket).  Only the selection above, the clamp and
-the final formula are this module's text; every loss, root, sf and log sf is printed from the derivation.
+A region whose loss depends on y but has no closed-form root (the logistic law's ``psi = t + 2 log(1 + e^-t)``, the
+generalised Gaussian's ``t^(3/2)``) is *numeric*: its crossing is found by a bracketed, fixed-iteration bisection
+of the same printed region loss (``cross``, one text per file, C and JAX alike):
+
+* ``y* = hi`` where ``hi`` is finite and ``loss(hi) >= eps`` (the loss stays ``>= eps`` on the region);
+* an infinite end is replaced by a bracket: from the finite end, steps 1, 16, 16^2, ... (at most 255, to 2^1020)
+  until the loss is on the other side of eps; none found: ``y* = -oo`` on the left (F(y*) underflows: delta = 0, as
+  the numpy class returns), NaN on the right (the loss tends to -sup loss < 0 <= eps there: not a law's loss);
+* then at most 1100 halvings ``m = a + (b - a)/2`` keeping ``loss(a) >= eps > loss(b)``, stopped (C) or idle (JAX)
+  once m is a or b: a and b are adjacent floats (or the bracket is below 2^-1100 of its start), and ``y* = a``.
+  The loss is evaluated in floats, so y* is the crossing of the float loss; delta is stationary there (its
+  maximum over y), so an error in y* moves delta at second order only.
+
+Only the selection above, the clamp, the bisection and the final formula are this module's text; every loss, root,
+sf and log sf is printed from the derivation.
 """
 
 from __future__ import annotations
@@ -57,6 +68,7 @@ class Region:
     upper: Tuple[sp.Expr, ...]
     loss: sp.Expr
     roots: Tuple[sp.Expr, ...]
+    numeric: bool = False  #: no closed-form root: the crossing by bisection (module docstring)
 
 
 def _bounds(sy: int, syd: int, lo_i: sp.Expr, hi_i: sp.Expr, lo_j: sp.Expr, hi_j: sp.Expr
@@ -81,9 +93,8 @@ def _bounds(sy: int, syd: int, lo_i: sp.Expr, hi_i: sp.Expr, lo_j: sp.Expr, hi_j
 
 
 def profile_regions(dv: Derivation) -> Tuple[Tuple[Region, ...], Optional[str]]:
-    """The regions of the loss with their closed-form crossings, and None; or ``((), reason)`` when a region's loss
-    depends on y but SymPy found no root of ``loss = eps`` there (the profile then needs a numeric root: not
-    printed)."""
+    """The regions of the loss with their closed-form crossings (a region whose loss depends on y but where SymPy
+    found no root of ``loss = eps``: ``numeric``, its crossing by bisection), and None; or ``((), reason)``."""
     roots: Dict[Tuple[int, int, int, int], List[sp.Expr]] = {}
     for label, expr in dv.crossings:
         region, rest = label.split(", ", 1)
@@ -104,11 +115,10 @@ def profile_regions(dv: Derivation) -> Tuple[Tuple[Region, ...], Optional[str]]:
                     solved = 1 <= sp.Poly(loss, y).degree() <= 2
                 except sp.PolynomialError:
                     solved = False
-                if loss.has(y) and not found and not solved:
-                    return (), f"no closed-form root of loss = eps on the region {label} (loss = {loss})"
                 if len(found) > 2:  # pragma: no cover - the crossings are of degree <= 2
                     return (), f"{len(found)} roots of loss = eps on the region {label}"
-                out.append(Region(label, *_bounds(sy, syd, lo_i, hi_i, lo_j, hi_j), loss, found))
+                numeric = bool(loss.has(y) and not found and not solved)
+                out.append(Region(label, *_bounds(sy, syd, lo_i, hi_i, lo_j, hi_j), loss, found, numeric))
     return tuple(out), None
 
 
@@ -151,15 +161,22 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
                f"   where the sf is not finite) */\ndouble {pre}_logcdf(double y{sp_params})\n{{\n    double s;\n{cut}"
                f"    if (y <= 0.0) return {pre}_logsf_pos(-y{sp_args});\n    s = {pre}_sf_pos(y{sp_args});\n"
                f"    if (!isfinite(s)) s = exp({pre}_logsf_pos(y{sp_args}));\n    return log1p(-s);\n}}\n")
-    out.append(f"static double {pre}_pick(double c0, double c1, double lo, double hi)\n{{\n"
-               "    /* the root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi */\n"
-               "    if (c0 >= lo && c0 <= hi) return c0;\n    if (c1 >= lo && c1 <= hi) return c1;\n"
-               "    if (c0 == c0) return c0 < lo ? lo : hi;\n    if (c1 == c1) return c1 < lo ? lo : hi;\n"
-               "    return hi;\n}\n")
+    if not all(reg.numeric for reg in regions):  # (a static function no region calls: -Wunused-function)
+        out.append(f"static double {pre}_pick(double c0, double c1, double lo, double hi)\n{{\n"
+                   "    /* the root in [lo, hi], else the first finite root clamped to it; none (a constant loss): hi */\n"
+                   "    if (c0 >= lo && c0 <= hi) return c0;\n    if (c1 >= lo && c1 <= hi) return c1;\n"
+                   "    if (c0 == c0) return c0 < lo ? lo : hi;\n    if (c1 == c1) return c1 < lo ? lo : hi;\n"
+                   "    return hi;\n}\n")
+    names = [s.name for s in shapes]
+    if any(reg.numeric for reg in regions):
+        out.append(_C_CROSS.replace("PRE", pre))
     body: List[str] = []
     for r, reg in enumerate(regions):
-        names = [s.name for s in shapes]
         out.append(c_function(f"{pre}_loss_{r}", printer.doprint(reg.loss), ["y", "D", *names], static=True))
+        if reg.numeric:  # the loss of the parameter block p = {D, shapes...}, for the bisection
+            unpack = ", ".join(f"p[{m}]" for m in range(1 + len(names)))
+            out.append(f"static double {pre}_lossp_{r}(double y, const double *p)\n{{\n"
+                       f"    return {pre}_loss_{r}(y, {unpack});\n}}\n")
         roots = []
         for m, e in enumerate(reg.roots):
             out.append(c_function(f"{pre}_root_{r}_{m}", printer.doprint(e), ["epsilon", "D", *names], static=True))
@@ -169,9 +186,12 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
         ends += [f"    if ({printer.doprint(b)} > lo) lo = {printer.doprint(b)};" for b in reg.lower[1:]]
         ends += [f"    hi = {printer.doprint(reg.upper[0])};" if reg.upper else "    hi = INFINITY;"]
         ends += [f"    if ({printer.doprint(b)} < hi) hi = {printer.doprint(b)};" for b in reg.upper[1:]]
-        body.append(f"    /* {reg.label}: loss = {reg.loss} */\n" + "\n".join(ends) + "\n"
+        pick = (f"{pre}_cross({pre}_lossp_{r}, p, epsilon, lo, hi)" if reg.numeric
+                else f"{pre}_pick({roots[0]}, {roots[1]}, lo, hi)")
+        body.append(f"    /* {reg.label}: loss = {reg.loss}{' (no closed-form root: bisection)' if reg.numeric else ''} */\n"
+                    + "\n".join(ends) + "\n"
                     f"    if (lo < hi && lo >= best && (isinf(lo) || {pre}_loss_{r}(lo, D{sp_args}) >= epsilon)) {{\n"
-                    f"        best = lo;\n        y = {pre}_pick({roots[0]}, {roots[1]}, lo, hi);\n    }}\n")
+                    f"        best = lo;\n        y = {pick};\n    }}\n")
     sup = dv.loss_sup
     head = ["    if (!(epsilon >= 0.0) || !(D >= 0.0)) return NAN;  /* eps < 0, D < 0 or NaN: refused */",
             "    if (D == 0.0) return 0.0;", "    if (isinf(D)) return 1.0;"]
@@ -181,11 +201,15 @@ def c_profile(dv: Derivation, name: str, printer: Any, printed: Sequence[str]) -
         head.append(f"    if (D >= {printer.doprint(2 * sp.sympify(dv.decl.support_end))}) return 1.0;  /* a bounded support, "
                     "disjoint from its shift */")
     start = f"D - {end}" if end else "NAN"
+    numeric = any(reg.numeric for reg in regions)
+    params = (f"    double p[{1 + len(names)}];\n", f"    p[0] = D;{''.join(f' p[{m + 1}] = {n};' for m, n in enumerate(names))}\n",
+              "    if (y != y) return NAN;  /* no bracket of the crossing (not a law's loss) */\n") if numeric else ("", "", "")
     out.append(
         f"/* delta(epsilon; D) = F(y*) - e^epsilon F(y* - D), standard units (D = Delta/scale): the crossing y* of the\n"
         f"   loss in the region that holds it, from the roots SymPy derived (fhsym/codegen/declared_profile.py) */\n"
         f"double {pre}_profile(double epsilon, double D{sp_params})\n{{\n"
-        f"    double y = {start}, best = -INFINITY, lo, hi, lf, v;\n" + "\n".join(head) + "\n" + "".join(body) +
+        f"    double y = {start}, best = -INFINITY, lo, hi, lf, v;\n{params[0]}" + "\n".join(head) + "\n" + params[1]
+        + "".join(body) + params[2] +
         f"    lf = {pre}_logcdf(y{sp_args});\n    if (lf == -INFINITY) return 0.0;\n"
         f"    v = exp(lf)*(-expm1(epsilon + {pre}_logcdf(y - D{sp_args}) - lf));\n    return v > 0.0 ? v : 0.0;\n}}\n")
     return "\n" + "\n".join(out)
@@ -224,6 +248,8 @@ def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[L
                 "    out = xp.where(c1 == c1, xp.where(c1 < lo, lo, hi), hi)\n"
                 "    out = xp.where(c0 == c0, xp.where(c0 < lo, lo, hi), out)\n"
                 "    return xp.where(in0, c0, xp.where(in1, c1, out))\n")
+    if any(reg.numeric for reg in regions):
+        defs.append(_JAX_CROSS)
     body: List[str] = []
     for r, reg in enumerate(regions):
         names = [s.name for s in shapes]
@@ -235,11 +261,16 @@ def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[L
         roots += ["_NAN"] * (2 - len(roots))
         lo = printer.doprint(sp.Max(*reg.lower)) if reg.lower else "-xp.inf"
         hi = printer.doprint(sp.Min(*reg.upper)) if reg.upper else "xp.inf"
-        body.append(f"    # {reg.label}: loss = {reg.loss}\n    lo, hi = zero + {lo}, zero + {hi}\n"
+        pick = (f"_cross(lambda v: _loss_{r}(v, D{sp_args}), epsilon, lo, hi)" if reg.numeric
+                else f"_pick({roots[0]}, {roots[1]}, lo, hi)")
+        body.append(f"    # {reg.label}: loss = {reg.loss}{' (no closed-form root: bisection)' if reg.numeric else ''}\n"
+                    f"    lo, hi = zero + {lo}, zero + {hi}\n"
                     f"    take = (lo < hi) & (lo >= best) & ((lo == -xp.inf) | (_loss_{r}(lo, D{sp_args}) >= epsilon))\n"
                     f"    best = xp.where(take, lo, best)\n"
-                    f"    y = xp.where(take, _pick({roots[0]}, {roots[1]}, lo, hi), y)\n")
+                    f"    y = xp.where(take, {pick}, y)\n")
     tail = ["    out = xp.where(lf == -xp.inf, 0.0, xp.maximum(v, 0.0))"]
+    if any(reg.numeric for reg in regions):
+        tail.append("    out = xp.where(y == y, out, _NAN)  # no bracket of the crossing (not a law's loss)")
     if dv.loss_sup is not sp.oo:
         tail.append(f"    out = xp.where(epsilon < {printer.doprint(dv.loss_sup)}, out, 0.0)  # eps >= sup loss(D)")
     if end:
@@ -258,3 +289,82 @@ def jax_profile(dv: Derivation, printer: Any, printed: Sequence[str]) -> Tuple[L
         f"    lf = logcdf(y{sp_args})\n    v = xp.exp(lf) * -xp.expm1(epsilon + logcdf(y - D{sp_args}) - lf)\n"
         + "\n".join(tail) + "\n")
     return defs, None
+
+
+#: the C bisection of a numeric region (module docstring), PRE the law's prefix: the crossing of the non-increasing
+#: ``loss(y, p) = eps`` in [lo, hi] (lo < hi, loss(lo) >= eps where lo is finite)
+_C_CROSS = """/* y* = sup {y in [lo, hi] : loss(y) >= eps}, the loss non-increasing (a region with no closed-form root): hi where
+   the loss stays >= eps; an infinite end bracketed by steps 1, 16, 16^2, ... (at most 255; none: -inf on the left,
+   F(y*) underflowing, NaN on the right); then halvings to adjacent floats (at most 1100) keeping loss(a) >= eps */
+static double PRE_cross(double (*loss)(double, const double *), const double *p, double eps, double lo, double hi)
+{
+    double a = lo, b = hi, step = 1.0, m;
+    int k;
+    if (!isinf(hi) && loss(hi, p) >= eps) return hi;
+    if (isinf(hi)) {
+        double base = isinf(lo) ? 0.0 : lo;
+        for (k = 0, b = base + step; k < 255 && loss(b, p) >= eps; ++k) {
+            a = b;
+            step *= 16.0;
+            b = base + step;
+        }
+        if (loss(b, p) >= eps) return NAN;
+    }
+    if (isinf(lo)) {
+        double base = b;
+        step = 1.0;
+        for (k = 0, a = base - step; k < 255 && loss(a, p) < eps; ++k) {
+            b = a;
+            step *= 16.0;
+            a = base - step;
+        }
+        if (loss(a, p) < eps) return -INFINITY;
+    }
+    for (k = 0; k < 1100; ++k) {
+        m = a + 0.5 * (b - a);
+        if (m <= a || m >= b) break;
+        if (loss(m, p) >= eps) a = m;
+        else b = m;
+    }
+    return a;
+}
+"""
+
+#: the JAX twin of :data:`_C_CROSS` (every lane runs the fixed counts; a settled lane stays where it is)
+_JAX_CROSS = '''def _cross(loss: Any, epsilon: Any, lo: Any, hi: Any) -> Any:
+    """y* = sup {y in [lo, hi] : loss(y) >= eps}, the loss non-increasing (a region with no closed-form root): hi where
+    the loss stays >= eps; an infinite end bracketed by steps 1, 16, 16^2, ... (255; none: -inf on the left, NaN on
+    the right); then 1100 halvings m = a + (b - a)/2 keeping loss(a) >= eps, idle once m is a or b."""
+    fin_hi = hi < xp.inf
+    hi_in = fin_hi & (loss(xp.where(fin_hi, hi, 0.0)) >= epsilon)
+    up_base = xp.where(lo == -xp.inf, 0.0, lo)
+
+    def grow_up(k: int, c: Any) -> Any:
+        a, b, step = c
+        go = ~fin_hi & (loss(b) >= epsilon)
+        return xp.where(go, b, a), xp.where(go, up_base + 16.0 * step, b), xp.where(go, 16.0 * step, step)
+
+    one = xp.where(fin_hi, 1.0, 1.0)  # ones shaped as the bracket
+    a, b, step = xp.fori_loop(0, 255, grow_up, (lo, xp.where(fin_hi, hi, up_base + 1.0), one))
+    no_up = ~fin_hi & (loss(b) >= epsilon)
+    fin_lo = lo > -xp.inf
+    down_base = b
+
+    def grow_down(k: int, c: Any) -> Any:
+        a, b, step = c
+        go = ~fin_lo & (loss(a) < epsilon)
+        return xp.where(go, down_base - 16.0 * step, a), xp.where(go, a, b), xp.where(go, 16.0 * step, step)
+
+    a, b, _ = xp.fori_loop(0, 255, grow_down, (xp.where(fin_lo, a, down_base - 1.0), b, one))
+    no_down = ~fin_lo & (loss(a) < epsilon)
+
+    def halve(k: int, c: Any) -> Any:
+        a, b = c
+        m = a + 0.5 * (b - a)
+        move = (m > a) & (m < b)
+        right = loss(xp.where(move, m, a)) >= epsilon
+        return xp.where(move & right, m, a), xp.where(move & ~right, m, b)
+
+    a, _ = xp.fori_loop(0, 1100, halve, (a, b))
+    return xp.where(hi_in, hi, xp.where(no_up, _NAN, xp.where(no_down, -xp.inf, a)))
+'''

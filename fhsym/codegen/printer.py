@@ -164,6 +164,7 @@ C_RUNTIME = {
     "ndtri_exp": "fhsym_ndtri_exp",
     "exprel": "fhsym_exprel",
     "lowergamma3_scaled": "fhsym_lowergamma3_scaled",
+    "lowergamma_scaled": "fhsym_lowergamma_scaled",
     "log1mexp": "fhsym_log1mexp",
     "logaddexp": "fhsym_logaddexp",
     "erfcx_diff": "fhsym_erfcx_diff",

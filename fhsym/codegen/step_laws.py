@@ -294,7 +294,55 @@ def render_step_law_c(name: str, source: str) -> str:
               f"(the functions of fhsym/_generated/declared/{name}.py;\n// digest {dv.decl.digest()}).  Build: cc -std=c99 "
               f"-c declared_{name}.c (link with -lm).  Regenerate with `{COMMAND}`;\n// `{COMMAND} --check` fails when "
               f"this file is stale.\n")
-    return banner + "\n#include <math.h>\n\n" + helpers + ("\n" if helpers else "") + body
+    return banner + "\n#include <math.h>\n\n" + helpers + ("\n" if helpers else "") + body + _c_profile(dv, name)
+
+
+#: the comment of the printed profile (C and JAX)
+_PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the derived "
+                "lattice form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon with "
+                "one rounding, summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice "
+                "sum there is not printed), eps < 0, d < 0 or a NaN argument")
+
+
+def _profile_ns(dv: StepDerivation) -> List[int]:
+    """The level differences n of the printed profile weights (none for a cut law: no profile printed)."""
+    return [] if dv.decl.truncated else sorted(profile_weights(dv.decl))
+
+
+def _c_profile(dv: StepDerivation, name: str) -> str:
+    """``fhsym_<name>_profile(eps, d, epsilon, shapes...)`` (module docstring), or '' for a law with no weights."""
+    ns = _profile_ns(dv)
+    if not ns:
+        return ""
+    shapes = [s.name for s in dv.decl.shape_symbols]
+    params = "".join(f", double {n}" for n in shapes)
+    args = "".join(f", {n}" for n in shapes)
+    terms = "".join(f"    x = fma(-{n}.0, epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
+                    f"* -expm1(x);\n" for n in ns)
+    doc = textwrap.fill(_PROFILE_DOC, 113, initial_indent="/* ", subsequent_indent="   ") + " */"
+    return (f"\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
+            f"    double out = 0.0, x;\n    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 1.0) || epsilon != epsilon) return NAN;\n"
+            f"{terms}    return out;\n}}\n")
+
+
+def _jax_profile(dv: StepDerivation) -> List[str]:
+    """``profile(eps, d, epsilon, shapes...)`` on the JAX namespace (as :func:`_c_profile`), or [] for none."""
+    ns = _profile_ns(dv)
+    if not ns:
+        return []
+    shapes = [s.name for s in dv.decl.shape_symbols]
+    params = "".join(f", {n}: Any" for n in shapes)
+    args = "".join(f", {n}" for n in shapes)
+    doc = textwrap.fill("The profile " + _PROFILE_DOC + ".", 112, initial_indent='    """',
+                        subsequent_indent="    ") + '"""'
+    terms = "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
+                    f"    out = out + xp.where(x < 0.0, profile_weight_{n}(d, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n"
+                    for n in ns)
+    return [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
+            f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
+            f"    out = 0.0 * (eps + d)\n{terms}"
+            f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)\n"
+            f"    return xp.where(ok, out, float(\"nan\"))\n"]
 
 
 def render_step_law_jax(name: str, source: str) -> str:
@@ -304,6 +352,7 @@ def render_step_law_jax(name: str, source: str) -> str:
     printer = JaxStepPrinter()
     rows = _float_rows(dv)
     defs = [py_function(fn, printer.doprint(to_epsilon(e)), [s.name for s in args]) for fn, e, args in rows]
+    defs += _jax_profile(dv)
     names = [fn for fn, _, _ in rows]
 
     def cells(prefix: str) -> str:
@@ -316,6 +365,7 @@ def render_step_law_jax(name: str, source: str) -> str:
         tables.append(("MOMENTS", "{" + ", ".join(f"{n[7:]}: {n}" for n in names if n.startswith("moment_")) + "}"))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
                                                          if n.startswith("profile_weight_")) + "}"))
+        tables.append(("PROFILE", "profile" if _profile_ns(dv) else "None"))
     tables.append(("DIGEST", repr(dv.decl.digest())))
     header = textwrap.dedent(
         f'''\

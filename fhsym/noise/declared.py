@@ -322,15 +322,15 @@ class DeclaredNoise(NoiseDistribution):
     def c_source(cls) -> str:
         """The law's float numerics in C99, printed from its derivation (functions ``fhsym_<name>_<function>``:
         ``sf_k``, ``logsf_k``, ``logpdf_k``, ``isf_k``, ``psi_k`` per piece k in standard units, ``variance``, ...),
-        to build with the C library fhsym ships (``python -m fhsym.codegen --target c``); ``ValueError`` where a
-        form has no C printing yet (the incomplete gamma function).  See docs/declare.md."""
+        to build with the C library fhsym ships (``python -m fhsym.codegen --target c``), and the exact profile
+        ``fhsym_<name>_profile`` (a closed-form crossing root, else a printed bisection); ``ValueError`` where a form
+        has no C printing yet.  See docs/declare.md."""
         return _c_source(cls.derivation)
 
     @classmethod
     def jax_source(cls) -> str:
         """The law's float numerics as a JAX module (the functions of :meth:`c_source` on ``jax.numpy`` in float64),
-        printed from its derivation; ``ValueError`` where a form has no JAX printing yet (log of the incomplete gamma
-        function)."""
+        printed from its derivation; ``ValueError`` where a form has no JAX printing yet."""
         return _jax_source(cls.derivation)
 
     def _precise_view(self, digits: Optional[int], bits: Optional[int], ball: bool) -> Any:

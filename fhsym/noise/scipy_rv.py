@@ -73,14 +73,16 @@ def _scalar_law(cls: Type[Law], key: Tuple[float, ...]) -> Optional[Law]:
 
 
 def _groups(shapes: Tuple[np.ndarray, ...]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(keys, order, starts): the distinct parameter tuples (rows of ``keys``), the flat positions sorted by tuple, and
-    where each tuple's run of positions starts in ``order`` (one sort: O(n log n), no mask per tuple)."""
+    """(keys, order, starts): the distinct parameter tuples (rows of ``keys``, in lexicographic order), the flat
+    positions sorted by tuple (a stable sort), and where each tuple's run of positions starts in ``order`` (one
+    lexsort: O(n log n), no mask per tuple; ``np.unique(axis=0)`` did the same about 10x slower at n = 100)."""
     stacked = np.stack([s.reshape(-1) for s in shapes], axis=1)
-    keys, inverse = np.unique(stacked, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.searchsorted(inverse[order], np.arange(len(keys) + 1))
-    return keys, order, starts
+    order = np.lexsort(stacked.T[::-1])  # the first shape is the primary key
+    rows = stacked[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = np.any(rows[1:] != rows[:-1], axis=1)
+    first = np.flatnonzero(new)
+    return rows[first], order, np.append(first, len(rows))
 
 
 class _NoiseGen:
@@ -122,10 +124,11 @@ class _NoiseGen:
         keys, order, starts = _groups(pb)
         flat_x = xb.reshape(-1)
         out = np.full(flat_x.shape, np.nan)
-        for u in range(len(keys)):
-            law = _scalar_law(cls, tuple(float(k) for k in keys[u]))
+        bounds = starts.tolist()  # Python numbers for the loop: no numpy scalar per tuple
+        for u, key in enumerate(keys.tolist()):
+            law = _scalar_law(cls, tuple(key))
             if law is not None:
-                idx = order[starts[u]:starts[u + 1]]
+                idx = order[bounds[u]:bounds[u + 1]]
                 out[idx] = method(law, flat_x[idx])
         return out.reshape(xb.shape)
 

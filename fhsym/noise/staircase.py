@@ -60,7 +60,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type
 
 import numpy as np
 from flint import fmpq
@@ -109,6 +109,24 @@ def staircase_optimal_gamma(epsilon: float, cost: str = "variance") -> float:
     if cost == "magnitude":
         return float(math.exp(-np.logaddexp(0.0, eps / 2.0)))
     raise ValueError(f"cost must be 'variance' or 'magnitude'; got {cost!r}")
+
+
+#: (class, epsilon, delta, folds, cost) -> (eps0, gamma): the memo of :func:`_composed_design` (at most 256 entries)
+_DESIGNS: Dict[Tuple[Any, ...], Tuple[float, float]] = {}
+
+
+def _composed_design(cls: Type["Staircase"], epsilon: float, delta: float, folds: int,
+                     cost: str) -> Tuple[float, float]:
+    """(eps0, gamma) of :meth:`Staircase.sup_calibration` at unit sensitivity (the search is scale-free: the
+    sensitivity only scales the law it returns), memoised: a calibration at several sensitivities, or ``auto``
+    trying the plan again, searches once.  Deterministic floats, so the memo changes no result."""
+    key = (cls, epsilon, delta, folds, cost)
+    if key not in _DESIGNS:
+        if len(_DESIGNS) >= 256:
+            _DESIGNS.clear()
+        _DESIGNS[key] = search_composed(epsilon, delta, folds, lambda e, g: cls(e, 1.0, g).var(),
+                                        lambda e: staircase_optimal_gamma(e, cost), shapes=cost == "variance")
+    return _DESIGNS[key]
 
 
 class Staircase(NoiseDistribution):
@@ -258,8 +276,7 @@ class Staircase(NoiseDistribution):
         design eps0 / r, 1.0), r >= 1 adding noise; the ``"pld-kfold-sup"`` claim certifies it.  ``cost="variance"``
         searches the shape gamma = c gamma*(eps0) too; ``"magnitude"`` keeps the magnitude-optimal gamma(eps0)."""
         staircase_optimal_gamma(1.0, cost)  # ValueError naming cost
-        e0, gamma = search_composed(epsilon, delta, folds, lambda e, g: cls(e, 1.0, g).var(),
-                                    lambda e: staircase_optimal_gamma(e, cost), shapes=cost == "variance")
+        e0, gamma = _composed_design(cls, epsilon, delta, folds, cost)
         return (lambda r: cls(e0 / r, sensitivity, gamma)), 1.0
 
     # -- step index ---------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import fhsym
-from fhsym._core.search import golden_section
+from fhsym._core.search import golden_by_ties, golden_section
 from fhsym.accounting import pld_core as P
 from fhsym.accounting.mechanism_pld import kfold_delta_upper, step_for
 from fhsym.accounting.pld import gaussian_pld
@@ -70,7 +70,7 @@ def test_golden_by_ties_takes_the_plain_golden_sections_choices(f):
         v = f(z)
         return v if v < kept else math.inf
 
-    S._golden_by_ties(full, challenge, -1.0, 1.0, 10)
+    golden_by_ties(full, challenge, -1.0, 1.0, 10)
     ref = []
     x, fx = golden_section(lambda z: ref.append(z) or f(z), -1.0, 1.0, 10)
     assert seen == ref

@@ -68,10 +68,10 @@ def exact(x: float) -> fmpq:
 
 def bits(q: fmpq) -> int:
     """An upper bound on ``log2 |q|``, clipped below at 0 (for working-precision boosts)."""
-    p, r = int(q.p), int(q.q)
-    if p == 0:
+    p = q.p  # fmpz.bit_length is that of |p|, without a conversion to a Python int (a proven PLD asks at every node)
+    if p.is_zero():
         return 0
-    return max(0, abs(p).bit_length() - r.bit_length() + 1)
+    return max(0, p.bit_length() - q.q.bit_length() + 1)
 
 
 def ball(q: fmpq | fmpz | int) -> arb:

@@ -109,3 +109,18 @@ double fhsym_staircase_profile_weight_2(double d, double epsilon, double W)
 {
     return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
+
+/* delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the derived lattice
+   form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon with one rounding,
+   summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice sum there is not
+   printed), eps < 0, d < 0 or a NaN argument */
+double fhsym_staircase_profile(double eps, double d, double epsilon, double W)
+{
+    double out = 0.0, x;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 1.0) || epsilon != epsilon) return NAN;
+    x = fma(-1.0, epsilon, eps);
+    if (x < 0.0) out += fhsym_staircase_profile_weight_1(d, epsilon, W) * -expm1(x);
+    x = fma(-2.0, epsilon, eps);
+    if (x < 0.0) out += fhsym_staircase_profile_weight_2(d, epsilon, W) * -expm1(x);
+    return out;
+}

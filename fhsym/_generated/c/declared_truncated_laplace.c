@@ -43,6 +43,11 @@ double fhsym_truncated_laplace_variance(double a)
     return fhsym_lowergamma3_scaled(a)/fhsym_exprel(-a);
 }
 
+double fhsym_truncated_laplace_entropy(double a)
+{
+    return a*fhsym_lowergamma_scaled(1, a)/fhsym_exprel(-a) + log(fhsym_exprel(-a)) + log(2);
+}
+
 double fhsym_truncated_laplace_sf_end(double w, double a)
 {
     return (1.0/2.0)*w*exp(-a*(1 - w))*fhsym_exprel(-a*w)/fhsym_exprel(-a);

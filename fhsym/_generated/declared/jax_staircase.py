@@ -91,10 +91,26 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
     return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
+def profile(eps: Any, d: Any, epsilon: Any, W: Any) -> Any:
+    """The profile delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the
+    derived lattice form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon
+    with one rounding, summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice
+    sum there is not printed), eps < 0, d < 0 or a NaN argument."""
+    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
+    out = 0.0 * (eps + d)
+    x = xp.sub_prod(eps, 1.0, epsilon)
+    out = out + xp.where(x < 0.0, profile_weight_1(d, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, 2.0, epsilon)
+    out = out + xp.where(x < 0.0, profile_weight_2(d, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)
+    return xp.where(ok, out, float("nan"))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 MOMENTS = {1: moment_1, 2: moment_2, 3: moment_3, 4: moment_4, 5: moment_5, 6: moment_6}
 PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+PROFILE = profile
 DIGEST = 'd8b65501d0b2a26e'

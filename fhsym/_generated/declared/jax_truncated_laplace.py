@@ -38,6 +38,10 @@ def variance(a: Any) -> Any:
     return xp.lowergamma3_scaled(a)/xp.exprel(-a)
 
 
+def entropy(a: Any) -> Any:
+    return a*xp.lowergamma_scaled(1, a)/xp.exprel(-a) + xp.log(xp.exprel(-a)) + xp.log(2)
+
+
 def sf_end(w: Any, a: Any) -> Any:
     return (1/2)*w*xp.exp(-a*(1 - w))*xp.exprel(-a*w)/xp.exprel(-a)
 
@@ -127,7 +131,7 @@ LOSS_SUP = None
 KINK = None
 VARIANCE = variance
 FISHER = None
-ENTROPY = None
+ENTROPY = entropy
 SF_END = sf_end
 LOGSF_END = logsf_end
 LOGCDF = logcdf

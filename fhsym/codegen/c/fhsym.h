@@ -72,6 +72,9 @@ double fhsym_ndtri_exp(double y);                 /* Phi^{-1}(exp(y)), y <= 0 */
 double fhsym_exprel(double x);                    /* (exp(x) - 1)/x */
 double fhsym_erfinv(double z);                    /* erf^{-1}(z) */
 double fhsym_lowergamma3_scaled(double y);        /* lowergamma(3, y)/y^3 */
+double fhsym_lowergamma_scaled(int n, double y); /* lowergamma(n + 1, y)/y^(n + 1), 0 <= n <= 100 */
+double fhsym_uppergamma(double a, double x);     /* Gamma(a, x), a > 0, x >= 0 */
+double fhsym_log_uppergamma(double a, double x); /* log Gamma(a, x) */
 double fhsym_log1mexp(double x);                  /* log(1 - exp(-x)), x > 0 */
 double fhsym_logaddexp(double x, double y);       /* log(exp(x) + exp(y)) */
 double fhsym_erfcx_diff(double y, double k);      /* erfcx(y) - erfcx(y + k), k >= 0 */

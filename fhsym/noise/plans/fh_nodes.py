@@ -29,8 +29,7 @@ from typing import Any, Dict, Iterable, List, Tuple
 from flint import arb, ctx, fmpq
 
 from ..._core.arb.core import bits, sqrt2, sqrt_half_pi
-from ..._core.arb.enclosures import (EPSILON, SENSITIVITY, START_PREC, below_subnormal, check_end_options, clip_unit,
-                                     upper_end)
+from ..._core.arb.enclosures import EPSILON, SENSITIVITY, START_PREC, check_end_options, clip_unit, upper_end
 from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess, flipped_huber_plan
 
 __all__ = ["fh_upper_ends"]
@@ -48,7 +47,8 @@ def _mills(x: arb, p: int) -> Any:
 
     The same arb operations on the same inputs at the same precisions as before, so the same ball; only the
     bookkeeping is cheaper: the exponent of ``m`` from ``math.frexp`` of its float (which can differ only where the
-    float rounds up to a power of two: then from ``man_exp`` as before) and the precision set directly."""
+    float rounds up to a power of two: then from ``man_exp`` as before), the precision set directly and the radius
+    read without a copy (``rad()`` is an exact ball already)."""
     m = x.mid()
     m2 = m * m
     if not m2 < 4 * p:
@@ -57,7 +57,7 @@ def _mills(x: arb, p: int) -> Any:
     if f == 0.5 or f == -0.5 or not f:  # rounded to a power of two (or 0): the exact exponent, as core.arb_bits
         man, ex = m.man_exp()
         e = int(abs(man)).bit_length() + int(ex)
-    q = p + 2 * max(0, e) + 16  # core.arb_bits
+    q = p + 2 * e + 16 if e > 0 else p + 16  # core.arb_bits
     c = _CONST.get(q)
     if c is None:
         with ctx.workprec(q):
@@ -68,13 +68,16 @@ def _mills(x: arb, p: int) -> Any:
     finally:
         ctx.prec = p
     val = +val
-    r = arb(x.rad())
+    r = x.rad()
     if r.is_zero():
         return val
     lo = x.lower()
     if not lo > 0:
-        lo = arb(0)
+        lo = _ZERO
     return val + arb(0, (r * (1 / (1 + lo * lo))).upper())
+
+
+_ZERO = arb(0)
 
 
 def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
@@ -88,9 +91,12 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
         done = bool(lo_x > 0 and (hi_x - lo_x) <= lo_x * rel_ball)
     finally:
         ctx.prec = p
-    if not (done or below_subnormal(x)) and 2 * pr + boost <= max_prec:
+    if not (done or hi_x < _SUBNORMAL) and 2 * pr + boost <= max_prec:  # hi_x < 5e-324: enclosures.below_subnormal
         return None
     return x
+
+
+_SUBNORMAL = arb(5e-324)
 
 
 def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, gamma: float, *,
@@ -166,7 +172,7 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
         if x is None:
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue
-        man, ex = x.upper().man_exp()
+        man, ex = x.upper().man_exp()  # at the caller's precision (rounded up to it), as upper_end
         out.append((int(man), int(ex)))
     return out
 
