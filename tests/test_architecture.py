@@ -215,6 +215,31 @@ def test_calibrator_names_no_law():
     assert not bad, f"law names in the calibrator or the claims: {bad}"
 
 
+#: the modules of fhsym/_core/arb: generic ball arithmetic only (a law's plan goes to fhsym/noise/plans)
+GENERIC_ARB = {"__init__", "core", "crossing", "enclosures", "special"}
+
+
+def test_ball_arithmetic_core_holds_no_law():
+    """fhsym/_core/arb is the generic machinery (balls, the precision policy, the crossing bracket of a declared law):
+    no law's key or class, nor a name with ``huber`` or ``piecewise`` in it, appears in its code (docstrings apart);
+    each law's certificate plan lives with the law in fhsym/noise/plans (issue 28.5)."""
+    laws = _law_names()
+    bad = {}
+    for path in sorted((PKG / "_core" / "arb").glob("*.py")):
+        if path.stem not in GENERIC_ARB or path.stem in laws:
+            bad[path.name] = ["not one of the generic modules"]
+        tree = ast.parse(path.read_text())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
+            {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))} | \
+            {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        hits = sorted((names | set(_string_constants(tree))) & laws)
+        hits += sorted(n for n in names if "huber" in n.lower() or "piecewise" in n.lower())
+        if hits:
+            bad.setdefault(path.name, []).extend(hits)
+    assert not bad, f"law plans in fhsym/_core/arb (move them to fhsym/noise/plans): {bad}"
+
+
 def test_calibration_strategies_are_plans():
     """Every calibration strategy is a Plan of fhsym.calibration.plans.PLANS: only that module calls the
     certification policy (engine.certify / engine.result), and the plans have distinct names and proven claims
