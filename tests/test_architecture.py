@@ -181,11 +181,11 @@ MAX_NAME_MODULES = 3  # the registry, the CLI choices, the certificate parser
 CALIBRATOR = ["calibrator", "plans", "search", "engine", "result", "verify", "__init__"]
 #: the modules whose loops are searches: the primitives, and the calibrator's searches over a family built on them
 SEARCH_MODULES = {"fhsym/_core/search.py", "fhsym/calibration/search.py"}
-#: modules that calibrate (plans, entry points, a law's composed search hook, applications that delegate): they
-#: hold no search loop of their own
+#: modules that calibrate (plans, entry points, a law's composed search hook, Theorem 8's search, applications that
+#: delegate): they hold no search loop of their own
 NO_LOOPS = ["fhsym/calibration/calibrator.py", "fhsym/calibration/plans.py", "fhsym/calibration/api.py",
             "fhsym/applications/staircase_pld.py", "fhsym/applications/dpcd_noise.py",
-            "fhsym/noise/staircase_composed.py"]
+            "fhsym/noise/staircase_composed.py", "fhsym/accounting/sufficient.py"]
 
 
 def _law_names():
@@ -194,20 +194,50 @@ def _law_names():
     return {name for name in NOISE_CLASSES} | {cls.__name__ for cls in NOISE_CLASSES.values()}
 
 
+#: the modules of the claims (the certificates' statements and evidence, fhsym.privacy.claims and
+#: fhsym.accounting.claims, and the PLD of a law they build): generic as the calibrator (issue 28.6)
+CLAIMS = ["privacy/claims.py", "accounting/claims.py", "accounting/mechanism_pld.py"]
+
+
 def test_calibrator_names_no_law():
-    """No law's key (as a string) or class (as a name) appears in the calibrator's code (docstrings apart): it reads
-    a law's hooks (fhsym.noise.contract), so a new law needs no edit here."""
+    """No law's key (as a string) or class (as a name) appears in the calibrator's or the claims' code (docstrings
+    apart): they read a law's hooks (fhsym.noise.contract), so a new law needs no edit there."""
     laws = _law_names()
     bad = {}
-    for mod in CALIBRATOR:
-        tree = ast.parse((PKG / "calibration" / f"{mod}.py").read_text())
+    for mod in [f"calibration/{m}.py" for m in CALIBRATOR] + CLAIMS:
+        tree = ast.parse((PKG / mod).read_text())
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
             {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
             {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
         hits = sorted((names | set(_string_constants(tree))) & laws)
         if hits:
             bad[mod] = hits
-    assert not bad, f"law names in the calibrator: {bad}"
+    assert not bad, f"law names in the calibrator or the claims: {bad}"
+
+
+#: the modules of fhsym/_core/arb: generic ball arithmetic only (a law's plan goes to fhsym/noise/plans)
+GENERIC_ARB = {"__init__", "core", "crossing", "enclosures", "special"}
+
+
+def test_ball_arithmetic_core_holds_no_law():
+    """fhsym/_core/arb is the generic machinery (balls, the precision policy, the crossing bracket of a declared law):
+    no law's key or class, nor a name with ``huber`` or ``piecewise`` in it, appears in its code (docstrings apart);
+    each law's certificate plan lives with the law in fhsym/noise/plans (issue 28.5)."""
+    laws = _law_names()
+    bad = {}
+    for path in sorted((PKG / "_core" / "arb").glob("*.py")):
+        if path.stem not in GENERIC_ARB or path.stem in laws:
+            bad[path.name] = ["not one of the generic modules"]
+        tree = ast.parse(path.read_text())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
+            {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))} | \
+            {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        hits = sorted((names | set(_string_constants(tree))) & laws)
+        hits += sorted(n for n in names if "huber" in n.lower() or "piecewise" in n.lower())
+        if hits:
+            bad.setdefault(path.name, []).extend(hits)
+    assert not bad, f"law plans in fhsym/_core/arb (move them to fhsym/noise/plans): {bad}"
 
 
 def test_calibration_strategies_are_plans():

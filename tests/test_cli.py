@@ -556,3 +556,41 @@ def test_reproduce_writes_a_new_folder_unless_told_and_never_into_the_package(tm
     pkg = Path(fhsym.__file__).resolve().parent
     assert cli.main(["reproduce", "--skip-kdim", "--out", str(pkg / "figs")]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_calibrate_method_choices_are_the_laws_plans(monkeypatch, capsys):
+    """--method takes exactly the keys of the plans a law declares (fhsym.calibration.calibrator.methods_of, issue 28.5):
+    every one reaches fhsym.calibrate, another is refused naming --method and listing the law's methods."""
+    import fhsym.calibration as C  # the package: the CLI calls fhsym.calibration.calibrate
+    from fhsym.calibration.calibrator import methods_of
+    from fhsym.cli.parser import BUILTIN_MECHANISMS
+    from fhsym.noise import noise_class
+
+    asked = []
+
+    def spy(epsilon, delta, **kwargs):
+        if kwargs.get("method") is not None:
+            asked.append((kwargs["mechanism"], kwargs["method"]))
+        raise ValueError("stop here")  # the run itself is the library's (tested there)
+
+    monkeypatch.setattr(C, "calibrate", spy)
+    every = [(m, k) for m in BUILTIN_MECHANISMS for k in methods_of(noise_class(m))]
+    assert ("staircase", "kfold-pld-sup") in every and ("gaussian", "zcdp") in every  # not in the former choices
+    for mech, key in every:
+        cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--mechanism", mech, "--method", key])
+        capsys.readouterr()
+    assert asked == every
+    assert cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--mechanism", "laplace", "--method",
+                     "zcdp"]) == 2
+    err = capsys.readouterr().err
+    assert "--method" in err and "['auto', 'pure', 'exact']" in err and err.count("\n") == 1
+
+
+def test_calibrate_composed_staircase_from_the_cli(capsys):
+    """The composed staircase, a plan the former --method choices could not reach, through the CLI."""
+    code = cli.main(["calibrate", "--epsilon", "1", "--delta", "1e-6", "--mechanism", "staircase", "--dim", "5",
+                     "--compositions", "2", "--method", "kfold-pld-sup", "--json"])
+    assert code == 0, capsys.readouterr().err
+    res = json.loads(capsys.readouterr().out)
+    lib = fhsym.calibrate(1, 1e-6, mechanism="staircase", dim=5, compositions=2, method="kfold-pld-sup")
+    assert res["method"] == "kfold-pld-sup" and res["variance"] == lib.variance < 199.649

@@ -2,7 +2,7 @@
 
 A certificate of claim ``"pld-kfold"`` records a grid; :func:`fhsym.verify_certificate` recomputes the nodes on it
 and requires the recorded bound exactly (``fhsym.calibration.verify``).  So the nodes must not change: the fast path
-(:func:`fhsym._core.arb.fh_nodes.fh_upper_ends`, behind ``FlippedHuber.profile_upper_ends``) is compared end for end
+(:func:`fhsym.noise.plans.fh_nodes.fh_upper_ends`, behind ``FlippedHuber.profile_upper_ends``) is compared end for end
 with the general one (:func:`fhsym._core.arb.profile_upper_ends` of the law's plan), and the general one with digests
 of its ends computed before either was sped up (fhsym at commit 43215c4, issue 31 item 3).
 """

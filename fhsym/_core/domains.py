@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -45,7 +46,9 @@ class Domain:
 
     ``lower``/``upper`` are the ends; ``closed_lower``/``closed_upper`` say
     whether the end itself is valid.  ``allow_inf`` admits the infinite end
-    points (for example ``x = +inf`` in a CDF); NaN is never valid.
+    points (for example ``x = +inf`` in a CDF); NaN is never valid.  ``typical`` (a law's parameter) is a range
+    inside the domain where the law is at home, from which a test of every registered law draws its parameters
+    (:meth:`fhsym.noise.parametrised.Parametrised.typical_parameters`); None: not a law's parameter.
     """
 
     name: str
@@ -54,6 +57,7 @@ class Domain:
     closed_lower: bool = False
     closed_upper: bool = False
     allow_inf: bool = False
+    typical: Optional[Tuple[float, float]] = None
 
     def describe(self) -> str:
         """Human-readable range, e.g. ``'a finite real number in [0, inf)'``."""
@@ -129,14 +133,14 @@ def check_int(value: object, name: str, lower: int) -> int:
     return iv
 
 
-ALPHA = Domain("alpha", 0.0, math.inf, closed_lower=True)
-GAMMA = Domain("gamma", 0.0, math.inf)
+ALPHA = Domain("alpha", 0.0, math.inf, closed_lower=True, typical=(0.0, 3.0))
+GAMMA = Domain("gamma", 0.0, math.inf, typical=(0.5, 3.0))
 EPSILON = Domain("epsilon", 0.0, math.inf, closed_lower=True)
 DELTA = Domain("delta", 0.0, 1.0)
 SENSITIVITY = Domain("sensitivity", 0.0, math.inf)
 L2_SENSITIVITY = Domain("l2_sensitivity", 0.0, math.inf)
 L1_SENSITIVITY = Domain("l1_sensitivity", 0.0, math.inf)
-STEP = Domain("step", 0.0, math.inf)  # lattice spacing of the discrete noise
+STEP = Domain("step", 0.0, math.inf, typical=(0.25, 1.0))  # lattice spacing of the discrete noise
 PROBABILITY = Domain("q", 0.0, 1.0, closed_lower=True, closed_upper=True)
 MGF_ARGUMENT = Domain("s", -math.inf, math.inf)
 REAL = Domain("x", -math.inf, math.inf, closed_lower=True, closed_upper=True, allow_inf=True)

@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 __all__ = ["CalibrationError", "first_true_int", "golden_section", "golden_by_ties", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
-           "largest_true", "largest_true_many"]
+           "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid", "least_true_double"]
 
 
 class CalibrationError(ValueError):
@@ -70,6 +70,18 @@ def _switch_bits(switched: Callable[[float], bool], lo: float, hi: float) -> tup
 def _bisect_bits(ok: Callable[[float], bool], lo: float, hi: float) -> float:
     """Given 0 <= lo < hi with ok(hi) and not ok(lo): the smallest double in (lo, hi] with ok."""
     return _switch_bits(ok, lo, hi)[1]
+
+
+def least_true_double(ok: Callable[[float], bool], lo: float, hi: float) -> float:
+    """The least double in (lo, hi] found with ``ok``, for 0 <= lo < hi, ``ok(hi)`` true (not evaluated) and ``ok``
+    false then true as x grows: bisection on the bit patterns (about log2 of the doubles between them); only a
+    passing x (or ``hi``) is returned, whatever ``ok`` does.
+
+    >>> x = least_true_double(lambda x: x * x >= 2.0, 1.0, 2.0)
+    >>> x * x >= 2.0 and math.nextafter(x, 0.0) ** 2 < 2.0
+    True
+    """
+    return _bisect_bits(ok, lo, hi)
 
 
 def first_true_int(ok: Callable[[int], bool], lo: int, hi: int) -> int:
@@ -480,16 +492,58 @@ def largest_true_geometric(ok: Callable[[float], bool], lo: float, *, limit: flo
     hi = lo
     while ok(hi * 2.0) and hi < limit:
         hi *= 2.0
-    hi *= 2.0
+    return largest_true_between(ok, lo, hi * 2.0, rtol=rtol, rounds=rounds)
+
+
+def largest_true_between(ok: Callable[[float], bool], lo: float, hi: float, *, rtol: float = 1e-10,
+                         rounds: int = 64) -> float:
+    """The largest x in [lo, hi] (to ``rtol`` relative, on the feasible side) with ``ok(x)``, for ``ok(lo)`` true and
+    ``ok(hi)`` false (neither evaluated) and ``ok`` true then false as x grows: at most ``rounds`` geometric
+    bisections, stopping when hi/lo - 1 < ``rtol`` or the midpoint is an end (adjacent doubles).
+
+    >>> x = largest_true_between(lambda x: x * x <= 2.0, 1e-12, 1e3, rtol=1e-13, rounds=200)
+    >>> x * x <= 2.0 and abs(x - math.sqrt(2.0)) < 1e-12
+    True
+    """
     for _ in range(rounds):
         if hi / lo - 1.0 < rtol:
             break
         mid = math.sqrt(lo * hi)
+        if mid in (lo, hi):
+            break
         if ok(mid):
             lo = mid
         else:
             hi = mid
     return lo
+
+
+def minimise_on_log_grid(obj: Callable[[float], float], grid: np.ndarray, *, include_zero: bool = True,
+                         xatol: float = 1e-6, maxiter: int = 60) -> tuple[float, float]:
+    """min over x > 0 of ``obj(x)``: ``obj`` on ``grid`` (increasing, positive), then bounded Brent in log x between the
+    best grid point's neighbours (``xatol`` in log x, at most ``maxiter`` evaluations), and x = 0 where
+    ``include_zero`` (kept when it is at least as good).  Returns ``(x, obj(x))``, the best evaluated.
+
+    >>> x, fx = minimise_on_log_grid(lambda x: (math.log(x) - 1.0) ** 2 if x > 0 else 5.0, np.geomspace(1e-3, 1e3, 30))
+    >>> abs(x - math.e) < 1e-4
+    True
+    """
+    from scipy import optimize
+
+    vals = np.array([obj(float(b)) for b in grid])
+    i = int(np.argmin(vals))
+    best_x, best = float(grid[i]), float(vals[i])
+    if 0 < i < len(grid) - 1 and math.isfinite(best):
+        res = optimize.minimize_scalar(lambda lx: obj(math.exp(lx)), bounds=(math.log(grid[i - 1]),
+                                       math.log(grid[i + 1])), method="bounded",
+                                       options={"xatol": xatol, "maxiter": maxiter})
+        if res.fun < best:
+            best_x, best = math.exp(res.x), float(res.fun)
+    if include_zero:
+        z = obj(0.0)
+        if z <= best:
+            best_x, best = 0.0, z
+    return best_x, best
 
 
 def least_true_geometric(ok: Callable[[float], bool], lo: float, hi: float, rounds: int) -> float:

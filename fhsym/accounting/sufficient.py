@@ -38,10 +38,10 @@ import math
 from typing import Callable, Optional, Tuple
 
 import numpy as np
-from scipy import optimize
 from scipy import special as sc
 
 from .._core import domains as V
+from .._core.search import largest_true_between, largest_true_geometric, minimise_on_log_grid
 from .._core.sensitivities import resolve_sensitivities
 from .._core.types import Real
 from .._generated import flipped_huber_pieces as KP
@@ -182,48 +182,24 @@ def _variance_std(b: float) -> float:
     return float(KP.variance_of_b(np.float64(b), lw))
 
 
-def _minimise_over_b(obj: Callable[[float], float], grid: np.ndarray, include_zero: bool = True, xatol: float = 1e-6) -> Tuple[float, float]:
-    """min over b of obj(b) (log-space scan, then bounded Brent around the best grid point)."""
-    vals = np.array([obj(float(b)) for b in grid])
-    i = int(np.argmin(vals))
-    best_b, best = float(grid[i]), float(vals[i])
-    if 0 < i < len(grid) - 1 and math.isfinite(best):
-        f = lambda lb: obj(math.exp(lb))  # noqa: E731
-        res = optimize.minimize_scalar(f, bounds=(math.log(grid[i - 1]), math.log(grid[i + 1])), method="bounded",
-                                       options={"xatol": xatol, "maxiter": 60})
-        if res.fun < best:
-            best_b, best = math.exp(res.x), float(res.fun)
-    if include_zero:
-        z = obj(0.0)
-        if z <= best:
-            best_b, best = 0.0, z
-    return best_b, best
-
-
 def _thm8_ok(eps: float, dl: float, b: float, D: float, K: int, c2: float, c1: float) -> bool:
     """Theorem 8 in standard units (gamma = 1, alpha = b, Delta = D, Delta_2 = c2 D, Delta_1 = c1 D)."""
     return theorem8_holds(eps, dl, b, 1.0, K, D, c2 * D, c1 * D, rtol=_THM8_RTOL)
 
 
 def _thm8_Dstar(eps: float, dl: float, b: float, K: int, c2: float, c1: float) -> float:
-    lo, hi = 1e-12, 1.0
-    if not _thm8_ok(eps, dl, b, lo, K, c2, c1):
+    """The largest D = Delta/gamma at shape b for which Theorem 8 holds (0 if none above 1e-12, inf from 2^39 on):
+    doubling from 1, then geometric bisection to 1e-13 (:mod:`fhsym._core.search`; the predicate is monotone)."""
+    def ok(D: float) -> bool:
+        return _thm8_ok(eps, dl, b, D, K, c2, c1)
+
+    if not ok(1e-12):
         return 0.0
-    while _thm8_ok(eps, dl, b, hi, K, c2, c1):
-        lo, hi = hi, hi * 2.0
-        if hi > 1e12:
-            return math.inf
-    for _ in range(200):
-        mid = math.sqrt(lo * hi)
-        if mid in (lo, hi):
-            break
-        if _thm8_ok(eps, dl, b, mid, K, c2, c1):
-            lo = mid
-        else:
-            hi = mid
-        if hi / lo - 1.0 < 1e-13:
-            break
-    return lo
+    if not ok(1.0):
+        return largest_true_between(ok, 1e-12, 1.0, rtol=1e-13, rounds=200)
+    if ok(2.0**39):
+        return math.inf
+    return largest_true_geometric(ok, 1.0, limit=2.0**38, rtol=1e-13, rounds=200)
 
 
 def theorem8_minimum(epsilon: float, delta: float, dim: int, sensitivity: float, l2_sensitivity: float,
@@ -247,7 +223,7 @@ def theorem8_minimum(epsilon: float, delta: float, dim: int, sensitivity: float,
         Ds = _thm8_Dstar(eps, dl, b, K, c2, c1)
         return _variance_std(b) / Ds**2 if Ds > 0 else math.inf
 
-    b, val = _minimise_over_b(obj, np.geomspace(1e-3, b_max, 90))
+    b, val = minimise_on_log_grid(obj, np.geomspace(1e-3, b_max, 90))
     if not math.isfinite(val):
         raise ValueError(f"Theorem 8 cannot be met for epsilon={eps!r}, delta={dl!r}, dim={K}")
     gamma = D / _thm8_Dstar(eps, dl, b, K, c2, c1)

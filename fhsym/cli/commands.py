@@ -60,11 +60,17 @@ def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     from ..calibration import calibrate
     from ..noise import noise_class
 
+    from ..calibration.calibrator import methods_of
+
     load_laws(ns.law)
     try:
-        noise_class(ns.mechanism)
+        cls = noise_class(ns.mechanism)
     except ValueError as exc:
         raise CLIError(f"argument --mechanism: {exc} (a law of your own: --law FILE.py)") from None
+    methods = methods_of(cls)  # the --method choices: the keys of the plans the law declares
+    if ns.method not in methods:
+        raise CLIError(f"argument --method: must be one of {list(methods)} for --mechanism {ns.mechanism}; "
+                       f"got {ns.method!r}")
 
     # mechanism options, refused by calibrate for the mechanisms that do not take them
     options = {k: v for k, v in (("step", ns.step), ("bins", ns.bins)) if v is not None}

@@ -140,9 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="l1 sensitivity Delta_1 > 0 (dim 1: the same number as --sensitivity; dim K: default K Delta). "
                         "Every given sensitivity is used: in dim 1 they must agree, in dim K the set is the "
                         "intersection of the given balls")
-    c.add_argument("--method", choices=("auto", "exact", "sufficient", "pure"), default="auto",
-                   help="auto (default); flipped Huber: exact (Theorem 3 / exact K-fold profile) or sufficient "
-                        "(Theorem 8, dim > 1); Laplace: pure (delta = 0) or exact")
+    c.add_argument("--method", default="auto", metavar="NAME",
+                   help="auto (default: the least variance among the proven claims that apply) or one of the "
+                        "mechanism's methods, the keys of the calibration plans its law declares (checked when the "
+                        "command runs; an unknown one lists them): e.g. flipped Huber exact, sufficient (Theorem 8, "
+                        "dim > 1), zcdp (not proven); Laplace pure (delta = 0), exact; the staircase pure, "
+                        "kfold-pld-sup; the truncated staircase closed")
     c.add_argument("--mechanism", default="flipped_huber", metavar="NAME",
                    help=f"the noise to calibrate: a registered law, {{{','.join(BUILTIN_MECHANISMS)}}} or one declared by "
                         "--law (default flipped_huber; discrete_flipped_huber needs --step; piecewise_uniform is the "

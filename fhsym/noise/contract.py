@@ -7,14 +7,15 @@ through these protocols, never by ``getattr``/``hasattr`` on a name:
 * :class:`NoiseLaw` -- what every law instance has, continuous or on a lattice (the common root
   :class:`~fhsym.noise.parametrised.Parametrised` gives the defaults: "no such fact");
 * :class:`ContinuousLaw` -- a law with a continuous 1-D privacy profile (:class:`~fhsym.NoiseDistribution`);
-* :class:`LatticeLaw` -- a law on ``step * Z`` (:class:`~fhsym.noise.lattice.LatticeNoise`);
+* :class:`LatticeLaw` -- a law on ``step * Z`` (:class:`~fhsym.noise.lattice.LatticeNoise`): its profile's
+  enclosure and the sensitivity in lattice steps;
 * :class:`LawClass` -- the class-level hooks the calibrator reads (its plans are chosen by them).
 
 :func:`continuous` and :func:`on_lattice` narrow a :class:`NoiseLaw` by its declared ``lattice`` flag
 (``ValueError`` naming the law otherwise); :func:`declares` says whether a law overrides a hook's
 default (the calibrator offers a plan only to a law that declares what the plan needs).
-``tests/test_law_contract.py`` checks that every registered law satisfies the protocols and that the
-protocols name exactly the public hooks.
+``tests/test_calibration_plans.py`` checks that every registered law (and every declared example law) has every
+member of its protocols and that the protocols name every public hook.
 """
 
 from __future__ import annotations
@@ -101,12 +102,15 @@ class ContinuousLaw(NoiseLaw, Protocol):
 
 @runtime_checkable
 class LatticeLaw(NoiseLaw, Protocol):
-    """A law on ``step * Z``: the hook of the ``"profile-lattice"`` claim."""
+    """A law on ``step * Z``: the hooks of the ``"profile-lattice"`` claim and of the calibrator's lattice plan."""
 
     @property
     def step(self) -> float: ...
 
     def lattice_profile_enclosure(self, epsilon: float, sensitivity: Any) -> Tuple[float, float, int]: ...
+
+    @classmethod
+    def lattice_steps(cls, sensitivity: Any, step: float) -> int: ...  # the calibrator's lattice plan records it
 
 
 class LawClass(Protocol):

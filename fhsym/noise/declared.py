@@ -436,8 +436,8 @@ def _make_class(decl: Declaration) -> Any:
     dv = derive(decl)
     if not any(f.name == "log-concave" for f in dv.facts):  # pragma: no cover - prove_facts raises instead
         raise ValueError(f"{decl.name}: log-concavity was not established")
-    domains = (Domain(decl.scale, 0.0, math.inf),) + tuple(
-        Domain(s.symbol.name, s.domain[0], s.domain[1]) for s in decl.shapes)
+    domains = (Domain(decl.scale, 0.0, math.inf, typical=(0.5, 2.0)),) + tuple(
+        Domain(s.symbol.name, s.domain[0], s.domain[1], typical=s.typical) for s in decl.shapes)
     rng: Optional[Tuple[float, float, bool]] = (decl.shapes[0].typical + (False,)) if decl.shapes else None
     attrs = {"name": decl.name, "display_name": decl.display_name, "parameter_domains": domains,
              "shape_range": rng, "declaration": decl, "derivation": dv, "kernels": generated_kernels(decl) or compile_kernels(dv),

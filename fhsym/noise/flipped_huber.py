@@ -51,7 +51,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core import domains as V
-from .._core.arb import Plan, flipped_huber_plan
+from .._core.arb import Plan
+from .plans.flipped_huber import flipped_huber_plan
 from .._generated import flipped_huber as K
 from .._generated import flipped_huber_pieces as KP
 from . import flipped_huber_profile as _pp

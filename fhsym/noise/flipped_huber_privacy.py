@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import numpy as np
 
-from .._core.arb.fh_nodes import fh_upper_ends
+from .plans.fh_nodes import fh_upper_ends
 from . import flipped_huber_profile as _pp
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class FlippedHuberPrivacyMethods:
                            max_prec: int = 1024) -> List[Tuple[int, int]]:
         """Upper ends of :meth:`profile_enclosure`'s balls at many epsilons, exactly, as ``(man, exp)`` pairs: the
         template's ends (:func:`fhsym._core.arb.profile_upper_ends` of this law's plan), bit for bit, by the fast
-        path of :func:`fhsym._core.arb.fh_nodes.fh_upper_ends` (the nodes of a proven PLD)."""
+        path of :func:`fhsym.noise.plans.fh_nodes.fh_upper_ends` (the nodes of a proven PLD)."""
         if np.ndim(self.alpha) or np.ndim(self.gamma):
             ends: List[Tuple[int, int]] = super().profile_upper_ends(  # type: ignore[misc]
                 epsilons, sensitivity, rel_width=rel_width, max_prec=max_prec)

@@ -33,7 +33,8 @@ from .._core import numerics as _nx
 from .._core import search
 from .._core import domains as V
 from .._core.types import FloatArray, Real
-from .._core.arb import enclose, flipped_huber_plan
+from .._core.arb import enclose
+from .plans.flipped_huber import flipped_huber_plan
 from .._generated import flipped_huber_pieces as KP
 from .._generated import privacy_pieces as PP
 

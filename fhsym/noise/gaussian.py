@@ -53,7 +53,7 @@ from .plans.osgt import gaussian_plan
 
 __all__ = ["Gaussian", "gaussian_profile"]
 
-SIGMA = Domain("sigma", 0.0, math.inf)
+SIGMA = Domain("sigma", 0.0, math.inf, typical=(0.5, 3.0))
 
 
 def gaussian_profile(eps: FloatArray, d: float, sigma: float = 1.0) -> FloatArray:

@@ -50,7 +50,7 @@ from .plans.laplace import laplace_plan_of
 
 __all__ = ["Laplace", "laplace_profile"]
 
-BETA = Domain("beta", 0.0, math.inf)
+BETA = Domain("beta", 0.0, math.inf, typical=(0.5, 3.0))
 
 
 def laplace_profile(eps: FloatArray, d: float, beta: float) -> FloatArray:

@@ -72,8 +72,8 @@ from .family import Family, ScaleFamily
 
 __all__ = ["OSGT", "osgt_profile", "moment_ratios"]
 
-VARTHETA = Domain("vartheta", 0.0, math.inf, closed_lower=True)
-VARRHO = Domain("varrho", 0.0, math.inf)
+VARTHETA = Domain("vartheta", 0.0, math.inf, closed_lower=True, typical=(0.0, 5.0))
+VARRHO = Domain("varrho", 0.0, math.inf, typical=(0.5, 3.0))
 #: u + theta up to which sf is the derived erfc ratio (beyond, scipy erfc of an argument x loses ~x^2 ulp: 5e-14 at
 #: theta = 20, and both tails underflow from theta ~ 38; the derived log sf is in erfcx and does not)
 _SF_DIRECT = 2.0

@@ -82,6 +82,25 @@ class Parametrised:
         # constructor's optional default, e.g. None, is not a parameter value
         return cls(**{d.name: _value(parameters[d.name], d, cls.broadcast_parameters) for d in cls.parameter_domains})
 
+    @classmethod
+    def typical_parameters(cls, rng: np.random.Generator) -> Dict[str, Any]:
+        """Parameters drawn from the typical ranges of the law's domains (``Domain.typical``: log-uniform where the
+        range is positive, else uniform): what a test of every registered law builds its laws from
+        (``cls.from_parameters(cls.typical_parameters(rng))``).  ``ValueError`` naming a domain without one.
+
+        >>> import fhsym
+        >>> p = fhsym.Gaussian.typical_parameters(np.random.default_rng(0))
+        >>> sorted(p), 0.5 <= p["sigma"] <= 3.0
+        (['sigma'], True)
+        """
+        out: Dict[str, Any] = {}
+        for d in cls.parameter_domains:
+            if d.typical is None:
+                raise ValueError(f"{cls.__name__}: parameter {d.name} has no typical range (Domain.typical)")
+            lo, hi = d.typical
+            out[d.name] = float(np.exp(rng.uniform(np.log(lo), np.log(hi))) if lo > 0 else rng.uniform(lo, hi))
+        return out
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters.items())
         return f"{type(self).__name__}({args})"

@@ -13,7 +13,7 @@ Width ``w > 0`` and non-negative integer weights ``n_0, ..., n_M`` (not all 0). 
     E[T^n] = w^n sum_k q_k ((k + 1/2)^(n+1) - (k - 1/2)^(n+1)) / (n + 1),
 
 and at any shift ``d = (j + theta) w`` (integer ``j >= 0``, ``theta`` in ``[0, 1)``) the profile is
-(proof in :mod:`fhsym._core.arb.piecewise_uniform` and ``docs/optimum.md``)
+(proof in :mod:`fhsym.noise.plans.piecewise_uniform` and ``docs/optimum.md``)
 
     delta(eps; d) = (1 - theta) D_j + theta D_{j+1},     D_j = sum_k [q_k - e^eps q_{k+j}]_+.
 
@@ -27,7 +27,7 @@ weights as data (:mod:`fhsym.symbolic.cells`); logpdf, sf, ``P(0 < T <= x)``, th
 moment integral, the entropy per cell, the profile's deficit terms and its interpolation are printed from the derived
 forms into ``fhsym/_generated/declared/piecewise_uniform.py`` and run here (``python -m proofs --only
 step_piecewise_uniform``).  This class keeps the exact partial sums of the weights (tails, heads), the cell lookup and
-the exact-rational certificate (:mod:`fhsym._core.arb.piecewise_uniform`).
+the exact-rational certificate (:mod:`fhsym.noise.plans.piecewise_uniform`).
 
 Exact representation: the parameters are one float (the width) and a tuple of Python integers
 (the weights), so ``parameters`` is JSON-able as it is and :meth:`from_parameters` rebuilds the
@@ -56,7 +56,7 @@ import numpy as np
 from .._core.types import FloatArray
 from .._generated.declared import piecewise_uniform as _gen
 from .._core.arb import Enclosure
-from .._core.arb.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds, sup_profile_terms
+from .plans.piecewise_uniform import check_weights, profile_bounds, sup_profile_bounds, sup_profile_terms
 from .._core.limits import BASE_BYTES, TERM_SECONDS, Cost
 from .._core.domains import Domain, check_scalar
 from .base import NoiseDistribution
@@ -69,8 +69,8 @@ def _moment_cell(n: int, k: int) -> Fraction:
 
 __all__ = ["PiecewiseUniform", "piecewise_uniform_profile"]
 
-WIDTH = Domain("width", 0.0, math.inf)
-WEIGHTS = Domain("weights", 0.0, math.inf, closed_lower=True)  # (element range; the name is what matters)
+WIDTH = Domain("width", 0.0, math.inf, typical=(0.1, 1.0))
+WEIGHTS = Domain("weights", 0.0, math.inf, closed_lower=True, typical=(1.0, 8.0))  # (element range: integers)
 
 _CHUNK = 1 << 20  # elements of the eps x bins matrix per block of the profile
 
@@ -174,6 +174,20 @@ class PiecewiseUniform(NoiseDistribution):
         self._full = np.concatenate([self._q[:0:-1], self._q])  # k = -M..M
 
     # ------------------------------------------------------------ identity
+    @classmethod
+    def typical_parameters(cls, rng: np.random.Generator) -> Dict[str, Any]:
+        """The width from its typical range, and 4 integer weights from theirs (``WEIGHTS.typical``: the range of an
+        element), non-increasing from the centre bin.
+
+        >>> p = PiecewiseUniform.typical_parameters(np.random.default_rng(0))
+        >>> len(p["weights"]), all(1 <= w <= 8 for w in p["weights"])
+        (4, True)
+        """
+        lo, hi = WIDTH.typical or (1.0, 1.0)
+        wlo, whi = WEIGHTS.typical or (1.0, 1.0)
+        weights = sorted((int(rng.integers(int(wlo), int(whi) + 1)) for _ in range(4)), reverse=True)
+        return {"width": float(np.exp(rng.uniform(np.log(lo), np.log(hi)))), "weights": weights}
+
     @classmethod
     def from_parameters(cls, parameters: Mapping[str, Any]) -> "PiecewiseUniform":
         """``PiecewiseUniform(width, weights)`` from ``{'width': float, 'weights': integers}`` (``ValueError`` otherwise).
@@ -325,7 +339,7 @@ class PiecewiseUniform(NoiseDistribution):
         """A proven upper bound on ``sup_{0 < d <= Delta} delta(eps; d)`` at the exact parameters.
 
         Exact rational arithmetic with a ball enclosure of ``e^eps``
-        (:func:`fhsym._core.arb.piecewise_uniform.sup_profile_bounds`), rounded up to a float.
+        (:func:`fhsym.noise.plans.piecewise_uniform.sup_profile_bounds`), rounded up to a float.
 
         >>> PiecewiseUniform(1.0, [1]).certified_sup_profile(0.0, 0.5)     # uniform: TV distance 1/2
         0.5
@@ -334,7 +348,7 @@ class PiecewiseUniform(NoiseDistribution):
 
     def profile_enclosure(self, epsilon: float, sensitivity: float = 1.0) -> Enclosure:  # type: ignore[override]  # exact: no ball options
         """A proven enclosure of delta(eps; Delta) at the one shift ``Delta``, in exact rationals
-        (:func:`fhsym._core.arb.piecewise_uniform.profile_bounds`; the ball options of the base class do not apply).
+        (:func:`fhsym.noise.plans.piecewise_uniform.profile_bounds`; the ball options of the base class do not apply).
 
         >>> e = PiecewiseUniform(0.5, [2, 1]).profile_enclosure(0.5, 0.5)
         >>> e.lower <= 0.75 - math.exp(0.5) / 4 <= e.upper

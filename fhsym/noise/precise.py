@@ -37,7 +37,7 @@ from typing import Any, Callable, Optional, Tuple, Union
 import mpmath
 from flint import arb, ctx, fmpq
 
-from .._core.arb.flipped_huber import fh_eval, fh_plan
+from .plans.flipped_huber import fh_eval, fh_plan
 from .._core.arb.special import ARB, as_ball
 from .._core.mpfuncs import EXACT, GUARD_BITS, MP, exact_fraction, to_mpf
 from .._core.sensitivities import resolve_sensitivities

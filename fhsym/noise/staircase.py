@@ -76,10 +76,10 @@ from .staircase_composed import search as search_composed
 
 __all__ = ["Staircase", "staircase_optimal_gamma"]
 
-POS_EPSILON = Domain("epsilon", 0.0, math.inf)
+POS_EPSILON = Domain("epsilon", 0.0, math.inf, typical=(0.2, 3.0))
 
-GAMMA01 = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
-STAIR_SENS = Domain("sensitivity", 0.0, math.inf)
+GAMMA01 = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True, typical=(0.1, 0.9))
+STAIR_SENS = Domain("sensitivity", 0.0, math.inf, typical=(0.5, 2.0))
 _MAX_PERIODS = 10**6
 _LOG_TINY = math.log(2.2250738585072014e-308)
 #: the float sampler draws the period index with P(k >= 1) = e^-eps0; below 2^-53 a float draw cannot realise it

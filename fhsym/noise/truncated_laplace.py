@@ -57,8 +57,8 @@ from .plans.truncated_laplace import truncated_laplace_plan
 
 __all__ = ["TruncatedLaplace", "tl_profile"]
 
-SCALE = Domain("scale", 0.0, math.inf)
-BOUND = Domain("bound", 0.0, math.inf)
+SCALE = Domain("scale", 0.0, math.inf, typical=(0.5, 3.0))
+BOUND = Domain("bound", 0.0, math.inf, typical=(1.0, 10.0))
 
 
 def _infinite_loss_mass(d: float, lam: float, bound: float) -> Tuple[float, float, float]:

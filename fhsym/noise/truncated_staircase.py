@@ -64,10 +64,10 @@ from .base import NoiseDistribution
 
 __all__ = ["TruncatedStaircase", "truncated_staircase_design"]
 
-EPS0 = Domain("epsilon", 0.0, math.inf)
-SENS0 = Domain("sensitivity", 0.0, math.inf)
-GAMMA = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True)
-BOUND = Domain("bound", 0.0, math.inf)
+EPS0 = Domain("epsilon", 0.0, math.inf, typical=(0.2, 2.0))
+SENS0 = Domain("sensitivity", 0.0, math.inf, typical=(0.5, 1.0))
+GAMMA = Domain("gamma", 0.0, 1.0, closed_lower=True, closed_upper=True, typical=(0.1, 0.9))
+BOUND = Domain("bound", 0.0, math.inf, typical=(1.0, 4.0))
 DELTA = Domain("delta", 0.0, 0.5)
 #: above this design epsilon the float sampler refuses (as the staircase's: a float draw cannot realise e^-eps)
 FLOAT_SAMPLER_MAX_EPSILON = 53.0 * math.log(2.0)

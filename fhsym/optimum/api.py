@@ -30,7 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from flint import arb, ctx, fmpq
 
 from .._core.arb.core import float_up
-from .._core.arb.piecewise_uniform import fraction_down, fraction_up
+from ..noise.plans.piecewise_uniform import fraction_down, fraction_up
 from .._core.domains import Domain, check_scalar
 from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .._core.arb.piecewise_uniform import exp_enclosure
+from ..noise.plans.piecewise_uniform import exp_enclosure
 
 __all__ = ["DualCertificate"]
 

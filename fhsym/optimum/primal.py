@@ -4,7 +4,7 @@ The LP masses ``q_0..q_M`` (floats) become integer weights ``n_k = round(q_k 2^6
 is :class:`fhsym.noise.PiecewiseUniform` with width ``Delta/m`` and these weights (normalised
 exactly by their sum).  Its privacy for every ``|d| <= Delta`` is
 ``sup_d delta(eps; d) = max_j D_j`` (lattice values, interpolation between them), proven in exact
-rationals by :func:`fhsym._core.arb.piecewise_uniform.sup_profile_bounds`.  The float LP is
+rationals by :func:`fhsym.noise.plans.piecewise_uniform.sup_profile_bounds`.  The float LP is
 solved with a smaller delta (``delta (1 - slack)``) so that its tolerances and the rounding of the
 weights cannot push ``max_j D_j`` above delta; a failed check retries with a larger slack, and an
 LP that leans on its tail variable retries with a larger support.  LPs of more than 8,000 columns are solved by

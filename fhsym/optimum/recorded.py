@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .._core.arb.piecewise_uniform import fraction_down, fraction_up
+from ..noise.plans.piecewise_uniform import fraction_down, fraction_up
 from ..noise.piecewise_uniform import PiecewiseUniform
 from .dual import DualCertificate
 

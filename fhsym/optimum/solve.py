@@ -23,7 +23,7 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 from scipy.optimize import linprog
 
-from .._core.arb.piecewise_uniform import exp_enclosure, fraction_up
+from ..noise.plans.piecewise_uniform import exp_enclosure, fraction_up
 from .dual import DualCertificate
 from .lp import QuantisedLP
 

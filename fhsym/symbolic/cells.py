@@ -99,7 +99,7 @@ class CellDeclaration:
         facts = ("PROVEN: the cells [k - 1/2, k + 1/2), |k| <= M, tile [-(M + 1/2), M + 1/2) in order (consecutive "
                  "integers' cells share their edge k + 1/2: exact)",
                  "PROVEN: the density g(t) = n[|k|] is symmetric (it reads |k|) and non-negative (the weights are "
-                 "non-negative integers, checked by the law: fhsym._core.arb.piecewise_uniform.check_weights)")
+                 "non-negative integers, checked by the law: fhsym.noise.plans.piecewise_uniform.check_weights)")
         object.__setattr__(self, "facts", facts)
 
     def density(self, k: sp.Expr) -> sp.Expr:

@@ -1,7 +1,7 @@
 """PiecewiseUniform against independent computations: scipy.stats.rv_histogram, exact rationals, mpmath.
 
 The profile is checked against the hockey-stick integral summed piece by piece from the definition
-(``optimum_reference.hockey_stick``), the exact bounds of ``fhsym._core.arb.piecewise_uniform`` must
+(``optimum_reference.hockey_stick``), the exact bounds of ``fhsym.noise.plans.piecewise_uniform`` must
 bracket it, and the float profile must agree to ~1e-13 relative.
 """
 
@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from fhsym.noise import PiecewiseUniform
-from fhsym._core.arb.piecewise_uniform import exp_enclosure, lattice_deficit_bounds, profile_bounds, sup_profile_bounds
+from fhsym.noise.plans.piecewise_uniform import exp_enclosure, lattice_deficit_bounds, profile_bounds, sup_profile_bounds
 from optimum_reference import hockey_stick
 
 CASES = [

@@ -3,10 +3,9 @@
 :func:`enclose` returns an :class:`Enclosure` ``lower <= delta(eps) <= upper`` of a noise law's
 exact profile at the exact binary values of its float parameters, with proven error bounds and no
 float kernel involved (see :mod:`.enclosures` for the argument), from the law's *plan*, which the noise classes
-supply through their ``_arb_plan`` hook: flipped Huber's and piecewise uniform's exact bounds are here
-(:mod:`.flipped_huber`, :mod:`.piecewise_uniform`), a declared law's is the generic crossing bracket
-(:mod:`.crossing`), and the Gaussian, Laplace, OSGT, truncated Laplace, staircase and truncated staircase plans live
-with the laws (:mod:`fhsym.noise.plans`).  It
+supply through their ``_arb_plan`` hook: every shipped law's plan lives with the law (:mod:`fhsym.noise.plans`:
+flipped Huber's and piecewise uniform's exact bounds among them), a declared law's is the generic crossing bracket
+(:mod:`.crossing`).  It
 depends on nothing else in fhsym, which is why it sits in the bottom layer: the certificates
 (:mod:`fhsym.privacy`), the calibrations and the float profile's kink fallback all stand on it.
 """
@@ -16,7 +15,6 @@ from .enclosures import (
     Plan,
     ball,
     enclose,
-    flipped_huber_plan,
     profile_upper_ends,
 )
 
@@ -25,6 +23,5 @@ __all__ = [
     "Plan",
     "ball",
     "enclose",
-    "flipped_huber_plan",
     "profile_upper_ends",
 ]

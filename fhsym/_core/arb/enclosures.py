@@ -67,6 +67,7 @@ valid, just wide.
 Example
 -------
 >>> from functools import partial
+>>> from fhsym.noise.plans.flipped_huber import flipped_huber_plan  # a law's plan (it lives with the law)
 >>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 1.0, 1.0)
 >>> f"{e.lower:.15g} {e.upper:.15g}", e.upper - e.lower < 1e-17
 ('0.00671505572698433 0.00671505572698433', True)
@@ -81,14 +82,12 @@ from typing import Any, Callable, Dict, Iterable, List, Tuple
 from flint import arb, ctx, fmpq
 
 from .core import exact, float_down, float_up
-from .flipped_huber import fh_eval, fh_plan
 
 __all__ = [
     "Enclosure",
     "Plan",
     "ball",
     "enclose",
-    "flipped_huber_plan",
     "profile_upper_ends",
 ]
 
@@ -109,6 +108,7 @@ class Enclosure:
         """The ball re-parsed at ``prec`` bits (it contains the computed ball, hence delta(eps)).
 
         >>> from functools import partial
+        >>> from fhsym.noise.plans.flipped_huber import flipped_huber_plan  # a law's plan (it lives with the law)
         >>> g = partial(flipped_huber_plan, alpha=1.0, gamma=2.0)
         >>> e = enclose(g, 0.25, 1.0)
         >>> with ctx.workprec(e.prec):                  # a ball of delta at 512 bits lies inside the re-parsed one
@@ -122,6 +122,7 @@ class Enclosure:
         """The upper end of the ball exactly, as integers (man, exp) with upper = man * 2^exp.
 
         >>> from functools import partial
+        >>> from fhsym.noise.plans.flipped_huber import flipped_huber_plan  # a law's plan (it lives with the law)
         >>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 0.25, 1.0)
         >>> man, exp = e.upper_man_exp()
         >>> from fractions import Fraction
@@ -182,30 +183,10 @@ Plan = Tuple[Callable[[Any, int], arb], Any, str]
 
 # ---------------------------------------------------------------------------
 # plans: exact work done once (at the exact binary values of the floats), evaluated at increasing precision.
-# Flipped Huber's is here (with :mod:`.flipped_huber` and :mod:`.fh_nodes`), and piecewise uniform's exact bounds
-# (:mod:`.piecewise_uniform`, shared with fhsym.optimum); the Gaussian, Laplace, OSGT, truncated Laplace, staircase and
-# truncated staircase plans live with the laws (fhsym.noise.plans); a declared law's is the generic crossing bracket
-# (:mod:`.crossing`).  The noise
+# Every shipped law's plan lives with the law (fhsym.noise.plans: flipped Huber's with its PLD nodes' fast path,
+# piecewise uniform's exact bounds, the Gaussian, Laplace, OSGT, truncated Laplace, staircase and truncated
+# staircase); a declared law's is the generic crossing bracket (:mod:`.crossing`).  The noise
 # classes (fhsym.noise) call theirs from ``_arb_plan``.
-
-
-# (alpha, gamma, id(Delta)) -> (Delta, b, D): the same b and D objects for every node of a proven PLD, whose memos
-# (:mod:`.flipped_huber`) are keyed by the objects (the entry holds Delta, so its id is not reused while it lives)
-_FH_UNITS: Dict[Tuple[float, float, int], Tuple[fmpq, fmpq, fmpq]] = {}
-
-
-def flipped_huber_plan(eps: fmpq, delta_s: fmpq, alpha: float, gamma: float) -> Plan:
-    """FH(alpha, gamma^2), Theorem 3 / eq 16: the exact crossing t1 and its case (:mod:`.flipped_huber`)."""
-    key = (alpha, gamma, id(delta_s))
-    got = _FH_UNITS.get(key)
-    if got is None or got[0] is not delta_s:
-        g = exact(gamma)
-        got = (delta_s, exact(alpha) / g, delta_s / g)
-        if len(_FH_UNITS) >= 64:
-            _FH_UNITS.clear()
-        _FH_UNITS[key] = got
-    plan = fh_plan(eps, got[1], got[2])
-    return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
 
 
 _UNIT = arb(fmpq(1, 2), fmpq(1, 2))  # the interval [0, 1]
@@ -263,6 +244,7 @@ def enclose(
     ``max_prec`` is reached, or the upper end is below the smallest subnormal.
 
     >>> from functools import partial
+    >>> from fhsym.noise.plans.flipped_huber import flipped_huber_plan  # a law's plan (it lives with the law)
     >>> e = enclose(partial(flipped_huber_plan, alpha=0.5, gamma=1.0), 1.0, 1.0)
     >>> f"{e.lower:.12g} {e.upper:.12g}"
     '0.124807879276 0.124807879276'
@@ -313,6 +295,7 @@ def profile_upper_ends(
     :mod:`fhsym.accounting.pld_exact`).
 
     >>> from functools import partial
+    >>> from fhsym.noise.plans.flipped_huber import flipped_huber_plan  # a law's plan (it lives with the law)
     >>> g = partial(flipped_huber_plan, alpha=0.5, gamma=1.0)
     >>> ends = profile_upper_ends(g, [0.5, 1.0], 1.0)
     >>> [bool(m * 2.0**e >= enclose(g, x, 1.0).lower) for (m, e), x in zip(ends, [0.5, 1.0])]

@@ -6,6 +6,12 @@ machinery that drives it (:func:`fhsym._core.arb.enclose`, its precision policy,
 proof that the ball contains delta stay in :mod:`fhsym._core.arb.enclosures`.  Each law class calls its plan from its
 ``_arb_plan`` hook:
 
+* :mod:`.flipped_huber`: flipped Huber (Theorem 3 / eq 16, the exact crossing t1 and its Table I case) --
+  :func:`.flipped_huber.flipped_huber_plan`; :mod:`.fh_nodes` its fast path at the nodes of a proven PLD (the same
+  ball upper ends, bit for bit: tests/test_pld_exact_nodes.py);
+* :mod:`.piecewise_uniform`: the piecewise uniform law's exact rational bounds (its profile and its sup over the
+  shifts; :func:`.piecewise_uniform.profile_bounds`, ``sup_profile_bounds``), whose rational helpers the optimum
+  (:mod:`fhsym.optimum`) shares;
 * :mod:`.osgt`: OSGT (both cases of Appendix F-A(c), rational crossing) and the Gaussian (OSGT with theta = 0,
   Balle-Wang eq 29) -- :func:`.osgt.osgt_plan_of`, :func:`.osgt.gaussian_plan`;
 * :mod:`.laplace`: Laplace -- :func:`.laplace.laplace_plan_of`;
@@ -23,6 +29,7 @@ before, costs 9 to 13 times as much per enclosure (timed interleaved), and loses
 declaration: ``python -m proofs --only shipped_gaussian`` (likewise ``shipped_laplace``, ``shipped_osgt``,
 ``shipped_truncated_laplace``, ``step_staircase``), row ``certificate_plan``.
 
-Every module here uses only python-flint, exact rationals and Python integers (no numpy, scipy or float kernel):
-what a certificate's re-check runs.
+Every module here uses only python-flint, exact rationals and Python integers (no numpy, scipy or float kernel;
+:mod:`.fh_nodes` compares float epsilons with the floats of exact losses to pick a piece, exactly in Q when they are
+close): what a certificate's re-check runs.
 """

@@ -1,7 +1,7 @@
 """The flipped Huber profile's ball upper ends at many epsilons (the nodes of a proven PLD), quickly and identically.
 
-:func:`fh_upper_ends` returns exactly what :func:`.enclosures.profile_upper_ends` returns for the flipped Huber plan
-(:func:`.enclosures.flipped_huber_plan`): the same ``(man, exp)`` upper end of the same ball at every epsilon, bit for
+:func:`fh_upper_ends` returns exactly what :func:`fhsym._core.arb.enclosures.profile_upper_ends` returns for the
+flipped Huber plan (:func:`.flipped_huber.flipped_huber_plan`): the same ``(man, exp)`` upper end of the same ball at every epsilon, bit for
 bit, so a certificate computed one way re-checks the other way.  It is faster because at most nodes of a proven PLD
 the crossing ``t1`` lies inside a piece of ``P`` where the plan and the ball take a handful of operations, and there
 it runs them without the general path's dispatch:
@@ -11,8 +11,8 @@ it runs them without the general path's dispatch:
   each other), then ``t1 = (eps - C)/B`` and the precision boost as :func:`.flipped_huber.fh_plan` forms them;
 * the ball: :func:`.flipped_huber.fh_eval`'s operations for that case at the first precision ``START_PREC + boost``
   -- ``t1 > 0`` on the Gaussian branch (Table I case (v)): ``e^{-r(t1)} (R(t1) - R(t2)) / Z`` with the Mills ratio
-  ``R`` as :func:`.core.mills` forms it; case (ii) (``-b <= t1 < 0``, ``t2 <= b``): the Laplace branch's closed
-  form -- then :func:`.enclosures.profile_upper_ends`' clip and stopping test.
+  ``R`` as :func:`fhsym._core.arb.core.mills` forms it; case (ii) (``-b <= t1 < 0``, ``t2 <= b``): the Laplace branch's closed
+  form -- then :func:`fhsym._core.arb.enclosures.profile_upper_ends`' clip and stopping test.
 
 Every other node (a crossing at a point of ``P`` or on a quadratic piece, cases (i), (iii), (iv), a Mills ratio in
 its asymptotic regime, or a ball that needs more precision) takes the general path.  The ball is a function of the
@@ -28,10 +28,9 @@ from typing import Any, Dict, Iterable, List, Tuple
 
 from flint import arb, ctx, fmpq
 
-from .core import bits, sqrt2, sqrt_half_pi
-from .enclosures import (EPSILON, SENSITIVITY, START_PREC, check_end_options, clip_unit,
-                         flipped_huber_plan, upper_end)
-from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess
+from ..._core.arb.core import bits, sqrt2, sqrt_half_pi
+from ..._core.arb.enclosures import EPSILON, SENSITIVITY, START_PREC, check_end_options, clip_unit, upper_end
+from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess, flipped_huber_plan
 
 __all__ = ["fh_upper_ends"]
 

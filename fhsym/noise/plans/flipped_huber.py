@@ -35,17 +35,22 @@ without cancellation across the branch point:
 ``(1/b - R(b)) e^{-b(b - y)} (1 - e^{-b(y - x)})`` when both are <= b,
 ``(1/b - R(b)) (1 - e^{-b(b - x)}) + R(b) - R(y)`` when ``x <= b <= y``, and
 ``R(x) - R(y)`` when both are >= b.  ``H(y) = (1 - e^{-by})/b`` for ``y <= b``,
-else ``H(b) + e^{-b^2} G(b, y - b)`` with ``G`` of :func:`.core.gauss_strip`.
+else ``H(b) + e^{-b^2} G(b, y - b)`` with ``G`` of :func:`fhsym._core.arb.core.gauss_strip`.
+
+The plan lives with the law (issue 28: :mod:`fhsym.noise.plans`); :func:`flipped_huber_plan` is what
+:class:`fhsym.FlippedHuber` returns from its ``_arb_plan`` hook, and :mod:`.fh_nodes` its fast path at the nodes of a
+proven PLD.  The generic machinery that drives a plan stays in :mod:`fhsym._core.arb.enclosures`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Dict, Optional, Tuple
 
 from flint import arb, ctx, fmpq
 
-from .core import bits, gauss_strip, mills, mills_excess, sqrt_half_pi
+from ..._core.arb.core import bits, exact, gauss_strip, mills, mills_excess, sqrt_half_pi
+from ..._core.arb.enclosures import Plan
 
 __all__ = ["FHPlan", "fh_plan", "fh_eval"]
 
@@ -284,3 +289,29 @@ def fh_eval(plan: FHPlan, prec: int) -> arb:
                 h = hb + (-bb).exp() * gauss_strip(b, axmb)
             total = total + 2 * h
         return total / z
+
+
+# (alpha, gamma, id(Delta)) -> (Delta, b, D): the same b and D objects for every node of a proven PLD, whose memos
+# (above) are keyed by the objects (the entry holds Delta, so its id is not reused while it lives)
+_FH_UNITS: Dict[Tuple[float, float, int], Tuple[fmpq, fmpq, fmpq]] = {}
+
+
+def flipped_huber_plan(eps: fmpq, delta_s: fmpq, alpha: float, gamma: float) -> Plan:
+    """FH(alpha, gamma^2), Theorem 3 / eq 16: the exact crossing t1 and its case (:func:`fh_plan`).
+
+    >>> from functools import partial
+    >>> from fhsym._core.arb import enclose
+    >>> e = enclose(partial(flipped_huber_plan, alpha=1.0, gamma=2.0), 1.0, 1.0)
+    >>> e.lower <= e.upper and e.method.startswith("FH eq 16")
+    True
+    """
+    key = (alpha, gamma, id(delta_s))
+    got = _FH_UNITS.get(key)
+    if got is None or got[0] is not delta_s:
+        g = exact(gamma)
+        got = (delta_s, exact(alpha) / g, delta_s / g)
+        if len(_FH_UNITS) >= 64:
+            _FH_UNITS.clear()
+        _FH_UNITS[key] = got
+    plan = fh_plan(eps, got[1], got[2])
+    return fh_eval, plan, f"FH eq 16 via exact crossing t1: {plan.case}"
