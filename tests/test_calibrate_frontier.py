@@ -122,12 +122,10 @@ def _releases(*, max_folds, every, include=()):
     return picked
 
 
-def _cases(entries, laws=None):
+def _cases(entries):
     cases = []
     for e in entries:
         for law, (bound, was, method, options, source) in sorted(_law_bounds(e).items()):
-            if laws is not None and law not in laws:
-                continue
             key = (e["norm"], e["dim"], e["compositions"], e["epsilon"], e["delta"], law)
             # raises=AssertionError: a known miss fails on its variance, not by an error elsewhere in calibrate
             marks = ([pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_MISSES[key])]
