@@ -206,9 +206,7 @@ def test_calibrator_names_no_law():
     bad = {}
     for mod in [f"calibration/{m}.py" for m in CALIBRATOR] + CLAIMS:
         tree = ast.parse((PKG / mod).read_text())
-        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
-            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
-            {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        names = _code_names(tree)
         hits = sorted((names | set(_string_constants(tree))) & laws)
         if hits:
             bad[mod] = hits
@@ -229,10 +227,7 @@ def test_ball_arithmetic_core_holds_no_law():
         if path.stem not in GENERIC_ARB or path.stem in laws:
             bad[path.name] = ["not one of the generic modules"]
         tree = ast.parse(path.read_text())
-        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
-            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
-            {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))} | \
-            {a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        names = _code_names(tree, definitions=True)
         hits = sorted((names | set(_string_constants(tree))) & laws)
         hits += sorted(n for n in names if "huber" in n.lower() or "piecewise" in n.lower())
         if hits:
@@ -272,6 +267,17 @@ def test_search_loops_only_in_the_search_modules(path):
     bad += [f"line {n.lineno}: import scipy.optimize" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
             and (n.module or "").startswith("scipy.optimize")]
     assert not bad, f"{path} holds search loops (move them to {sorted(SEARCH_MODULES)}): {bad}"
+
+
+def _code_names(tree: ast.AST, definitions: bool = False) -> set:
+    """The names a module's code uses (variables, attributes, imported names) and, with ``definitions``, the names
+    of the functions and classes it defines."""
+    walk = list(ast.walk(tree))
+    names = {n.id for n in walk if isinstance(n, ast.Name)} | {n.attr for n in walk if isinstance(n, ast.Attribute)} | \
+        {a.name.split(".")[-1] for n in walk if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    if definitions:
+        names |= {n.name for n in walk if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    return names
 
 
 def _string_constants(tree: ast.AST) -> list:

@@ -48,6 +48,18 @@ def test_every_registered_law_has_typical_ranges():
             assert d.lower <= lo < hi <= d.upper, (name, d)
 
 
+def test_a_domain_without_a_typical_range_is_refused_by_name():
+    """Parametrised.typical_parameters raises ValueError naming the law and the parameter (not a silent default)."""
+    from fhsym._core.domains import Domain
+    from fhsym.noise.parametrised import Parametrised
+
+    class NoTypical(Parametrised):
+        parameter_domains = (Domain("x", 0.0, math.inf),)
+
+    with pytest.raises(ValueError, match="NoTypical: parameter x has no typical range"):
+        NoTypical.typical_parameters(np.random.default_rng(0))
+
+
 @pytest.mark.parametrize("name", BUILTIN_MECHANISMS)
 def test_scipy_surface_of_every_builtin_law(name):
     for params in _draws(NOISE_CLASSES[name]):

@@ -41,7 +41,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._core import domains as V
-from .._core.search import largest_true_between, largest_true_geometric, minimise_on_log_grid
+from .._core.search import first_true_int, largest_true_between, minimise_on_log_grid
 from .._core.sensitivities import resolve_sensitivities
 from .._core.types import Real
 from .._generated import flipped_huber_pieces as KP
@@ -189,7 +189,8 @@ def _thm8_ok(eps: float, dl: float, b: float, D: float, K: int, c2: float, c1: f
 
 def _thm8_Dstar(eps: float, dl: float, b: float, K: int, c2: float, c1: float) -> float:
     """The largest D = Delta/gamma at shape b for which Theorem 8 holds (0 if none above 1e-12, inf from 2^39 on):
-    doubling from 1, then geometric bisection to 1e-13 (:mod:`fhsym._core.search`; the predicate is monotone)."""
+    geometric bisection to 1e-13 of [1e-12, 1] or of [2^(k-1), 2^k], 2^k the first power of 2 that fails
+    (:mod:`fhsym._core.search`; the predicate is monotone)."""
     def ok(D: float) -> bool:
         return _thm8_ok(eps, dl, b, D, K, c2, c1)
 
@@ -197,9 +198,10 @@ def _thm8_Dstar(eps: float, dl: float, b: float, K: int, c2: float, c1: float) -
         return 0.0
     if not ok(1.0):
         return largest_true_between(ok, 1e-12, 1.0, rtol=1e-13, rounds=200)
-    if ok(2.0**39):
+    k = first_true_int(lambda k: k >= 40 or not ok(2.0**k), 0, 1)
+    if k >= 40:
         return math.inf
-    return largest_true_geometric(ok, 1.0, limit=2.0**38, rtol=1e-13, rounds=200)
+    return largest_true_between(ok, 2.0 ** (k - 1), 2.0**k, rtol=1e-13, rounds=200)
 
 
 def theorem8_minimum(epsilon: float, delta: float, dim: int, sensitivity: float, l2_sensitivity: float,
