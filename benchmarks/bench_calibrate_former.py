@@ -136,6 +136,7 @@ def main(argv: Optional[List[str]] = None) -> None:
                         lambda e=eps: gm.get_sigma_gaussian(e, 1e-6)], ns.rounds)
             report(f"calibrate({eps:g}, 1e-6, mechanism='osgt')", t, f"get_sigma_gaussian({eps:g}, 1e-6)", 10.0)
     if "composed" in ns.only:
+        _same(fhsym.calibrate(1.0, 1e-6, compositions=10), base.calibrate(1.0, 1e-6, compositions=10), "composed")
         t = rotate([lambda: base.calibrate(1.0, 1e-6, compositions=10),
                     lambda: fhsym.calibrate(1.0, 1e-6, compositions=10),
                     lambda: accountant.get_smallest_laplace_noise(params, num_queries=10)], ns.rounds)

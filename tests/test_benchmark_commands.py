@@ -106,6 +106,19 @@ def test_bench_opendp_runs_as_documented():
     assert m is not None and int(m.group(1)) > 0, out[-1500:]
 
 
+def test_bench_array_methods_runs_as_documented():
+    """`python benchmarks/bench_array_methods.py --sizes 1000 10000 --rounds 3 --small 100` (README speed table,
+    docs/performance.md) runs, on its default clock (CPU time): one round of tiny sizes and one per-element law here;
+    every row prints its A/B ratio (no timing asserted: the script asserts none)."""
+    out = _run("benchmarks/bench_array_methods.py", "--sizes", "20", "--rounds", "1", "--scalar", "1", "--small", "4",
+               "--laws", "Laplace")
+    assert "clock: cpu time" in out, out[-1500:]
+    for row in ("FH epsilon_for_delta: array / scalar law", "FH to_scipy().pdf: array / fhsym array pdf",
+                "FH to_scipy().pdf: array / scalar pdf call", "Laplace epsilon_for_delta: array / scalar",
+                "Laplace to_scipy().pdf: array / scalar pdf"):
+        assert re.search(re.escape(row) + r" +n= +\d+ .* A/B +\S+", out), (row, out[-1500:])
+
+
 def test_bench_optimum_widths_prints_what_the_readme_states():
     """`python benchmarks/bench_optimum.py --only widths` (docs/optimum.md, README's optimum row): the count of
     recorded points within 1.002 that it prints is the count README states."""

@@ -6,6 +6,7 @@ import json
 import math
 import os
 
+import numpy as np
 import pytest
 
 import fhsym
@@ -372,6 +373,13 @@ def test_advise_ranks_the_truncated_staircase_first_from_the_data_in_one_coordin
     two = fhsym.advise(1.0, 1e-6, dim=2)
     assert "truncated_staircase" not in {o.candidate for o in two.options} and not two.failed
     assert F.candidates_for(1, 1) == F.CANDIDATES + F.ONE_D_CANDIDATES and F.candidates_for(1, 2) == F.CANDIDATES
+    assert F.candidates_for(np.int64(1), 1.0) == F.candidates_for(1, 1)
+    for bad in (dict(dim=1.5), dict(dim=True), dict(dim=0), dict(dim=1, compositions=0.5)):
+        with pytest.raises(ValueError, match="dim|compositions"):
+            F.candidates_for(**bad)  # refused, not truncated to a one-coordinate release
+    # a numpy integer dim is the one-coordinate release too (advise's default and its K T = 1 test were isinstance int)
+    one = fhsym.advise(1.0, 1e-6, dim=np.int64(1), candidates=("truncated_staircase",))
+    assert [o.candidate for o in one.options] == ["truncated_staircase"] and not one.failed
 
 
 def test_data_file_optimum_bounds_every_mechanism_and_reproduces():

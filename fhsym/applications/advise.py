@@ -49,8 +49,8 @@ from ..calibration.verify import verify_certificate
 from ..noise import NOISE_CLASSES, OSGT, Gaussian, Staircase, TruncatedLaplace
 from ..privacy.certificate import Certificate
 from .frontier import (CANDIDATES, FH, GAUSSIAN_MEMBER, LAPLACE_KFOLD, LAPLACE_PURE, NORMS, ONE_D_CANDIDATES,
-                       QUANTILE_LEVEL, STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank, declared_candidates,
-                       gain_db, is_box_based, run_call)
+                       QUANTILE_LEVEL, STAIRCASE_PLD, ball_best, calibration_call, candidate_label, candidate_rank,
+                       candidates_for, declared_candidates, gain_db, is_box_based, run_call)
 from .frontier_shards import Shard, call_key, load_shard
 
 __all__ = ["Advice", "Option", "Optimum", "advise", "default_data_path", "load_frontier_calibrations", "ratio_text",
@@ -445,9 +445,13 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     ('laplace_pure', 0.5, 9.98)
     """
     known = CANDIDATES + ONE_D_CANDIDATES + declared_candidates()
-    one = isinstance(dim, int) and isinstance(compositions, int) and dim * compositions == 1
-    if candidates is None:  # the release's frontier candidates (dim and compositions are checked below)
-        candidates = CANDIDATES + ONE_D_CANDIDATES if one else CANDIDATES
+    try:  # the release's frontier candidates (candidates_for: K T = 1 adds the one-coordinate ones)
+        release_candidates: Tuple[str, ...] = candidates_for(dim, compositions)
+    except ValueError:  # dim or compositions no integer >= 1: refused below, by the calibration's check naming it
+        release_candidates = CANDIDATES
+    one = set(ONE_D_CANDIDATES) <= set(release_candidates)  # K T = 1
+    if candidates is None:
+        candidates = release_candidates
     if isinstance(candidates, str):
         raise ValueError(f"candidates must be a sequence of names from {list(known)}; got the string {candidates!r}")
     cands = tuple(candidates)

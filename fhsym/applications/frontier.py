@@ -127,10 +127,16 @@ def candidates_for(dim: int, compositions: int = 1) -> Tuple[str, ...]:
     """The frontier's candidates of a release with K = ``dim`` coordinates and T = ``compositions``: :data:`CANDIDATES`,
     and the one-coordinate candidates (:data:`ONE_D_CANDIDATES`) where K T = 1.
 
+    ``dim`` and ``compositions`` are integers >= 1 (``ValueError`` naming them otherwise, not truncated: 1.5 is no
+    one-coordinate release).
+
     >>> candidates_for(1)[-1], len(candidates_for(1)) - len(candidates_for(2))
     ('truncated_staircase', 1)
     """
-    return CANDIDATES + ONE_D_CANDIDATES if int(dim) * int(compositions) == 1 else CANDIDATES
+    from .._core import domains as V
+
+    one = V.check_int(dim, "dim", 1) * V.check_int(compositions, "compositions", 1) == 1
+    return CANDIDATES + ONE_D_CANDIDATES if one else CANDIDATES
 
 
 def _has_gaussian_member(law: Any) -> bool:
