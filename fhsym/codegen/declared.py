@@ -45,14 +45,16 @@ from fhsym._core.declared_runtime import ArbNamespace, ExactNamespace, log_upper
 from fhsym._core.types import real_abs
 from fhsym.symbolic.derivation import D, Derivation, eps, q, w, y
 
-from .printer import KernelPrinter
+from .printer import KernelPrinter, UpperGammaSpelled
 
 __all__ = ["ArbPrinter", "DeclaredPrinter", "Kernels", "compile_kernels", "numpy_function", "arb_function",
            "arb_printable", "crossing_rows", "exact_source"]
 
 
-class DeclaredPrinter(KernelPrinter):
+class DeclaredPrinter(UpperGammaSpelled, KernelPrinter):
     """:class:`KernelPrinter` plus the special functions a declared law's inverse and tails may use."""
+
+    _uppergamma, _log_uppergamma = "(sc.gammaincc({a}, {z}) * sc.gamma({a}))", "log_uppergamma({a}, {z})"
 
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"sc.erfcinv({self._print(e.args[0])})"
@@ -60,19 +62,11 @@ class DeclaredPrinter(KernelPrinter):
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"sc.erfinv({self._print(e.args[0])})"
 
-    def _print_uppergamma(self, e: sp.Basic) -> str:
-        a, z = (self._print(v) for v in e.args)
-        return f"(sc.gammaincc({a}, {z}) * sc.gamma({a}))"
 
     def _print_lowergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
         return f"(sc.gammainc({a}, {z}) * sc.gamma({a}))"
 
-    def _print_log(self, e: sp.Basic) -> str:
-        if isinstance(e.args[0], sp.uppergamma):  # log Gamma(s, z): no underflow of the tail far out
-            a, z = (self._print(v) for v in e.args[0].args)
-            return f"log_uppergamma({a}, {z})"
-        return str(super()._print_log(e))
 
 
 class ArbPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type information: StrPrinter is Any

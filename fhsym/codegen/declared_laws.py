@@ -39,7 +39,7 @@ from fhsym.symbolic.derivation import D, Derivation, derive, eps, q, w
 from .declared import Kernels, arb_printable, arb_source, crossing_rows, exact_source, numpy_source
 from .declared_profile import c_profile, jax_profile
 from .law_targets import JAX_PREAMBLE, c_function, py_function
-from .printer import CKernelPrinter, XpPrinter
+from .printer import CKernelPrinter, UpperGammaSpelled, XpPrinter
 
 __all__ = ["LAWS", "MOMENTS", "PACKAGE", "CDeclaredPrinter", "JaxDeclaredPrinter", "c_source", "generated_kernels",
            "jax_source", "kernels_of", "outputs", "outputs_jax", "outputs_c", "render_index", "render_law",
@@ -208,27 +208,19 @@ def generated_kernels(decl: Declaration) -> Optional[Kernels]:
 
 
 # ---------------------------------------------------------------------------------------------------- the JAX target
-class JaxDeclaredPrinter(XpPrinter):
+class JaxDeclaredPrinter(UpperGammaSpelled, XpPrinter):
     """The project's :class:`~.printer.XpPrinter` (every function an attribute of the namespace ``xp``) plus the
     special functions a declared law's inverse uses: ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (erfc(x) = 2 Q(x sqrt 2)),
     ``erfinv``; ``Gamma(s, z)`` and ``log Gamma(s, z)``: the runtime's ``uppergamma``, ``log_uppergamma``
     (:mod:`fhsym._core.numerics_jax`, as the C runtime's: series / continued fraction; no underflow of the log far out)."""
+
+    _uppergamma, _log_uppergamma = "xp.uppergamma({a}, {z})", "xp.log_uppergamma({a}, {z})"
 
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"(-xp.ndtri(({self._print(e.args[0])})/2)/xp.sqrt(2.0))"
 
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"xp.erfinv({self._print(e.args[0])})"
-
-    def _print_uppergamma(self, e: sp.Basic) -> str:
-        a, z = (self._print(v) for v in e.args)
-        return f"xp.uppergamma({a}, {z})"
-
-    def _print_log(self, e: sp.Basic) -> str:
-        if isinstance(e.args[0], sp.uppergamma):
-            a, z = (self._print(v) for v in e.args[0].args)
-            return f"xp.log_uppergamma({a}, {z})"
-        return str(super()._print_log(e))
 
     def _print_Piecewise(self, e: sp.Basic) -> str:
         """Nested ``xp.where(cond, value, rest)`` (every branch evaluated: each must be finite where it is not taken;
@@ -329,23 +321,16 @@ def outputs_jax() -> List[Tuple[str, Callable[[], str]]]:
 
 
 # ------------------------------------------------------------------------------------------------------ the C target
-class CDeclaredPrinter(CKernelPrinter):
+class CDeclaredPrinter(UpperGammaSpelled, CKernelPrinter):
     """The project's C99 printer plus ``erfcinv(y) = -ndtri(y/2)/sqrt(2)`` (the library's ``fhsym_ndtri``), and the
     incomplete gamma function ``Gamma(s, z)`` and its log by the runtime's ``fhsym_uppergamma`` and
     ``fhsym_log_uppergamma`` (fhsym/codegen/c/fhsym_special.c)."""
 
+    _uppergamma, _log_uppergamma = "fhsym_uppergamma({a}, {z})", "fhsym_log_uppergamma({a}, {z})"
+
     def _print_erfcinv(self, e: sp.Basic) -> str:
         return f"(-fhsym_ndtri(({self._print(e.args[0])})/2.0)/sqrt(2.0))"
 
-    def _print_uppergamma(self, e: sp.Basic) -> str:
-        a, z = (self._print(v) for v in e.args)
-        return f"fhsym_uppergamma({a}, {z})"
-
-    def _print_log(self, e: sp.Basic) -> str:
-        if isinstance(e.args[0], sp.uppergamma):  # log Gamma(s, z): no underflow of the tail far out
-            a, z = (self._print(v) for v in e.args[0].args)
-            return f"fhsym_log_uppergamma({a}, {z})"
-        return str(super()._print_log(e))
 
 
 def render_law_c(name: str, source: str) -> str:

@@ -21,7 +21,8 @@ from sympy.printing.numpy import SciPyPrinter
 
 from fhsym._core.backends import IMPLEMENTATIONS
 
-__all__ = ["KernelPrinter", "PiecesPrinter", "XpPrinter", "CKernelPrinter", "C_RUNTIME", "NUMPY_RUNTIME", "TYPED_BUILTINS"]
+__all__ = ["KernelPrinter", "PiecesPrinter", "XpPrinter", "CKernelPrinter", "UpperGammaSpelled", "C_RUNTIME", "NUMPY_RUNTIME",
+           "TYPED_BUILTINS"]
 
 #: the SymPy functions of fhsym.symbolic.special (and SymPy's erf, erfc) that every target routes to its runtime
 _RUNTIME_NODES = ("erfcx", "log_ndtr", "ndtri", "ndtri_exp", "exprel", "lowergamma3_scaled", "lowergamma_scaled", "log1mexp",
@@ -100,6 +101,28 @@ class _Spelled:
 
     def _print_Max(self, e: Basic) -> str:
         return _fold(self, e, self._max)
+
+
+class UpperGammaSpelled:
+    """The upper incomplete gamma function ``Gamma(s, z)`` and its log ``log Gamma(s, z)`` as a target spells them
+    (``_uppergamma``, ``_log_uppergamma``: format strings of ``a`` and ``z``); the log is printed as one call, so the
+    tail does not underflow far out.  Mixed in before the SymPy printer (its ``_print_log`` handles every other log)."""
+
+    _uppergamma: str
+    _log_uppergamma: str
+    _print: Callable[[Any], str]  # the SymPy printer's dispatch (the class this is mixed into)
+
+    def _print_uppergamma(self, e: Basic) -> str:
+        a, z = (self._print(v) for v in e.args)
+        return self._uppergamma.format(a=a, z=z)
+
+    def _print_log(self, e: Basic) -> str:
+        from sympy import uppergamma
+
+        if isinstance(e.args[0], uppergamma):
+            a, z = (self._print(v) for v in e.args[0].args)
+            return self._log_uppergamma.format(a=a, z=z)
+        return str(super()._print_log(e))  # type: ignore[misc]  # the SymPy printer's, after this mixin in the MRO
 
 
 class _ElementwiseBooleans(_Spelled):
