@@ -237,6 +237,19 @@ def test_reverify_without_data_is_refused(capsys):
     assert "data=False" in capsys.readouterr().err
 
 
+def test_budget_without_data_is_refused():
+    """``budget`` bounds the re-check of a recorded certificate: with ``data=False`` none is read, so a budget other
+    than the default would be silently unused; it is refused, as ``reverify`` is (the default itself is accepted)."""
+    from fhsym._core.limits import REUSE_BUDGET, Budget
+
+    with pytest.raises(ValueError, match="budget bounds .* data=False"):
+        fhsym.advise(1.0, 1e-6, data=False, budget=Budget(1.0, 1 << 20))
+    with pytest.raises(ValueError, match="budget bounds .* data=False"):
+        fhsym.advise(1.0, 1e-6, data=False, budget=Budget(1.0, 1 << 20), candidates=("laplace_pure",))
+    adv = fhsym.advise(1.0, 1e-6, data=False, budget=REUSE_BUDGET, candidates=("laplace_pure",))
+    assert [o.candidate for o in adv.options] == ["laplace_pure"]
+
+
 def test_the_documented_shards_command_writes_and_checks(tmp_path, capsys):
     """``python scripts/frontier.py shards [--check]`` (README, docs/frontier.md): --check exits 1 on missing shards
     and writes nothing; without it the shards are written, and --check then exits 0."""

@@ -421,7 +421,8 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
         :data:`~fhsym._core.limits.REUSE_BUDGET`, 10 s and 512 MB); a recorded calibration whose re-check would cost
         more is listed in ``failed`` with the estimate, not served unchecked and not recomputed (at dim = 100000 the
         K-fold Laplace certificate's re-check is estimated at ~50 s); it bounds the re-checks made now, not a record
-        served as proven when the data were built (which ``reverify=True`` re-checks within it)
+        served as proven when the data were built (which ``reverify=True`` re-checks within it); another budget than
+        the default with ``data=False`` raises ``ValueError`` (no record is read)
     reverify : re-check every recorded certificate now with :func:`fhsym.verify_certificate` (memoised per process),
         also those the shard's digest shows were proven when the data were built (default False: those are served
         as verified then, their option's ``source`` says so and when; every other record is re-checked now);
@@ -471,6 +472,9 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     if reverify and data is False:  # nothing is read, so nothing would be re-checked: refuse the unused flag
         raise ValueError("reverify=True re-checks the frontier data's records, but data=False (--no-data) reads none: "
                          "every calibration is computed now")
+    if budget != REUSE_BUDGET and data is False:  # it bounds the re-check of a record: with none read, refuse it
+        raise ValueError(f"budget bounds the re-check of the frontier data's records, but data=False (--no-data) reads "
+                         f"none: every calibration is computed now; got budget={budget!r}")
     options, failed = [], []
     if not one:  # the one-coordinate candidates have no K-fold or composed claim
         failed += [(c, f"calibrated for one release of one coordinate only (no K-fold or composed claim covers it); "

@@ -215,14 +215,13 @@ def _tight(x: arb, rel: float) -> bool:
         return bool(lo > 0 and (hi - lo) <= lo * arb(rel))
 
 
-_SUBNORMAL = None
+#: the smallest positive subnormal double as an exact ball (a float is exact at any precision)
+SUBNORMAL = arb(5e-324)
 
 
 def below_subnormal(x: arb) -> bool:
-    global _SUBNORMAL
-    if _SUBNORMAL is None:
-        _SUBNORMAL = arb(5e-324)
-    return bool(x.upper() < _SUBNORMAL)
+    """Whether the ball's upper end is below the smallest subnormal (its upper end rounds to 0 as a float)."""
+    return bool(x.upper() < SUBNORMAL)
 
 
 def enclose(

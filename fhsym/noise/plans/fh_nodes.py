@@ -29,7 +29,8 @@ from typing import Any, Dict, Iterable, List, Tuple
 from flint import arb, ctx, fmpq
 
 from ..._core.arb.core import bits, sqrt2, sqrt_half_pi
-from ..._core.arb.enclosures import EPSILON, SENSITIVITY, START_PREC, check_end_options, clip_unit, upper_end
+from ..._core.arb.enclosures import (EPSILON, SENSITIVITY, START_PREC, SUBNORMAL, check_end_options, clip_unit,
+                                     upper_end)
 from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess, flipped_huber_plan
 
 __all__ = ["fh_upper_ends"]
@@ -91,12 +92,9 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
         done = bool(lo_x > 0 and (hi_x - lo_x) <= lo_x * rel_ball)
     finally:
         ctx.prec = p
-    if not (done or hi_x < _SUBNORMAL) and 2 * pr + boost <= max_prec:  # hi_x < 5e-324: enclosures.below_subnormal
+    if not (done or hi_x < SUBNORMAL) and 2 * pr + boost <= max_prec:  # enclosures.below_subnormal, hi_x at hand
         return None
     return x
-
-
-_SUBNORMAL = arb(5e-324)
 
 
 def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, gamma: float, *,
