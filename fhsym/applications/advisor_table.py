@@ -152,7 +152,10 @@ def advisor_table(data: Mapping[str, Any], source: str = "") -> Dict[str, Any]:
             "epsilon": list(EPSILONS)}
     rows: List[Any] = []
     idx, optima = _index(data), _optima(data)
-    every = CANDIDATES + ONE_D_CANDIDATES  # the digits index this list (at most 10 candidates)
+    every = CANDIDATES + ONE_D_CANDIDATES  # the digits index this list: one decimal digit per candidate
+    if len(every) > 10:  # a two-digit index would make the page's ranking strings ambiguous
+        raise ValueError(f"the advisor table encodes each candidate as one digit: at most 10 candidates; got "
+                         f"{len(every)} ({list(every)})")
     digit = {c: str(i) for i, c in enumerate(every)}
     for n in NORMS:
         for T in COMPOSITIONS:
