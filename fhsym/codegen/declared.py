@@ -62,11 +62,9 @@ class DeclaredPrinter(UpperGammaSpelled, KernelPrinter):
     def _print_erfinv(self, e: sp.Basic) -> str:
         return f"sc.erfinv({self._print(e.args[0])})"
 
-
     def _print_lowergamma(self, e: sp.Basic) -> str:
         a, z = (self._print(v) for v in e.args)
         return f"(sc.gammainc({a}, {z}) * sc.gamma({a}))"
-
 
 
 class ArbPrinter(StrPrinter):  # type: ignore[misc]  # sympy ships no type information: StrPrinter is Any

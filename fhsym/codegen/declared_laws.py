@@ -332,7 +332,6 @@ class CDeclaredPrinter(UpperGammaSpelled, CKernelPrinter):
         return f"(-fhsym_ndtri(({self._print(e.args[0])})/2.0)/sqrt(2.0))"
 
 
-
 def render_law_c(name: str, source: str) -> str:
     """``declared_<name>.c``: the float functions of the declaration ``source.DECLARATION`` in C99, named
     ``fhsym_<name>_<function>`` (``fhsym_<name>_sf_0(t, shapes...)``: standard units, t >= 0 in piece k), calling

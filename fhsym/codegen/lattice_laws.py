@@ -99,10 +99,10 @@ class ProgramPrinter:
         return f"{lib}.{name}({self._p(arg)})"
 
     def _p_arb(self, e: sp.Basic) -> Optional[str]:
-        """The ball target's own prints (None: as the numpy target): ``ball(q)`` ``arb(q)`` (a non-integer rational
+        """The ball target's own prints (None: the common prints): ``ball(q)`` ``arb(q)`` (a non-integer rational
         ``A.q(p, q)``), ``pm(r)`` ``r*arb(0, 1)``, ``fac_ball(n)`` ``arb.fac_ui(n)``, ``item(k, i)`` ``k[i]``, pi
         ``arb.pi()``, a negation ``-(x)`` unless x is an atom (the tree's order: ``-(u*u)`` is not ``(-u)*u``),
-        ``Abs`` ``abs``, ``Piecewise`` a conditional expression, a relation, a tuple."""
+        ``Abs`` ``abs``, ``Piecewise`` a conditional expression, a relation, a tuple, ``erfc``."""
         if isinstance(e, ball):
             x = e.args[0]
             if isinstance(x, sp.Rational) and not isinstance(x, sp.Integer):
@@ -137,14 +137,12 @@ class ProgramPrinter:
             return f"({', '.join(self._p(x) for x in e.args)},)"
         if isinstance(e, sp.erfc):
             return self._fn("erfc", e.args[0])
-        if isinstance(e, expm1):
-            return self._fn("expm1", e.args[0])
         return None
 
     def _p_numpy(self, e: sp.Basic) -> Optional[str]:
         """The numpy target's conditions (None: the common prints): a ``Piecewise`` of two branches is a conditional
         expression when its condition reads only scalar arguments, else ``np.where``; an inequality, ``and``;
-        ``logaddexp`` is ``np.logaddexp``; ``expm1`` is ``math.expm1``/``np.expm1``."""
+        ``logaddexp`` is ``np.logaddexp``."""
         if isinstance(e, sp.Piecewise):
             (a, cond), (b, rest) = e.args
             if rest != sp.true:
@@ -158,8 +156,6 @@ class ProgramPrinter:
             return " and ".join(f"{self._p(x)}" for x in e.args)
         if isinstance(e, logaddexp):
             return f"np.logaddexp({self._p(e.args[0])}, {self._p(e.args[1])})"
-        if isinstance(e, expm1):
-            return self._fn("expm1", e.args[0])
         return None
 
     def _wrap(self, e: sp.Basic, allow: Tuple[type, ...] = ()) -> str:
@@ -221,6 +217,8 @@ class ProgramPrinter:
             return self._fn("log", e.args[0])
         if isinstance(e, log1p):
             return self._fn("log1p", e.args[0])
+        if isinstance(e, expm1):
+            return self._fn("expm1", e.args[0])
         if isinstance(e, erfcx):
             return f"{ {'numpy': 'sc.erfcx', 'c': 'fhsym_erfcx', 'jax': 'xp.erfcx'}[self.target]}({self._p(e.args[0])})"
         if isinstance(e, gammainc_p):

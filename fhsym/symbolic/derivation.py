@@ -352,12 +352,11 @@ class Derivation:
         """loss(y; D) = psi_j(|y - D|) - psi_i(|y|) on the region: sign(y) = sign_y, sign(y - D) = sign_yd."""
         return self.psi[j].subs(self.t, sign_yd * (y - D)) - self.psi[i].subs(self.t, sign_y * y)
 
-    @functools.lru_cache(maxsize=32)
     def moment(self, n: int) -> Optional[sp.Expr]:
-        """E[T^n] in standard units (0 for odd n), or None if SymPy does not close it."""
+        """E[T^n] in standard units (0 for odd n), or None if SymPy does not close it (cached by :func:`_moment`)."""
         return _moment(self.decl, self.Z, n)
 
-    def __hash__(self) -> int:  # lru_cache of moment(): one derivation per declaration
+    def __hash__(self) -> int:  # one derivation per declaration
         return hash(self.decl)
 
 
