@@ -157,7 +157,8 @@ def lowergamma3_scaled(y: ArrayLike) -> Array:
 def lowergamma_scaled(n: int, y: ArrayLike) -> Array:
     """lowergamma(n + 1, y)/y^(n + 1) = int_0^1 u^n e^{-yu} du for an integer 0 <= n <= 100 and y >= 0, as the C
     runtime's ``fhsym_lowergamma_scaled``: the positive series e^{-y} sum_k y^k/((n + 1) ... (n + 1 + k)) up to
-    y = 30 + 2n (400 terms), n! (1 - e^{-y} e_n(y))/y^(n + 1) above (e_n the exponential sum to y^n/n!)."""
+    y = 30 + 2n (400 terms), n! (1 - e^{-y} e_n(y))/y^(n + 1) above (e_n the exponential sum to y^n/n!).
+    Measured under ``jit`` for n <= 8 (tests/test_declared_special_targets.py): 8.9e-16 relative; larger n untested."""
     n = int(n)
     y = _f(y)
     cut = 30.0 + 2.0 * n
@@ -225,7 +226,9 @@ def _gamma_front(a: Array, x: Array) -> Array:
 
 def uppergamma(a: ArrayLike, x: ArrayLike) -> Array:
     """Gamma(a, x) for a > 0, x >= 0, as the C runtime's ``fhsym_uppergamma``: Gamma(a) - e^{-x} x^a (series) below
-    x = a + 1, e^{-x} x^a (continued fraction) above."""
+    x = a + 1, e^{-x} x^a (continued fraction) above; a fixed 300 terms of each (the C runtime stops early, at most
+    500).  Measured under ``jit`` for a from 1/6 to 10, x up to 7.5e4 (tests/test_declared_special_targets.py): 1.6e-14
+    relative; larger a (where 300 terms may not converge) is untested."""
     a, x, near, xs, ser, xl, h = _gamma_parts(a, x)
     out = jnp.where(near, jnp.exp(jsc.gammaln(a)) - _gamma_front(a, xs) * ser, _gamma_front(a, xl) * h)
     out = jnp.where(x == jnp.inf, 0.0, out)

@@ -72,6 +72,9 @@ double fhsym_ndtri_exp(double y);                 /* Phi^{-1}(exp(y)), y <= 0 */
 double fhsym_exprel(double x);                    /* (exp(x) - 1)/x */
 double fhsym_erfinv(double z);                    /* erf^{-1}(z) */
 double fhsym_lowergamma3_scaled(double y);        /* lowergamma(3, y)/y^3 */
+/* Incomplete gamma (fhsym_special.c).  Tested against 50-digit mpmath by tests/test_declared_special_targets.py for
+ * n <= 8 and a from 1/6 to 10 (x up to 7.5e4): relative error 1.5e-15 (lowergamma_scaled), 7.6e-15 (Gamma(a, x)),
+ * 3.2e-15 (log Gamma(a, x)); Gamma(0.01, 1) 1.5e-13.  Outside those ranges the accuracy is not measured. */
 double fhsym_lowergamma_scaled(int n, double y); /* lowergamma(n + 1, y)/y^(n + 1), 0 <= n <= 100 */
 double fhsym_uppergamma(double a, double x);     /* Gamma(a, x), a > 0, x >= 0 */
 double fhsym_log_uppergamma(double a, double x); /* log Gamma(a, x) */
