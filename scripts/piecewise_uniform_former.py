@@ -26,7 +26,10 @@ from _former_module import load_former  # scripts/ is on the path: run as a scri
 
 
 def former(rev: str) -> Any:
-    return load_former(rev, "fhsym/noise/piecewise_uniform.py", "fhsym.noise._former_piecewise_uniform").PiecewiseUniform
+    # its exact bounds moved from fhsym/_core/arb/ to fhsym/noise/plans/ (b980541, code unchanged)
+    moved = [("from .._core.arb.piecewise_uniform import", "from .plans.piecewise_uniform import")]
+    return load_former(rev, "fhsym/noise/piecewise_uniform.py", "fhsym.noise._former_piecewise_uniform",
+                       moved).PiecewiseUniform
 
 
 def _exact_sf(width: float, weights: Tuple[int, ...], x: Fraction) -> Fraction:
