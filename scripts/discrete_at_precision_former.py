@@ -9,32 +9,21 @@ the two runs first alternates from one measurement to the next.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import fhsym
 import fhsym.noise
 from fhsym.noise import precise_discrete as NEW
 
-ROOT = Path(__file__).resolve().parent.parent
+from _former_module import load_former  # scripts/ is on the path: run as a script
 
 
 def main() -> None:
     digits = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     rev = sys.argv[2] if len(sys.argv) > 2 else "9bb9e83"
-    assert fhsym.noise  # the package the former module imports from
-    src = subprocess.run(["git", "show", f"{rev}:fhsym/noise/precise_discrete.py"], cwd=ROOT, capture_output=True,
-                         text=True, check=True).stdout
-    spec = importlib.util.spec_from_loader("fhsym.noise._former_precise_discrete", loader=None)
-    assert spec is not None
-    old = importlib.util.module_from_spec(spec)
-    old.__package__ = "fhsym.noise"
-    sys.modules[spec.name] = old
-    exec(compile(src, "former precise_discrete", "exec"), old.__dict__)  # noqa: S102 - the project's own file
+    old = load_former(rev, "fhsym/noise/precise_discrete.py", "fhsym.noise._former_precise_discrete")
     print(f"load {os.getloadavg()}, {digits} digits, former = {rev}")
     turn = 0
     for a, g, h in [(0.0, 100.0, 1.0), (1.0, 10.0, 0.01), (0.0, 1000.0, 1.0), (0.0, 10000.0, 1.0)]:

@@ -16,31 +16,15 @@ Prints the share of values that are bit for bit the former ones.
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-from pathlib import Path
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict
 
 import numpy as np
 
 import fhsym.noise
 from fhsym.noise import DiscreteFlippedHuber
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load(rev: str, path: str, name: str, replace: Sequence[Tuple[str, str]] = ()) -> Any:
-    src = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    for old, new in replace:
-        src = src.replace(old, new)
-    spec = importlib.util.spec_from_loader(name, loader=None)
-    assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    mod.__package__ = "fhsym.noise"
-    sys.modules[name] = mod
-    exec(compile(src, path, "exec"), mod.__dict__)  # noqa: S102 - the project's own file at a revision
-    return mod
+from _former_module import load_former as _load  # scripts/ is on the path: run as a script
 
 
 def main() -> None:

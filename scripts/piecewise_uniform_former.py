@@ -12,11 +12,8 @@ former sf, ``P(0 < T <= x)`` and isf against exact rational sums of the definiti
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -25,19 +22,14 @@ import fhsym.noise
 from fhsym.noise import PiecewiseUniform
 from fhsym.optimum.recorded import load
 
-ROOT = Path(__file__).resolve().parent.parent
+from _former_module import load_former  # scripts/ is on the path: run as a script
 
 
 def former(rev: str) -> Any:
-    src = subprocess.run(["git", "show", f"{rev}:fhsym/noise/piecewise_uniform.py"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    spec = importlib.util.spec_from_loader("fhsym.noise._former_piecewise_uniform", loader=None)
-    assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    mod.__package__ = "fhsym.noise"
-    sys.modules[spec.name] = mod
-    exec(compile(src, "former piecewise_uniform.py", "exec"), mod.__dict__)  # noqa: S102 - the project's own file
-    return mod.PiecewiseUniform
+    # its exact bounds moved from fhsym/_core/arb/ to fhsym/noise/plans/ (b980541, code unchanged)
+    moved = [("from .._core.arb.piecewise_uniform import", "from .plans.piecewise_uniform import")]
+    return load_former(rev, "fhsym/noise/piecewise_uniform.py", "fhsym.noise._former_piecewise_uniform",
+                       moved).PiecewiseUniform
 
 
 def _exact_sf(width: float, weights: Tuple[int, ...], x: Fraction) -> Fraction:

@@ -154,6 +154,17 @@ def test_discrete_flipped_huber_former_is_bit_for_bit_as_documented():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not _has_revision("9bb9e83"), reason="needs the git history (the former view is read from 9bb9e83)")
+def test_discrete_at_precision_former_agrees_with_the_former_view():
+    """`PYTHONPATH=. python scripts/discrete_at_precision_former.py` (CHANGELOG; here at 30 digits, ~1 min, most of it
+    the former view's c = 1e-4 sums): it runs, and the Euler-Maclaurin tails agree with the former term-by-term sums
+    to digits - 2 digits in all 12 rows (4 laws x sf, variance, profile)."""
+    out = _run("scripts/discrete_at_precision_former.py", "30")
+    rows = re.findall(r"agree to 28 digits: (True|False)", out)
+    assert len(rows) == 12 and all(r == "True" for r in rows), out
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not _has_revision("af7ecfb"), reason="needs the git history (the former class is read from af7ecfb)")
 def test_piecewise_uniform_former_prints_what_the_docs_state():
     """`PYTHONPATH=. python scripts/piecewise_uniform_former.py` (docs/declare.md, CHANGELOG; ~1 min): the point

@@ -35,10 +35,7 @@ so that the list stays true).
 
 from __future__ import annotations
 
-import functools
-import gzip
 import json
-from pathlib import Path
 
 import pytest
 
@@ -46,7 +43,8 @@ import fhsym
 from fhsym.applications.frontier import CANDIDATES, calibration_call
 from fhsym.noise import NOISE_CLASSES
 
-DATA = Path(fhsym.__file__).parent / "applications" / "data" / "frontier.json.gz"
+import frontier_data
+
 _SET = {"linf": "sensitivity", "l2": "l2_sensitivity", "l1": "l1_sensitivity"}
 #: the K-fold search's tolerance in variance (module docstring): 2 x its 1e-7 in log scale, doubled
 KFOLD_RTOL = 4e-7
@@ -68,9 +66,8 @@ KNOWN_MISSES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
 def _data():
-    return json.loads(gzip.decompress(DATA.read_bytes()))
+    return frontier_data.data()  # parsed once per process, shared with the other modules that read it
 
 
 def _record(call):
