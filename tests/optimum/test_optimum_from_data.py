@@ -242,6 +242,32 @@ def test_the_integer_dual_check_is_the_fraction_one():
         replace(dual, u={(5, 0): -1.0}).lp_bound()
 
 
+def test_the_integer_dual_check_is_the_fraction_one_at_extreme_floats():
+    """The vectorised integer route (numpy frexp, per-bin int64 half sums) on duals whose entries span the float range:
+    subnormals (5e-324, 2^-1070), values near 1e5, exact zeros, positive tolerance-sized entries clipped to 0, capped
+    and uncapped, every power-of-two m with M from m - 1 up; and m > M + 1 refused (the rows (j, E) would not exist)."""
+    import random
+
+    from fhsym.optimum.dual import DualCertificate
+
+    rng = random.Random(36)
+
+    def value() -> float:
+        return rng.choice([0.0, -rng.random(), rng.random() * 1e-8, -2.0 ** -rng.randint(1, 1070), -rng.random() * 1e5,
+                           5e-324, -5e-324])
+
+    for _ in range(150):
+        m = rng.choice([1, 2, 4, 8])
+        M = rng.randint(m - 1, 12)
+        u = {(j, k): value() for j in range(1, m + 1) for k in range(-M + j, M + 1) if rng.random() < 0.5}
+        d = DualCertificate(epsilon=rng.choice([0.5, 1.0, 3.0]), delta=1e-6, m=m, M=M, r=30.0, y=rng.random() * 3,
+                            z=tuple(value() for _ in range(m)), u_e=tuple(value() for _ in range(m)), u=u,
+                            cap=rng.choice([None, 5.0, 1e3]))
+        assert d.lp_bound() == d._lp_bound_fractions()
+    with pytest.raises(ValueError, match="m must be in"):
+        DualCertificate(epsilon=1.0, delta=1e-6, m=4, M=2, r=3.0, y=1.0, z=(0.0,) * 4, u_e=(0.0,) * 4, u={}).lp_bound()
+
+
 def test_a_record_whose_noise_is_from_a_coarser_solve_is_answered_from_the_record():
     """``recorded.best_of`` keeps each end from the better solve, so a record may hold a 256-bin dual and a 64-bin
     noise ((8, 1e-5)).  It is still answered from the record (it was solved again when the noise had to be on the

@@ -23,8 +23,9 @@ points of a python-flint ``arb`` ball, exact dyadic numbers).  For each term,
 ``[n_k - hi n_{k+j}]_+ <= N [q_k - e^eps q_{k+j}]_+ <= [n_k - lo n_{k+j}]_+``, so summing the outer
 forms in exact rationals bounds ``D_j`` from both sides; ``theta = Delta/w - j`` is an exact
 rational (both floats are exact dyadic numbers).  The rational bounds are rounded outward to
-floats (toward -inf / +inf, checked by exact comparison).  Only python-flint and Python's
-integers and :class:`fractions.Fraction` are used: no float enters a computed value.
+floats (toward -inf / +inf, checked by exact comparison).  Only python-flint, integers and
+:class:`fractions.Fraction` enter a computed value: floats only decide which terms are positive where the margin
+is 1e-9 relative, a million times their rounding error (:func:`lattice_deficits`; the rest in integers).
 
 Example
 -------
@@ -39,14 +40,16 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
+import numpy as np
 from flint import arb, ctx, fmpq
 
 __all__ = [
     "check_weights",
     "exp_enclosure",
     "lattice_deficit_bounds",
+    "lattice_deficits",
     "profile_bounds",
     "sup_profile_bounds",
     "sup_profile_terms",
@@ -54,6 +57,8 @@ __all__ = [
     "fraction_up",
 ]
 
+#: terms held in memory at a time by :func:`lattice_deficits` (Python ints in numpy object arrays)
+_CHUNK = 1 << 16
 _PREC = 192  # bits of the enclosure of e^eps: its relative width is ~2^-190
 
 
@@ -127,11 +132,83 @@ def lattice_deficit_bounds(weights: Sequence[int], j: int, lo: Fraction, hi: Fra
     """Exact rationals bounding ``D_j = sum_k [q_k - e^eps q_{k+j}]_+`` given ``lo <= e^eps <= hi``.
 
     ``weights`` are the checked integers ``n_0..n_M``; ``j >= 0``.  The lower bound uses ``hi`` in
-    every term, the upper bound ``lo``; both are exact.
+    every term, the upper bound ``lo``; both are exact (:func:`lattice_deficits` at one shift).
 
     >>> lattice_deficit_bounds((2, 1), 3, Fraction(2), Fraction(3))   # disjoint supports: D = 1
     (Fraction(1, 1), Fraction(1, 1))
     """
+    return lattice_deficits(weights, [j], lo, hi)[0]
+
+
+def lattice_deficits(weights: Sequence[int], js: Sequence[int], lo: Fraction, hi: Fraction,
+                     ) -> List[Tuple[Fraction, Fraction]]:
+    """:func:`lattice_deficit_bounds` at every shift of ``js``, all in one pass (the same exact rationals).
+
+    Each sum is ``b sum_S n_k - a sum_S n_{k+j}`` over the set ``S`` of its positive terms (``e^eps``'s bound
+    ``a/b``).  Which terms are positive is decided by a float comparison where it is clear by a margin of ``1e-9``
+    (the float forms of ``n_k`` and ``(a/b) n_{k+j}`` are within a few units in the last place of the exact ones,
+    ~1e-15 relative) and exactly in integers for the rest; the sums are exact integer sums.  Where the weights or the
+    bound are out of float range the term-by-term route is used.
+
+    >>> lattice_deficits((2, 1), [0, 1, 3], Fraction(2), Fraction(3))   # D_1 = q_1 = 1/4: the other terms <= 0
+    [(Fraction(0, 1), Fraction(0, 1)), (Fraction(1, 4), Fraction(1, 4)), (Fraction(1, 1), Fraction(1, 1))]
+    """
+    n = weights
+    M = len(n) - 1
+    total = n[0] + 2 * sum(n[1:])
+    inner = sorted({j for j in js if 0 < j <= 2 * M})
+    out = {j: (Fraction(0), Fraction(0)) if j == 0 else (Fraction(1), Fraction(1)) for j in js if not 0 < j <= 2 * M}
+    if inner and (max(n) >= 2 ** 1000 or hi >= 2 ** 900):
+        out.update((j, _deficit_loop(n, j, lo, hi)) for j in inner)
+        inner = []
+    if inner:
+        small = max(n) < 2 ** 62
+        full = np.array([n[abs(k)] for k in range(-M, M + 1)] + [0] * (max(inner) + 1),
+                        dtype=np.int64 if small else object)
+        full_f = full.astype(float)
+        rows = max(1, _CHUNK // (2 * M + 1))  # shifts per pass: about _CHUNK terms in memory at a time
+        for c in range(0, len(inner), rows):
+            out.update(zip(inner[c:c + rows], _deficit_rows(full, full_f, inner[c:c + rows], M, total, lo, hi)))
+    return [out[j] for j in js]
+
+
+def _deficit_rows(full: "np.ndarray", full_f: "np.ndarray", js: List[int], M: int, total: int, lo: Fraction,
+                  hi: Fraction) -> List[Tuple[Fraction, Fraction]]:
+    """The bounds of ``D_j`` for ``0 < j <= 2 M`` (:func:`lattice_deficits`); ``full`` holds ``n_|k|`` for
+    ``k = -M..M`` then zeros (int64 below 2^62, else Python ints; ``full_f``: as floats)."""
+    idx = np.arange(2 * M + 1)[None, :] + np.asarray(js)[:, None]
+    nk, nkj = full[None, : 2 * M + 1], full[idx]
+    nk_f, nkj_f = full_f[None, : 2 * M + 1], full_f[idx]
+    present = nk_f > 0.0
+    sums = []
+    for r in (lo, hi):
+        a, b = r.numerator, r.denominator
+        scaled = float(r) * nkj_f  # (a/b) n_{k+j} to ~3 units in the last place
+        pos = present & (nk_f > scaled * (1.0 + 1e-9))
+        unclear = present & ~pos & (nk_f * (1.0 + 1e-9) >= scaled)
+        for i, k in zip(*np.nonzero(unclear)):
+            pos[i, k] = b * int(full[k]) > a * int(full[idx[i, k]])
+        s_nk, s_nkj = _masked_row_sums(full, pos, None), _masked_row_sums(full, pos, idx)
+        sums.append([Fraction(b * x - a * y, b * total) for x, y in zip(s_nk, s_nkj)])
+    return list(zip(sums[1], sums[0]))
+
+
+def _masked_row_sums(full: "np.ndarray", mask: "np.ndarray", idx: "Optional[np.ndarray]") -> List[int]:
+    """Exact integer sums over each row of ``mask`` of ``full[k]`` (``idx`` None) or ``full[idx[i, k]]``.
+
+    Weights below 2^62 are summed in int64 as two 31-bit halves (each half-sum below 2^62 for rows of fewer than
+    2^31 terms: exact); larger ones as Python ints."""
+    if full.dtype != object:
+        vals = full[None, : mask.shape[1]] if idx is None else full[idx]
+        high = np.where(mask, vals >> 31, 0).sum(axis=1)
+        low = np.where(mask, vals & ((1 << 31) - 1), 0).sum(axis=1)
+        return [(int(h) << 31) + int(lo) for h, lo in zip(high, low)]
+    vals = full[None, : mask.shape[1]] if idx is None else full[idx]
+    return [int(x) for x in np.where(mask, vals, 0).sum(axis=1)]
+
+
+def _deficit_loop(weights: Sequence[int], j: int, lo: Fraction, hi: Fraction) -> Tuple[Fraction, Fraction]:
+    """``D_j``'s bounds term by term (the reference route of :func:`lattice_deficits`)."""
     n = weights
     M = len(n) - 1
     total = n[0] + 2 * sum(n[1:])
@@ -193,10 +270,7 @@ def _prepare(width: float, weights: Sequence[int], epsilon: float, sensitivity: 
 
 def _at_shift(n: Tuple[int, ...], lo: Fraction, hi: Fraction, J: int, theta: Fraction) -> Tuple[Fraction, Fraction]:
     """Exact bounds on ``(1 - theta) D_J + theta D_{J+1}``."""
-    a0, a1 = lattice_deficit_bounds(n, J, lo, hi)
-    if not theta:
-        return a0, a1
-    b0, b1 = lattice_deficit_bounds(n, J + 1, lo, hi)
+    (a0, a1), (b0, b1) = lattice_deficits(n, [J, J + 1] if theta else [J, J], lo, hi)
     return (1 - theta) * a0 + theta * b0, (1 - theta) * a1 + theta * b1
 
 
@@ -223,10 +297,11 @@ def sup_profile_bounds(width: float, weights: Sequence[int], epsilon: float, sen
     (0.5, 0.5)
     """
     n, lo, hi, J, theta = _prepare(width, weights, epsilon, sensitivity)
-    best_lo, best_hi = _at_shift(n, lo, hi, J, theta)
-    for j in range(1, min(J, 2 * len(n) - 1) + 1):
-        a0, a1 = lattice_deficit_bounds(n, j, lo, hi)
-        best_lo, best_hi = max(best_lo, a0), max(best_hi, a1)
+    lattice = list(range(1, min(J, 2 * len(n) - 1) + 1))
+    *nodes, (a0, a1), (b0, b1) = lattice_deficits(n, lattice + [J, J + 1], lo, hi)
+    best_lo, best_hi = (1 - theta) * a0 + theta * b0, (1 - theta) * a1 + theta * b1
+    for lo_j, hi_j in nodes:
+        best_lo, best_hi = max(best_lo, lo_j), max(best_hi, hi_j)
     return max(fraction_down(best_lo), 0.0), min(fraction_up(best_hi), 1.0)
 
 
