@@ -21,6 +21,12 @@ and d = 1; a 500-shift scan is printed beside it).
 ``python scripts/optimum_gap_study.py refined-lp EPS DELTA m UNITS s``: the lower end's LP (``fhsym.optimum.lp``) on
 ``m`` bins per unit, on ``m s``, and a relaxation with sub-bin positions (a fine dithered quantiser on ``1/(m s)``,
 then the coarse rows on ``1/m``: valid, lower end = value - (1/(m s))^2/4); HiGHS floats, no dual certificate.
+
+``python scripts/optimum_gap_study.py aggregated-lp EPS DELTA m UNITS RHO:C ...``: a non-uniform grid for the lower end
+that stays valid: the uniform LP on ``m`` bins (Lemma 2 as it is, loss ``1/(4 m^2)``) relaxed by merging the bins
+farther than ``RHO`` from every integer into blocks of ``C`` (a block's mass costs its inner edge's ``x^2``; a row whose
+positive bins form a whole cell is summed over it, its subtracted bins bounded above by their cells' masses (times
+their multiplicity); other rows dropped).  ``0:1`` is the uniform LP itself (checked: the same matrix and value).
 """
 
 from __future__ import annotations
@@ -274,6 +280,107 @@ def cmd_refined_lp(eps: float, delta: float, m: int, units: float, s: int) -> No
         print(f"eps {eps} delta {delta} {name:>14}: LP value {val:.9g}, lower end {low:.9g} ({cpu:.1f} s CPU)")
 
 
+def cmd_aggregated_lp(eps: float, delta: float, m: int, units: float, specs: Sequence[str]) -> None:
+    import time
+
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
+    from fhsym.optimum.solve import objective_scale, ratio_above
+
+    M = int(units * m)
+    r, w = ratio_above(eps), 1.0 / m
+    for spec in specs:
+        rho_s, c_s = spec.split(":")
+        rho, c = float(rho_s), int(c_s)
+        cell = np.empty(M + 1, dtype=int)
+        cells: List[List[int]] = []
+        k = 0
+        while k <= M:
+            if k == 0 or c == 1 or abs(k / m - round(k / m)) < rho:
+                cell[k] = len(cells)
+                cells.append([k])
+                k += 1
+                continue
+            run = [k]
+            k += 1
+            while k <= M and k % c != 0 and not abs(k / m - round(k / m)) < rho:
+                run.append(k)
+                k += 1
+            cell[run] = len(cells)
+            cells.append(run)
+        nc = len(cells)
+        ri: List[int] = []
+        ci: List[int] = []
+        vi: List[float] = []
+        nrow, ncol = 0, nc + 1  # columns: the cells' masses, t, then one s per row and one s_E per shift
+        budget: Dict[int, List[int]] = {}
+        for j in range(1, m + 1):
+            groups: Dict[Tuple[bool, int], List[int]] = {}
+            for kk in range(-M + j, M + 1):
+                groups.setdefault((kk >= 0, int(cell[abs(kk)])), []).append(kk)
+            budget[j] = []
+            for (_, cid), members in groups.items():
+                if sorted(abs(kk) for kk in members) != cells[cid]:
+                    continue  # not the whole cell: the row is dropped
+                row: Dict[int, float] = {cid: 1.0}
+                mult: Dict[int, Dict[int, int]] = {}
+                for kk in members:
+                    i = abs(kk - j)
+                    mult.setdefault(int(cell[i]), {})
+                    mult[int(cell[i])][i] = mult[int(cell[i])].get(i, 0) + 1
+                for cc, d in mult.items():
+                    row[cc] = row.get(cc, 0.0) - r * max(d.values())
+                for cc, v in row.items():
+                    ri.append(nrow)
+                    ci.append(cc)
+                    vi.append(v)
+                ri.append(nrow)
+                ci.append(ncol)
+                vi.append(-1.0)
+                budget[j].append(ncol)
+                ncol += 1
+                nrow += 1
+            for cid, fl in enumerate(cells):  # row E: the cells inside [M - j + 1, M]
+                if fl[0] >= M - j + 1:
+                    ri.append(nrow)
+                    ci.append(cid)
+                    vi.append(1.0)
+            ri += [nrow, nrow]
+            ci += [nc, ncol]
+            vi += [-r, -1.0]
+            budget[j].append(ncol)
+            ncol += 1
+            nrow += 1
+        first = nrow
+        for j in range(1, m + 1):
+            for col in budget[j]:
+                ri.append(nrow)
+                ci.append(col)
+                vi.append(1.0)
+            nrow += 1
+        A = sp.csr_matrix((vi, (ri, ci)), shape=(nrow, ncol))
+        b = np.zeros(nrow)
+        b[first:] = 1.0  # in units of delta
+        cost = np.zeros(ncol)
+        aeq = np.zeros(ncol)
+        for cid, fl in enumerate(cells):
+            a = 1.0 if fl == [0] else 2.0
+            cost[cid] = a * (fl[0] * w) ** 2
+            aeq[cid] = a
+        cost[nc], aeq[nc] = 2.0 * ((M + 1) * w) ** 2, 2.0
+        scale = objective_scale(cost)
+        t0 = time.process_time()
+        res = linprog(np.ldexp(cost, -scale), A_ub=A, b_ub=b, A_eq=sp.csr_matrix(aeq.reshape(1, -1)),
+                      b_eq=np.array([1.0 / delta]), bounds=(0, None), method="highs-ds",
+                      options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+        if res.status != 0:
+            raise ArithmeticError(res.message)
+        val = math.ldexp(res.fun, scale) * delta
+        print(f"eps {eps} delta {delta} m {m} rho {rho} block {c}: {nc} cells, {A.shape[0]} rows, LP value {val:.9g}, "
+              f"lower end {val - w * w / 4:.9g} ({time.process_time() - t0:.1f} s CPU)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -288,13 +395,21 @@ def main() -> None:
     p.add_argument("m", type=int)
     p.add_argument("units", type=float)
     p.add_argument("s", type=int)
+    p = sub.add_parser("aggregated-lp")
+    p.add_argument("epsilon", type=float)
+    p.add_argument("delta", type=float)
+    p.add_argument("m", type=int)
+    p.add_argument("units", type=float)
+    p.add_argument("specs", nargs="+", help="RHO:C (fine within RHO of each integer, blocks of C bins elsewhere)")
     args = ap.parse_args()
     if args.cmd == "bump":
         cmd_bump(args.epsilon, args.optimise)
     elif args.cmd == "lp-shape":
         cmd_lp_shape(args.epsilon)
-    else:
+    elif args.cmd == "refined-lp":
         cmd_refined_lp(args.epsilon, args.delta, args.m, args.units, args.s)
+    else:
+        cmd_aggregated_lp(args.epsilon, args.delta, args.m, args.units, args.specs)
 
 
 if __name__ == "__main__":
