@@ -249,7 +249,7 @@ def cmd_bump(eps: float, optimise: bool) -> None:
 
         r = minimize(obj, [W, a, math.log(eta), s], method="Nelder-Mead",
                      options=dict(xatol=1e-7, fatol=1e-17, maxiter=800))
-        W, a, eta, s = r.x[0], r.x[1], math.exp(r.x[2]), max(r.x[3], 0.0)
+        W, a, eta, s = float(r.x[0]), float(r.x[1]), math.exp(float(r.x[2])), max(float(r.x[3]), 0.0)
     B = fit_bound(eps, W, a, eta, s, ts.bound)
     if B is None:
         sys.exit(f"no bound B brackets delta = {DELTA} at eps = {eps}")
