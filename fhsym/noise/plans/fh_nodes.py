@@ -26,14 +26,14 @@ import math
 from math import frexp as _frexp
 from typing import Any, Dict, Iterable, List, Tuple
 
-from flint import arb, ctx, fmpq
+from flint import arb, arb_poly, ctx, fmpq
 
-from ..._core.arb.core import bits, sqrt2, sqrt_half_pi
+from ..._core.arb.core import bits, mills, sqrt2, sqrt_half_pi
 from ..._core.arb.enclosures import (EPSILON, SENSITIVITY, START_PREC, SUBNORMAL, check_end_options, clip_unit,
                                      upper_end)
 from .flipped_huber import fh_constants, fh_geometry, fh_mills_excess, flipped_huber_plan
 
-__all__ = ["fh_upper_ends"]
+__all__ = ["fh_upper_ends", "SERIES_TERMS", "SERIES_CELLS_LOG2"]
 
 _MARGIN = 1e-12  # float losses within this (relative) of eps are compared exactly in Q
 
@@ -80,6 +80,100 @@ def _mills(x: arb, p: int) -> Any:
 
 _ZERO = arb(0)
 
+# The series rule (grid format "pld-exact-2" of :mod:`fhsym.accounting.pld_exact`): at a node on the Gaussian
+# branch (t1 > 0), R(t1) - R(t1 + D) (R the Mills ratio) from the Taylor polynomial of F(t) = R(t) - R(t + D) about the
+# centre of t1's cell.  A binade [2^e, 2^(e+1)) is cut into 2^SERIES_CELLS_LOG2 cells of width
+# w = 2^(e - SERIES_CELLS_LOG2); t1's cell [i w, (i + 1) w) has the centre c = (i + 1/2) w, |t1 - c| <= rho = w/2
+# (checked on the ball of s = t1 - c), and every point between c and t1 is >= xi = i w >= 2^e.  With
+# R(x) = int_0^inf e^{-x u - u^2/2} du (x >= 0), |R^(n)(y)| = int_0^inf u^n e^{-y u - u^2/2} du <= n!/y^(n+1) for y > 0,
+# so |F^(N)(y)| <= 2 N!/y^(N+1) (D > 0) and Lagrange's remainder of the degree-(N - 1) Taylor polynomial is at most
+# 2 rho^N / xi^(N + 1) (rho/xi <= 2^-(SERIES_CELLS_LOG2 + 1): 2^-131 / xi at N = 22).  The Taylor coefficients
+# a_n = R^(n)(x0)/n! at x0 = c and at x0 = c + D come from a_0 = R(x0) (:func:`fhsym._core.arb.core.mills` of the
+# exact x0) and R' = x R - 1, i.e. a_1 = x0 a_0 - 1, (n + 1) a_(n+1) = x0 a_n + a_(n-1), in ball arithmetic at a
+# precision fixed by the cell alone (the recurrence loses at most about 2 N log2(x0) bits; arb accounts for every one);
+# F's are their differences.  The polynomial is evaluated at the ball of s.  The ball is deterministic in t1, D and
+# the working precision: the same on every machine and in every order (a cell's coefficients are memoised, never a
+# function of which node came first).
+SERIES_TERMS = 22
+SERIES_CELLS_LOG2 = 5
+_SERIES: Dict[Tuple[int, int], Dict[Tuple[int, int], Tuple[Any, Any, Any, Any, fmpq]]] = {}  # D -> (e, i) -> cell
+
+
+def _taylor_mills(x0: arb, terms: int) -> List[Any]:
+    a = [mills(x0)]
+    a.append(x0 * a[0] - 1)
+    for n in range(1, terms - 1):
+        a.append((x0 * a[n] + a[n - 1]) / (n + 1))
+    return a
+
+
+def _cells(Dq: fmpq) -> Dict[Tuple[int, int], Tuple[Any, Any, Any, Any, fmpq]]:
+    """The memo of the cells of D (one dict per D: a node looks its cell up by two small integers)."""
+    key = (int(Dq.p), int(Dq.q))
+    got = _SERIES.get(key)
+    if got is None:
+        if len(_SERIES) >= 64:
+            _SERIES.clear()
+        got = _SERIES[key] = {}
+    return got
+
+
+def _cell_series(e: int, i: int, Dq: fmpq, cells: Dict[Tuple[int, int], Tuple[Any, Any, Any, Any, fmpq]]
+                 ) -> Tuple[Any, Any, Any, Any, fmpq]:
+    """(Taylor polynomial of F about c, remainder ball, c, rho as balls, c exact) of cell (e, i) (memoised in
+    ``cells``, :func:`_cells` of D)."""
+    got = cells.get((e, i))
+    if got is not None:
+        return got
+    k = SERIES_CELLS_LOG2 + 1
+    rho = fmpq(1, 2 ** (k - e)) if e < k else fmpq(2 ** (e - k))
+    cq = (2 * i + 1) * rho  # (i + 1/2) w, an exact dyadic
+    xi = 2 * i * rho
+    top = cq + Dq + rho  # the largest argument of R: its size sets the recurrence's precision
+    with ctx.workprec(START_PREC + 64 + 2 * SERIES_TERMS * (bits(top) + 1)):
+        a = _taylor_mills(arb(cq), SERIES_TERMS)
+        b = _taylor_mills(arb(cq + Dq), SERIES_TERMS)
+        rem = arb(0, (2 * arb(rho) ** SERIES_TERMS / arb(xi) ** (SERIES_TERMS + 1)).upper())
+        diff = [x - y for x, y in zip(a, b)]
+    with ctx.workprec(START_PREC + 32):  # rounded (a ball containing each coefficient's) for a cheaper evaluation
+        poly = arb_poly([+x for x in diff])
+    if len(cells) >= 65536:
+        cells.clear()
+    out = (poly, rem, arb(cq), arb(rho), cq)
+    cells[(e, i)] = out
+    return out
+
+
+def _cell_of(x: fmpq) -> Tuple[int, int]:
+    """(e, i) of the exact x > 0: 2^e <= x < 2^(e+1), i = floor(x / 2^(e - SERIES_CELLS_LOG2)) (integers only)."""
+    n, d = x.p, x.q
+    e = int(n.bit_length()) - int(d.bit_length())
+    if not ((n >= d << e) if e >= 0 else (n << -e >= d)):
+        e -= 1
+    sh = SERIES_CELLS_LOG2 - e
+    return e, int((n << sh) // d if sh >= 0 else n // (d << -sh))
+
+
+def _fdiff_series(tb: arb, xf: float, t1: Any, Dq: fmpq, cells: Dict[Tuple[int, int], Tuple[Any, Any, Any, Any, fmpq]]
+                  ) -> Any:
+    """R(t1) - R(t1 + D) for t1 > 0 in the ball ``tb`` (``xf`` a float near it, ``t1`` a callable giving it exactly) and
+    D > 0 at the current precision, by the series rule above; None where t1 is not > 0.
+
+    The cell is first taken from ``xf`` (``math.frexp``); where the ball of s = t1 - c is not within rho of 0 (t1 near
+    a cell's edge, or the float rounded across it) the exact cell of t1 (:func:`_cell_of`) is used: either way
+    |t1 - c| <= rho holds for the exact t1."""
+    f, e = _frexp(xf)
+    if f > 0.0:
+        poly, rem, c, rho, _ = _cell_series(e - 1, int(math.ldexp(f, SERIES_CELLS_LOG2 + 1)), Dq, cells)
+        sb = tb - c
+        if sb.upper() <= rho and sb.lower() >= -rho:
+            return poly(sb) + rem
+    tq = t1()
+    if not tq > 0:
+        return None
+    poly, rem, _, _, cq = _cell_series(*_cell_of(tq), Dq, cells)
+    return poly(arb(tq - cq)) + rem
+
 
 def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
     """``x``, or None where :func:`.enclosures.upper_end` would go on to a higher precision (its stopping test)."""
@@ -98,8 +192,12 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
 
 
 def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, gamma: float, *,
-                  rel_width: float = 2.0**-40, max_prec: int = 1024) -> List[Tuple[int, int]]:
-    """:func:`.enclosures.profile_upper_ends` of ``FH(alpha, gamma^2)`` (the same ends; see the module docstring)."""
+                  rel_width: float = 2.0**-40, max_prec: int = 1024, series: bool = False) -> List[Tuple[int, int]]:
+    """:func:`.enclosures.profile_upper_ends` of ``FH(alpha, gamma^2)`` (the same ends; see the module docstring).
+
+    ``series``: the Gaussian-branch nodes take the Mills ratio from :func:`_mills_series` (the series rule, grid format
+    "pld-exact-2"; a different ball, so other ends) instead of one erfc per argument; every other node, and a node
+    whose ball fails the stopping test, takes the general path as without it."""
     dl = SENSITIVITY.check(sensitivity)
     rel = check_end_options(rel_width, max_prec)
     rel_ball = arb(rel)  # exact (a float), at any precision
@@ -115,6 +213,10 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
     bD1, b_boost = geo.bD1, geo.b_boost
     out: List[Tuple[int, int]] = []
     zs: Dict[int, Any] = {}  # working precision -> Z (fh_constants) at it
+    pf: Dict[int, Tuple[Any, float, float]] = {}  # the series rule: id(piece) -> (piece, float C, float B)
+    sc: Dict[Tuple[int, int], Tuple[Any, Any, Any, Any]] = {}  # (id(piece), precision) -> C, B, b^2, Z as balls
+    cells = _cells(Dq) if series else {}
+    bD1f = float(bD1)
     home = ctx.prec
     for e in epsilons:
         if type(e) is float and e >= 0.0 and e != math.inf:
@@ -137,6 +239,33 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
         if pc is None or pc.A != 0 or not (laplace or not (pc.neg or pc.x_lin)):
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue
+        if series and not laplace and Dq > 0:  # the series rule's Gaussian-branch node (t1 > 0)
+            pcf = pf.get(id(pc))
+            if pcf is None:
+                pcf = pf[id(pc)] = (pc, float(pc.C), float(pc.B))
+            xf = (e - pcf[1]) / pcf[2]  # t1, roughly: it picks the precision and the cell, never a value
+            if 0.0 < xf < 1e300:
+                wp = pr + 2 * max(0, _frexp(xf + bD1f)[1] + 1) + b_boost
+                cst = sc.get((id(pc), wp))
+                if cst is None:
+                    with ctx.workprec(wp):
+                        cb = fh_constants(bq, Dq)
+                        cst = sc[(id(pc), wp)] = (arb(pc.C), arb(pc.B), cb[2], cb[4])
+                ctx.prec = wp
+                try:
+                    tb = (arb(e) - cst[0]) / cst[1]  # a ball containing t1 = (eps - C)/B (e is eps exactly)
+                    dm = _fdiff_series(tb, xf, lambda: (eq - pc.C) / pc.B, Dq, cells)
+                    x = None if dm is None else \
+                        _settle(clip_unit(((-((tb * tb + cst[2]) / 2)).exp() * dm) / cst[3]), rel_ball, pr, wp - pr,
+                                max_prec)
+                finally:
+                    ctx.prec = home
+                if x is None:
+                    out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
+                else:
+                    man, ex = x.upper().man_exp()
+                    out.append((int(man), int(ex)))
+                continue
         t1 = (eq - pc.C) / pc.B
         if laplace:  # -b <= t1 < 0, t2 <= b: |t1| = -t1, r(t1) = b |t1|
             ax_q = -t1
