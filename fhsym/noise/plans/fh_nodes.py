@@ -18,13 +18,19 @@ Every other node (a crossing at a point of ``P`` or on a quadratic piece, cases 
 its asymptotic regime, or a ball that needs more precision) takes the general path.  The ball is a function of the
 operations and their inputs and precisions only (arb is deterministic), so the ends are the same;
 tests/test_pld_exact_nodes.py compares the two paths end for end.
+
+With ``series=True`` (grid format "pld-exact-2" of :mod:`fhsym.accounting.pld_exact`) the Gaussian-branch nodes take
+another ball: the difference of Mills ratios from a Taylor series shared by the nodes of a cell (the series rule,
+below), no erfc per node; tests/test_pld_exact_series.py checks its enclosure against mpmath and that on issued grids
+it gives the same integer nodes, hence the same bound, as the per-node balls.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left as _bisect_left
 from math import frexp as _frexp
-from typing import Any, Dict, Iterable, List, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from flint import arb, arb_poly, ctx, fmpq
 
@@ -191,13 +197,77 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
     return x
 
 
+def _exact_t1(geo: Any, j: int, npts: int, e: float) -> fmpq:
+    pc = geo.piece(j if j < npts else None)
+    return (fmpq(*e.as_integer_ratio()) - pc.C) / pc.B
+
+
+def _series_ends(epsilons: List[Any], geo: Any, lo_f: List[float], hi_f: List[float], bq: fmpq, Dq: fmpq,
+                 rel_ball: arb, pr: int, max_prec: int) -> Tuple[List[Optional[Tuple[int, int]]], List[int]]:
+    """The series rule's ends at the Gaussian-branch nodes (t1 > 0 on a linear piece of ``P``, eps a float not
+    within the margin of a point of ``P``) whose ball passes the stopping test; the indices of the others."""
+    out: List[Optional[Tuple[int, int]]] = [None] * len(epsilons)
+    rest: List[int] = []
+    if not Dq > 0:
+        return out, list(range(len(epsilons)))
+    cells = _cells(Dq)
+    pf: Dict[int, Tuple[float, float]] = {}  # j -> (float C, float B) of a Gaussian-branch piece
+    sc: Dict[Tuple[int, int], Tuple[Any, Any, Any, Any]] = {}  # (j, precision) -> C, B, b^2, Z as balls
+    bD1f = float(geo.bD1)
+    b_boost = geo.b_boost
+    npts = len(hi_f)
+    home = ctx.prec
+    for k, e in enumerate(epsilons):
+        if not (type(e) is float and 0.0 <= e < math.inf):
+            rest.append(k)
+            continue
+        j = _bisect_left(hi_f, e)  # hi_f[i] < e for i < j: the loop of fh_upper_ends passes them
+        if j < npts and e >= lo_f[j]:  # within the margin of a point of P: compared exactly there
+            rest.append(k)
+            continue
+        pcf = pf.get(j)
+        if pcf is None:
+            pc = geo.piece(j if j < npts else None)
+            if pc.A != 0 or pc.neg or pc.x_lin:  # not the Gaussian branch (Table I case (v))
+                pf[j] = (math.nan, math.nan)
+                rest.append(k)
+                continue
+            pcf = pf[j] = (float(pc.C), float(pc.B))
+        xf = (e - pcf[0]) / pcf[1]  # t1, roughly: it picks the precision and the cell, never a value
+        if not 0.0 < xf < 1e300:  # (nan: not the Gaussian branch)
+            rest.append(k)
+            continue
+        wp = pr + 2 * max(0, _frexp(xf + bD1f)[1] + 1) + b_boost
+        cst = sc.get((j, wp))
+        if cst is None:
+            pc = geo.piece(j if j < npts else None)
+            with ctx.workprec(wp):
+                cb = fh_constants(bq, Dq)
+                cst = sc[(j, wp)] = (arb(pc.C), arb(pc.B), cb[2], cb[4])
+        ctx.prec = wp
+        try:
+            tb = (arb(e) - cst[0]) / cst[1]  # a ball containing t1 = (eps - C)/B (e is eps exactly)
+            dm = _fdiff_series(tb, xf, lambda: _exact_t1(geo, j, npts, e), Dq, cells)
+            x = None if dm is None else \
+                _settle(clip_unit(((-((tb * tb + cst[2]) / 2)).exp() * dm) / cst[3]), rel_ball, pr, wp - pr, max_prec)
+        finally:
+            ctx.prec = home
+        if x is None:
+            rest.append(k)
+            continue
+        man, ex = x.upper().man_exp()
+        out[k] = (int(man), int(ex))
+    return out, rest
+
+
 def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, gamma: float, *,
                   rel_width: float = 2.0**-40, max_prec: int = 1024, series: bool = False) -> List[Tuple[int, int]]:
     """:func:`.enclosures.profile_upper_ends` of ``FH(alpha, gamma^2)`` (the same ends; see the module docstring).
 
-    ``series``: the Gaussian-branch nodes take the Mills ratio from :func:`_mills_series` (the series rule, grid format
-    "pld-exact-2"; a different ball, so other ends) instead of one erfc per argument; every other node, and a node
-    whose ball fails the stopping test, takes the general path as without it."""
+    ``series``: the series rule (grid format "pld-exact-2"): at the Gaussian-branch nodes (eps a float, not within
+    the margin of a point of ``P``), R(t1) - R(t1 + D) from :func:`_fdiff_series` instead of two erfc balls, t1 as
+    the ball (eps - C)/B, its stopping test as :func:`_settle` (:func:`_series_ends`) -- other balls, so other ends;
+    every other node, and a node whose ball fails the stopping test, as without it."""
     dl = SENSITIVITY.check(sensitivity)
     rel = check_end_options(rel_width, max_prec)
     rel_ball = arb(rel)  # exact (a float), at any precision
@@ -209,14 +279,18 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
     lf = [float(x) for x in losses]
     lo_f = [x - _MARGIN * abs(x) - 1e-300 for x in lf]
     hi_f = [x + _MARGIN * abs(x) + 1e-300 for x in lf]
+    if series:
+        epsilons = list(epsilons)
+        got, rest = _series_ends(epsilons, geo, lo_f, hi_f, bq, Dq, rel_ball, pr, max_prec)
+        if rest:  # every other node as without the series rule
+            for k, end in zip(rest, fh_upper_ends([epsilons[k] for k in rest], sensitivity, alpha, gamma,
+                                                   rel_width=rel_width, max_prec=max_prec)):
+                got[k] = end
+        return got  # type: ignore[return-value]  # every entry is set: a series end or one of the rest
     bb_q = bq * bq
     bD1, b_boost = geo.bD1, geo.b_boost
     out: List[Tuple[int, int]] = []
     zs: Dict[int, Any] = {}  # working precision -> Z (fh_constants) at it
-    pf: Dict[int, Tuple[Any, float, float]] = {}  # the series rule: id(piece) -> (piece, float C, float B)
-    sc: Dict[Tuple[int, int], Tuple[Any, Any, Any, Any]] = {}  # (id(piece), precision) -> C, B, b^2, Z as balls
-    cells = _cells(Dq) if series else {}
-    bD1f = float(bD1)
     home = ctx.prec
     for e in epsilons:
         if type(e) is float and e >= 0.0 and e != math.inf:
@@ -239,33 +313,6 @@ def fh_upper_ends(epsilons: Iterable[float], sensitivity: float, alpha: float, g
         if pc is None or pc.A != 0 or not (laplace or not (pc.neg or pc.x_lin)):
             out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
             continue
-        if series and not laplace and Dq > 0:  # the series rule's Gaussian-branch node (t1 > 0)
-            pcf = pf.get(id(pc))
-            if pcf is None:
-                pcf = pf[id(pc)] = (pc, float(pc.C), float(pc.B))
-            xf = (e - pcf[1]) / pcf[2]  # t1, roughly: it picks the precision and the cell, never a value
-            if 0.0 < xf < 1e300:
-                wp = pr + 2 * max(0, _frexp(xf + bD1f)[1] + 1) + b_boost
-                cst = sc.get((id(pc), wp))
-                if cst is None:
-                    with ctx.workprec(wp):
-                        cb = fh_constants(bq, Dq)
-                        cst = sc[(id(pc), wp)] = (arb(pc.C), arb(pc.B), cb[2], cb[4])
-                ctx.prec = wp
-                try:
-                    tb = (arb(e) - cst[0]) / cst[1]  # a ball containing t1 = (eps - C)/B (e is eps exactly)
-                    dm = _fdiff_series(tb, xf, lambda: (eq - pc.C) / pc.B, Dq, cells)
-                    x = None if dm is None else \
-                        _settle(clip_unit(((-((tb * tb + cst[2]) / 2)).exp() * dm) / cst[3]), rel_ball, pr, wp - pr,
-                                max_prec)
-                finally:
-                    ctx.prec = home
-                if x is None:
-                    out.append(upper_end(*flipped_huber_plan(eq, dl, alpha, gamma)[:2], rel, max_prec))
-                else:
-                    man, ex = x.upper().man_exp()
-                    out.append((int(man), int(ex)))
-                continue
         t1 = (eq - pc.C) / pc.B
         if laplace:  # -b <= t1 < 0, t2 <= b: |t1| = -t1, r(t1) = b |t1|
             ax_q = -t1
