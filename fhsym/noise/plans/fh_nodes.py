@@ -199,7 +199,8 @@ def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
 
 def _exact_t1(geo: Any, j: int, npts: int, e: float) -> fmpq:
     pc = geo.piece(j if j < npts else None)
-    return (fmpq(*e.as_integer_ratio()) - pc.C) / pc.B
+    t1: fmpq = (fmpq(*e.as_integer_ratio()) - pc.C) / pc.B
+    return t1
 
 
 def _series_ends(epsilons: List[Any], geo: Any, lo_f: List[float], hi_f: List[float], bq: fmpq, Dq: fmpq,
