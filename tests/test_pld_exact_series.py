@@ -123,3 +123,29 @@ def test_series_format_needs_a_law_with_series_nodes():
     with pytest.raises(ValueError, match="grid format"):
         pe.ExactGrid(Fraction(1, 256), 64, 40, 0, 0, "pld-exact-9")
     assert pe.ExactGrid.from_dict(g.to_dict()) == g
+
+
+def test_series_ends_equal_the_per_node_ends_on_random_laws(monkeypatch):
+    """The ends are rounded up to the caller's precision (53 bits): where both balls are narrow, they are the same
+    float.  Random laws, sensitivities and epsilons; the series rule must have formed most Gaussian-branch nodes."""
+    used = [0]
+    inner = fh_nodes._fdiff_series
+
+    def counted(*a):
+        used[0] += 1
+        return inner(*a)
+
+    monkeypatch.setattr(fh_nodes, "_fdiff_series", counted)
+    rng = random.Random(7)
+    n = diff = 0
+    for _ in range(15):
+        alpha = rng.choice([0.05, 0.5, 2.0, 7.5, 30.0]) * rng.uniform(0.5, 2)
+        gamma = rng.choice([0.3, 1.0, 5.0, 13.5, 60.0]) * rng.uniform(0.5, 2)
+        D = rng.choice([0.1, 1.0, 3.0])
+        eps = sorted(rng.uniform(0, 12) * rng.random() for _ in range(150))
+        a = fh_nodes.fh_upper_ends(eps, D, alpha, gamma)
+        b = fh_nodes.fh_upper_ends(eps, D, alpha, gamma, series=True)
+        n += len(a)
+        diff += sum(x != y for x, y in zip(a, b))
+    print(f"{n} nodes over 15 random laws, {used[0]} by the series rule: upper ends different at {diff}")
+    assert used[0] >= n // 3 and diff == 0
