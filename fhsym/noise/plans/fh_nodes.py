@@ -143,7 +143,7 @@ def _cell_series(e: int, i: int, Dq: fmpq, cells: Dict[Tuple[int, int], Tuple[An
         diff = [x - y for x, y in zip(a, b)]
     with ctx.workprec(START_PREC + 32):  # rounded (a ball containing each coefficient's) for a cheaper evaluation
         poly = arb_poly([+x for x in diff])
-    if len(cells) >= 65536:
+    if len(cells) >= 4096:  # (a grid of ~3000 nodes uses ~120 cells)
         cells.clear()
     out = (poly, rem, arb(cq), arb(rho), cq)
     cells[(e, i)] = out
