@@ -30,7 +30,7 @@ from .._core.sensitivities import mul_sqrt_up
 from ..noise.contract import NoiseLaw, continuous
 from ..privacy.claims import ONE_RELEASE, Claim, Evidence, Release
 from .mechanism_pld import exact_grid, kfold_delta_proven
-from .pld_exact import MAX_TERMS, ExactBound, ExactGrid, exact_cost, exact_delta_upper
+from .pld_exact import MAX_TERMS, METHOD, ExactBound, ExactGrid, exact_cost, exact_delta_upper
 from .zcdp import zcdp_delta
 
 __all__ = ["CLAIMS", "KFOLD", "KFOLD_SUP", "ZCDP", "claim_named"]
@@ -95,7 +95,7 @@ class _KFoldCorner(Claim):
     @staticmethod
     def _pld(release: Release, bound: ExactBound) -> Evidence:
         g = bound.grid
-        return Evidence(0.0, bound.upper, "pld-exact", True,
+        return Evidence(0.0, bound.upper, METHOD[bound.grid.format], True,
                         f"the {release.folds}-fold profile at the box corner d = (Delta, ..., Delta) (symmetric "
                         f"log-concave noise: the worst vector of the box), a proven privacy-loss-distribution upper "
                         f"bound: ball-arithmetic profile nodes on the lattice {g.step.numerator}/{g.step.denominator} * Z, "
@@ -176,7 +176,7 @@ class _KFoldSup(Claim):
     @staticmethod
     def _evidence(release: Release, bound: ExactBound) -> Evidence:
         g = bound.grid
-        return Evidence(0.0, bound.upper, "pld-exact", True,
+        return Evidence(0.0, bound.upper, METHOD[bound.grid.format], True,
                         f"the {release.folds}-fold composition of the symmetric pair built from the sup over the "
                         f"shifts 0 < d <= Delta of the 1-D profile (it dominates every shift |d_i| <= Delta of every "
                         f"coordinate), a proven privacy-loss-distribution upper bound: ball-arithmetic nodes of the sup "

@@ -28,7 +28,7 @@ from .._core import domains as V
 from ..noise.base import NoiseDistribution
 from ..noise.contract import ContinuousLaw
 from .pld import DEFAULT_TAIL_MASS, PrivacyLossDistribution, from_privacy_profile
-from .pld_exact import MAX_BITS, MAX_NODES, ExactBound, ExactGrid, exact_delta_upper
+from .pld_exact import GRID_FORMAT, MAX_BITS, MAX_NODES, SERIES_FORMAT, ExactBound, ExactGrid, exact_delta_upper
 
 __all__ = ["noise_pld", "kfold_delta_upper", "kfold_delta_lower", "kfold_delta_proven", "exact_grid", "loss_atom", "loss_scale",
            "step_for", "EXACT_RESOLUTION"]
@@ -206,7 +206,8 @@ def exact_grid(noise: ContinuousLaw, sensitivity: float, delta: float, folds: in
     count = (nprod + 1) * KT * (2 * n + 1)
     P = min(max(int(math.ceil(math.log2(count / (_F_ROUND * dl)))), 32), MAX_BITS)
     cut = int(Fraction(_F_CUT * dl) * 2**P / nprod)
-    return ExactGrid(h, n, P, cut, cut)
+    fmt = SERIES_FORMAT if callable(getattr(noise, "profile_series_upper_ends", None)) else GRID_FORMAT
+    return ExactGrid(h, n, P, cut, cut, fmt)
 
 
 def kfold_delta_proven(noise: ContinuousLaw, epsilon: float, dim: int, sensitivity: float = 1.0,

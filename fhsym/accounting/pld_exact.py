@@ -70,10 +70,16 @@ from .._core.arb.core import float_up
 from .._core.limits import (BASE_BYTES, BASE_SECONDS, NODE_SECONDS, PRODUCT_BYTES_PER_BIT, PRODUCT_BYTES_PER_TERM,
                             PRODUCT_SECONDS, Cost)
 
-__all__ = ["ExactGrid", "ExactBound", "exact_delta_upper", "exact_cost", "GRID_FORMAT", "MAX_NODES", "MAX_BITS",
-           "MAX_TERMS"]
+__all__ = ["ExactGrid", "ExactBound", "exact_delta_upper", "exact_cost", "GRID_FORMAT", "SERIES_FORMAT",
+           "GRID_FORMATS", "METHOD", "MAX_NODES", "MAX_BITS", "MAX_TERMS"]
 
-GRID_FORMAT = "pld-exact-1"
+GRID_FORMAT = "pld-exact-1"  # nodes: the law's profile_upper_ends (one ball-arithmetic enclosure per node)
+SERIES_FORMAT = "pld-exact-2"  # nodes: the law's profile_series_upper_ends (flipped Huber: shared Taylor series)
+GRID_FORMATS = (GRID_FORMAT, SERIES_FORMAT)
+METHOD = {GRID_FORMAT: "pld-exact", SERIES_FORMAT: "pld-exact-2"}  # a certificate's method for each grid format
+_NODE_RULE = {GRID_FORMAT: "profile_enclosure upper ends at the lattice points",
+              SERIES_FORMAT: "series upper ends at the lattice points (fhsym.noise.plans.fh_nodes, Taylor series of "
+                             "the Mills ratio on cells)"}
 MAX_NODES = 100_000  # refuse grids with more nodes (each is a ball-arithmetic profile evaluation)
 MAX_BITS = 4096  # refuse finer fixed point (a unit 2^-4096 is far below any delta a float can state)
 MAX_TERMS = 1 << 22  # refuse a product longer than this (memory and run time; a genuine grid's windows are far shorter)
@@ -110,6 +116,11 @@ class ExactGrid:
     ``step`` h > 0 (an exact rational: a dyadic, or a loss atom / m), ``nodes`` n (profile nodes at
     j h, j = 0..n), ``bits`` P (masses in units 2^-P), ``cut_low`` / ``cut_high`` (the window rule, in
     units 2^-P).  Any values give a valid bound (module docstring); they set its tightness and cost.
+    ``format``: how the nodes' balls are formed -- :data:`GRID_FORMAT` ("pld-exact-1"): the law's
+    ``profile_upper_ends`` (each node its own enclosure); :data:`SERIES_FORMAT` ("pld-exact-2"): the law's
+    ``profile_series_upper_ends`` (flipped Huber: its Gaussian-branch nodes from Taylor series shared by the nodes of
+    a cell, :mod:`fhsym.noise.plans.fh_nodes`).  Either is a ball containing the profile at every node, so either
+    gives a valid bound; a certificate records which, and a re-check forms the nodes the same way.
 
     >>> g = ExactGrid(Fraction(3, 1024), 200, 80, 5, 7)
     >>> ExactGrid.from_dict(g.to_dict()) == g
@@ -121,8 +132,11 @@ class ExactGrid:
     bits: int
     cut_low: int
     cut_high: int
+    format: str = GRID_FORMAT
 
     def __post_init__(self) -> None:
+        if self.format not in GRID_FORMATS:
+            raise ValueError(f"grid format must be one of {GRID_FORMATS}; got {self.format!r}")
         if not isinstance(self.step, Fraction) or not Fraction(1, 2**1074) <= self.step <= Fraction(2**1023):
             raise ValueError(f"grid step must be an exact rational in [2^-1074, 2^1023]; got {self.step!r}")
         for name, lo, hi in (("nodes", 1, MAX_NODES), ("bits", 8, MAX_BITS), ("cut_low", 0, None), ("cut_high", 0, None)):
@@ -133,18 +147,19 @@ class ExactGrid:
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready: the step as "p/q" (exact), the integers as integers (cuts as decimal strings)."""
-        return {"format": GRID_FORMAT, "step": f"{self.step.numerator}/{self.step.denominator}",
+        return {"format": self.format, "step": f"{self.step.numerator}/{self.step.denominator}",
                 "step_decimal": repr(float(self.step)), "nodes": self.nodes, "bits": self.bits,
                 "cut_low": str(self.cut_low), "cut_high": str(self.cut_high),
-                "node_enclosures": f"profile_enclosure upper ends at the lattice points, rel_width 2^-40, max_prec {NODE_MAX_PREC}"}
+                "node_enclosures": f"{_NODE_RULE[self.format]}, rel_width 2^-40, max_prec {NODE_MAX_PREC}"}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "ExactGrid":
         """Parse :meth:`to_dict` output; a malformed grid raises ``ValueError`` naming the field."""
         if not isinstance(d, Mapping):
             raise ValueError(f"the PLD grid must be a JSON object; got {type(d).__name__}")
-        if d.get("format") != GRID_FORMAT:
-            raise ValueError(f"unsupported PLD grid format {d.get('format')!r} (expected {GRID_FORMAT!r})")
+        fmt = d.get("format")
+        if not isinstance(fmt, str) or fmt not in GRID_FORMATS:
+            raise ValueError(f"unsupported PLD grid format {str(fmt)[:80]!r} (expected one of {GRID_FORMATS})")
         missing = [k for k in ("step", "nodes", "bits", "cut_low", "cut_high") if k not in d]
         if missing:
             raise ValueError(f"the PLD grid is missing the field {missing[0]!r}")
@@ -172,7 +187,7 @@ class ExactGrid:
                 raise ValueError(f"grid {k} must be a non-negative integer written in decimal (a string); got "
                                  f"{str(v)[:80]!r}")
             ints[k] = int(v)
-        return cls(step, ints["nodes"], ints["bits"], ints["cut_low"], ints["cut_high"])
+        return cls(step, ints["nodes"], ints["bits"], ints["cut_low"], ints["cut_high"], fmt)
 
 
 @dataclass(frozen=True)
@@ -228,7 +243,14 @@ def _node_eps(step: Fraction, nodes: int) -> List[float]:
 def _nodes(noise: Any, sensitivity: float, grid: ExactGrid) -> List[int]:
     """W_j >= 2^P delta(j h), j = 0..n, non-increasing (step 1 of the module docstring)."""
     eps = _node_eps(grid.step, grid.nodes)
-    ends = noise.profile_upper_ends(eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
+    if grid.format == SERIES_FORMAT:
+        series = getattr(noise, "profile_series_upper_ends", None)
+        if series is None:
+            raise ValueError(f"grid format {SERIES_FORMAT!r} is for a law with series profile nodes (flipped Huber); "
+                             f"{type(noise).__name__} has none")
+        ends = series(eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
+    else:
+        ends = noise.profile_upper_ends(eps, sensitivity, rel_width=NODE_REL_WIDTH, max_prec=NODE_MAX_PREC)
     out: List[int] = []
     for man, ex in ends:
         s = ex + grid.bits  # W = ceil(man 2^(ex + P))

@@ -129,6 +129,19 @@ class FlippedHuberPrivacyMethods:
             return ends
         return fh_upper_ends(epsilons, sensitivity, self.alpha, self.gamma, rel_width=rel_width, max_prec=max_prec)
 
+    def profile_series_upper_ends(self, epsilons: Any, sensitivity: float, *, rel_width: float = 2.0**-40,
+                                  max_prec: int = 1024) -> List[Tuple[int, int]]:
+        """Upper ends of balls containing the profile at many epsilons, as ``(man, exp)`` pairs, by the series rule
+        of :func:`fhsym.noise.plans.fh_nodes.fh_upper_ends` (``series=True``: the Gaussian-branch nodes' Mills
+        ratios from Taylor series shared by the nodes of a cell, every other node as :meth:`profile_upper_ends`):
+        the nodes of a proven PLD of grid format "pld-exact-2" (:mod:`fhsym.accounting.pld_exact`).  Other balls
+        than :meth:`profile_upper_ends`' (as tight: tests/test_pld_exact_series.py), so other ends."""
+        if np.ndim(self.alpha) or np.ndim(self.gamma):
+            raise ValueError("profile_series_upper_ends needs scalar parameters (one law); got arrays of shape "
+                             f"{np.shape(self.alpha)}")
+        return fh_upper_ends(epsilons, sensitivity, self.alpha, self.gamma, rel_width=rel_width, max_prec=max_prec,
+                             series=True)
+
     def zcdp(self, sensitivity: Optional[float] = None, dim: int = 1, l2_sensitivity: Optional[float] = None,
              l1_sensitivity: Optional[float] = None, refine: bool = False) -> ZCDP:
         """zCDP parameters of the mechanism (talk slides, Sec VI-A): a named tuple ``ZCDP(xi, eta)``.

@@ -170,9 +170,9 @@ def fh_cert():
 
 
 def test_calibrated_certificate_records_its_grid_and_re_verifies_exactly(fh_cert):
-    assert fh_cert.rigorous and fh_cert.method == "pld-exact" and fh_cert.claim == "pld-kfold"
+    assert fh_cert.rigorous and fh_cert.method == "pld-exact-2" and fh_cert.claim == "pld-kfold"
     grid = fh_cert.grid
-    assert grid["folds"] == 3 and grid["format"] == "pld-exact-1"
+    assert grid["folds"] == 3 and grid["format"] == "pld-exact-2"
     v = check_certificate(fh_cert.to_json())
     assert v.ok and v.rigorous and v.upper == fh_cert.upper
 

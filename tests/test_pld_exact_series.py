@@ -1,0 +1,151 @@
+"""The series node rule of proven PLDs (grid format ``pld-exact-2``; :mod:`fhsym.noise.plans.fh_nodes`).
+
+* the ball of R(t1) - R(t1 + D) (R the Mills ratio) that the rule forms contains the 60-digit mpmath value of the
+  definition (erfc form), at random arguments, with a correct and with a wrong float hint (the exact-cell path);
+* on the grids ``calibrate`` issues, the series nodes give the same integers W_j as the per-node enclosures of
+  format ``pld-exact-1`` at every node, hence the same bound: nothing in the certificate got weaker;
+* certificates of format ``pld-exact-1`` issued before the rule (tests/data/pld_exact_1_certificates.json) still
+  verify PROVEN, through the old node path alone;
+* the formats are not interchangeable in a certificate (method and grid must be the claim's).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+from flint import arb, ctx, fmpq
+
+import fhsym
+from fhsym.accounting import pld_exact as pe
+from fhsym.calibration.verify import Verdict, check_certificate
+from fhsym.noise.plans import fh_nodes
+
+DATA = Path(__file__).parent / "data" / "pld_exact_1_certificates.json"
+
+
+def _mp(a: arb) -> mpmath.mpf:
+    m, e = a.man_exp()
+    return mpmath.mpf(int(m)) * mpmath.mpf(2) ** int(e)
+
+
+def _mills_ref(x: mpmath.mpf) -> mpmath.mpf:
+    return mpmath.sqrt(mpmath.pi / 2) * mpmath.erfc(x / mpmath.sqrt(2)) * mpmath.exp(x * x / 2)
+
+
+def test_series_difference_encloses_the_definition():
+    rng = random.Random(31)
+    worst = mpmath.mpf(0)
+    home = ctx.prec
+    with mpmath.workdps(60):
+        for k in range(400):
+            x = fmpq(rng.randint(1, 10**12), rng.choice([10**10, 10**11, 3 * 10**11, 10**12, 10**13]))
+            D = fmpq(rng.randint(1, 10**6), rng.choice([10**5, 10**6, 10**7]))
+            hint = float(x) * (1.0 + rng.choice([0.0, 0.0, 1e-3, -1e-3, 0.2]))  # a wrong hint: the exact cell
+            ctx.prec = 150
+            try:
+                ball = fh_nodes._fdiff_series(arb(x), hint, lambda: x, D, fh_nodes._cells(D))
+            finally:
+                ctx.prec = home
+            xm = mpmath.mpf(int(x.p)) / int(x.q)
+            ref = _mills_ref(xm) - _mills_ref(xm + mpmath.mpf(int(D.p)) / int(D.q))
+            mid, rad = _mp(ball.mid()), _mp(ball.rad())
+            assert abs(ref - mid) <= rad, (x, D, hint)
+            worst = max(worst, rad / ref)
+    print(f"series R(t1) - R(t1 + D): 400 points contained, widest relative radius {mpmath.nstr(worst, 3)}")
+    assert worst < mpmath.mpf(2) ** -100
+
+
+def _W(ends, bits):
+    out = []
+    for man, ex in ends:
+        s = ex + bits
+        out.append(man << s if s >= 0 else -((-man) >> -s))
+    return out
+
+
+@pytest.mark.parametrize("kw", [dict(compositions=10), dict(dim=3, method="exact"), dict(dim=2, compositions=3)])
+def test_series_nodes_are_the_old_nodes_and_the_bound_is_the_same(kw):
+    cal = fhsym.calibrate(1.0, 1e-6, **kw)
+    cert = cal.certificate
+    assert cert.method == "pld-exact-2" and cert.grid["format"] == "pld-exact-2"
+    g2 = pe.ExactGrid.from_dict(cert.grid)
+    g1 = dataclasses.replace(g2, format=pe.GRID_FORMAT)
+    law = cal.mechanism
+    eps = pe._node_eps(g2.step, g2.nodes)
+    old = _W(law.profile_upper_ends(eps, 1.0), g2.bits)
+    new = _W(law.profile_series_upper_ends(eps, 1.0), g2.bits)
+    diff = sum(a != b for a, b in zip(old, new))
+    print(f"{kw}: {len(old)} nodes, W_j different at {diff}")
+    assert diff == 0
+    folds = cert.compositions * cert.dim
+    b1 = pe.exact_delta_upper(law, 1.0, 1.0, folds, g1)
+    b2 = pe.exact_delta_upper(law, 1.0, 1.0, folds, g2)
+    assert b1.upper == b2.upper == cert.upper <= cert.target_delta
+
+
+def test_pld_exact_1_certificates_still_verify_through_the_old_path(monkeypatch):
+    certs = json.loads(DATA.read_text())
+
+    def refuse(*a, **k):
+        raise AssertionError("a pld-exact-1 certificate took the series nodes")
+
+    monkeypatch.setattr(fhsym.FlippedHuber, "profile_series_upper_ends", refuse)
+    for name, d in certs.items():
+        assert d["method"] == "pld-exact" and d["grid"]["format"] == "pld-exact-1", name
+        v = check_certificate(d)
+        assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"]), (name, v)
+        assert fhsym.verify_certificate(json.dumps(d)) is Verdict.PROVEN
+
+
+def test_formats_are_not_interchangeable():
+    d = json.loads(DATA.read_text())["dim3"]
+    e = json.loads(json.dumps(d))
+    e["method"] = "pld-exact-2"  # the old grid with the new method: not what the claim gives
+    assert not check_certificate(e).ok
+    e = json.loads(json.dumps(d))
+    e["grid"]["format"] = "pld-exact-2"  # the new format with the old node text: not what the claim records
+    assert not check_certificate(e).ok
+    e["grid"]["format"] = "pld-exact-3"
+    with pytest.raises(ValueError, match="grid format"):
+        check_certificate(e)
+
+
+def test_series_format_needs_a_law_with_series_nodes():
+    g = pe.ExactGrid(Fraction(1, 256), 64, 40, 0, 0, pe.SERIES_FORMAT)
+    with pytest.raises(ValueError, match="pld-exact-2"):
+        pe.exact_delta_upper(fhsym.Laplace(1.0), 1.0, 1.0, 2, g)
+    with pytest.raises(ValueError, match="grid format"):
+        pe.ExactGrid(Fraction(1, 256), 64, 40, 0, 0, "pld-exact-9")
+    assert pe.ExactGrid.from_dict(g.to_dict()) == g
+
+
+def test_series_ends_equal_the_per_node_ends_on_random_laws(monkeypatch):
+    """The ends are rounded up to the caller's precision (53 bits): where both balls are narrow, they are the same
+    float.  Random laws, sensitivities and epsilons; the series rule must have formed most Gaussian-branch nodes."""
+    used = [0]
+    inner = fh_nodes._fdiff_series
+
+    def counted(*a):
+        used[0] += 1
+        return inner(*a)
+
+    monkeypatch.setattr(fh_nodes, "_fdiff_series", counted)
+    rng = random.Random(7)
+    n = diff = 0
+    for _ in range(15):
+        alpha = rng.choice([0.05, 0.5, 2.0, 7.5, 30.0]) * rng.uniform(0.5, 2)
+        gamma = rng.choice([0.3, 1.0, 5.0, 13.5, 60.0]) * rng.uniform(0.5, 2)
+        D = rng.choice([0.1, 1.0, 3.0])
+        eps = sorted(rng.uniform(0, 12) * rng.random() for _ in range(150))
+        a = fh_nodes.fh_upper_ends(eps, D, alpha, gamma)
+        b = fh_nodes.fh_upper_ends(eps, D, alpha, gamma, series=True)
+        n += len(a)
+        diff += sum(x != y for x, y in zip(a, b))
+    print(f"{n} nodes over 15 random laws, {used[0]} by the series rule: upper ends different at {diff}")
+    assert used[0] >= n // 3 and diff == 0
