@@ -7,6 +7,7 @@ density), never against fhsym's own numerics."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import math
@@ -148,6 +149,7 @@ STAIR_EPS = (0.0, 0.1, 0.5, 0.999, 1.0, 1.5, 1.99, 2.0, 3.0)  # times eps0
 STAIR_D = (0.0, 0.1, 0.5, 0.7, 1.0)
 
 
+@functools.lru_cache(maxsize=None)  # the C and the JAX test ask for the same references
 def _stair_profile(e, d, eps0, w):
     """int [p(t) - e^eps p(t + d)]_+ dt at 50 digits, p the staircase density in periods: level l(|t|) = k on
     [k, k + W), k + 1 on [k + W, k + 1), p = r^l / Z, Z = 2 (W + r (1 - W))/(1 - r), r = e^-eps0; exact on the
@@ -156,7 +158,7 @@ def _stair_profile(e, d, eps0, w):
         e, d, eps0, w = M(e), M(d), M(eps0), M(w)
         r = mpmath.exp(-eps0)
         Z = 2 * (w + r * (1 - w)) / (1 - r)
-        n = int(112 / eps0) + 3
+        n = int(112 / eps0) + 3 + int(d)  # every period the shifted density reaches before r^n < 1e-48
         pts = sorted({s * c - sh for k in range(n) for c in (M(k), k + w) for s in (1, -1) for sh in (0, d)})
 
         def p(t):
@@ -197,8 +199,9 @@ def _check_stair_profile(f, label):
 def test_staircase_c_profile_against_the_definition(clib):
     f = c_getter(clib, "staircase")("profile")
     _check_stair_profile(f, "C")
-    for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 1.5, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3)):
-        assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 1 period: not printed)
+    for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 2.0**52 + 2, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3),
+                 (0.5, math.nan, 1.0, 0.3), (0.5, 1.5, math.nan, 0.3)):
+        assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 2^52 periods: p + c is not exact)
 
 
 @pytest.mark.slow  # JAX dispatches each operation eagerly the first time
@@ -208,4 +211,66 @@ def test_staircase_jax_profile_under_jit_against_the_definition():
     assert m.PROFILE is m.profile
     f = jax.jit(m.profile)
     _check_stair_profile(lambda *a: float(f(*a)), "JAX jit")
-    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3)))
+    assert math.isnan(float(f(0.5, 2.0**52 + 2, 1.0, 0.3)))
+
+
+# ---------------------------------------------------------------- the printed profile beyond one period (d = p + f)
+#: shifts in periods beyond one: a few periods, near and at period boundaries (f = 0, f tiny, f near 1), near the
+#: step edge (f = W +- tiny) and many periods (runs of J periods, fhsym.symbolic.steps.profile_periods)
+FAR_D = (1.0 + 2.0**-40, 1.3, 2.0 - 2.0**-40, 2.0, 2.0 + 2.0**-40, 2.5, 3.7, 7.01, 12.999, 31.25)
+#: eps over eps0: 0, between lattice points, at a level difference n (a loss of exactly eps: that n adds 0) and
+#: far out (large runs drop their last terms)
+FAR_EPS = (0.0, 0.37, 1.0, 2.5, 3.0, 6.2, 11.0, 40.0)
+
+
+def _check_far_profile(f, label):
+    worst, n, worst_cls = 0.0, 0, 0.0
+    for eps0, w in STAIR:
+        law = fhsym.Staircase(eps0, 1.0, gamma=w)
+        for d in FAR_D + (w + 1.0, w + 2.0 - 2.0**-40, w + 5.0 + 2.0**-40):
+            for fe in FAR_EPS:
+                e = fe * eps0
+                ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
+                err = float(abs(M(v) / ref - 1)) if ref else abs(v)
+                assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+                worst = max(worst, err)
+                n += 1
+                cls = float(law.privacy_profile(e, sensitivity=d))  # the class's exact-rational lattice sum
+                if ref:
+                    worst_cls = max(worst_cls, float(abs(M(cls) / ref - 1)))
+                assert v == pytest.approx(cls, rel=1e-14, abs=0.0), (label, eps0, w, e, d, v, cls)
+    print(f"\nstaircase printed profile beyond one period ({label}): worst relative error vs 50-digit definition "
+          f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
+
+
+def _check_long_runs(f, label):
+    """Hundreds to 10^5 periods: runs of many periods against the class's exact-rational lattice sum (O(d) terms)
+    and, up to 400 periods, against the 50-digit definition."""
+    worst = 0.0
+    for eps0, w, d, fe in ((0.7, 0.2, 200.3, 0.0), (0.7, 0.2, 200.3, 57.5), (1.0, 0.3, 399.0, 101.0),
+                           (0.05, 0.45, 250.6, 80.0), (0.01, 0.5, 1e5 + 0.25, 3e4)):
+        e = fe * eps0
+        v = f(e, d, eps0, w)
+        ref = float(fhsym.Staircase(eps0, 1.0, gamma=w).privacy_profile(e, sensitivity=d)) if d > 400 else \
+            _stair_profile(e, d, eps0, w)
+        err = float(abs(M(v) / M(ref) - 1))
+        assert err <= 1e-13, (label, eps0, w, d, e, v, ref)
+        worst = max(worst, err)
+    print(f"staircase printed profile over long runs ({label}): worst relative error {worst:.1e}")
+
+
+def test_staircase_c_profile_beyond_one_period(clib):
+    f = c_getter(clib, "staircase")("profile")
+    _check_far_profile(f, "C")
+    _check_long_runs(f, "C")
+    for d in (1.0, 2.0, 3.0):  # continuous across whole periods (d = p with f = 0 against d = p - tiny)
+        assert f(0.2, d, 1.0, 0.3) == pytest.approx(f(0.2, d - 2.0**-45, 1.0, 0.3), rel=1e-12, abs=0.0), d
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_staircase_jax_profile_beyond_one_period_under_jit():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_staircase")
+    f = jax.jit(m.profile)
+    _check_far_profile(lambda *a: float(f(*a)), "JAX jit")
+    _check_long_runs(lambda *a: float(f(*a)), "JAX jit")

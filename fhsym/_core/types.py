@@ -106,6 +106,12 @@ class _AsArray(Protocol):
     def __call__(self, a: ArrayLike, /, *, dtype: type[np.float64]) -> FloatArray: ...
 
 
+class _Clip(Protocol):
+    """``clip(x, lo, hi)``: x limited to ``[lo, hi]`` elementwise."""
+
+    def __call__(self, x: Real, lo: Real, hi: Real, /) -> FloatArray: ...
+
+
 class ArrayNamespace(Protocol):
     """The names a generated kernel calls as ``xp.<name>`` (:data:`fhsym._core.backends.IMPLEMENTATIONS`).
 
@@ -127,6 +133,9 @@ class ArrayNamespace(Protocol):
     sign: _Unary
     maximum: _Binary
     minimum: _Binary
+    floor: _Unary
+    ceil: _Unary
+    clip: _Clip
     logaddexp: _Binary
     log_max0: _Unary
     logical_not: _Not

@@ -28,7 +28,8 @@ from sympy.printing.str import StrPrinter
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
-from fhsym.symbolic.steps import K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, k, profile_weights, q, rho, to_epsilon, u, v
+from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, f_shift, k,
+                                  profile_periods, profile_weights, q, rho, to_epsilon, u, v)
 
 from .declared import ArbPrinter, DeclaredPrinter
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
@@ -160,6 +161,9 @@ def render_step_law(name: str, source: str) -> str:
         for n, e in weights.items():
             single(f"profile_weight_{n}", e, (d_shift, *par))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in weights) + "}"))
+        for fn, e, args in _period_rows(dv):
+            single(fn, e, args)
+        tables += _period_tables(dv)
     # the ball forms read by at_precision (fhsym.noise.precise_steps): the same stable forms on python-flint balls
     def arb_cells(table: str, prefix: str, exprs: Sequence[sp.Expr], args: Sequence[sp.Symbol]) -> None:
         names = []
@@ -262,7 +266,47 @@ def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
         assert dv.entropy is not None
         rows.append(("entropy", dv.entropy, par))
         rows += [(f"profile_weight_{n}", e, (d_shift, *par)) for n, e in profile_weights(decl).items()]
+        rows += _period_rows(dv)
     return rows
+
+
+def _plus(c: int) -> str:
+    """``+ c.0`` or ``- |c|.0``: an integer added to the printed period count p."""
+    return f"{'-' if c < 0 else '+'} {abs(c)}.0"
+
+
+def _tag(c: int) -> str:
+    """A level offset as a name suffix: ``2``, ``0``, ``m1`` (for -1)."""
+    return f"m{-c}" if c < 0 else str(c)
+
+
+def _period_parts(dv: StepDerivation) -> Tuple[Dict[int, sp.Expr], Dict[int, sp.Expr], sp.Expr]:
+    """The non-zero ``head[m]`` and ``block[c]`` of :func:`~fhsym.symbolic.steps.profile_periods` and its
+    ``run_mass`` (({}, {}, 0) for a law with none)."""
+    pp = None if dv.decl.truncated else profile_periods(dv.decl)
+    if pp is None:
+        return {}, {}, sp.Integer(0)
+    return ({m: e for m, e in pp.head.items() if e != 0}, {c: e for c, e in pp.block.items() if e != 0}, pp.run_mass)
+
+
+def _period_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    """The profile beyond one period: ``profile_head_<m>(f, ...)``, ``profile_block_<c>(f, ...)`` (the masses of
+    :class:`~fhsym.symbolic.steps.ProfilePeriods`) and ``profile_run(J, epsilon)`` = ``(1 - r^J)/(1 - r)``, the
+    geometric factor of a run of J periods (its other factor, ``1 - e^eps r^(N + 1 - J)``, is formed with one rounding
+    of its exponent by the printed profile)."""
+    head, block, run_mass = _period_parts(dv)
+    if not head:
+        return []
+    par = (eps, *dv.decl.shape_symbols)
+    return ([(f"profile_head_{_tag(m)}", e, (f_shift, *par)) for m, e in head.items()]
+            + [(f"profile_block_{_tag(c)}", e, (f_shift, *par)) for c, e in block.items()]
+            + [("profile_run", run_mass, (J_run, eps))])
+
+
+def _period_tables(dv: StepDerivation) -> List[Tuple[str, str]]:
+    head, block, _ = _period_parts(dv)
+    return [("PROFILE_HEAD", "{" + ", ".join(f"{m}: profile_head_{_tag(m)}" for m in head) + "}"),
+            ("PROFILE_BLOCK", "{" + ", ".join(f"{c}: profile_block_{_tag(c)}" for c in block) + "}")]
 
 
 class CStepPrinter(CKernelPrinter):
@@ -298,10 +342,13 @@ def render_step_law_c(name: str, source: str) -> str:
 
 
 #: the comment of the printed profile (C and JAX)
-_PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the derived "
-                "lattice form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon with "
-                "one rounding, summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice "
-                "sum there is not printed), eps < 0, d < 0 or a NaN argument")
+_PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift d >= 0 in periods: for d <= 1 the "
+                "derived lattice form (fhsym.symbolic.steps.profile_weights, the profile_weight_n above); for d = p + f "
+                "beyond one period (p = floor(d) whole periods, f = d - p exact) fhsym.symbolic.steps.profile_periods: "
+                "sum_m profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) "
+                "(1 - e^(eps - (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > "
+                "eps (each test eps - n epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no "
+                "longer exact), eps < 0, d < 0 or a NaN argument")
 
 
 def _profile_ns(dv: StepDerivation) -> List[int]:
@@ -314,15 +361,31 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
     ns = _profile_ns(dv)
     if not ns:
         return ""
+    head, block, _ = _period_parts(dv)
     shapes = [s.name for s in dv.decl.shape_symbols]
     params = "".join(f", double {n}" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
-    terms = "".join(f"    x = fma(-{n}.0, epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
+    terms = "".join(f"        x = fma(-{n}.0, epsilon, eps);\n        if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
                     f"* -expm1(x);\n" for n in ns)
+    terms_head = "".join(f"    x = fma(-(p {_plus(m)}), epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_head_{_tag(m)}(f, "
+                         f"epsilon{args}) * -expm1(x);\n" for m in head)
+    terms_block = "".join(f"    J = fhsym_{name}__run_length(eps, epsilon, p {_plus(c)}, p);\n    if (J > 0.0) out += "
+                          f"fhsym_{name}_profile_block_{_tag(c)}(f, epsilon{args}) * fhsym_{name}_profile_run(J, epsilon)"
+                          f" * -expm1(fma(-(p {_plus(c + 1)} - J), epsilon, eps));\n" for c in block)
     doc = textwrap.fill(_PROFILE_DOC, 113, initial_indent="/* ", subsequent_indent="   ") + " */"
-    return (f"\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
-            f"    double out = 0.0, x;\n    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 1.0) || epsilon != epsilon) return NAN;\n"
-            f"{terms}    return out;\n}}\n")
+    run = (f"\n/* the number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as fma(-(N - 2 j), epsilon, eps) < 0 (the\n"
+           f"   level differences N - 2 j of a run decrease in j): an estimate, then moved to the test's boundary */\n"
+           f"static double fhsym_{name}__run_length(double eps, double epsilon, double N, double p)\n{{\n"
+           f"    double J = ceil(0.5 * (N - eps / epsilon));\n"
+           f"    if (!(J >= 0.0)) J = 0.0;\n    if (J > p) J = p;\n"
+           f"    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;\n"
+           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n") if head else ""
+    beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
+              "    return NAN;\n")
+    return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
+            f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
+            f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || epsilon != epsilon) return NAN;\n"
+            f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
 
 
 def _jax_profile(dv: StepDerivation) -> List[str]:
@@ -330,6 +393,7 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
     ns = _profile_ns(dv)
     if not ns:
         return []
+    head, block, _ = _period_parts(dv)
     shapes = [s.name for s in dv.decl.shape_symbols]
     params = "".join(f", {n}: Any" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
@@ -338,11 +402,29 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
     terms = "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
                     f"    out = out + xp.where(x < 0.0, profile_weight_{n}(d, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n"
                     for n in ns)
-    return [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
-            f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
-            f"    out = 0.0 * (eps + d)\n{terms}"
-            f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)\n"
-            f"    return xp.where(ok, out, float(\"nan\"))\n"]
+    terms_head = "".join(f"    x = xp.sub_prod(eps, p {_plus(m)}, epsilon)\n    far = far + xp.where(x < 0.0, profile_head_{_tag(m)}"
+                         f"(f, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n" for m in head)
+    terms_block = "".join(f"    J = _run_length(eps, epsilon, p {_plus(c)}, p)\n    x = xp.sub_prod(eps, p {_plus(c + 1)} - J, epsilon)\n"
+                          f"    far = far + xp.where(J > 0.0, profile_block_{_tag(c)}(f, epsilon{args}) * profile_run(J, epsilon)"
+                          f" * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n" for c in block)
+    run = (["def _run_length(eps: Any, epsilon: Any, N: Any, p: Any) -> Any:\n"
+            '    """The number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as sub_prod(eps, N - 2 j, epsilon) < 0:\n'
+            '    an estimate, then moved to the test\'s boundary (three steps each way: the estimate is within one)."""\n'
+            "    J = xp.clip(xp.ceil(0.5 * (N - eps / epsilon)), 0.0, p)\n"
+            "    J = xp.where(J == J, J, 0.0)\n"
+            "    for _ in range(3):\n"
+            "        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)\n"
+            "    for _ in range(3):\n"
+            "        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)\n"
+            "    return J\n"] if head else [])
+    beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
+              f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
+    limit = "4503599627370496.0" if head else "1.0"
+    return run + [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
+                  f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
+                  f"    out = 0.0 * (eps + d)\n{terms}{beyond}"
+                  f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= {limit}) & (epsilon == epsilon)\n"
+                  f"    return xp.where(ok, out, float(\"nan\"))\n"]
 
 
 def render_step_law_jax(name: str, source: str) -> str:
@@ -365,6 +447,7 @@ def render_step_law_jax(name: str, source: str) -> str:
         tables.append(("MOMENTS", "{" + ", ".join(f"{n[7:]}: {n}" for n in names if n.startswith("moment_")) + "}"))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
                                                          if n.startswith("profile_weight_")) + "}"))
+        tables += _period_tables(dv)
         tables.append(("PROFILE", "profile" if _profile_ns(dv) else "None"))
     tables.append(("DIGEST", repr(dv.decl.digest())))
     header = textwrap.dedent(
