@@ -61,6 +61,7 @@ IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "floor": ("numpy:floor", "jax.numpy:floor"),
     "ceil": ("numpy:ceil", "jax.numpy:ceil"),
     "clip": ("numpy:clip", "jax.numpy:clip"),
+    "arange": ("numpy:arange", "jax.numpy:arange"),
     "logaddexp": ("numpy:logaddexp", "jax.numpy:logaddexp"),
     "log_max0": ("fhsym._core.backends:log_max0", "fhsym._core.numerics_jax:log_max0"),
     "logical_not": ("numpy:logical_not", "jax.numpy:logical_not"),

@@ -112,6 +112,12 @@ class _Clip(Protocol):
     def __call__(self, x: Real, lo: Real, hi: Real, /) -> FloatArray: ...
 
 
+class _Arange(Protocol):
+    """``arange(n)``: the integers 0 .. n-1 as an array."""
+
+    def __call__(self, n: int, /) -> Any: ...
+
+
 class ArrayNamespace(Protocol):
     """The names a generated kernel calls as ``xp.<name>`` (:data:`fhsym._core.backends.IMPLEMENTATIONS`).
 
@@ -136,6 +142,7 @@ class ArrayNamespace(Protocol):
     floor: _Unary
     ceil: _Unary
     clip: _Clip
+    arange: _Arange
     logaddexp: _Binary
     log_max0: _Unary
     logical_not: _Not
