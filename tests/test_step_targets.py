@@ -274,3 +274,61 @@ def test_staircase_jax_profile_beyond_one_period_under_jit():
     f = jax.jit(m.profile)
     _check_far_profile(lambda *a: float(f(*a)), "JAX jit")
     _check_long_runs(lambda *a: float(f(*a)), "JAX jit")
+
+
+# ------------------------------------------------- the truncated staircase's printed profile (shift up to one period)
+#: (eps0, W, K, rho): the cut at K + rho periods, K = 1 (no whole period before the last two), rho = 0, rho near 1
+CUT = ((1.0, 0.3, 5, 0.25), (0.7, 0.2, 1, 0.1), (3.0, 0.9, 2, 0.95), (0.5, 0.6, 1, 0.0), (2.0, 0.4, 3, 0.0),
+       (0.3, 0.5, 40, 0.5))
+CUT_D = (0.0, 0.05, 0.2, 0.3, 0.5, 0.9, 0.95, 1.0 - 2.0**-40, 1.0)
+
+
+def _check_cut_profile(f, label):
+    """profile(eps, d, eps0, W, K, rho) against int [p(t) - e^eps p(t + d)]_+ dt at 50 digits (Ref: the cut step
+    density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile."""
+    worst, n, exact, where = 0.0, 0, 0, None
+    for eps0, w, kk, rho in CUT:
+        global EPS, W
+        saved, (EPS, W) = (EPS, W), (eps0, w)
+        try:
+            with mpmath.workdps(50):
+                ref = Ref(kk + rho)
+                law = fhsym.TruncatedStaircase(eps0, 1.0, gamma=w, bound=kk + rho)
+                for fe in STAIR_EPS:
+                    for d in CUT_D:
+                        e = fe * eps0
+                        want, v = ref.profile(M(e), M(d)), f(e, d, eps0, w, kk, rho)
+                        err = float(abs(M(v) / want - 1)) if want else abs(v)
+                        # 1e-13: a cell's overlap is a linear form in W, d, rho rounded in doubles (the class forms
+                        # them in exact rationals); at W + d = rho (0.9 + 0.05 = 0.95) W + d - rho is 1.1e-16, not 0
+                        assert err <= 1e-13, (label, eps0, w, kk, rho, e, d, v, want)
+                        if err > worst:
+                            worst, where = err, (eps0, w, kk, rho, e, d)
+                        n += 1
+                        if d > 0:
+                            cls = float(law.privacy_profile(e, d))
+                            exact += v == cls
+                            assert v == pytest.approx(cls, rel=1e-13, abs=0.0), (label, eps0, w, kk, rho, e, d, v, cls)
+        finally:
+            EPS, W = saved
+    print(f"\ntruncated staircase printed profile ({label}): worst relative error vs 50-digit definition {worst:.1e} "
+          f"over {n} points at (eps0, W, K, rho, eps, d) = {where}; {exact} equal to fhsym.TruncatedStaircase's profile "
+          f"bit for bit")
+
+
+def test_truncated_staircase_c_profile_against_the_definition(clib):
+    f = c_getter(clib, "truncated_staircase")("profile")
+    _check_cut_profile(f, "C")
+    for args in ((0.5, 1.5, 1.0, 0.3, 2, 0.5), (0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5),
+                 (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5)):
+        assert math.isnan(f(*args)), args  # refused: d > 1 period is not derived for the cut law
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_truncated_staircase_jax_profile_under_jit_against_the_definition():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_truncated_staircase")
+    assert m.PROFILE is m.profile
+    f = jax.jit(m.profile)
+    _check_cut_profile(lambda *a: float(f(*a)), "JAX jit")
+    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3, 2.0, 0.5)))

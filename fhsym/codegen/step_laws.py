@@ -29,7 +29,8 @@ from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
 from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, f_shift, k,
-                                  profile_periods, profile_weights, q, rho, to_epsilon, u, v)
+                                  profile_periods, profile_weights, profile_weights_cut, q, rho, to_epsilon, u,
+                                  v)
 
 from .declared import ArbPrinter, DeclaredPrinter
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
@@ -149,6 +150,10 @@ def render_step_law(name: str, source: str) -> str:
         tables.append(("MOMENT_LAST", "{2: var_last, " + ", ".join(f"{n}: moment_last_{n}" for n in higher) + "}"))
         single("nlog_period", dv.nlog_period, (k, eps, *shapes))
         single("nlog_last", dv.nlog_last, par)
+        for fn, e, args in _cut_profile_rows(dv):
+            single(fn, e, args)
+        cut_ns = _profile_ns(dv)
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in cut_ns) + "}"))
     else:
         single("norm", dv.Z, par)
         for n, e in sorted(dv.moments.items()):
@@ -260,6 +265,7 @@ def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
         rows.append(("nlog_period", dv.nlog_period, (k, eps, *shapes)))
         assert dv.nlog_last is not None
         rows.append(("nlog_last", dv.nlog_last, par))
+        rows += _cut_profile_rows(dv)
     else:
         rows += [(f"moment_{n}", e, par) for n, e in sorted(dv.moments.items())]
         rows.append(("variance", dv.variance, par))
@@ -268,6 +274,16 @@ def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
         rows += [(f"profile_weight_{n}", e, (d_shift, *par)) for n, e in profile_weights(decl).items()]
         rows += _period_rows(dv)
     return rows
+
+
+def _cut_profile_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    """A cut law's profile at a shift ``d <= 1`` period (:func:`~fhsym.symbolic.steps.profile_weights_cut`):
+    ``profile_weight_<n>(d, ...)`` and ``profile_inf(d, ...)``, the mass of an infinite loss."""
+    weights, inf = profile_weights_cut(dv.decl)
+    if not weights:
+        return []
+    par = (d_shift, eps, *dv.decl.shape_symbols, K, rho)
+    return [(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)]
 
 
 def _plus(c: int) -> str:
@@ -351,9 +367,21 @@ _PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a 
                 "longer exact), eps < 0, d < 0 or a NaN argument")
 
 
+#: the cut law's
+_PROFILE_DOC_CUT = ("delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of "
+                    "the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, "
+                    "the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one "
+                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, K not a whole number >= 1, rho outside [0, 1) "
+                    "or a NaN argument")
+
+
+def _profile_doc(dv: StepDerivation) -> str:
+    return _PROFILE_DOC_CUT if dv.decl.truncated else _PROFILE_DOC
+
+
 def _profile_ns(dv: StepDerivation) -> List[int]:
-    """The level differences n of the printed profile weights (none for a cut law: no profile printed)."""
-    return [] if dv.decl.truncated else sorted(profile_weights(dv.decl))
+    """The level differences n of the printed profile weights (a cut law's: at shifts up to one period)."""
+    return sorted(profile_weights_cut(dv.decl)[0] if dv.decl.truncated else profile_weights(dv.decl))
 
 
 def _c_profile(dv: StepDerivation, name: str) -> str:
@@ -362,17 +390,18 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
     if not ns:
         return ""
     head, block, _ = _period_parts(dv)
-    shapes = [s.name for s in dv.decl.shape_symbols]
+    shapes = [s.name for s in dv.decl.shape_symbols] + (["K", "rho"] if dv.decl.truncated else [])
     params = "".join(f", double {n}" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
-    terms = "".join(f"        x = fma(-{n}.0, epsilon, eps);\n        if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
+    inf = f"        out += fhsym_{name}_profile_inf(d, epsilon{args});\n" if dv.decl.truncated else ""
+    terms = inf + "".join(f"        x = fma(-{n}.0, epsilon, eps);\n        if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
                     f"* -expm1(x);\n" for n in ns)
     terms_head = "".join(f"    x = fma(-(p {_plus(m)}), epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_head_{_tag(m)}(f, "
                          f"epsilon{args}) * -expm1(x);\n" for m in head)
     terms_block = "".join(f"    J = fhsym_{name}__run_length(eps, epsilon, p {_plus(c)}, p);\n    if (J > 0.0) out += "
                           f"fhsym_{name}_profile_block_{_tag(c)}(f, epsilon{args}) * fhsym_{name}_profile_run(J, epsilon)"
                           f" * -expm1(fma(-(p {_plus(c + 1)} - J), epsilon, eps));\n" for c in block)
-    doc = textwrap.fill(_PROFILE_DOC, 113, initial_indent="/* ", subsequent_indent="   ") + " */"
+    doc = textwrap.fill(_profile_doc(dv), 113, initial_indent="/* ", subsequent_indent="   ") + " */"
     run = (f"\n/* the number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as fma(-(N - 2 j), epsilon, eps) < 0 (the\n"
            f"   level differences N - 2 j of a run decrease in j): an estimate, then moved to the test's boundary */\n"
            f"static double fhsym_{name}__run_length(double eps, double epsilon, double N, double p)\n{{\n"
@@ -385,7 +414,8 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
     return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
             f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
             f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || epsilon != epsilon) return NAN;\n"
-            f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
+            + ("    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;\n" if dv.decl.truncated else "")
+            + f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
 
 
 def _jax_profile(dv: StepDerivation) -> List[str]:
@@ -394,12 +424,12 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
     if not ns:
         return []
     head, block, _ = _period_parts(dv)
-    shapes = [s.name for s in dv.decl.shape_symbols]
+    shapes = [s.name for s in dv.decl.shape_symbols] + (["K", "rho"] if dv.decl.truncated else [])
     params = "".join(f", {n}: Any" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
-    doc = textwrap.fill("The profile " + _PROFILE_DOC + ".", 112, initial_indent='    """',
+    doc = textwrap.fill("The profile " + _profile_doc(dv) + ".", 112, initial_indent='    """',
                         subsequent_indent="    ") + '"""'
-    terms = "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
+    terms = (f"    out = out + profile_inf(d, epsilon{args})\n" if dv.decl.truncated else "") + "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
                     f"    out = out + xp.where(x < 0.0, profile_weight_{n}(d, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n"
                     for n in ns)
     terms_head = "".join(f"    x = xp.sub_prod(eps, p {_plus(m)}, epsilon)\n    far = far + xp.where(x < 0.0, profile_head_{_tag(m)}"
@@ -424,7 +454,8 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
                   f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
                   f"    out = 0.0 * (eps + d)\n{terms}{beyond}"
                   f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= {limit}) & (epsilon == epsilon)\n"
-                  f"    return xp.where(ok, out, float(\"nan\"))\n"]
+                  + ("    ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)\n" if dv.decl.truncated else "")
+                  + "    return xp.where(ok, out, float(\"nan\"))\n"]
 
 
 def render_step_law_jax(name: str, source: str) -> str:
@@ -443,6 +474,9 @@ def render_step_law_jax(name: str, source: str) -> str:
     tables = [(t, cells(p)) for t, p in (("LOGPDF", "logpdf"), ("SF", "sf"), ("HALF", "half"), ("ISF", "isf"))]
     if dv.decl.truncated:
         tables.append(("ISF_TOP", cells("isf_top")))
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
+                                                         if n.startswith("profile_weight_")) + "}"))
+        tables.append(("PROFILE", "profile" if _profile_ns(dv) else "None"))
     else:
         tables.append(("MOMENTS", "{" + ", ".join(f"{n[7:]}: {n}" for n in names if n.startswith("moment_")) + "}"))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names

@@ -43,7 +43,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
 __all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift",
-           "ProfilePeriods", "profile_periods", "f_shift", "p_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
+           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "p_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -296,6 +296,45 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
                                                                       [lo, d_shift - lj_hi, sp.Integer(0)])
     Z = 2 * m * g_all
     return {n: e / Z for n, e in sorted(acc.items())}
+
+
+@functools.lru_cache(maxsize=None)
+def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.Expr]:
+    """The cut law's profile at a shift ``0 < d <= 1`` period: ``({n: W_n(d)}, I(d))`` with ``delta(eps; d) = I +
+    sum_n W_n (1 - e^(eps - n eps0))_+`` (eps >= 0), ``I = P(T + d > beta)`` the mass whose shifted density is 0
+    (an infinite loss), for a truncated declaration whose levels are as :func:`profile_weights` needs (``({}, 0)``
+    otherwise).  Derivation (``beta = K + rho``, ``K >= 1``, so ``d <= 1 <= beta``), as :func:`profile_weights`:
+
+    * ``t = k + u >= 0`` with ``t + d <= beta``: the level difference is the untruncated one; periods ``k <= K - 2``
+      (``u + d < 2 <= 2 + rho``: never cut) add ``r^(l_i) |overlap| sum_(k<K-1) r^k``, period ``K - 1`` the overlap
+      also below ``1 + rho - d`` times ``r^(K-1)``, period ``K`` the overlap below ``rho - d`` times ``r^K``;
+    * ``t + d > beta >= t``: ``I``, the mass of ``(beta - d, beta]``: period ``K`` above ``rho - d``, period ``K - 1``
+      above ``1 + rho - d``;
+    * ``-d < t < 0``: ``|t|, t + d < d <= beta``: as uncut; ``t <= -d``: ``n <= 0`` (or density 0 at ``t < -beta``)."""
+    levels = _levels(decl)
+    if not decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+        return {}, sp.Integer(0)
+    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
+    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    Z = derive_steps(decl).Z
+    head = _geometric(0, K - 2)[1]  # sum_(k=0)^(K-2) r^k, stable: (1 - r^(K-1))/omr
+    dd = d_shift
+    acc: Dict[int, sp.Expr] = {}
+    inf = sp.Integer(0)
+    for (lo, hi, li), (_, _, h) in zip(cells, decl.cells):
+        for lj_lo, lj_hi, lj in ext:
+            n = lj - li
+            if n >= 1:
+                ups, lows = [hi, lj_hi - dd], [lo, lj_lo - dd]
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * (
+                    head * _overlap(ups, lows) + r**(K - 1) * _overlap(ups + [1 + rho - dd], lows)
+                    + r**K * _overlap(ups + [rho - dd], lows))
+        for lj_lo, lj_hi, lj in cells:
+            n = lj - li
+            if n >= 1:
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * _overlap([hi, dd - lj_lo, dd], [lo, dd - lj_hi, sp.Integer(0)])
+        inf += h * (r**K * _overlap([hi, rho], [lo, rho - dd]) + r**(K - 1) * _overlap([hi], [lo, 1 + rho - dd]))
+    return {n: e / Z for n, e in sorted(acc.items())}, inf / Z
 
 
 f_shift = sp.Symbol("f", nonnegative=True)  # the fraction of a period in a shift d = p + f (0 <= f < 1)
