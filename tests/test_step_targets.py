@@ -259,6 +259,7 @@ def _check_long_runs(f, label):
     print(f"staircase printed profile over long runs ({label}): worst relative error {worst:.1e}")
 
 
+@pytest.mark.slow  # ~1 min: 50-digit references over up to 2,500 periods
 def test_staircase_c_profile_beyond_one_period(clib):
     f = c_getter(clib, "staircase")("profile")
     _check_far_profile(f, "C")
@@ -332,3 +333,50 @@ def test_truncated_staircase_jax_profile_under_jit_against_the_definition():
     f = jax.jit(m.profile)
     _check_cut_profile(lambda *a: float(f(*a)), "JAX jit")
     assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3, 2.0, 0.5)))
+
+
+def _derived_far(e, d, eps0, w):
+    """The derived form of fhsym.symbolic.steps.profile_periods (VERIFIED against the definition by the proofs row
+    step_staircase.profile_beyond) at 50 digits, with every run length J counted in exact rationals: a check of the
+    printed run lengths and sums at shifts too long to integrate the definition over."""
+    import sympy as sp
+
+    from fhsym.symbolic import steps as S
+    from fhsym.symbolic.laws.staircase import DECLARATION
+
+    pp = S.profile_periods(DECLARATION)
+    with mpmath.workdps(50):
+        p = math.floor(d)
+        E, E0 = sp.Rational(e), sp.Rational(eps0)
+        vals = {S.f_shift: sp.Rational(d) - p, S.r: sp.exp(-E0), DECLARATION.shape_symbols[0]: sp.Rational(w)}
+        out = sum((sp.N(S.unstable(h).subs(vals) * (1 - sp.exp(E - (p + m) * E0)), 50)
+                   for m, h in pp.head.items() if E < (p + m) * E0), sp.Integer(0))
+        for c, b in pp.block.items():
+            N = p + c  # j < J iff (N - 2j) eps0 > eps: J = clamp(ceil((N - eps/eps0)/2), 0, p), exactly
+            J = min(max(math.ceil((N - sp.Rational(e) / sp.Rational(eps0)) / 2), 0), p)
+            out += sp.N(S.unstable(b).subs(vals) * S.unstable(pp.run).subs({S.J_run: J, S.n_top: N, S.x_eps: sp.exp(E)})
+                        .subs(vals), 50)
+        return M(str(sp.N(out, 40)))
+
+
+#: (eps0, W, d, eps/eps0): up to 10^12 periods, eps just below, at and above a level difference of a run
+HUGE = ((1.0, 0.3, 1e12 + 0.37, 1e12 - 7.0), (0.5, 0.2, 3e9 + 0.8, 3e9 - 0.5), (2.0, 0.9, 2.0**40 + 0.5, 2.0**40),
+        (0.7, 0.4, 123456789.25, 1000.5))
+
+
+@pytest.mark.parametrize("target", ["C", pytest.param("JAX", marks=pytest.mark.slow)])
+def test_staircase_profile_over_huge_shifts_against_the_derived_form(clib, target):
+    if target == "JAX":
+        jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+        g = jax.jit(importlib.import_module("fhsym._generated.declared.jax_staircase").profile)
+        f = lambda *a: float(g(*a))  # noqa: E731
+    else:
+        f = c_getter(clib, "staircase")("profile")
+    worst = 0.0
+    for eps0, w, d, fe in HUGE:
+        e = fe * eps0
+        ref, v = _derived_far(e, d, eps0, w), f(e, d, eps0, w)
+        err = float(abs(M(v) / ref - 1))
+        assert err <= 1e-13, (target, eps0, w, d, e, v, ref)
+        worst = max(worst, err)
+    print(f"\nstaircase printed profile at 10^8 to 10^12 periods ({target}): worst {worst:.1e} against the derived form")
