@@ -200,7 +200,7 @@ def test_staircase_c_profile_against_the_definition(clib):
     f = c_getter(clib, "staircase")("profile")
     _check_stair_profile(f, "C")
     for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 2.0**52 + 2, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3),
-                 (0.5, math.nan, 1.0, 0.3), (0.5, 1.5, math.nan, 0.3)):
+                 (0.5, math.nan, 1.0, 0.3), (0.5, 1.5, math.nan, 0.3), (0.5, 0.5, 0.0, 0.3), (0.5, 2.0**40, -1.0, 0.3)):
         assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 2^52 periods: p + c is not exact)
 
 
@@ -211,7 +211,7 @@ def test_staircase_jax_profile_under_jit_against_the_definition():
     assert m.PROFILE is m.profile
     f = jax.jit(m.profile)
     _check_stair_profile(lambda *a: float(f(*a)), "JAX jit")
-    assert math.isnan(float(f(0.5, 2.0**52 + 2, 1.0, 0.3)))
+    assert math.isnan(float(f(0.5, 2.0**52 + 2, 1.0, 0.3))) and math.isnan(float(f(0.5, 2.0**40, -1.0, 0.3)))
 
 
 # ---------------------------------------------------------------- the printed profile beyond one period (d = p + f)
@@ -321,7 +321,8 @@ def test_truncated_staircase_c_profile_against_the_definition(clib):
     f = c_getter(clib, "truncated_staircase")("profile")
     _check_cut_profile(f, "C")
     for args in ((0.5, 1.5, 1.0, 0.3, 2, 0.5), (0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5),
-                 (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5)):
+                 (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5),
+                 (0.5, 0.5, -1.0, 0.3, 2, 0.5)):
         assert math.isnan(f(*args)), args  # refused: d > 1 period is not derived for the cut law
 
 

@@ -364,14 +364,15 @@ _PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a 
                 "sum_m profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) "
                 "(1 - e^(eps - (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > "
                 "eps (each test eps - n epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no "
-                "longer exact), eps < 0, d < 0 or a NaN argument")
+                "longer exact), eps < 0, d < 0, epsilon <= 0 or a NaN argument")
 
 
 #: the cut law's
 _PROFILE_DOC_CUT = ("delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of "
                     "the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, "
                     "the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one "
-                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, K not a whole number >= 1, rho outside [0, 1) "
+                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho "
+                    "outside [0, 1) "
                     "or a NaN argument")
 
 
@@ -413,7 +414,7 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
               "    return NAN;\n")
     return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
             f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
-            f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || epsilon != epsilon) return NAN;\n"
+            f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;\n"
             + ("    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;\n" if dv.decl.truncated else "")
             + f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
 
@@ -453,7 +454,7 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
     return run + [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
                   f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
                   f"    out = 0.0 * (eps + d)\n{terms}{beyond}"
-                  f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= {limit}) & (epsilon == epsilon)\n"
+                  f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= {limit}) & (epsilon > 0.0)\n"
                   + ("    ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)\n" if dv.decl.truncated else "")
                   + "    return xp.where(ok, out, float(\"nan\"))\n"]
 

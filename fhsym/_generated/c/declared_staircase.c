@@ -167,12 +167,12 @@ static double fhsym_staircase__run_length(double eps, double epsilon, double N, 
    period (p = floor(d) whole periods, f = d - p exact) fhsym.symbolic.steps.profile_periods: sum_m
    profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) (1 - e^(eps -
    (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > eps (each test eps - n
-   epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no longer exact), eps < 0, d < 0 or
-   a NaN argument */
+   epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no longer exact), eps < 0, d < 0,
+   epsilon <= 0 or a NaN argument */
 double fhsym_staircase_profile(double eps, double d, double epsilon, double W)
 {
     double out = 0.0, x, p, f, J;
-    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || epsilon != epsilon) return NAN;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;
     if (d <= 1.0) {
         x = fma(-1.0, epsilon, eps);
         if (x < 0.0) out += fhsym_staircase_profile_weight_1(d, epsilon, W) * -expm1(x);

@@ -132,11 +132,11 @@ double fhsym_truncated_staircase_profile_inf(double d, double epsilon, double W,
 /* delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of the law cut
    at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, the mass whose shift
    leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding; NaN for d > 1 period
-   (not derived), eps < 0, d < 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument */
+   (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument */
 double fhsym_truncated_staircase_profile(double eps, double d, double epsilon, double W, double K, double rho)
 {
     double out = 0.0, x;
-    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || epsilon != epsilon) return NAN;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;
     if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;
     if (d <= 1.0) {
         out += fhsym_truncated_staircase_profile_inf(d, epsilon, W, K, rho);

@@ -142,7 +142,7 @@ def profile(eps: Any, d: Any, epsilon: Any, W: Any) -> Any:
     sum_m profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) (1 -
     e^(eps - (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > eps (each
     test eps - n epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no longer exact),
-    eps < 0, d < 0 or a NaN argument."""
+    eps < 0, d < 0, epsilon <= 0 or a NaN argument."""
     eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
     out = 0.0 * (eps + d)
     x = xp.sub_prod(eps, 1.0, epsilon)
@@ -171,7 +171,7 @@ def profile(eps: Any, d: Any, epsilon: Any, W: Any) -> Any:
     x = xp.sub_prod(eps, p + 2.0 - J, epsilon)
     far = far + xp.where(J > 0.0, profile_block_1(f, epsilon, W) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
     out = xp.where(d <= 1.0, out, far)
-    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 4503599627370496.0) & (epsilon == epsilon)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 4503599627370496.0) & (epsilon > 0.0)
     return xp.where(ok, out, float("nan"))
 
 

@@ -111,8 +111,8 @@ def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     """The profile delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1
     period of the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I,
     the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding;
-    NaN for d > 1 period (not derived), eps < 0, d < 0, K not a whole number >= 1, rho outside [0, 1) or a NaN
-    argument."""
+    NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0,
+    1) or a NaN argument."""
     eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
     out = 0.0 * (eps + d)
     out = out + profile_inf(d, epsilon, W, K, rho)
@@ -120,7 +120,7 @@ def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     out = out + xp.where(x < 0.0, profile_weight_1(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
     x = xp.sub_prod(eps, 2.0, epsilon)
     out = out + xp.where(x < 0.0, profile_weight_2(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
-    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon > 0.0)
     ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)
     return xp.where(ok, out, float("nan"))
 
