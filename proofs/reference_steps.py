@@ -124,7 +124,8 @@ class StepRef:
             d, e = mpf(d), mpmath.exp(mpf(eps))
             lo, hi = -self.top - d, self.top
             pts = set()
-            for x in self.edges(mpf(0), self.top + d) + [mpf(0)]:
+            # the cut beta itself among them: beta - d is where t + d leaves the support (cut law)
+            for x in self.edges(mpf(0), self.top + d) + [mpf(0), self.top]:
                 for p in (x, -x, x - d, -x - d):
                     if lo < p < hi:
                         pts.add(p)

@@ -25,8 +25,8 @@ import numpy as np
 import sympy as sp
 
 import fhsym
-from fhsym.symbolic.steps import (K, Sub, a, d_shift, derive_steps, k, profile_weights, q, r, rho, u,
-                                  unstable, v)
+from fhsym.symbolic.steps import (J_run, K, Sub, a, d_shift, derive_steps, f_shift, k, n_top, profile_periods,
+                                  profile_weights, profile_weights_cut, q, r, rho, u, unstable, v, x_eps)
 from fhsym.symbolic.steps import eps as eps_
 
 from . import _plans
@@ -324,6 +324,88 @@ def _topic(key: str, source: str) -> Topic:
                         "derived lattice weights (exact cell overlaps, geometric sums) vs exact piece sums of the definition",
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
+    def profile_run(ctx: Context) -> Outcome:
+        pp = profile_periods(decl)
+        ok = pp is not None
+        steps: List[str] = []
+        if pp is not None:
+            diff = sp.simplify(unstable(pp.run) - pp.run_raw)
+            steps.append(f"- sum_(j<J) r^j (1 - x r^(N - 2j)) = {pp.run_raw} (SymPy summation, r < 1); stable form "
+                         f"{pp.run} minus it: {diff}")
+            # N + 1 - J is the mean of the run's level differences N and N - 2(J - 1): the closed factor's exponent
+            mean = sp.simplify((n_top + (n_top - 2 * (J_run - 1))) / 2 - (n_top + 1 - J_run))
+            steps.append(f"- (N + (N - 2(J - 1)))/2 - (N + 1 - J) = {mean}: 1 - x r^(N + 1 - J) > 0 when the run's last "
+                         f"term 1 - x r^(N - 2(J - 1)) is (x r^mean <= x r^last)")
+            ok = diff == 0 and mean == 0
+        return proven(ok, "the run's closed form = SymPy's summation (symbolic in r, x = e^eps, N, J)", steps)
+
+    def profile_beyond(ctx: Context) -> Outcome:
+        pp = profile_periods(decl)
+        if pp is None:
+            return verified(False, "no profile_periods", 0, "-", "-")
+        steps = [f"- head_{m}(f) = {e}" for m, e in pp.head.items()] + [f"- block_{c}(f) = {e}" for c, e in pp.block.items()]
+        # exact: the head masses are P(T >= 0) = 1/2, the blocks one period of |T| (sum_c = (1 - r)/2 = m/Z)
+        exact_bad, n_exact = [], 0
+        g = ctx.rng("profile beyond exact")
+        for _ in range(ctx.n(12, 3)):
+            vals = {r: sp.Rational(int(g.integers(1, 99)), 100), W: sp.Rational(int(g.integers(0, 101)), 100),
+                    f_shift: sp.Rational(int(g.integers(0, 1000)), 1000)}
+            n_exact += 1
+            hs = sum(unstable(e).subs(vals) for e in pp.head.values())
+            bs = sum(unstable(e).subs(vals) for e in pp.block.values())
+            if sp.nsimplify(hs) != sp.Rational(1, 2) or sp.nsimplify(bs - (1 - vals[r]) / 2) != 0:
+                exact_bad.append(vals)
+        steps.append(f"- exactly at {n_exact} rational (r, W, f): sum_m head_m = 1/2 (the mass of T >= 0) and sum_c "
+                     f"block_c = (1 - r)/2 (one period of |T|, m/Z): {len(exact_bad)} failures")
+        errs = []
+        with mpmath.workdps(DPS + 10):
+            for e, w, _ in params(ctx, "profile beyond", ctx.n(5, 1)):
+                ref, vals = ref_of(e, w, 0.0), values(e, w, 0.0)
+                ds = [1.0 + float(x) for x in ctx.rng(f"beyond d {e}").uniform(0.0, 11.0, 3)] + [2.0, 3.0 + w]
+                for dd in ds:
+                    p = int(np.floor(dd))
+                    vals_d = {**vals, f_shift: sp.Float(dd - p, DPS + 10)}
+                    for ee in (0.0, 0.37 * e, (p + 0.5) * e):
+                        E, e0 = mpmath.mpf(ee), mpmath.mpf(e)
+                        got = sum((mpmath.mpf(_mp(unstable(hm), vals_d)) * -mpmath.expm1(E - (p + m) * e0)
+                                   for m, hm in pp.head.items() if ee < (p + m) * e), mpmath.mpf(0))
+                        for c, bc in pp.block.items():
+                            J = sum(1 for j in range(p) if ee < (p + c - 2 * j) * e)
+                            run = unstable(pp.run).subs({J_run: J, n_top: p + c, x_eps: sp.exp(sp.Float(ee, DPS + 10))})
+                            got += mpmath.mpf(_mp(unstable(bc), vals_d)) * mpmath.mpf(_mp(run, vals_d))
+                        errs.append(_rel(got, ref.profile(ee, dd)))
+        steps.append(f"- delta(eps; p + f) = sum_m head_m (1 - e^eps r^(p+m))_+ + sum_c block_c run(J_c, p + c) at {DPS} "
+                     f"digits against exact piece sums of [f(t) - e^eps f(t + d)]_+ at {len(errs)} points (d in [1, 12] "
+                     f"periods, among them d = 2, 3 + W): worst {_worst(errs)}")
+        return verified(not exact_bad and max(errs) < mpmath.mpf(10) ** -40,
+                        "derived masses (exact cell overlaps, geometric sums over the periods) vs exact piece sums of "
+                        "the definition", len(errs) + n_exact, f"{DPS} digits; exact sums", _worst(errs), evidence=steps)
+
+    def profile_cut(ctx: Context) -> Outcome:
+        weights, inf = profile_weights_cut(decl)
+        steps = [f"- W_{n}(d) = {e}" for n, e in weights.items()] + [f"- I(d) = {inf}"]
+        errs = []
+        with mpmath.workdps(DPS + 10):
+            for e, w, beta in params(ctx, "profile cut", ctx.n(6, 2)):
+                ref, vals = ref_of(e, w, beta), values(e, w, beta)
+                rh = float(beta - np.floor(beta))
+                for dd in list(ctx.rng(f"profile cut d {e}").uniform(0.0, 1.0, 2)) + [w, rh, 1.0]:
+                    if not 0.0 < dd <= 1.0:
+                        continue
+                    vals_d = {**vals, d_shift: sp.Float(float(dd), DPS + 10)}
+                    for ee in (0.0, 0.37 * e, 2.5 * e):
+                        got = mpmath.mpf(_mp(unstable(inf), vals_d)) + sum(
+                            (mpmath.mpf(_mp(unstable(wn), vals_d)) * -mpmath.expm1(mpmath.mpf(ee) - n * mpmath.mpf(e))
+                             for n, wn in weights.items() if ee < n * e), mpmath.mpf(0))
+                        errs.append(_rel(got, ref.profile(ee, float(dd))))
+        steps.append(f"- I(d) + sum_n W_n(d) (1 - e^(eps - n eps0))_+ at {DPS} digits against exact piece sums of "
+                     f"[f(t) - e^eps f(t + d)]_+ (the cut beta among the edges) at {len(errs)} points (beta in [1, 12], "
+                     f"d in (0, 1] periods, among them d = W, rho, 1): worst {_worst(errs)}")
+        return verified(bool(weights) and max(errs) < mpmath.mpf(10) ** -40,
+                        "derived cut-law weights and infinite-loss mass (exact cell overlaps clipped at the cut, geometric "
+                        "sums) vs exact piece sums of the definition", len(errs), f"{DPS} digits", _worst(errs),
+                        evidence=steps)
+
     topic.add(facts, obj="declaration", paper="-", claim="cells tile [0, 1); lengths >= 0; heights > 0", name="facts")
     topic.add(sf_is_the_tail, obj="Z, sf", paper="-", claim="sf is the tail integral of the declared density",
               name="sf")
@@ -336,7 +418,15 @@ def _topic(key: str, source: str) -> Topic:
     if not cut:
         topic.add(profile, obj="privacy profile, shift <= Delta0", paper="-",
                   claim="delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n eps0))_+ (lattice form)", name="profile")
+        topic.add(profile_run, obj="privacy profile, shift > Delta0", paper="-",
+                  claim="sum_(j<J) r^j (1 - e^eps r^(N-2j)) = (1 - r^J)/(1 - r) (1 - e^eps r^(N+1-J))", name="profile_run")
+        topic.add(profile_beyond, obj="privacy profile, shift > Delta0", paper="-",
+                  claim="delta(eps; p + f) = sum_m head_m(f) (1 - e^(eps - (p+m) eps0))_+ + sum_c block_c(f) run(J_c, p + c)",
+                  name="profile_beyond")
         _staircase_plan_rows(topic, decl)
+    if cut:
+        topic.add(profile_cut, obj="privacy profile, shift <= Delta0", paper="-",
+                  claim="delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n eps0))_+ (cut lattice form)", name="profile")
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
     return topic

@@ -148,3 +148,80 @@ def test_discrete_flipped_huber_c_against_the_definition(clib):
 
 def test_discrete_flipped_huber_jax_against_the_definition():
     _check_lattice(_jax("discrete_flipped_huber"))
+
+
+# ------------------------------------------------- piecewise uniform: the whole profile of one instance (the data)
+#: (weights n_0 .. n_M): zero cells (partners of mass 0), a single cell, masses 1e9 apart
+PROFILE_CASES = ((2, 1), (5, 3, 1, 0, 2), (7, 5, 3, 0, 1), (5,), (10**9, 3, 10**8, 77, 1))
+PROFILE_EPS = (0.0, 0.3, math.log(2.0), 1.1, 4.0, 25.0)
+
+
+def _check_cell_profile(f, label):
+    """privacy_profile(eps, d, width, q) against int [p(t) - e^eps p(t + d)]_+ dt summed exactly between the edges
+    at 50 digits (proofs/reference_cells.CellRef, the density from the weights alone), and the class."""
+    from fhsym.noise import PiecewiseUniform
+    from proofs.reference_cells import CellRef
+
+    worst, worst_abs, worst_plain, n, where = 0.0, 0.0, 0.0, 0, None
+    for wts in PROFILE_CASES:
+        law = PiecewiseUniform(WIDTH, wts)
+        q = np.asarray(law._full, dtype=float)  # the class's cell masses k = -M .. M (n_|k|/N rounded once)
+        ref = CellRef(wts, dps=50)
+        Mc = len(wts) - 1
+        for u in (0.0, 0.3, 1.0, 1.7, 2.0 + 2.0**-30, Mc + 0.5, 2 * Mc, 2 * Mc + 0.5, 2 * Mc + 1, 2 * Mc + 3.25):
+            d = u * WIDTH
+            for e in PROFILE_EPS:
+                with mpmath.workdps(50):
+                    want = ref.profile(e, M(d) / M(WIDTH))
+                got = f(e, d, WIDTH, q)
+                err = abs(M(got) - want)
+                # the one rounding of d/w moves theta by up to an ulp of u: delta by |D_(j+1) - D_j| u 2^-52
+                j = math.floor(u)
+                with mpmath.workdps(50):
+                    slope = abs(ref.profile(e, j + 1) - ref.profile(e, j))
+                slack = slope * u * 2.0**-52
+                assert err <= 1e-14 * want + slack + 1e-300, (label, wts, u, e, got, want)
+                if want:
+                    rel = float(err / want)
+                    worst = max(worst, rel)
+                    if rel > worst_abs:
+                        worst_abs, where = rel, (wts, u, e, float(want), float(slack / want))
+                    if slack <= 1e-16 * want:  # where the rounding of d/w does not reach 1e-16 of delta
+                        worst_plain = max(worst_plain, rel)
+                n += 1
+                if d > 0:
+                    assert got == pytest.approx(float(law.privacy_profile(e, d)), rel=1e-14, abs=1e-16), (label, wts, u, e)
+    print(f"\npiecewise uniform printed profile ({label}): worst relative error {worst:.1e} over {n} points against the "
+          f"50-digit definition, at (weights, d/w, eps, delta, the rounding of d/w's share) = {where}; {worst_plain:.1e} "
+          f"where that share is below 1e-16")
+
+
+def test_piecewise_uniform_c_profile_against_the_definition(clib):
+    import ctypes
+
+    fn = clib.fhsym_piecewise_uniform_privacy_profile
+    fn.restype = ctypes.c_double
+    fn.argtypes = [ctypes.c_double] * 3 + [ctypes.POINTER(ctypes.c_double), ctypes.c_long]
+
+    def f(e, d, w, q):
+        arr = (ctypes.c_double * len(q))(*q)
+        return float(fn(e, d, w, arr, len(q)))
+
+    _check_cell_profile(f, "C")
+    q = [0.25, 0.5, 0.25]
+    for args in ((math.nan, 0.5, 1.0), (0.5, -0.1, 1.0), (0.5, math.nan, 1.0), (0.5, 0.5, 0.0), (0.5, 0.5, math.nan)):
+        assert math.isnan(f(*args, q)), args
+
+
+@pytest.mark.slow  # JAX compiles per shape of q
+def test_piecewise_uniform_jax_profile_under_jit_against_the_definition():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    import importlib
+
+    m = importlib.import_module("fhsym._generated.declared.jax_piecewise_uniform")
+    g = jax.jit(m.privacy_profile)
+    _check_cell_profile(lambda e, d, w, q: float(g(e, d, w, q)), "JAX jit")
+    assert math.isnan(float(g(0.5, -0.1, 1.0, np.array([0.25, 0.5, 0.25]))))
+    v = g(np.array([0.0, 0.3, 1.1]), 0.7 * WIDTH, WIDTH, np.array([0.25, 0.5, 0.25]))  # vectorised in eps
+    assert v.shape == (3,) and [float(x) for x in v] == [float(g(e, 0.7 * WIDTH, WIDTH, np.array([0.25, 0.5, 0.25])))
+                                                          for e in (0.0, 0.3, 1.1)]

@@ -7,6 +7,7 @@ density), never against fhsym's own numerics."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import math
@@ -148,6 +149,7 @@ STAIR_EPS = (0.0, 0.1, 0.5, 0.999, 1.0, 1.5, 1.99, 2.0, 3.0)  # times eps0
 STAIR_D = (0.0, 0.1, 0.5, 0.7, 1.0)
 
 
+@functools.lru_cache(maxsize=None)  # the C and the JAX test ask for the same references
 def _stair_profile(e, d, eps0, w):
     """int [p(t) - e^eps p(t + d)]_+ dt at 50 digits, p the staircase density in periods: level l(|t|) = k on
     [k, k + W), k + 1 on [k + W, k + 1), p = r^l / Z, Z = 2 (W + r (1 - W))/(1 - r), r = e^-eps0; exact on the
@@ -156,7 +158,7 @@ def _stair_profile(e, d, eps0, w):
         e, d, eps0, w = M(e), M(d), M(eps0), M(w)
         r = mpmath.exp(-eps0)
         Z = 2 * (w + r * (1 - w)) / (1 - r)
-        n = int(112 / eps0) + 3
+        n = int(112 / eps0) + 3 + int(d)  # every period the shifted density reaches before r^n < 1e-48
         pts = sorted({s * c - sh for k in range(n) for c in (M(k), k + w) for s in (1, -1) for sh in (0, d)})
 
         def p(t):
@@ -197,8 +199,9 @@ def _check_stair_profile(f, label):
 def test_staircase_c_profile_against_the_definition(clib):
     f = c_getter(clib, "staircase")("profile")
     _check_stair_profile(f, "C")
-    for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 1.5, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3)):
-        assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 1 period: not printed)
+    for args in ((-0.1, 0.5, 1.0, 0.3), (0.5, -0.1, 1.0, 0.3), (0.5, 2.0**52 + 2, 1.0, 0.3), (math.nan, 0.5, 1.0, 0.3),
+                 (0.5, math.nan, 1.0, 0.3), (0.5, 1.5, math.nan, 0.3), (0.5, 0.5, 0.0, 0.3), (0.5, 2.0**40, -1.0, 0.3)):
+        assert math.isnan(f(*args)), args  # refused: NaN, never a delta (d > 2^52 periods: p + c is not exact)
 
 
 @pytest.mark.slow  # JAX dispatches each operation eagerly the first time
@@ -208,4 +211,173 @@ def test_staircase_jax_profile_under_jit_against_the_definition():
     assert m.PROFILE is m.profile
     f = jax.jit(m.profile)
     _check_stair_profile(lambda *a: float(f(*a)), "JAX jit")
-    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3)))
+    assert math.isnan(float(f(0.5, 2.0**52 + 2, 1.0, 0.3))) and math.isnan(float(f(0.5, 2.0**40, -1.0, 0.3)))
+
+
+# ---------------------------------------------------------------- the printed profile beyond one period (d = p + f)
+#: shifts in periods beyond one: a few periods, near and at period boundaries (f = 0, f tiny, f near 1), near the
+#: step edge (f = W +- tiny) and many periods (runs of J periods, fhsym.symbolic.steps.profile_periods)
+FAR_D = (1.0 + 2.0**-40, 1.3, 2.0 - 2.0**-40, 2.0, 2.0 + 2.0**-40, 2.5, 3.7, 7.01, 12.999, 31.25)
+#: eps over eps0: 0, between lattice points, at a level difference n (a loss of exactly eps: that n adds 0) and
+#: far out (large runs drop their last terms)
+FAR_EPS = (0.0, 0.37, 1.0, 2.5, 3.0, 6.2, 11.0, 40.0)
+
+
+def _check_far_profile(f, label):
+    worst, n, worst_cls = 0.0, 0, 0.0
+    for eps0, w in STAIR:
+        law = fhsym.Staircase(eps0, 1.0, gamma=w)
+        for d in FAR_D + (w + 1.0, w + 2.0 - 2.0**-40, w + 5.0 + 2.0**-40):
+            for fe in FAR_EPS:
+                e = fe * eps0
+                ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
+                err = float(abs(M(v) / ref - 1)) if ref else abs(v)
+                assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+                worst = max(worst, err)
+                n += 1
+                cls = float(law.privacy_profile(e, sensitivity=d))  # the class's exact-rational lattice sum
+                if ref:
+                    worst_cls = max(worst_cls, float(abs(M(cls) / ref - 1)))
+                assert v == pytest.approx(cls, rel=1e-14, abs=0.0), (label, eps0, w, e, d, v, cls)
+    print(f"\nstaircase printed profile beyond one period ({label}): worst relative error vs 50-digit definition "
+          f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
+
+
+def _check_long_runs(f, label):
+    """Hundreds to 10^5 periods: runs of many periods against the class's exact-rational lattice sum (O(d) terms)
+    and, up to 400 periods, against the 50-digit definition."""
+    worst = 0.0
+    for eps0, w, d, fe in ((0.7, 0.2, 200.3, 0.0), (0.7, 0.2, 200.3, 57.5), (1.0, 0.3, 399.0, 101.0),
+                           (0.05, 0.45, 250.6, 80.0), (0.01, 0.5, 1e5 + 0.25, 3e4)):
+        e = fe * eps0
+        v = f(e, d, eps0, w)
+        ref = float(fhsym.Staircase(eps0, 1.0, gamma=w).privacy_profile(e, sensitivity=d)) if d > 400 else \
+            _stair_profile(e, d, eps0, w)
+        err = float(abs(M(v) / M(ref) - 1))
+        assert err <= 1e-13, (label, eps0, w, d, e, v, ref)
+        worst = max(worst, err)
+    print(f"staircase printed profile over long runs ({label}): worst relative error {worst:.1e}")
+
+
+@pytest.mark.slow  # ~1 min: 50-digit references over up to 2,500 periods
+def test_staircase_c_profile_beyond_one_period(clib):
+    f = c_getter(clib, "staircase")("profile")
+    _check_far_profile(f, "C")
+    _check_long_runs(f, "C")
+    for d in (1.0, 2.0, 3.0):  # continuous across whole periods (d = p with f = 0 against d = p - tiny)
+        assert f(0.2, d, 1.0, 0.3) == pytest.approx(f(0.2, d - 2.0**-45, 1.0, 0.3), rel=1e-12, abs=0.0), d
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_staircase_jax_profile_beyond_one_period_under_jit():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_staircase")
+    f = jax.jit(m.profile)
+    _check_far_profile(lambda *a: float(f(*a)), "JAX jit")
+    _check_long_runs(lambda *a: float(f(*a)), "JAX jit")
+
+
+# ------------------------------------------------- the truncated staircase's printed profile (shift up to one period)
+#: (eps0, W, K, rho): the cut at K + rho periods, K = 1 (no whole period before the last two), rho = 0, rho near 1
+CUT = ((1.0, 0.3, 5, 0.25), (0.7, 0.2, 1, 0.1), (3.0, 0.9, 2, 0.95), (0.5, 0.6, 1, 0.0), (2.0, 0.4, 3, 0.0),
+       (0.3, 0.5, 40, 0.5))
+CUT_D = (0.0, 0.05, 0.2, 0.3, 0.5, 0.9, 0.95, 1.0 - 2.0**-40, 1.0)
+
+
+def _check_cut_profile(f, label):
+    """profile(eps, d, eps0, W, K, rho) against int [p(t) - e^eps p(t + d)]_+ dt at 50 digits (Ref: the cut step
+    density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile."""
+    worst, n, exact, where = 0.0, 0, 0, None
+    for eps0, w, kk, rho in CUT:
+        global EPS, W
+        saved, (EPS, W) = (EPS, W), (eps0, w)
+        try:
+            with mpmath.workdps(50):
+                ref = Ref(kk + rho)
+                law = fhsym.TruncatedStaircase(eps0, 1.0, gamma=w, bound=kk + rho)
+                for fe in STAIR_EPS:
+                    for d in CUT_D:
+                        e = fe * eps0
+                        want, v = ref.profile(M(e), M(d)), f(e, d, eps0, w, kk, rho)
+                        err = float(abs(M(v) / want - 1)) if want else abs(v)
+                        # 1e-13: a cell's overlap is a linear form in W, d, rho rounded in doubles (the class forms
+                        # them in exact rationals); at W + d = rho (0.9 + 0.05 = 0.95) W + d - rho is 1.1e-16, not 0
+                        assert err <= 1e-13, (label, eps0, w, kk, rho, e, d, v, want)
+                        if err > worst:
+                            worst, where = err, (eps0, w, kk, rho, e, d)
+                        n += 1
+                        if d > 0:
+                            cls = float(law.privacy_profile(e, d))
+                            exact += v == cls
+                            assert v == pytest.approx(cls, rel=1e-13, abs=0.0), (label, eps0, w, kk, rho, e, d, v, cls)
+        finally:
+            EPS, W = saved
+    print(f"\ntruncated staircase printed profile ({label}): worst relative error vs 50-digit definition {worst:.1e} "
+          f"over {n} points at (eps0, W, K, rho, eps, d) = {where}; {exact} equal to fhsym.TruncatedStaircase's profile "
+          f"bit for bit")
+
+
+def test_truncated_staircase_c_profile_against_the_definition(clib):
+    f = c_getter(clib, "truncated_staircase")("profile")
+    _check_cut_profile(f, "C")
+    for args in ((0.5, 1.5, 1.0, 0.3, 2, 0.5), (0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5),
+                 (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5),
+                 (0.5, 0.5, -1.0, 0.3, 2, 0.5)):
+        assert math.isnan(f(*args)), args  # refused: d > 1 period is not derived for the cut law
+
+
+@pytest.mark.slow  # JAX dispatches each operation eagerly the first time
+def test_truncated_staircase_jax_profile_under_jit_against_the_definition():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_truncated_staircase")
+    assert m.PROFILE is m.profile
+    f = jax.jit(m.profile)
+    _check_cut_profile(lambda *a: float(f(*a)), "JAX jit")
+    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3, 2.0, 0.5)))
+
+
+def _derived_far(e, d, eps0, w):
+    """The derived form of fhsym.symbolic.steps.profile_periods (VERIFIED against the definition by the proofs row
+    step_staircase.profile_beyond) at 50 digits, with every run length J counted in exact rationals: a check of the
+    printed run lengths and sums at shifts too long to integrate the definition over."""
+    import sympy as sp
+
+    from fhsym.symbolic import steps as S
+    from fhsym.symbolic.laws.staircase import DECLARATION
+
+    pp = S.profile_periods(DECLARATION)
+    with mpmath.workdps(50):
+        p = math.floor(d)
+        E, E0 = sp.Rational(e), sp.Rational(eps0)
+        vals = {S.f_shift: sp.Rational(d) - p, S.r: sp.exp(-E0), DECLARATION.shape_symbols[0]: sp.Rational(w)}
+        out = sum((sp.N(S.unstable(h).subs(vals) * (1 - sp.exp(E - (p + m) * E0)), 50)
+                   for m, h in pp.head.items() if E < (p + m) * E0), sp.Integer(0))
+        for c, b in pp.block.items():
+            N = p + c  # j < J iff (N - 2j) eps0 > eps: J = clamp(ceil((N - eps/eps0)/2), 0, p), exactly
+            J = min(max(math.ceil((N - sp.Rational(e) / sp.Rational(eps0)) / 2), 0), p)
+            out += sp.N(S.unstable(b).subs(vals) * S.unstable(pp.run).subs({S.J_run: J, S.n_top: N, S.x_eps: sp.exp(E)})
+                        .subs(vals), 50)
+        return M(str(sp.N(out, 40)))
+
+
+#: (eps0, W, d, eps/eps0): up to 10^12 periods, eps just below, at and above a level difference of a run
+HUGE = ((1.0, 0.3, 1e12 + 0.37, 1e12 - 7.0), (0.5, 0.2, 3e9 + 0.8, 3e9 - 0.5), (2.0, 0.9, 2.0**40 + 0.5, 2.0**40),
+        (0.7, 0.4, 123456789.25, 1000.5))
+
+
+@pytest.mark.parametrize("target", ["C", pytest.param("JAX", marks=pytest.mark.slow)])
+def test_staircase_profile_over_huge_shifts_against_the_derived_form(clib, target):
+    if target == "JAX":
+        jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+        g = jax.jit(importlib.import_module("fhsym._generated.declared.jax_staircase").profile)
+        f = lambda *a: float(g(*a))  # noqa: E731
+    else:
+        f = c_getter(clib, "staircase")("profile")
+    worst = 0.0
+    for eps0, w, d, fe in HUGE:
+        e = fe * eps0
+        ref, v = _derived_far(e, d, eps0, w), f(e, d, eps0, w)
+        err = float(abs(M(v) / ref - 1))
+        assert err <= 1e-13, (target, eps0, w, d, e, v, ref)
+        worst = max(worst, err)
+    print(f"\nstaircase printed profile at 10^8 to 10^12 periods ({target}): worst {worst:.1e} against the derived form")

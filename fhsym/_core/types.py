@@ -106,6 +106,18 @@ class _AsArray(Protocol):
     def __call__(self, a: ArrayLike, /, *, dtype: type[np.float64]) -> FloatArray: ...
 
 
+class _Clip(Protocol):
+    """``clip(x, lo, hi)``: x limited to ``[lo, hi]`` elementwise."""
+
+    def __call__(self, x: Real, lo: Real, hi: Real, /) -> FloatArray: ...
+
+
+class _Arange(Protocol):
+    """``arange(n)``: the integers 0 .. n-1 as an array."""
+
+    def __call__(self, n: int, /) -> Any: ...
+
+
 class ArrayNamespace(Protocol):
     """The names a generated kernel calls as ``xp.<name>`` (:data:`fhsym._core.backends.IMPLEMENTATIONS`).
 
@@ -127,6 +139,10 @@ class ArrayNamespace(Protocol):
     sign: _Unary
     maximum: _Binary
     minimum: _Binary
+    floor: _Unary
+    ceil: _Unary
+    clip: _Clip
+    arange: _Arange
     logaddexp: _Binary
     log_max0: _Unary
     logical_not: _Not

@@ -116,7 +116,72 @@ def render_cell_law_c() -> str:
               f"SymPy {sp.__version__}.\n// The float functions of fhsym/_generated/declared/piecewise_uniform.py "
               f"(digest {decl.digest()}).\n// Build: cc -std=c99 -c declared_piecewise_uniform.c (link with -lm).  "
               f"Regenerate with `{COMMAND}`;\n// `{COMMAND} --check` fails when this file is stale.\n")
-    return banner + "\n#include <math.h>\n\n" + c_helpers(text) + "\n" + text
+    return banner + "\n#include <math.h>\n\n" + c_helpers(text) + "\n" + text + _C_PRIVACY_PROFILE
+
+
+#: the profile of one instance, its cell masses an array (the data), assembled from the printed deficit_term and
+#: profile as fhsym.noise.piecewise_uniform.piecewise_uniform_profile does (C and JAX)
+_FULL_DOC = ("delta(eps; d) of the law whose cell masses are q[0 .. n-1] (cells k = -M .. M, n = 2M + 1, in units of "
+             "the width w): u = d/w = j + theta, D_j = sum_k [q_k - e^eps q_(k+j)]_+ (deficit_term; a cell without a "
+             "partner, q_(k+j) = 0 or k + j >= n, adds q_k), D_0 = 0, D_j = 1 for j >= n, and (1 - theta) D_j + theta "
+             "D_(j+1) (profile) when theta > 0; 1 when u > n (disjoint supports)")
+
+_C_PRIVACY_PROFILE = ("\n" + textwrap.fill("D_j of " + _FULL_DOC, 113, initial_indent="/* ", subsequent_indent="   ")
+                      + " */\n" + """\
+double fhsym_piecewise_uniform_deficit(double eps, const double *q, long n, long j)
+{
+    double e = exp(eps), out = 0.0, free = 0.0;
+    long k;
+    if (j == 0) return 0.0;
+    if (j > n - 1) return 1.0;
+    for (k = 0; k < n; k++) {
+        double s = k + j < n ? q[k + j] : 0.0;
+        if (s == 0.0) free += q[k];
+        else out += fhsym_piecewise_uniform_deficit_term(q[k], s, e);
+    }
+    return out + free;
+}
+
+/* the profile (D_j above); NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN, n < 1 */
+double fhsym_piecewise_uniform_privacy_profile(double eps, double d, double width, const double *q, long n)
+{
+    double u = d / width, j, theta, out;
+    if (eps != eps || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
+    if (!(u <= (double)n)) return 1.0;
+    j = floor(u);
+    theta = u - j;
+    out = fhsym_piecewise_uniform_deficit(eps, q, n, (long)j);
+    if (theta > 0.0)
+        out = fhsym_piecewise_uniform_profile(theta, out, fhsym_piecewise_uniform_deficit(eps, q, n, (long)j + 1));
+    return out;
+}
+""")
+
+_JAX_PRIVACY_PROFILE = ('def deficit(eps: Any, q: Any, j: Any) -> Any:\n'
+                        '    """D_j(eps) of privacy_profile below (vectorised in eps; j an integer, traced or not)."""\n'
+                        """\
+    n = q.shape[0]
+    idx = xp.arange(n) + j
+    s = xp.where(idx < n, q[xp.minimum(idx, n - 1)], 0.0)
+    e = xp.exp(eps)[..., None]
+    out = xp.where(s == 0.0, q, deficit_term(q, s, e)).sum(axis=-1)
+    return xp.where(j == 0, 0.0, xp.where(j > n - 1, 1.0, out))
+
+
+def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
+""" + textwrap.fill(_FULL_DOC + "; NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its "
+                    "length n static under jit).", 112, initial_indent='    """', subsequent_indent="    ") + '"""\n'
+                        + """\
+    eps, d, q = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64), xp.asarray(q, dtype=xp.float64)
+    n = q.shape[0]
+    u = d / width
+    j = xp.floor(xp.clip(u, 0.0, float(n))).astype("int64")
+    theta = u - j
+    dj = deficit(eps, q, j)
+    out = xp.where(theta > 0.0, profile(theta, dj, deficit(eps, q, j + 1)), dj)
+    out = xp.where(u <= n, out, 1.0)
+    return xp.where((eps == eps) & (d >= 0.0) & (width > 0.0), out, float("nan"))
+""")
 
 
 def render_cell_law_jax() -> str:
@@ -131,6 +196,7 @@ def render_cell_law_jax() -> str:
         # The float functions of fhsym/_generated/declared/piecewise_uniform.py printed on jax.numpy (float64).
         # Regenerate with `{COMMAND}`; `{COMMAND} --check` (run by CI) fails when this file is stale.
         ''') + '"""JAX numerics of the declared finite-cell law piecewise uniform."""\n\n'
+    defs.append(_JAX_PRIVACY_PROFILE)
     return header + JAX_PREAMBLE + "\n\n".join(defs) + f"\n\nDIGEST = {decl.digest()!r}\n"
 
 

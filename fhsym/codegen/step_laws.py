@@ -28,7 +28,9 @@ from sympy.printing.str import StrPrinter
 from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
-from fhsym.symbolic.steps import K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, k, profile_weights, q, rho, to_epsilon, u, v
+from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, f_shift, k,
+                                  profile_periods, profile_weights, profile_weights_cut, q, rho, to_epsilon, u,
+                                  v)
 
 from .declared import ArbPrinter, DeclaredPrinter
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
@@ -148,6 +150,10 @@ def render_step_law(name: str, source: str) -> str:
         tables.append(("MOMENT_LAST", "{2: var_last, " + ", ".join(f"{n}: moment_last_{n}" for n in higher) + "}"))
         single("nlog_period", dv.nlog_period, (k, eps, *shapes))
         single("nlog_last", dv.nlog_last, par)
+        for fn, e, args in _cut_profile_rows(dv):
+            single(fn, e, args)
+        cut_ns = _profile_ns(dv)
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in cut_ns) + "}"))
     else:
         single("norm", dv.Z, par)
         for n, e in sorted(dv.moments.items()):
@@ -160,6 +166,9 @@ def render_step_law(name: str, source: str) -> str:
         for n, e in weights.items():
             single(f"profile_weight_{n}", e, (d_shift, *par))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in weights) + "}"))
+        for fn, e, args in _period_rows(dv):
+            single(fn, e, args)
+        tables += _period_tables(dv)
     # the ball forms read by at_precision (fhsym.noise.precise_steps): the same stable forms on python-flint balls
     def arb_cells(table: str, prefix: str, exprs: Sequence[sp.Expr], args: Sequence[sp.Symbol]) -> None:
         names = []
@@ -256,13 +265,64 @@ def _float_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol,
         rows.append(("nlog_period", dv.nlog_period, (k, eps, *shapes)))
         assert dv.nlog_last is not None
         rows.append(("nlog_last", dv.nlog_last, par))
+        rows += _cut_profile_rows(dv)
     else:
         rows += [(f"moment_{n}", e, par) for n, e in sorted(dv.moments.items())]
         rows.append(("variance", dv.variance, par))
         assert dv.entropy is not None
         rows.append(("entropy", dv.entropy, par))
         rows += [(f"profile_weight_{n}", e, (d_shift, *par)) for n, e in profile_weights(decl).items()]
+        rows += _period_rows(dv)
     return rows
+
+
+def _cut_profile_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    """A cut law's profile at a shift ``d <= 1`` period (:func:`~fhsym.symbolic.steps.profile_weights_cut`):
+    ``profile_weight_<n>(d, ...)`` and ``profile_inf(d, ...)``, the mass of an infinite loss."""
+    weights, inf = profile_weights_cut(dv.decl)
+    if not weights:
+        return []
+    par = (d_shift, eps, *dv.decl.shape_symbols, K, rho)
+    return [(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)]
+
+
+def _plus(c: int) -> str:
+    """``+ c.0`` or ``- |c|.0``: an integer added to the printed period count p."""
+    return f"{'-' if c < 0 else '+'} {abs(c)}.0"
+
+
+def _tag(c: int) -> str:
+    """A level offset as a name suffix: ``2``, ``0``, ``m1`` (for -1)."""
+    return f"m{-c}" if c < 0 else str(c)
+
+
+def _period_parts(dv: StepDerivation) -> Tuple[Dict[int, sp.Expr], Dict[int, sp.Expr], sp.Expr]:
+    """The non-zero ``head[m]`` and ``block[c]`` of :func:`~fhsym.symbolic.steps.profile_periods` and its
+    ``run_mass`` (({}, {}, 0) for a law with none)."""
+    pp = None if dv.decl.truncated else profile_periods(dv.decl)
+    if pp is None:
+        return {}, {}, sp.Integer(0)
+    return ({m: e for m, e in pp.head.items() if e != 0}, {c: e for c, e in pp.block.items() if e != 0}, pp.run_mass)
+
+
+def _period_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.Symbol, ...]]]:
+    """The profile beyond one period: ``profile_head_<m>(f, ...)``, ``profile_block_<c>(f, ...)`` (the masses of
+    :class:`~fhsym.symbolic.steps.ProfilePeriods`) and ``profile_run(J, epsilon)`` = ``(1 - r^J)/(1 - r)``, the
+    geometric factor of a run of J periods (its other factor, ``1 - e^eps r^(N + 1 - J)``, is formed with one rounding
+    of its exponent by the printed profile)."""
+    head, block, run_mass = _period_parts(dv)
+    if not head:
+        return []
+    par = (eps, *dv.decl.shape_symbols)
+    return ([(f"profile_head_{_tag(m)}", e, (f_shift, *par)) for m, e in head.items()]
+            + [(f"profile_block_{_tag(c)}", e, (f_shift, *par)) for c, e in block.items()]
+            + [("profile_run", run_mass, (J_run, eps))])
+
+
+def _period_tables(dv: StepDerivation) -> List[Tuple[str, str]]:
+    head, block, _ = _period_parts(dv)
+    return [("PROFILE_HEAD", "{" + ", ".join(f"{m}: profile_head_{_tag(m)}" for m in head) + "}"),
+            ("PROFILE_BLOCK", "{" + ", ".join(f"{c}: profile_block_{_tag(c)}" for c in block) + "}")]
 
 
 class CStepPrinter(CKernelPrinter):
@@ -298,15 +358,31 @@ def render_step_law_c(name: str, source: str) -> str:
 
 
 #: the comment of the printed profile (C and JAX)
-_PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the derived "
-                "lattice form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon with "
-                "one rounding, summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice "
-                "sum there is not printed), eps < 0, d < 0 or a NaN argument")
+_PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift d >= 0 in periods: for d <= 1 the "
+                "derived lattice form (fhsym.symbolic.steps.profile_weights, the profile_weight_n above); for d = p + f "
+                "beyond one period (p = floor(d) whole periods, f = d - p exact) fhsym.symbolic.steps.profile_periods: "
+                "sum_m profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) "
+                "(1 - e^(eps - (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > "
+                "eps (each test eps - n epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no "
+                "longer exact), eps < 0, d < 0, epsilon <= 0 or a NaN argument")
+
+
+#: the cut law's
+_PROFILE_DOC_CUT = ("delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of "
+                    "the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, "
+                    "the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one "
+                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho "
+                    "outside [0, 1) "
+                    "or a NaN argument")
+
+
+def _profile_doc(dv: StepDerivation) -> str:
+    return _PROFILE_DOC_CUT if dv.decl.truncated else _PROFILE_DOC
 
 
 def _profile_ns(dv: StepDerivation) -> List[int]:
-    """The level differences n of the printed profile weights (none for a cut law: no profile printed)."""
-    return [] if dv.decl.truncated else sorted(profile_weights(dv.decl))
+    """The level differences n of the printed profile weights (a cut law's: at shifts up to one period)."""
+    return sorted(profile_weights_cut(dv.decl)[0] if dv.decl.truncated else profile_weights(dv.decl))
 
 
 def _c_profile(dv: StepDerivation, name: str) -> str:
@@ -314,15 +390,33 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
     ns = _profile_ns(dv)
     if not ns:
         return ""
-    shapes = [s.name for s in dv.decl.shape_symbols]
+    head, block, _ = _period_parts(dv)
+    shapes = [s.name for s in dv.decl.shape_symbols] + (["K", "rho"] if dv.decl.truncated else [])
     params = "".join(f", double {n}" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
-    terms = "".join(f"    x = fma(-{n}.0, epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
+    inf = f"        out += fhsym_{name}_profile_inf(d, epsilon{args});\n" if dv.decl.truncated else ""
+    terms = inf + "".join(f"        x = fma(-{n}.0, epsilon, eps);\n        if (x < 0.0) out += fhsym_{name}_profile_weight_{n}(d, epsilon{args}) "
                     f"* -expm1(x);\n" for n in ns)
-    doc = textwrap.fill(_PROFILE_DOC, 113, initial_indent="/* ", subsequent_indent="   ") + " */"
-    return (f"\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
-            f"    double out = 0.0, x;\n    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 1.0) || epsilon != epsilon) return NAN;\n"
-            f"{terms}    return out;\n}}\n")
+    terms_head = "".join(f"    x = fma(-(p {_plus(m)}), epsilon, eps);\n    if (x < 0.0) out += fhsym_{name}_profile_head_{_tag(m)}(f, "
+                         f"epsilon{args}) * -expm1(x);\n" for m in head)
+    terms_block = "".join(f"    J = fhsym_{name}__run_length(eps, epsilon, p {_plus(c)}, p);\n    if (J > 0.0) out += "
+                          f"fhsym_{name}_profile_block_{_tag(c)}(f, epsilon{args}) * fhsym_{name}_profile_run(J, epsilon)"
+                          f" * -expm1(fma(-(p {_plus(c + 1)} - J), epsilon, eps));\n" for c in block)
+    doc = textwrap.fill(_profile_doc(dv), 113, initial_indent="/* ", subsequent_indent="   ") + " */"
+    run = (f"\n/* the number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as fma(-(N - 2 j), epsilon, eps) < 0 (the\n"
+           f"   level differences N - 2 j of a run decrease in j): an estimate, then moved to the test's boundary */\n"
+           f"static double fhsym_{name}__run_length(double eps, double epsilon, double N, double p)\n{{\n"
+           f"    double J = ceil(0.5 * (N - eps / epsilon));\n"
+           f"    if (!(J >= 0.0)) J = 0.0;\n    if (J > p) J = p;\n"
+           f"    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;\n"
+           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n") if head else ""
+    beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
+              "    return NAN;\n")
+    return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
+            f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
+            f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;\n"
+            + ("    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;\n" if dv.decl.truncated else "")
+            + f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
 
 
 def _jax_profile(dv: StepDerivation) -> List[str]:
@@ -330,19 +424,39 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
     ns = _profile_ns(dv)
     if not ns:
         return []
-    shapes = [s.name for s in dv.decl.shape_symbols]
+    head, block, _ = _period_parts(dv)
+    shapes = [s.name for s in dv.decl.shape_symbols] + (["K", "rho"] if dv.decl.truncated else [])
     params = "".join(f", {n}: Any" for n in shapes)
     args = "".join(f", {n}" for n in shapes)
-    doc = textwrap.fill("The profile " + _PROFILE_DOC + ".", 112, initial_indent='    """',
+    doc = textwrap.fill("The profile " + _profile_doc(dv) + ".", 112, initial_indent='    """',
                         subsequent_indent="    ") + '"""'
-    terms = "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
+    terms = (f"    out = out + profile_inf(d, epsilon{args})\n" if dv.decl.truncated else "") + "".join(f"    x = xp.sub_prod(eps, {n}.0, epsilon)\n"
                     f"    out = out + xp.where(x < 0.0, profile_weight_{n}(d, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n"
                     for n in ns)
-    return [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
-            f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
-            f"    out = 0.0 * (eps + d)\n{terms}"
-            f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)\n"
-            f"    return xp.where(ok, out, float(\"nan\"))\n"]
+    terms_head = "".join(f"    x = xp.sub_prod(eps, p {_plus(m)}, epsilon)\n    far = far + xp.where(x < 0.0, profile_head_{_tag(m)}"
+                         f"(f, epsilon{args}) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n" for m in head)
+    terms_block = "".join(f"    J = _run_length(eps, epsilon, p {_plus(c)}, p)\n    x = xp.sub_prod(eps, p {_plus(c + 1)} - J, epsilon)\n"
+                          f"    far = far + xp.where(J > 0.0, profile_block_{_tag(c)}(f, epsilon{args}) * profile_run(J, epsilon)"
+                          f" * -xp.expm1(xp.minimum(x, 0.0)), 0.0)\n" for c in block)
+    run = (["def _run_length(eps: Any, epsilon: Any, N: Any, p: Any) -> Any:\n"
+            '    """The number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as sub_prod(eps, N - 2 j, epsilon) < 0:\n'
+            '    an estimate, then moved to the test\'s boundary (three steps each way: the estimate is within one)."""\n'
+            "    J = xp.clip(xp.ceil(0.5 * (N - eps / epsilon)), 0.0, p)\n"
+            "    J = xp.where(J == J, J, 0.0)\n"
+            "    for _ in range(3):\n"
+            "        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)\n"
+            "    for _ in range(3):\n"
+            "        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)\n"
+            "    return J\n"] if head else [])
+    beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
+              f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
+    limit = "4503599627370496.0" if head else "1.0"
+    return run + [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
+                  f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
+                  f"    out = 0.0 * (eps + d)\n{terms}{beyond}"
+                  f"    ok = (eps >= 0.0) & (d >= 0.0) & (d <= {limit}) & (epsilon > 0.0)\n"
+                  + ("    ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)\n" if dv.decl.truncated else "")
+                  + "    return xp.where(ok, out, float(\"nan\"))\n"]
 
 
 def render_step_law_jax(name: str, source: str) -> str:
@@ -361,10 +475,14 @@ def render_step_law_jax(name: str, source: str) -> str:
     tables = [(t, cells(p)) for t, p in (("LOGPDF", "logpdf"), ("SF", "sf"), ("HALF", "half"), ("ISF", "isf"))]
     if dv.decl.truncated:
         tables.append(("ISF_TOP", cells("isf_top")))
+        tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
+                                                         if n.startswith("profile_weight_")) + "}"))
+        tables.append(("PROFILE", "profile" if _profile_ns(dv) else "None"))
     else:
         tables.append(("MOMENTS", "{" + ", ".join(f"{n[7:]}: {n}" for n in names if n.startswith("moment_")) + "}"))
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n[15:]}: {n}" for n in names
                                                          if n.startswith("profile_weight_")) + "}"))
+        tables += _period_tables(dv)
         tables.append(("PROFILE", "profile" if _profile_ns(dv) else "None"))
     tables.append(("DIGEST", repr(dv.decl.digest())))
     header = textwrap.dedent(

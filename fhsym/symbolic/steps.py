@@ -42,7 +42,8 @@ from typing import Dict, List, Optional, Tuple
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
-__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift", "to_epsilon", "unstable",
+__all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift",
+           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "p_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -295,6 +296,117 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
                                                                       [lo, d_shift - lj_hi, sp.Integer(0)])
     Z = 2 * m * g_all
     return {n: e / Z for n, e in sorted(acc.items())}
+
+
+@functools.lru_cache(maxsize=None)
+def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.Expr]:
+    """The cut law's profile at a shift ``0 < d <= 1`` period: ``({n: W_n(d)}, I(d))`` with ``delta(eps; d) = I +
+    sum_n W_n (1 - e^(eps - n eps0))_+`` (eps >= 0), ``I = P(T + d > beta)`` the mass whose shifted density is 0
+    (an infinite loss), for a truncated declaration whose levels are as :func:`profile_weights` needs (``({}, 0)``
+    otherwise).  Derivation (``beta = K + rho``, ``K >= 1``, so ``d <= 1 <= beta``), as :func:`profile_weights`:
+
+    * ``t = k + u >= 0`` with ``t + d <= beta``: the level difference is the untruncated one; periods ``k <= K - 2``
+      (``u + d < 2 <= 2 + rho``: never cut) add ``r^(l_i) |overlap| sum_(k<K-1) r^k``, period ``K - 1`` the overlap
+      also below ``1 + rho - d`` times ``r^(K-1)``, period ``K`` the overlap below ``rho - d`` times ``r^K``;
+    * ``t + d > beta >= t``: ``I``, the mass of ``(beta - d, beta]``: period ``K`` above ``rho - d``, period ``K - 1``
+      above ``1 + rho - d``;
+    * ``-d < t < 0``: ``|t|, t + d < d <= beta``: as uncut; ``t <= -d``: ``n <= 0`` (or density 0 at ``t < -beta``)."""
+    levels = _levels(decl)
+    if not decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+        return {}, sp.Integer(0)
+    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
+    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    Z = derive_steps(decl).Z
+    head = _geometric(0, K - 2)[1]  # sum_(k=0)^(K-2) r^k, stable: (1 - r^(K-1))/omr
+    dd = d_shift
+    acc: Dict[int, sp.Expr] = {}
+    inf = sp.Integer(0)
+    for (lo, hi, li), (_, _, h) in zip(cells, decl.cells):
+        for lj_lo, lj_hi, lj in ext:
+            n = lj - li
+            if n >= 1:
+                ups, lows = [hi, lj_hi - dd], [lo, lj_lo - dd]
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * (
+                    head * _overlap(ups, lows) + r**(K - 1) * _overlap(ups + [1 + rho - dd], lows)
+                    + r**K * _overlap(ups + [rho - dd], lows))
+        for lj_lo, lj_hi, lj in cells:
+            n = lj - li
+            if n >= 1:
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * _overlap([hi, dd - lj_lo, dd], [lo, dd - lj_hi, sp.Integer(0)])
+        inf += h * (r**K * _overlap([hi, rho], [lo, rho - dd]) + r**(K - 1) * _overlap([hi], [lo, 1 + rho - dd]))
+    return {n: e / Z for n, e in sorted(acc.items())}, inf / Z
+
+
+f_shift = sp.Symbol("f", nonnegative=True)  # the fraction of a period in a shift d = p + f (0 <= f < 1)
+p_shift = sp.Symbol("p", integer=True, positive=True)  # the whole periods in a shift d = p + f (p >= 1)
+n_top = sp.Symbol("N", integer=True)  # the largest level difference of a run (p + c)
+J_run = sp.Symbol("J", integer=True, nonnegative=True)  # the length of a run of periods
+x_eps = sp.Symbol("x", positive=True)  # e^eps, eps the profile's privacy parameter
+
+
+@dataclass(frozen=True)
+class ProfilePeriods:
+    """The profile at a shift ``d = p + f`` of ``p >= 1`` whole periods and ``0 <= f < 1`` (:func:`profile_periods`).
+
+    ``head[m]``: ``P(T >= 0, L(T + d) - L(T) = p + m)`` (m >= 0, a function of f); ``block[c]``: per period j of
+    ``|T|`` in ``(-d, 0)``, ``r^-j P(-T in [j, j + 1), L(T + d) - L(T) = p + c - 2 j)`` (a function of f, the same for
+    every j < p); ``run``/``run_raw``: ``sum_{j<J} r^j (1 - x r^(N - 2 j))`` closed (stable, over omr) and as SymPy's
+    ``summation`` returns it; the profile is then (eps >= 0, x = e^eps)::
+
+        delta(eps; p + f) = sum_m head[m] (1 - x r^(p+m))_+  +  sum_c block[c] run(J_c, N = p + c)
+
+    with ``J_c`` the number of ``j = 0 .. p-1`` whose level difference ``p + c - 2 j`` has ``(p + c - 2 j) eps0 > eps``
+    (the terms of a run decrease in j, so they are its first J_c)."""
+
+    head: Dict[int, sp.Expr]
+    block: Dict[int, sp.Expr]
+    run: sp.Expr
+    run_raw: sp.Expr
+    run_mass: sp.Expr  # (1 - r^J)/(1 - r), the run's first factor (stable: omx(J)/omr)
+
+
+@functools.lru_cache(maxsize=None)
+def profile_periods(decl: StepDeclaration) -> Optional[ProfilePeriods]:
+    """The profile of the laws :func:`profile_weights` serves at a shift ``d = p + f`` beyond one period (``p >= 1``
+    whole periods, ``0 <= f < 1``; :class:`ProfilePeriods`), or None for the others.  Derivation (levels ``L(x) =
+    k + l(u)`` of ``|x| = k + u``, ``L0`` the level on ``[0, 2)``):
+
+    * ``t = k + u >= 0``: ``L(t + d) - L(t) = p + L0(u + f) - l(u)``, independent of k (``>= p``, since L does not
+      decrease): cell i against cell j of ``[0, 2)`` adds ``r^(l_i) |overlap| sum_k r^k`` to ``head[l_j - l_i]``;
+    * ``-d < t < 0``: ``s = |t| = j + u`` (``j = 0 .. p``) and ``d - s = (p - j - 1) + (1 + f - u)`` with ``1 + f - u``
+      in ``(f, 1 + f]``, so ``L(t + d) - L(t) = p - 2 j + c(u)``, ``c(u) = L0(1 + f - u) - l(u) - 1``: the period j
+      of s adds ``r^j r^(l_i) |overlap|`` to the level ``p + c - 2 j`` (``block[c]``).  At ``j = p`` (``u < f``) the
+      difference is ``l(f - u) - l(u) - p <= 1 - p <= 0``: nothing for ``p >= 1``;
+    * ``t <= -d``: ``|t + d| <= |t|``: nothing for eps >= 0.
+
+    Summed over the periods j of a run: ``sum_{j<J} r^j (1 - x r^(N - 2j)) = (1 - r^J)/(1 - r) (1 - x r^(N + 1 - J))``
+    (``N + 1 - J`` is the mean of the run's largest and smallest level difference, so the last factor is positive
+    whenever every term is)."""
+    levels = _levels(decl)
+    if not profile_weights(decl) or levels is None:
+        return None
+    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
+    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    m = sum(((b - a) * h for a, b, h in decl.cells), sp.Integer(0))
+    head: Dict[int, sp.Expr] = {}
+    block: Dict[int, sp.Expr] = {}
+    for lo, hi, li in cells:
+        for lj_lo, lj_hi, lj in ext:
+            # t >= 0: u in [lo, hi), u + f in [lj_lo, lj_hi)
+            head[lj - li] = head.get(lj - li, sp.Integer(0)) + r**li * _overlap(
+                [hi, lj_hi - f_shift], [lo, lj_lo - f_shift])
+            # -d < t < 0: u in [lo, hi), 1 + f - u in [lj_lo, lj_hi) (u in (1 + f - lj_hi, 1 + f - lj_lo])
+            c = lj - li - 1
+            block[c] = block.get(c, sp.Integer(0)) + r**li * _overlap([hi, 1 + f_shift - lj_lo], [lo, 1 + f_shift - lj_hi])
+    # SymPy returns the two geometric sums as Piecewise terms (r = 1 apart): folded, the branch for 0 < r < 1
+    folded = sp.piecewise_fold(sp.summation(r**_j * (1 - x_eps * r**(n_top - 2 * _j)), (_j, 0, J_run - 1)))
+    run_raw = next(val for val, cond in folded.args if cond.subs(r, sp.Rational(1, 2)) == sp.true) \
+        if isinstance(folded, sp.Piecewise) else folded
+    run = _OMX(J_run) / omr * (1 - x_eps * r**(n_top + 1 - J_run))
+    # head: sum_k r^k / Z = 1/(2 m); block: 1/Z = omr/(2 m) (Z = 2 m/omr: no 1/omr is formed and cancelled)
+    return ProfilePeriods({c: e / (2 * m) for c, e in sorted(head.items())},
+                          {c: e * omr / (2 * m) for c, e in sorted(block.items())},
+                          run, run_raw, _OMX(J_run) / omr)
 
 
 @functools.lru_cache(maxsize=None)

@@ -47,3 +47,35 @@ double fhsym_piecewise_uniform_profile(double theta, double Dj, double Dj1)
 {
     return Dj*(1 - theta) + Dj1*theta;
 }
+
+/* D_j of delta(eps; d) of the law whose cell masses are q[0 .. n-1] (cells k = -M .. M, n = 2M + 1, in units of
+   the width w): u = d/w = j + theta, D_j = sum_k [q_k - e^eps q_(k+j)]_+ (deficit_term; a cell without a
+   partner, q_(k+j) = 0 or k + j >= n, adds q_k), D_0 = 0, D_j = 1 for j >= n, and (1 - theta) D_j + theta
+   D_(j+1) (profile) when theta > 0; 1 when u > n (disjoint supports) */
+double fhsym_piecewise_uniform_deficit(double eps, const double *q, long n, long j)
+{
+    double e = exp(eps), out = 0.0, free = 0.0;
+    long k;
+    if (j == 0) return 0.0;
+    if (j > n - 1) return 1.0;
+    for (k = 0; k < n; k++) {
+        double s = k + j < n ? q[k + j] : 0.0;
+        if (s == 0.0) free += q[k];
+        else out += fhsym_piecewise_uniform_deficit_term(q[k], s, e);
+    }
+    return out + free;
+}
+
+/* the profile (D_j above); NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN, n < 1 */
+double fhsym_piecewise_uniform_privacy_profile(double eps, double d, double width, const double *q, long n)
+{
+    double u = d / width, j, theta, out;
+    if (eps != eps || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
+    if (!(u <= (double)n)) return 1.0;
+    j = floor(u);
+    theta = u - j;
+    out = fhsym_piecewise_uniform_deficit(eps, q, n, (long)j);
+    if (theta > 0.0)
+        out = fhsym_piecewise_uniform_profile(theta, out, fhsym_piecewise_uniform_deficit(eps, q, n, (long)j + 1));
+    return out;
+}

@@ -110,17 +110,91 @@ double fhsym_staircase_profile_weight_2(double d, double epsilon, double W)
     return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
-/* delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the derived lattice
-   form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon with one rounding,
-   summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice sum there is not
-   printed), eps < 0, d < 0 or a NaN argument */
+double fhsym_staircase_profile_head_0(double f, double epsilon, double W)
+{
+    return (fhsym__max(0, W - f) + exp(-epsilon)*fhsym__max(0, -W - f + 1) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_head_1(double f, double epsilon, double W)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, W + f - 1), W - f + 1)) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_head_2(double f, double epsilon, double W)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f))/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_block_m2(double f, double epsilon, double W)
+{
+    return -exp(-epsilon)*expm1(-epsilon)*fhsym__max(0, fhsym__min(1 - W, W - f))/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_block_m1(double f, double epsilon, double W)
+{
+    return -(fhsym__max(0, fhsym__min(fhsym__min(W, f + 1), 2*W - f - 1)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 1 - f), -2*W + f + 1)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), W - f + 1)))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_block_0(double f, double epsilon, double W)
+{
+    return -(fhsym__max(0, fhsym__min(1 - W, W - f)) + fhsym__max(0, fhsym__min(fhsym__min(W, f), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f)))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_block_1(double f, double epsilon, double W)
+{
+    return -expm1(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*exp(-epsilon));
+}
+
+double fhsym_staircase_profile_run(double J, double epsilon)
+{
+    return expm1(-J*epsilon)/expm1(-epsilon);
+}
+
+/* the number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as fma(-(N - 2 j), epsilon, eps) < 0 (the
+   level differences N - 2 j of a run decrease in j): an estimate, then moved to the test's boundary */
+static double fhsym_staircase__run_length(double eps, double epsilon, double N, double p)
+{
+    double J = ceil(0.5 * (N - eps / epsilon));
+    if (!(J >= 0.0)) J = 0.0;
+    if (J > p) J = p;
+    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;
+    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;
+    return J;
+}
+
+/* delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift d >= 0 in periods: for d <= 1 the derived
+   lattice form (fhsym.symbolic.steps.profile_weights, the profile_weight_n above); for d = p + f beyond one
+   period (p = floor(d) whole periods, f = d - p exact) fhsym.symbolic.steps.profile_periods: sum_m
+   profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) (1 - e^(eps -
+   (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > eps (each test eps - n
+   epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no longer exact), eps < 0, d < 0,
+   epsilon <= 0 or a NaN argument */
 double fhsym_staircase_profile(double eps, double d, double epsilon, double W)
 {
-    double out = 0.0, x;
-    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 1.0) || epsilon != epsilon) return NAN;
-    x = fma(-1.0, epsilon, eps);
-    if (x < 0.0) out += fhsym_staircase_profile_weight_1(d, epsilon, W) * -expm1(x);
-    x = fma(-2.0, epsilon, eps);
-    if (x < 0.0) out += fhsym_staircase_profile_weight_2(d, epsilon, W) * -expm1(x);
+    double out = 0.0, x, p, f, J;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;
+    if (d <= 1.0) {
+        x = fma(-1.0, epsilon, eps);
+        if (x < 0.0) out += fhsym_staircase_profile_weight_1(d, epsilon, W) * -expm1(x);
+        x = fma(-2.0, epsilon, eps);
+        if (x < 0.0) out += fhsym_staircase_profile_weight_2(d, epsilon, W) * -expm1(x);
+        return out;
+    }
+    p = floor(d);
+    f = d - p;
+    x = fma(-(p + 0.0), epsilon, eps);
+    if (x < 0.0) out += fhsym_staircase_profile_head_0(f, epsilon, W) * -expm1(x);
+    x = fma(-(p + 1.0), epsilon, eps);
+    if (x < 0.0) out += fhsym_staircase_profile_head_1(f, epsilon, W) * -expm1(x);
+    x = fma(-(p + 2.0), epsilon, eps);
+    if (x < 0.0) out += fhsym_staircase_profile_head_2(f, epsilon, W) * -expm1(x);
+    J = fhsym_staircase__run_length(eps, epsilon, p - 2.0, p);
+    if (J > 0.0) out += fhsym_staircase_profile_block_m2(f, epsilon, W) * fhsym_staircase_profile_run(J, epsilon) * -expm1(fma(-(p - 1.0 - J), epsilon, eps));
+    J = fhsym_staircase__run_length(eps, epsilon, p - 1.0, p);
+    if (J > 0.0) out += fhsym_staircase_profile_block_m1(f, epsilon, W) * fhsym_staircase_profile_run(J, epsilon) * -expm1(fma(-(p + 0.0 - J), epsilon, eps));
+    J = fhsym_staircase__run_length(eps, epsilon, p + 0.0, p);
+    if (J > 0.0) out += fhsym_staircase_profile_block_0(f, epsilon, W) * fhsym_staircase_profile_run(J, epsilon) * -expm1(fma(-(p + 1.0 - J), epsilon, eps));
+    J = fhsym_staircase__run_length(eps, epsilon, p + 1.0, p);
+    if (J > 0.0) out += fhsym_staircase_profile_block_1(f, epsilon, W) * fhsym_staircase_profile_run(J, epsilon) * -expm1(fma(-(p + 2.0 - J), epsilon, eps));
     return out;
 }

@@ -113,3 +113,38 @@ double fhsym_truncated_staircase_nlog_last(double epsilon, double W, double K, d
 {
     return (K*epsilon*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho)) + epsilon*(-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon))*exp(-K*epsilon);
 }
+
+double fhsym_truncated_staircase_profile_weight_1(double d, double epsilon, double W, double K, double rho)
+{
+    return ((expm1(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + d), -W - d + 2))/expm1(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + d), -W + rho), -W - d + 2), -W - d + rho + 1)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + d), -W + rho - 1), -W - d + 2), -W - d + rho)))*exp(-epsilon) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + d), W - d + 1)) + expm1(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(W, W + d - 1), W - d + 1))/expm1(-epsilon) + expm1(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d), 1 - W), 1 - d))/expm1(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d), 1 - W), 1 - d)) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), W + d - 1), W - d + 1), -d + rho + 1)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), W + d - 1), -d + rho), W - d + 1)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, d), 1 - W), 1 - d), -W + rho), -d + rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_weight_2(double d, double epsilon, double W, double K, double rho)
+{
+    return (expm1(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d - 1), 1 - W), 2 - d))/expm1(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, d - 1), 1 - W), 2 - d), -W + rho), -d + rho + 1)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, d - 1), 1 - W), 2 - d), -d + rho), -W + rho - 1)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_inf(double d, double epsilon, double W, double K, double rho)
+{
+    return ((exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(1 - W, d - rho)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(d, 1 - W), -W + rho), d - rho + 1)))*exp(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(W, W + d - rho - 1)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d), rho), W + d - rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+/* delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of the law cut
+   at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, the mass whose shift
+   leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding; NaN for d > 1 period
+   (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument */
+double fhsym_truncated_staircase_profile(double eps, double d, double epsilon, double W, double K, double rho)
+{
+    double out = 0.0, x;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;
+    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;
+    if (d <= 1.0) {
+        out += fhsym_truncated_staircase_profile_inf(d, epsilon, W, K, rho);
+        x = fma(-1.0, epsilon, eps);
+        if (x < 0.0) out += fhsym_truncated_staircase_profile_weight_1(d, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-2.0, epsilon, eps);
+        if (x < 0.0) out += fhsym_truncated_staircase_profile_weight_2(d, epsilon, W, K, rho) * -expm1(x);
+        return out;
+    }
+    return NAN;
+}

@@ -91,18 +91,87 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
     return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
+def profile_head_0(f: Any, epsilon: Any, W: Any) -> Any:
+    return (xp.maximum(0, W - f) + xp.exp(-epsilon)*xp.maximum(0, -W - f + 1) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_head_1(f: Any, epsilon: Any, W: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, W + f - 1), W - f + 1)) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_block_m2(f: Any, epsilon: Any, W: Any) -> Any:
+    return -xp.exp(-epsilon)*xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(1 - W, W - f))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_block_m1(f: Any, epsilon: Any, W: Any) -> Any:
+    return -(xp.maximum(0, xp.minimum(xp.minimum(W, f + 1), 2*W - f - 1)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 1 - f), -2*W + f + 1)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), W - f + 1)))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_block_0(f: Any, epsilon: Any, W: Any) -> Any:
+    return -(xp.maximum(0, xp.minimum(1 - W, W - f)) + xp.maximum(0, xp.minimum(xp.minimum(W, f), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f)))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_block_1(f: Any, epsilon: Any, W: Any) -> Any:
+    return -xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+
+
+def profile_run(J: Any, epsilon: Any) -> Any:
+    return xp.expm1(-J*epsilon)/xp.expm1(-epsilon)
+
+
+def _run_length(eps: Any, epsilon: Any, N: Any, p: Any) -> Any:
+    """The number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as sub_prod(eps, N - 2 j, epsilon) < 0:
+    an estimate, then moved to the test's boundary (three steps each way: the estimate is within one)."""
+    J = xp.clip(xp.ceil(0.5 * (N - eps / epsilon)), 0.0, p)
+    J = xp.where(J == J, J, 0.0)
+    for _ in range(3):
+        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)
+    for _ in range(3):
+        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)
+    return J
+
+
 def profile(eps: Any, d: Any, epsilon: Any, W: Any) -> Any:
-    """The profile delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period (the
-    derived lattice form: fhsym.symbolic.steps.profile_weights, the profile_weight_n above), eps - n epsilon
-    with one rounding, summed in increasing n as the class does; NaN for d > 1 period (the class's exact lattice
-    sum there is not printed), eps < 0, d < 0 or a NaN argument."""
+    """The profile delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift d >= 0 in periods: for d
+    <= 1 the derived lattice form (fhsym.symbolic.steps.profile_weights, the profile_weight_n above); for d = p
+    + f beyond one period (p = floor(d) whole periods, f = d - p exact) fhsym.symbolic.steps.profile_periods:
+    sum_m profile_head_m(f) (1 - e^(eps - (p + m) epsilon))_+ + sum_c profile_block_c(f) profile_run(J_c) (1 -
+    e^(eps - (p + c + 1 - J_c) epsilon)), J_c the number of j = 0 .. p-1 with (p + c - 2j) epsilon > eps (each
+    test eps - n epsilon with one rounding, as for d <= 1); NaN for d > 2^52 periods (p + c no longer exact),
+    eps < 0, d < 0, epsilon <= 0 or a NaN argument."""
     eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
     out = 0.0 * (eps + d)
     x = xp.sub_prod(eps, 1.0, epsilon)
     out = out + xp.where(x < 0.0, profile_weight_1(d, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
     x = xp.sub_prod(eps, 2.0, epsilon)
     out = out + xp.where(x < 0.0, profile_weight_2(d, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
-    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon == epsilon)
+    p = xp.floor(d)
+    f = d - p
+    far = 0.0 * out
+    x = xp.sub_prod(eps, p + 0.0, epsilon)
+    far = far + xp.where(x < 0.0, profile_head_0(f, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 1.0, epsilon)
+    far = far + xp.where(x < 0.0, profile_head_1(f, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 2.0, epsilon)
+    far = far + xp.where(x < 0.0, profile_head_2(f, epsilon, W) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    J = _run_length(eps, epsilon, p - 2.0, p)
+    x = xp.sub_prod(eps, p - 1.0 - J, epsilon)
+    far = far + xp.where(J > 0.0, profile_block_m2(f, epsilon, W) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    J = _run_length(eps, epsilon, p - 1.0, p)
+    x = xp.sub_prod(eps, p + 0.0 - J, epsilon)
+    far = far + xp.where(J > 0.0, profile_block_m1(f, epsilon, W) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    J = _run_length(eps, epsilon, p + 0.0, p)
+    x = xp.sub_prod(eps, p + 1.0 - J, epsilon)
+    far = far + xp.where(J > 0.0, profile_block_0(f, epsilon, W) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    J = _run_length(eps, epsilon, p + 1.0, p)
+    x = xp.sub_prod(eps, p + 2.0 - J, epsilon)
+    far = far + xp.where(J > 0.0, profile_block_1(f, epsilon, W) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    out = xp.where(d <= 1.0, out, far)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 4503599627370496.0) & (epsilon > 0.0)
     return xp.where(ok, out, float("nan"))
 
 
@@ -112,5 +181,7 @@ HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 MOMENTS = {1: moment_1, 2: moment_2, 3: moment_3, 4: moment_4, 5: moment_5, 6: moment_6}
 PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+PROFILE_HEAD = {0: profile_head_0, 1: profile_head_1, 2: profile_head_2}
+PROFILE_BLOCK = {-2: profile_block_m2, -1: profile_block_m1, 0: profile_block_0, 1: profile_block_1}
 PROFILE = profile
 DIGEST = 'd8b65501d0b2a26e'

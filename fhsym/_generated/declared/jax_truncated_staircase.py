@@ -95,9 +95,41 @@ def nlog_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return (K*epsilon*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho)) + epsilon*(-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon))*xp.exp(-K*epsilon)
 
 
+def profile_weight_1(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return ((xp.expm1(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + d), -W - d + 2))/xp.expm1(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + d), -W + rho), -W - d + 2), -W - d + rho + 1)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + d), -W + rho - 1), -W - d + 2), -W - d + rho)))*xp.exp(-epsilon) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + d), W - d + 1)) + xp.expm1(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(W, W + d - 1), W - d + 1))/xp.expm1(-epsilon) + xp.expm1(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d), 1 - W), 1 - d))/xp.expm1(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d), 1 - W), 1 - d)) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), W + d - 1), W - d + 1), -d + rho + 1)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), W + d - 1), -d + rho), W - d + 1)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, d), 1 - W), 1 - d), -W + rho), -d + rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_weight_2(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.expm1(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d - 1), 1 - W), 2 - d))/xp.expm1(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, d - 1), 1 - W), 2 - d), -W + rho), -d + rho + 1)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, d - 1), 1 - W), 2 - d), -d + rho), -W + rho - 1)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_inf(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return ((xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(1 - W, d - rho)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(d, 1 - W), -W + rho), d - rho + 1)))*xp.exp(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(W, W + d - rho - 1)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d), rho), W + d - rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    """The profile delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1
+    period of the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I,
+    the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding;
+    NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0,
+    1) or a NaN argument."""
+    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
+    out = 0.0 * (eps + d)
+    out = out + profile_inf(d, epsilon, W, K, rho)
+    x = xp.sub_prod(eps, 1.0, epsilon)
+    out = out + xp.where(x < 0.0, profile_weight_1(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, 2.0, epsilon)
+    out = out + xp.where(x < 0.0, profile_weight_2(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon > 0.0)
+    ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)
+    return xp.where(ok, out, float("nan"))
+
+
 LOGPDF = (logpdf_0, logpdf_1,)
 SF = (sf_0, sf_1,)
 HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 ISF_TOP = (isf_top_0, isf_top_1,)
+PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+PROFILE = profile
 DIGEST = '77064b1dc2128dbd'

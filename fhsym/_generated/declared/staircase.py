@@ -98,6 +98,38 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
     return np.maximum(0, np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
+def profile_head_0(f: Any, epsilon: Any, W: Any) -> Any:
+    return (np.maximum(0, W - f) + np.exp(-epsilon)*np.maximum(0, -W - f + 1) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_head_1(f: Any, epsilon: Any, W: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(W, W + f - 1), W - f + 1)) + np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(W, f - 1), 1 - W), 2 - f))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_block_m2(f: Any, epsilon: Any, W: Any) -> Any:
+    return -np.exp(-epsilon)*np.expm1(-epsilon)*np.maximum(0, np.minimum(1 - W, W - f))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_block_m1(f: Any, epsilon: Any, W: Any) -> Any:
+    return -(np.maximum(0, np.minimum(np.minimum(W, f + 1), 2*W - f - 1)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 1 - f), -2*W + f + 1)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), W - f + 1)))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_block_0(f: Any, epsilon: Any, W: Any) -> Any:
+    return -(np.maximum(0, np.minimum(1 - W, W - f)) + np.maximum(0, np.minimum(np.minimum(W, f), 2*W - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 2 - f), -2*W + f)))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_block_1(f: Any, epsilon: Any, W: Any) -> Any:
+    return -np.expm1(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+
+
+def profile_run(J: Any, epsilon: Any) -> Any:
+    return np.expm1(-J*epsilon)/np.expm1(-epsilon)
+
+
 def logpdf_arb_0(k: Any, epsilon: Any, W: Any) -> Any:
     return arb(-epsilon*k - A.log(-(A.q(2)*W + A.q(2)*(A.q(1) - W)*A.exp(-epsilon))/A.expm1(-epsilon)))
 
@@ -172,6 +204,8 @@ HALF = (half_0, half_1,)
 ISF = (isf_0, isf_1,)
 MOMENTS = {1: moment_1, 2: moment_2, 3: moment_3, 4: moment_4, 5: moment_5, 6: moment_6}
 PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+PROFILE_HEAD = {0: profile_head_0, 1: profile_head_1, 2: profile_head_2}
+PROFILE_BLOCK = {-2: profile_block_m2, -1: profile_block_m1, 0: profile_block_0, 1: profile_block_1}
 LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
 SF_ARB = (sf_arb_0, sf_arb_1,)
 ISF_ARB = (isf_arb_0, isf_arb_1,)

@@ -102,6 +102,18 @@ def nlog_last(epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return (K*epsilon*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho)) + epsilon*(-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon))*np.exp(-K*epsilon)
 
 
+def profile_weight_1(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return ((np.expm1(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(1 - W, -W + d), -W - d + 2))/np.expm1(-epsilon) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + d), -W + rho), -W - d + 2), -W - d + rho + 1)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + d), -W + rho - 1), -W - d + 2), -W - d + rho)))*np.exp(-epsilon) + np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + d), W - d + 1)) + np.expm1(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(W, W + d - 1), W - d + 1))/np.expm1(-epsilon) + np.expm1(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(W, d), 1 - W), 1 - d))/np.expm1(-epsilon) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(W, d), 1 - W), 1 - d)) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho), W + d - 1), W - d + 1), -d + rho + 1)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho - 1), W + d - 1), -d + rho), W - d + 1)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, d), 1 - W), 1 - d), -W + rho), -d + rho)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_weight_2(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.expm1(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d))/np.expm1(-epsilon) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d), -W + rho), -d + rho + 1)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, d - 1), 1 - W), 2 - d), -d + rho), -W + rho - 1)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_inf(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return ((np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(1 - W, d - rho)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(d, 1 - W), -W + rho), d - rho + 1)))*np.exp(-epsilon) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(W, W + d - rho - 1)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, d), rho), W + d - rho)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
 def logpdf_arb_0(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return arb(-epsilon*k - A.log(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
 
@@ -185,6 +197,7 @@ ISF = (isf_0, isf_1,)
 ISF_TOP = (isf_top_0, isf_top_1,)
 MOMENT_PERIOD = {2: var_period, 4: moment_period_4, 6: moment_period_6}
 MOMENT_LAST = {2: var_last, 4: moment_last_4, 6: moment_last_6}
+PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
 LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
 SF_ARB = (sf_arb_0, sf_arb_1,)
 ISF_ARB = (isf_arb_0, isf_arb_1,)
