@@ -149,3 +149,18 @@ def test_series_ends_equal_the_per_node_ends_on_random_laws(monkeypatch):
         diff += sum(x != y for x, y in zip(a, b))
     print(f"{n} nodes over 15 random laws, {used[0]} by the series rule: upper ends different at {diff}")
     assert used[0] >= n // 3 and diff == 0
+
+
+def test_sup_claim_of_flipped_huber_keeps_the_per_node_format():
+    """Claim ``pld-kfold-sup`` forms its nodes through the sup (no series rule): ``exact_grid`` picks the series
+    format for flipped Huber, and the claim must not take it (it raised ValueError before)."""
+    from fhsym._core.sensitivities import resolve_sensitivities
+    from fhsym.accounting.claims import KFOLD_SUP
+    from fhsym.privacy.claims import Release
+
+    release = Release(fhsym.FlippedHuber(1.0, 3.0), 1.0, resolve_sensitivities(3, 1.0, None, None), 1)
+    KFOLD_SUP.check(release)
+    ev = KFOLD_SUP.certify_evidence(release, 1e-3)
+    assert ev.rigorous and ev.method == "pld-exact" and ev.grid["format"] == pe.GRID_FORMAT
+    again = KFOLD_SUP.evidence(release, ev.grid)
+    assert again.upper == ev.upper and again.grid == ev.grid
