@@ -164,3 +164,23 @@ def test_sup_claim_of_flipped_huber_keeps_the_per_node_format():
     assert ev.rigorous and ev.method == "pld-exact" and ev.grid["format"] == pe.GRID_FORMAT
     again = KFOLD_SUP.evidence(release, ev.grid)
     assert again.upper == ev.upper and again.grid == ev.grid
+
+
+def test_a_wrong_cell_is_refused_not_used(monkeypatch):
+    """The exact-cell path checks |t1 - c| <= rho in Q (the remainder bound's premise) instead of trusting
+    ``_cell_of``: given a wrong cell it returns None (the node takes the per-node path)."""
+    D = fmpq(1, 3)
+    x = fmpq(5, 2)
+    for y in (x, fmpq(2), fmpq(3) - fmpq(1, 10**20), fmpq(1, 7), fmpq(10**6 + 1, 3)):
+        e, i = fh_nodes._cell_of(y)
+        w = fmpq(2) ** (e - fh_nodes.SERIES_CELLS_LOG2) if e >= fh_nodes.SERIES_CELLS_LOG2 else \
+            fmpq(1, 2 ** (fh_nodes.SERIES_CELLS_LOG2 - e))
+        assert 32 <= i < 64 and i * w <= y < (i + 1) * w, y
+    home = ctx.prec
+    ctx.prec = 150
+    try:
+        assert fh_nodes._fdiff_series(arb(x), -1.0, lambda: x, D, fh_nodes._cells(D)) is not None
+        monkeypatch.setattr(fh_nodes, "_cell_of", lambda q: (1, 33))  # the cell [2.0625, 2.125): not x's
+        assert fh_nodes._fdiff_series(arb(x), -1.0, lambda: x, D, fh_nodes._cells(D)) is None
+    finally:
+        ctx.prec = home
