@@ -166,6 +166,50 @@ def test_sup_claim_of_flipped_huber_keeps_the_per_node_format():
     assert again.upper == ev.upper and again.grid == ev.grid
 
 
+def _R_quad(x: mpmath.mpf) -> mpmath.mpf:
+    """The Mills ratio by quadrature of its definition e^{x^2/2} int_x^inf e^{-s^2/2} ds, written (s = x + u) as
+    int_0^inf e^{-x u - u^2/2} du (no erfc, no cancellation)."""
+    w = 1 / (x + 1)
+    return mpmath.quad(lambda u: mpmath.exp(-x * u - u * u / 2), [0, w, 4 * w, 16 * w, 64 * w, mpmath.inf])
+
+
+def test_series_difference_encloses_the_definition_at_cell_edges():
+    """Adversarial points: both edges of first, middle and last cells of binades 2^-40 .. 2^20 (t1 exactly at i w,
+    1e-30 inside it, 1e-30 below (i + 1) w), D from 1e-12 to 1e6 and a non-dyadic D, float hints on either side of
+    t1 and far off, t1 exact and as a ball; the reference is the erfc form at 80 digits (at 60 it is off by 1e-49
+    relative at 2^20), itself checked against quadrature of the definition."""
+    k = fh_nodes.SERIES_CELLS_LOG2
+    pts = []
+    for e in (-40, -8, -1, 0, 1, 3, 8, 20):
+        w = fmpq(2) ** (e - k) if e >= k else fmpq(1, 2 ** (k - e))
+        for i in (32, 47, 63):
+            lo, hi = i * w, (i + 1) * w
+            pts += [lo, lo + fmpq(1, 10**30), hi - fmpq(1, 10**30), hi - w / 7]
+    Ds = [fmpq(1, 10**12), fmpq(1, 3), fmpq(7, 3), fmpq(10**6), fmpq(1, 10**3) + fmpq(1, 3**40)]
+    home = ctx.prec
+    n = 0
+    with mpmath.workdps(80):
+        for t in pts[::5]:
+            xm = mpmath.mpf(int(t.p)) / int(t.q)
+            assert abs(_R_quad(xm) - _mills_ref(xm)) <= mpmath.mpf(10) ** -60 * _mills_ref(xm), t
+        for t in pts:
+            xm = mpmath.mpf(int(t.p)) / int(t.q)
+            tf = float(t)
+            for D in Ds:
+                ref = _mills_ref(xm) - _mills_ref(xm + mpmath.mpf(int(D.p)) / int(D.q))
+                for hint in (tf, tf * (1 + 2**-52), tf * (1 - 2**-53), tf * 1.3, tf * 0.7):
+                    for wide in (False, True):
+                        ctx.prec = 150
+                        try:
+                            tb = arb(t) + arb(0, 2.0**-160 * tf) if wide else arb(t)
+                            ball = fh_nodes._fdiff_series(tb, hint, lambda: t, D, fh_nodes._cells(D))
+                        finally:
+                            ctx.prec = home
+                        assert abs(ref - _mp(ball.mid())) <= _mp(ball.rad()), (t, D, hint, wide)
+                        n += 1
+    assert n == len(pts) * len(Ds) * 10
+
+
 def test_a_wrong_cell_is_refused_not_used(monkeypatch):
     """The exact-cell path checks |t1 - c| <= rho in Q (the remainder bound's premise) instead of trusting
     ``_cell_of``: given a wrong cell it returns None (the node takes the per-node path)."""
