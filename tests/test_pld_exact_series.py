@@ -228,3 +228,24 @@ def test_a_wrong_cell_is_refused_not_used(monkeypatch):
         assert fh_nodes._fdiff_series(arb(x), -1.0, lambda: x, D, fh_nodes._cells(D)) is None
     finally:
         ctx.prec = home
+
+
+def test_a_series_certificate_does_not_verify_with_its_format_or_method_switched():
+    """The other direction of ``test_formats_are_not_interchangeable``: a genuine pld-exact-2 certificate with its
+    grid format, its node text or its method alone switched to format 1's is refused; switched together (and the
+    statement) it is a genuine format-1 certificate, re-derived through the per-node path: the same bound."""
+    d = fhsym.calibrate(1.0, 1e-6, dim=3, method="exact").certificate.to_dict()
+    assert d["method"] == "pld-exact-2" and d["grid"]["format"] == "pld-exact-2"
+    assert check_certificate(json.loads(json.dumps(d))).ok
+    old_text = pe.ExactGrid.from_dict({**d["grid"], "format": pe.GRID_FORMAT}).to_dict()["node_enclosures"]
+    for edit in ({"format": pe.GRID_FORMAT}, {"node_enclosures": old_text}):
+        e = json.loads(json.dumps(d))
+        e["grid"].update(edit)
+        assert not check_certificate(e).ok, edit
+    e = json.loads(json.dumps(d))
+    e["method"] = "pld-exact"
+    assert not check_certificate(e).ok
+    e["grid"].update(format=pe.GRID_FORMAT, node_enclosures=old_text)
+    e["text"] = e["text"].replace("method 'pld-exact-2'", "method 'pld-exact'")
+    v = check_certificate(e)
+    assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"])
