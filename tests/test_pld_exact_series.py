@@ -249,3 +249,25 @@ def test_a_series_certificate_does_not_verify_with_its_format_or_method_switched
     e["text"] = e["text"].replace("method 'pld-exact-2'", "method 'pld-exact'")
     v = check_certificate(e)
     assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"])
+
+
+def test_a_cell_is_the_same_whatever_precision_first_asked_for_it():
+    """A cell is memoised per D: its centre and radius balls must be exact however low the precision of the node that
+    formed it (max_prec may be as low as 2), or a later node at the usual precision would get another ball -- and a
+    re-check in the same process other ends than the certificate's."""
+    D = fmpq(1, 3) + fmpq(1, 10**17 + 3)  # a D no other test uses: its cells are formed here
+    t = fmpq(5, 2) + fmpq(1, 10**9)
+    home = ctx.prec
+    try:
+        ctx.prec = 150
+        clean = fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+        fh_nodes._cells(D).clear()
+        ctx.prec = 3
+        fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+        cell = fh_nodes._cells(D)[fh_nodes._cell_of(t)]
+        ctx.prec = 150
+        again = fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+    finally:
+        ctx.prec = home
+    assert cell[2].rad() == 0 and cell[3].rad() == 0
+    assert again.mid() == clean.mid() and again.rad() == clean.rad()

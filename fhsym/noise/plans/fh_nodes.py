@@ -141,11 +141,12 @@ def _cell_series(e: int, i: int, Dq: fmpq, cells: Dict[Tuple[int, int], Tuple[An
         b = _taylor_mills(arb(cq + Dq), SERIES_TERMS)
         rem = arb(0, (2 * arb(rho) ** SERIES_TERMS / arb(xi) ** (SERIES_TERMS + 1)).upper())
         diff = [x - y for x, y in zip(a, b)]
+        c_ball, rho_ball = arb(cq), arb(rho)  # exact here (7-bit mantissas), whatever the caller's precision
     with ctx.workprec(START_PREC + 32):  # rounded (a ball containing each coefficient's) for a cheaper evaluation
         poly = arb_poly([+x for x in diff])
     if len(cells) >= 4096:  # (a grid of ~3000 nodes uses ~120 cells)
         cells.clear()
-    out = (poly, rem, arb(cq), arb(rho), cq)
+    out = (poly, rem, c_ball, rho_ball, cq)
     cells[(e, i)] = out
     return out
 
