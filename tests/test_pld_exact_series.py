@@ -271,3 +271,22 @@ def test_a_cell_is_the_same_whatever_precision_first_asked_for_it():
         ctx.prec = home
     assert cell[2].rad() == 0 and cell[3].rad() == 0
     assert again.mid() == clean.mid() and again.rad() == clean.rad()
+
+
+def test_an_issued_pld_exact_2_certificate_still_verifies_through_the_series_path(monkeypatch):
+    """tests/data/pld_exact_2_certificates.json, issued at 6837dde: the series rule's constants, cells and precisions
+    are part of format pld-exact-2 (the certificate does not record them), so a change of any of them that moves an
+    end breaks this re-check."""
+    d = json.loads((Path(__file__).parent / "data" / "pld_exact_2_certificates.json").read_text())["dim3"]
+    assert d["method"] == "pld-exact-2" and d["grid"]["format"] == "pld-exact-2"
+    calls = [0]
+    inner = fhsym.FlippedHuber.profile_series_upper_ends
+
+    def counted(self, *a, **k):
+        calls[0] += 1
+        return inner(self, *a, **k)
+
+    monkeypatch.setattr(fhsym.FlippedHuber, "profile_series_upper_ends", counted)
+    v = check_certificate(d)
+    assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"]) and calls[0] >= 1
+    assert fhsym.verify_certificate(json.dumps(d)) is Verdict.PROVEN
