@@ -149,3 +149,144 @@ def test_series_ends_equal_the_per_node_ends_on_random_laws(monkeypatch):
         diff += sum(x != y for x, y in zip(a, b))
     print(f"{n} nodes over 15 random laws, {used[0]} by the series rule: upper ends different at {diff}")
     assert used[0] >= n // 3 and diff == 0
+
+
+def test_sup_claim_of_flipped_huber_keeps_the_per_node_format():
+    """Claim ``pld-kfold-sup`` forms its nodes through the sup (no series rule): ``exact_grid`` picks the series
+    format for flipped Huber, and the claim must not take it (it raised ValueError before)."""
+    from fhsym._core.sensitivities import resolve_sensitivities
+    from fhsym.accounting.claims import KFOLD_SUP
+    from fhsym.privacy.claims import Release
+
+    release = Release(fhsym.FlippedHuber(1.0, 3.0), 1.0, resolve_sensitivities(3, 1.0, None, None), 1)
+    KFOLD_SUP.check(release)
+    ev = KFOLD_SUP.certify_evidence(release, 1e-3)
+    assert ev.rigorous and ev.method == "pld-exact" and ev.grid["format"] == pe.GRID_FORMAT
+    again = KFOLD_SUP.evidence(release, ev.grid)
+    assert again.upper == ev.upper and again.grid == ev.grid
+
+
+def _R_quad(x: mpmath.mpf) -> mpmath.mpf:
+    """The Mills ratio by quadrature of its definition e^{x^2/2} int_x^inf e^{-s^2/2} ds, written (s = x + u) as
+    int_0^inf e^{-x u - u^2/2} du (no erfc, no cancellation)."""
+    w = 1 / (x + 1)
+    return mpmath.quad(lambda u: mpmath.exp(-x * u - u * u / 2), [0, w, 4 * w, 16 * w, 64 * w, mpmath.inf])
+
+
+def test_series_difference_encloses_the_definition_at_cell_edges():
+    """Adversarial points: both edges of first, middle and last cells of binades 2^-40 .. 2^20 (t1 exactly at i w,
+    1e-30 inside it, 1e-30 below (i + 1) w), D from 1e-12 to 1e6 and a non-dyadic D, float hints on either side of
+    t1 and far off, t1 exact and as a ball; the reference is the erfc form at 80 digits (at 60 it is off by 1e-49
+    relative at 2^20), itself checked against quadrature of the definition."""
+    k = fh_nodes.SERIES_CELLS_LOG2
+    pts = []
+    for e in (-40, -8, -1, 0, 1, 3, 8, 20):
+        w = fmpq(2) ** (e - k) if e >= k else fmpq(1, 2 ** (k - e))
+        for i in (32, 47, 63):
+            lo, hi = i * w, (i + 1) * w
+            pts += [lo, lo + fmpq(1, 10**30), hi - fmpq(1, 10**30), hi - w / 7]
+    Ds = [fmpq(1, 10**12), fmpq(1, 3), fmpq(7, 3), fmpq(10**6), fmpq(1, 10**3) + fmpq(1, 3**40)]
+    home = ctx.prec
+    n = 0
+    with mpmath.workdps(80):
+        for t in pts[::5]:
+            xm = mpmath.mpf(int(t.p)) / int(t.q)
+            assert abs(_R_quad(xm) - _mills_ref(xm)) <= mpmath.mpf(10) ** -60 * _mills_ref(xm), t
+        for t in pts:
+            xm = mpmath.mpf(int(t.p)) / int(t.q)
+            tf = float(t)
+            for D in Ds:
+                ref = _mills_ref(xm) - _mills_ref(xm + mpmath.mpf(int(D.p)) / int(D.q))
+                for hint in (tf, tf * (1 + 2**-52), tf * (1 - 2**-53), tf * 1.3, tf * 0.7):
+                    for wide in (False, True):
+                        ctx.prec = 150
+                        try:
+                            tb = arb(t) + arb(0, 2.0**-160 * tf) if wide else arb(t)
+                            ball = fh_nodes._fdiff_series(tb, hint, lambda: t, D, fh_nodes._cells(D))
+                        finally:
+                            ctx.prec = home
+                        assert abs(ref - _mp(ball.mid())) <= _mp(ball.rad()), (t, D, hint, wide)
+                        n += 1
+    assert n == len(pts) * len(Ds) * 10
+
+
+def test_a_wrong_cell_is_refused_not_used(monkeypatch):
+    """The exact-cell path checks |t1 - c| <= rho in Q (the remainder bound's premise) instead of trusting
+    ``_cell_of``: given a wrong cell it returns None (the node takes the per-node path)."""
+    D = fmpq(1, 3)
+    x = fmpq(5, 2)
+    for y in (x, fmpq(2), fmpq(3) - fmpq(1, 10**20), fmpq(1, 7), fmpq(10**6 + 1, 3)):
+        e, i = fh_nodes._cell_of(y)
+        w = fmpq(2) ** (e - fh_nodes.SERIES_CELLS_LOG2) if e >= fh_nodes.SERIES_CELLS_LOG2 else \
+            fmpq(1, 2 ** (fh_nodes.SERIES_CELLS_LOG2 - e))
+        assert 32 <= i < 64 and i * w <= y < (i + 1) * w, y
+    home = ctx.prec
+    ctx.prec = 150
+    try:
+        assert fh_nodes._fdiff_series(arb(x), -1.0, lambda: x, D, fh_nodes._cells(D)) is not None
+        monkeypatch.setattr(fh_nodes, "_cell_of", lambda q: (1, 33))  # the cell [2.0625, 2.125): not x's
+        assert fh_nodes._fdiff_series(arb(x), -1.0, lambda: x, D, fh_nodes._cells(D)) is None
+    finally:
+        ctx.prec = home
+
+
+def test_a_series_certificate_does_not_verify_with_its_format_or_method_switched():
+    """The other direction of ``test_formats_are_not_interchangeable``: a genuine pld-exact-2 certificate with its
+    grid format, its node text or its method alone switched to format 1's is refused; switched together (and the
+    statement) it is a genuine format-1 certificate, re-derived through the per-node path: the same bound."""
+    d = fhsym.calibrate(1.0, 1e-6, dim=3, method="exact").certificate.to_dict()
+    assert d["method"] == "pld-exact-2" and d["grid"]["format"] == "pld-exact-2"
+    assert check_certificate(json.loads(json.dumps(d))).ok
+    old_text = pe.ExactGrid.from_dict({**d["grid"], "format": pe.GRID_FORMAT}).to_dict()["node_enclosures"]
+    for edit in ({"format": pe.GRID_FORMAT}, {"node_enclosures": old_text}):
+        e = json.loads(json.dumps(d))
+        e["grid"].update(edit)
+        assert not check_certificate(e).ok, edit
+    e = json.loads(json.dumps(d))
+    e["method"] = "pld-exact"
+    assert not check_certificate(e).ok
+    e["grid"].update(format=pe.GRID_FORMAT, node_enclosures=old_text)
+    e["text"] = e["text"].replace("method 'pld-exact-2'", "method 'pld-exact'")
+    v = check_certificate(e)
+    assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"])
+
+
+def test_a_cell_is_the_same_whatever_precision_first_asked_for_it():
+    """A cell is memoised per D: its centre and radius balls must be exact however low the precision of the node that
+    formed it (max_prec may be as low as 2), or a later node at the usual precision would get another ball -- and a
+    re-check in the same process other ends than the certificate's."""
+    D = fmpq(1, 3) + fmpq(1, 10**17 + 3)  # a D no other test uses: its cells are formed here
+    t = fmpq(5, 2) + fmpq(1, 10**9)
+    home = ctx.prec
+    try:
+        ctx.prec = 150
+        clean = fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+        fh_nodes._cells(D).clear()
+        ctx.prec = 3
+        fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+        cell = fh_nodes._cells(D)[fh_nodes._cell_of(t)]
+        ctx.prec = 150
+        again = fh_nodes._fdiff_series(arb(t), float(t), lambda: t, D, fh_nodes._cells(D))
+    finally:
+        ctx.prec = home
+    assert cell[2].rad() == 0 and cell[3].rad() == 0
+    assert again.mid() == clean.mid() and again.rad() == clean.rad()
+
+
+def test_an_issued_pld_exact_2_certificate_still_verifies_through_the_series_path(monkeypatch):
+    """tests/data/pld_exact_2_certificates.json, issued at 6837dde: the series rule's constants, cells and precisions
+    are part of format pld-exact-2 (the certificate does not record them), so a change of any of them that moves an
+    end breaks this re-check."""
+    d = json.loads((Path(__file__).parent / "data" / "pld_exact_2_certificates.json").read_text())["dim3"]
+    assert d["method"] == "pld-exact-2" and d["grid"]["format"] == "pld-exact-2"
+    calls = [0]
+    inner = fhsym.FlippedHuber.profile_series_upper_ends
+
+    def counted(self, *a, **k):
+        calls[0] += 1
+        return inner(self, *a, **k)
+
+    monkeypatch.setattr(fhsym.FlippedHuber, "profile_series_upper_ends", counted)
+    v = check_certificate(d)
+    assert v.ok and v.rigorous and v.upper == float.fromhex(d["upper"]) and calls[0] >= 1
+    assert fhsym.verify_certificate(json.dumps(d)) is Verdict.PROVEN

@@ -23,6 +23,7 @@ in the same exact arithmetic, its grid recorded.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from .._core.limits import Cost, base_cost
@@ -30,7 +31,7 @@ from .._core.sensitivities import mul_sqrt_up
 from ..noise.contract import NoiseLaw, continuous
 from ..privacy.claims import ONE_RELEASE, Claim, Evidence, Release
 from .mechanism_pld import exact_grid, kfold_delta_proven
-from .pld_exact import MAX_TERMS, METHOD, ExactBound, ExactGrid, exact_cost, exact_delta_upper
+from .pld_exact import GRID_FORMAT, MAX_TERMS, METHOD, ExactBound, ExactGrid, exact_cost, exact_delta_upper
 from .zcdp import zcdp_delta
 
 __all__ = ["CLAIMS", "KFOLD", "KFOLD_SUP", "ZCDP", "claim_named"]
@@ -188,6 +189,9 @@ class _KFoldSup(Claim):
         atoms = noise.loss_atoms(D)
         step = float(max(atoms)) if atoms else None  # the loss lattice of the sup (the staircase: eps0 Z)
         grid = exact_grid(noise, D, min(target, 0.5) if target > 0 else 1e-300, release.folds, step=step)
+        # the nodes are the sup's (_SupNodes: per-node enclosures only), not the law's: exact_grid picks the series
+        # format for a law that has series nodes (flipped Huber), which _SupNodes would refuse
+        grid = replace(grid, format=GRID_FORMAT)
         return self._evidence(release, exact_delta_upper(_SupNodes(noise), D, release.epsilon, release.folds, grid))
 
     def cost(self, release: Release, grid: Optional[Mapping[str, Any]] = None) -> Cost:

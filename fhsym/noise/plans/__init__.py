@@ -8,7 +8,8 @@ proof that the ball contains delta stay in :mod:`fhsym._core.arb.enclosures`.  E
 
 * :mod:`.flipped_huber`: flipped Huber (Theorem 3 / eq 16, the exact crossing t1 and its Table I case) --
   :func:`.flipped_huber.flipped_huber_plan`; :mod:`.fh_nodes` its fast path at the nodes of a proven PLD (the same
-  ball upper ends, bit for bit: tests/test_pld_exact_nodes.py);
+  ball upper ends, bit for bit: tests/test_pld_exact_nodes.py) and, for grid format "pld-exact-2", its series rule
+  (other balls at the Gaussian-branch nodes, from Taylor series shared by a cell: tests/test_pld_exact_series.py);
 * :mod:`.piecewise_uniform`: the piecewise uniform law's exact rational bounds (its profile and its sup over the
   shifts; :func:`.piecewise_uniform.profile_bounds`, ``sup_profile_bounds``), whose rational helpers the optimum
   (:mod:`fhsym.optimum`) shares;

@@ -141,11 +141,12 @@ def _cell_series(e: int, i: int, Dq: fmpq, cells: Dict[Tuple[int, int], Tuple[An
         b = _taylor_mills(arb(cq + Dq), SERIES_TERMS)
         rem = arb(0, (2 * arb(rho) ** SERIES_TERMS / arb(xi) ** (SERIES_TERMS + 1)).upper())
         diff = [x - y for x, y in zip(a, b)]
+        c_ball, rho_ball = arb(cq), arb(rho)  # exact here (7-bit mantissas), whatever the caller's precision
     with ctx.workprec(START_PREC + 32):  # rounded (a ball containing each coefficient's) for a cheaper evaluation
         poly = arb_poly([+x for x in diff])
     if len(cells) >= 4096:  # (a grid of ~3000 nodes uses ~120 cells)
         cells.clear()
-    out = (poly, rem, arb(cq), arb(rho), cq)
+    out = (poly, rem, c_ball, rho_ball, cq)
     cells[(e, i)] = out
     return out
 
@@ -167,7 +168,7 @@ def _fdiff_series(tb: arb, xf: float, t1: Any, Dq: fmpq, cells: Dict[Tuple[int, 
 
     The cell is first taken from ``xf`` (``math.frexp``); where the ball of s = t1 - c is not within rho of 0 (t1 near
     a cell's edge, or the float rounded across it) the exact cell of t1 (:func:`_cell_of`) is used: either way
-    |t1 - c| <= rho holds for the exact t1."""
+    |t1 - c| <= rho holds for the exact t1 (checked: on the ball, or exactly in Q; None where it would not)."""
     f, e = _frexp(xf)
     if f > 0.0:
         poly, rem, c, rho, _ = _cell_series(e - 1, int(math.ldexp(f, SERIES_CELLS_LOG2 + 1)), Dq, cells)
@@ -177,8 +178,12 @@ def _fdiff_series(tb: arb, xf: float, t1: Any, Dq: fmpq, cells: Dict[Tuple[int, 
     tq = t1()
     if not tq > 0:
         return None
-    poly, rem, _, _, cq = _cell_series(*_cell_of(tq), Dq, cells)
-    return poly(arb(tq - cq)) + rem
+    e, i = _cell_of(tq)
+    poly, rem, _, _, cq = _cell_series(e, i, Dq, cells)
+    sq = tq - cq
+    if not abs(sq) * (2 * i + 1) <= cq:  # |t1 - c| <= rho = c/(2i + 1), exactly: the remainder bound's premise
+        return None  # (never, _cell_of being right; checked rather than assumed)
+    return poly(arb(sq)) + rem
 
 
 def _settle(x: arb, rel_ball: arb, pr: int, boost: int, max_prec: int) -> Any:
