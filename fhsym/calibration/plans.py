@@ -55,7 +55,7 @@ from ..optimum.api import solve_calibration
 from ..privacy.claims import PROFILE_1D, PROFILE_1D_L2, PROFILE_LATTICE, PURE, Claim
 from .engine import Request, certify, representable_variance, result
 from .result import Calibration
-from .search import (least_double_scale, least_scale_per_shape, search_1d, search_kfold, shave_scale,
+from .search import (least_double_scale, least_scale_per_shape, refine_kfold, search_1d, search_kfold,
                      fixed_shape)
 
 __all__ = ["Job", "Plan", "PLANS", "SOLVER", "GAUSS_PREFERENCE", "hook_options"]
@@ -198,12 +198,17 @@ def _kfold(job: Job) -> Calibration:
         zero = fixed_shape(family, 0.0)
         _, u, _ = search_1d(zero, eps, math.log(_target(job.cls, request.delta)), mul_sqrt_up(D, request.folds))
         scale = mul_sqrt_up(D, request.folds) / u
-    else:  # the search ran on a coarse lattice (pessimistic): the least scale on the certificate's lattice
-        def bound(s: float) -> float:  # the profile exact at the kink (the fast form is off there at a tiny delta)
-            noise = family.make(shape, s)
-            return kfold_delta_upper(noise, eps, request.folds, D, 1, step=step_for(noise, D))
+    else:  # the search ran on a coarse lattice (pessimistic): the least scale and shape on the certificate's lattice
+        def bound_of(sh: float, level: int) -> Callable[[float], float]:  # the certificate's lattices (refine=1)
+            def bound(s: float) -> float:  # the profile exact at the kink (the fast form is off there at a tiny delta)
+                try:
+                    noise = family.make(sh, s)
+                    return kfold_delta_upper(noise, eps, request.folds, D, 1, step=step_for(noise, D) / 2**level)
+                except (ValueError, FloatingPointError):
+                    return math.inf
+            return bound
 
-        scale = shave_scale(bound, math.log(thr), scale)
+        shape, scale = refine_kfold(family, bound_of, math.log(thr), shape, scale)
     noise, ev, steps = certify(lambda s: family.make(shape, s), scale, KFOLD, request, what="scale", first_step=1e-6)
     return result(noise, ev, steps, request, KFOLD, "kfold-pld")
 

@@ -19,15 +19,14 @@ import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy import optimize
 
-from .._core.search import (CalibrationError, golden_by_ties, increasing_roots, smallest_true,
-                            sup_feasible)
+from .._core.search import (CalibrationError, descend_by_ties, golden_by_ties, increasing_roots, least_scale,
+                            smallest_true, sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_lower, kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
-           "fixed_shape", "least_scale_per_shape", "shave_scale", "search_bound"]
+           "fixed_shape", "least_scale_per_shape", "shave_scale", "refine_kfold", "search_bound"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -37,6 +36,10 @@ _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the cert
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
+_REFINE_STEP, _REFINE_XTOL = 0.05, 4e-3  # the refinement's first step and tolerance in log shape (refine_kfold)
+#: the refinement takes the certificate's halved lattice where that saves this much variance (relative): the proof
+#: then costs ~3 x (its first lattice fails); on a smooth landscape the halving saves ~1e-4 (OSGT) to 1e-8 (Laplace)
+_HALVE_GAIN = 2e-4
 _FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a tie test after one _LOWER_GATE x over the target: first a float PLD lower bound on a lattice _LOWER_COARSE x coarser
@@ -457,47 +460,6 @@ def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]
 # K-fold
 
 
-def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
-                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60,
-                step: float = 0.5) -> float:
-    """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
-
-    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
-    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
-    the smallest feasible x seen (inf if none).
-    """
-    seen = {}
-
-    def g(x: float) -> float:
-        if x not in seen:
-            v = bound(math.exp(x))
-            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
-        return seen[x]
-
-    if known is not None:
-        seen[known[0]] = known[1]
-        x0 = known[0]
-    lo = hi = x0
-    if g(x0) <= 0:
-        while g(lo) <= 0:
-            hi, lo = lo, lo - step
-            step *= 2.0
-            if len(seen) > max_evals or lo < -U_MAX:
-                return hi
-    else:
-        while g(hi) > 0:
-            lo, hi = hi, hi + step
-            step *= 2.0
-            if len(seen) > max_evals or hi > U_MAX:
-                return math.inf
-    if hi - lo > xtol:
-        try:
-            optimize.brentq(g, lo, hi, xtol=xtol / 4.0, maxiter=max(max_evals - len(seen), 1))
-        except (RuntimeError, ValueError):  # pragma: no cover - the recorded bracket stays valid
-            pass
-    return min(x for x, v in seen.items() if v <= 0)
-
-
 def search_kfold(family: Family, eps: float, log_target: float, sensitivity: float, folds: int,
                  gaussian_preference: float = 0.0) -> Tuple[float, float]:
     """The minimum-variance member for a ``folds``-fold release over the box: (shape, scale), search bound.
@@ -575,7 +537,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def on_curve(scale: float, c: Callable[[float], float] = curve) -> float:
             return bound_of(c(sensitivity / scale))(scale)
 
-        x_tie = _curve_tie(family, curve, sensitivity, best[0] + math.log1p(-_MIN_GAIN), best[2])
+        # any gain (not _MIN_GAIN): a corner is one root, and its gain can be below 1e-6 (flipped Huber's K-fold atoms)
+        x_tie = _curve_tie(family, curve, sensitivity, best[0], best[2])
         if x_tie is not None and not on_curve(math.exp(x_tie)) <= math.exp(log_target):
             continue  # infeasible where the curve would tie the best: its root cannot beat the best (as the scan's skip)
         xc = least_scale(on_curve, log_target, best[2])
@@ -669,6 +632,65 @@ def shave_scale(bound: Callable[[float], float], log_target: float, scale: float
     x = least_scale(bound, log_target, math.log(scale), known=(math.log(scale), math.log(g0) - log_target),
                     xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
     return math.exp(x) if math.isfinite(x) else scale
+
+
+def _gap(v: float, log_target: float) -> float:
+    """log v - ``log_target`` (-1e300 where v = 0, inf where v is not a number): <= 0 is feasible."""
+    return math.log(v) - log_target if v > 0 else (-1e300 if v == 0 else math.inf)
+
+
+def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[float], float]], log_target: float,
+                 shape: float, scale: float) -> Tuple[float, float]:
+    """The K-fold search's (``shape``, ``scale``) refined on the certificate's lattices: ``bound_of(shape, level)``
+    is the float bound of that shape's members (a function of the scale) on the certificate's first lattice
+    (``level`` 0) or on the one it tries next (1: the step halved, twice the proof's work).
+
+    On the first lattice: the least scale of ``shape`` (to 1e-7 in log scale, feasible side; as :func:`shave_scale`,
+    and upwards where the coarse search's fast profile was optimistic, at a kink); then, for a family with shapes and a
+    positive ``shape``, the shape: the coarse lattice's error varies with the shape (up to ~3e-3 of the variance,
+    OSGT) over landscapes flatter than that, so the coarse optimum need not be this lattice's.  A local descent in
+    log shape (:func:`fhsym._core.search.descend_by_ties`, first step :data:`_REFINE_STEP`, to :data:`_REFINE_XTOL`)
+    within the family's range: a shape wins when its members meet the target at the scale where they would tie the
+    kept variance (then its least scale is found).  Where the halved lattice saves at least :data:`_HALVE_GAIN` of
+    the variance (one bound decides), the same on it.  The certificate decides."""
+    def root(sh: float, x: float, level: int) -> float:
+        b = bound_of(sh, level)
+        gl = _gap(b(math.exp(x)), log_target)
+        return math.inf if gl == math.inf else least_scale(b, log_target, x, known=(x, gl), xtol=_SHAVE_XTOL,
+                                                           step=_SHAVE_STEP, max_evals=24)
+
+    def descend(level: int, sh: float, x: float) -> Tuple[float, float]:
+        if not sh > 0 or family.shape_range is None:
+            return sh, x
+        xs = {math.log(sh): x}
+
+        def challenge(z: float, F_kept: float) -> float:
+            lv = family.log_variance_point(math.exp(z))
+            if not math.isfinite(lv):
+                return math.inf
+            x_tie = 0.5 * (F_kept - lv)
+            b = bound_of(math.exp(z), level)
+            gl = _gap(b(math.exp(x_tie)), log_target)
+            if not gl <= 0:
+                return math.inf  # infeasible where it would tie: its least scale lies above, its variance too
+            xs[z] = least_scale(b, log_target, x_tie, known=(x_tie, gl), xtol=_SHAVE_XTOL, step=_K_TIE_STEP,
+                                max_evals=24)
+            return lv + 2.0 * xs[z]
+
+        lo, hi, _ = family.shape_range
+        z0 = math.log(sh)
+        z, _ = descend_by_ties(challenge, z0, family.log_variance_point(sh) + 2.0 * x, math.log(lo), math.log(hi),
+                               step=_REFINE_STEP, xtol=_REFINE_XTOL)
+        return (sh, x) if z == z0 else (math.exp(z), xs[z])
+
+    x = root(shape, math.log(scale), 0)
+    if not math.isfinite(x):
+        return shape, scale  # none found: the certificate decides, stepping up from the search's scale
+    shape, x = descend(0, shape, x)
+    x_gain = x + 0.5 * math.log1p(-_HALVE_GAIN)  # the halved lattice, if it is feasible where it saves _HALVE_GAIN
+    if _gap(bound_of(shape, 1)(math.exp(x_gain)), log_target) <= 0:
+        shape, x = descend(1, shape, root(shape, x_gain, 1))
+    return shape, math.exp(x)
 
 
 def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray
