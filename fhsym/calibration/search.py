@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core.search import (CalibrationError, descend_by_ties, golden_by_ties, increasing_roots, least_scale,
-                            smallest_true, sup_feasible)
+                            least_true_double_near, smallest_true, sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_lower, kfold_delta_upper, step_for
 from ..noise.family import Family
 
@@ -415,38 +415,12 @@ def least_double_scale(family: Family, eps: float, target: float, shape: float, 
                        scale: float, points: int = 64) -> float:
     """The smallest double s with delta(eps) <= ``target`` for the member (shape, s), from a feasible ``scale``
     within ~1e-11 of it: k-ary search on the bit patterns of the doubles, ``points`` per vectorised call
-    (2-3 calls), so the noise is exact to the last ulp with respect to the float profile."""
-    def bits(x: float) -> int:
-        return int(np.float64(x).view(np.int64))
-
-    def feasible(ks: np.ndarray) -> np.ndarray:
-        s = ks.astype(np.int64).view(np.float64)
+    (2-3 calls; :func:`fhsym._core.search.least_true_double_near`), so the noise is exact to the last ulp with
+    respect to the float profile."""
+    def feasible(s: np.ndarray) -> np.ndarray:
         return family.profile_members(eps, np.full(s.shape, shape), s, sensitivity) <= target
 
-    hi = bits(scale)
-    step = 1e-12
-    while not feasible(np.array([hi]))[0]:  # the search's root may sit a few ulps on the wrong side of this predicate
-        hi = bits(scale * (1.0 + step))
-        step *= 2.0
-        if step > 1e-6:
-            return scale
-    lo = bits(np.int64(hi).view(np.float64) * (1.0 - 1e-11))
-    while lo > 0 and feasible(np.array([lo]))[0]:  # widen until the low end fails
-        hi, lo = lo, bits(np.int64(lo).view(np.float64) * (1.0 - 1e-9))
-    while hi - lo > 1:
-        n = min(points, hi - lo)
-        ks = np.unique(lo + (np.arange(1, n, dtype=np.int64) * (hi - lo)) // n)  # exact integer spacing
-        ks = ks[(ks > lo) & (ks < hi)]
-        if ks.size == 0:
-            break
-        ok = feasible(ks)
-        if ok.any():
-            j = int(np.argmax(ok))  # the first feasible point: the switch lies just below it
-            hi = int(ks[j])
-            lo = int(ks[j - 1]) if j > 0 else lo
-        else:
-            lo = int(ks[-1])
-    return float(np.int64(hi).view(np.float64))
+    return least_true_double_near(feasible, scale, points)
 
 
 def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]:
