@@ -53,7 +53,7 @@ from ..noise.family import Family
 from ..noise.lattice import LatticeFamily
 from ..optimum.api import solve_calibration
 from ..privacy.claims import PROFILE_1D, PROFILE_1D_L2, PROFILE_LATTICE, PURE, Claim
-from .engine import Request, certify, representable_variance, result
+from .engine import MAX_STEPS, Request, certify, representable_variance, result
 from .result import Calibration
 from .search import (least_double_scale, least_scale_per_shape, refine_kfold, search_1d, search_kfold,
                      fixed_shape)
@@ -208,18 +208,21 @@ def _kfold(job: Job) -> Calibration:
                     return math.inf
             return bound
 
-        shape0, scale0 = shape, scale
-        shape, scale = refine_kfold(family, bound_of, math.log(thr), shape, scale)
-        if family.make(shape0, scale0).var() < family.make(shape, scale).var():
+        points = refine_kfold(family, bound_of, math.log(thr), shape, scale)
+        tries = [(sh, s, MAX_STEPS) for sh, s in points]
+        if family.make(shape, scale).var() < family.make(*points[0]).var():
             # the certificate's lattice (float) found the search's point infeasible, and the refinement moved up: at a
             # cliff the float bound can be pessimistic against the proof (3e-4 of delta, flipped Huber on its atom
             # curve) as well as the search's fast profile optimistic (OSGT): the proof decides the point, once
+            tries.insert(0, (shape, scale, 0))
+        for i, (sh, sc, n) in enumerate(tries):  # the first certified within the verification budget
             try:
-                noise, ev, steps = certify(lambda s: family.make(shape0, s), scale0, KFOLD, request, what="scale",
-                                           max_steps=0)
+                noise, ev, steps = certify(lambda s: family.make(sh, s), sc, KFOLD, request, what="scale",
+                                           first_step=1e-6, max_steps=n)
                 return result(noise, ev, steps, request, KFOLD, "kfold-pld")
             except CalibrationError:
-                pass
+                if i + 1 == len(tries):
+                    raise
     noise, ev, steps = certify(lambda s: family.make(shape, s), scale, KFOLD, request, what="scale", first_step=1e-6)
     return result(noise, ev, steps, request, KFOLD, "kfold-pld")
 

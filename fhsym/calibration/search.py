@@ -614,7 +614,7 @@ def _gap(v: float, log_target: float) -> float:
 
 
 def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[float], float]], log_target: float,
-                 shape: float, scale: float) -> Tuple[float, float]:
+                 shape: float, scale: float) -> List[Tuple[float, float]]:
     """The K-fold search's (``shape``, ``scale``) refined on the certificate's lattices: ``bound_of(shape, level)``
     is the float bound of that shape's members (a function of the scale) on the certificate's first lattice
     (``level`` 0) or on the one it tries next (1: the step halved, twice the proof's work).
@@ -626,7 +626,9 @@ def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[floa
     log shape (:func:`fhsym._core.search.descend_by_ties`, first step :data:`_REFINE_STEP`, to :data:`_REFINE_XTOL`)
     within the family's range: a shape wins when its members meet the target at the scale where they would tie the
     kept variance (then its least scale is found).  Where the halved lattice saves at least :data:`_HALVE_GAIN` of
-    the variance (one bound decides), the same on it.  The certificate decides."""
+    the variance (one bound decides), the same on it.  Returns [(shape, scale)]: the refined point, and after it the
+    first lattice's where the halved one was taken (its proof may be over the verification budget).  The certificate
+    decides."""
     def root(sh: float, x: float, level: int) -> float:
         b = bound_of(sh, level)
         gl = _gap(b(math.exp(x)), log_target)
@@ -659,12 +661,13 @@ def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[floa
 
     x = root(shape, math.log(scale), 0)
     if not math.isfinite(x):
-        return shape, scale  # none found: the certificate decides, stepping up from the search's scale
+        return [(shape, scale)]  # none found: the certificate decides, stepping up from the search's scale
     shape, x = descend(0, shape, x)
     x_gain = x + 0.5 * math.log1p(-_HALVE_GAIN)  # the halved lattice, if it is feasible where it saves _HALVE_GAIN
     if _gap(bound_of(shape, 1)(math.exp(x_gain)), log_target) <= 0:
-        shape, x = descend(1, shape, root(shape, x_gain, 1))
-    return shape, math.exp(x)
+        sh1, x1 = descend(1, shape, root(shape, x_gain, 1))
+        return [(sh1, math.exp(x1)), (shape, math.exp(x))]
+    return [(shape, math.exp(x))]
 
 
 def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray
