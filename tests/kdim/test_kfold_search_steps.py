@@ -220,3 +220,13 @@ def test_refine_kfold_from_an_infeasible_point_goes_up_to_the_root():
     bound_of = _bounds(target, 0.999)
     (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), math.exp(4.0), math.exp(-1.0) * (1 - 1e-3))
     assert bound_of(sh, 0)(s) <= target and abs(math.log(sh) - 4.0) <= 4e-3
+
+
+def test_refine_kfold_keeps_the_shape_where_the_coarse_lattice_was_accurate():
+    """The search's scale 1e-6 above the first lattice's root (the coarse lattice's error 2e-6 < _REFINE_GATE): the
+    least scale of the search's shape only, no shape search (the common flipped Huber and Laplace paths)."""
+    target = 1e-6
+    bound_of = _bounds(target, 0.5)
+    sh0 = math.exp(3.0)
+    (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), sh0, math.exp(-0.5) * (1 + 1e-6))
+    assert sh == sh0 and bound_of(sh, 0)(s) <= target and s <= math.exp(-0.5) * (1 + 2e-7)
