@@ -11,7 +11,8 @@ Every u returned is on the feasible side of its root.
 K-fold (``"pld-kfold"``).  The bound is a float privacy-loss distribution at a coarse lattice (a few
 ms each, not vectorised): the least scale per shape by a bracketed Brent root in log scale
 (:func:`least_scale`), shapes on a coarse grid, a shape that cannot beat the best so far skipped
-after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`).
+after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`); then the
+shape and scale on the certificate's lattices (:func:`refine_kfold`).
 """
 from __future__ import annotations
 
