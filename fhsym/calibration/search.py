@@ -624,8 +624,9 @@ def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[floa
 
     On the first lattice: the least scale of ``shape`` (to 1e-7 in log scale, feasible side; as :func:`shave_scale`,
     and upwards where the coarse search's fast profile was optimistic, at a kink); then, where that moved the variance
-    by :data:`_REFINE_GATE` or more, for a family with shapes and a positive ``shape``, the shape: the coarse lattice's error varies with the shape (up to ~3e-3 of the variance,
-    OSGT) over landscapes flatter than that, so the coarse optimum need not be this lattice's.  A local descent in
+    by :data:`_REFINE_GATE` or more, for a family with shapes and a positive ``shape``, the shape: the coarse
+    lattice's error varies with the shape (up to ~3e-3 of the variance, OSGT) over landscapes flatter than that, so
+    the coarse optimum need not be this lattice's.  A local descent in
     log shape (:func:`fhsym._core.search.descend_by_ties`, first step :data:`_REFINE_STEP`, to :data:`_REFINE_XTOL`)
     within the family's range: a shape wins when its members meet the target at the scale where they would tie the
     kept variance (then its least scale is found).  Where the halved lattice saves at least :data:`_HALVE_GAIN` of

@@ -215,7 +215,8 @@ def test_refine_kfold_reaches_the_optimum_of_the_certificates_lattice(halved, le
 
 
 def test_refine_kfold_from_an_infeasible_point_goes_up_to_the_root():
-    """The search's scale fails the certificate's lattice (its fast profile was optimistic): the least scale above it."""
+    """The search's scale fails the certificate's lattice (its fast profile was optimistic): the least scale above
+    it."""
     target = 1e-6
     bound_of = _bounds(target, 0.999)
     (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), math.exp(4.0), math.exp(-1.0) * (1 - 1e-3))
