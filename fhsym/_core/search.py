@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
 __all__ = ["CalibrationError", "first_true_int", "golden_section", "golden_by_ties", "increasing_root", "largest_true_geometric", "least_true_geometric", "increasing_roots", "sup_feasible", "smallest_true", "smallest_true_many", "smallest_true_smooth",
-           "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid", "least_true_double"]
+           "largest_true", "largest_true_many", "largest_true_between", "minimise_on_log_grid", "least_true_double",
+           "least_scale", "descend_by_ties", "least_true_double_near"]
 
 
 class CalibrationError(ValueError):
@@ -563,3 +564,135 @@ def least_true_geometric(ok: Callable[[float], bool], lo: float, hi: float, roun
         else:
             lo = mid
     return hi
+
+
+def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
+                known: Optional[Tuple[float, float]] = None, xtol: float = 2e-6, max_evals: int = 60,
+                step: float = 0.5, limit: float = 700.0) -> float:
+    """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
+
+    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
+    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
+    the smallest feasible x seen (inf if none; |x| beyond ``limit``: the walk stops there).
+
+    >>> x = least_scale(lambda s: 1.0 / s, math.log(0.5), 0.0, xtol=1e-9)
+    >>> 1.0 / math.exp(x) <= 0.5 and abs(x - math.log(2.0)) < 1e-9
+    True
+    """
+    seen = {}
+
+    def g(x: float) -> float:
+        if x not in seen:
+            v = bound(math.exp(x))
+            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
+        return seen[x]
+
+    if known is not None:
+        seen[known[0]] = known[1]
+        x0 = known[0]
+    lo = hi = x0
+    if g(x0) <= 0:
+        while g(lo) <= 0:
+            hi, lo = lo, lo - step
+            step *= 2.0
+            if len(seen) > max_evals or lo < -limit:
+                return hi
+    else:
+        while g(hi) > 0:
+            lo, hi = hi, hi + step
+            step *= 2.0
+            if len(seen) > max_evals or hi > limit:
+                return math.inf
+    if hi - lo > xtol:
+        from scipy import optimize
+
+        try:
+            optimize.brentq(g, lo, hi, xtol=xtol / 4.0, maxiter=max(max_evals - len(seen), 1))
+        except (RuntimeError, ValueError):  # pragma: no cover - the recorded bracket stays valid
+            pass
+    return min(x for x, v in seen.items() if v <= 0)
+
+
+def descend_by_ties(challenge: Callable[[float, float], float], z0: float, f0: float, lo: float, hi: float, *,
+                    step: float, xtol: float, max_points: int = 40) -> tuple[float, float]:
+    """A local minimum of f on [lo, hi] from a known point (``z0``, ``f0`` = f(z0)), by comparisons with the kept
+    point only: ``challenge(z, f_kept)`` is f(z) if below ``f_kept``, else inf (a loser).
+
+    A walk first: z0 + ``step``, and z0 - ``step`` where that loses; on in the winning direction, the step doubled,
+    while it wins (clipped to [lo, hi]).  Then golden sections of the bracket around the kept point (its ends lost,
+    or are ends of the range), a new point in the wider side, until the bracket is narrower than ``xtol`` or
+    ``max_points`` challenges were made.  Returns the kept (z, f): never worse than (``z0``, ``f0``); the minimum
+    where f is unimodal on the walk's range.
+
+    >>> z, f = descend_by_ties(lambda z, k: (z - 1.3) ** 2 if (z - 1.3) ** 2 < k else math.inf, 0.0, 1.69, -5.0,
+    ...                        5.0, step=0.1, xtol=1e-6)
+    >>> abs(z - 1.3) < 1e-6
+    True
+    """
+    zk, fk, a, b, n = z0, f0, lo, hi, 0
+    for d in (1.0, -1.0):  # the walk
+        s, moved = step, False
+        while n < max_points:
+            z = min(max(zk + d * s, lo), hi)
+            if z == zk:
+                break  # at an end of the range
+            f, n = challenge(z, fk), n + 1
+            if not f < fk:
+                a, b = (a, z) if d > 0 else (z, b)
+                break
+            a, b = (zk, b) if d > 0 else (a, zk)
+            zk, fk, moved, s = z, f, True, 2.0 * s
+        if moved:
+            break
+    r = 0.5 * (3.0 - math.sqrt(5.0))
+    while b - a > xtol and n < max_points:  # golden sections of (a, zk, b)
+        left = zk - a > b - zk
+        z = zk - r * (zk - a) if left else zk + r * (b - zk)
+        f, n = challenge(z, fk), n + 1
+        if f < fk:
+            a, b, zk, fk = (a, zk, z, f) if left else (zk, b, z, f)
+        else:
+            a, b = (z, b) if left else (a, z)
+    return zk, fk
+
+
+def least_true_double_near(feasible: Callable[[np.ndarray], np.ndarray], x: float, points: int = 64) -> float:
+    """The least positive double with ``feasible`` (a vectorised predicate on arrays of doubles, false then true as
+    they grow) from a feasible ``x`` within ~1e-11 of it: k-ary search on the bit patterns of the doubles,
+    ``points`` per call (2-3 calls), exact to the last ulp with respect to the predicate.  Where ``x`` fails, up by
+    1e-12, 2e-12, ... to 1e-6; ``x`` itself where nothing there passes.
+
+    >>> y = least_true_double_near(lambda s: s * s >= 2.0, 1.4142135623731)
+    >>> y * y >= 2.0 and math.nextafter(y, 0.0) ** 2 < 2.0
+    True
+    """
+    def bits(v: float) -> int:
+        return int(np.float64(v).view(np.int64))
+
+    def ok(ks: np.ndarray) -> np.ndarray:
+        return np.asarray(feasible(ks.astype(np.int64).view(np.float64)), dtype=bool)
+
+    hi = bits(x)
+    step = 1e-12
+    while not ok(np.array([hi]))[0]:  # a search's root may sit a few ulps on the wrong side of this predicate
+        hi = bits(x * (1.0 + step))
+        step *= 2.0
+        if step > 1e-6:
+            return x
+    lo = bits(np.int64(hi).view(np.float64) * (1.0 - 1e-11))
+    while lo > 0 and ok(np.array([lo]))[0]:  # widen until the low end fails
+        hi, lo = lo, bits(np.int64(lo).view(np.float64) * (1.0 - 1e-9))
+    while hi - lo > 1:
+        n = min(points, hi - lo)
+        ks = np.unique(lo + (np.arange(1, n, dtype=np.int64) * (hi - lo)) // n)  # exact integer spacing
+        ks = ks[(ks > lo) & (ks < hi)]
+        if ks.size == 0:
+            break
+        passed = ok(ks)
+        if passed.any():
+            j = int(np.argmax(passed))  # the first feasible point: the switch lies just below it
+            hi = int(ks[j])
+            lo = int(ks[j - 1]) if j > 0 else lo
+        else:
+            lo = int(ks[-1])
+    return float(np.int64(hi).view(np.float64))

@@ -68,20 +68,21 @@ class Request:
 
 
 def certify(family: Callable[[float], N], scale: float, claim: Claim, request: Request, *, what: str,
-            first_step: float = _FIRST_STEP) -> Tuple[N, Evidence, int]:
+            first_step: float = _FIRST_STEP, max_steps: int = MAX_STEPS) -> Tuple[N, Evidence, int]:
     """The noise ``family(s)`` for the least s >= ``scale`` tried whose claim is certified within the target.
 
     Returns ``(noise, evidence, steps)``; ``steps`` counts the upward moves (0 when the search's
     proposal was certified as it was).  ``what`` names the scale in error messages;
     ``first_step`` is the first relative step (the search's own resolution: an ulp-exact search
-    starts at 2^-50, a PLD search accurate to 1e-6 at 1e-6).
+    starts at 2^-50, a PLD search accurate to 1e-6 at 1e-6); ``max_steps`` the most upward moves (0: the proposal
+    as it is, or :class:`~fhsym.CalibrationError`).
     """
     s = float(scale)
     if not (s > 0 and math.isfinite(s)):
         raise CalibrationError(f"cannot calibrate: the search returned {what} = {s!r}")
     r = first_step
     target = request.delta
-    for steps in range(MAX_STEPS + 1):
+    for steps in range(max_steps + 1):
         noise = family(s)
         release = request.release(noise)
         if steps == 0:
@@ -96,7 +97,7 @@ def certify(family: Callable[[float], N], scale: float, claim: Claim, request: R
             break
     raise CalibrationError(
         f"cannot certify the calibration: the proven delta at {what} = {s!r} still exceeds {target!r} "
-        f"after {MAX_STEPS} upward steps")
+        f"after {max_steps} upward steps")
 
 
 def representable_variance(noise: Any, request: Request) -> float:

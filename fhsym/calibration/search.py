@@ -11,7 +11,8 @@ Every u returned is on the feasible side of its root.
 K-fold (``"pld-kfold"``).  The bound is a float privacy-loss distribution at a coarse lattice (a few
 ms each, not vectorised): the least scale per shape by a bracketed Brent root in log scale
 (:func:`least_scale`), shapes on a coarse grid, a shape that cannot beat the best so far skipped
-after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`).
+after one evaluation, the family's corner curves, golden-section refinement (:func:`search_kfold`); then the
+shape and scale on the certificate's lattices (:func:`refine_kfold`).
 """
 from __future__ import annotations
 
@@ -19,15 +20,14 @@ import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy import optimize
 
-from .._core.search import (CalibrationError, golden_by_ties, increasing_roots, smallest_true,
-                            sup_feasible)
+from .._core.search import (CalibrationError, descend_by_ties, golden_by_ties, increasing_roots, least_scale,
+                            least_true_double_near, smallest_true, sup_feasible)
 from ..accounting.mechanism_pld import kfold_delta_lower, kfold_delta_upper, step_for
 from ..noise.family import Family
 
 __all__ = ["max_u", "max_u_point", "search_1d", "least_double_scale", "least_scale", "search_kfold", "U_MAX",
-           "fixed_shape", "least_scale_per_shape", "shave_scale", "search_bound"]
+           "fixed_shape", "least_scale_per_shape", "shave_scale", "refine_kfold", "search_bound"]
 
 U_MAX = 700.0  # |log u| beyond which u* is taken as 0 or inf
 _SCAN = 36  # shapes of the 1-D scan
@@ -37,6 +37,12 @@ _K_RESOLUTION = 80.0  # the K-fold search's lattice: loss scale / this (the cert
 _K_XTOL = 2e-6  # the K-fold search's tolerance in log scale
 _K_WARM_STEP = 0.02  # the first bracket step of a K-fold root warm-started at a neighbouring shape's root
 _SHAVE_STEP, _SHAVE_XTOL = 1e-5, 1e-7  # the shave's first bracket step and tolerance (log scale)
+_REFINE_STEP, _REFINE_XTOL = 0.05, 4e-3  # the refinement's first step and tolerance in log shape (refine_kfold)
+#: refine_kfold searches shapes only where the coarse lattice's error at the search's shape (relative variance) is at
+#: least this (measured gains: 3.7e-7 at an error of 1.8e-5, flipped Huber T = 10; 3.3e-5 to 1.2e-3 at 8.7e-4 to
+#: 4.9e-3, OSGT K = 2...5); and takes the halved lattice (its proof ~3 x the work) where that saves _HALVE_GAIN
+_REFINE_GATE = 1e-4
+_HALVE_GAIN = 2e-4
 _FFT_SHARE = 1e-4  # the FFT power's error bound may be this share of the target delta in a search's bound
 _K_TIE_STEP = 1e-3  # the first (downward) bracket step of a root from a feasible tie point
 # a tie test after one _LOWER_GATE x over the target: first a float PLD lower bound on a lattice _LOWER_COARSE x coarser
@@ -412,38 +418,12 @@ def least_double_scale(family: Family, eps: float, target: float, shape: float, 
                        scale: float, points: int = 64) -> float:
     """The smallest double s with delta(eps) <= ``target`` for the member (shape, s), from a feasible ``scale``
     within ~1e-11 of it: k-ary search on the bit patterns of the doubles, ``points`` per vectorised call
-    (2-3 calls), so the noise is exact to the last ulp with respect to the float profile."""
-    def bits(x: float) -> int:
-        return int(np.float64(x).view(np.int64))
-
-    def feasible(ks: np.ndarray) -> np.ndarray:
-        s = ks.astype(np.int64).view(np.float64)
+    (2-3 calls; :func:`fhsym._core.search.least_true_double_near`), so the noise is exact to the last ulp with
+    respect to the float profile."""
+    def feasible(s: np.ndarray) -> np.ndarray:
         return family.profile_members(eps, np.full(s.shape, shape), s, sensitivity) <= target
 
-    hi = bits(scale)
-    step = 1e-12
-    while not feasible(np.array([hi]))[0]:  # the search's root may sit a few ulps on the wrong side of this predicate
-        hi = bits(scale * (1.0 + step))
-        step *= 2.0
-        if step > 1e-6:
-            return scale
-    lo = bits(np.int64(hi).view(np.float64) * (1.0 - 1e-11))
-    while lo > 0 and feasible(np.array([lo]))[0]:  # widen until the low end fails
-        hi, lo = lo, bits(np.int64(lo).view(np.float64) * (1.0 - 1e-9))
-    while hi - lo > 1:
-        n = min(points, hi - lo)
-        ks = np.unique(lo + (np.arange(1, n, dtype=np.int64) * (hi - lo)) // n)  # exact integer spacing
-        ks = ks[(ks > lo) & (ks < hi)]
-        if ks.size == 0:
-            break
-        ok = feasible(ks)
-        if ok.any():
-            j = int(np.argmax(ok))  # the first feasible point: the switch lies just below it
-            hi = int(ks[j])
-            lo = int(ks[j - 1]) if j > 0 else lo
-        else:
-            lo = int(ks[-1])
-    return float(np.int64(hi).view(np.float64))
+    return least_true_double_near(feasible, scale, points)
 
 
 def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]:
@@ -455,47 +435,6 @@ def _finish(best: Tuple[float, float, float], eps: float) -> Tuple[float, float]
 
 # ---------------------------------------------------------------------------
 # K-fold
-
-
-def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *,
-                known: Optional[Tuple[float, float]] = None, xtol: float = _K_XTOL, max_evals: int = 60,
-                step: float = 0.5) -> float:
-    """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
-
-    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
-    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
-    the smallest feasible x seen (inf if none).
-    """
-    seen = {}
-
-    def g(x: float) -> float:
-        if x not in seen:
-            v = bound(math.exp(x))
-            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
-        return seen[x]
-
-    if known is not None:
-        seen[known[0]] = known[1]
-        x0 = known[0]
-    lo = hi = x0
-    if g(x0) <= 0:
-        while g(lo) <= 0:
-            hi, lo = lo, lo - step
-            step *= 2.0
-            if len(seen) > max_evals or lo < -U_MAX:
-                return hi
-    else:
-        while g(hi) > 0:
-            lo, hi = hi, hi + step
-            step *= 2.0
-            if len(seen) > max_evals or hi > U_MAX:
-                return math.inf
-    if hi - lo > xtol:
-        try:
-            optimize.brentq(g, lo, hi, xtol=xtol / 4.0, maxiter=max(max_evals - len(seen), 1))
-        except (RuntimeError, ValueError):  # pragma: no cover - the recorded bracket stays valid
-            pass
-    return min(x for x, v in seen.items() if v <= 0)
 
 
 def search_kfold(family: Family, eps: float, log_target: float, sensitivity: float, folds: int,
@@ -575,7 +514,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def on_curve(scale: float, c: Callable[[float], float] = curve) -> float:
             return bound_of(c(sensitivity / scale))(scale)
 
-        x_tie = _curve_tie(family, curve, sensitivity, best[0] + math.log1p(-_MIN_GAIN), best[2])
+        # any gain (not _MIN_GAIN): a corner is one root, and its gain can be below 1e-6 (flipped Huber's K-fold atoms)
+        x_tie = _curve_tie(family, curve, sensitivity, best[0], best[2])
         if x_tie is not None and not on_curve(math.exp(x_tie)) <= math.exp(log_target):
             continue  # infeasible where the curve would tie the best: its root cannot beat the best (as the scan's skip)
         xc = least_scale(on_curve, log_target, best[2])
@@ -669,6 +609,71 @@ def shave_scale(bound: Callable[[float], float], log_target: float, scale: float
     x = least_scale(bound, log_target, math.log(scale), known=(math.log(scale), math.log(g0) - log_target),
                     xtol=_SHAVE_XTOL, step=_SHAVE_STEP, max_evals=24)
     return math.exp(x) if math.isfinite(x) else scale
+
+
+def _gap(v: float, log_target: float) -> float:
+    """log v - ``log_target`` (-1e300 where v = 0, inf where v is not a number): <= 0 is feasible."""
+    return math.log(v) - log_target if v > 0 else (-1e300 if v == 0 else math.inf)
+
+
+def refine_kfold(family: Family, bound_of: Callable[[float, int], Callable[[float], float]], log_target: float,
+                 shape: float, scale: float) -> List[Tuple[float, float]]:
+    """The K-fold search's (``shape``, ``scale``) refined on the certificate's lattices: ``bound_of(shape, level)``
+    is the float bound of that shape's members (a function of the scale) on the certificate's first lattice
+    (``level`` 0) or on the one it tries next (1: the step halved, twice the proof's work).
+
+    On the first lattice: the least scale of ``shape`` (to 1e-7 in log scale, feasible side; as :func:`shave_scale`,
+    and upwards where the coarse search's fast profile was optimistic, at a kink); then, where that moved the variance
+    by :data:`_REFINE_GATE` or more, for a family with shapes and a positive ``shape``, the shape: the coarse
+    lattice's error varies with the shape (up to ~3e-3 of the variance, OSGT) over landscapes flatter than that, so
+    the coarse optimum need not be this lattice's.  A local descent in
+    log shape (:func:`fhsym._core.search.descend_by_ties`, first step :data:`_REFINE_STEP`, to :data:`_REFINE_XTOL`)
+    within the family's range: a shape wins when its members meet the target at the scale where they would tie the
+    kept variance (then its least scale is found).  Where the halved lattice saves at least :data:`_HALVE_GAIN` of
+    the variance (one bound decides), the same on it.  Returns [(shape, scale)]: the refined point, and after it the
+    first lattice's where the halved one was taken (its proof may be over the verification budget).  The certificate
+    decides."""
+    def root(sh: float, x: float, level: int) -> float:
+        b = bound_of(sh, level)
+        gl = _gap(b(math.exp(x)), log_target)
+        return math.inf if gl == math.inf else least_scale(b, log_target, x, known=(x, gl), xtol=_SHAVE_XTOL,
+                                                           step=_SHAVE_STEP, max_evals=24)
+
+    def descend(level: int, sh: float, x: float) -> Tuple[float, float]:
+        if not sh > 0 or family.shape_range is None:
+            return sh, x
+        xs = {math.log(sh): x}
+
+        def challenge(z: float, F_kept: float) -> float:
+            lv = family.log_variance_point(math.exp(z))
+            if not math.isfinite(lv):
+                return math.inf
+            x_tie = 0.5 * (F_kept - lv)
+            b = bound_of(math.exp(z), level)
+            gl = _gap(b(math.exp(x_tie)), log_target)
+            if not gl <= 0:
+                return math.inf  # infeasible where it would tie: its least scale lies above, its variance too
+            xs[z] = least_scale(b, log_target, x_tie, known=(x_tie, gl), xtol=_SHAVE_XTOL, step=_K_TIE_STEP,
+                                max_evals=24)
+            return lv + 2.0 * xs[z]
+
+        lo, hi, _ = family.shape_range
+        z0 = math.log(sh)
+        z, _ = descend_by_ties(challenge, z0, family.log_variance_point(sh) + 2.0 * x, math.log(lo), math.log(hi),
+                               step=_REFINE_STEP, xtol=_REFINE_XTOL)
+        return (sh, x) if z == z0 else (math.exp(z), xs[z])
+
+    x = root(shape, math.log(scale), 0)
+    if not math.isfinite(x):
+        return [(shape, scale)]  # none found: the certificate decides, stepping up from the search's scale
+    if abs(2.0 * (math.log(scale) - x)) < _REFINE_GATE:
+        return [(shape, math.exp(x))]  # the coarse lattice's error is small here: so are its shifts of the optimum
+    shape, x = descend(0, shape, x)
+    x_gain = x + 0.5 * math.log1p(-_HALVE_GAIN)  # the halved lattice, if it is feasible where it saves _HALVE_GAIN
+    if _gap(bound_of(shape, 1)(math.exp(x_gain)), log_target) <= 0:
+        sh1, x1 = descend(1, shape, root(shape, x_gain, 1))
+        return [(sh1, math.exp(x1)), (shape, math.exp(x))]
+    return [(shape, math.exp(x))]
 
 
 def least_scale_per_shape(family: Family, feasible: Callable[[float, float], bool], shapes: np.ndarray

@@ -147,3 +147,87 @@ def test_flipped_huber_scalar_members_compute_the_upper_quartile_when_first_used
     assert "_upper_quartile" not in vars(noise)
     assert float(noise.sf(1.0)) == pytest.approx(float(noise.sf(np.array([1.0]))[0]))
     assert noise.isf(0.25) == pytest.approx(2.0 * noise._upper_quartile, rel=1e-15)  # the quartile of the standard law
+
+
+@pytest.mark.parametrize("z0", [-3.0, 0.0, 2.9])
+def test_descend_by_ties_finds_the_minimum_from_afar_and_never_loses(z0):
+    """A unimodal objective (minimum at z = 1.3) and one whose minimum is a cliff's edge (f jumps up left of z = 0.4,
+    as K-fold landscapes at a kink): the descent from any start lands within its xtol, by comparisons only."""
+    from fhsym._core.search import descend_by_ties
+
+    for f, zmin in ((lambda z: (z - 1.3) ** 2, 1.3), (lambda z: z if z >= 0.4 else 10.0 - z, 0.4)):
+        calls = []
+
+        def challenge(z: float, kept: float) -> float:
+            calls.append(z)
+            v = f(z)
+            return v if v < kept else math.inf
+
+        z, fz = descend_by_ties(challenge, z0, f(z0), -5.0, 5.0, step=0.05, xtol=1e-4)
+        assert fz == f(z) <= f(z0)
+        assert abs(z - zmin) <= 1e-4 and len(calls) <= 40
+
+
+def test_descend_by_ties_stays_in_its_range():
+    from fhsym._core.search import descend_by_ties
+
+    z, fz = descend_by_ties(lambda z, k: -z if -z < k else math.inf, 0.0, 0.0, -1.0, 1.0, step=0.1, xtol=1e-6)
+    assert z == 1.0 and fz == -1.0
+
+
+class _Family:
+    """A stand-in family: log v(shape) = (log shape)^2 / 8, shapes in [1e-3, 1e4]."""
+
+    shape_range = (1e-3, 1e4, True)
+
+    def log_variance_point(self, shape: float) -> float:
+        return math.log(shape) ** 2 / 8.0
+
+
+def _bounds(target: float, halved: float):
+    """bound_of(shape, level) = target (s*(shape) / s)^20 on level 0, x ``halved`` on level 1: the least scale of a
+    shape is s*(shape) = exp(-log(shape)/2 + 1) on level 0, so F = (log shape)^2/8 - log shape + 2 is least at
+    shape e^4 (F = 0); level 1 lowers every root by log(1/halved)/20."""
+    def bound_of(shape: float, level: int):
+        star = math.exp(-0.5 * math.log(shape) + 1.0)
+        return lambda s: target * (star / s) ** 20 * (halved if level else 1.0)
+    return bound_of
+
+
+@pytest.mark.parametrize("halved, levels", [(0.999, 1), (0.5, 2)])
+def test_refine_kfold_reaches_the_optimum_of_the_certificates_lattice(halved, levels):
+    """From a coarse optimum (shape e^3, a scale 1e-3 above its root) the refinement lands on the shape of least
+    variance (e^4, to its 4e-3 in log shape) with its least scale (feasible, to 1e-7); the halved lattice is taken
+    when it saves more than 2e-4 of the variance (x 0.5 in delta: 1/20 log 2 = 3.5 % in scale), then with the first
+    lattice's point after it."""
+    target = 1e-6
+    bound_of = _bounds(target, halved)
+    fam = _Family()
+    sh0 = math.exp(3.0)
+    s0 = math.exp(-1.5 + 1.0) * (1 + 1e-3)
+    points = S.refine_kfold(fam, bound_of, math.log(target), sh0, s0)
+    assert len(points) == levels
+    for level, (sh, s) in zip(range(levels - 1, -1, -1), points):
+        assert bound_of(sh, level)(s) <= target  # feasible on its lattice
+        assert abs(math.log(sh) - 4.0) <= 4e-3
+        star = math.exp(-0.5 * math.log(sh) + 1.0) * (halved if level else 1.0) ** (1 / 20)
+        assert star <= s <= star * (1 + 2e-7)
+
+
+def test_refine_kfold_from_an_infeasible_point_goes_up_to_the_root():
+    """The search's scale fails the certificate's lattice (its fast profile was optimistic): the least scale above
+    it."""
+    target = 1e-6
+    bound_of = _bounds(target, 0.999)
+    (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), math.exp(4.0), math.exp(-1.0) * (1 - 1e-3))
+    assert bound_of(sh, 0)(s) <= target and abs(math.log(sh) - 4.0) <= 4e-3
+
+
+def test_refine_kfold_keeps_the_shape_where_the_coarse_lattice_was_accurate():
+    """The search's scale 1e-6 above the first lattice's root (the coarse lattice's error 2e-6 < _REFINE_GATE): the
+    least scale of the search's shape only, no shape search (the common flipped Huber and Laplace paths)."""
+    target = 1e-6
+    bound_of = _bounds(target, 0.5)
+    sh0 = math.exp(3.0)
+    (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), sh0, math.exp(-0.5) * (1 + 1e-6))
+    assert sh == sh0 and bound_of(sh, 0)(s) <= target and s <= math.exp(-0.5) * (1 + 2e-7)
