@@ -42,6 +42,7 @@ checks ran before it (mpmath memoises constants at the precision first asked).
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import pickle
@@ -558,6 +559,11 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
                 c = next((x for x in pending if not _needs_prepare(x.topic, prepared)), c)
             pending.remove(c)
             _prepare(c.topic, prepared)
+            # every object this process holds now (the topics, the prepared SymPy derivations, their caches: ~1 GB)
+            # leaves the cyclic collector's reach: a child's collections then skip them instead of walking them, which
+            # touched every page and made the kernel copy the whole heap into each child (the Python docs' advice
+            # for gc.freeze before fork); nothing the checks compute changes
+            gc.freeze()
             reader, writer = ctx.Pipe(duplex=False)
             p = ctx.Process(target=_child, args=(c, quick, writer), daemon=True)
             with warnings.catch_warnings():  # Python >= 3.12 warns on fork with threads (the child runs no threads)

@@ -39,6 +39,14 @@ LEFT_OUT_OF_QUICK: Dict[str, str] = {
     "distribution.kernel_log_mgf_half_pos": "distribution.control_log_mgf_half_pos",
     "distribution.kernel_log_mgf_half_pos_far": "distribution.control_log_mgf_half_pos_far",
     "distribution.kernel_log_mgf_half_neg": "distribution.control_log_mgf_half_neg",
+    # privacy profile: the two costliest symbolic proofs (4-7 s CPU each); the quick run keeps the checks of the same
+    # object that test the same forms against the definition: the profile against quadrature of the hockey-stick
+    # integral inside every case of the five regimes (the continuity at the case boundaries is then shown by the full
+    # run only), and eq 15's inverse against bisection of the definition, with its PP1 erratum row
+    "privacy_profile.profile_continuity": "privacy_profile.profile_vs_quadrature_alphaltDelta_2, "
+                                          "privacy_profile.profile_vs_quadrature_Delta_2ltalphaltDelta, "
+                                          "privacy_profile.profile_vs_quadrature_alphagtDelta",
+    "privacy_profile.eq15_symbolic": "privacy_profile.eq15_vs_definition, privacy_profile.eq15_flat_point_erratum",
     # K dimensions
     "kdim.lemma5_eq20": "kdim.lemma5_statement",
     "kdim.table2_delta": "kdim.theorem8_box",

@@ -13,6 +13,7 @@ digits of the density as declared, normalised by quadrature (never fhsym's forms
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib
 
 import mpmath
@@ -30,8 +31,10 @@ YS = [0.0] + [10 ** (k / 8) for k in range(-100, 40)]
 TOL = {"lowergamma_scaled": 5e-15, "uppergamma": 2e-14, "log_uppergamma": 2e-14}
 
 
+@functools.lru_cache(maxsize=None)
 def _refs():
-    """(function, args, reference) rows at 50 digits; log Gamma compared absolutely where |log| < 1."""
+    """(function, args, reference) rows at 50 digits; log Gamma compared absolutely where |log| < 1 (computed on
+    first use, not at import: every pytest-xdist worker imports this module at collection, ~1-2 s each)."""
     rows = []
     with mpmath.workdps(50):
         for n in range(9):
@@ -44,15 +47,12 @@ def _refs():
                 if ref > mpmath.mpf("1e-300"):
                     rows.append(("uppergamma", (a, x), ref))
                 rows.append(("log_uppergamma", (a, x), mpmath.log(ref)))
-    return rows
-
-
-ROWS = _refs()
+    return tuple(rows)
 
 
 def _worst(values):
     worst = {}
-    for (fn, args, ref), v in zip(ROWS, values):
+    for (fn, args, ref), v in zip(_refs(), values):
         err = float(abs(mpmath.mpf(v) - ref) / max(abs(ref), 1 if fn == "log_uppergamma" else 0))
         if err > worst.get(fn, (0.0,))[0]:
             worst[fn] = (err, args)
@@ -84,7 +84,7 @@ def _c(lib, name, n):
 
 
 def test_c_runtime_incomplete_gamma_against_mpmath(lib):
-    values = [getattr(lib, f"fhsym_{fn}")(*args) for fn, args, _ in ROWS]
+    values = [getattr(lib, f"fhsym_{fn}")(*args) for fn, args, _ in _refs()]
     _assert_worst(_worst(values), "C runtime")
     import math
     assert math.isnan(lib.fhsym_lowergamma_scaled(-1, 1.0)) and math.isnan(lib.fhsym_lowergamma_scaled(1, -1.0))
@@ -107,7 +107,7 @@ def test_jax_runtime_incomplete_gamma_under_jit_against_mpmath():
     values = []
     lgs = {n: jax.jit(lambda y, n=n: J.lowergamma_scaled(n, y)) for n in range(9)}
     lug, ug = jax.jit(J.log_uppergamma), jax.jit(J.uppergamma)
-    for fn, args, _ in ROWS:
+    for fn, args, _ in _refs():
         f = lgs[args[0]] if fn == "lowergamma_scaled" else (lug if fn == "log_uppergamma" else ug)
         values.append(float(np.asarray(f(args[1]) if fn == "lowergamma_scaled" else f(*args))))
     _assert_worst(_worst(values), "JAX runtime (jit)")
