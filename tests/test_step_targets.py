@@ -289,6 +289,7 @@ def _check_cut_profile(f, label):
     density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile."""
     worst, n, exact, where = 0.0, 0, 0, None
     for eps0, w, kk, rho in CUT:
+        rho = (kk + rho) - kk  # exact: K + rho is then the bound the reference and the class take (2 + 0.95 rounds)
         global EPS, W
         saved, (EPS, W) = (EPS, W), (eps0, w)
         try:
@@ -301,7 +302,7 @@ def _check_cut_profile(f, label):
                         want, v = ref.profile(M(e), M(d)), f(e, d, eps0, w, kk, rho)
                         err = float(abs(M(v) / want - 1)) if want else abs(v)
                         # 1e-13: a cell's overlap is a linear form in W, d, rho rounded in doubles (the class forms
-                        # them in exact rationals); at W + d = rho (0.9 + 0.05 = 0.95) W + d - rho is 1.1e-16, not 0
+                        # them in exact rationals)
                         assert err <= 1e-13, (label, eps0, w, kk, rho, e, d, v, want)
                         if err > worst:
                             worst, where = err, (eps0, w, kk, rho, e, d)
