@@ -282,6 +282,10 @@ def test_staircase_jax_profile_beyond_one_period_under_jit():
 CUT = ((1.0, 0.3, 5, 0.25), (0.7, 0.2, 1, 0.1), (3.0, 0.9, 2, 0.95), (0.5, 0.6, 1, 0.0), (2.0, 0.4, 3, 0.0),
        (0.3, 0.5, 40, 0.5))
 CUT_D = (0.0, 0.05, 0.2, 0.3, 0.5, 0.9, 0.95, 1.0 - 2.0**-40, 1.0)
+#: (eps0, W, K, rho, d): a tiny shift with rho - d at (or next to) the cell edge W, where the overlap W + d - rho is
+#: of the order of d (formed W + d first it kept only ulp(rho)/d of its digits: 8e-6 at d = 2e-12)
+CUT_EDGE = ((1.0, 0.3, 1, 0.3 + 1e-12, 2e-12), (1.0, 0.3, 1, 0.3 + 1e-9, 1.5e-9), (1.0, 0.6, 1, 0.6 + 2.0**-40, 2.0**-39),
+            (0.7, 0.45, 3, 0.45 - 2.0**-41, 2.0**-40))
 
 
 def _check_cut_profile(f, label):
@@ -316,6 +320,22 @@ def _check_cut_profile(f, label):
     print(f"\ntruncated staircase printed profile ({label}): worst relative error vs 50-digit definition {worst:.1e} "
           f"over {n} points at (eps0, W, K, rho, eps, d) = {where}; {exact} equal to fhsym.TruncatedStaircase's profile "
           f"bit for bit")
+    edge = 0.0
+    for eps0, w, kk, rho, d in CUT_EDGE:
+        rho = (kk + rho) - kk
+        saved, (EPS, W) = (EPS, W), (eps0, w)
+        try:
+            with mpmath.workdps(50):
+                ref = Ref(kk + rho)
+                for fe in (0.0, 0.5, 1.5, 2.5):
+                    want, v = ref.profile(M(fe * eps0), M(d)), f(fe * eps0, d, eps0, w, kk, rho)
+                    err = float(abs(M(v) / want - 1))
+                    assert err <= 1e-14, (label, eps0, w, kk, rho, fe * eps0, d, v, want)
+                    edge = max(edge, err)
+        finally:
+            EPS, W = saved
+    print(f"truncated staircase printed profile ({label}), a tiny shift with beta - d at a cell edge: worst relative "
+          f"error {edge:.1e} over {4 * len(CUT_EDGE)} points")
 
 
 def test_truncated_staircase_c_profile_against_the_definition(clib):
