@@ -221,6 +221,10 @@ FAR_D = (1.0 + 2.0**-40, 1.3, 2.0 - 2.0**-40, 2.0, 2.0 + 2.0**-40, 2.5, 3.7, 7.0
 #: eps over eps0: 0, between lattice points, at a level difference n (a loss of exactly eps: that n adds 0) and
 #: far out (large runs drop their last terms)
 FAR_EPS = (0.0, 0.37, 1.0, 2.5, 3.0, 6.2, 11.0, 40.0)
+#: (eps0, W, d, eps/eps0): W near 1 and a tiny f, where the overlap W + f - 1 is of the order of f (formed W + f first
+#: it kept only ulp(1)/f of its digits: 7.4e-4 of delta at W = 1 - 1e-13, d = 1 + 1.5e-13)
+FAR_EDGE = ((1.0, 1 - 1e-13, 1 + 1.5e-13, 1.9), (3.0, 1 - 1e-13, 2 + 1.5e-13, 2.9), (0.7, 1 - 1e-12, 5 + 1.7e-12, 5.5),
+            (1.0, 1 - 1e-13, 3 + 0.5e-13, 3.5), (1.0, 0.5 + 1e-13, 1 + 1.3e-13, 0.5))
 
 
 def _check_far_profile(f, label):
@@ -241,6 +245,14 @@ def _check_far_profile(f, label):
                 assert v == pytest.approx(cls, rel=1e-14, abs=0.0), (label, eps0, w, e, d, v, cls)
     print(f"\nstaircase printed profile beyond one period ({label}): worst relative error vs 50-digit definition "
           f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
+    edge = 0.0
+    for eps0, w, d, fe in FAR_EDGE:
+        ref, v = _stair_profile(fe * eps0, d, eps0, w), f(fe * eps0, d, eps0, w)
+        err = float(abs(M(v) / ref - 1))
+        assert err <= 1e-14, (label, eps0, w, fe * eps0, d, v, ref)
+        edge = max(edge, err)
+    print(f"staircase printed profile beyond one period ({label}), a tiny f with W + f - 1 near 0: worst relative "
+          f"error {edge:.1e} over {len(FAR_EDGE)} points")
 
 
 def _check_long_runs(f, label):
