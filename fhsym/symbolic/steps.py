@@ -302,8 +302,8 @@ def _overlap_ordered(uppers: List[sp.Expr], lowers: List[sp.Expr], shift: sp.Sym
     """:func:`_overlap` with each difference ``c + s shift`` (``s = +-1``) whose shift-free part ``c`` has more than
     one term (``W - rho``, ``W - 1``) kept as ``Sub(c, -s shift)``, printed ``((c) - (-s shift))``: ``c`` is formed
     first, exact (Sterbenz) where it nearly cancels, so at a tiny shift with an edge ``c`` near 0 the overlap keeps its
-    digits (``W + d - rho`` formed left to right keeps ``ulp(rho)/d`` of them: 8e-6 of the cut law's delta at d =
-    2e-12; ``W + f - 1`` at W = 1 - 1e-13: 7.4e-4 of the staircase's delta at d = 1 + 1.5e-13)."""
+    digits (``W + d - rho`` formed left to right errs by ``ulp(rho)/2`` on an overlap of order d: 8e-6 of the cut
+    law's delta at d = 2e-12; ``W + f - 1`` at W = 1 - 1e-13: 7.4e-4 of the staircase's delta at d = 1 + 1.5e-13)."""
     diffs = []
     for A in uppers:
         for B in lowers:
