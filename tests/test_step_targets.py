@@ -221,6 +221,10 @@ FAR_D = (1.0 + 2.0**-40, 1.3, 2.0 - 2.0**-40, 2.0, 2.0 + 2.0**-40, 2.5, 3.7, 7.0
 #: eps over eps0: 0, between lattice points, at a level difference n (a loss of exactly eps: that n adds 0) and
 #: far out (large runs drop their last terms)
 FAR_EPS = (0.0, 0.37, 1.0, 2.5, 3.0, 6.2, 11.0, 40.0)
+#: (eps0, W, d, eps/eps0): W near 1 and a tiny f, where the overlap W + f - 1 is of the order of f (formed W + f first
+#: it kept only ulp(1)/f of its digits: 7.4e-4 of delta at W = 1 - 1e-13, d = 1 + 1.5e-13)
+FAR_EDGE = ((1.0, 1 - 1e-13, 1 + 1.5e-13, 1.9), (3.0, 1 - 1e-13, 2 + 1.5e-13, 2.9), (0.7, 1 - 1e-12, 5 + 1.7e-12, 5.5),
+            (1.0, 1 - 1e-13, 3 + 0.5e-13, 3.5), (1.0, 0.5 + 1e-13, 1 + 1.3e-13, 0.5))
 
 
 def _check_far_profile(f, label):
@@ -241,6 +245,14 @@ def _check_far_profile(f, label):
                 assert v == pytest.approx(cls, rel=1e-14, abs=0.0), (label, eps0, w, e, d, v, cls)
     print(f"\nstaircase printed profile beyond one period ({label}): worst relative error vs 50-digit definition "
           f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
+    edge = 0.0
+    for eps0, w, d, fe in FAR_EDGE:
+        ref, v = _stair_profile(fe * eps0, d, eps0, w), f(fe * eps0, d, eps0, w)
+        err = float(abs(M(v) / ref - 1))
+        assert err <= 1e-14, (label, eps0, w, fe * eps0, d, v, ref)
+        edge = max(edge, err)
+    print(f"staircase printed profile beyond one period ({label}), a tiny f with W + f - 1 near 0: worst relative "
+          f"error {edge:.1e} over {len(FAR_EDGE)} points")
 
 
 def _check_long_runs(f, label):
@@ -282,6 +294,10 @@ def test_staircase_jax_profile_beyond_one_period_under_jit():
 CUT = ((1.0, 0.3, 5, 0.25), (0.7, 0.2, 1, 0.1), (3.0, 0.9, 2, 0.95), (0.5, 0.6, 1, 0.0), (2.0, 0.4, 3, 0.0),
        (0.3, 0.5, 40, 0.5))
 CUT_D = (0.0, 0.05, 0.2, 0.3, 0.5, 0.9, 0.95, 1.0 - 2.0**-40, 1.0)
+#: (eps0, W, K, rho, d): a tiny shift with rho - d at (or next to) the cell edge W, where the overlap W + d - rho is
+#: of the order of d (formed W + d first it kept only ulp(rho)/d of its digits: 8e-6 at d = 2e-12)
+CUT_EDGE = ((1.0, 0.3, 1, 0.3 + 1e-12, 2e-12), (1.0, 0.3, 1, 0.3 + 1e-9, 1.5e-9), (1.0, 0.6, 1, 0.6 + 2.0**-40, 2.0**-39),
+            (0.7, 0.45, 3, 0.45 - 2.0**-41, 2.0**-40))
 
 
 def _check_cut_profile(f, label):
@@ -289,6 +305,7 @@ def _check_cut_profile(f, label):
     density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile."""
     worst, n, exact, where = 0.0, 0, 0, None
     for eps0, w, kk, rho in CUT:
+        rho = (kk + rho) - kk  # exact: K + rho is then the bound the reference and the class take (2 + 0.95 rounds)
         global EPS, W
         saved, (EPS, W) = (EPS, W), (eps0, w)
         try:
@@ -301,7 +318,7 @@ def _check_cut_profile(f, label):
                         want, v = ref.profile(M(e), M(d)), f(e, d, eps0, w, kk, rho)
                         err = float(abs(M(v) / want - 1)) if want else abs(v)
                         # 1e-13: a cell's overlap is a linear form in W, d, rho rounded in doubles (the class forms
-                        # them in exact rationals); at W + d = rho (0.9 + 0.05 = 0.95) W + d - rho is 1.1e-16, not 0
+                        # them in exact rationals)
                         assert err <= 1e-13, (label, eps0, w, kk, rho, e, d, v, want)
                         if err > worst:
                             worst, where = err, (eps0, w, kk, rho, e, d)
@@ -315,6 +332,22 @@ def _check_cut_profile(f, label):
     print(f"\ntruncated staircase printed profile ({label}): worst relative error vs 50-digit definition {worst:.1e} "
           f"over {n} points at (eps0, W, K, rho, eps, d) = {where}; {exact} equal to fhsym.TruncatedStaircase's profile "
           f"bit for bit")
+    edge = 0.0
+    for eps0, w, kk, rho, d in CUT_EDGE:
+        rho = (kk + rho) - kk
+        saved, (EPS, W) = (EPS, W), (eps0, w)
+        try:
+            with mpmath.workdps(50):
+                ref = Ref(kk + rho)
+                for fe in (0.0, 0.5, 1.5, 2.5):
+                    want, v = ref.profile(M(fe * eps0), M(d)), f(fe * eps0, d, eps0, w, kk, rho)
+                    err = float(abs(M(v) / want - 1))
+                    assert err <= 1e-14, (label, eps0, w, kk, rho, fe * eps0, d, v, want)
+                    edge = max(edge, err)
+        finally:
+            EPS, W = saved
+    print(f"truncated staircase printed profile ({label}), a tiny shift with beta - d at a cell edge: worst relative "
+          f"error {edge:.1e} over {4 * len(CUT_EDGE)} points")
 
 
 def test_truncated_staircase_c_profile_against_the_definition(clib):

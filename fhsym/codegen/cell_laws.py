@@ -142,11 +142,12 @@ double fhsym_piecewise_uniform_deficit(double eps, const double *q, long n, long
     return out + free;
 }
 
-/* the profile (D_j above); NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN, n < 1 */
+/* the profile (D_j above); NaN for eps < 0 or NaN (D_0 = 0 holds for eps >= 0 only), d < 0 or NaN, width <= 0 or
+   NaN, n < 1 */
 double fhsym_piecewise_uniform_privacy_profile(double eps, double d, double width, const double *q, long n)
 {
     double u = d / width, j, theta, out;
-    if (eps != eps || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
     if (!(u <= (double)n)) return 1.0;
     j = floor(u);
     theta = u - j;
@@ -169,7 +170,7 @@ _JAX_PRIVACY_PROFILE = ('def deficit(eps: Any, q: Any, j: Any) -> Any:\n'
 
 
 def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
-""" + textwrap.fill(_FULL_DOC + "; NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its "
+""" + textwrap.fill(_FULL_DOC + "; NaN for eps < 0 or NaN (D_0 = 0 holds for eps >= 0 only), d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its "
                     "length n static under jit).", 112, initial_indent='    """', subsequent_indent="    ") + '"""\n'
                         + """\
     eps, d, q = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64), xp.asarray(q, dtype=xp.float64)
@@ -180,7 +181,7 @@ def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
     dj = deficit(eps, q, j)
     out = xp.where(theta > 0.0, profile(theta, dj, deficit(eps, q, j + 1)), dj)
     out = xp.where(u <= n, out, 1.0)
-    return xp.where((eps == eps) & (d >= 0.0) & (width > 0.0), out, float("nan"))
+    return xp.where((eps >= 0.0) & (d >= 0.0) & (width > 0.0), out, float("nan"))
 """)
 
 

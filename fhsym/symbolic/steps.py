@@ -298,6 +298,21 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
     return {n: e / Z for n, e in sorted(acc.items())}
 
 
+def _overlap_ordered(uppers: List[sp.Expr], lowers: List[sp.Expr], shift: sp.Symbol = d_shift) -> sp.Expr:
+    """:func:`_overlap` with each difference ``c + s shift`` (``s = +-1``) whose shift-free part ``c`` has more than
+    one term (``W - rho``, ``W - 1``) kept as ``Sub(c, -s shift)``, printed ``((c) - (-s shift))``: ``c`` is formed
+    first, exact (Sterbenz) where it nearly cancels, so at a tiny shift with an edge ``c`` near 0 the overlap keeps its
+    digits (``W + d - rho`` formed left to right errs by ``ulp(rho)/2`` on an overlap of order d: 8e-6 of the cut
+    law's delta at d = 2e-12; ``W + f - 1`` at W = 1 - 1e-13: 7.4e-4 of the staircase's delta at d = 1 + 1.5e-13)."""
+    diffs = []
+    for A in uppers:
+        for B in lowers:
+            e = sp.expand(A - B)
+            c = e.subs(shift, 0)
+            diffs.append(Sub(c, c - e) if c != e and len(sp.Add.make_args(c)) > 1 else e)
+    return sp.Max(0, sp.Min(*diffs))
+
+
 @functools.lru_cache(maxsize=None)
 def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.Expr]:
     """The cut law's profile at a shift ``0 < d <= 1`` period: ``({n: W_n(d)}, I(d))`` with ``delta(eps; d) = I +
@@ -327,13 +342,13 @@ def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.E
             if n >= 1:
                 ups, lows = [hi, lj_hi - dd], [lo, lj_lo - dd]
                 acc[n] = acc.get(n, sp.Integer(0)) + r**li * (
-                    head * _overlap(ups, lows) + r**(K - 1) * _overlap(ups + [1 + rho - dd], lows)
-                    + r**K * _overlap(ups + [rho - dd], lows))
+                    head * _overlap_ordered(ups, lows) + r**(K - 1) * _overlap_ordered(ups + [1 + rho - dd], lows)
+                    + r**K * _overlap_ordered(ups + [rho - dd], lows))
         for lj_lo, lj_hi, lj in cells:
             n = lj - li
             if n >= 1:
-                acc[n] = acc.get(n, sp.Integer(0)) + r**li * _overlap([hi, dd - lj_lo, dd], [lo, dd - lj_hi, sp.Integer(0)])
-        inf += h * (r**K * _overlap([hi, rho], [lo, rho - dd]) + r**(K - 1) * _overlap([hi], [lo, 1 + rho - dd]))
+                acc[n] = acc.get(n, sp.Integer(0)) + r**li * _overlap_ordered([hi, dd - lj_lo, dd], [lo, dd - lj_hi, sp.Integer(0)])
+        inf += h * (r**K * _overlap_ordered([hi, rho], [lo, rho - dd]) + r**(K - 1) * _overlap_ordered([hi], [lo, 1 + rho - dd]))
     return {n: e / Z for n, e in sorted(acc.items())}, inf / Z
 
 
@@ -393,11 +408,11 @@ def profile_periods(decl: StepDeclaration) -> Optional[ProfilePeriods]:
     for lo, hi, li in cells:
         for lj_lo, lj_hi, lj in ext:
             # t >= 0: u in [lo, hi), u + f in [lj_lo, lj_hi)
-            head[lj - li] = head.get(lj - li, sp.Integer(0)) + r**li * _overlap(
-                [hi, lj_hi - f_shift], [lo, lj_lo - f_shift])
+            head[lj - li] = head.get(lj - li, sp.Integer(0)) + r**li * _overlap_ordered(
+                [hi, lj_hi - f_shift], [lo, lj_lo - f_shift], f_shift)
             # -d < t < 0: u in [lo, hi), 1 + f - u in [lj_lo, lj_hi) (u in (1 + f - lj_hi, 1 + f - lj_lo])
             c = lj - li - 1
-            block[c] = block.get(c, sp.Integer(0)) + r**li * _overlap([hi, 1 + f_shift - lj_lo], [lo, 1 + f_shift - lj_hi])
+            block[c] = block.get(c, sp.Integer(0)) + r**li * _overlap_ordered([hi, 1 + f_shift - lj_lo], [lo, 1 + f_shift - lj_hi], f_shift)
     # SymPy returns the two geometric sums as Piecewise terms (r = 1 apart): folded, the branch for 0 < r < 1
     folded = sp.piecewise_fold(sp.summation(r**_j * (1 - x_eps * r**(n_top - 2 * _j)), (_j, 0, J_run - 1)))
     run_raw = next(val for val, cond in folded.args if cond.subs(r, sp.Rational(1, 2)) == sp.true) \

@@ -66,11 +66,12 @@ double fhsym_piecewise_uniform_deficit(double eps, const double *q, long n, long
     return out + free;
 }
 
-/* the profile (D_j above); NaN for a NaN eps, d < 0 or NaN, width <= 0 or NaN, n < 1 */
+/* the profile (D_j above); NaN for eps < 0 or NaN (D_0 = 0 holds for eps >= 0 only), d < 0 or NaN, width <= 0 or
+   NaN, n < 1 */
 double fhsym_piecewise_uniform_privacy_profile(double eps, double d, double width, const double *q, long n)
 {
     double u = d / width, j, theta, out;
-    if (eps != eps || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
+    if (!(eps >= 0.0) || !(d >= 0.0) || !(width > 0.0) || n < 1) return NAN;
     if (!(u <= (double)n)) return 1.0;
     j = floor(u);
     theta = u - j;

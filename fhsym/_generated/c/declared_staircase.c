@@ -112,12 +112,12 @@ double fhsym_staircase_profile_weight_2(double d, double epsilon, double W)
 
 double fhsym_staircase_profile_head_0(double f, double epsilon, double W)
 {
-    return (fhsym__max(0, W - f) + exp(-epsilon)*fhsym__max(0, -W - f + 1) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*exp(-epsilon));
+    return (fhsym__max(0, W - f) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_head_1(double f, double epsilon, double W)
 {
-    return (fhsym__max(0, fhsym__min(fhsym__min(W, W + f - 1), W - f + 1)) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*exp(-epsilon));
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + f), ((2 - W) - (f)))))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_head_2(double f, double epsilon, double W)
@@ -127,22 +127,22 @@ double fhsym_staircase_profile_head_2(double f, double epsilon, double W)
 
 double fhsym_staircase_profile_block_m2(double f, double epsilon, double W)
 {
-    return -exp(-epsilon)*expm1(-epsilon)*fhsym__max(0, fhsym__min(1 - W, W - f))/(2*W + 2*(1 - W)*exp(-epsilon));
+    return -exp(-epsilon)*expm1(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f))))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_block_m1(double f, double epsilon, double W)
 {
-    return -(fhsym__max(0, fhsym__min(fhsym__min(W, f + 1), 2*W - f - 1)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 1 - f), -2*W + f + 1)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), W - f + 1)))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
+    return -(fhsym__max(0, fhsym__min(fhsym__min(W, f + 1), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f)))))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_block_0(double f, double epsilon, double W)
 {
-    return -(fhsym__max(0, fhsym__min(1 - W, W - f)) + fhsym__max(0, fhsym__min(fhsym__min(W, f), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f)))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
+    return -(fhsym__max(0, fhsym__min(fhsym__min(W, f), 2*W - f)) + fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f)))*expm1(-epsilon)/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_block_1(double f, double epsilon, double W)
 {
-    return -expm1(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*exp(-epsilon));
+    return -expm1(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*W + 2*(1 - W)*exp(-epsilon));
 }
 
 double fhsym_staircase_profile_run(double J, double epsilon)

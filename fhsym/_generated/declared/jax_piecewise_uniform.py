@@ -57,8 +57,8 @@ def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
     """delta(eps; d) of the law whose cell masses are q[0 .. n-1] (cells k = -M .. M, n = 2M + 1, in units of
     the width w): u = d/w = j + theta, D_j = sum_k [q_k - e^eps q_(k+j)]_+ (deficit_term; a cell without a
     partner, q_(k+j) = 0 or k + j >= n, adds q_k), D_0 = 0, D_j = 1 for j >= n, and (1 - theta) D_j + theta
-    D_(j+1) (profile) when theta > 0; 1 when u > n (disjoint supports); NaN for a NaN eps, d < 0 or NaN, width
-    <= 0 or NaN (q an array of doubles, its length n static under jit)."""
+    D_(j+1) (profile) when theta > 0; 1 when u > n (disjoint supports); NaN for eps < 0 or NaN (D_0 = 0 holds
+    for eps >= 0 only), d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its length n static under jit)."""
     eps, d, q = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64), xp.asarray(q, dtype=xp.float64)
     n = q.shape[0]
     u = d / width
@@ -67,7 +67,7 @@ def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
     dj = deficit(eps, q, j)
     out = xp.where(theta > 0.0, profile(theta, dj, deficit(eps, q, j + 1)), dj)
     out = xp.where(u <= n, out, 1.0)
-    return xp.where((eps == eps) & (d >= 0.0) & (width > 0.0), out, float("nan"))
+    return xp.where((eps >= 0.0) & (d >= 0.0) & (width > 0.0), out, float("nan"))
 
 
 DIGEST = '204c5f99a57a53f6'

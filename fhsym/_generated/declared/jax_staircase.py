@@ -92,11 +92,11 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
 
 
 def profile_head_0(f: Any, epsilon: Any, W: Any) -> Any:
-    return (xp.maximum(0, W - f) + xp.exp(-epsilon)*xp.maximum(0, -W - f + 1) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return (xp.maximum(0, W - f) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_head_1(f: Any, epsilon: Any, W: Any) -> Any:
-    return (xp.maximum(0, xp.minimum(xp.minimum(W, W + f - 1), W - f + 1)) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + f), ((2 - W) - (f)))))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
@@ -104,19 +104,19 @@ def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
 
 
 def profile_block_m2(f: Any, epsilon: Any, W: Any) -> Any:
-    return -xp.exp(-epsilon)*xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(1 - W, W - f))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return -xp.exp(-epsilon)*xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f))))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_block_m1(f: Any, epsilon: Any, W: Any) -> Any:
-    return -(xp.maximum(0, xp.minimum(xp.minimum(W, f + 1), 2*W - f - 1)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 1 - f), -2*W + f + 1)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), W - f + 1)))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return -(xp.maximum(0, xp.minimum(xp.minimum(W, f + 1), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f)))))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_block_0(f: Any, epsilon: Any, W: Any) -> Any:
-    return -(xp.maximum(0, xp.minimum(1 - W, W - f)) + xp.maximum(0, xp.minimum(xp.minimum(W, f), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f)))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return -(xp.maximum(0, xp.minimum(xp.minimum(W, f), 2*W - f)) + xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f)))*xp.expm1(-epsilon)/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_block_1(f: Any, epsilon: Any, W: Any) -> Any:
-    return -xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
+    return -xp.expm1(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*W + 2*(1 - W)*xp.exp(-epsilon))
 
 
 def profile_run(J: Any, epsilon: Any) -> Any:

@@ -99,11 +99,11 @@ def profile_weight_2(d: Any, epsilon: Any, W: Any) -> Any:
 
 
 def profile_head_0(f: Any, epsilon: Any, W: Any) -> Any:
-    return (np.maximum(0, W - f) + np.exp(-epsilon)*np.maximum(0, -W - f + 1) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return (np.maximum(0, W - f) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_head_1(f: Any, epsilon: Any, W: Any) -> Any:
-    return (np.maximum(0, np.minimum(np.minimum(W, W + f - 1), W - f + 1)) + np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, -W + f), -W - f + 2)))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return (np.maximum(0, np.minimum(np.minimum(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, -W + f), ((2 - W) - (f)))))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
@@ -111,19 +111,19 @@ def profile_head_2(f: Any, epsilon: Any, W: Any) -> Any:
 
 
 def profile_block_m2(f: Any, epsilon: Any, W: Any) -> Any:
-    return -np.exp(-epsilon)*np.expm1(-epsilon)*np.maximum(0, np.minimum(1 - W, W - f))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return -np.exp(-epsilon)*np.expm1(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, W - f), ((1 - W) - (-f))))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_block_m1(f: Any, epsilon: Any, W: Any) -> Any:
-    return -(np.maximum(0, np.minimum(np.minimum(W, f + 1), 2*W - f - 1)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 1 - f), -2*W + f + 1)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), W - f + 1)))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return -(np.maximum(0, np.minimum(np.minimum(W, f + 1), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f)))))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_block_0(f: Any, epsilon: Any, W: Any) -> Any:
-    return -(np.maximum(0, np.minimum(1 - W, W - f)) + np.maximum(0, np.minimum(np.minimum(W, f), 2*W - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 2 - f), -2*W + f)))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return -(np.maximum(0, np.minimum(np.minimum(W, f), 2*W - f)) + np.maximum(0, np.minimum(np.minimum(1 - W, W - f), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 2 - f), -2*W + f)))*np.expm1(-epsilon)/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_block_1(f: Any, epsilon: Any, W: Any) -> Any:
-    return -np.expm1(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), W - f + 1))/(2*W + 2*(1 - W)*np.exp(-epsilon))
+    return -np.expm1(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*W + 2*(1 - W)*np.exp(-epsilon))
 
 
 def profile_run(J: Any, epsilon: Any) -> Any:
