@@ -257,7 +257,7 @@ def _proof_shave(family: Family, bound_of: Callable[[float, int], Callable[[floa
                  scale: float, ev: Evidence, log_target: float, D: float) -> Optional[float]:
     """A lower scale for ``shape`` than the certified ``scale`` whose proof may pass, else None.  The refinement's
     float bound on the proof's lattice is pessimistic by its FFT products' error bounds (5.4e-5 of delta at
-    K T = 100, Laplace: its root ~3e-6 of the variance above the proof's); its ratio to the proof at ``scale``
+    K T = 100, Laplace: its root ~7e-6 of the variance above the proof's); its ratio to the proof at ``scale``
     (``ev.upper``) varies little over the shave's range, so the float bound rescaled by it is shaved
     (:func:`~.search.shave_scale`), by at most :data:`_PROOF_SHAVE_MOVE` in log scale.  None unless that saves
     :data:`_PROOF_SHAVE_GAIN` of the variance (decided by one bound: the refinement's at ``scale`` is remembered)."""
