@@ -300,9 +300,10 @@ CUT_EDGE = ((1.0, 0.3, 1, 0.3 + 1e-12, 2e-12), (1.0, 0.3, 1, 0.3 + 1e-9, 1.5e-9)
             (0.7, 0.45, 3, 0.45 - 2.0**-41, 2.0**-40))
 
 
-def _check_cut_profile(f, label):
+def _check_cut_profile(f, label, eps_multiples=STAIR_EPS):
     """profile(eps, d, eps0, W, K, rho) against int [p(t) - e^eps p(t + d)]_+ dt at 50 digits (Ref: the cut step
-    density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile."""
+    density's pieces, exact between their edges, the cut beta among them) and fhsym.TruncatedStaircase's profile;
+    ``eps_multiples``: the eps values in units of eps0 (all of STAIR_EPS in the slow test)."""
     worst, n, exact, where = 0.0, 0, 0, None
     for eps0, w, kk, rho in CUT:
         rho = (kk + rho) - kk  # exact: K + rho is then the bound the reference and the class take (2 + 0.95 rounds)
@@ -312,7 +313,7 @@ def _check_cut_profile(f, label):
             with mpmath.workdps(50):
                 ref = Ref(kk + rho)
                 law = fhsym.TruncatedStaircase(eps0, 1.0, gamma=w, bound=kk + rho)
-                for fe in STAIR_EPS:
+                for fe in eps_multiples:
                     for d in CUT_D:
                         e = fe * eps0
                         want, v = ref.profile(M(e), M(d)), f(e, d, eps0, w, kk, rho)
@@ -351,12 +352,19 @@ def _check_cut_profile(f, label):
 
 
 def test_truncated_staircase_c_profile_against_the_definition(clib):
+    """Four eps multiples in the default run: 0, just below one step, and exactly one and two steps (where a level
+    difference's term starts); all of STAIR_EPS in the slow test below."""
     f = c_getter(clib, "truncated_staircase")("profile")
-    _check_cut_profile(f, "C")
+    _check_cut_profile(f, "C", eps_multiples=(0.0, 0.999, 1.0, 2.0))
     for args in ((0.5, 1.5, 1.0, 0.3, 2, 0.5), (0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5),
                  (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5),
                  (0.5, 0.5, -1.0, 0.3, 2, 0.5)):
         assert math.isnan(f(*args)), args  # refused: d > 1 period is not derived for the cut law
+
+
+@pytest.mark.slow  # ~9 s: 50-digit references at every eps multiple
+def test_truncated_staircase_c_profile_at_every_eps_multiple(clib):
+    _check_cut_profile(c_getter(clib, "truncated_staircase")("profile"), "C")
 
 
 @pytest.mark.slow  # JAX dispatches each operation eagerly the first time
