@@ -17,6 +17,8 @@ derive_steps` derives the forms and ``python -m fhsym.codegen`` prints them into
 
 from __future__ import annotations
 
+import functools
+
 import importlib
 from typing import Any, Dict, List, Tuple
 
@@ -42,10 +44,16 @@ def _zero(e: sp.Expr) -> bool:
     return bool(sp.simplify(e) == 0)
 
 
+@functools.lru_cache(maxsize=None)
+def _plain(e: sp.Expr) -> sp.Expr:
+    """``e`` with its ``Sub`` nodes written as subtractions (what :func:`_mp` evaluates; once per form)."""
+    return sp.sympify(e).replace(Sub, lambda x, y: x - y)
+
+
 def _mp(e: sp.Expr, values: Dict[sp.Symbol, Any]) -> Any:
     """A derived form at 50 digits (its symbols replaced by mpmath numbers)."""
     with mpmath.workdps(DPS + 10):
-        return sp.N(sp.sympify(e).replace(Sub, lambda x, y: x - y).subs(values), DPS + 5)
+        return sp.N(_plain(sp.sympify(e)).subs(values), DPS + 5)
 
 
 def _rel(x: Any, ref: Any) -> Any:
@@ -383,6 +391,7 @@ def _topic(key: str, source: str) -> Topic:
 
     def profile_cut(ctx: Context) -> Outcome:
         weights, inf = profile_weights_cut(decl)
+        weights_u, inf_u = {n: unstable(wn) for n, wn in weights.items()}, unstable(inf)  # once, not per point
         steps = [f"- W_{n}(d) = {e}" for n, e in weights.items()] + [f"- I(d) = {inf}"]
         errs = []
         with mpmath.workdps(DPS + 10):
@@ -393,10 +402,11 @@ def _topic(key: str, source: str) -> Topic:
                     if not 0.0 < dd <= 1.0:
                         continue
                     vals_d = {**vals, d_shift: sp.Float(float(dd), DPS + 10)}
+                    inf_d = mpmath.mpf(_mp(inf_u, vals_d))
+                    w_d = {n: mpmath.mpf(_mp(wn, vals_d)) for n, wn in weights_u.items()}
                     for ee in (0.0, 0.37 * e, 2.5 * e):
-                        got = mpmath.mpf(_mp(unstable(inf), vals_d)) + sum(
-                            (mpmath.mpf(_mp(unstable(wn), vals_d)) * -mpmath.expm1(mpmath.mpf(ee) - n * mpmath.mpf(e))
-                             for n, wn in weights.items() if ee < n * e), mpmath.mpf(0))
+                        got = inf_d + sum((w_d[n] * -mpmath.expm1(mpmath.mpf(ee) - n * mpmath.mpf(e))
+                                           for n in weights_u if ee < n * e), mpmath.mpf(0))
                         errs.append(_rel(got, ref.profile(ee, float(dd))))
         steps.append(f"- I(d) + sum_n W_n(d) (1 - e^(eps - n eps0))_+ at {DPS} digits against exact piece sums of "
                      f"[f(t) - e^eps f(t + d)]_+ (the cut beta among the edges) at {len(errs)} points (beta in [1, 12], "
