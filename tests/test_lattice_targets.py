@@ -224,6 +224,7 @@ def test_piecewise_uniform_jax_profile_under_jit_against_the_definition():
     _check_cell_profile(lambda e, d, w, q: float(g(e, d, w, q)), "JAX jit")
     assert math.isnan(float(g(0.5, -0.1, 1.0, np.array([0.25, 0.5, 0.25]))))
     assert math.isnan(float(g(-0.5, 0.0, 1.0, np.array([0.25, 0.5, 0.25]))))  # eps < 0 refused, as in C
+    assert math.isnan(float(g(0.5, 0.5, 1.0, np.array([], dtype=float))))  # no cells: NaN, as C's n < 1
     v = g(np.array([0.0, 0.3, 1.1]), 0.7 * WIDTH, WIDTH, np.array([0.25, 0.5, 0.25]))  # vectorised in eps
     assert v.shape == (3,) and [float(x) for x in v] == [float(g(e, 0.7 * WIDTH, WIDTH, np.array([0.25, 0.5, 0.25])))
                                                           for e in (0.0, 0.3, 1.1)]

@@ -171,10 +171,12 @@ _JAX_PRIVACY_PROFILE = ('def deficit(eps: Any, q: Any, j: Any) -> Any:\n'
 
 def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
 """ + textwrap.fill(_FULL_DOC + "; NaN for eps < 0 or NaN (D_0 = 0 holds for eps >= 0 only), d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its "
-                    "length n static under jit).", 112, initial_indent='    """', subsequent_indent="    ") + '"""\n'
+                    "length n static under jit; NaN for an empty q).", 112, initial_indent='    """', subsequent_indent="    ") + '"""\n'
                         + """\
     eps, d, q = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64), xp.asarray(q, dtype=xp.float64)
     n = q.shape[0]
+    if n < 1:  # no cells: no law (as C's n < 1)
+        return (eps + d + width) * float("nan")
     u = d / width
     j = xp.floor(xp.clip(u, 0.0, float(n))).astype("int64")
     theta = u - j

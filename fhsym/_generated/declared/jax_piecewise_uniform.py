@@ -58,9 +58,12 @@ def privacy_profile(eps: Any, d: Any, width: Any, q: Any) -> Any:
     the width w): u = d/w = j + theta, D_j = sum_k [q_k - e^eps q_(k+j)]_+ (deficit_term; a cell without a
     partner, q_(k+j) = 0 or k + j >= n, adds q_k), D_0 = 0, D_j = 1 for j >= n, and (1 - theta) D_j + theta
     D_(j+1) (profile) when theta > 0; 1 when u > n (disjoint supports); NaN for eps < 0 or NaN (D_0 = 0 holds
-    for eps >= 0 only), d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its length n static under jit)."""
+    for eps >= 0 only), d < 0 or NaN, width <= 0 or NaN (q an array of doubles, its length n static under jit;
+    NaN for an empty q)."""
     eps, d, q = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64), xp.asarray(q, dtype=xp.float64)
     n = q.shape[0]
+    if n < 1:  # no cells: no law (as C's n < 1)
+        return (eps + d + width) * float("nan")
     u = d / width
     j = xp.floor(xp.clip(u, 0.0, float(n))).astype("int64")
     theta = u - j
