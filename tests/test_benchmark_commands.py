@@ -196,7 +196,8 @@ def test_certificate_plans_compare_prints_what_the_docs_state():
 
 @pytest.mark.slow
 def test_optimum_gap_study_prints_what_the_docs_state():
-    """`python scripts/optimum_gap_study.py lp-shape 5` and `... bump 5` (docs/optimum.md; ~15 s, a study: in the slow step): at (5, 1e-5) the
+    """`python scripts/optimum_gap_study.py lp-shape 5` and `... bump 5` (docs/optimum.md; ~30 s with the two LP commands, a
+    study: in the slow step): at (5, 1e-5) the
     recorded LP noise is below the truncated staircase, the same noise with its steps flattened to the staircase levels
     is above it, and the bumped staircase with its shelf is below the record in 50-digit mpmath and in 256-bit balls
     (its sup profile proven below 1e-5).  The study's numbers are its own recomputations from the pieces (mpmath, arb),
@@ -212,3 +213,10 @@ def test_optimum_gap_study_prints_what_the_docs_state():
     ball = re.search(r"256-bit balls .*\((\S+) against the record; proven below it\), .* \((proven < 1e-05)\)", out)
     assert mp_line and ball, out
     assert float(mp_line.group(1)) < 1e-5 and float(mp_line.group(2)) < 0 and float(ball.group(1)) < 0
+    # docs/optimum.md: the lower end at (10, 1e-5) on coarser or merged grids is worse than on the uniform 64-bin grid
+    out = _run("scripts/optimum_gap_study.py", "aggregated-lp", "10", "1e-5", "64", "3", "0:1", "0.45:2")
+    vals = [float(v) for v in re.findall(r"LP value (\S+), lower end", out)]
+    assert len(vals) == 2 and round(vals[0], 6) == 0.000853 and round(vals[1], 6) == 0.000829, out
+    out = _run("scripts/optimum_gap_study.py", "refined-lp", "10", "1e-5", "16", "3", "4")
+    low = dict(re.findall(r"(sub-bin 16x4|uniform 64): LP value \S+, lower end (\S+)", out))
+    assert round(float(low["sub-bin 16x4"]), 6) == 0.000467 < round(float(low["uniform 64"]), 6) == 0.000792, out
