@@ -220,3 +220,12 @@ def test_optimum_gap_study_prints_what_the_docs_state():
     out = _run("scripts/optimum_gap_study.py", "refined-lp", "10", "1e-5", "16", "3", "4")
     low = dict(re.findall(r"(sub-bin 16x4|uniform 64): LP value \S+, lower end (\S+)", out))
     assert round(float(low["sub-bin 16x4"]), 6) == 0.000467 < round(float(low["uniform 64"]), 6) == 0.000792, out
+
+
+@pytest.mark.skipif(not _has_revision("a1e0953"), reason="needs the git history (the former re-check is read from a1e0953)")
+def test_bench_optimum_former_runs_as_documented():
+    """`python benchmarks/bench_optimum_former.py` (README speed table): the former and the current exact re-check give
+    the same interval (here one round at eps = 3, ~1 s)."""
+    out = _run("benchmarks/bench_optimum_former.py", "--rounds", "1", "--eps", "3")
+    assert re.search(r"optimal_variance\(3, 1e-6\) re-checked: former .* ratio \S+; the same interval: True", out), out
+
