@@ -134,7 +134,8 @@ class DualCertificate:
         K = max(bits + rbits, 2 * (m.bit_length() - 1))
         D = 1 << K
         w2 = D // (m * m)
-        Y = self.y.as_integer_ratio()[0] * (D // self.y.as_integer_ratio()[1])
+        yn, yd = self.y.as_integer_ratio()
+        Y = yn * (D // yd)
         rho = [(1 if i == 0 else 2) * (i * i * w2 - Y) for i in range(M + 1)]
         # u_{j,k}: rho_|k| -= u D, rho_|k-j| += r u D (= rn u 2^(K - rbits))
         own = _dyadic_bin_sums(u, np.abs(Kc), M + 1, K)
