@@ -584,7 +584,7 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
     def g(x: float) -> float:
         if x not in seen:
             v = bound(math.exp(x))
-            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
+            seen[x] = (math.log(v) if v > 0 else (-1e300 if v == 0 else math.inf)) - log_target  # nan: infeasible
         return seen[x]
 
     if known is not None:
