@@ -584,7 +584,7 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
     def g(x: float) -> float:
         if x not in seen:
             v = bound(math.exp(x))
-            seen[x] = (math.log(v) if v > 0 else -1e300) - log_target
+            seen[x] = (math.log(v) if v > 0 else (-1e300 if v == 0 else math.inf)) - log_target  # nan: infeasible
         return seen[x]
 
     if known is not None:
@@ -666,22 +666,19 @@ def least_true_double_near(feasible: Callable[[np.ndarray], np.ndarray], x: floa
     >>> y * y >= 2.0 and math.nextafter(y, 0.0) ** 2 < 2.0
     True
     """
-    def bits(v: float) -> int:
-        return int(np.float64(v).view(np.int64))
-
     def ok(ks: np.ndarray) -> np.ndarray:
         return np.asarray(feasible(ks.astype(np.int64).view(np.float64)), dtype=bool)
 
-    hi = bits(x)
+    hi = _f2i(x)
     step = 1e-12
     while not ok(np.array([hi]))[0]:  # a search's root may sit a few ulps on the wrong side of this predicate
-        hi = bits(x * (1.0 + step))
+        hi = _f2i(x * (1.0 + step))
         step *= 2.0
         if step > 1e-6:
             return x
-    lo = bits(np.int64(hi).view(np.float64) * (1.0 - 1e-11))
+    lo = _f2i(_i2f(hi) * (1.0 - 1e-11))
     while lo > 0 and ok(np.array([lo]))[0]:  # widen until the low end fails
-        hi, lo = lo, bits(np.int64(lo).view(np.float64) * (1.0 - 1e-9))
+        hi, lo = lo, _f2i(_i2f(lo) * (1.0 - 1e-9))
     while hi - lo > 1:
         n = min(points, hi - lo)
         ks = np.unique(lo + (np.arange(1, n, dtype=np.int64) * (hi - lo)) // n)  # exact integer spacing
@@ -695,4 +692,4 @@ def least_true_double_near(feasible: Callable[[np.ndarray], np.ndarray], x: floa
             lo = int(ks[j - 1]) if j > 0 else lo
         else:
             lo = int(ks[-1])
-    return float(np.int64(hi).view(np.float64))
+    return _i2f(hi)

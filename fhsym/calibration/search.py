@@ -500,7 +500,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
             u = max_u_point(family, eps, log_target, 0.0, corner)
             x = math.log(corner / u) if 0.0 < u < math.inf else math.inf
         else:
-            x = least_scale(bound_of(float(sh)), log_target, x0, known=known)
+            x = least_scale(bound_of(float(sh)), log_target, x0, known=known, xtol=_K_XTOL)
         if math.isfinite(x):
             x0 = x
             found[float(sh)] = x
@@ -518,7 +518,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         x_tie = _curve_tie(family, curve, sensitivity, best[0], best[2])
         if x_tie is not None and not on_curve(math.exp(x_tie)) <= math.exp(log_target):
             continue  # infeasible where the curve would tie the best: its root cannot beat the best (as the scan's skip)
-        xc = least_scale(on_curve, log_target, best[2])
+        xc = least_scale(on_curve, log_target, best[2], xtol=_K_XTOL)
         if math.isfinite(xc):
             sh = curve(sensitivity / math.exp(xc))
             F = float(family.log_variance(np.array([sh]))[0]) + 2.0 * xc
@@ -537,7 +537,7 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
         def full(z: float) -> float:  # F(shape e^z) from its root, warm-started at the best root so far
             nonlocal best
             sh = math.exp(z)
-            x = least_scale(bound_of(sh), log_target, best[2], step=_K_WARM_STEP)
+            x = least_scale(bound_of(sh), log_target, best[2], step=_K_WARM_STEP, xtol=_K_XTOL)
             F = family.log_variance_point(sh) + 2.0 * x
             if F < best[0]:
                 best = (F, sh, x)

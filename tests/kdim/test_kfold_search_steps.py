@@ -231,3 +231,13 @@ def test_refine_kfold_keeps_the_shape_where_the_coarse_lattice_was_accurate():
     sh0 = math.exp(3.0)
     (sh, s), = S.refine_kfold(_Family(), bound_of, math.log(target), sh0, math.exp(-0.5) * (1 + 1e-6))
     assert sh == sh0 and bound_of(sh, 0)(s) <= target and s <= math.exp(-0.5) * (1 + 2e-7)
+
+
+def test_least_scale_takes_a_bound_that_is_not_a_number_as_infeasible():
+    """A bound that is nan (a failed evaluation) is never feasible: none at all gives inf, and a nan region below the
+    root is not mistaken for a feasible one (it was: log-scale -511.5, the walk's end)."""
+    from fhsym._core.search import least_scale
+
+    assert least_scale(lambda s: math.nan, math.log(1e-6), 0.0) == math.inf
+    x = least_scale(lambda s: 1e-6 / s if s > 2.0 else math.nan, math.log(1e-6), 0.0)
+    assert 2.0 < math.exp(x) <= 2.0 * (1.0 + 1e-5)
