@@ -43,7 +43,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
 __all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift",
-           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "p_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
+           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -353,7 +353,6 @@ def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.E
 
 
 f_shift = sp.Symbol("f", nonnegative=True)  # the fraction of a period in a shift d = p + f (0 <= f < 1)
-p_shift = sp.Symbol("p", integer=True, positive=True)  # the whole periods in a shift d = p + f (p >= 1)
 n_top = sp.Symbol("N", integer=True)  # the largest level difference of a run (p + c)
 J_run = sp.Symbol("J", integer=True, nonnegative=True)  # the length of a run of periods
 x_eps = sp.Symbol("x", positive=True)  # e^eps, eps the profile's privacy parameter
