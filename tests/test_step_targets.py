@@ -175,6 +175,15 @@ def _stair_profile(e, d, eps0, w):
         return out
 
 
+def _against_definition(f, e, d, eps0, w, label):
+    """f(e, d, eps0, w), its 50-digit reference and their relative error (the absolute value where the reference is
+    0), asserted within 1e-14."""
+    ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
+    err = float(abs(M(v) / ref - 1)) if ref else abs(v)
+    assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+    return v, ref, err
+
+
 def _check_stair_profile(f, label):
     worst, exact, n = 0.0, 0, 0
     for eps0, w in STAIR:
@@ -182,9 +191,7 @@ def _check_stair_profile(f, label):
         for fe in STAIR_EPS:
             for d in STAIR_D:
                 e = fe * eps0
-                ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
-                err = float(abs(M(v) / ref - 1)) if ref else abs(v)
-                assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+                v, ref, err = _against_definition(f, e, d, eps0, w, label)
                 worst = max(worst, err)
                 n += 1
                 if d == 0.0:  # the class refuses a zero sensitivity; the printed profile is 0 (the reference's 0)
@@ -234,9 +241,7 @@ def _check_far_profile(f, label):
         for d in FAR_D + (w + 1.0, w + 2.0 - 2.0**-40, w + 5.0 + 2.0**-40):
             for fe in FAR_EPS:
                 e = fe * eps0
-                ref, v = _stair_profile(e, d, eps0, w), f(e, d, eps0, w)
-                err = float(abs(M(v) / ref - 1)) if ref else abs(v)
-                assert err <= 1e-14, (label, eps0, w, e, d, v, ref)
+                v, ref, err = _against_definition(f, e, d, eps0, w, label)
                 worst = max(worst, err)
                 n += 1
                 cls = float(law.privacy_profile(e, sensitivity=d))  # the class's exact-rational lattice sum
@@ -247,9 +252,8 @@ def _check_far_profile(f, label):
           f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
     edge = 0.0
     for eps0, w, d, fe in FAR_EDGE:
-        ref, v = _stair_profile(fe * eps0, d, eps0, w), f(fe * eps0, d, eps0, w)
-        err = float(abs(M(v) / ref - 1))
-        assert err <= 1e-14, (label, eps0, w, fe * eps0, d, v, ref)
+        v, ref, err = _against_definition(f, fe * eps0, d, eps0, w, label)
+        assert ref, (label, eps0, w, fe * eps0, d, v, ref)  # every edge point has a nonzero delta
         edge = max(edge, err)
     print(f"staircase printed profile beyond one period ({label}), a tiny f with W + f - 1 near 0: worst relative "
           f"error {edge:.1e} over {len(FAR_EDGE)} points")

@@ -43,7 +43,7 @@ import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
 __all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift",
-           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "p_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
+           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -262,6 +262,18 @@ def _overlap(uppers: List[sp.Expr], lowers: List[sp.Expr]) -> sp.Expr:
     return sp.Max(0, sp.Min(*[sp.expand(A - B) for A in uppers for B in lowers]))
 
 
+def _level_cells(decl: StepDeclaration) -> Optional[Tuple[List[tuple], List[tuple]]]:
+    """``(cells, ext)`` for the lattice profiles: the declared cells ``(lo, hi, l_i)`` with their levels, and those
+    cells followed by the same cells one period on (``[0, 2)``); None unless the heights are ``r^(l_i)`` with ``l_0 <=
+    l_1 <= ... <= l_0 + 1``."""
+    levels = _levels(decl)
+    if levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+        return None
+    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
+    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    return cells, ext
+
+
 @functools.lru_cache(maxsize=None)
 def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
     """``W_n(d) = P(L(T + d) - L(T) = n)`` for ``n >= 1`` and a shift ``0 < d <= 1`` period, for an untruncated law
@@ -276,11 +288,10 @@ def profile_weights(decl: StepDeclaration) -> Dict[int, sp.Expr]:
 
     Returns ``{}`` when the heights are not such powers or the law is cut (its profile stays with
     :mod:`fhsym.noise.plans.truncated_staircase`)."""
-    levels = _levels(decl)
-    if decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+    lc = _level_cells(decl)
+    if decl.truncated or lc is None:
         return {}
-    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
-    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    cells, ext = lc
     m = sum(((b - a) * h for a, b, h in decl.cells), sp.Integer(0))
     g_all = _geometric(0, None)[1]
     acc: Dict[int, sp.Expr] = {}
@@ -326,11 +337,10 @@ def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.E
     * ``t + d > beta >= t``: ``I``, the mass of ``(beta - d, beta]``: period ``K`` above ``rho - d``, period ``K - 1``
       above ``1 + rho - d``;
     * ``-d < t < 0``: ``|t|, t + d < d <= beta``: as uncut; ``t <= -d``: ``n <= 0`` (or density 0 at ``t < -beta``)."""
-    levels = _levels(decl)
-    if not decl.truncated or levels is None or levels != sorted(levels) or levels[-1] > levels[0] + 1:
+    lc = _level_cells(decl)
+    if not decl.truncated or lc is None:
         return {}, sp.Integer(0)
-    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
-    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    cells, ext = lc
     Z = derive_steps(decl).Z
     head = _geometric(0, K - 2)[1]  # sum_(k=0)^(K-2) r^k, stable: (1 - r^(K-1))/omr
     dd = d_shift
@@ -353,7 +363,6 @@ def profile_weights_cut(decl: StepDeclaration) -> Tuple[Dict[int, sp.Expr], sp.E
 
 
 f_shift = sp.Symbol("f", nonnegative=True)  # the fraction of a period in a shift d = p + f (0 <= f < 1)
-p_shift = sp.Symbol("p", integer=True, positive=True)  # the whole periods in a shift d = p + f (p >= 1)
 n_top = sp.Symbol("N", integer=True)  # the largest level difference of a run (p + c)
 J_run = sp.Symbol("J", integer=True, nonnegative=True)  # the length of a run of periods
 x_eps = sp.Symbol("x", positive=True)  # e^eps, eps the profile's privacy parameter
@@ -397,11 +406,10 @@ def profile_periods(decl: StepDeclaration) -> Optional[ProfilePeriods]:
     Summed over the periods j of a run: ``sum_{j<J} r^j (1 - x r^(N - 2j)) = (1 - r^J)/(1 - r) (1 - x r^(N + 1 - J))``
     (``N + 1 - J`` is the mean of the run's largest and smallest level difference, so the last factor is positive
     whenever every term is)."""
-    levels = _levels(decl)
-    if not profile_weights(decl) or levels is None:
+    lc = _level_cells(decl)
+    if not profile_weights(decl) or lc is None:
         return None
-    cells = [(lo, hi, lv) for (lo, hi, _), lv in zip(decl.cells, levels)]
-    ext = cells + [(1 + lo, 1 + hi, 1 + lv) for lo, hi, lv in cells]
+    cells, ext = lc
     m = sum(((b - a) * h for a, b, h in decl.cells), sp.Integer(0))
     head: Dict[int, sp.Expr] = {}
     block: Dict[int, sp.Expr] = {}
