@@ -262,7 +262,7 @@ def _overlap(uppers: List[sp.Expr], lowers: List[sp.Expr]) -> sp.Expr:
     return sp.Max(0, sp.Min(*[sp.expand(A - B) for A in uppers for B in lowers]))
 
 
-def _level_cells(decl: StepDeclaration) -> Optional[Tuple[List[tuple], List[tuple]]]:
+def _level_cells(decl: StepDeclaration) -> Optional[Tuple[List[Tuple[sp.Expr, sp.Expr, int]], List[Tuple[sp.Expr, sp.Expr, int]]]]:
     """``(cells, ext)`` for the lattice profiles: the declared cells ``(lo, hi, l_i)`` with their levels, and those
     cells followed by the same cells one period on (``[0, 2)``); None unless the heights are ``r^(l_i)`` with ``l_0 <=
     l_1 <= ... <= l_0 + 1``."""
