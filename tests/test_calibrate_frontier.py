@@ -27,7 +27,7 @@ An exploratory sample of 481 law-releases with K T <= 100 (every 37th entry) had
   Gaussian's float search aims (below the float search's answer by at most 16 x the law's ``profile_rtol``).  Before that, flipped Huber's member was calibrated at its float
   profile's accuracy (1e-9: delta (1 - 4e-9)) and came out +1.9e-10 to +6.6e-10 above the Gaussian's record;
 * a K-fold search (``kfold-pld``): :data:`KFOLD_RTOL`.  Its result is the least scale on a lattice to 1e-7 in log
-  scale (``_SHAVE_XTOL`` of :mod:`fhsym.calibration.search`): a re-run may land 2e-7 above a record of the same search.
+  scale (``_SHAVE_XTOL`` of :mod:`fhsym.calibration.search_kfold`): a re-run may land 2e-7 above a record of the same search.
   Since branch front36 its shape is refined on the certificate's lattices (``refine_kfold``): the coarse lattice's
   error varies with the shape by more than the landscape's relief (OSGT), which made the six known misses of calib34.
 

@@ -1,7 +1,7 @@
 """The K-fold scan's cheap tie test (issue 31 item 3): a coarse float PLD *lower* bound that skips a shape far from
 feasible skips exactly the shapes the search bound skips, so the answers do not change.
 
-``fhsym.calibration.search.search_kfold`` skips a shape when the search bound at the scale where it would tie the best
+``fhsym.calibration.search_kfold.search_kfold`` skips a shape when the search bound at the scale where it would tie the best
 so far exceeds the target.  Once a tie test found its shape ``_LOWER_GATE`` x above the target, the next shapes are
 first tested with a float PLD lower bound on a lattice ``_LOWER_COARSE`` x coarser; above ``_LOWER_MARGIN`` x the
 target it skips the shape without the search bound.  That is the same decision if the lower bound is below the search
@@ -16,7 +16,7 @@ import math
 import pytest
 
 import fhsym
-from fhsym.calibration import search as S
+from fhsym.calibration import search_kfold as S
 
 # where the Gaussian member wins (the scan ends in shapes far from feasible), and where flipped Huber wins
 CASES = [dict(compositions=100), dict(dim=20), dict(compositions=200, epsilon=0.5), dict(dim=50, delta=1e-9),

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fhsym.accounting.sufficient as S
-from fhsym._core.search import minimise_on_log_grid
+from fhsym._core.minimise import minimise_on_log_grid
 
 
 @pytest.mark.parametrize("top", [1e-13, 1e-12, 0.5, 1.0, 5.0, 3e11, 2.0**39 * 0.9, 2.0**39, math.inf])

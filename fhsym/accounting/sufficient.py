@@ -41,7 +41,8 @@ import numpy as np
 from scipy import special as sc
 
 from .._core import domains as V
-from .._core.search import first_true_int, largest_true_between, minimise_on_log_grid
+from .._core.minimise import minimise_on_log_grid
+from .._core.search import first_true_int, largest_true_between
 from .._core.sensitivities import resolve_sensitivities
 from .._core.types import Real
 from .._generated import flipped_huber_pieces as KP

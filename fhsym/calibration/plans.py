@@ -56,8 +56,8 @@ from ..optimum.api import solve_calibration
 from ..privacy.claims import PROFILE_1D, PROFILE_1D_L2, PROFILE_LATTICE, PURE, Claim, Evidence
 from .engine import MAX_STEPS, Request, certify, representable_variance, result
 from .result import Calibration
-from .search import (least_double_scale, least_scale_per_shape, refine_kfold, search_1d, search_kfold,
-                     fixed_shape, shave_scale)
+from .search import fixed_shape, least_double_scale, least_scale_per_shape, search_1d
+from .search_kfold import refine_kfold, search_kfold, shave_scale
 
 __all__ = ["Job", "Plan", "PLANS", "SOLVER", "GAUSS_PREFERENCE", "hook_options"]
 

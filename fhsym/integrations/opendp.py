@@ -71,7 +71,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the opti
 from .._core import domains as V
 from .._core.search import CalibrationError
 from ..calibration import calibrate
-from ..calibration.search import search_kfold
+from ..calibration.search_kfold import search_kfold
 from ..noise.flipped_huber import FlippedHuber
 from ..noise.discrete_flipped_huber import DiscreteFlippedHuber, lattice_index
 from ..noise.exact_sampling import RandomBits

@@ -43,7 +43,7 @@ class Family:
     #: 1-D search may then compare shapes by one profile evaluation each (:func:`fhsym.calibration.search.search_1d`)
     scale_family: bool = True
     #: the shape from which on every member is one law at a given variance to within float accuracy (its limit: a
-    #: K-fold search evaluates one shape past it and skips the others, :func:`fhsym.calibration.search.search_kfold`);
+    #: K-fold search evaluates one shape past it and skips the others, :func:`fhsym.calibration.search_kfold.search_kfold`);
     #: None: no such shape is known
     limit_shape: Optional[float] = None
     #: the searches scan shapes one point at a time (:meth:`log_profile_point` is a cheap scalar form and

@@ -18,7 +18,7 @@ sum_k Bin(k; N, s) e^{-2 k eps0} e^{N eps0} = Bin-tail at 1 - s)::
 
 which :func:`composed_delta` evaluates in floating point for the search only.  The search
 (:func:`search`) minimises the variance over (eps0, gamma), gamma = c gamma*(eps0), c in [0, 1]
-(golden section, :func:`fhsym._core.search.golden_section`), eps0 the largest meeting the target at each c
+(golden section, :func:`fhsym._core.minimise.golden_section`), eps0 the largest meeting the target at each c
 (:func:`fhsym._core.search.largest_true_geometric`); with ``cost="magnitude"`` gamma is the magnitude-optimal
 gamma(eps0) and eps0 alone is searched.  The calibrator certifies the result at its exact floats through
 ``"pld-kfold-sup"`` (:mod:`fhsym.calibration.plans`).
@@ -31,7 +31,8 @@ from typing import Callable, List, Tuple
 
 import numpy as np
 
-from .._core.search import golden_section, largest_true_geometric
+from .._core.minimise import golden_section
+from .._core.search import largest_true_geometric
 
 __all__ = ["composed_delta", "loss_mass", "search"]
 

@@ -57,7 +57,7 @@ from .plans.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts
 from .._core.arb.core import float_up
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng
-from .._core.search import golden_section
+from .._core.minimise import golden_section
 from .._core.types import BoolArray, FloatArray
 from .._generated.declared import truncated_staircase as _gen
 from .base import NoiseDistribution

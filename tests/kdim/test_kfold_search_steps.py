@@ -2,7 +2,7 @@
 short shave, the curve's tie test) change how fast the search runs, never what a certificate proves.
 
 Reference values are independent of the code under test: exact sums of a discrete pmf in extended precision, the
-plain golden-section search of :mod:`fhsym._core.search`, closed forms of synthetic bounds.
+plain golden-section search of :mod:`fhsym._core.minimise`, closed forms of synthetic bounds.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import fhsym
-from fhsym._core.search import golden_by_ties, golden_section
+from fhsym._core.minimise import golden_by_ties, golden_section
 from fhsym.accounting import pld_core as P
 from fhsym.accounting.mechanism_pld import kfold_delta_upper, step_for
 from fhsym.accounting.pld import gaussian_pld
-from fhsym.calibration import search as S
+from fhsym.calibration import search_kfold as S
 
 
 def test_self_compose_fft_route_brackets_the_exact_kfold_delta():
@@ -153,7 +153,7 @@ def test_flipped_huber_scalar_members_compute_the_upper_quartile_when_first_used
 def test_descend_by_ties_finds_the_minimum_from_afar_and_never_loses(z0):
     """A unimodal objective (minimum at z = 1.3) and one whose minimum is a cliff's edge (f jumps up left of z = 0.4,
     as K-fold landscapes at a kink): the descent from any start lands within its xtol, by comparisons only."""
-    from fhsym._core.search import descend_by_ties
+    from fhsym._core.minimise import descend_by_ties
 
     for f, zmin in ((lambda z: (z - 1.3) ** 2, 1.3), (lambda z: z if z >= 0.4 else 10.0 - z, 0.4)):
         calls = []
@@ -169,7 +169,7 @@ def test_descend_by_ties_finds_the_minimum_from_afar_and_never_loses(z0):
 
 
 def test_descend_by_ties_stays_in_its_range():
-    from fhsym._core.search import descend_by_ties
+    from fhsym._core.minimise import descend_by_ties
 
     z, fz = descend_by_ties(lambda z, k: -z if -z < k else math.inf, 0.0, 0.0, -1.0, 1.0, step=0.1, xtol=1e-6)
     assert z == 1.0 and fz == -1.0
