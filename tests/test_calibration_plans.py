@@ -149,3 +149,16 @@ def _has_static(cls, name):
     except AttributeError:
         return False
     return True
+
+
+@pytest.mark.parametrize("kw, msg", [(dict(max_steps=-1), "max_steps"), (dict(max_steps=2.5), "max_steps"),
+                                     (dict(max_steps=True), "max_steps"), (dict(first_step=0.0), "first_step"),
+                                     (dict(first_step=0.5), "first_step")])
+def test_certify_refuses_a_step_policy_it_cannot_follow(kw, msg):
+    """engine.certify's step policy is checked before any evaluation: a negative or non-integer ``max_steps`` (the
+    loop would run no step, or a float range fails), a first step outside (0, 0.25] (a step above 0.25 stops at once,
+    a zero step never moves) raise ValueError naming the parameter."""
+    from fhsym.calibration.engine import certify
+
+    with pytest.raises(ValueError, match=msg):
+        certify(lambda s: None, 1.0, None, None, what="scale", **kw)  # type: ignore[arg-type]

@@ -499,9 +499,10 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
                 step: float = 0.5, limit: float = 700.0) -> float:
     """The least log-scale x (to ``xtol``) with log bound(e^x) <= log_target, for a bound decreasing in x.
 
-    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x, g(x)) saves an evaluation;
-    a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation recorded; returns
-    the smallest feasible x seen (inf if none; |x| beyond ``limit``: the walk stops there).
+    Brackets from ``x0`` by steps ``step``, 2 ``step``, 4 ``step``, ... (``known`` = (x0, g(x0)) saves an
+    evaluation; a small ``step`` when ``x0`` is a close prediction), then Brent's method with every evaluation
+    recorded; returns the smallest feasible x seen (inf if none; |x| beyond ``limit``: the walk stops there).
+    ``ValueError`` if ``known`` is given at another point than ``x0``.
 
     >>> x = least_scale(lambda s: 1.0 / s, math.log(0.5), 0.0, xtol=1e-9)
     >>> 1.0 / math.exp(x) <= 0.5 and abs(x - math.log(2.0)) < 1e-9
@@ -516,8 +517,9 @@ def least_scale(bound: Callable[[float], float], log_target: float, x0: float, *
         return seen[x]
 
     if known is not None:
+        if known[0] != x0:
+            raise ValueError(f"known must be (x0, g(x0)), at x0 = {x0!r}; got it at x = {known[0]!r}")
         seen[known[0]] = known[1]
-        x0 = known[0]
     lo = hi = x0
     if g(x0) <= 0:
         while g(lo) <= 0:

@@ -77,6 +77,10 @@ def certify(family: Callable[[float], N], scale: float, claim: Claim, request: R
     starts at 2^-50, a PLD search accurate to 1e-6 at 1e-6); ``max_steps`` the most upward moves (0: the proposal
     as it is, or :class:`~fhsym.CalibrationError`).
     """
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0:
+        raise ValueError(f"max_steps must be an integer >= 0; got {max_steps!r}")
+    if not (0.0 < first_step <= 0.25):
+        raise ValueError(f"first_step must be in (0, 0.25]; got {first_step!r}")
     s = float(scale)
     if not (s > 0 and math.isfinite(s)):
         raise CalibrationError(f"cannot calibrate: the search returned {what} = {s!r}")

@@ -102,7 +102,8 @@ def search_kfold(family: Family, eps: float, log_target: float, sensitivity: flo
             u = max_u_point(family, eps, log_target, 0.0, corner)
             x = math.log(corner / u) if 0.0 < u < math.inf else math.inf
         else:
-            x = least_scale(bound_of(float(sh)), log_target, x0, known=known, xtol=_K_XTOL)
+            x = least_scale(bound_of(float(sh)), log_target, x0 if known is None else known[0], known=known,
+                            xtol=_K_XTOL)
         if math.isfinite(x):
             x0 = x
             found[float(sh)] = x

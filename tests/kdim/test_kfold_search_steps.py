@@ -241,3 +241,20 @@ def test_least_scale_takes_a_bound_that_is_not_a_number_as_infeasible():
     assert least_scale(lambda s: math.nan, math.log(1e-6), 0.0) == math.inf
     x = least_scale(lambda s: 1e-6 / s if s > 2.0 else math.nan, math.log(1e-6), 0.0)
     assert 2.0 < math.exp(x) <= 2.0 * (1.0 + 1e-5)
+
+
+def test_least_scale_refuses_a_known_point_other_than_its_start():
+    """``known`` is g at the start x0: given at another point, it would silently replace x0 (an argument ignored);
+    it is refused, and at x0 it saves the evaluation there."""
+    from fhsym._core.search import least_scale
+
+    with pytest.raises(ValueError, match="known must be"):
+        least_scale(lambda s: 1.0 / s, math.log(0.5), 0.0, known=(1.0, -1.0))
+    calls = []
+
+    def bound(s):
+        calls.append(s)
+        return 1.0 / s
+
+    x = least_scale(bound, math.log(0.5), 1.0, known=(1.0, -1.0 - math.log(0.5)), xtol=1e-9)
+    assert abs(x - math.log(2.0)) < 1e-9 and math.e not in calls
