@@ -21,9 +21,9 @@ summand exponent, its Euler-Maclaurin sum ``em_log_r0``, the centre's scaled log
   below the float form's resolution) the value is the estimate's upper end, ``T(k*)/Z`` times the error bound of x,
   and ``rel_err`` is infinite.
 
-The sums run in a different order than numpy's pairwise ``np.sum`` (and over exactly the terms one point needs, where
-the class pads a group of points to its longest), so the result agrees with the class to its stated accuracy, not bit
-for bit (``tests/test_lattice_profile_targets.py``).
+The direct sums run over exactly the terms one point needs (the class pads a group of points to its longest), C's
+compensated, JAX's pairwise in a fixed order (numpy's ``np.sum`` is pairwise in blocks): the result agrees with the
+class to its stated accuracy, not bit for bit (``tests/test_lattice_profile_targets.py``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "(error bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps "
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
         "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
-        ">= step (the class's domain), or k* >= 2^51 (an index no longer exact)")
+        ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
+        "exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf")
 
 C_PROFILE = """\
 /* the law's constants, as fhsym.DiscreteFlippedHuber.__init__ */
@@ -75,13 +76,19 @@ static double P__terms(double m, double c)
     return ceil(j_lin < j_quad ? j_lin : j_quad) + 2.0;
 }
 
-/* log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)): a direct sum of its J terms, else Euler-Maclaurin */
+/* log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)): a direct sum of its J terms (compensated: the terms
+   decrease from 1, so Kahan's correction of each addition is exact), else Euler-Maclaurin */
 static double P__log_r0(double m, double c)
 {
-    double J = P__terms(m, c), s = 1.0, j;
+    double J = P__terms(m, c), s = 1.0, comp = 0.0, j, t, y;
     if (J > 2048.0) return P_em_log_r0(m, c);
-    for (j = 1.0; j < J; j += 1.0) s += exp(P_tail_exponent(m, j, c));
-    return log(s);
+    for (j = 1.0; j < J; j += 1.0) {
+        t = exp(P_tail_exponent(m, j, c));
+        y = s + t;
+        comp += (s - y) + t;
+        s = y;
+    }
+    return log(s + comp);
 }
 
 /* log(e^(E(n)) T(n)), n >= 1 */
@@ -145,7 +152,10 @@ double P_log_profile_parts(double eps, double S, double alpha, double gamma, dou
     lo = -floor(0.5 * S) - 1.0;  /* L(lo) <= 0 <= eps */
     hi = w.K + 1.0;
     while (!(P__loss(&w, hi, S) > eps)) {
-        if (!(hi < 2251799813685248.0)) return NAN;
+        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end */
+            if (rel_err) *rel_err = INFINITY;
+            return P_log_cdf_neg(P__log_tail(&w, hi), w.log_z);
+        }
         lo = hi;
         hi = 2.0 * hi + 1.0;
     }
@@ -203,12 +213,14 @@ def _terms(m: Any, c: Any) -> Any:
 
 
 def _log_r0(m: Any, c: Any) -> Any:
-    """log R_0(m): a direct sum of its J terms (J <= 2048, the rest masked), else Euler-Maclaurin."""
+    """log R_0(m): a direct sum of its J terms (J <= 2048, the rest masked; pairwise), else Euler-Maclaurin."""
     J = _terms(m, c)
     j = xp.arange(2048, dtype=xp.float64)
     ex = tail_exponent(m[..., None], j, c[..., None])
     t = xp.where(j == 0.0, 1.0, xp.where(j < J[..., None], xp.exp(xp.where(j == 0.0, 0.0, ex)), 0.0))
-    return xp.where(J > 2048.0, em_log_r0(m, c), xp.log(t.sum(axis=-1)))
+    for half in (1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1):  # pairwise, in a fixed order
+        t = t[..., :half] + t[..., half:]
+    return xp.where(J > 2048.0, em_log_r0(m, c), xp.log(t[..., 0]))
 
 
 def _rho_pos(n: Any, w: Any) -> Any:
@@ -267,7 +279,8 @@ def _jax_body() -> str:
         return xp.where(go & ~t, mid, lo), xp.where(go & t, mid, hi)
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
-    ok = ok & (_loss(hi, S, w) > eps)
+    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end
+    far = log_cdf_neg(_log_tail_pos(hi, w), log_z)
     lo, hi = xp.fori_loop(0, 56, bisect, (lo, hi))
     ks = hi
     L = _loss(ks, S, w)
@@ -297,7 +310,8 @@ def _jax_body() -> str:
     value = xp.where(neg, value, xp.logaddexp(value, xp.where(down, xp.log(tie), -xp.inf)))
     rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + (
         dx + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
-    rel = xp.where(neg, rel, xp.inf)
+    rel = xp.where(neg & found, rel, xp.inf)
+    value = xp.where(found, value, far)
     return xp.where(ok, value, float("nan")), xp.where(ok, rel, float("nan"))
 
 

@@ -208,13 +208,19 @@ static double fhsym_discrete_flipped_huber__terms(double m, double c)
     return ceil(j_lin < j_quad ? j_lin : j_quad) + 2.0;
 }
 
-/* log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)): a direct sum of its J terms, else Euler-Maclaurin */
+/* log R_0(m) = log(e^(c^2 m^2/2) sum_(n>=m) e^(-c^2 n^2/2)): a direct sum of its J terms (compensated: the terms
+   decrease from 1, so Kahan's correction of each addition is exact), else Euler-Maclaurin */
 static double fhsym_discrete_flipped_huber__log_r0(double m, double c)
 {
-    double J = fhsym_discrete_flipped_huber__terms(m, c), s = 1.0, j;
+    double J = fhsym_discrete_flipped_huber__terms(m, c), s = 1.0, comp = 0.0, j, t, y;
     if (J > 2048.0) return fhsym_discrete_flipped_huber_em_log_r0(m, c);
-    for (j = 1.0; j < J; j += 1.0) s += exp(fhsym_discrete_flipped_huber_tail_exponent(m, j, c));
-    return log(s);
+    for (j = 1.0; j < J; j += 1.0) {
+        t = exp(fhsym_discrete_flipped_huber_tail_exponent(m, j, c));
+        y = s + t;
+        comp += (s - y) + t;
+        s = y;
+    }
+    return log(s + comp);
 }
 
 /* log(e^(E(n)) T(n)), n >= 1 */
@@ -276,8 +282,9 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
    use its arb enclosure the value is the float form's; where x >= 0 the value is the upper end T(k*)/Z (error
    bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps < 0 or not finite, S not a whole
    number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma
-   > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain), or k* >= 2^51
-   (an index no longer exact) */
+   > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
+   doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
+   log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     struct fhsym_discrete_flipped_huber__law w;
@@ -289,7 +296,10 @@ double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, doub
     lo = -floor(0.5 * S) - 1.0;  /* L(lo) <= 0 <= eps */
     hi = w.K + 1.0;
     while (!(fhsym_discrete_flipped_huber__loss(&w, hi, S) > eps)) {
-        if (!(hi < 2251799813685248.0)) return NAN;
+        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end */
+            if (rel_err) *rel_err = INFINITY;
+            return fhsym_discrete_flipped_huber_log_cdf_neg(fhsym_discrete_flipped_huber__log_tail(&w, hi), w.log_z);
+        }
         lo = hi;
         hi = 2.0 * hi + 1.0;
     }

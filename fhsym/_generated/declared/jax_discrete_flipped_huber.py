@@ -177,12 +177,14 @@ def _terms(m: Any, c: Any) -> Any:
 
 
 def _log_r0(m: Any, c: Any) -> Any:
-    """log R_0(m): a direct sum of its J terms (J <= 2048, the rest masked), else Euler-Maclaurin."""
+    """log R_0(m): a direct sum of its J terms (J <= 2048, the rest masked; pairwise), else Euler-Maclaurin."""
     J = _terms(m, c)
     j = xp.arange(2048, dtype=xp.float64)
     ex = tail_exponent(m[..., None], j, c[..., None])
     t = xp.where(j == 0.0, 1.0, xp.where(j < J[..., None], xp.exp(xp.where(j == 0.0, 0.0, ex)), 0.0))
-    return xp.where(J > 2048.0, em_log_r0(m, c), xp.log(t.sum(axis=-1)))
+    for half in (1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1):  # pairwise, in a fixed order
+        t = t[..., :half] + t[..., half:]
+    return xp.where(J > 2048.0, em_log_r0(m, c), xp.log(t[..., 0]))
 
 
 def _rho_pos(n: Any, w: Any) -> Any:
@@ -214,8 +216,10 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     the value is the upper end T(k*)/Z (error bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN
     for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter
     not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when
-    alpha >= step (the class's domain), or k* >= 2^51 (an index no longer exact). Under jit: fixed loop lengths
-    (53 doublings, 56 bisection steps); every argument may be traced and broadcast."""
+    alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer
+    be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.
+    Under jit: fixed loop lengths (53 doublings, 56 bisection steps); every argument may be traced and
+    broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -248,7 +252,8 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
         return xp.where(go & ~t, mid, lo), xp.where(go & t, mid, hi)
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
-    ok = ok & (_loss(hi, S, w) > eps)
+    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end
+    far = log_cdf_neg(_log_tail_pos(hi, w), log_z)
     lo, hi = xp.fori_loop(0, 56, bisect, (lo, hi))
     ks = hi
     L = _loss(ks, S, w)
@@ -278,7 +283,8 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     value = xp.where(neg, value, xp.logaddexp(value, xp.where(down, xp.log(tie), -xp.inf)))
     rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + (
         dx + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
-    rel = xp.where(neg, rel, xp.inf)
+    rel = xp.where(neg & found, rel, xp.inf)
+    value = xp.where(found, value, far)
     return xp.where(ok, value, float("nan")), xp.where(ok, rel, float("nan"))
 
 
