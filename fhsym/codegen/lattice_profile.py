@@ -56,8 +56,8 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k* = min{k : L(k) > eps} by "
         "doubling and bisection on the printed loss, then log delta = log T(k*) - log Z + log(1 - e^x), x = log(e^eps "
         "T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the "
-        "sizes of the log terms, plus the error bound of x over 1 - e^x; a loss within tie = 1e-14 (eps + 1) of eps "
-        "may be decided either way: at k >= k* it adds tie to the bound of x, at k < k* tie/delta); where the class "
+        "sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of eps "
+        "may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class "
         "would use its arb enclosure the value is the float form's; where x >= 0 the value is the upper end T(k*)/Z "
         "(error bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps "
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
@@ -144,7 +144,7 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
 double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     struct P__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, dx;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -183,10 +183,11 @@ double P_log_profile_parts(double eps, double S, double alpha, double gamma, dou
     tie = 1e-14 * (fabs(eps) + 1.0);
     up = L - eps <= tie;
     down = eps - P__loss(&w, ks - 1.0, S) <= tie;
-    dx = 8.881784197001252e-16 * (scale + 1.0) + (up ? tie : 0.0);  /* 4 ulp of the sizes, and the tie, in x */
-    if (x < 0.0) {
-        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0)
-                                + (dx + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
+    ex = 8.881784197001252e-16 * (scale + 1.0);  /* the error of x: 4 ulp of the sizes */
+    dx = ex + (up ? tie : 0.0);
+    if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
+        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
+                                + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
         return P_log_profile_float(lt1, w.log_z, x);
     }
     if (rel_err) *rel_err = INFINITY;  /* 1 - e^x <= dx: the upper end */
@@ -303,13 +304,14 @@ def _jax_body() -> str:
     # k < k* of at most tie in all (down)
     tie = 1e-14 * (abs(eps) + 1.0)
     up, down = L - eps <= tie, eps - _loss(ks - 1.0, S, w) <= tie
-    dx = 8.881784197001252e-16 * (scale + 1.0) + xp.where(up, tie, 0.0)  # 4 ulp of the sizes, and the tie, in x
+    ex = 8.881784197001252e-16 * (scale + 1.0)  # the error of x: 4 ulp of the sizes
+    dx = ex + xp.where(up, tie, 0.0)
     neg = x < 0.0
     xs = xp.where(neg, x, _log1p(-dx))  # x >= 0: 1 - e^x <= dx, the upper end
     value = log_profile_float(lt1, log_z, xs)
     value = xp.where(neg, value, xp.logaddexp(value, xp.where(down, xp.log(tie), -xp.inf)))
-    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + (
-        dx + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
+    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xs) + (  # d log(1 - e^x)/dx
+        xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
     rel = xp.where(neg & found, rel, xp.inf)
     value = xp.where(found, value, far)
     return xp.where(ok, value, float("nan")), xp.where(ok, rel, float("nan"))

@@ -277,8 +277,8 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
    shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k* = min{k : L(k) > eps} by
    doubling and bisection on the printed loss, then log delta = log T(k*) - log Z + log(1 - e^x), x = log(e^eps
    T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the
-   sizes of the log terms, plus the error bound of x over 1 - e^x; a loss within tie = 1e-14 (eps + 1) of eps may
-   be decided either way: at k >= k* it adds tie to the bound of x, at k < k* tie/delta); where the class would
+   sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of
+   eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class would
    use its arb enclosure the value is the float form's; where x >= 0 the value is the upper end T(k*)/Z (error
    bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps < 0 or not finite, S not a whole
    number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma
@@ -288,7 +288,7 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     struct fhsym_discrete_flipped_huber__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, dx;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -327,10 +327,11 @@ double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, doub
     tie = 1e-14 * (fabs(eps) + 1.0);
     up = L - eps <= tie;
     down = eps - fhsym_discrete_flipped_huber__loss(&w, ks - 1.0, S) <= tie;
-    dx = 8.881784197001252e-16 * (scale + 1.0) + (up ? tie : 0.0);  /* 4 ulp of the sizes, and the tie, in x */
-    if (x < 0.0) {
-        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0)
-                                + (dx + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
+    ex = 8.881784197001252e-16 * (scale + 1.0);  /* the error of x: 4 ulp of the sizes */
+    dx = ex + (up ? tie : 0.0);
+    if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
+        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
+                                + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
         return fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, x);
     }
     if (rel_err) *rel_err = INFINITY;  /* 1 - e^x <= dx: the upper end */
