@@ -10,8 +10,8 @@ alpha -> 0, alpha/gamma up to 1e4, eps at the exact losses L(k) of the case boun
 first k + S past K, k = K, K + 1) and 1e-9 either side, and eps up to 200 (deltas far below 1e-300, compared in
 log space).  Asserted: the reported rel_err bounds the error against the reference (and where it is below 1e-12 the
 error is); where rel_err is inf the value is at least the reference (the upper end); the class agrees within rel_err
-+ 1e-12 (its stated accuracy).  ``pytest -s`` prints
-the worst errors."""
++ 1e-12 (its stated accuracy); and that the template calls only the printed programs, its helpers and libm.
+``pytest -s`` prints the worst errors."""
 
 from __future__ import annotations
 
@@ -185,3 +185,32 @@ def test_jax_profile_under_jit_against_the_definition(points):
         assert abs(float(x) - one) <= 8 * math.ulp(one), (e, float(x), one)
     assert float(jax.jit(m.profile)(0.5, 3.0, 1.0, 2.0, 0.25)) == pytest.approx(math.exp(f(0.5, 3, 1.0, 2.0, 0.25)[0]),
                                                                                  rel=1e-15)
+
+
+def test_the_profile_runs_the_printed_programs():
+    """Every formula of the C and JAX profile is a printed program of the declaration (those proofs/lattice_laws.py
+    proves equal to the derived forms, rows ``programs`` and ``assembly``): each program's C and JAX text is in the
+    generated file verbatim, and every function the C template calls is a printed program, a template helper or
+    libm."""
+    import re
+
+    from fhsym.codegen import lattice_profile as LPR
+    from fhsym.symbolic.lattice_em import programs
+    from fhsym.symbolic.lattice_float import float_programs
+    from fhsym.symbolic.laws.discrete_flipped_huber import DECLARATION
+
+    prefix = "fhsym_discrete_flipped_huber_"
+    progs = list(programs(DECLARATION)) + list(float_programs())
+    c_text = (G.default_dir("c") / "declared_discrete_flipped_huber.c").read_text()
+    j_text = (G.default_dir("jax") / "declared" / "jax_discrete_flipped_huber.py").read_text()
+    assert [p.name for p in progs if LL.program_c(p, prefix) not in c_text] == []
+    assert [p.name for p in progs if LL.program_jax(p) not in j_text] == []
+    template = LPR.c_profile(prefix)
+    printed = {p.name for p in progs} | {"log_centre_scaled", "tail_exponent"}
+    helpers = set(re.findall(r"static \w+ " + prefix + r"(_\w+)\(", template + LPR.c_logaddexp(prefix)))
+    called = set(re.findall(prefix + r"(\w+)\(", template)) - {"log_profile_parts", "log_profile", "profile"}
+    assert called and called - printed - helpers == set(), called - printed - helpers
+    libm = {"sqrt", "ceil", "exp", "log", "floor", "fma", "fabs", "expm1", "log1p"}
+    other = set(re.findall(r"(?<![\w.])([a-z]\w*)\(", re.sub(r"/\*.*?\*/", "", template, flags=re.S)))
+    other = {n for n in other if not n.startswith(prefix)} - {"if", "while", "for", "return"}
+    assert other <= libm, other - libm
