@@ -77,7 +77,7 @@ def _check(f, label, points):
     """Every point against the reference and the class; prints the worst errors by kind (module docstring)."""
     worst = worst_cls = worst_log = worst_ratio = worst_hard = ratio_clean = 0.0
     where = where_log = where_ratio = None
-    n_tiny = n_hard = n_inf = 0
+    n_tiny = n_hard = n_inf = n_same = n_clean = 0
     for a, g, h, S, e, want in points:
         got, rel = f(e, S, a, g, h)
         assert math.isfinite(got) and not math.isnan(rel), (label, a, g, h, S, e, got, rel)
@@ -98,9 +98,11 @@ def _check(f, label, points):
                 worst_log, where_log = lg, (a, g, h, S, e, float(want), rel)
         elif rel <= TARGET and want >= -690:
             assert err <= TARGET, (label, a, g, h, S, e, got, float(want), err)
+            n_clean += 1
             if err > worst:
                 worst, where = err, (a, g, h, S, e, float(want))
             worst_cls = max(worst_cls, abs(math.expm1(got - cls)))
+            n_same += got == cls
             ratio_clean = max(ratio_clean, err / rel)
         else:  # cancellation in 1 - e^x or a loss tied with eps: where the class uses its arb enclosure
             n_hard += 1
@@ -112,7 +114,7 @@ def _check(f, label, points):
           f"{n_hard} points of cancellation or a tied loss (the rest; the class's arb enclosure): worst "
           f"{worst_hard:.1e}; every error within its rel_err (worst error/rel_err {worst_ratio:.2f}, at "
           f"{where_ratio}); {n_inf} upper "
-          f"ends (x >= 0); against the class {worst_cls:.1e} where rel_err <= {TARGET:g}")
+          f"ends (x >= 0); against the class {worst_cls:.1e} where rel_err <= {TARGET:g} (there {n_same} of {n_clean} bit for bit)")
 
 
 @pytest.fixture(scope="module")
