@@ -83,7 +83,7 @@ def _check(f, label, points):
         assert math.isfinite(got) and not math.isnan(rel), (label, a, g, h, S, e, got, rel)
         err = _err(got, want)
         cls = float(DiscreteFlippedHuber(a, g, h).log_privacy_profile(e, S * Fraction(h)))
-        if math.isinf(rel):  # x >= 0: the upper end
+        if math.isinf(rel):  # no relative bound (x >= 0): the upper end
             n_inf += 1
             assert got >= float(want) - 1e-12 * abs(float(want)), (label, a, g, h, S, e, got, float(want))
             continue
@@ -114,7 +114,7 @@ def _check(f, label, points):
           f"{n_hard} points of cancellation or a tied loss (the rest; the class's arb enclosure): worst "
           f"{worst_hard:.1e}; every error within its rel_err (worst error/rel_err {worst_ratio:.2f}, at "
           f"{where_ratio}); {n_inf} upper "
-          f"ends (x >= 0); against the class {worst_cls:.1e} where rel_err <= {TARGET:g} (there {n_same} of {n_clean} bit for bit)")
+          f"ends (rel_err inf); against the class {worst_cls:.1e} where rel_err <= {TARGET:g} (there {n_same} of {n_clean} bit for bit)")
 
 
 @pytest.fixture(scope="module")

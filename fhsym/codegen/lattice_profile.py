@@ -17,9 +17,10 @@ summand exponent, its Euler-Maclaurin sum ``em_log_r0``, the centre's scaled log
   the same float losses); JAX runs fixed loop lengths, each step a no-op once the search has ended;
 * ``log delta`` by the ``k* >= 1`` form (``rho``) or the reflected tails, and the class's error estimate: where the
   class switches to its arb enclosure (a loss within 1e-14 (eps + 1) of eps, or cancellation in ``1 - e^x``), the
-  float value is returned with that estimate, which the caller reads (``rel_err``); where ``x >= 0`` (``1 - e^x`` is
-  below the float form's resolution) the value is the estimate's upper end, ``T(k*)/Z`` times the error bound of x,
-  and ``rel_err`` is infinite.
+  float value is returned with that estimate, which the caller reads (``rel_err``); where it has no finite bound
+  (``x >= 0``: ``1 - e^x`` below the float form's resolution; or the estimate overflows) the value is an upper end,
+  ``T(k*)/Z`` times ``(1 - e^x)_+`` plus the error bound of x (at most 1), and ``rel_err`` is infinite (so too where
+  the search passes 2^51: ``P(X >= hi)``).
 
 The direct sums run over exactly the terms one point needs (the class pads a group of points to its longest), C's
 compensated, JAX's pairwise in a fixed order (numpy's ``np.sum`` is pairwise in blocks): the result agrees with the
@@ -58,8 +59,9 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the "
         "sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of eps "
         "may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class "
-        "would use its arb enclosure the value is the float form's; where x >= 0 the value is the upper end T(k*)/Z "
-        "(error bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps "
+        "would use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it "
+        "overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, "
+        "for a tie below k*).  NaN for eps "
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
         "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
         ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
@@ -144,7 +146,7 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
 double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     struct P__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -186,12 +188,17 @@ double P_log_profile_parts(double eps, double S, double alpha, double gamma, dou
     ex = 8.881784197001252e-16 * (scale + 1.0);  /* the error of x: 4 ulp of the sizes */
     dx = ex + (up ? tie : 0.0);
     if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
-        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
-                                + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
-        return P_log_profile_float(lt1, w.log_z, x);
+        r = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
+            + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
+        if (r < INFINITY) {
+            if (rel_err) *rel_err = r;
+            return P_log_profile_float(lt1, w.log_z, x);
+        }
     }
-    if (rel_err) *rel_err = INFINITY;  /* 1 - e^x <= dx: the upper end */
-    return P__logaddexp(P_log_profile_float(lt1, w.log_z, log1p(-dx)), down ? log(tie) : -INFINITY);
+    /* no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+    if (rel_err) *rel_err = INFINITY;
+    q = -expm1(x < 0.0 ? x : 0.0) + dx;
+    return P__logaddexp(P_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
 }
 
 double P_log_profile(double eps, double S, double alpha, double gamma, double step)
@@ -306,13 +313,15 @@ def _jax_body() -> str:
     up, down = L - eps <= tie, eps - _loss(ks - 1.0, S, w) <= tie
     ex = 8.881784197001252e-16 * (scale + 1.0)  # the error of x: 4 ulp of the sizes
     dx = ex + xp.where(up, tie, 0.0)
-    neg = x < 0.0
-    xs = xp.where(neg, x, _log1p(-dx))  # x >= 0: 1 - e^x <= dx, the upper end
-    value = log_profile_float(lt1, log_z, xs)
-    value = xp.where(neg, value, xp.logaddexp(value, xp.where(down, xp.log(tie), -xp.inf)))
-    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xs) + (  # d log(1 - e^x)/dx
-        xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
-    rel = xp.where(neg & found, rel, xp.inf)
+    xn = xp.minimum(x, 0.0)
+    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xn) + (  # d log(1 - e^x)/dx
+        xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
+    bounded = (x < 0.0) & (rel < xp.inf)
+    # no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
+    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
+    value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
+    rel = xp.where(bounded & found, rel, xp.inf)
     value = xp.where(found, value, far)
     return xp.where(ok, value, float("nan")), xp.where(ok, rel, float("nan"))
 

@@ -279,16 +279,17 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
    T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the
    sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of
    eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class would
-   use its arb enclosure the value is the float form's; where x >= 0 the value is the upper end T(k*)/Z (error
-   bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for eps < 0 or not finite, S not a whole
-   number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma
-   > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
-   doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
-   log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf */
+   use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it overflows)
+   rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, for a tie
+   below k*).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <=
+   0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308,
+   1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would
+   no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried,
+   rel_err inf */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     struct fhsym_discrete_flipped_huber__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -330,12 +331,17 @@ double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, doub
     ex = 8.881784197001252e-16 * (scale + 1.0);  /* the error of x: 4 ulp of the sizes */
     dx = ex + (up ? tie : 0.0);
     if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
-        if (rel_err) *rel_err = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
-                                + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
-        return fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, x);
+        r = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
+            + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
+        if (r < INFINITY) {
+            if (rel_err) *rel_err = r;
+            return fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, x);
+        }
     }
-    if (rel_err) *rel_err = INFINITY;  /* 1 - e^x <= dx: the upper end */
-    return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, log1p(-dx)), down ? log(tie) : -INFINITY);
+    /* no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+    if (rel_err) *rel_err = INFINITY;
+    q = -expm1(x < 0.0 ? x : 0.0) + dx;
+    return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
 }
 
 double fhsym_discrete_flipped_huber_log_profile(double eps, double S, double alpha, double gamma, double step)

@@ -212,13 +212,14 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     log(1 - e^x), x = log(e^eps T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated
     relative error of delta (4 ulp of the sizes of the log terms, plus the error bound of x times e^x/(1 - e^x);
     a loss within tie = 1e-14 (eps + 1) of eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k
-    < k* tie/delta); where the class would use its arb enclosure the value is the float form's; where x >= 0 the
-    value is the upper end T(k*)/Z (error bound of x) (+ tie, for a tie below k*) and rel_err is inf.  NaN for
-    eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not
-    finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >=
-    step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an
-    exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf. Under
-    jit: fixed loop lengths (53 doublings, 56 bisection steps); every argument may be traced and broadcast."""
+    < k* tie/delta); where the class would use its arb enclosure the value is the float form's; where that has
+    no finite bound (x >= 0, or it overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 -
+    e^x)_+ + error bound of x) (+ tie, for a tie below k*).  NaN for eps < 0 or not finite, S not a whole number
+    in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma >
+    1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
+    doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
+    log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf. Under jit: fixed loop lengths (53 doublings,
+    56 bisection steps); every argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -277,13 +278,15 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     up, down = L - eps <= tie, eps - _loss(ks - 1.0, S, w) <= tie
     ex = 8.881784197001252e-16 * (scale + 1.0)  # the error of x: 4 ulp of the sizes
     dx = ex + xp.where(up, tie, 0.0)
-    neg = x < 0.0
-    xs = xp.where(neg, x, _log1p(-dx))  # x >= 0: 1 - e^x <= dx, the upper end
-    value = log_profile_float(lt1, log_z, xs)
-    value = xp.where(neg, value, xp.logaddexp(value, xp.where(down, xp.log(tie), -xp.inf)))
-    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xs) + (  # d log(1 - e^x)/dx
-        xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xs)
-    rel = xp.where(neg & found, rel, xp.inf)
+    xn = xp.minimum(x, 0.0)
+    rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xn) + (  # d log(1 - e^x)/dx
+        xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
+    bounded = (x < 0.0) & (rel < xp.inf)
+    # no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
+    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
+    value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
+    rel = xp.where(bounded & found, rel, xp.inf)
     value = xp.where(found, value, far)
     return xp.where(ok, value, float("nan")), xp.where(ok, rel, float("nan"))
 
