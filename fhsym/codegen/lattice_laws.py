@@ -6,6 +6,8 @@ The declaration is a :class:`~fhsym.symbolic.lattice_laws.LatticeDeclaration`
 forms and this module prints the stable ones as numpy functions: ``log_centre_scaled(k, K, lam)``
 (``log(e^(lam k) sum_(n=k)^K e^(-lam n))``, ``k <= K``) and ``tail_exponent(m, j, c)`` (``E(m) - E(m + j)`` of the
 Gaussian tail, the exponent of its scaled summand).
+The C99 file and the JAX module (:func:`render_lattice_law_c`, :func:`render_lattice_law_jax`) hold the same float
+functions, the class's float programs and its exact privacy profile around them (:mod:`.lattice_profile`).
 ``python -m fhsym.codegen --check`` fails when the module is stale.
 
 Example:
