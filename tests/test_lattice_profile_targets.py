@@ -1,0 +1,218 @@
+"""The discrete flipped Huber's exact privacy profile in C99 and JAX (issue 28): ``fhsym_discrete_flipped_huber_
+log_profile_parts`` (``fhsym/_generated/c/declared_discrete_flipped_huber.c``, compiled with ``-Wall -Wextra -Werror
+-pedantic``) and ``log_profile_parts`` of ``fhsym/_generated/declared/jax_discrete_flipped_huber.py`` under
+``jax.jit``, printed by :mod:`fhsym.codegen.lattice_profile` around the law's derived programs.
+
+The reference is the definition summed at 80 digits (``proofs/discrete.py``'s ``Reference``: the pmf
+``exp(-rho(k h)/gamma^2)/Z`` with exact rational energies from the binary inputs, ``sum_k [p(k) - e^eps p(k + S)]_+``
+with k* from the exact rational loss), never fhsym's numerics.  The points: the regimes of ``proofs/discrete.py``,
+alpha -> 0, alpha/gamma up to 1e4, eps at the exact losses L(k) of the case boundaries (the loss's pieces: k = 0, the
+first k + S past K, k = K, K + 1) and 1e-9 either side, and eps up to 200 (deltas far below 1e-300, compared in
+log space).  Asserted: the reported rel_err bounds the error against the reference (and where it is below 1e-12 the
+error is); where rel_err is inf the value is at least the reference (the upper end); the class agrees within rel_err
++ 1e-12 (its stated accuracy); and that the template calls only the printed programs, its helpers and libm.
+``pytest -s`` prints the worst errors."""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from fhsym.codegen import generate as G
+from fhsym.codegen import lattice_laws as LL
+from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+from proofs.discrete import REF_DPS, Reference
+
+#: (alpha, gamma, step): proofs/discrete.py's regimes, alpha -> 0, alpha/gamma up to 1e4
+LAWS = (
+    (1e-3, 1.0, 0.5), (0.01, 2.0, 1.0), (1.0, 2.0, 1.0), (0.75, 1.0, 0.5), (1.0 - 2.0**-20, 1.0, 0.5),
+    (1.0, 2.0, 0.25), (2.0, 1.5, 2.0**-7), (5.0, 1.0, 0.01), (1.0, 1.0, 1e-3), (20.0, 1.0, 0.1), (0.0, 0.1, 1.0),
+    (1.0, 0.2, 1.0), (0.3, 0.05, 0.25), (0.0, 10.0, 1.0), (0.0, 500.0, 1.0), (1.0, 30.0, 0.5),
+    (1e-300, 1.0, 0.5), (2.0**-40, 3.0, 1.0), (1e4, 1.0, 1.0), (100.0, 0.01, 1.0), (1e3, 0.1, 0.5),
+)
+SENS = (1, 3, 17, 1000)
+EPS = (0.0, 0.05, 0.5, 1.0, 3.0, 20.0, 200.0)
+TARGET = 1e-12  # the accuracy target (mission.md), asserted where rel_err is below it
+
+
+def _boundary_eps(ref: Reference, S: int):
+    """eps at the exact losses L(k) of the pieces' boundaries (rounded to a double) and 1e-9 either side."""
+    K = ref.K
+    out = set()
+    for k in {0, K + 1 - S, K, K + 1, -(S // 2)}:
+        L = ref.energy(k + S) - ref.energy(k)
+        if L > 0:
+            v = float(L)
+            out.update({v, v * (1 - 1e-9), v * (1 + 1e-9)})
+    return sorted(e for e in out if 0 < e < 1e4)
+
+
+@pytest.fixture(scope="module")
+def points():
+    """[(alpha, gamma, step, S, eps, log delta at 80 digits)]."""
+    out = []
+    with mpmath.workdps(REF_DPS):
+        for a, g, h in LAWS:
+            ref = Reference(a, g, h)
+            for S in SENS:
+                for e in sorted(set(EPS) | set(_boundary_eps(ref, S))):
+                    d = ref.profile(e, S)
+                    out.append((a, g, h, S, e, mpmath.log(d)))
+    return out
+
+
+def _err(got, want):
+    """|delta_got/delta - 1| from the logs."""
+    with mpmath.workdps(REF_DPS):
+        return float(abs(mpmath.expm1(mpmath.mpf(got) - want)))
+
+
+def _check(f, label, points):
+    """Every point against the reference and the class; prints the worst errors by kind (module docstring)."""
+    worst = worst_cls = worst_log = worst_ratio = worst_hard = ratio_clean = 0.0
+    where = where_log = where_ratio = None
+    n_tiny = n_hard = n_inf = n_same = n_clean = 0
+    for a, g, h, S, e, want in points:
+        got, rel = f(e, S, a, g, h)
+        assert math.isfinite(got) and not math.isnan(rel), (label, a, g, h, S, e, got, rel)
+        err = _err(got, want)
+        cls = float(DiscreteFlippedHuber(a, g, h).log_privacy_profile(e, S * Fraction(h)))
+        if math.isinf(rel):  # no relative bound (x >= 0): the upper end
+            n_inf += 1
+            assert got >= float(want) - 1e-12 * abs(float(want)), (label, a, g, h, S, e, got, float(want))
+            continue
+        assert err <= rel, (label, a, g, h, S, e, got, float(want), err, rel)
+        assert abs(math.expm1(got - cls)) <= rel + 1e-12, (label, a, g, h, S, e, got, cls, rel)
+        if err / rel > worst_ratio:
+            worst_ratio, where_ratio = err / rel, (a, g, h, S, e, float(want), rel)
+        if want < -690 and rel <= 1e-14 * abs(float(want)):  # delta < 1e-300, rel_err that of the logs' sizes
+            n_tiny += 1
+            lg = float(abs(mpmath.mpf(got) - want) / abs(want))
+            if lg > worst_log:
+                worst_log, where_log = lg, (a, g, h, S, e, float(want), rel)
+        elif rel <= TARGET and want >= -690:
+            assert err <= TARGET, (label, a, g, h, S, e, got, float(want), err)
+            n_clean += 1
+            if err > worst:
+                worst, where = err, (a, g, h, S, e, float(want))
+            worst_cls = max(worst_cls, abs(math.expm1(got - cls)))
+            n_same += got == cls
+            ratio_clean = max(ratio_clean, err / rel)
+        else:  # cancellation in 1 - e^x or a loss tied with eps: where the class uses its arb enclosure
+            n_hard += 1
+            worst_hard = max(worst_hard, err)
+    print(f"\ndiscrete flipped Huber printed profile ({label}), {len(points)} points against the 80-digit definition: "
+          f"worst relative error {worst:.1e} where rel_err <= {TARGET:g} and delta >= 1e-300 (at alpha, gamma, step, "
+          f"S, eps, log delta = {where}; there error/rel_err at most {ratio_clean:.2f}); {n_tiny} deltas below 1e-300 (rel_err <= 1e-14 |log delta|): log delta within {worst_log:.1e} relative (at "
+          f"{where_log}, with its rel_err); "
+          f"{n_hard} points of cancellation or a tied loss (the rest; the class's arb enclosure): worst "
+          f"{worst_hard:.1e}; every error within its rel_err (worst error/rel_err {worst_ratio:.2f}, at "
+          f"{where_ratio}); {n_inf} upper "
+          f"ends (rel_err inf); against the class {worst_cls:.1e} where rel_err <= {TARGET:g} (there {n_same} of {n_clean} bit for bit)")
+
+
+@pytest.fixture(scope="module")
+def clib(build_c_library):
+    files = {rel: (G.default_dir("c") / rel).read_text() for rel, _ in LL.outputs_c()}
+    return build_c_library("lattice_profile_c", files)
+
+
+def _c_parts(clib):
+    fn = clib.fhsym_discrete_flipped_huber_log_profile_parts
+    fn.restype = ctypes.c_double
+    fn.argtypes = [ctypes.c_double] * 5 + [ctypes.POINTER(ctypes.c_double)]
+
+    def f(e, S, a, g, h):
+        rel = ctypes.c_double()
+        v = fn(e, S, a, g, h, ctypes.byref(rel))
+        return float(v), rel.value
+    return f
+
+
+BAD = ((-0.1, 1, 1.0, 1.0, 1.0), (math.inf, 1, 1.0, 1.0, 1.0), (math.nan, 1, 1.0, 1.0, 1.0), (0.5, 0, 1.0, 1.0, 1.0),
+       (0.5, 1.5, 1.0, 1.0, 1.0), (0.5, 2.0**53, 1.0, 1.0, 1.0), (0.5, 1, -1.0, 1.0, 1.0), (0.5, 1, 1.0, 0.0, 1.0),
+       (0.5, 1, 1.0, 1.0, 0.0), (0.5, 1, math.inf, 1.0, 1.0), (0.5, 1, 1.0, math.nan, 1.0), (0.5, 1, 2.0**53, 1.0, 1.0),
+       (0.5, 1, 0.0, 1e-160, 1.0), (0.5, 1, 1e300, 1e-300, 1e10), (0.5, 1, 0.0, 1e150, 1e-300))
+
+
+def _check_far(f, label):
+    """k* beyond 2^51 (c = 2^-27: k* ~ eps/c^2): the upper end P(X >= hi), hi >= 2^51, flagged by rel_err inf; the
+    class (its exact integer k*) gives at most that."""
+    for a, g, h, S, e in ((0.0, 2.0**27, 1.0, 1, 1.0), (0.5, 2.0**26, 0.25, 3, 4.0)):
+        got, rel = f(e, S, a, g, h)
+        cls = float(DiscreteFlippedHuber(a, g, h).log_privacy_profile(e, S * Fraction(h)))
+        assert math.isinf(rel) and math.isfinite(got) and cls <= got + 1e-12 * abs(got), (label, a, g, h, got, cls)
+
+
+def test_c_profile_against_the_definition(clib, points):
+    f = _c_parts(clib)
+    _check(f, "C", points)
+    _check_far(f, "C")
+    for name in ("log_profile", "profile"):
+        g = getattr(clib, f"fhsym_discrete_flipped_huber_{name}")
+        g.restype, g.argtypes = ctypes.c_double, [ctypes.c_double] * 5
+        v = g(1.0, 3.0, 1.0, 2.0, 0.25)
+        assert v == (f(1.0, 3, 1.0, 2.0, 0.25)[0] if name == "log_profile" else math.exp(f(1.0, 3, 1.0, 2.0, 0.25)[0]))
+    for args in BAD:  # outside the class's domain: NaN (the class raises ValueError)
+        v, rel = f(*args)
+        assert math.isnan(v) and math.isnan(rel), args
+
+
+def test_jax_profile_under_jit_against_the_definition(points):
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_discrete_flipped_huber")
+    assert m.DIGEST == importlib.import_module("fhsym._generated.declared.discrete_flipped_huber").DIGEST
+    g = jax.jit(m.log_profile_parts)
+
+    def f(e, S, a, gm, h):
+        v, r = g(e, float(S), a, gm, h)
+        return float(v), float(r)
+
+    _check(f, "JAX jit", points)
+    _check_far(f, "JAX jit")
+    for args in BAD:
+        v, rel = f(*args)
+        assert math.isnan(v) and math.isnan(rel), args
+    # vectorised: an array of eps gives each point's value (XLA's vector exp/log may round differently: a few ulp)
+    es = np.array([0.0, 0.5, 3.0, 20.0])
+    v = jax.jit(m.log_profile)(es, 3.0, 1.0, 2.0, 0.25)
+    for e, x in zip(es, v):
+        one = f(float(e), 3, 1.0, 2.0, 0.25)[0]
+        assert abs(float(x) - one) <= 8 * math.ulp(one), (e, float(x), one)
+    assert float(jax.jit(m.profile)(0.5, 3.0, 1.0, 2.0, 0.25)) == pytest.approx(math.exp(f(0.5, 3, 1.0, 2.0, 0.25)[0]),
+                                                                                 rel=1e-15)
+
+
+def test_the_profile_runs_the_printed_programs():
+    """Every formula of the C and JAX profile is a printed program of the declaration (those proofs/lattice_laws.py
+    proves equal to the derived forms, rows ``programs`` and ``assembly``): each program's C and JAX text is in the
+    generated file verbatim, and every function the C template calls is a printed program, a template helper or
+    libm."""
+    import re
+
+    from fhsym.codegen import lattice_profile as LPR
+    from fhsym.symbolic.lattice_em import programs
+    from fhsym.symbolic.lattice_float import float_programs
+    from fhsym.symbolic.laws.discrete_flipped_huber import DECLARATION
+
+    prefix = "fhsym_discrete_flipped_huber_"
+    progs = list(programs(DECLARATION)) + list(float_programs())
+    c_text = (G.default_dir("c") / "declared_discrete_flipped_huber.c").read_text()
+    j_text = (G.default_dir("jax") / "declared" / "jax_discrete_flipped_huber.py").read_text()
+    assert [p.name for p in progs if LL.program_c(p, prefix) not in c_text] == []
+    assert [p.name for p in progs if LL.program_jax(p) not in j_text] == []
+    template = LPR.c_profile(prefix)
+    printed = {p.name for p in progs} | {"log_centre_scaled", "tail_exponent"}
+    helpers = set(re.findall(r"static \w+ " + prefix + r"(_\w+)\(", template + LPR.c_logaddexp(prefix)))
+    called = set(re.findall(prefix + r"(\w+)\(", template)) - {"log_profile_parts", "log_profile", "profile"}
+    assert called and called - printed - helpers == set(), called - printed - helpers
+    libm = {"sqrt", "ceil", "exp", "log", "floor", "fma", "fabs", "expm1", "log1p"}
+    other = set(re.findall(r"(?<![\w.])([a-z]\w*)\(", re.sub(r"/\*.*?\*/", "", template, flags=re.S)))
+    other = {n for n in other if not n.startswith(prefix)} - {"if", "while", "for", "return"}
+    assert other <= libm, other - libm
