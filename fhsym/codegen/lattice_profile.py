@@ -65,7 +65,9 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
         "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
         ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
-        "exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf")
+        "exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile "
+        "and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within "
+        "1e-12 or above it, never a float form whose error is not known to be small")
 
 C_PROFILE = """\
 /* the law's constants, as fhsym.DiscreteFlippedHuber.__init__ */
@@ -143,7 +145,8 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
     return 1;
 }
 
-double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
+static double P__log_profile_capped(double eps, double S, double alpha, double gamma, double step, double *rel_err,
+                                     double max_rel)
 {
     struct P__law w;
     double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
@@ -190,25 +193,34 @@ double P_log_profile_parts(double eps, double S, double alpha, double gamma, dou
     if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
         r = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
             + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
-        if (r < INFINITY) {
+        if (r < INFINITY && r <= max_rel) {
             if (rel_err) *rel_err = r;
             return P_log_profile_float(lt1, w.log_z, x);
         }
     }
-    /* no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+    /* no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
+       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
     if (rel_err) *rel_err = INFINITY;
     q = -expm1(x < 0.0 ? x : 0.0) + dx;
     return P__logaddexp(P_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
 }
 
-double P_log_profile(double eps, double S, double alpha, double gamma, double step)
+double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
-    return P_log_profile_parts(eps, S, alpha, gamma, step, 0);
+    return P__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);
 }
 
+/* log delta(eps) within 1e-12 relative where the float form is, else its upper end (never below delta where the
+   estimate holds): the value of log_profile_parts where its rel_err <= 1e-12, the upper end elsewhere */
+double P_log_profile(double eps, double S, double alpha, double gamma, double step)
+{
+    return P__log_profile_capped(eps, S, alpha, gamma, step, 0, 1e-12);
+}
+
+/* delta(eps) = exp(log_profile): within 1e-12 relative, or an upper end */
 double P_profile(double eps, double S, double alpha, double gamma, double step)
 {
-    return exp(P_log_profile_parts(eps, S, alpha, gamma, step, 0));
+    return exp(P__log_profile_capped(eps, S, alpha, gamma, step, 0, 1e-12));
 }
 """
 
@@ -250,6 +262,11 @@ def _loss(k: Any, S: Any, w: Any) -> Any:
 
 
 def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
+    """(log delta, rel_err): _log_profile_capped with no cap (the doc below)."""
+    return _log_profile_capped(eps, S, alpha, gamma, step, xp.inf)
+
+
+def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max_rel: Any) -> Any:
 '''
 
 
@@ -316,8 +333,9 @@ def _jax_body() -> str:
     xn = xp.minimum(x, 0.0)
     rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xn) + (  # d log(1 - e^x)/dx
         xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
-    bounded = (x < 0.0) & (rel < xp.inf)
-    # no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
+    # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
+    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
     xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
     upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
@@ -327,20 +345,23 @@ def _jax_body() -> str:
 
 
 def log_profile(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
-    """log delta(eps) (log_profile_parts without rel_err)."""
-    return log_profile_parts(eps, S, alpha, gamma, step)[0]
+    """log delta(eps) within 1e-12 relative where the float form is, else its upper end (never below delta where the
+    estimate holds): log_profile_parts's value where its rel_err <= 1e-12, the upper end elsewhere."""
+    return _log_profile_capped(eps, S, alpha, gamma, step, 1e-12)[0]
 
 
 def profile(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
-    """delta(eps) = exp(log_profile)."""
-    return xp.exp(log_profile_parts(eps, S, alpha, gamma, step)[0])
+    """delta(eps) = exp(log_profile): within 1e-12 relative, or an upper end."""
+    return xp.exp(_log_profile_capped(eps, S, alpha, gamma, step, 1e-12)[0])
 '''
 
 
 def c_profile(prefix: str) -> str:
     """The C template with ``P_`` the law's ``prefix`` (the printed programs' names)."""
     doc = textwrap.fill(_DOC, 113, initial_indent="/* ", subsequent_indent="   ") + " */\n"
-    text = C_PROFILE.replace("double P_log_profile_parts(", doc + "double P_log_profile_parts(")
+    text = C_PROFILE.replace("double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, "
+                             "double *rel_err)\n", doc + "double P_log_profile_parts(double eps, double S, double alpha, "
+                             "double gamma, double step, double *rel_err)\n")
     return text.replace("P_", prefix)
 
 
@@ -350,7 +371,9 @@ def c_logaddexp(prefix: str) -> str:
 
 def jax_profile() -> str:
     """The JAX template (``(log delta, rel_err)`` by ``log_profile_parts``; ``log_profile``, ``profile``)."""
-    doc = textwrap.fill("(log delta, rel_err): " + _DOC + ". Under jit: fixed loop lengths (53 doublings, 56 bisection "
-                        "steps); every argument may be traced and broadcast.", 112, initial_indent='    """',
+    doc = textwrap.fill("(log delta, rel_err): " + _DOC + "; where rel_err would exceed max_rel, the upper end with "
+                        "rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under jit: fixed loop "
+                        "lengths (53 doublings, 56 bisection steps); every argument may be traced and broadcast.", 112,
+                        initial_indent='    """',
                         subsequent_indent="    ") + '"""\n'
     return JAX_PROFILE + doc + _jax_body()

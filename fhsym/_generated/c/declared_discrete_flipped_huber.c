@@ -273,20 +273,8 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
     return 1;
 }
 
-/* delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Huber (alpha, gamma, step) at an integer
-   shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k* = min{k : L(k) > eps} by
-   doubling and bisection on the printed loss, then log delta = log T(k*) - log Z + log(1 - e^x), x = log(e^eps
-   T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the
-   sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of
-   eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class would
-   use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it overflows)
-   rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, for a tie
-   below k*).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <=
-   0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308,
-   1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would
-   no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried,
-   rel_err inf */
-double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
+static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, double S, double alpha, double gamma, double step, double *rel_err,
+                                     double max_rel)
 {
     struct fhsym_discrete_flipped_huber__law w;
     double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
@@ -333,23 +321,46 @@ double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, doub
     if (x < 0.0) {  /* d log(1 - e^x)/dx = -1/expm1(-x) */
         r = 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0) + ex / expm1(-x)
             + ((up ? tie : 0.0) + (down ? tie * exp(w.log_z - lt1) : 0.0)) / -expm1(x);
-        if (r < INFINITY) {
+        if (r < INFINITY && r <= max_rel) {
             if (rel_err) *rel_err = r;
             return fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, x);
         }
     }
-    /* no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+    /* no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
+       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
     if (rel_err) *rel_err = INFINITY;
     q = -expm1(x < 0.0 ? x : 0.0) + dx;
     return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
 }
 
-double fhsym_discrete_flipped_huber_log_profile(double eps, double S, double alpha, double gamma, double step)
+/* delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Huber (alpha, gamma, step) at an integer
+   shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k* = min{k : L(k) > eps} by
+   doubling and bisection on the printed loss, then log delta = log T(k*) - log Z + log(1 - e^x), x = log(e^eps
+   T(k* + S)/T(k*)), every piece a printed program.  rel_err: the estimated relative error of delta (4 ulp of the
+   sizes of the log terms, plus the error bound of x times e^x/(1 - e^x); a loss within tie = 1e-14 (eps + 1) of
+   eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class would
+   use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it overflows)
+   rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, for a tie
+   below k*).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <=
+   0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308,
+   1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would
+   no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried,
+   rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end
+   elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be small */
+double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
-    return fhsym_discrete_flipped_huber_log_profile_parts(eps, S, alpha, gamma, step, 0);
+    return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);
 }
 
+/* log delta(eps) within 1e-12 relative where the float form is, else its upper end (never below delta where the
+   estimate holds): the value of log_profile_parts where its rel_err <= 1e-12, the upper end elsewhere */
+double fhsym_discrete_flipped_huber_log_profile(double eps, double S, double alpha, double gamma, double step)
+{
+    return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, 0, 1e-12);
+}
+
+/* delta(eps) = exp(log_profile): within 1e-12 relative, or an upper end */
 double fhsym_discrete_flipped_huber_profile(double eps, double S, double alpha, double gamma, double step)
 {
-    return exp(fhsym_discrete_flipped_huber_log_profile_parts(eps, S, alpha, gamma, step, 0));
+    return exp(fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, 0, 1e-12));
 }

@@ -206,6 +206,11 @@ def _loss(k: Any, S: Any, w: Any) -> Any:
 
 
 def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
+    """(log delta, rel_err): _log_profile_capped with no cap (the doc below)."""
+    return _log_profile_capped(eps, S, alpha, gamma, step, xp.inf)
+
+
+def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max_rel: Any) -> Any:
     """(log delta, rel_err): delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Huber (alpha,
     gamma, step) at an integer shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k*
     = min{k : L(k) > eps} by doubling and bisection on the printed loss, then log delta = log T(k*) - log Z +
@@ -218,8 +223,11 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma >
     1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
     doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
-    log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf. Under jit: fixed loop lengths (53 doublings,
-    56 bisection steps); every argument may be traced and broadcast."""
+    log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile and profile (no rel_err) return
+    the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a
+    float form whose error is not known to be small; where rel_err would exceed max_rel, the upper end with
+    rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under jit: fixed loop lengths (53
+    doublings, 56 bisection steps); every argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -281,8 +289,9 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
     xn = xp.minimum(x, 0.0)
     rel = 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0) + ex / xp.expm1(-xn) + (  # d log(1 - e^x)/dx
         xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
-    bounded = (x < 0.0) & (rel < xp.inf)
-    # no relative bound (x >= 0, or it overflows): the upper end T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
+    # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
+    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
     xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
     upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
@@ -292,13 +301,14 @@ def log_profile_parts(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> An
 
 
 def log_profile(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
-    """log delta(eps) (log_profile_parts without rel_err)."""
-    return log_profile_parts(eps, S, alpha, gamma, step)[0]
+    """log delta(eps) within 1e-12 relative where the float form is, else its upper end (never below delta where the
+    estimate holds): log_profile_parts's value where its rel_err <= 1e-12, the upper end elsewhere."""
+    return _log_profile_capped(eps, S, alpha, gamma, step, 1e-12)[0]
 
 
 def profile(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any) -> Any:
-    """delta(eps) = exp(log_profile)."""
-    return xp.exp(log_profile_parts(eps, S, alpha, gamma, step)[0])
+    """delta(eps) = exp(log_profile): within 1e-12 relative, or an upper end."""
+    return xp.exp(_log_profile_capped(eps, S, alpha, gamma, step, 1e-12)[0])
 
 
 DIGEST = '1829ad47e0e9f245'
