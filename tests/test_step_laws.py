@@ -114,3 +114,40 @@ def test_staircase_profile_at_shifts_up_to_delta0_against_quadrature(eps, d0, ga
             with mpmath.workdps(30):
                 want = float(ref.profile(e, d * d0 / d0))
             assert float(law.privacy_profile(e, d * d0)) == pytest.approx(want, rel=2e-14, abs=0)
+
+
+#: the staircase class beyond one period (the derived per-period form, fhsym.symbolic.steps.profile_periods):
+#: (eps0, Delta0, gamma): Delta0 != 1 (d/Delta0 is then not a double: p and f are split in exact rationals), W near 1
+#: (the overlap W + f - 1 near 0 at a tiny f), large and small eps0
+FAR_LAWS = ((1.0, 1.0, 0.3), (0.7, 0.37, 0.2), (3.0, 2.5, 0.9), (0.5, 1.0, 1 - 1e-13), (0.4, 0.1, 0.5),
+            (8.0, 1.0, 0.01))
+#: shifts in periods: just above one, at and next to whole periods, tiny f, f at a cell edge (W +- tiny, added per
+#: law), and up to 10^6 periods
+FAR_PERIODS = (1 + 2.0**-40, 1 + 1.5e-13, 2.0, 3 - 2.0**-45, 3.7, 31.25, 1000.3, 1e4 + 2.0**-30, 999997.6, 1e6)
+
+
+def test_staircase_profile_beyond_one_period_against_the_definition():
+    """fhsym.Staircase's profile at d > Delta0 (derived per-period masses at exact f, closed run sums, exponents as
+    exact double-double products) against the definition's exact piece sums at 50 digits (StepRef.profile_far:
+    the windows where the integrand lives, so 10^6 periods cost as little as one), eps from 0 to past the largest
+    level difference."""
+    worst, where, n = 0.0, None, 0
+    for eps0, d0, gamma in FAR_LAWS:
+        law = fhsym.Staircase(eps0, d0, gamma)
+        with mpmath.workdps(60):
+            W_ = mpmath.mpf(law.width) / d0
+            ref = StepRef(eps0, W_, None, dps=50)
+        for per in FAR_PERIODS + (5 + float(W_) + 2.0**-40, 5 + float(W_) - 2.0**-40, 2 + float(W_)):
+            d = per * d0
+            for fe in (0.0, 0.37, 2.5, per - 0.5, per + 0.3, per + 1.7):
+                e = fe * eps0
+                got = float(law.privacy_profile(e, d))
+                with mpmath.workdps(60):
+                    want = ref.profile_far(e, mpmath.mpf(d) / d0)  # the law's own double d, in periods
+                    err = float(abs(mpmath.mpf(got) / want - 1)) if want else abs(got)
+                assert err <= 1e-15, (eps0, d0, gamma, per, e, got, want)
+                if err >= worst:
+                    worst, where = err, (eps0, d0, gamma, per, e)
+                n += 1
+    print(f"\nfhsym.Staircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
+          f"(eps0, Delta0, gamma, d/Delta0, eps) = {where}")
