@@ -9,6 +9,7 @@ tests/test_codegen_targets.py's (every file of ``python -m fhsym.codegen``); the
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import mpmath
@@ -151,3 +152,40 @@ def test_staircase_profile_beyond_one_period_against_the_definition():
                 n += 1
     print(f"\nfhsym.Staircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
           f"(eps0, Delta0, gamma, d/Delta0, eps) = {where}")
+
+
+#: the truncated staircase beyond one period (fhsym.symbolic.steps.profile_periods_cut): (eps0, Delta0, gamma, B/Delta0)
+#: with K = 1 (nothing whole before the cut period), rho = 0, rho near 1, W near 1, Delta0 != 1 and 40 periods
+FAR_CUT = ((1.0, 1.0, 0.3, 5.25), (0.7, 0.37, 0.2, 1.1), (3.0, 2.5, 0.9, 2.95), (0.5, 1.0, 0.6, 1.0), (2.0, 0.1, 0.4, 3.0),
+           (0.3, 1.0, 0.5, 40.5), (1.0, 1.0, 1 - 1e-13, 3.0 + 1e-13))
+
+
+def test_truncated_staircase_profile_beyond_one_period_against_the_definition():
+    """fhsym.TruncatedStaircase's profile at Delta0 < d < 2B (derived per-period masses clipped at the cut, the
+    infinite-loss mass from the derived tail at the exact point beta - d) against the definition's exact piece sums at
+    50 digits (the cut among the edges), d a whole number of periods, just above/below a cell edge, near and beyond B."""
+    worst, where, n = 0.0, None, 0
+    for eps0, d0, gamma, bb in FAR_CUT:
+        law = fhsym.TruncatedStaircase(eps0, d0, gamma, bb * d0)
+        with mpmath.workdps(60):
+            beta = mpmath.mpf(law.bound) / d0
+            W_ = mpmath.mpf(law.width) / d0
+            ref = StepRef(eps0, W_, beta, dps=50)
+        b, w = float(beta), float(W_)
+        for per in sorted({1 + 2.0**-40, 1.5, 2.0, 3.0, 1 + w + 2.0**-40, 2 + w - 2.0**-40, b - 1, b - 2.0**-30, b,
+                           b + 2.0**-30, b + 0.5, b + w, 2 * b - 0.25, 2 * b - 2.0**-35, math.floor(b) + 1.0}):
+            if not 1.0 < per < 2 * b:
+                continue
+            for fe in (0.0, 0.37, 1.0, 2.5, per - 0.5, per + 1.5):
+                e = fe * eps0
+                got = float(law.privacy_profile(e, per * d0))
+                with mpmath.workdps(60):
+                    want = ref.profile_far(e, mpmath.mpf(per * d0) / d0)
+                    err = float(abs(mpmath.mpf(got) / want - 1)) if want else abs(got)
+                assert err <= 1e-15, (eps0, d0, gamma, bb, per, e, got, want)
+                if err >= worst:
+                    worst, where = err, (eps0, d0, gamma, bb, per, e)
+                n += 1
+    assert float(fhsym.TruncatedStaircase(1.0, 1.0, 0.3, 5.25).privacy_profile(0.5, 10.5)) == 1.0  # d = 2B: disjoint
+    print(f"\nfhsym.TruncatedStaircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
+          f"(eps0, Delta0, gamma, B/Delta0, d/Delta0, eps) = {where}")

@@ -29,7 +29,8 @@ from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
 from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, f_shift, k,
-                                  profile_periods, profile_weights, profile_weights_cut, q, rho, to_epsilon, u,
+                                  profile_periods, profile_periods_cut, profile_weights, profile_weights_cut, q, rho,
+                                  to_epsilon, u,
                                   v)
 
 from .declared import ArbPrinter, DeclaredPrinter
@@ -154,6 +155,7 @@ def render_step_law(name: str, source: str) -> str:
             single(fn, e, args)
         cut_ns = _profile_ns(dv)
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in cut_ns) + "}"))
+        tables.append(("PROFILE_FAR", _far_table(dv)))
     else:
         single("norm", dv.Z, par)
         for n, e in sorted(dv.moments.items()):
@@ -283,7 +285,22 @@ def _cut_profile_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.S
     if not weights:
         return []
     par = (d_shift, eps, *dv.decl.shape_symbols, K, rho)
-    return [(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)]
+    far = profile_periods_cut(dv.decl) or {}
+    far_par = (f_shift, eps, *dv.decl.shape_symbols, K, rho)
+    run = [("profile_run", far["run"]["mass"][0], (J_run, eps))] if far else []
+    return ([(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)] + run
+            + [(f"profile_far_{part}_{clip}_{_tag(key)}", e, far_par) for part, clips in far.items() if part != "run"
+               for clip, masses in clips.items() for key, e in masses.items()])
+
+
+def _far_table(dv: StepDerivation) -> str:
+    """``PROFILE_FAR = {part: {clip: {key: function}}}`` of :func:`_cut_profile_rows`' beyond-one-period masses."""
+    far = profile_periods_cut(dv.decl) or {}
+    return "{" + ", ".join(
+        f"{part!r}: {{" + ", ".join(f"{clip!r}: {{" + ", ".join(f"{key}: profile_far_{part}_{clip}_{_tag(key)}"
+                                                             for key in masses) + "}"
+                                   for clip, masses in clips.items()) + "}" for part, clips in far.items()
+        if part != "run") + "}"
 
 
 def _plus(c: int) -> str:

@@ -129,6 +129,176 @@ double fhsym_truncated_staircase_profile_inf(double d, double epsilon, double W,
     return ((exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(1 - W, d - rho)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(d, 1 - W), -W + rho), ((1 - rho) - (-d)))))*exp(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(W, ((W - rho - 1) - (-d)))) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d), rho), ((W - rho) - (-d)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
 }
 
+double fhsym_truncated_staircase_profile_run(double J, double epsilon)
+{
+    return expm1(-J*epsilon)/expm1(-epsilon);
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, W - f) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + f), ((2 - W) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(rho + 1, W - f), ((rho + 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, ((1 - W) - (f))), ((-W + rho + 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), 1 - W), 1 - f), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f), ((rho + 1) - (f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), ((W + 1) - (f))), ((rho + 1) - (f))), ((W - 1) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + f), -W + rho), ((2 - W) - (f))), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f), -W + rho), ((rho + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(W - f, -f + rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), ((1 - W) - (f))), ((-W + rho) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), 1 - W), 1 - f), ((-W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), -f + rho), ((W + 1) - (f))), ((W - 1) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f), -W + rho), -f + rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + f), -W + rho - 1), ((2 - W) - (f))), ((-W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f), -f + rho), -W + rho - 1))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, f + 1), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, f), 2*W - f)) + fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), ((rho + 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f + 1), rho + 1), ((W + rho) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), ((W + rho) - (f))), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), 1 - W), -W + f), -f + rho), ((W + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), ((W + rho - 1) - (f))), 2*W - f)) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -f + rho), -W + rho - 1)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((rho + 1) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((W + rho) - (f))), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f), -f + 2*rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f))), ((2*rho - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((2*rho - 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), 1 - W), -W + f), -W + rho), -f + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), 2*W - f), ((2*rho - 1) - (f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -f + rho), ((rho + 1) - (f))), -W + rho - 1), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
 /* delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of the law cut
    at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, the mass whose shift
    leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding; NaN for d > 1 period

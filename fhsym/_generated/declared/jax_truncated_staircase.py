@@ -107,6 +107,142 @@ def profile_inf(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return ((xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(1 - W, d - rho)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(d, 1 - W), -W + rho), ((1 - rho) - (-d)))))*xp.exp(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(W, ((W - rho - 1) - (-d)))) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d), rho), ((W - rho) - (-d)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
 
 
+def profile_run(J: Any, epsilon: Any) -> Any:
+    return xp.expm1(-J*epsilon)/xp.expm1(-epsilon)
+
+
+def profile_far_head_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, W - f) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + f), ((2 - W) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_full_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(rho + 1, W - f), ((rho + 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, ((1 - W) - (f))), ((-W + rho + 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), 1 - W), 1 - f), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f), ((rho + 1) - (f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), ((W + 1) - (f))), ((rho + 1) - (f))), ((W - 1) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + f), -W + rho), ((2 - W) - (f))), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f), -W + rho), ((rho + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(W - f, -f + rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), ((1 - W) - (f))), ((-W + rho) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), 1 - W), 1 - f), ((-W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), -f + rho), ((W + 1) - (f))), ((W - 1) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f), -W + rho), -f + rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + f), -W + rho - 1), ((2 - W) - (f))), ((-W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f), -f + rho), -W + rho - 1))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, f + 1), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, f), 2*W - f)) + xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), ((rho + 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f + 1), rho + 1), ((W + rho) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), ((W + rho) - (f))), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), 1 - W), -W + f), -f + rho), ((W + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), ((W + rho - 1) - (f))), 2*W - f)) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -f + rho), -W + rho - 1)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((rho + 1) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((W + rho) - (f))), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f), -f + 2*rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f))), ((2*rho - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((2*rho - 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), 1 - W), -W + f), -W + rho), -f + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), 2*W - f), ((2*rho - 1) - (f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -f + rho), ((rho + 1) - (f))), -W + rho - 1), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
 def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     """The profile delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1
     period of the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I,
