@@ -36,6 +36,7 @@ from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, 
 from .declared import ArbPrinter, DeclaredPrinter
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
 from .printer import CKernelPrinter, XpPrinter
+from .step_far import FAR_DOC, c_cut_far, jax_cut_far
 
 __all__ = ["STEP_LAWS", "StepPrinter", "StepArbPrinter", "arb_step_source", "step_moment_arb", "render_step_law",
            "render_step_law_c", "render_step_law_jax", "outputs", "outputs_c", "outputs_jax"]
@@ -388,9 +389,8 @@ _PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a 
 _PROFILE_DOC_CUT = ("delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of "
                     "the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, "
                     "the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one "
-                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho "
-                    "outside [0, 1) "
-                    "or a NaN argument")
+                    "rounding" + FAR_DOC + "; NaN for d > 2^52 periods, eps < 0, d < 0, epsilon <= 0, K not a whole "
+                    "number >= 1, rho outside [0, 1) or a NaN argument")
 
 
 def _profile_doc(dv: StepDerivation) -> str:
@@ -426,11 +426,17 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
            f"    double J = ceil(0.5 * (N - eps / epsilon));\n"
            f"    if (!(J >= 0.0)) J = 0.0;\n    if (J > p) J = p;\n"
            f"    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;\n"
-           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n") if head else ""
-    beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
-              "    return NAN;\n")
+           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n")
+    far = profile_periods_cut(dv.decl) if dv.decl.truncated else None
+    if far is not None:  # a cut law: the printed assembly of fhsym/codegen/step_far.py
+        helpers, beyond = c_cut_far(far, name, dv.decl.cells, [s.name for s in dv.decl.shape_symbols], CStepPrinter())
+        run, local = run + helpers, ", p, f, Q, t, k, u, j, jt, j0, j1"
+    else:
+        beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
+                  "    return NAN;\n")
+        run, local = (run, ", p, f, J") if head else ("", "")
     return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
-            f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
+            f"    double out = 0.0, x{local};\n"
             f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;\n"
             + ("    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;\n" if dv.decl.truncated else "")
             + f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
@@ -464,10 +470,16 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
             "        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)\n"
             "    for _ in range(3):\n"
             "        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)\n"
-            "    return J\n"] if head else [])
-    beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
-              f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
-    limit = "4503599627370496.0" if head else "1.0"
+            "    return J\n"])
+    far = profile_periods_cut(dv.decl) if dv.decl.truncated else None
+    if far is not None:  # a cut law: the printed assembly of fhsym/codegen/step_far.py
+        helpers, body = jax_cut_far(far, dv.decl.cells, [s.name for s in dv.decl.shape_symbols], JaxStepPrinter())
+        run, beyond = run + helpers, body + "    out = xp.where(d <= 1.0, out, far)\n"
+    else:
+        beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
+                  f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
+        run = run if head else []
+    limit = "4503599627370496.0" if head or far is not None else "1.0"
     return run + [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
                   f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
                   f"    out = 0.0 * (eps + d)\n{terms}{beyond}"
