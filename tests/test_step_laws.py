@@ -189,3 +189,18 @@ def test_truncated_staircase_profile_beyond_one_period_against_the_definition():
     assert float(fhsym.TruncatedStaircase(1.0, 1.0, 0.3, 5.25).privacy_profile(0.5, 10.5)) == 1.0  # d = 2B: disjoint
     print(f"\nfhsym.TruncatedStaircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
           f"(eps0, Delta0, gamma, B/Delta0, d/Delta0, eps) = {where}")
+
+
+def test_step_profiles_beyond_one_period_at_extreme_design_epsilon():
+    """eps0 = 1e300 (all the mass on the first step [-W, W]) and 2^51 periods: the exponents eps - n eps0 are out of
+    the float range as rationals (clamped, no OverflowError), and delta is known by hand: a shift of 2^51 + 1/2
+    periods moves every point up by >= 2^51 levels (delta 1 at eps = 0 and 1e300); the cut law at d = 1.5 periods
+    moves t in [0, W = 1/2) up two levels (delta 1/2 at eps = eps0: e^(eps0 - 2 eps0) = 0) and t in [-W, 0) up one
+    (e^(eps0 - eps0) = 1: nothing)."""
+    st = fhsym.Staircase(1e300, 1.0, 0.5)
+    assert list(st.privacy_profile([0.0, 1e300], 2.0**51 + 0.5)) == [1.0, 1.0]
+    ts = fhsym.TruncatedStaircase(1e300, 1.0, 0.5, 40000.5)
+    assert list(ts.privacy_profile([0.0, 1e300], 1.5)) == [1.0, 0.5]
+    assert list(ts.privacy_profile([0.0, 1e300], 50000.25)) == [1.0, 1.0]  # beyond B: the infinite loss
+    with pytest.raises(ValueError, match="sensitivity must be at most 2\\^52"):
+        st.privacy_profile(0.3, 2.0**53)

@@ -402,7 +402,8 @@ class Staircase(NoiseDistribution):
                         # j < J iff j < (N - eps/eps0)/2: J = clamp(ceil((N - eps/eps0)/2), 0, p), exactly
                         J = min(max(math.ceil((p + c - ratio) / 2), 0), p)
                         if J > 0:  # N + 1 - J: the mean of the run's level differences, > eps/eps0 (proofs profile_run)
-                            y = float(Fraction(float(e)) - (p + c + 1 - J) * E0)
+                            # clamped at -800 (e^-800 = 0 in doubles) before the float conversion (no overflow)
+                            y = float(max(Fraction(float(e)) - (p + c + 1 - J) * E0, Fraction(-800)))
                             out[i] += bc * float(_gen.profile_run(J, self.epsilon)) * -math.expm1(y)
         return out
 

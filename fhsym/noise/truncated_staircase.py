@@ -72,6 +72,8 @@ __all__ = ["TruncatedStaircase", "truncated_staircase_design"]
 
 #: the profile beyond one period at one shift (``TruncatedStaircase._far``): the infinite-loss mass, the head runs
 #: ``(scale, p, {m: mass})`` and the block runs ``(r^j0, p - 2 j0, periods, {c: mass})``
+#: an exponent eps - n eps0 below this is -inf for expm1 (e^-800 = 0 in doubles): clamped before its float conversion
+_FLOOR = Fraction(-800)
 _Far = Tuple[float, List[Tuple[float, int, Dict[int, float]]], List[Tuple[float, int, int, Dict[int, float]]]]
 
 EPS0 = Domain("epsilon", 0.0, math.inf, typical=(0.2, 2.0))
@@ -430,6 +432,8 @@ class TruncatedStaircase(NoiseDistribution):
         f, rho, e0, E0 = FD - p, beta - K, self.epsilon, Fraction(self.epsilon)
 
         def rpow(k: int) -> float:  # r^k = e^(-k eps0), k eps0 split exactly (double-double)
+            if k * E0 > 800:  # below the float range
+                return 0.0
             hi = float(k * E0)
             return math.exp(-hi) * math.exp(-float(k * E0 - Fraction(hi)))
 
@@ -480,13 +484,13 @@ class TruncatedStaircase(NoiseDistribution):
                 for scale, p, masses in heads:
                     for m, mass in masses.items():
                         if p + m > ratio and mass > 0.0:
-                            out[i] += scale * mass * -math.expm1(float(E - (p + m) * E0))
+                            out[i] += scale * mass * -math.expm1(float(max(E - (p + m) * E0, _FLOOR)))
                 for rj, N0, n, masses in blocks:
                     for c, mass in masses.items():
                         L = min(n, max(0, math.ceil((N0 + c - ratio) / 2)))
                         if L > 0 and mass > 0.0:
                             out[i] += rj * mass * float(_gen.profile_run(L, self.epsilon)) * \
-                                -math.expm1(float(E - (N0 + c + 1 - L) * E0))
+                                -math.expm1(float(max(E - (N0 + c + 1 - L) * E0, _FLOOR)))
         return out
 
     def _profile(self, eps: FloatArray, d: float) -> FloatArray:
