@@ -18,8 +18,8 @@ derive_steps` derives the forms and ``python -m fhsym.codegen`` prints them into
 from __future__ import annotations
 
 import functools
-
 import importlib
+import math
 from typing import Any, Dict, List, Tuple
 
 import mpmath
@@ -27,8 +27,9 @@ import numpy as np
 import sympy as sp
 
 import fhsym
-from fhsym.symbolic.steps import (J_run, K, Sub, a, d_shift, derive_steps, f_shift, k, n_top, profile_periods,
-                                  profile_weights, profile_weights_cut, q, r, rho, u, unstable, v, x_eps)
+from fhsym.symbolic.steps import (J_run, K, Sub, a, cut_far_plan, d_shift, derive_steps, f_shift, k, n_top,
+                                  profile_periods, profile_periods_cut, profile_weights, profile_weights_cut, q, r,
+                                  rho, u, unstable, v, x_eps)
 from fhsym.symbolic.steps import eps as eps_
 
 from . import _plans
@@ -301,6 +302,12 @@ def _topic(key: str, source: str) -> Topic:
                     for dd, ee in zip(ctx.rng(f"gen d {e}").uniform(0.0, 1.0, 2), (0.0, 0.5 * e)):
                         errs.setdefault("profile (d <= Delta0)", []).append(
                             float(_rel(float(law.privacy_profile(ee, dd * d0)), ref.profile(ee, dd * d0 / d0))))
+                far = [1 + 2 * beta * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)] if cut else \
+                    [1 + 30 * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)]
+                for dd, ee in zip(far, (0.0, 0.5 * e)):  # beyond one period: the derived per-period forms (generated)
+                    if 1.0 < dd < (2 * law.bound / d0 if cut else math.inf):
+                        errs.setdefault("profile (d > Delta0)", []).append(float(_rel(
+                            float(law.privacy_profile(ee, dd * d0)), ref.profile_far(ee, mpmath.mpf(dd * d0) / d0))))
                 errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(d0) - ref.entropy())))
                 if cut:  # the derived per-period summands of E[T^4] (E[T^2] is var above)
                     errs.setdefault("E[T^4]", []).append(float(_rel(law.moment(4) / d0**4, ref.moment(4))))
@@ -421,6 +428,102 @@ def _topic(key: str, source: str) -> Topic:
                         "sums) vs exact piece sums of the definition", len(errs), f"{DPS} digits", _worst(errs),
                         evidence=steps)
 
+    def run_length(ctx: Context) -> Outcome:
+        """The classes count a run's positive terms as J = clamp(ceil((N - x)/2), 0, n) (x = eps/eps0 rational): for an
+        integer j, N - 2j > x iff j < (N - x)/2 iff j < ceil((N - x)/2), so the j in [0, n) with a positive term are
+        the first clamp(ceil((N - x)/2), 0, n); checked exactly against the count of the definition."""
+        bad, n_pts = [], 0
+        for N in range(-3, 9):
+            for n in range(0, 7):
+                for num in range(-8, 40):
+                    x = sp.Rational(num, 4)  # eps/eps0 on quarter steps: every integer and half-integer boundary
+                    count = sum(1 for j in range(n) if N - 2 * j > x)
+                    n_pts += 1
+                    if count != min(max(sp.ceiling((N - x) / 2), 0), n):
+                        bad.append((N, n, x))
+        return verified(not bad, "J = clamp(ceil((N - eps/eps0)/2), 0, n) = #{j < n : (N - 2j) eps0 > eps}", n_pts,
+                        "exact rationals", "0" if not bad else str(bad[:3]),
+                        evidence=[f"- N in [-3, 8], n in [0, 6], eps/eps0 in [-2, 9.75] on quarter steps (every integer "
+                                  f"and half-integer boundary): {len(bad)} mismatches"])
+
+    def tail_shift(ctx: Context) -> Outcome:
+        """The cut law's tail with its first s periods factored out (what the class does for the infinite-loss mass):
+        sf_i(k, a; K) Z(K) = r^s sf_i(k - s, a; K - s) Z(K - s), and the same for the cut period's sf_top."""
+        d = dv()
+        s_ = sp.Symbol("s", integer=True, nonnegative=True)
+        steps, ok = [], True
+        for name, form in [(f"sf_{i}(k, a)", f_) for i, f_ in enumerate(d.sf)] + [("sf_top(u)", d.sf_top)]:
+            e = unstable(form * d.Z)
+            diff = sp.simplify(sp.expand(e - r**s_ * e.subs({k: k - s_, K: K - s_}, simultaneous=True)))
+            ok &= diff == 0
+            steps.append(f"- {name} Z(K) - r^s [{name} Z](k - s, K - s) = {diff}")
+        return proven(ok, "tail from the top = r^s times the tail of the law cut s periods earlier", steps)
+
+    def profile_cut_beyond(ctx: Context) -> Outcome:
+        far = profile_periods_cut(decl)
+        if far is None:
+            return verified(False, "no profile_periods_cut", 0, "-", "-")
+        args = (f_shift, eps_, W, K, rho)
+        fns = {part: {clip: {key: sp.lambdify(args, _plain(unstable(e).subs(r, sp.exp(-eps_))), modules="mpmath")
+                             for key, e in masses.items()} for clip, masses in clips.items()}
+               for part, clips in far.items() if part != "run"}
+        sf_fns = [sp.lambdify((k, a, eps_, W, K, rho), _plain(unstable(e).subs(r, sp.exp(-eps_))), modules="mpmath")
+                  for e in dv().sf]
+        top_fn = sp.lambdify((u, eps_, W, K, rho), _plain(unstable(dv().sf_top).subs(r, sp.exp(-eps_))), modules="mpmath")
+        steps = [f"- {part}[{clip}][{key}](f) = {e}" for part, clips in far.items() if part != "run"
+                 for clip, masses in clips.items() for key, e in masses.items()]
+        errs = []
+        with mpmath.workdps(DPS + 10):
+            for e, w, beta in params(ctx, "profile cut beyond", ctx.n(8, 2)):
+                ref = ref_of(e, w, beta)
+                E0, Wm, B = mpmath.mpf(e), mpmath.mpf(w), mpmath.mpf(beta)
+                Kk = int(mpmath.floor(B))
+                rh = B - Kk
+
+                def sf(x: Any) -> Any:  # the derived tail at 0 <= x <= beta
+                    kk = int(mpmath.floor(x))
+                    uu = x - kk
+                    if kk >= Kk:
+                        return top_fn(uu, E0, Wm, Kk, rh)
+                    return sf_fns[0](kk, Wm - uu, E0, Wm, Kk, rh) if uu < Wm else sf_fns[1](kk, 1 - uu, E0, Wm, Kk, rh)
+
+                g = ctx.rng(f"cut beyond d {e}")
+                ds = [1 + float(x) for x in g.uniform(0.0, 2 * beta - 1, 2)] + [2.0, float(Kk), beta, beta - 2.0**-30,
+                                                                              1 + w + 2.0**-40, 2 + w - 2.0**-40,
+                                                                              2 * beta - 0.01]
+                for dd in ds:
+                    if not 1 < dd < 2 * beta:
+                        continue
+                    D = mpmath.mpf(dd)
+                    p = int(mpmath.floor(D))
+                    f = D - p
+                    heads, blocks = cut_far_plan(p, Kk)
+                    for ee in (0.0, 0.37 * e, (p + 0.5) * e):
+                        E = mpmath.mpf(ee)
+                        x = B - D
+                        got = sf(x) if x >= 0 else 1 - sf(min(-x, B))
+                        r_ = mpmath.exp(-E0)
+                        for clip, k0, n in heads:
+                            for m, fn in fns["head"][clip].items():
+                                if ee < (p + m) * e:
+                                    got += fn(f, E0, Wm, Kk, rh) * r_**k0 * (1 - r_**n) / (1 - r_) * -mpmath.expm1(E - (p + m) * E0)
+                        for clip, j0, n in blocks:
+                            for c, fn in fns["block"][clip].items():
+                                N = p + c - 2 * j0
+                                L = min(n, max(0, int(mpmath.ceil((N - E / E0) / 2))))
+                                if L > 0:
+                                    got += fn(f, E0, Wm, Kk, rh) * r_**j0 * (1 - r_**L) / (1 - r_) * \
+                                        -mpmath.expm1(E - (N + 1 - L) * E0)
+                        errs.append(_rel(got, ref.profile_far(ee, dd)))
+        steps.append(f"- delta(eps; p + f) = P(T > beta - d) (the derived sf) + the head and block runs of cut_far_plan "
+                     f"at {DPS} digits against exact piece sums of [f(t) - e^eps f(t + d)]_+ (the cut among the edges) at "
+                     f"{len(errs)} points (beta in [1, 12], d in (1, 2 beta), among them whole periods, d = K, beta, "
+                     f"beta - 2^-30, a cell edge +- 2^-40, 2 beta - 0.01): worst {_worst(errs)}")
+        return verified(bool(errs) and max(errs) < mpmath.mpf(10) ** -40,
+                        "derived cut-law masses beyond one period (cells clipped at the cut, runs of periods, the "
+                        "infinite-loss tail) vs exact piece sums of the definition", len(errs), f"{DPS} digits",
+                        _worst(errs), evidence=steps)
+
     topic.add(facts, obj="declaration", paper="-", claim="cells tile [0, 1); lengths >= 0; heights > 0", name="facts")
     topic.add(sf_is_the_tail, obj="Z, sf", paper="-", claim="sf is the tail integral of the declared density",
               name="sf")
@@ -435,6 +538,8 @@ def _topic(key: str, source: str) -> Topic:
                   claim="delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n eps0))_+ (lattice form)", name="profile")
         topic.add(profile_run, obj="privacy profile, shift > Delta0", paper="-",
                   claim="sum_(j<J) r^j (1 - e^eps r^(N-2j)) = (1 - r^J)/(1 - r) (1 - e^eps r^(N+1-J))", name="profile_run")
+        topic.add(run_length, obj="privacy profile, shift > Delta0", paper="-",
+                  claim="the positive terms of a run are its first clamp(ceil((N - eps/eps0)/2), 0, n)", name="run_length")
         topic.add(profile_beyond, obj="privacy profile, shift > Delta0", paper="-",
                   claim="delta(eps; p + f) = sum_m head_m(f) (1 - e^(eps - (p+m) eps0))_+ + sum_c block_c(f) run(J_c, p + c)",
                   name="profile_beyond")
@@ -442,6 +547,11 @@ def _topic(key: str, source: str) -> Topic:
     if cut:
         topic.add(profile_cut, obj="privacy profile, shift <= Delta0", paper="-",
                   claim="delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n eps0))_+ (cut lattice form)", name="profile")
+        topic.add(profile_cut_beyond, obj="privacy profile, shift > Delta0", paper="-",
+                  claim="delta(eps; p + f) = P(T > beta - d) + the clipped head and block runs (profile_periods_cut)",
+                  name="profile_beyond")
+        topic.add(tail_shift, obj="sf (infinite-loss mass)", paper="-",
+                  claim="sf(k, a; K) Z(K) = r^s [sf Z](k - s, a; K - s)", name="tail_shift")
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
     return topic

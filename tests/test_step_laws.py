@@ -9,6 +9,7 @@ tests/test_codegen_targets.py's (every file of ``python -m fhsym.codegen``); the
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import mpmath
@@ -114,3 +115,92 @@ def test_staircase_profile_at_shifts_up_to_delta0_against_quadrature(eps, d0, ga
             with mpmath.workdps(30):
                 want = float(ref.profile(e, d * d0 / d0))
             assert float(law.privacy_profile(e, d * d0)) == pytest.approx(want, rel=2e-14, abs=0)
+
+
+#: the staircase class beyond one period (the derived per-period form, fhsym.symbolic.steps.profile_periods):
+#: (eps0, Delta0, gamma): Delta0 != 1 (d/Delta0 is then not a double: p and f are split in exact rationals), W near 1
+#: (the overlap W + f - 1 near 0 at a tiny f), large and small eps0
+FAR_LAWS = ((1.0, 1.0, 0.3), (0.7, 0.37, 0.2), (3.0, 2.5, 0.9), (0.5, 1.0, 1 - 1e-13), (0.4, 0.1, 0.5),
+            (8.0, 1.0, 0.01))
+#: shifts in periods: just above one, at and next to whole periods, tiny f, f at a cell edge (W +- tiny, added per
+#: law), and up to 10^6 periods
+FAR_PERIODS = (1 + 2.0**-40, 1 + 1.5e-13, 2.0, 3 - 2.0**-45, 3.7, 31.25, 1000.3, 1e4 + 2.0**-30, 999997.6, 1e6)
+
+
+def test_staircase_profile_beyond_one_period_against_the_definition():
+    """fhsym.Staircase's profile at d > Delta0 (derived per-period masses at exact f, closed run sums, exponents as
+    exact double-double products) against the definition's exact piece sums at 50 digits (StepRef.profile_far:
+    the windows where the integrand lives, so 10^6 periods cost as little as one), eps from 0 to past the largest
+    level difference."""
+    worst, where, n = 0.0, None, 0
+    for eps0, d0, gamma in FAR_LAWS:
+        law = fhsym.Staircase(eps0, d0, gamma)
+        with mpmath.workdps(60):
+            W_ = mpmath.mpf(law.width) / d0
+            ref = StepRef(eps0, W_, None, dps=50)
+        for per in FAR_PERIODS + (5 + float(W_) + 2.0**-40, 5 + float(W_) - 2.0**-40, 2 + float(W_)):
+            d = per * d0
+            for fe in (0.0, 0.37, 2.5, per - 0.5, per + 0.3, per + 1.7):
+                e = fe * eps0
+                got = float(law.privacy_profile(e, d))
+                with mpmath.workdps(60):
+                    want = ref.profile_far(e, mpmath.mpf(d) / d0)  # the law's own double d, in periods
+                    err = float(abs(mpmath.mpf(got) / want - 1)) if want else abs(got)
+                assert err <= 1e-15, (eps0, d0, gamma, per, e, got, want)
+                if err >= worst:
+                    worst, where = err, (eps0, d0, gamma, per, e)
+                n += 1
+    print(f"\nfhsym.Staircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
+          f"(eps0, Delta0, gamma, d/Delta0, eps) = {where}")
+
+
+#: the truncated staircase beyond one period (fhsym.symbolic.steps.profile_periods_cut): (eps0, Delta0, gamma, B/Delta0)
+#: with K = 1 (nothing whole before the cut period), rho = 0, rho near 1, W near 1, Delta0 != 1 and 40 periods
+FAR_CUT = ((1.0, 1.0, 0.3, 5.25), (0.7, 0.37, 0.2, 1.1), (3.0, 2.5, 0.9, 2.95), (0.5, 1.0, 0.6, 1.0), (2.0, 0.1, 0.4, 3.0),
+           (0.3, 1.0, 0.5, 40.5), (1.0, 1.0, 1 - 1e-13, 3.0 + 1e-13))
+
+
+def test_truncated_staircase_profile_beyond_one_period_against_the_definition():
+    """fhsym.TruncatedStaircase's profile at Delta0 < d < 2B (derived per-period masses clipped at the cut, the
+    infinite-loss mass from the derived tail at the exact point beta - d) against the definition's exact piece sums at
+    50 digits (the cut among the edges), d a whole number of periods, just above/below a cell edge, near and beyond B."""
+    worst, where, n = 0.0, None, 0
+    for eps0, d0, gamma, bb in FAR_CUT:
+        law = fhsym.TruncatedStaircase(eps0, d0, gamma, bb * d0)
+        with mpmath.workdps(60):
+            beta = mpmath.mpf(law.bound) / d0
+            W_ = mpmath.mpf(law.width) / d0
+            ref = StepRef(eps0, W_, beta, dps=50)
+        b, w = float(beta), float(W_)
+        for per in sorted({1 + 2.0**-40, 1.5, 2.0, 3.0, 1 + w + 2.0**-40, 2 + w - 2.0**-40, b - 1, b - 2.0**-30, b,
+                           b + 2.0**-30, b + 0.5, b + w, 2 * b - 0.25, 2 * b - 2.0**-35, math.floor(b) + 1.0}):
+            if not 1.0 < per < 2 * b:
+                continue
+            for fe in (0.0, 0.37, 1.0, 2.5, per - 0.5, per + 1.5):
+                e = fe * eps0
+                got = float(law.privacy_profile(e, per * d0))
+                with mpmath.workdps(60):
+                    want = ref.profile_far(e, mpmath.mpf(per * d0) / d0)
+                    err = float(abs(mpmath.mpf(got) / want - 1)) if want else abs(got)
+                assert err <= 1e-15, (eps0, d0, gamma, bb, per, e, got, want)
+                if err >= worst:
+                    worst, where = err, (eps0, d0, gamma, bb, per, e)
+                n += 1
+    assert float(fhsym.TruncatedStaircase(1.0, 1.0, 0.3, 5.25).privacy_profile(0.5, 10.5)) == 1.0  # d = 2B: disjoint
+    print(f"\nfhsym.TruncatedStaircase profile beyond one period: worst relative error {worst:.1e} over {n} points at "
+          f"(eps0, Delta0, gamma, B/Delta0, d/Delta0, eps) = {where}")
+
+
+def test_step_profiles_beyond_one_period_at_extreme_design_epsilon():
+    """eps0 = 1e300 (all the mass on the first step [-W, W]) and 2^51 periods: the exponents eps - n eps0 are out of
+    the float range as rationals (clamped, no OverflowError), and delta is known by hand: a shift of 2^51 + 1/2
+    periods moves every point up by >= 2^51 levels (delta 1 at eps = 0 and 1e300); the cut law at d = 1.5 periods
+    moves t in [0, W = 1/2) up two levels (delta 1/2 at eps = eps0: e^(eps0 - 2 eps0) = 0) and t in [-W, 0) up one
+    (e^(eps0 - eps0) = 1: nothing)."""
+    st = fhsym.Staircase(1e300, 1.0, 0.5)
+    assert list(st.privacy_profile([0.0, 1e300], 2.0**51 + 0.5)) == [1.0, 1.0]
+    ts = fhsym.TruncatedStaircase(1e300, 1.0, 0.5, 40000.5)
+    assert list(ts.privacy_profile([0.0, 1e300], 1.5)) == [1.0, 0.5]
+    assert list(ts.privacy_profile([0.0, 1e300], 50000.25)) == [1.0, 1.0]  # beyond B: the infinite loss
+    with pytest.raises(ValueError, match="sensitivity must be at most 2\\^52"):
+        st.privacy_profile(0.3, 2.0**53)

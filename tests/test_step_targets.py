@@ -19,6 +19,7 @@ from target_access import c_getter, jax_getter
 import fhsym
 from fhsym.codegen import generate as G
 from fhsym.codegen import step_laws as SL
+from proofs.reference_steps import StepRef
 
 M = mpmath.mpf
 EPS, W = 1.0, 0.3  # design eps (per period) and first-step width / period
@@ -244,12 +245,12 @@ def _check_far_profile(f, label):
                 v, ref, err = _against_definition(f, e, d, eps0, w, label)
                 worst = max(worst, err)
                 n += 1
-                cls = float(law.privacy_profile(e, sensitivity=d))  # the class's exact-rational lattice sum
+                cls = float(law.privacy_profile(e, sensitivity=d))  # the class (exact f, W and exponents)
                 if ref:
                     worst_cls = max(worst_cls, float(abs(M(cls) / ref - 1)))
                 assert v == pytest.approx(cls, rel=1e-14, abs=0.0), (label, eps0, w, e, d, v, cls)
     print(f"\nstaircase printed profile beyond one period ({label}): worst relative error vs 50-digit definition "
-          f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase's lattice sum there: {worst_cls:.1e}")
+          f"{worst:.1e} over {n} points (d in (1, 31.25] periods); fhsym.Staircase there: {worst_cls:.1e}")
     edge = 0.0
     for eps0, w, d, fe in FAR_EDGE:
         v, ref, err = _against_definition(f, fe * eps0, d, eps0, w, label)
@@ -260,15 +261,14 @@ def _check_far_profile(f, label):
 
 
 def _check_long_runs(f, label):
-    """Hundreds to 10^5 periods: runs of many periods against the class's exact-rational lattice sum (O(d) terms)
-    and, up to 400 periods, against the 50-digit definition."""
+    """Hundreds to 10^5 periods: runs of many periods against the 50-digit definition (up to 400 periods over every
+    period, beyond over the windows where the integrand lives: StepRef.profile_far)."""
     worst = 0.0
     for eps0, w, d, fe in ((0.7, 0.2, 200.3, 0.0), (0.7, 0.2, 200.3, 57.5), (1.0, 0.3, 399.0, 101.0),
-                           (0.05, 0.45, 250.6, 80.0), (0.01, 0.5, 1e5 + 0.25, 3e4)):
+                           (0.05, 0.45, 250.6, 80.0), (0.1, 0.5, 1e5 + 0.25, 3e4)):
         e = fe * eps0
         v = f(e, d, eps0, w)
-        ref = float(fhsym.Staircase(eps0, 1.0, gamma=w).privacy_profile(e, sensitivity=d)) if d > 400 else \
-            _stair_profile(e, d, eps0, w)
+        ref = StepRef(eps0, w, None, dps=50).profile_far(e, d) if d > 400 else _stair_profile(e, d, eps0, w)
         err = float(abs(M(v) / M(ref) - 1))
         assert err <= 1e-13, (label, eps0, w, d, e, v, ref)
         worst = max(worst, err)
@@ -360,10 +360,10 @@ def test_truncated_staircase_c_profile_against_the_definition(clib):
     difference's term starts); all of STAIR_EPS in the slow test below."""
     f = c_getter(clib, "truncated_staircase")("profile")
     _check_cut_profile(f, "C", eps_multiples=(0.0, 0.999, 1.0, 2.0))
-    for args in ((0.5, 1.5, 1.0, 0.3, 2, 0.5), (0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5),
+    for args in ((0.5, 0.5, 1.0, 0.3, 0, 0.5), (0.5, 0.5, 1.0, 0.3, 2.5, 0.5), (0.5, 2.0**52 + 2, 1.0, 0.3, 2, 0.5),
                  (0.5, 0.5, 1.0, 0.3, 2, 1.0), (-0.1, 0.5, 1.0, 0.3, 2, 0.5), (math.nan, 0.5, 1.0, 0.3, 2, 0.5),
-                 (0.5, 0.5, -1.0, 0.3, 2, 0.5)):
-        assert math.isnan(f(*args)), args  # refused: d > 1 period is not derived for the cut law
+                 (0.5, 0.5, -1.0, 0.3, 2, 0.5), (0.5, math.nan, 1.0, 0.3, 2, 0.5)):
+        assert math.isnan(f(*args)), args  # refused: NaN, never a delta
 
 
 @pytest.mark.slow  # ~9 s: 50-digit references at every eps multiple
@@ -378,7 +378,51 @@ def test_truncated_staircase_jax_profile_under_jit_against_the_definition():
     assert m.PROFILE is m.profile
     f = jax.jit(m.profile)
     _check_cut_profile(lambda *a: float(f(*a)), "JAX jit")
-    assert math.isnan(float(f(0.5, 1.5, 1.0, 0.3, 2.0, 0.5)))
+    assert math.isnan(float(f(0.5, 2.0**52 + 2, 1.0, 0.3, 2.0, 0.5)))
+    _check_cut_far(lambda *a: float(f(*a)), "JAX jit")
+
+
+# --------------------------------------- the truncated staircase's printed profile beyond one period (d = p + f)
+#: (eps0, W, K, rho): as CUT, with W near 1 and 40 periods
+CUT_FAR = ((1.0, 0.3, 5, 0.25), (0.7, 0.2, 1, 0.1), (3.0, 0.9, 2, 0.95), (0.5, 0.6, 1, 0.0), (2.0, 0.4, 3, 0.0),
+           (0.3, 0.5, 40, 0.5), (1.0, 1 - 1e-13, 3, 0.5))
+
+
+def _check_cut_far(f, label):
+    """profile(eps, d, eps0, W, K, rho) at 1 < d < 2 beta (and d >= 2 beta: 1) against the definition's exact piece
+    sums at 50 digits (StepRef.profile_far, the cut among the edges) and fhsym.TruncatedStaircase's profile: whole
+    periods, d = K, a cell edge +- 2^-40, beta +- tiny, 2 beta - tiny."""
+    worst, where, n, worst_cls = 0.0, None, 0, 0.0
+    for eps0, w, kk, rho in CUT_FAR:
+        rho = (kk + rho) - kk  # exact: K + rho is the bound the reference and the class take
+        b = kk + rho
+        with mpmath.workdps(60):
+            ref = StepRef(eps0, w, b, dps=50)
+        law = fhsym.TruncatedStaircase(eps0, 1.0, gamma=w, bound=b)
+        for d in sorted({1 + 2.0**-40, 1.5, 2.0, 3.0, float(kk), 1 + w + 2.0**-40, 2 + w - 2.0**-40, b - 1, b - 2.0**-30,
+                         b, b + 2.0**-30, b + 0.5, 2 * b - 0.25, 2 * b - 2.0**-35, kk + 1.0}):
+            if not 1.0 < d < 2 * b:
+                continue
+            for fe in (0.0, 0.37, 1.0, 2.5, d - 0.5, d + 1.5):
+                e = fe * eps0
+                v = f(e, d, eps0, w, kk, rho)
+                with mpmath.workdps(60):
+                    want = ref.profile_far(e, d)
+                    err = float(abs(M(v) / want - 1)) if want else abs(v)
+                    cls = float(law.privacy_profile(e, d))
+                    worst_cls = max(worst_cls, float(abs(M(cls) / want - 1)) if want else abs(cls))
+                assert err <= 1e-14, (label, eps0, w, kk, rho, e, d, v, want)
+                if err >= worst:
+                    worst, where = err, (eps0, w, kk, rho, e, d)
+                n += 1
+        assert f(0.3, 2 * b, eps0, w, kk, rho) == 1.0 and f(0.3, 2 * b + 7.5, eps0, w, kk, rho) == 1.0
+    print(f"\ntruncated staircase printed profile beyond one period ({label}): worst relative error vs 50-digit "
+          f"definition {worst:.1e} over {n} points at (eps0, W, K, rho, eps, d) = {where}; "
+          f"fhsym.TruncatedStaircase there: {worst_cls:.1e}")
+
+
+def test_truncated_staircase_c_profile_beyond_one_period(clib):
+    _check_cut_far(c_getter(clib, "truncated_staircase")("profile"), "C")
 
 
 def _derived_far(e, d, eps0, w):

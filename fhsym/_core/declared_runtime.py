@@ -8,7 +8,7 @@ that importing a law's generated numerics imports no SymPy.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 import scipy.special as sc
@@ -18,7 +18,7 @@ from flint import arb, fmpq
 
 from .numerics import log_uppergamma  # re-exported: the generated modules import it from here
 
-__all__ = ["ArbNamespace", "ExactNamespace", "log_uppergamma"]
+__all__ = ["ArbNamespace", "ExactNamespace", "cut_far_plan", "log_uppergamma"]
 
 
 class ArbNamespace:
@@ -180,3 +180,27 @@ class ExactNamespace:
     @staticmethod
     def q(p: int, r: int = 1) -> Fraction:
         return Fraction(p, r)
+
+
+def cut_far_plan(p: int, K: int) -> Tuple[List[Tuple[str, int, int]], List[Tuple[str, int, int]]]:
+    """The runs of periods of :func:`fhsym.symbolic.steps.profile_periods_cut`'s sums at ``p >= 1`` whole periods of
+    shift, the cut in period ``K >= 1``: ``(heads, blocks)``, each a list of ``(clip, first period, number of periods)`` (every period of
+    a run has the same clip; an empty run is left out).  A run of n periods from k0 adds, per key, ``mass r^k0 (1 -
+    r^n)/(1 - r) (1 - x r^(p + m))_+`` (heads: the level does not depend on k) or, with ``N = p + c - 2 j0`` and L of
+    its n periods with a positive term (``N - 2 i > eps/eps0``, i < L), ``mass r^j0 (1 - r^L)/(1 - r) (1 - x r^(N + 1
+    - L))`` (blocks; :func:`fhsym.symbolic.steps.profile_periods`' run sum)."""
+    Q = K - p
+    heads = [run for run in (("full", 0, Q - 1), ("pen", Q - 1, 1), ("last", Q, 1)) if run[1] >= 0 and run[2] > 0]
+    blocks: List[Tuple[str, int, int]] = []
+    lo, hi = max(0, -Q - 1), min(p - 1, K)  # the periods j of |t| that hold any mass
+    j = lo
+    while j <= hi:
+        low = "lo1" if j == -Q - 1 else "lo0" if j == -Q else ""
+        if low or j == K:
+            blocks.append((low + ("hi" if j == K else ""), j, 1))
+            j += 1
+        else:  # whole periods up to the next special one (K, or p - 1)
+            end = min(hi, K - 1)
+            blocks.append(("full", j, end - j + 1))
+            j = end + 1
+    return heads, blocks

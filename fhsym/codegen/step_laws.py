@@ -29,12 +29,14 @@ from flint import arb
 
 from fhsym._core.declared_runtime import ArbNamespace
 from fhsym.symbolic.steps import (J_run, K, StepDeclaration, StepDerivation, a, d_shift, derive_steps, eps, f_shift, k,
-                                  profile_periods, profile_weights, profile_weights_cut, q, rho, to_epsilon, u,
+                                  profile_periods, profile_periods_cut, profile_weights, profile_weights_cut, q, rho,
+                                  to_epsilon, u,
                                   v)
 
 from .declared import ArbPrinter, DeclaredPrinter
 from .law_targets import JAX_PREAMBLE, c_function, c_helpers, py_function
 from .printer import CKernelPrinter, XpPrinter
+from .step_far import FAR_DOC, c_cut_far, jax_cut_far
 
 __all__ = ["STEP_LAWS", "StepPrinter", "StepArbPrinter", "arb_step_source", "step_moment_arb", "render_step_law",
            "render_step_law_c", "render_step_law_jax", "outputs", "outputs_c", "outputs_jax"]
@@ -154,6 +156,7 @@ def render_step_law(name: str, source: str) -> str:
             single(fn, e, args)
         cut_ns = _profile_ns(dv)
         tables.append(("PROFILE_WEIGHTS", "{" + ", ".join(f"{n}: profile_weight_{n}" for n in cut_ns) + "}"))
+        tables.append(("PROFILE_FAR", _far_table(dv)))
     else:
         single("norm", dv.Z, par)
         for n, e in sorted(dv.moments.items()):
@@ -283,7 +286,22 @@ def _cut_profile_rows(dv: StepDerivation) -> List[Tuple[str, sp.Expr, Tuple[sp.S
     if not weights:
         return []
     par = (d_shift, eps, *dv.decl.shape_symbols, K, rho)
-    return [(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)]
+    far = profile_periods_cut(dv.decl) or {}
+    far_par = (f_shift, eps, *dv.decl.shape_symbols, K, rho)
+    run = [("profile_run", far["run"]["mass"][0], (J_run, eps))] if far else []
+    return ([(f"profile_weight_{n}", e, par) for n, e in weights.items()] + [("profile_inf", inf, par)] + run
+            + [(f"profile_far_{part}_{clip}_{_tag(key)}", e, far_par) for part, clips in far.items() if part != "run"
+               for clip, masses in clips.items() for key, e in masses.items()])
+
+
+def _far_table(dv: StepDerivation) -> str:
+    """``PROFILE_FAR = {part: {clip: {key: function}}}`` of :func:`_cut_profile_rows`' beyond-one-period masses."""
+    far = profile_periods_cut(dv.decl) or {}
+    return "{" + ", ".join(
+        f"{part!r}: {{" + ", ".join(f"{clip!r}: {{" + ", ".join(f"{key}: profile_far_{part}_{clip}_{_tag(key)}"
+                                                             for key in masses) + "}"
+                                   for clip, masses in clips.items()) + "}" for part, clips in far.items()
+        if part != "run") + "}"
 
 
 def _plus(c: int) -> str:
@@ -371,9 +389,8 @@ _PROFILE_DOC = ("delta(eps; d) = sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a 
 _PROFILE_DOC_CUT = ("delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of "
                     "the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, "
                     "the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one "
-                    "rounding; NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho "
-                    "outside [0, 1) "
-                    "or a NaN argument")
+                    "rounding" + FAR_DOC + "; NaN for d > 2^52 periods, eps < 0, d < 0, epsilon <= 0, K not a whole "
+                    "number >= 1, rho outside [0, 1) or a NaN argument")
 
 
 def _profile_doc(dv: StepDerivation) -> str:
@@ -409,11 +426,17 @@ def _c_profile(dv: StepDerivation, name: str) -> str:
            f"    double J = ceil(0.5 * (N - eps / epsilon));\n"
            f"    if (!(J >= 0.0)) J = 0.0;\n    if (J > p) J = p;\n"
            f"    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;\n"
-           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n") if head else ""
-    beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
-              "    return NAN;\n")
+           f"    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;\n    return J;\n}}\n")
+    far = profile_periods_cut(dv.decl) if dv.decl.truncated else None
+    if far is not None:  # a cut law: the printed assembly of fhsym/codegen/step_far.py
+        helpers, beyond = c_cut_far(far, name, dv.decl.cells, [s.name for s in dv.decl.shape_symbols], CStepPrinter())
+        run, local = run + helpers, ", p, f, Q, t, k, u, j, jt, j0, j1"
+    else:
+        beyond = (f"    p = floor(d);\n    f = d - p;\n{terms_head}{terms_block}    return out;\n" if head else
+                  "    return NAN;\n")
+        run, local = (run, ", p, f, J") if head else ("", "")
     return (f"{run}\n{doc}\ndouble fhsym_{name}_profile(double eps, double d, double epsilon{params})\n{{\n"
-            f"    double out = 0.0, x{', p, f, J' if head else ''};\n"
+            f"    double out = 0.0, x{local};\n"
             f"    if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;\n"
             + ("    if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;\n" if dv.decl.truncated else "")
             + f"    if (d <= 1.0) {{\n{terms}        return out;\n    }}\n{beyond}}}\n")
@@ -447,10 +470,16 @@ def _jax_profile(dv: StepDerivation) -> List[str]:
             "        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)\n"
             "    for _ in range(3):\n"
             "        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)\n"
-            "    return J\n"] if head else [])
-    beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
-              f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
-    limit = "4503599627370496.0" if head else "1.0"
+            "    return J\n"])
+    far = profile_periods_cut(dv.decl) if dv.decl.truncated else None
+    if far is not None:  # a cut law: the printed assembly of fhsym/codegen/step_far.py
+        helpers, body = jax_cut_far(far, dv.decl.cells, [s.name for s in dv.decl.shape_symbols], JaxStepPrinter())
+        run, beyond = run + helpers, body + "    out = xp.where(d <= 1.0, out, far)\n"
+    else:
+        beyond = (f"    p = xp.floor(d)\n    f = d - p\n    far = 0.0 * out\n{terms_head}{terms_block}"
+                  f"    out = xp.where(d <= 1.0, out, far)\n" if head else "")
+        run = run if head else []
+    limit = "4503599627370496.0" if head or far is not None else "1.0"
     return run + [f"def profile(eps: Any, d: Any, epsilon: Any{params}) -> Any:\n{doc}\n"
                   f"    eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)\n"
                   f"    out = 0.0 * (eps + d)\n{terms}{beyond}"

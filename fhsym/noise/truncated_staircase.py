@@ -1,10 +1,11 @@
 """Truncated staircase: the staircase of Geng & Viswanath cut at ``+-B`` so that the cut carries delta.
 
 Declared once as a step pattern cut at ``beta = K + rho`` periods (``fhsym/symbolic/laws/truncated_staircase.py``,
-issue 28): logpdf, sf (from the top down), ``P(0 < T <= x)``, the quantile, the normaliser ``H(beta)`` and the
-variance's per-period summands are the forms :mod:`fhsym.symbolic.steps` derives, printed into
-``fhsym/_generated/declared/truncated_staircase.py`` (``python -m proofs --only step_truncated_staircase``).  The
-profile, the design search and the certificate plan stay here and in :mod:`fhsym.noise.plans.truncated_staircase`.
+issue 28): logpdf, sf (from the top down), ``P(0 < T <= x)``, the quantile, the normaliser ``H(beta)``, the
+variance's per-period summands and the profile beyond one period are the forms :mod:`fhsym.symbolic.steps` derives,
+printed into ``fhsym/_generated/declared/truncated_staircase.py`` (``python -m proofs --only
+step_truncated_staircase``).  The profile at shifts up to one period (exact closed form), the design search and the
+certificate plan stay here and in :mod:`fhsym.noise.plans.truncated_staircase`.
 
 Why this law
 ------------
@@ -38,15 +39,19 @@ profile at Delta: :meth:`TruncatedStaircase.worst_profile_enclosure`.  Calibrate
 ``Delta0 = Delta``, ``delta = P(T > B - Delta)`` in closed form, and for a fixed gamma the least ``B`` meeting
 delta is explicit: ``K = floor(beta)`` does not depend on gamma (``P(T > K - 1) = b^{K-1}(1 - b)/(2(1 - b^K))``)
 and ``c(r) = (b^{K-1} m - 2 delta m (1 - b^K)/(1 - b)) / (b^{K-1}(1 - b) + 2 delta b^K)``; gamma is then chosen by a
-golden-section search on the variance.  For ``d > Delta0`` the profile is an exact sum over the pieces of the
-support (:func:`fhsym.noise.plans.truncated_staircase.pieces`).
+golden-section search on the variance.  For ``Delta0 < d < 2B`` the profile is the derived per-period form
+(:func:`fhsym.symbolic.steps.profile_periods_cut`, printed): the staircase's masses clipped at the cut in the periods
+next to it, summed over runs of whole periods in closed form, plus the infinite-loss mass ``P(T > B - d)`` from the
+derived tail; the shift, W and beta split in exact rationals (4.3e-16 against the definition's 50-digit piece sums at
+540 points, ``tests/test_step_laws.py``); ``d >= 2B``: 1.  The certificate plan keeps the exact pieces of the support
+(:func:`fhsym.noise.plans.truncated_staircase.pieces`).
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 from flint import fmpq
@@ -55,6 +60,7 @@ from .._core.arb import Enclosure, Plan
 from .._core.arb.core import exact
 from .plans.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts_variance
 from .._core.arb.core import float_up
+from .._core.declared_runtime import cut_far_plan
 from .._core.domains import Domain, check_scalar
 from .._core.random import Rng
 from .._core.minimise import golden_section
@@ -63,6 +69,12 @@ from .._generated.declared import truncated_staircase as _gen
 from .base import NoiseDistribution
 
 __all__ = ["TruncatedStaircase", "truncated_staircase_design"]
+
+#: the profile beyond one period at one shift (``TruncatedStaircase._far``): the infinite-loss mass, the head runs
+#: ``(scale, p, {m: mass})`` and the block runs ``(r^j0, p - 2 j0, periods, {c: mass})``
+#: an exponent eps - n eps0 below this is -inf for expm1 (e^-800 = 0 in doubles): clamped before its float conversion
+_FLOOR = Fraction(-800)
+_Far = Tuple[float, List[Tuple[float, int, Dict[int, float]]], List[Tuple[float, int, int, Dict[int, float]]]]
 
 EPS0 = Domain("epsilon", 0.0, math.inf, typical=(0.2, 2.0))
 SENS0 = Domain("sensitivity", 0.0, math.inf, typical=(0.5, 1.0))
@@ -206,6 +218,7 @@ class TruncatedStaircase(NoiseDistribution):
             raise ValueError(f"epsilon must be smaller for a truncated staircase with gamma={self.gamma!r}: its "
                              f"first step carries a mass the float range cannot represent; got epsilon={self.epsilon!r}")
         self._plans: Dict[Tuple[float, bool], TSPlan] = {}
+        self._far_cache: Dict[float, _Far] = {}
 
     # ---------------------------------------------------------------- exact parameters
     def _exact(self) -> Tuple[fmpq, fmpq, fmpq, fmpq]:
@@ -404,20 +417,92 @@ class TruncatedStaircase(NoiseDistribution):
                 self._plans[key] = plan
         return plan
 
+    def _far(self, d: float) -> "_Far":
+        """``d > Delta0``: ``(I, heads, blocks)`` of the derived form (fhsym.symbolic.steps.profile_periods_cut,
+        generated), in exact rationals where it decides: ``d/Delta0 = p + f``, ``beta = K + rho``, W; the runs of
+        periods (:func:`~fhsym._core.declared_runtime.cut_far_plan`) as ``(r^k0 (1 - r^n)/(1 - r), p, {m: mass})``
+        and ``(r^j0, N0 = p - 2 j0, n, {c: mass})``; I = P(T > beta - d), the infinite loss, from the derived tail at
+        the exact point (cached per d)."""
+        cached = self._far_cache.get(d)
+        if cached is not None:
+            return cached
+        d0 = Fraction(self.sensitivity)
+        FD, beta, Wq = Fraction(d) / d0, Fraction(self.bound) / d0, Fraction(self.width) / d0
+        p, K = math.floor(FD), math.floor(beta)
+        f, rho, e0, E0 = FD - p, beta - K, self.epsilon, Fraction(self.epsilon)
+
+        def rpow(k: int) -> float:  # r^k = e^(-k eps0), k eps0 split exactly (double-double)
+            if k * E0 > 800:  # below the float range
+                return 0.0
+            hi = float(k * E0)
+            return math.exp(-hi) * math.exp(-float(k * E0 - Fraction(hi)))
+
+        def tail(x: Fraction) -> float:
+            """P(T > x), 0 <= x <= beta: the derived tail of x's cell (exact a, u) with its first s = min(k, K - 1)
+            periods taken out, ``sf(k, a; K) = r^s sf(k - s, a; K - s) Z(K - s)/Z(K)`` (the sum from the top is r^s
+            times the law cut s periods earlier): r^s from the exact product, where the printed r^k would carry k eps0
+            ulp (1.2e-15 at k eps0 = 11)."""
+            k = math.floor(x)
+            u = x - k
+            if k >= K and rho == 0:
+                return 0.0
+            s = min(k, K - 1)
+            k, Ks = k - s, K - s
+            if k >= Ks:
+                val = _gen.sf_top(u, e0, Wq, Ks, rho)
+            else:
+                val = _gen.sf_0(k, Wq - u, e0, Wq, Ks, rho) if u < Wq else _gen.sf_1(k, 1 - u, e0, Wq, Ks, rho)
+            return rpow(s) * float(val) * (float(_gen.norm(e0, Wq, Ks, rho)) / float(_gen.norm(e0, Wq, K, rho)))
+
+        x = beta - FD
+        with np.errstate(under="ignore"):
+            inf = tail(x) if x >= 0 else 1.0 - tail(min(-x, beta))
+            heads_plan, blocks_plan = cut_far_plan(p, K)
+            heads = [(rpow(k0) * float(_gen.profile_run(n, e0)), p,
+                      {m: float(fn(f, e0, Wq, K, rho)) for m, fn in _gen.PROFILE_FAR["head"][clip].items()})
+                     for clip, k0, n in heads_plan]
+            blocks = [(rpow(j0), p - 2 * j0, n,
+                       {c: float(fn(f, e0, Wq, K, rho)) for c, fn in _gen.PROFILE_FAR["block"][clip].items()})
+                      for clip, j0, n in blocks_plan]
+        result = (inf, heads, blocks)
+        if len(self._far_cache) < 64:
+            self._far_cache[d] = result
+        return result
+
+    def _far_profile(self, eps: FloatArray, d: float) -> FloatArray:
+        """delta(eps; p + f) = I + sum over the runs of :meth:`_far` (every term non-negative): a head run adds
+        ``scale mass_m (1 - e^(eps - (p + m) eps0))_+``, a block run of n periods from j0 ``r^j0 mass_c (1 - r^L)/(1 -
+        r) (1 - e^(eps - (N + 1 - L) eps0))`` with ``N = p + c - 2 j0`` and L the count of its periods i < n with
+        ``(N - 2i) eps0 > eps`` (exact rationals); each exponent ``eps - n eps0`` from the exact product."""
+        inf, heads, blocks = self._far(d)
+        E0 = Fraction(self.epsilon)
+        out = np.full(eps.shape, inf)
+        with np.errstate(under="ignore"):
+            for i, e in enumerate(eps):
+                E = Fraction(float(e))
+                ratio = E / E0
+                for scale, p, masses in heads:
+                    for m, mass in masses.items():
+                        if p + m > ratio and mass > 0.0:
+                            out[i] += scale * mass * -math.expm1(float(max(E - (p + m) * E0, _FLOOR)))
+                for rj, N0, n, masses in blocks:
+                    for c, mass in masses.items():
+                        L = min(n, max(0, math.ceil((N0 + c - ratio) / 2)))
+                        if L > 0 and mass > 0.0:
+                            out[i] += rj * mass * float(_gen.profile_run(L, self.epsilon)) * \
+                                -math.expm1(float(max(E - (N0 + c + 1 - L) * E0, _FLOOR)))
+        return out
+
     def _profile(self, eps: FloatArray, d: float) -> FloatArray:
         e0 = self.epsilon
         flat = np.asarray(eps, dtype=float).reshape(-1)
-        out = np.zeros(flat.shape)
-        plan = self._plan(float(d), True)
-        if plan.one:  # disjoint supports
+        if Fraction(float(d)) >= 2 * Fraction(self.bound):  # disjoint supports: delta = 1 exactly
             return np.ones(np.shape(eps))
+        if Fraction(float(d)) > Fraction(self.sensitivity):  # beyond one period: the derived form
+            return self._far_profile(flat, float(d)).reshape(np.shape(eps))
+        plan = self._plan(float(d), True)
         norm = 2.0 * self._H
         with np.errstate(under="ignore"):
-            if plan.general is not None:
-                for l0, n, length in plan.general:
-                    w = float(length) * math.exp(-l0 * e0)
-                    out += w if n is None else w * np.where(flat < n * e0, -np.expm1(flat - n * e0), 0.0)
-                return (out / norm).reshape(np.shape(eps))
             inf_part = sum(float(length) * math.exp(-lev * e0) for length, lev in plan.window)
             pa = float(plan.L0) + float(plan.t_neg)
             if plan.N >= 1:

@@ -42,8 +42,10 @@ from typing import Dict, List, Optional, Tuple
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 
+from .._core.declared_runtime import cut_far_plan  # the runs of periods (no SymPy: the law class runs it)
+
 __all__ = ["StepParameter", "StepDeclaration", "StepDerivation", "Sub", "derive_steps", "profile_weights", "d_shift",
-           "ProfilePeriods", "profile_periods", "profile_weights_cut", "f_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
+           "ProfilePeriods", "profile_periods", "profile_weights_cut", "profile_periods_cut", "CUT_CLIPS", "cut_far_plan", "f_shift", "n_top", "J_run", "x_eps", "to_epsilon", "unstable",
            "u", "a", "v", "k", "r", "omr", "eps", "K", "rho", "q"]
 
 u = sp.Symbol("u", nonnegative=True)  # offset within a period (units of the period)
@@ -430,6 +432,62 @@ def profile_periods(decl: StepDeclaration) -> Optional[ProfilePeriods]:
     return ProfilePeriods({c: e / (2 * m) for c, e in sorted(head.items())},
                           {c: e * omr / (2 * m) for c, e in sorted(block.items())},
                           run, run_raw, _OMX(J_run) / omr)
+
+
+#: the clips of a cut law's periods beyond one period (:func:`profile_periods_cut`): name -> (extra upper bounds, extra
+#: lower bounds) on u.  Head (``t = k + u >= 0``, ``t + d <= beta``): ``full`` periods ``k <= K - p - 2``, ``pen`` (k =
+#: K - p - 1: ``u + f < 1 + rho``), ``last`` (k = K - p: ``u + f < rho``).  Block (``s = |t| = j + u``, ``s <= beta``
+#: and ``d - s <= beta``): ``full``, ``lo0`` (j = p - K: ``u >= f - rho``), ``lo1`` (j = p - K - 1: ``u >= 1 + f -
+#: rho``), ``hi`` (j = K: ``u < rho``) and the two together where j is both (``lo0hi``, ``lo1hi``).
+CUT_CLIPS: Dict[str, Dict[str, Tuple[Tuple[sp.Expr, ...], Tuple[sp.Expr, ...]]]] = {
+    "head": {"full": ((), ()), "pen": ((1 + rho - f_shift,), ()), "last": ((rho - f_shift,), ())},
+    "block": {"full": ((), ()), "lo0": ((), (f_shift - rho,)), "lo1": ((), (1 + f_shift - rho,)), "hi": ((rho,), ()),
+              "lo0hi": ((rho,), (f_shift - rho,)), "lo1hi": ((rho,), (1 + f_shift - rho,))},
+}
+
+
+@functools.lru_cache(maxsize=None)
+def profile_periods_cut(decl: StepDeclaration) -> Optional[Dict[str, Dict[str, Dict[int, sp.Expr]]]]:
+    """The cut law's profile at a shift ``d = p + f`` beyond one period (``p >= 1``, ``0 <= f < 1``; ``beta = K + rho``,
+    ``Q = K - p``), for a truncated declaration whose levels are as :func:`profile_weights` needs (None otherwise):
+    ``{"head": {clip: {m: mass}}, "block": {clip: {c: mass}}, "run": {"mass": {0: (1 - r^J)/(1 - r)}}}`` (clips:
+    :data:`CUT_CLIPS`), each mass over the cut law's Z, so that (eps >= 0, x = e^eps)::
+
+        delta(eps; p + f) = I + sum_m sum_(k=0)^Q r^k head[clip_k][m] (1 - x r^(p+m))_+
+                              + sum_c sum_(j=0)^(p-1) r^j block[clip_j][c] (1 - x r^(p+c-2j))_+,
+
+    ``I = P(T > beta - d)`` (the mass whose shifted density is 0, an infinite loss), ``clip_k`` ``full`` for ``k <= Q -
+    2``, ``pen`` at ``Q - 1``, ``last`` at Q; ``clip_j`` ``full`` for ``-Q + 1 <= j <= K - 1``, ``lo1``/``lo0`` at ``j
+    = -Q - 1``/``-Q``, ``hi`` at ``j = K`` (``lo1hi``/``lo0hi`` where they meet), no term for ``j > K`` or ``j < -Q
+    - 1``.  Derivation: as :func:`profile_periods` (the level differences are the uncut law's wherever ``t`` and
+    ``t + d`` lie in ``[-beta, beta]``), with the support's two constraints clipped per period: ``t + d <= beta`` on
+    ``t = k + u >= 0`` (``u + f <= Q - k + rho``: periods ``k <= Q - 2`` whole since ``u + f < 2``), and on ``s = |t|
+    = j + u`` in ``(0, d)`` both ``s <= beta`` (``j <= K - 1`` whole, ``u < rho`` at ``j = K``) and ``d - s <= beta``
+    (``j + u >= -Q + f - rho``: whole for ``j >= -Q + 1``); ``t <= -d`` adds nothing (``|t + d| <= |t|``, in the
+    support), nor does ``j = p`` (``l(f - u) - l(u) - p <= 0``)."""
+    lc = _level_cells(decl)
+    if not decl.truncated or lc is None:
+        return None
+    cells, ext = lc
+    Z = derive_steps(decl).Z
+    out: Dict[str, Dict[str, Dict[int, sp.Expr]]] = {"head": {}, "block": {}}
+    out["run"] = {"mass": {0: _OMX(J_run) / omr}}  # (1 - r^J)/(1 - r): a run of J periods' geometric factor
+    for part, clips in CUT_CLIPS.items():
+        for name, (ups_x, lows_x) in clips.items():
+            acc: Dict[int, sp.Expr] = {}
+            for lo, hi, li in cells:
+                for lj_lo, lj_hi, lj in ext:
+                    if part == "head":  # u in [lo, hi), u + f in [lj_lo, lj_hi)
+                        key, ups, lows = lj - li, [hi, lj_hi - f_shift], [lo, lj_lo - f_shift]
+                    else:  # u in [lo, hi), 1 + f - u in [lj_lo, lj_hi)
+                        key, ups, lows = lj - li - 1, [hi, 1 + f_shift - lj_lo], [lo, 1 + f_shift - lj_hi]
+                    acc[key] = acc.get(key, sp.Integer(0)) + r**li * _overlap_ordered(
+                        ups + list(ups_x), lows + list(lows_x), f_shift)
+            # head keys m < 0 have no mass (u + f >= u: the level cannot drop)
+            out[part][name] = {key: e / Z for key, e in sorted(acc.items()) if e != 0 and (part == "block" or key >= 0)}
+    return out
+
+
 
 
 @functools.lru_cache(maxsize=None)

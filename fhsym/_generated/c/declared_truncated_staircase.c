@@ -129,13 +129,231 @@ double fhsym_truncated_staircase_profile_inf(double d, double epsilon, double W,
     return ((exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(1 - W, d - rho)) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(d, 1 - W), -W + rho), ((1 - rho) - (-d)))))*exp(-epsilon) + exp(-epsilon*(K - 1))*fhsym__max(0, fhsym__min(W, ((W - rho - 1) - (-d)))) + exp(-K*epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, d), rho), ((W - rho) - (-d)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
 }
 
+double fhsym_truncated_staircase_profile_run(double J, double epsilon)
+{
+    return expm1(-J*epsilon)/expm1(-epsilon);
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, W - f) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, -W + f), ((2 - W) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_full_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(rho + 1, W - f), ((rho + 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, ((1 - W) - (f))), ((-W + rho + 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), 1 - W), 1 - f), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f), ((rho + 1) - (f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), ((W + 1) - (f))), ((rho + 1) - (f))), ((W - 1) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + f), -W + rho), ((2 - W) - (f))), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_pen_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f), -W + rho), ((rho + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(W - f, -f + rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), ((1 - W) - (f))), ((-W + rho) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), 1 - W), 1 - f), ((-W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), -f + rho), ((W + 1) - (f))), ((W - 1) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), 1 - W), 1 - f), -W + rho), -f + rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + f), -W + rho - 1), ((2 - W) - (f))), ((-W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_head_last_2(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f - 1), 1 - W), 2 - f), -f + rho), -W + rho - 1))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, f + 1), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(W, f), 2*W - f)) + fhsym__max(0, fhsym__min(fhsym__min(1 - W, W - f), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_full_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), ((rho + 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f + 1), rho + 1), ((W + rho) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), ((W + rho) - (f))), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), 1 - W), -W + f), -f + rho), ((W + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), ((W + rho - 1) - (f))), 2*W - f)) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -f + rho), -W + rho - 1)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), ((rho + 1) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((2*W - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, W - f), -f + rho), ((W + rho) - (f))), ((1 - W) - (-f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho), ((W + rho) - (f))), 2*W - f), -f + 2*rho)) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo0hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_m2(double f, double epsilon, double W, double K, double rho)
+{
+    return exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_m1(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f))), ((2*rho - 1) - (f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 1 - f), -W + rho), -f + rho), ((2*rho - 1) - (f))), ((1 - 2*W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, rho - 1), 1 - W), -W + f), -W + rho), -f + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_0(double f, double epsilon, double W, double K, double rho)
+{
+    return (fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, f), rho - 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), 2*W - f), ((2*rho - 1) - (f)))) + fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f)))) + exp(-epsilon)*fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(1 - W, 2 - f), -2*W + f), -f + rho), ((rho + 1) - (f))), -W + rho - 1), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+double fhsym_truncated_staircase_profile_far_block_lo1hi_1(double f, double epsilon, double W, double K, double rho)
+{
+    return fhsym__max(0, fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(fhsym__min(W, 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))))/(2*(W + (1 - W)*exp(-epsilon))*expm1(-K*epsilon)/expm1(-epsilon) + 2*((-W + fhsym__min(1, fhsym__max(W, rho)))*exp(-epsilon) + fhsym__min(W, rho))*exp(-K*epsilon));
+}
+
+/* the number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as fma(-(N - 2 j), epsilon, eps) < 0 (the
+   level differences N - 2 j of a run decrease in j): an estimate, then moved to the test's boundary */
+static double fhsym_truncated_staircase__run_length(double eps, double epsilon, double N, double p)
+{
+    double J = ceil(0.5 * (N - eps / epsilon));
+    if (!(J >= 0.0)) J = 0.0;
+    if (J > p) J = p;
+    while (J > 0.0 && !(fma(-(N - 2.0 * (J - 1.0)), epsilon, eps) < 0.0)) J -= 1.0;
+    while (J < p && fma(-(N - 2.0 * J), epsilon, eps) < 0.0) J += 1.0;
+    return J;
+}
+
+/* r^k = e^(-k epsilon) with k epsilon split exactly (the product's error by fma) */
+static double fhsym_truncated_staircase__rpow(double k, double epsilon)
+{
+    double hi = k * epsilon;
+    return exp(-hi) * exp(fma(-k, epsilon, hi));
+}
+
+/* P(T > k + u) (0 <= u < 1, k + u <= K + rho): the derived tail with its first s = min(k, K - 1) periods
+   taken out, r^s sf(k - s, .; K - s) Z(K - s)/Z(K) */
+static double fhsym_truncated_staircase__tail(double k, double u, double epsilon, double W, double K, double rho)
+{
+    double s, val;
+    if (k >= K && !(rho > 0.0)) return 0.0;
+    s = fmin(k, K - 1.0);
+    if (k >= K) val = fhsym_truncated_staircase_sf_top(u, epsilon, W, K - s, rho);
+    else {
+        if (u < W) val = fhsym_truncated_staircase_sf_0(k - s, (W) - u, epsilon, W, K - s, rho);
+        else val = fhsym_truncated_staircase_sf_1(k - s, (1) - u, epsilon, W, K - s, rho);
+    }
+    return fhsym_truncated_staircase__rpow(s, epsilon) * val * (fhsym_truncated_staircase_norm(epsilon, W, K - s, rho) / fhsym_truncated_staircase_norm(epsilon, W, K, rho));
+}
+
+/* a run of n periods of |t| from j0 whose largest level difference is N: mass r^j0 (1 - r^J)/(1 - r)
+   (1 - e^eps r^(N + 1 - J)), J of its periods with a positive term */
+static double fhsym_truncated_staircase__block(double eps, double epsilon, double N, double j0, double n, double mass)
+{
+    double J;
+    if (!(mass > 0.0)) return 0.0;
+    J = fhsym_truncated_staircase__run_length(eps, epsilon, N, n);
+    if (!(J > 0.0)) return 0.0;
+    return mass * fhsym_truncated_staircase__rpow(j0, epsilon) * fhsym_truncated_staircase_profile_run(J, epsilon) * -expm1(fma(-(N + 1.0 - J), epsilon, eps));
+}
+
 /* delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1 period of the law cut
    at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I, the mass whose shift
-   leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding; NaN for d > 1 period
-   (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument */
+   leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding; for 1 < d < 2 beta
+   periods (beta = K + rho; p = floor(d), f = d - p) the derived form of
+   fhsym.symbolic.steps.profile_periods_cut: I = P(T > beta - d) (the derived tail) plus the head and block runs
+   of the profile_far_* masses above (fhsym/codegen/step_far.py); 1 for d >= 2 beta; NaN for d > 2^52 periods,
+   eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument */
 double fhsym_truncated_staircase_profile(double eps, double d, double epsilon, double W, double K, double rho)
 {
-    double out = 0.0, x;
+    double out = 0.0, x, p, f, Q, t, k, u, j, jt, j0, j1;
     if (!(eps >= 0.0) || !(d >= 0.0) || !(d <= 4503599627370496.0) || !(epsilon > 0.0)) return NAN;
     if (!(K >= 1.0) || K != floor(K) || !(rho >= 0.0) || !(rho < 1.0)) return NAN;
     if (d <= 1.0) {
@@ -146,5 +364,79 @@ double fhsym_truncated_staircase_profile(double eps, double d, double epsilon, d
         if (x < 0.0) out += fhsym_truncated_staircase_profile_weight_2(d, epsilon, W, K, rho) * -expm1(x);
         return out;
     }
-    return NAN;
+    if (d >= 2.0 * (K + rho)) return 1.0;
+    p = floor(d);
+    f = d - p;
+    Q = K - p;
+    t = rho - f;
+    if (Q > 0.0 || (Q == 0.0 && t >= 0.0)) out = fhsym_truncated_staircase__tail(t >= 0.0 ? Q : Q - 1.0, t >= 0.0 ? t : 1.0 + t, epsilon, W, K, rho);
+    else {
+        k = t <= 0.0 ? -Q : -Q - 1.0;
+        u = t <= 0.0 ? -t : 1.0 - t;
+        out = (k > K || (k == K && u >= rho)) ? 1.0 : 1.0 - fhsym_truncated_staircase__tail(k, u, epsilon, W, K, rho);
+    }
+    if (Q >= 0.0) {
+        x = fma(-(p + 0.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 2.0 ? fhsym_truncated_staircase_profile_run(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_full_0(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 1.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 2.0 ? fhsym_truncated_staircase_profile_run(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_full_1(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 2.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 2.0 ? fhsym_truncated_staircase_profile_run(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_full_2(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 0.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 1.0 ? fhsym_truncated_staircase__rpow(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_pen_0(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 1.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 1.0 ? fhsym_truncated_staircase__rpow(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_pen_1(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 2.0), epsilon, eps);
+        if (x < 0.0) out += (Q >= 1.0 ? fhsym_truncated_staircase__rpow(Q - 1.0, epsilon) : 0.0) * fhsym_truncated_staircase_profile_far_head_pen_2(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 0.0), epsilon, eps);
+        if (x < 0.0) out += fhsym_truncated_staircase__rpow(Q, epsilon) * fhsym_truncated_staircase_profile_far_head_last_0(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 1.0), epsilon, eps);
+        if (x < 0.0) out += fhsym_truncated_staircase__rpow(Q, epsilon) * fhsym_truncated_staircase_profile_far_head_last_1(f, epsilon, W, K, rho) * -expm1(x);
+        x = fma(-(p + 2.0), epsilon, eps);
+        if (x < 0.0) out += fhsym_truncated_staircase__rpow(Q, epsilon) * fhsym_truncated_staircase_profile_far_head_last_2(f, epsilon, W, K, rho) * -expm1(x);
+    }
+    jt = fmin(p - 1.0, K);
+    j0 = fmax(0.0, 1.0 - Q);
+    j1 = fmin(p - 1.0, K - 1.0);
+    if (j1 >= j0) {
+        out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * j0, j0, j1 - j0 + 1.0, fhsym_truncated_staircase_profile_far_block_full_m2(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * j0, j0, j1 - j0 + 1.0, fhsym_truncated_staircase_profile_far_block_full_m1(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * j0, j0, j1 - j0 + 1.0, fhsym_truncated_staircase_profile_far_block_full_0(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * j0, j0, j1 - j0 + 1.0, fhsym_truncated_staircase_profile_far_block_full_1(f, epsilon, W, K, rho));
+    }
+    j = -Q - 1.0;
+    if (j >= 0.0 && j <= jt) {
+        if (j == K) {
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1hi_m2(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1hi_m1(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1hi_0(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1hi_1(f, epsilon, W, K, rho));
+        } else {
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1_m2(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1_m1(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1_0(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo1_1(f, epsilon, W, K, rho));
+        }
+    }
+    j = -Q;
+    if (j >= 0.0 && j <= jt) {
+        if (j == K) {
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0hi_m2(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0hi_m1(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0hi_0(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0hi_1(f, epsilon, W, K, rho));
+        } else {
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0_m2(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0_m1(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0_0(f, epsilon, W, K, rho));
+            out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, fhsym_truncated_staircase_profile_far_block_lo0_1(f, epsilon, W, K, rho));
+        }
+    }
+    if (K <= jt && K != -Q - 1.0 && K != -Q) {
+        out += fhsym_truncated_staircase__block(eps, epsilon, p - 2.0 - 2.0 * K, K, 1.0, fhsym_truncated_staircase_profile_far_block_hi_m2(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p - 1.0 - 2.0 * K, K, 1.0, fhsym_truncated_staircase_profile_far_block_hi_m1(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p + 0.0 - 2.0 * K, K, 1.0, fhsym_truncated_staircase_profile_far_block_hi_0(f, epsilon, W, K, rho));
+        out += fhsym_truncated_staircase__block(eps, epsilon, p + 1.0 - 2.0 * K, K, 1.0, fhsym_truncated_staircase_profile_far_block_hi_1(f, epsilon, W, K, rho));
+    }
+    return out;
 }

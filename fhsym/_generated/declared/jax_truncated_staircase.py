@@ -107,12 +107,184 @@ def profile_inf(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return ((xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(1 - W, d - rho)) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(d, 1 - W), -W + rho), ((1 - rho) - (-d)))))*xp.exp(-epsilon) + xp.exp(-epsilon*(K - 1))*xp.maximum(0, xp.minimum(W, ((W - rho - 1) - (-d)))) + xp.exp(-K*epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, d), rho), ((W - rho) - (-d)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
 
 
+def profile_run(J: Any, epsilon: Any) -> Any:
+    return xp.expm1(-J*epsilon)/xp.expm1(-epsilon)
+
+
+def profile_far_head_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, W - f) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, -W + f), ((2 - W) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_full_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(rho + 1, W - f), ((rho + 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, ((1 - W) - (f))), ((-W + rho + 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), 1 - W), 1 - f), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f), ((rho + 1) - (f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), ((W + 1) - (f))), ((rho + 1) - (f))), ((W - 1) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + f), -W + rho), ((2 - W) - (f))), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_pen_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f), -W + rho), ((rho + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(W - f, -f + rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), ((1 - W) - (f))), ((-W + rho) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), 1 - W), 1 - f), ((-W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), -f + rho), ((W + 1) - (f))), ((W - 1) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), 1 - W), 1 - f), -W + rho), -f + rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + f), -W + rho - 1), ((2 - W) - (f))), ((-W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_head_last_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f - 1), 1 - W), 2 - f), -f + rho), -W + rho - 1))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, f + 1), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(W, f), 2*W - f)) + xp.maximum(0, xp.minimum(xp.minimum(1 - W, W - f), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), ((rho + 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f + 1), rho + 1), ((W + rho) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), ((W + rho) - (f))), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), 1 - W), -W + f), -f + rho), ((W + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), ((W + rho - 1) - (f))), 2*W - f)) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -f + rho), -W + rho - 1)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), ((rho + 1) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((2*W - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, W - f), -f + rho), ((W + rho) - (f))), ((1 - W) - (-f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f), -f + 2*rho)) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f))), ((2*rho - 1) - (f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((2*rho - 1) - (f))), ((1 - 2*W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, rho - 1), 1 - W), -W + f), -W + rho), -f + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, f), rho - 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), 2*W - f), ((2*rho - 1) - (f)))) + xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f)))) + xp.exp(-epsilon)*xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(1 - W, 2 - f), -2*W + f), -f + rho), ((rho + 1) - (f))), -W + rho - 1), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return xp.maximum(0, xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(xp.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))))/(2*(W + (1 - W)*xp.exp(-epsilon))*xp.expm1(-K*epsilon)/xp.expm1(-epsilon) + 2*((-W + xp.minimum(1, xp.maximum(W, rho)))*xp.exp(-epsilon) + xp.minimum(W, rho))*xp.exp(-K*epsilon))
+
+
+def _run_length(eps: Any, epsilon: Any, N: Any, p: Any) -> Any:
+    """The number of j = 0 .. p-1 with (N - 2 j) epsilon > eps, tested as sub_prod(eps, N - 2 j, epsilon) < 0:
+    an estimate, then moved to the test's boundary (three steps each way: the estimate is within one)."""
+    J = xp.clip(xp.ceil(0.5 * (N - eps / epsilon)), 0.0, p)
+    J = xp.where(J == J, J, 0.0)
+    for _ in range(3):
+        J = xp.where((J > 0.0) & ~(xp.sub_prod(eps, N - 2.0 * (J - 1.0), epsilon) < 0.0), J - 1.0, J)
+    for _ in range(3):
+        J = xp.where((J < p) & (xp.sub_prod(eps, N - 2.0 * J, epsilon) < 0.0), J + 1.0, J)
+    return J
+
+
+def _rpow(k: Any, epsilon: Any) -> Any:
+    """r^k = e^(-k epsilon), k epsilon split exactly."""
+    hi = k * epsilon
+    return xp.exp(-hi) * xp.exp(xp.sub_prod(hi, k, epsilon))
+
+
+def _tail(k: Any, u: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    """P(T > k + u): the derived tail with its first s = min(k, K - 1) periods taken out."""
+    s = xp.minimum(k, K - 1.0)
+    ks, Ks = k - s, K - s
+    val = xp.where(ks >= Ks, sf_top(u, epsilon, W, Ks, rho), xp.where(u < W, sf_0(ks, (W) - u, epsilon, W, Ks, rho), sf_1(ks, (1) - u, epsilon, W, Ks, rho)))
+    out = _rpow(s, epsilon) * val * (norm(epsilon, W, Ks, rho) / norm(epsilon, W, K, rho))
+    return xp.where((k >= K) & ~(rho > 0.0), 0.0, out)
+
+
+def _block(eps: Any, epsilon: Any, N: Any, j0: Any, n: Any, mass: Any) -> Any:
+    """A run of n periods of |t| from j0 whose largest level difference is N."""
+    J = _run_length(eps, epsilon, N, n)
+    x = xp.sub_prod(eps, N + 1.0 - J, epsilon)
+    return xp.where((J > 0.0) & (mass > 0.0), mass * _rpow(j0, epsilon) * profile_run(J, epsilon) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+
+
 def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     """The profile delta(eps; d) = I(d) + sum_n W_n(d) (1 - e^(eps - n epsilon))_+ for a shift 0 <= d <= 1
     period of the law cut at K + rho periods (K >= 1; fhsym.symbolic.steps.profile_weights_cut: profile_inf = I,
     the mass whose shift leaves the support, and the profile_weight_n above), eps - n epsilon with one rounding;
-    NaN for d > 1 period (not derived), eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0,
-    1) or a NaN argument."""
+    for 1 < d < 2 beta periods (beta = K + rho; p = floor(d), f = d - p) the derived form of
+    fhsym.symbolic.steps.profile_periods_cut: I = P(T > beta - d) (the derived tail) plus the head and block
+    runs of the profile_far_* masses above (fhsym/codegen/step_far.py); 1 for d >= 2 beta; NaN for d > 2^52
+    periods, eps < 0, d < 0, epsilon <= 0, K not a whole number >= 1, rho outside [0, 1) or a NaN argument."""
     eps, d = xp.asarray(eps, dtype=xp.float64), xp.asarray(d, dtype=xp.float64)
     out = 0.0 * (eps + d)
     out = out + profile_inf(d, epsilon, W, K, rho)
@@ -120,7 +292,72 @@ def profile(eps: Any, d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     out = out + xp.where(x < 0.0, profile_weight_1(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
     x = xp.sub_prod(eps, 2.0, epsilon)
     out = out + xp.where(x < 0.0, profile_weight_2(d, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
-    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 1.0) & (epsilon > 0.0)
+    p = xp.floor(d)
+    f = d - p
+    Q = K - p
+    t = rho - f
+    pos = (Q > 0.0) | ((Q == 0.0) & (t >= 0.0))
+    kn, un = xp.where(t <= 0.0, -Q, -Q - 1.0), xp.where(t <= 0.0, -t, 1.0 - t)
+    outside = ~pos & ((kn > K) | ((kn == K) & (un >= rho)))
+    kk = xp.where(pos, xp.where(t >= 0.0, Q, Q - 1.0), xp.where(outside, 0.0, kn))
+    uu = xp.where(pos, xp.where(t >= 0.0, t, 1.0 + t), xp.where(outside, 0.0, un))
+    tl = _tail(kk, uu, epsilon, W, K, rho)
+    far = xp.where(pos, tl, xp.where(outside, 1.0, 1.0 - tl))
+    sfull = xp.where(Q >= 2.0, profile_run(xp.maximum(Q - 1.0, 0.0), epsilon), 0.0)
+    spen = xp.where(Q >= 1.0, _rpow(xp.maximum(Q - 1.0, 0.0), epsilon), 0.0)
+    slast = xp.where(Q >= 0.0, _rpow(xp.maximum(Q, 0.0), epsilon), 0.0)
+    x = xp.sub_prod(eps, p + 0.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), sfull * profile_far_head_full_0(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 1.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), sfull * profile_far_head_full_1(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 2.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), sfull * profile_far_head_full_2(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 0.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), spen * profile_far_head_pen_0(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 1.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), spen * profile_far_head_pen_1(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 2.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), spen * profile_far_head_pen_2(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 0.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), slast * profile_far_head_last_0(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 1.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), slast * profile_far_head_last_1(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    x = xp.sub_prod(eps, p + 2.0, epsilon)
+    far = far + xp.where((Q >= 0.0) & (x < 0.0), slast * profile_far_head_last_2(f, epsilon, W, K, rho) * -xp.expm1(xp.minimum(x, 0.0)), 0.0)
+    jt = xp.minimum(p - 1.0, K)
+    j0 = xp.maximum(0.0, 1.0 - Q)
+    j1 = xp.minimum(p - 1.0, K - 1.0)
+    far = far + xp.where(j1 >= j0, _block(eps, epsilon, p - 2.0 - 2.0 * j0, j0, xp.maximum(j1 - j0 + 1.0, 0.0), profile_far_block_full_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(j1 >= j0, _block(eps, epsilon, p - 1.0 - 2.0 * j0, j0, xp.maximum(j1 - j0 + 1.0, 0.0), profile_far_block_full_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(j1 >= j0, _block(eps, epsilon, p + 0.0 - 2.0 * j0, j0, xp.maximum(j1 - j0 + 1.0, 0.0), profile_far_block_full_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(j1 >= j0, _block(eps, epsilon, p + 1.0 - 2.0 * j0, j0, xp.maximum(j1 - j0 + 1.0, 0.0), profile_far_block_full_1(f, epsilon, W, K, rho)), 0.0)
+    j = xp.clip(-Q - 1.0, 0.0, jt)
+    ok = (-Q - 1.0 >= 0.0) & (-Q - 1.0 <= jt)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, profile_far_block_lo1hi_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo1hi_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, profile_far_block_lo1hi_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo1hi_1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, profile_far_block_lo1_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo1_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, profile_far_block_lo1_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo1_1(f, epsilon, W, K, rho)), 0.0)
+    j = xp.clip(-Q, 0.0, jt)
+    ok = (-Q >= 0.0) & (-Q <= jt)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, profile_far_block_lo0hi_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo0hi_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, profile_far_block_lo0hi_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j == K), _block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo0hi_1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p - 2.0 - 2.0 * j, j, 1.0, profile_far_block_lo0_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p - 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo0_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p + 0.0 - 2.0 * j, j, 1.0, profile_far_block_lo0_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where(ok & (j != K), _block(eps, epsilon, p + 1.0 - 2.0 * j, j, 1.0, profile_far_block_lo0_1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where((K <= jt) & (K != -Q - 1.0) & (K != -Q), _block(eps, epsilon, p - 2.0 - 2.0 * K, K, 1.0, profile_far_block_hi_m2(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where((K <= jt) & (K != -Q - 1.0) & (K != -Q), _block(eps, epsilon, p - 1.0 - 2.0 * K, K, 1.0, profile_far_block_hi_m1(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where((K <= jt) & (K != -Q - 1.0) & (K != -Q), _block(eps, epsilon, p + 0.0 - 2.0 * K, K, 1.0, profile_far_block_hi_0(f, epsilon, W, K, rho)), 0.0)
+    far = far + xp.where((K <= jt) & (K != -Q - 1.0) & (K != -Q), _block(eps, epsilon, p + 1.0 - 2.0 * K, K, 1.0, profile_far_block_hi_1(f, epsilon, W, K, rho)), 0.0)
+    far = xp.where(d >= 2.0 * (K + rho), 1.0, far)
+    out = xp.where(d <= 1.0, out, far)
+    ok = (eps >= 0.0) & (d >= 0.0) & (d <= 4503599627370496.0) & (epsilon > 0.0)
     ok = ok & (K >= 1.0) & (K == xp.floor(K)) & (rho >= 0.0) & (rho < 1.0)
     return xp.where(ok, out, float("nan"))
 

@@ -114,6 +114,142 @@ def profile_inf(d: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return ((np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(1 - W, d - rho)) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(d, 1 - W), -W + rho), ((1 - rho) - (-d)))))*np.exp(-epsilon) + np.exp(-epsilon*(K - 1))*np.maximum(0, np.minimum(W, ((W - rho - 1) - (-d)))) + np.exp(-K*epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, d), rho), ((W - rho) - (-d)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
 
 
+def profile_run(J: Any, epsilon: Any) -> Any:
+    return np.expm1(-J*epsilon)/np.expm1(-epsilon)
+
+
+def profile_far_head_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, W - f) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, ((1 - W) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(W, ((W + 1) - (f))), ((W - 1) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, -W + f), ((2 - W) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_full_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(W, f - 1), 1 - W), 2 - f))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_pen_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(rho + 1, W - f), ((rho + 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, ((1 - W) - (f))), ((-W + rho + 1) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho), 1 - W), 1 - f), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_pen_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f), ((rho + 1) - (f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho), ((W + 1) - (f))), ((rho + 1) - (f))), ((W - 1) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + f), -W + rho), ((2 - W) - (f))), ((-W + rho + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_pen_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f - 1), 1 - W), 2 - f), -W + rho), ((rho + 1) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_last_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(W - f, -f + rho)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), ((1 - W) - (f))), ((-W + rho) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho - 1), 1 - W), 1 - f), ((-W + rho) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_last_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho - 1), -f + rho), ((W + 1) - (f))), ((W - 1) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f), 1 - W), 1 - f), -W + rho), -f + rho)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + f), -W + rho - 1), ((2 - W) - (f))), ((-W + rho) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_head_last_2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f - 1), 1 - W), 2 - f), -f + rho), -W + rho - 1))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_full_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, W - f), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_full_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(W, f + 1), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 1 - f), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_full_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(W, f), 2*W - f)) + np.maximum(0, np.minimum(np.minimum(1 - W, W - f), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(1 - W, 2 - f), -2*W + f)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_full_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, W - f), ((rho + 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, f + 1), rho + 1), ((W + rho) - (f))), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, 1 - f), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, W - f), ((W + rho) - (f))), ((1 - W) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho - 1), 1 - W), -W + f), -f + rho), ((W + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho - 1), ((W + rho - 1) - (f))), 2*W - f)) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 2 - f), -2*W + f), -f + rho), -W + rho - 1)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), W - f), ((W + rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(1 - W, W - f), -f + rho), ((1 - W) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho), 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), W - f), ((rho + 1) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho), f + 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), -f + 2*rho), ((2*W - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((rho + 1) - (f))), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(1 - W, W - f), -f + rho), ((W + rho) - (f))), ((1 - W) - (-f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho), ((W + rho) - (f))), 2*W - f), -f + 2*rho)) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 2 - f), -2*W + f), -W + rho), ((rho + 1) - (f))), -f + 2*rho)))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo0hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), -W + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((rho + 1) - (f))), -f + 2*rho))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m2(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_m1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho), f + 1), ((W + rho - 1) - (f))), ((2*W - 1) - (f))), ((2*rho - 1) - (f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 1 - f), -W + rho), -f + rho), ((2*rho - 1) - (f))), ((1 - 2*W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, rho - 1), 1 - W), -W + f), -W + rho), -f + rho), ((W + 1) - (f))), ((W + rho) - (f))), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_0(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return (np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, f), rho - 1), ((W + rho) - (f))), ((W + rho - 1) - (f))), 2*W - f), ((2*rho - 1) - (f)))) + np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, -W + rho), W - f), -f + rho), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))), ((1 - W) - (-f)))) + np.exp(-epsilon)*np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(1 - W, 2 - f), -2*W + f), -f + rho), ((rho + 1) - (f))), -W + rho - 1), ((2*rho - 1) - (f)))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
+def profile_far_block_lo1hi_1(f: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
+    return np.maximum(0, np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(np.minimum(W, 1 - W), -W + f), ((W + 1) - (f))), ((rho + 1) - (f))), -W + rho - 1), ((W + rho - 1) - (f))), ((2*rho - 1) - (f))))/(2*(W + (1 - W)*np.exp(-epsilon))*np.expm1(-K*epsilon)/np.expm1(-epsilon) + 2*((-W + np.minimum(1, np.maximum(W, rho)))*np.exp(-epsilon) + np.minimum(W, rho))*np.exp(-K*epsilon))
+
+
 def logpdf_arb_0(k: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
     return arb(-epsilon*k - A.log(A.q(2)*(W + (A.q(1) - W)*A.exp(-epsilon))*A.expm1(-K*epsilon)/A.expm1(-epsilon) + A.q(2)*((-W + A.min(A.q(1), A.max(W, rho)))*A.exp(-epsilon) + A.min(W, rho))*A.exp(-K*epsilon)))
 
@@ -198,6 +334,7 @@ ISF_TOP = (isf_top_0, isf_top_1,)
 MOMENT_PERIOD = {2: var_period, 4: moment_period_4, 6: moment_period_6}
 MOMENT_LAST = {2: var_last, 4: moment_last_4, 6: moment_last_6}
 PROFILE_WEIGHTS = {1: profile_weight_1, 2: profile_weight_2}
+PROFILE_FAR = {'head': {'full': {0: profile_far_head_full_0, 1: profile_far_head_full_1, 2: profile_far_head_full_2}, 'pen': {0: profile_far_head_pen_0, 1: profile_far_head_pen_1, 2: profile_far_head_pen_2}, 'last': {0: profile_far_head_last_0, 1: profile_far_head_last_1, 2: profile_far_head_last_2}}, 'block': {'full': {-2: profile_far_block_full_m2, -1: profile_far_block_full_m1, 0: profile_far_block_full_0, 1: profile_far_block_full_1}, 'lo0': {-2: profile_far_block_lo0_m2, -1: profile_far_block_lo0_m1, 0: profile_far_block_lo0_0, 1: profile_far_block_lo0_1}, 'lo1': {-2: profile_far_block_lo1_m2, -1: profile_far_block_lo1_m1, 0: profile_far_block_lo1_0, 1: profile_far_block_lo1_1}, 'hi': {-2: profile_far_block_hi_m2, -1: profile_far_block_hi_m1, 0: profile_far_block_hi_0, 1: profile_far_block_hi_1}, 'lo0hi': {-2: profile_far_block_lo0hi_m2, -1: profile_far_block_lo0hi_m1, 0: profile_far_block_lo0hi_0, 1: profile_far_block_lo0hi_1}, 'lo1hi': {-2: profile_far_block_lo1hi_m2, -1: profile_far_block_lo1hi_m1, 0: profile_far_block_lo1hi_0, 1: profile_far_block_lo1hi_1}}}
 LOGPDF_ARB = (logpdf_arb_0, logpdf_arb_1,)
 SF_ARB = (sf_arb_0, sf_arb_1,)
 ISF_ARB = (isf_arb_0, isf_arb_1,)
