@@ -36,9 +36,11 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from ..noise.truncated_staircase import TruncatedStaircase
 from .dual import DualCertificate
+from .lp import QuantisedLP
 from .primal import solve_private
 from .recorded import Checked, checked, recheck, record_of, recorded_points
 from .solve import LPSolution
+from .transport import TRANSPORT_MIN_EPSILON, best_transport
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
            "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon", "compute_record", "NEAR"]
@@ -415,8 +417,28 @@ def _truncated_staircase(eps: float, delta: float, sens: float) -> Optional[Trun
     return None
 
 
+#: ``source`` of an interval whose lower end is the transport dual (:mod:`.transport`)
+TRANSPORT_SOURCE = "transport dual (fhsym.optimum.transport; checked in exact rationals)"
+#: the grids tried for the LP noise beside a transport dual (bins per unit; the first that gives a private noise)
+COARSE_BINS = (16, 32, 8)
+
+
+def _coarse_primal(eps: float, dl: float, sens: float) -> Tuple[PiecewiseUniform, float]:
+    """The LP's noise on a coarse grid (tens of milliseconds) where the transport dual gives the lower end: it keeps
+    ``primal`` a proven piecewise-uniform noise; the closed-form laws are the upper end there."""
+    for m in COARSE_BINS:
+        _exact_width(sens, m)
+        try:
+            noise, proven, _ = solve_private(eps, dl, sens, m, _support(eps, dl, m))
+        except ArithmeticError:
+            continue
+        return noise, proven
+    noise, proven, _ = _solve(eps, dl, sens, None)
+    return noise, proven
+
+
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None, recorded: bool = True) -> OptimumInterval:
+                     bins: Optional[int] = None, recorded: bool = True, transport: bool = True) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
     ``V* = inf Var(T)`` over all noise laws ``T`` such that ``f(D) + T`` is (eps, delta)-DP for
@@ -452,6 +474,8 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     if not isinstance(recorded, bool):
         raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    if not isinstance(transport, bool):
+        raise ValueError(f"transport must be True or False; got {transport!r}")
     # the closed-form laws: each a candidate for the upper end where its proven worst profile is <= delta
     closed: List[Tuple[float, float, Union[Staircase, TruncatedStaircase]]] = []
     st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
@@ -472,20 +496,33 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
         near = _near(eps, dl, sens)  # the other records at this eps: a recorded point's own is wider than NEAR
         if near is not None and hit is None and not narrow(near[0], near[2]):
             near = None  # not recorded, and the neighbours are too far apart: the LP
+    data = hit if near is None else near
+    moved: Optional[Tuple[Fraction, DualCertificate]] = None  # the transport dual's bound at sens, and the dual
+    if transport and bins is None and eps >= TRANSPORT_MIN_EPSILON and (data is None or not narrow(data[0], data[2])):
+        t_bound, t_dual = best_transport(eps, dl)
+        moved = (t_bound * Fraction(sens) ** 2, t_dual)
     if hit is not None and near is None:
         primal, primal_proven, exact_lower, chk = hit
         dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
-        lower = fraction_down(exact_lower)
         rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
     elif near is not None:
         primal, primal_proven, exact_lower, dual, chk, source = near
-        lower = fraction_down(exact_lower)
         rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    elif moved is not None and moved[0] > 0 and best_st <= (1.0 + NEAR) * fraction_down(moved[0]):
+        primal, primal_proven = _coarse_primal(eps, dl, sens)
+        exact_lower, dual, source = moved[0], moved[1], TRANSPORT_SOURCE
+        lp = QuantisedLP(m=dual.m, M=dual.M, r=dual.r, delta=dl)
+        rows, cols = lp.n_rows + 1, lp.n_cols
     else:
         primal, primal_proven, sol = _solve(eps, dl, sens, bins)
         dual, source = sol.dual, "computed"
-        lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
+        exact_lower = sol.dual.variance_bound() * Fraction(sens) ** 2
         rows, cols = sol.n_rows, sol.n_cols
+    if moved is not None and moved[0] > exact_lower:  # the transport dual proves more than the data or the LP
+        exact_lower, dual, source = moved[0], moved[1], f"{source}; the lower end: {TRANSPORT_SOURCE}"
+        lp = QuantisedLP(m=dual.m, M=dual.M, r=dual.r, delta=dl)
+        rows, cols = lp.n_rows + 1, lp.n_cols
+    lower = fraction_down(exact_lower)
     m = dual.m
     primal_upper = fraction_up(primal.exact_variance())
     noise: Union[PiecewiseUniform, Staircase, TruncatedStaircase] = primal
@@ -502,7 +539,7 @@ def compute_record(epsilon: float, delta: float, bins: Optional[int] = None) -> 
     runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``).
     ``bins`` overrides the automatic grid (``scripts/optimum_table.py --bins``)."""
     t0 = time.perf_counter()
-    iv = optimal_variance(epsilon, delta, recorded=False, bins=bins)
+    iv = optimal_variance(epsilon, delta, recorded=False, bins=bins, transport=False)
     rec = record_of(iv, time.perf_counter() - t0)
     chk = recheck(rec)
     if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:
