@@ -1,7 +1,7 @@
 """The optimum and the advisor from their data files, interleaved with a baseline in one process (issue 31 items 2, 4).
 
     python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
-                                       [--only recorded advise computed offgrid widths]
+                                       [--only recorded advise computed offgrid widths large]
                                        [--fresh-rounds 5] [--compare-checkout DIR] [--markdown]
 
 Each row times an fhsym call and dp_accounting's analytic Gaussian ``get_sigma_gaussian(eps, 1e-6)`` alternately
@@ -29,6 +29,9 @@ the ratio shows the load each saw.
   that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above
   ``rowgen.FULL_COLUMNS`` = 8,000 columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
   default call ``optimal_variance(eps, 1e-7)`` once (the data's neighbours where they are narrow enough, else B).
+* ``large``: ``optimal_variance(eps, delta)`` at eps 4.5, 8, 9.5, 10, 15, 20 and delta 1e-5, 1e-6, 1e-10, cold
+  (every memo cleared), without the transport dual of ``fhsym.optimum.transport`` (A: ``transport=False``) and as it is
+  (B), interleaved A, B, with each interval's width (targets: 5 s; 1.002 at eps <= 10, 1.01 up to 20).
 * ``widths``: the recorded intervals' ``upper/lower`` (best certified upper end) against the targets 1.002
   (eps <= 10) and 1.01 (eps <= 20), and a summary per eps from 5 to 10.
 
@@ -207,6 +210,44 @@ def offgrid_rows(rounds: int) -> None:
               f"1.002: {'met' if iv.ratio <= 1.002 else 'missed'} | load {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def large_rows(rounds: int, eps_list: Tuple[float, ...] = (4.5, 8.0, 9.5, 10.0, 15.0, 20.0),
+               deltas: Tuple[float, ...] = (1e-5, 1e-6, 1e-10)) -> None:
+    """``optimal_variance(eps, delta)`` without the transport dual (A: ``transport=False``, the data or the LP as before)
+    and as it is now (B), interleaved A, B per round, every memo cleared before each call (cold), no warm-up; the
+    targets: 5 s per call, upper/lower at most 1.002 at eps <= 10 and 1.01 up to 20."""
+    from fhsym.optimum.transport import best_transport
+
+    def cold() -> None:
+        _clear()
+        best_transport.cache_clear()
+
+    print(f"large eps (issue 31 item 2): A = optimal_variance(eps, delta, transport=False), B = optimal_variance(eps, "
+          f"delta); cold calls, {rounds} round(s); load at the start {os.getloadavg()[0]:.2f}")
+    for eps in eps_list:
+        for delta in deltas:
+            got: dict = {}
+
+            def before(e: float = eps, d: float = delta) -> None:
+                cold()
+                try:
+                    got["A"] = fhsym.optimal_variance(e, d, transport=False)
+                except ArithmeticError as exc:  # the LP alone can fail on its grid at large eps
+                    got["A"] = exc
+
+            def now(e: float = eps, d: float = delta) -> None:
+                cold()
+                got["B"] = fhsym.optimal_variance(e, d)
+            ta, tb = interleaved(before, now, rounds, warm_up=False)
+            a, b = got["A"], got["B"]
+            target = 1.002 if eps <= 10 else 1.01
+            wa = f"{a.ratio:.5f}" if not isinstance(a, Exception) else "failed"
+            tm, bm = statistics.median(ta), statistics.median(tb)
+            print(f"  eps={eps:<4g} delta={delta:<6g} A {tm:7.2f} s, upper/lower {wa:>8} | B {bm:6.2f} s, upper/lower "
+                  f"{b.ratio:.5f} (m={b.bins}, {b.source.split(' (')[0].split(':')[0]}) | B/A {bm / tm:.3f} | "
+                  f"5 s: {'met' if bm <= 5 else 'missed'}, {target}: {'met' if b.ratio <= target else 'missed'} | "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def widths() -> None:
     pts = R.recorded_points()
     print(f"recorded points: {len(pts)}; intervals upper/lower (upper: the best certified law of optimal_variance)")
@@ -230,8 +271,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--slow-rounds", type=int, default=1, help="interleaved rounds of the LP rows")
-    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths"),
-                    default=("recorded", "advise", "computed", "offgrid", "widths"))
+    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths", "large"),
+                    default=("recorded", "advise", "computed", "offgrid", "widths", "large"))
     ap.add_argument("--fresh-rounds", type=int, default=5, help="fresh processes of the advise row (each checkout)")
     ap.add_argument("--compare-checkout", default=None, metavar="DIR", help="also time DIR's fhsym in fresh processes")
     ap.add_argument("--markdown", action="store_true")
@@ -262,6 +303,8 @@ def main(argv=None) -> None:
         offgrid_rows(ns.slow_rounds)
     if "widths" in ns.only:
         widths()
+    if "large" in ns.only:
+        large_rows(ns.slow_rounds)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"{sum(r['verdict'] == 'met' for r in rows)} of {len(rows)} timed rows met")
