@@ -41,6 +41,7 @@ No timing is asserted anywhere in the tests; docs/optimum.md and docs/performanc
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -211,10 +212,11 @@ def offgrid_rows(rounds: int) -> None:
 
 
 def large_rows(rounds: int, eps_list: Tuple[float, ...] = (4.5, 8.0, 9.5, 10.0, 15.0, 20.0),
-               deltas: Tuple[float, ...] = (1e-5, 1e-6, 1e-10)) -> None:
+               deltas: Tuple[float, ...] = (1e-5, 1e-6, 1e-10), before_too: bool = True) -> None:
     """``optimal_variance(eps, delta)`` without the transport dual (A: ``transport=False``, the data or the LP as before)
     and as it is now (B), interleaved A, B per round, every memo cleared before each call (cold), no warm-up; the
-    targets: 5 s per call, upper/lower at most 1.002 at eps <= 10 and 1.01 up to 20."""
+    targets: 5 s per call, upper/lower at most 1.002 at eps <= 10 and 1.01 up to 20.  ``before_too=False``: B alone
+    (the LP alone can take minutes at eps >= 9.5 with delta = 1e-10)."""
     from fhsym.optimum.transport import best_transport
 
     def cold() -> None:
@@ -237,13 +239,19 @@ def large_rows(rounds: int, eps_list: Tuple[float, ...] = (4.5, 8.0, 9.5, 10.0, 
             def now(e: float = eps, d: float = delta) -> None:
                 cold()
                 got["B"] = fhsym.optimal_variance(e, d)
-            ta, tb = interleaved(before, now, rounds, warm_up=False)
+            if before_too:
+                ta, tb = interleaved(before, now, rounds, warm_up=False)
+            else:
+                ta, tb = [math.nan], interleaved(lambda: None, now, rounds, warm_up=False)[1]
+                got["A"] = None
             a, b = got["A"], got["B"]
             target = 1.002 if eps <= 10 else 1.01
-            wa = f"{a.ratio:.5f}" if not isinstance(a, Exception) else "failed"
+            wa = "failed" if isinstance(a, Exception) else "-" if a is None else f"{a.ratio:.5f}"
             tm, bm = statistics.median(ta), statistics.median(tb)
-            print(f"  eps={eps:<4g} delta={delta:<6g} A {tm:7.2f} s, upper/lower {wa:>8} | B {bm:6.2f} s, upper/lower "
-                  f"{b.ratio:.5f} (m={b.bins}, {b.source.split(' (')[0].split(':')[0]}) | B/A {bm / tm:.3f} | "
+            head = "A not run | " if a is None else f"A {tm:7.2f} s, upper/lower {wa:>8} | "
+            rel = "" if a is None else f" | B/A {bm / tm:.3f}"
+            print(f"  eps={eps:<4g} delta={delta:<6g} {head}B {bm:6.2f} s, upper/lower "
+                  f"{b.ratio:.5f} (m={b.bins}, {b.source.split(' (')[0].split(':')[0]}){rel} | "
                   f"5 s: {'met' if bm <= 5 else 'missed'}, {target}: {'met' if b.ratio <= target else 'missed'} | "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
 
@@ -275,6 +283,9 @@ def main(argv=None) -> None:
                     default=("recorded", "advise", "computed", "offgrid", "widths", "large"))
     ap.add_argument("--fresh-rounds", type=int, default=5, help="fresh processes of the advise row (each checkout)")
     ap.add_argument("--compare-checkout", default=None, metavar="DIR", help="also time DIR's fhsym in fresh processes")
+    ap.add_argument("--large-eps", type=float, nargs="+", default=None, help="eps of the large rows")
+    ap.add_argument("--large-deltas", type=float, nargs="+", default=None, help="deltas of the large rows")
+    ap.add_argument("--large-now-only", action="store_true", help="large rows: time B alone (no A)")
     ap.add_argument("--markdown", action="store_true")
     ns = ap.parse_args(argv)
     try:
@@ -304,7 +315,12 @@ def main(argv=None) -> None:
     if "widths" in ns.only:
         widths()
     if "large" in ns.only:
-        large_rows(ns.slow_rounds)
+        kw: dict = {}
+        if ns.large_eps:
+            kw["eps_list"] = tuple(ns.large_eps)
+        if ns.large_deltas:
+            kw["deltas"] = tuple(ns.large_deltas)
+        large_rows(ns.slow_rounds, before_too=not ns.large_now_only, **kw)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"{sum(r['verdict'] == 'met' for r in rows)} of {len(rows)} timed rows met")
