@@ -10,7 +10,7 @@ rationals; nothing here is trusted), so this module only has to find a good one.
 The dual as a transport (``v = -u >= 0``, ``a_i`` the normalisation weights, ``w = 1/m``).  The reduced cost of the
 column ``q_i`` is ``rho_i = a_i ((i w)^2 - y) + sum_{rows (j,k): |k| = i} v_{j,k} - r sum_{rows (j,k): |k-j| = i}
 v_{j,k}``.  A row ``(j, k)`` moves credit ``v`` to the column ``|k|`` at the price ``r v`` to the column ``|k - j|``.
-With ``y`` (the bound) fixed, the *sinks* ``i <= c`` (``(c w)^2 <= y``) need ``a_i (y - (i w)^2)``; the columns
+With ``y`` (the bound) fixed, the *sinks* ``i <= c`` (``(c w)^2 < y``) need ``a_i (y - (i w)^2)``; the columns
 ``p > c`` have ``a_p ((p w)^2 - y) > 0`` to spend, at rate ``1/r``.  A sink ``i`` reaches every ``p`` in
 ``[c + 1, m + i]`` through the row ``(j, k) = (p - i, -i)`` (``1 <= j <= m``).  The columns of ring ``l >= 2``
 (``p`` in ``[c + 1 + (l-1) m, c + l m]``) are out of reach of the sinks; each pays into ``p - m`` (row
@@ -90,9 +90,9 @@ class _Plan:
     def __init__(self, epsilon: float, m: int, y: float, r: float, levels: int) -> None:
         w2 = 1.0 / (m * m)
         c = int(math.floor(math.sqrt(y) * m))
-        while c > 0 and c * c * w2 > y:
+        while c > 0 and c * c * w2 >= y:  # (c w)^2 < y strictly: every sink has a positive need
             c -= 1
-        while (c + 1) * (c + 1) * w2 <= y:
+        while (c + 1) * (c + 1) * w2 < y:
             c += 1
         self.m, self.y, self.r, self.c, self.levels = m, y, r, c, levels
         i = np.arange(c + 1, dtype=float)
