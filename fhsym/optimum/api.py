@@ -75,8 +75,9 @@ class OptimumInterval:
     smaller proven variance: the pure-DP staircase at the optimal gamma (Geng & Viswanath;
     :func:`staircase_variance_up`) or the truncated staircase fhsym calibrates at (eps, delta)
     (:class:`~fhsym.noise.TruncatedStaircase`, its ``variance_upper()``); then ``noise`` is that law,
-    ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is always the LP's
-    piecewise-uniform noise and ``primal_upper`` its variance rounded up.
+    ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is the LP's
+    piecewise-uniform noise (where the transport dual answers without an LP: a staircase on 8 bins per unit, proven
+    private) and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is the dual's ``m`` (bins per unit sensitivity of the
     LP behind the lower end), ``support`` its ``M``, ``lp_rows``/``lp_columns`` the size of that LP; ``primal`` may
@@ -419,22 +420,37 @@ def _truncated_staircase(eps: float, delta: float, sens: float) -> Optional[Trun
 
 #: ``source`` of an interval whose lower end is the transport dual (:mod:`.transport`)
 TRANSPORT_SOURCE = "transport dual (fhsym.optimum.transport; checked in exact rationals)"
-#: the grids tried for the LP noise beside a transport dual (bins per unit; the first that gives a private noise:
-#: at (12, 1e-12) 16 and 32 bins failed their exact check after 13 s, 8 bins passed)
-COARSE_BINS = (8, 16, 32)
+#: bins per unit of the lattice staircase that is the ``primal`` beside a transport dual
+COARSE_BINS = 8
 
 
 def _coarse_primal(eps: float, dl: float, sens: float) -> Tuple[PiecewiseUniform, float]:
-    """The LP's noise on a coarse grid (tens of milliseconds) where the transport dual gives the lower end: it keeps
-    ``primal`` a proven piecewise-uniform noise; the closed-form laws are the upper end there."""
-    for m in COARSE_BINS:
-        _exact_width(sens, m)
-        try:
-            noise, proven, _ = solve_private(eps, dl, sens, m, _support(eps, dl, m))
-        except ArithmeticError:
-            continue
-        return noise, proven
-    noise, proven, _ = _solve(eps, dl, sens, None)
+    """The ``primal`` where the transport dual gives the lower end and no LP is solved: a staircase on 8 bins per unit
+    (:func:`_lattice_staircase`, microseconds), proven private; the closed-form laws are the upper end there.  (The
+    LP's noise on 8, 16 and 32 bins took 0.01-0.13 s where it passed its exact check, and failed it at (13.7, 1e-12)
+    and (20, 1e-10) on 8 bins after seconds of retries.)"""
+    _exact_width(sens, COARSE_BINS)
+    return _lattice_staircase(eps, dl, sens, COARSE_BINS)
+
+
+def _lattice_staircase(eps: float, dl: float, sens: float, m: int) -> Tuple[PiecewiseUniform, float]:
+    """A staircase on the lattice of ``m`` bins per unit, proven private (:func:`_coarse_primal`).  Weights ``n_0 = 2^60`` on the centre
+    bin, then ``m`` bins per ring with ``n_l = ceil(n_(l-1) / rho)``, ``rho <= e^eps`` (so a bin shifted by at most
+    ``Delta`` meets a weight at least its own over ``e^eps``), until a ring holds at most ``delta / 2``; the support's
+    edge is then all a shift can charge.  Its privacy is proven by ``certified_sup_profile`` all the same."""
+    rho = Fraction(math.exp(eps) * (1.0 - 1e-9))
+    levels = [1 << 60]
+    while True:
+        nxt = -((-levels[-1] * rho.denominator) // rho.numerator)  # ceil(n / rho)
+        levels.append(nxt)
+        total = levels[0] + 2 * m * sum(levels[1:])
+        if Fraction(m * nxt, total) <= Fraction(dl) / 2 or len(levels) > 200:
+            break
+    weights = tuple([levels[0]] + [lev for lev in levels[1:] for _ in range(m)])
+    noise = PiecewiseUniform(sens / m, weights)
+    proven = noise.certified_sup_profile(eps, sens)
+    if proven > dl:
+        raise ArithmeticError(f"no private lattice staircase at eps={eps}, delta={dl}: proven {proven!r}")
     return noise, proven
 
 
@@ -460,7 +476,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     and ``transport`` (default) at eps >= 4, where the data does not answer within 0.2 %, a dual of the LP on a fine
     grid is written down without solving it (:mod:`.transport`; checked in exact rationals like a solved one): if the
     best closed-form law is within 0.2 % of its bound no LP is solved (``source`` starts ``"transport dual"``, the
-    ``primal`` is the LP's noise on a coarse grid), else the lower end is the larger of the two proven bounds.
+    ``primal`` a staircase on 8 bins per unit, proven private), else the lower end is the larger of the two proven bounds.
     ``transport=False`` keeps the data and the LP alone.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,

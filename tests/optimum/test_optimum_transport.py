@@ -20,7 +20,7 @@ import pytest
 import fhsym
 from fhsym.optimum.transport import TRANSPORT_MAX_BINS, best_transport, transport_bins, transport_certificate
 
-from optimum_reference import dual_bound
+from optimum_reference import dual_bound, hockey_stick
 
 
 def staircase_variance(eps: float, gamma: float, dps: int = 50) -> mp.mpf:
@@ -90,3 +90,14 @@ def test_grids_and_bad_input():
 def test_bins_solves_the_lp():
     lo = fhsym.optimal_variance(12.0, 1e-6, bins=8)
     assert lo.source == "computed" and lo.bins == 8 and math.isfinite(lo.upper)
+
+
+def test_the_primal_beside_a_transport_dual_is_private():
+    """Where the transport dual answers, the primal is a staircase on 8 bins per unit (the LP's noise on 8, 16 and 32
+    bins failed its exact check at (13.7, 1e-12)): private by the definition, summed exactly piece by piece."""
+    eps, delta = 13.7, 1e-12
+    iv = fhsym.optimal_variance(eps, delta)
+    assert iv.source.startswith("transport dual") and iv.primal.width == 0.125 and iv.ratio <= 1.01
+    for d in (0.0625, 0.125, 0.3, 0.5, 0.9, 1.0):
+        assert hockey_stick(iv.primal.width, iv.primal.weights, eps, d) <= delta, d
+    assert iv.upper <= iv.primal_upper
