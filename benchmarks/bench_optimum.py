@@ -3,6 +3,7 @@
     python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
                                        [--only recorded advise computed offgrid widths large]
                                        [--fresh-rounds 5] [--compare-checkout DIR] [--markdown]
+                                       [--large-eps EPS ...] [--large-deltas D ...] [--large-now-only]
 
 Each row times an fhsym call and dp_accounting's analytic Gaussian ``get_sigma_gaussian(eps, 1e-6)`` alternately
 (baseline, fhsym, baseline, fhsym, ... after one warm-up call of each: the house style of
