@@ -30,9 +30,10 @@ the ratio shows the load each saw.
   that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above
   ``rowgen.FULL_COLUMNS`` = 8,000 columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
   default call ``optimal_variance(eps, 1e-7)`` once (the data's neighbours where they are narrow enough, else B).
-* ``large`` (only with ``--only large``: A took over 7 minutes at (9.5, 1e-10)): ``optimal_variance(eps, delta)`` at eps 4.5, 8, 9.5, 10, 15, 20 and delta 1e-5, 1e-6, 1e-10, cold
-  (every memo cleared), without the transport dual of ``fhsym.optimum.transport`` (A: ``transport=False``) and as it is
-  (B), interleaved A, B, with each interval's width (targets: 5 s; 1.002 at eps <= 10, 1.01 up to 20).
+* ``large`` (only with ``--only large``: A took over 7 minutes at (9.5, 1e-10)): ``optimal_variance(eps, delta)``
+  at eps 4.5, 8, 9.5, 10, 15, 20 and delta 1e-5, 1e-6, 1e-10, cold (every memo cleared), without the transport dual
+  of ``fhsym.optimum.transport`` (A: ``transport=False``) and as it is (B), interleaved A, B, with each interval's
+  width (targets: 5 s; 1.002 at eps <= 10, 1.01 up to 20); ``--large-now-only`` times B alone.
 * ``widths``: the recorded intervals' ``upper/lower`` (best certified upper end) against the targets 1.002
   (eps <= 10) and 1.01 (eps <= 20), and a summary per eps from 5 to 10.
 
