@@ -85,7 +85,9 @@ class OptimumInterval:
     :func:`.recorded.best_of`, and a point near the data takes the noise of another record).
     ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the records of
     ``fhsym/optimum/data`` at this eps: the one at this (eps, delta), or ``"recorded near"`` the neighbouring deltas';
-    the dual and noise used re-checked in exact rationals).
+    the dual and noise used re-checked in exact rationals), or ``"transport dual ..."`` (:mod:`.transport`: the lower end
+    from a dual written down, no LP solved); a ``"; the lower end: transport dual"`` suffix where that dual proved more
+    than the data or the LP.
     """
 
     epsilon: float
