@@ -1,8 +1,9 @@
 """The optimum and the advisor from their data files, interleaved with a baseline in one process (issue 31 items 2, 4).
 
     python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
-                                       [--only recorded advise computed offgrid widths]
+                                       [--only recorded advise computed offgrid widths large]
                                        [--fresh-rounds 5] [--compare-checkout DIR] [--markdown]
+                                       [--large-eps EPS ...] [--large-deltas D ...] [--large-now-only]
 
 Each row times an fhsym call and dp_accounting's analytic Gaussian ``get_sigma_gaussian(eps, 1e-6)`` alternately
 (baseline, fhsym, baseline, fhsym, ... after one warm-up call of each: the house style of
@@ -29,6 +30,10 @@ the ratio shows the load each saw.
   that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above
   ``rowgen.FULL_COLUMNS`` = 8,000 columns), interleaved A, B per round (no warm-up: one call is the cost), with each interval's width; then the
   default call ``optimal_variance(eps, 1e-7)`` once (the data's neighbours where they are narrow enough, else B).
+* ``large`` (only with ``--only large``: A took over 7 minutes at (9.5, 1e-10)): ``optimal_variance(eps, delta)``
+  at eps 4.5, 8, 9.5, 10, 15, 20 and delta 1e-5, 1e-6, 1e-10, cold (every memo cleared), without the transport dual
+  of ``fhsym.optimum.transport`` (A: ``transport=False``) and as it is (B), interleaved A, B, with each interval's
+  width (targets: 5 s; 1.002 at eps <= 10, 1.01 up to 20); ``--large-now-only`` times B alone.
 * ``widths``: the recorded intervals' ``upper/lower`` (best certified upper end) against the targets 1.002
   (eps <= 10) and 1.01 (eps <= 20), and a summary per eps from 5 to 10.
 
@@ -38,6 +43,7 @@ No timing is asserted anywhere in the tests; docs/optimum.md and docs/performanc
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -207,6 +213,51 @@ def offgrid_rows(rounds: int) -> None:
               f"1.002: {'met' if iv.ratio <= 1.002 else 'missed'} | load {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def large_rows(rounds: int, eps_list: Tuple[float, ...] = (4.5, 8.0, 9.5, 10.0, 15.0, 20.0),
+               deltas: Tuple[float, ...] = (1e-5, 1e-6, 1e-10), before_too: bool = True) -> None:
+    """``optimal_variance(eps, delta)`` without the transport dual (A: ``transport=False``, the data or the LP as before)
+    and as it is now (B), interleaved A, B per round, every memo cleared before each call (cold), no warm-up; the
+    targets: 5 s per call, upper/lower at most 1.002 at eps <= 10 and 1.01 up to 20.  ``before_too=False``: B alone
+    (the LP alone can take minutes at eps >= 9.5 with delta = 1e-10)."""
+    from fhsym.optimum.transport import best_transport
+
+    def cold() -> None:
+        _clear()
+        best_transport.cache_clear()
+
+    print(f"large eps (issue 31 item 2): A = optimal_variance(eps, delta, transport=False), B = optimal_variance(eps, "
+          f"delta); cold calls, {rounds} round(s); load at the start {os.getloadavg()[0]:.2f}")
+    for eps in eps_list:
+        for delta in deltas:
+            got: dict = {}
+
+            def before(e: float = eps, d: float = delta) -> None:
+                cold()
+                try:
+                    got["A"] = fhsym.optimal_variance(e, d, transport=False)
+                except ArithmeticError as exc:  # the LP alone can fail on its grid at large eps
+                    got["A"] = exc
+
+            def now(e: float = eps, d: float = delta) -> None:
+                cold()
+                got["B"] = fhsym.optimal_variance(e, d)
+            if before_too:
+                ta, tb = interleaved(before, now, rounds, warm_up=False)
+            else:
+                ta, tb = [math.nan], interleaved(lambda: None, now, rounds, warm_up=False)[1]
+                got["A"] = None
+            a, b = got["A"], got["B"]
+            target = 1.002 if eps <= 10 else 1.01
+            wa = "failed" if isinstance(a, Exception) else "-" if a is None else f"{a.ratio:.5f}"
+            tm, bm = statistics.median(ta), statistics.median(tb)
+            head = "A not run | " if a is None else f"A {tm:7.2f} s, upper/lower {wa:>8} | "
+            rel = "" if a is None else f" | B/A {bm / tm:.3f}"
+            print(f"  eps={eps:<4g} delta={delta:<6g} {head}B {bm:6.2f} s, upper/lower "
+                  f"{b.ratio:.5f} (m={b.bins}, {b.source.split(' (')[0].split(':')[0]}){rel} | "
+                  f"5 s: {'met' if bm <= 5 else 'missed'}, {target}: {'met' if b.ratio <= target else 'missed'} | "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def widths() -> None:
     pts = R.recorded_points()
     print(f"recorded points: {len(pts)}; intervals upper/lower (upper: the best certified law of optimal_variance)")
@@ -230,10 +281,13 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--slow-rounds", type=int, default=1, help="interleaved rounds of the LP rows")
-    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths"),
-                    default=("recorded", "advise", "computed", "offgrid", "widths"))
+    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths", "large"),
+                    default=("recorded", "advise", "computed", "offgrid", "widths"))  # large: on request (A is slow)
     ap.add_argument("--fresh-rounds", type=int, default=5, help="fresh processes of the advise row (each checkout)")
     ap.add_argument("--compare-checkout", default=None, metavar="DIR", help="also time DIR's fhsym in fresh processes")
+    ap.add_argument("--large-eps", type=float, nargs="+", default=None, help="eps of the large rows")
+    ap.add_argument("--large-deltas", type=float, nargs="+", default=None, help="deltas of the large rows")
+    ap.add_argument("--large-now-only", action="store_true", help="large rows: time B alone (no A)")
     ap.add_argument("--markdown", action="store_true")
     ns = ap.parse_args(argv)
     try:
@@ -262,6 +316,13 @@ def main(argv=None) -> None:
         offgrid_rows(ns.slow_rounds)
     if "widths" in ns.only:
         widths()
+    if "large" in ns.only:
+        kw: dict = {}
+        if ns.large_eps:
+            kw["eps_list"] = tuple(ns.large_eps)
+        if ns.large_deltas:
+            kw["deltas"] = tuple(ns.large_deltas)
+        large_rows(ns.slow_rounds, before_too=not ns.large_now_only, **kw)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"{sum(r['verdict'] == 'met' for r in rows)} of {len(rows)} timed rows met")

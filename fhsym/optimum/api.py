@@ -36,9 +36,11 @@ from ..noise.piecewise_uniform import PiecewiseUniform
 from ..noise.staircase import Staircase, staircase_optimal_gamma
 from ..noise.truncated_staircase import TruncatedStaircase
 from .dual import DualCertificate
+from .lp import QuantisedLP
 from .primal import solve_private
 from .recorded import Checked, checked, recheck, record_of, recorded_points
 from .solve import LPSolution
+from .transport import TRANSPORT_MIN_EPSILON, best_transport
 
 __all__ = ["OptimumInterval", "optimal_variance", "calibrate_piecewise_uniform", "solve_calibration", "choose_grid",
            "MAX_COLUMNS", "staircase_variance_up", "smallest_epsilon", "compute_record", "NEAR"]
@@ -73,8 +75,9 @@ class OptimumInterval:
     smaller proven variance: the pure-DP staircase at the optimal gamma (Geng & Viswanath;
     :func:`staircase_variance_up`) or the truncated staircase fhsym calibrates at (eps, delta)
     (:class:`~fhsym.noise.TruncatedStaircase`, its ``variance_upper()``); then ``noise`` is that law,
-    ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is always the LP's
-    piecewise-uniform noise and ``primal_upper`` its variance rounded up.
+    ``proven_delta`` its proven worst profile at eps and ``upper`` its variance.  ``primal`` is the LP's
+    piecewise-uniform noise (where the transport dual answers without an LP: a staircase on 8 bins per unit, proven
+    private) and ``primal_upper`` its variance rounded up.
     ``dual`` is the certificate of the lower end at sensitivity 1 (re-check:
     ``dual.variance_bound() * Delta**2 >= lower``).  ``bins`` is the dual's ``m`` (bins per unit sensitivity of the
     LP behind the lower end), ``support`` its ``M``, ``lp_rows``/``lp_columns`` the size of that LP; ``primal`` may
@@ -82,7 +85,9 @@ class OptimumInterval:
     :func:`.recorded.best_of`, and a point near the data takes the noise of another record).
     ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the records of
     ``fhsym/optimum/data`` at this eps: the one at this (eps, delta), or ``"recorded near"`` the neighbouring deltas';
-    the dual and noise used re-checked in exact rationals).
+    the dual and noise used re-checked in exact rationals), or ``"transport dual ..."`` (:mod:`.transport`: the lower end
+    from a dual written down, no LP solved); a ``"; the lower end: transport dual"`` suffix where that dual proved more
+    than the data or the LP.
     """
 
     epsilon: float
@@ -415,8 +420,44 @@ def _truncated_staircase(eps: float, delta: float, sens: float) -> Optional[Trun
     return None
 
 
+#: ``source`` of an interval whose lower end is the transport dual (:mod:`.transport`)
+TRANSPORT_SOURCE = "transport dual (fhsym.optimum.transport; checked in exact rationals)"
+#: bins per unit of the lattice staircase that is the ``primal`` beside a transport dual
+COARSE_BINS = 8
+
+
+def _coarse_primal(eps: float, dl: float, sens: float) -> Tuple[PiecewiseUniform, float]:
+    """The ``primal`` where the transport dual gives the lower end and no LP is solved: a staircase on 8 bins per unit
+    (:func:`_lattice_staircase`, microseconds), proven private; the closed-form laws are the upper end there.  (The
+    LP's noise on 8, 16 and 32 bins took 0.01-0.13 s where it passed its exact check, and failed it at (13.7, 1e-12)
+    and (20, 1e-10) on 8 bins after seconds of retries.)"""
+    _exact_width(sens, COARSE_BINS)
+    return _lattice_staircase(eps, dl, sens, COARSE_BINS)
+
+
+def _lattice_staircase(eps: float, dl: float, sens: float, m: int) -> Tuple[PiecewiseUniform, float]:
+    """A staircase on the lattice of ``m`` bins per unit, proven private (:func:`_coarse_primal`).  Weights ``n_0 = 2^60`` on the centre
+    bin, then ``m`` bins per ring with ``n_l = ceil(n_(l-1) / rho)``, ``rho <= e^eps`` (so a bin shifted by at most
+    ``Delta`` meets a weight at least its own over ``e^eps``), until a ring holds at most ``delta / 2``; the support's
+    edge is then all a shift can charge.  Its privacy is proven by ``certified_sup_profile`` all the same."""
+    rho = Fraction(math.exp(eps) * (1.0 - 1e-9))
+    levels = [1 << 60]
+    while True:
+        nxt = -((-levels[-1] * rho.denominator) // rho.numerator)  # ceil(n / rho)
+        levels.append(nxt)
+        total = levels[0] + 2 * m * sum(levels[1:])
+        if Fraction(m * nxt, total) <= Fraction(dl) / 2 or len(levels) > 200:
+            break
+    weights = tuple([levels[0]] + [lev for lev in levels[1:] for _ in range(m)])
+    noise = PiecewiseUniform(sens / m, weights)
+    proven = noise.certified_sup_profile(eps, sens)
+    if proven > dl:
+        raise ArithmeticError(f"no private lattice staircase at eps={eps}, delta={dl}: proven {proven!r}")
+    return noise, proven
+
+
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None, recorded: bool = True) -> OptimumInterval:
+                     bins: Optional[int] = None, recorded: bool = True, transport: bool = True) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
     ``V* = inf Var(T)`` over all noise laws ``T`` such that ``f(D) + T`` is (eps, delta)-DP for
@@ -433,7 +474,12 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     every record at that epsilon contributes: the least-variance noise among those recorded at deltas at most delta
     (private there, so at delta) and the best of their duals evaluated at delta (a dual is feasible for every delta;
     its bound is affine in delta); another delta is answered so only if the interval is within :data:`NEAR`
-    (``source`` starts ``"recorded near"``).  ``recorded=False`` always solves the LP.
+    (``source`` starts ``"recorded near"``).  ``recorded=False`` never reads the data file.  With the automatic grid
+    and ``transport`` (default) at eps >= 4, where the data does not answer within 0.2 %, a dual of the LP on a fine
+    grid is written down without solving it (:mod:`.transport`; checked in exact rationals like a solved one): if the
+    best closed-form law is within 0.2 % of its bound no LP is solved (``source`` starts ``"transport dual"``, the
+    ``primal`` a staircase on 8 bins per unit, proven private), else the lower end is the larger of the two proven bounds.
+    ``transport=False`` keeps the data and the LP alone.
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -452,6 +498,8 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     if not isinstance(recorded, bool):
         raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    if not isinstance(transport, bool):
+        raise ValueError(f"transport must be True or False; got {transport!r}")
     # the closed-form laws: each a candidate for the upper end where its proven worst profile is <= delta
     closed: List[Tuple[float, float, Union[Staircase, TruncatedStaircase]]] = []
     st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
@@ -472,20 +520,33 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
         near = _near(eps, dl, sens)  # the other records at this eps: a recorded point's own is wider than NEAR
         if near is not None and hit is None and not narrow(near[0], near[2]):
             near = None  # not recorded, and the neighbours are too far apart: the LP
+    data = hit if near is None else near
+    moved: Optional[Tuple[Fraction, DualCertificate]] = None  # the transport dual's bound at sens, and the dual
+    if transport and bins is None and eps >= TRANSPORT_MIN_EPSILON and (data is None or not narrow(data[0], data[2])):
+        t_bound, t_dual = best_transport(eps, dl)
+        moved = (t_bound * Fraction(sens) ** 2, t_dual)
     if hit is not None and near is None:
         primal, primal_proven, exact_lower, chk = hit
         dual, source = chk.dual, "recorded (fhsym/optimum/data; dual and noise re-checked in exact rationals)"
-        lower = fraction_down(exact_lower)
         rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
     elif near is not None:
         primal, primal_proven, exact_lower, dual, chk, source = near
-        lower = fraction_down(exact_lower)
         rows, cols = int(chk.record["lp_rows"]), int(chk.record["lp_columns"])
+    elif moved is not None and moved[0] > 0 and best_st <= (1.0 + NEAR) * fraction_down(moved[0]):
+        primal, primal_proven = _coarse_primal(eps, dl, sens)
+        exact_lower, dual, source = moved[0], moved[1], TRANSPORT_SOURCE
+        lp = QuantisedLP(m=dual.m, M=dual.M, r=dual.r, delta=dl)
+        rows, cols = lp.n_rows + 1, lp.n_cols
     else:
         primal, primal_proven, sol = _solve(eps, dl, sens, bins)
         dual, source = sol.dual, "computed"
-        lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
+        exact_lower = sol.dual.variance_bound() * Fraction(sens) ** 2
         rows, cols = sol.n_rows, sol.n_cols
+    if moved is not None and moved[0] > exact_lower:  # the transport dual proves more than the data or the LP
+        exact_lower, dual, source = moved[0], moved[1], f"{source}; the lower end: {TRANSPORT_SOURCE}"
+        lp = QuantisedLP(m=dual.m, M=dual.M, r=dual.r, delta=dl)
+        rows, cols = lp.n_rows + 1, lp.n_cols
+    lower = fraction_down(exact_lower)
     m = dual.m
     primal_upper = fraction_up(primal.exact_variance())
     noise: Union[PiecewiseUniform, Staircase, TruncatedStaircase] = primal
@@ -502,7 +563,7 @@ def compute_record(epsilon: float, delta: float, bins: Optional[int] = None) -> 
     runner (:func:`fhsym.applications.frontier.optimum_grid_task`; ``scripts/optimum_table.py --grid frontier``).
     ``bins`` overrides the automatic grid (``scripts/optimum_table.py --bins``)."""
     t0 = time.perf_counter()
-    iv = optimal_variance(epsilon, delta, recorded=False, bins=bins)
+    iv = optimal_variance(epsilon, delta, recorded=False, bins=bins, transport=False)
     rec = record_of(iv, time.perf_counter() - t0)
     chk = recheck(rec)
     if (chk.lower, chk.upper) != (rec["lower"], rec["upper"]) or chk.proven_delta > delta:
