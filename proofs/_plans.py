@@ -261,7 +261,7 @@ def _ball_ends(enc: Any) -> Tuple[Any, Any]:
     if (enc.lower, enc.upper) == (0.0, SUBNORMAL):
         return mpmath.mpf(enc.lower), mpmath.mpf(enc.upper)
     x = enc.as_arb()
-    with mpmath.workdps(90):
+    with mpmath.workdps(90), fctx.workprec(max(enc.prec, 53) + 64):  # the ends at the ball's precision, not flint's 53 bits
         return (mpmath.mpf(x.lower().str(80, radius=False)), mpmath.mpf(x.upper().str(80, radius=False)))
 
 
@@ -369,3 +369,65 @@ def osgt_cases(ctx: Any, dv: Derivation) -> List[Case]:
 
     return [(fhsym.OSGT(vt, vr), e, d, (lambda vt=vt, vr=vr, e=e, d=d: digits50(lambda: ref(vt, vr, e, d))), f"theta = {vt / vr:g}")
             for vt, vr, e, d in fixed + rand]
+
+
+def flipped_huber_cases(ctx: Any, decl: Any, d: Any) -> List[Case]:
+    """alpha, gamma, eps, Delta: eps = L(p) at each point p of the plan's P = {-b - D, -D, b - D, -b, 0, b} (every
+    Table I case boundary, the flat stretch eps = b D of the kink among them) with its float neighbours, eps = 0, b
+    from 1e-2 to 30, D from 1e-3 to 10, gamma != 1, delta near 1e-300 and below the subnormals: reference F(t1) -
+    e^eps F(t1 + D) with F from the declaration's derived sf (``derive_basics``, units of alpha, c = b^2) and t1 the
+    crossing of the definition's loss r(s + D) - r(s) = eps (eq 7; bisection at the working precision); ``d`` the
+    declaration's ``derive_basics``."""
+    import math
+    from fractions import Fraction
+
+    import fhsym
+
+    c_ = decl.shape_symbols[0]
+    sf = [sp.lambdify((decl.t, c_), s, "mpmath") for s in d.sf]
+
+    def profile(b: Any, D_: Any, e: Any) -> Any:
+        """delta in standard units (gamma = 1) at the caller's precision."""
+        c = b * b
+
+        def U(x: Any) -> Any:  # P(T > x), T in units of alpha from the derived sf pieces
+            u = abs(x) / b
+            s = sf[0](u, c) if u < 1 else sf[1](u, c)
+            return s if x >= 0 else 1 - s
+
+        def r(x: Any) -> Any:  # eq 7 at gamma = 1
+            ax = abs(x)
+            return b * ax if ax <= b else (x * x + b * b) / 2
+
+        L = lambda s: r(s + D_) - r(s)  # noqa: E731 - non-decreasing (h log-concave)
+        lo, hi = -(abs(e) / D_ + D_ + b + 1), abs(e) / D_ + D_ + b + 1
+        for _ in range(mpmath.mp.prec + 20):  # L(lo) <= eps < L(hi): the flat stretch L = eps gives one value of F
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if L(mid) <= e else (lo, mid)
+        return U(hi) - mpmath.exp(e) * U(hi + D_)
+
+    def boundaries(b: float, D_: float) -> List[float]:
+        bq, dq = Fraction(b), Fraction(D_)
+        r = lambda x: bq * abs(x) if abs(x) <= bq else (x * x + bq * bq) / 2  # noqa: E731
+        out = []
+        for p in (-bq - dq, -dq, bq - dq, -bq, Fraction(0), bq):
+            e = float(r(p + dq) - r(p))
+            if e >= 0:
+                out += [e, math.nextafter(e, 0.0), math.nextafter(e, math.inf)]
+        return sorted(set(x for x in out if x >= 0))
+
+    rows = []
+    for a, g, D_ in ((1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (1.0, 1.0, 0.125), (3.0, 1.0, 0.5), (0.01, 1.0, 1.0),
+                     (30.0, 1.0, 2.0), (0.5, 0.5, 0.25), (1.0, 1.0, 1e-3), (0.3, 1.0, 10.0)):
+        pts = boundaries(a / g, D_ / g)
+        rows += [(a, g, e, D_) for e in pts[:ctx.n(len(pts), 2)]]
+    rows += [(1.0, 1.0, 0.0, 1.0), (1.0, 1.0, 37.0, 1.0), (1.0, 1.0, 40.0, 1.0), (0.5, 1.0, 700.0, 1.0)]
+    g_ = ctx.rng("flipped huber plan points")
+    rows += [(float(10 ** g_.uniform(-2, 1.5)), 1.0, float(g_.uniform(0, 8)), float(10 ** g_.uniform(-1, 0.7)))
+             for _ in range(ctx.n(12, 3))]
+
+    def ref(a: float, g: float, e: float, D_: float) -> Any:
+        return profile(mpmath.mpf(a) / mpmath.mpf(g), mpmath.mpf(D_) / mpmath.mpf(g), mpmath.mpf(e))
+
+    return [(fhsym.FlippedHuber(a, g), e, D_, (lambda a=a, g=g, e=e, D_=D_: digits50(lambda: ref(a, g, e, D_))),
+             f"b = {a / g:g}, D = {D_ / g:g}") for a, g, e, D_ in rows]
