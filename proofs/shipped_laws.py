@@ -215,10 +215,16 @@ def _flipped_huber_topic() -> Topic:
 
     topic.add(identities, obj="Z, sf, var, I", paper="eq 8-12",
               claim="the declared flipped Huber's derived formulas = the paper's (definitions.py)", name="identities")
+    def certificate_plan(ctx: Context) -> Outcome:
+        return _plans.fh_identity(basics(), decl)
+
     def certificate_plan_balls(ctx: Context) -> Outcome:
         return _plans.balls_outcome(_plans.flipped_huber_cases(ctx, decl, basics()), (_plans.flipped_huber_cases.__doc__ or "")
                                     .split(":")[0].strip())
 
+    topic.add(certificate_plan, obj="certificate plan", paper="Thm 3", quick=False, name="certificate_plan",
+              claim="the hand-written plan (fhsym/noise/plans/flipped_huber.py) = the profile from the declaration's "
+                    "derived sf, case by case")
     topic.add(certificate_plan_balls,
               obj="certificate plan", paper="Thm 3", name="certificate_plan_balls",
               claim="profile_enclosure (fhsym/noise/plans/flipped_huber.py) contains the profile from the declaration's "
