@@ -267,3 +267,63 @@ def class_profile(ctx) -> Outcome:
     return _worst(rows, 1e-15, "piece sums of the definition, 50 digits (400 below 1e-45)",
                   ["- d in units of Delta0 at W, 1 - W, rho, 1, 1e-290 and where beta - d is a cell edge; eps at 0, "
                    "eps0/2, eps0 and its float neighbours, 2 eps0"])
+
+
+@topic.check(obj="certificate plan", paper="-", quick=False, claim="ts_eval (fhsym/noise/plans/truncated_staircase.py) at "
+             "shifts <= Delta0 = the derived cut lattice profile I(d) + W_1(d) (1 - e^(eps - eps0))_+, exactly")
+def certificate_plan(ctx) -> Outcome:
+    """ts_plan's data (exact) put into ts_eval's formula with r = e^-eps0 and E = e^eps symbolic, minus the derived
+    ``profile_weights_cut`` (fhsym.symbolic.steps) at the same rational (d, W, beta): SymPy cancels the difference."""
+    from flint import fmpq
+
+    from fhsym.noise.plans.truncated_staircase import ts_plan
+    from fhsym.symbolic import steps as S
+    from fhsym.symbolic.laws import truncated_staircase as TL
+
+    Wsym = TL.DECLARATION.shape_symbols[0]
+    rr, E = S.r, sp.Symbol("E", positive=True)
+    weights, inf = S.profile_weights_cut(TL.DECLARATION)
+    weights = {n: S.unstable(w_).replace(S.Sub, lambda a_, b_: a_ - b_) for n, w_ in weights.items()}
+    inf = S.unstable(inf).replace(S.Sub, lambda a_, b_: a_ - b_)
+    Q = lambda x: sp.Rational(int(x.p), int(x.q))  # noqa: E731 - fmpq to SymPy
+
+    def plan_expr(p) -> sp.Expr:  # ts_eval transcribed (d <= 1)
+        Wq, rh = Q(p.W), Q(p.r)
+        m = Wq + rr * (1 - Wq)
+        H = m * (1 - rr**p.K) / (1 - rr) + rr**p.K * (sp.Min(rh, Wq) + rr * sp.Max(rh - Wq, 0))
+        total = sum((Q(length) * rr**lev for length, lev in p.window), sp.Integer(0))
+        if p.active:
+            pa = Q(p.L0) + Q(p.t_neg)
+            if p.N >= 1:
+                pa += Q(p.d) * rr * (1 - rr**p.N) / (1 - rr)
+            if p.LN > 0:
+                pa += rr**(p.N + 1) * Q(p.LN)
+            total += pa * (1 - E * rr)
+        return total / (2 * H)
+
+    bad, n = [], 0
+    Ws = [sp.Rational(1, 5), sp.Rational(1, 2), sp.Rational(4, 5)] + ([] if ctx.quick else [sp.Rational(1, 3)])
+    betas = [sp.Integer(1), sp.Rational(3, 2), sp.Rational(7, 3), sp.Integer(5), sp.Rational(21, 4)]
+    for wq in Ws:
+        for bq in betas:
+            Kq = sp.floor(bq)
+            ds = {sp.Rational(1, 8), sp.Rational(1, 3), sp.Rational(1, 2), sp.Rational(3, 4), sp.Integer(1), wq, 1 - wq,
+                  bq - Kq, bq - Kq - wq, bq - Kq + 1 - wq}
+            for dq in sorted(x for x in ds if 0 < x <= 1):
+                for ratio in (sp.Rational(1, 2), sp.Integer(1)):  # eps/eps0: the level-difference-1 term on, off
+                    p = ts_plan(fmpq(int(ratio.p), int(ratio.q)), fmpq(int(dq.p), int(dq.q)), fmpq(1),
+                                fmpq(int(wq.p), int(wq.q)), fmpq(int(bq.p), int(bq.q)))
+                    at = {S.d_shift: dq, Wsym: wq, S.K: Kq, S.rho: bq - Kq}
+                    derived = inf.subs(at) + sum((w_.subs(at) * (1 - E * rr**k_) for k_, w_ in weights.items()
+                                                  if ratio < k_), sp.Integer(0))
+                    diff = sp.cancel(sp.together(plan_expr(p) - derived))
+                    n += 1
+                    if diff != 0:
+                        bad.append(f"d = {dq}, W = {wq}, beta = {bq}, eps/eps0 = {ratio}: plan - derived = {diff}")
+    return verified(not bad, "ts_eval transcribed = the derived cut lattice profile, exactly (SymPy, symbolic in "
+                    "r = e^-eps0 and e^eps) at rational (d, W, beta); beyond one period the balls row checks the plan "
+                    "against the definition", n, "exact (SymPy, symbolic in r and e^eps)", "0",
+                    evidence=[f"- {n} points: W in {{{', '.join(map(str, Ws))}}} x beta in {{{', '.join(map(str, betas))}}}"
+                              f" x d in (0, 1] (1/8, 1/3, 1/2, 3/4, 1, W, 1 - W, rho and where beta - d is a cell edge) x "
+                              f"eps/eps0 in {{1/2, 1}}: SymPy cancels every difference to 0: {not bad}"]
+                    + [f"  - {x}" for x in bad[:5]])
