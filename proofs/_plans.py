@@ -261,7 +261,7 @@ def _ball_ends(enc: Any) -> Tuple[Any, Any]:
     if (enc.lower, enc.upper) == (0.0, SUBNORMAL):
         return mpmath.mpf(enc.lower), mpmath.mpf(enc.upper)
     x = enc.as_arb()
-    with mpmath.workdps(90):
+    with mpmath.workdps(90), fctx.workprec(max(enc.prec, 53) + 64):  # the ends at the ball's precision, not flint's 53 bits
         return (mpmath.mpf(x.lower().str(80, radius=False)), mpmath.mpf(x.upper().str(80, radius=False)))
 
 
@@ -369,3 +369,151 @@ def osgt_cases(ctx: Any, dv: Derivation) -> List[Case]:
 
     return [(fhsym.OSGT(vt, vr), e, d, (lambda vt=vt, vr=vr, e=e, d=d: digits50(lambda: ref(vt, vr, e, d))), f"theta = {vt / vr:g}")
             for vt, vr, e, d in fixed + rand]
+
+
+def flipped_huber_cases(ctx: Any, decl: Any, d: Any) -> List[Case]:
+    """alpha, gamma, eps, Delta: eps = L(p) at each point p of the plan's P = {-b - D, -D, b - D, -b, 0, b} (every
+    Table I case boundary, the flat stretch eps = b D of the kink among them) with its float neighbours, eps = 0, b
+    from 1e-2 to 30, D from 1e-3 to 10, gamma != 1, delta near 1e-300 and below the subnormals: reference F(t1) -
+    e^eps F(t1 + D) with F from the declaration's derived sf (``derive_basics``, units of alpha, c = b^2) and t1 the
+    crossing of the definition's loss r(s + D) - r(s) = eps (eq 7; bisection at the working precision); ``d`` the
+    declaration's ``derive_basics``."""
+    import math
+    from fractions import Fraction
+
+    import fhsym
+
+    c_ = decl.shape_symbols[0]
+    sf = [sp.lambdify((decl.t, c_), s, "mpmath") for s in d.sf]
+
+    def profile(b: Any, D_: Any, e: Any) -> Any:
+        """delta in standard units (gamma = 1) at the caller's precision."""
+        c = b * b
+
+        def U(x: Any) -> Any:  # P(T > x), T in units of alpha from the derived sf pieces
+            u = abs(x) / b
+            s = sf[0](u, c) if u < 1 else sf[1](u, c)
+            return s if x >= 0 else 1 - s
+
+        def r(x: Any) -> Any:  # eq 7 at gamma = 1
+            ax = abs(x)
+            return b * ax if ax <= b else (x * x + b * b) / 2
+
+        L = lambda s: r(s + D_) - r(s)  # noqa: E731 - non-decreasing (h log-concave)
+        lo, hi = -(abs(e) / D_ + D_ + b + 1), abs(e) / D_ + D_ + b + 1
+        for _ in range(mpmath.mp.prec + 20):  # L(lo) <= eps < L(hi): the flat stretch L = eps gives one value of F
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if L(mid) <= e else (lo, mid)
+        return U(hi) - mpmath.exp(e) * U(hi + D_)
+
+    def boundaries(b: float, D_: float) -> List[float]:
+        bq, dq = Fraction(b), Fraction(D_)
+        r = lambda x: bq * abs(x) if abs(x) <= bq else (x * x + bq * bq) / 2  # noqa: E731
+        out = []
+        for p in (-bq - dq, -dq, bq - dq, -bq, Fraction(0), bq):
+            e = float(r(p + dq) - r(p))
+            if e >= 0:
+                out += [e, math.nextafter(e, 0.0), math.nextafter(e, math.inf)]
+        return sorted(set(x for x in out if x >= 0))
+
+    rows = []
+    for a, g, D_ in ((1.0, 1.0, 1.0), (0.25, 1.0, 1.0), (1.0, 1.0, 0.125), (3.0, 1.0, 0.5), (0.01, 1.0, 1.0),
+                     (30.0, 1.0, 2.0), (0.5, 0.5, 0.25), (1.0, 1.0, 1e-3), (0.3, 1.0, 10.0)):
+        pts = boundaries(a / g, D_ / g)
+        rows += [(a, g, e, D_) for e in pts[:ctx.n(len(pts), 2)]]
+    rows += [(1.0, 1.0, 0.0, 1.0), (1.0, 1.0, 37.0, 1.0), (1.0, 1.0, 40.0, 1.0), (0.5, 1.0, 700.0, 1.0)]
+    g_ = ctx.rng("flipped huber plan points")
+    rows += [(float(10 ** g_.uniform(-2, 1.5)), 1.0, float(g_.uniform(0, 8)), float(10 ** g_.uniform(-1, 0.7)))
+             for _ in range(ctx.n(12, 3))]
+
+    def ref(a: float, g: float, e: float, D_: float) -> Any:
+        return profile(mpmath.mpf(a) / mpmath.mpf(g), mpmath.mpf(D_) / mpmath.mpf(g), mpmath.mpf(e))
+
+    return [(fhsym.FlippedHuber(a, g), e, D_, (lambda a=a, g=g, e=e, D_=D_: digits50(lambda: ref(a, g, e, D_))),
+             f"b = {a / g:g}, D = {D_ / g:g}") for a, g, e, D_ in rows]
+
+
+def fh_identity(d: Any, decl: Any) -> Outcome:
+    """``fhsym/noise/plans/flipped_huber.py``: fh_eval's formula (V, H, R, G by their definitions), with x = |t1| and
+    y = t2 = t1 + D (y - x = D for t1 >= 0, 2 t1 + D for t1 < 0), against F(t1) - e^eps F(t2) with the declaration's
+    derived sf (units of alpha, c = b^2) and eps = r(t2) - r(t1), in each branch case the plan decides (t1 < 0 or not;
+    |t1| <= b; t2 <= b); fh_plan's piece coefficients A s^2 + B s + C = r(s + D) - r(s) on every branch pair; and,
+    exactly at rational (b, D), the package's pieces and exact crossings (``d``: the declaration's derive_basics)."""
+    from fractions import Fraction
+
+    from flint import fmpq
+
+    from fhsym.noise.plans.flipped_huber import fh_geometry, fh_plan
+
+    c = decl.shape_symbols[0]
+    b, x, y, s, Dd = sp.symbols("b x y s D", positive=True)
+    R = _mills
+    ex = 1 / b - R(b)  # mills_excess(b)
+    hb = (1 - sp.exp(-b**2)) / b
+    Z = 2 * (hb + sp.exp(-b**2) * R(b))
+
+    def sf(v: Any, lin: bool) -> Any:  # the derived sf at v >= 0, the piece u = v/b < 1 where lin
+        return d.sf[0 if lin else 1].subs({decl.t: v / b, c: b**2})
+
+    def r(v: Any, lin: bool) -> Any:  # eq 7 at v >= 0 (r is even)
+        return b * v if lin else (v**2 + b**2) / 2
+
+    def vdiff(xl: bool, yl: bool) -> Any:  # _vdiff transcribed, w = y - x
+        if xl and yl:
+            return ex * sp.exp(-b * (b - y)) * (1 - sp.exp(-b * (y - x)))
+        if xl:
+            return ex * (1 - sp.exp(-b * (b - x))) + R(b) - R(y)
+        return R(x) - R(y)
+
+    steps, ok = [], True
+    for neg in (True, False):
+        for xl, yl in ((True, True), (True, False), (False, False)):  # |t1| > b >= t2 cannot occur: t2 >= |t1|
+            total = sp.exp(-r(x, xl)) * vdiff(xl, yl)
+            if neg:
+                total += 2 * ((1 - sp.exp(-b * x)) / b if xl else hb + sp.exp(-b**2) * _strip(b, x - b))
+            derived = ((1 - sf(x, xl)) if neg else sf(x, xl)) - sp.exp(r(y, yl) - r(x, xl)) * sf(y, yl)
+            z = _zero(total / Z - derived)
+            ok &= z
+            steps.append(f"- t1 {'< 0' if neg else '>= 0'}, |t1| {'<=' if xl else '>'} b, t2 {'<=' if yl else '>'} b: "
+                         f"fh_eval's formula - (F(t1) - e^eps F(t2)) = 0: {z}")
+    branches = {"s > b": (sp.Rational(1, 2), 0, b**2 / 2), "0 < s <= b": (0, b, 0), "-b <= s <= 0": (0, -b, 0),
+                "s < -b": (sp.Rational(1, 2), 0, b**2 / 2)}  # _branch: r(s) = a s^2 + beta s + c on the branch
+    coef_ok = True
+    for (a0, b0, c0) in branches.values():
+        for (a1, b1, c1) in branches.values():
+            A, B, C = a1 - a0, 2 * a1 * Dd + b1 - b0, a1 * Dd**2 + b1 * Dd + c1 - c0  # _Piece's coefficients
+            coef_ok &= sp.expand(a1 * (s + Dd)**2 + b1 * (s + Dd) + c1 - (a0 * s**2 + b0 * s + c0) - (A * s**2 + B * s + C)) == 0
+    ok &= coef_ok
+    steps.append(f"- _Piece's A, B, C (a1 - a0, 2 a1 D + b1 - b0, a1 D^2 + b1 D + c1 - c0) = the expansion of "
+                 f"r(s + D) - r(s) for every pair of _branch's branches: {coef_ok}")
+    bad, n = [], 0
+    for bq, dq in ((Fraction(1), Fraction(1)), (Fraction(1, 4), Fraction(1)), (Fraction(3), Fraction(1, 2)),
+                   (Fraction(1, 2), Fraction(2)), (Fraction(7, 3), Fraction(5, 2)), (Fraction(0), Fraction(1))):
+        def L(v: Fraction) -> Fraction:
+            rr = lambda u: bq * abs(u) if abs(u) <= bq else (u * u + bq * bq) / 2  # noqa: E731
+            return rr(v + dq) - rr(v)
+        geo = fh_geometry(fmpq(bq.numerator, bq.denominator), fmpq(dq.numerator, dq.denominator))
+        pts = [Fraction(int(p.p), int(p.q)) for p in geo.pts]
+        for e in sorted({L(p) for p in pts} | {L(p) + Fraction(1, 7) for p in pts} | {Fraction(0)}):
+            if e < 0:
+                continue
+            pl = fh_plan(fmpq(e.numerator, e.denominator), geo.b, geo.D)
+            n += 1
+            if pl.t1 is not None:
+                t1 = Fraction(int(pl.t1.p), int(pl.t1.q))
+                good = L(t1) == e and (pl.neg, pl.x_lin, pl.y_lin) == (t1 < 0, bq > 0 and abs(t1) <= bq,
+                                                                      bq > 0 and t1 + dq <= bq)
+            else:
+                A, B, C, lo, hi = (Fraction(int(v.p), int(v.q)) for v in pl.quad)
+                mid = (lo + hi) / 2
+                good = all(A * v * v + B * v + C == L(v) for v in (lo, mid, hi)) and L(lo) < e < L(hi)
+            if not good:
+                bad.append(f"b = {bq}, D = {dq}, eps = {e}")
+    ok &= not bad
+    steps.append(f"- fh_plan at {n} rational (b, D, eps) (eps at the loss of each point of P and 1/7 above it, b = 0 "
+                 f"among them): an exact crossing t1 has L(t1) = eps and the branch flags of t1; a quadratic piece's "
+                 f"A s^2 + B s + C = L(s) at its ends and midpoint, with L(lo) < eps < L(hi): {not bad}")
+    steps += [f"  - {x_}" for x_ in bad]
+    return proven(ok, "SymPy: fh_eval transcribed = the profile from the declaration's derived sf in each of its six "
+                      "branch cases; the piece coefficients = r(s + D) - r(s); fh_plan's crossings exact at rational "
+                      "points", steps)

@@ -18,6 +18,7 @@ which ``fhsym.noise.PiecewiseUniform`` runs.  One topic, ``step_piecewise_unifor
 from __future__ import annotations
 
 import importlib
+import math
 from fractions import Fraction
 from typing import Any, Dict, List
 
@@ -298,6 +299,84 @@ def _topic() -> Topic:
                             f"contains the exact piece sum (to 1e-55 relative, its rounding): {not misses}; worst midpoint error "
                             f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
+    def certificate_plan(ctx: Context) -> Outcome:
+        """profile_enclosure and worst_profile_enclosure (fhsym/noise/plans/piecewise_uniform.py: exact rationals and a
+        ball of e^eps) against the definition integrated exactly; the sup's reference is the largest of the profile at
+        the lattice nodes j w <= Delta and at Delta (the profile is linear between the nodes: row `profile`)."""
+        misses, pts, n_sup = [], 0, 0
+        cases = [((2, 1), 0.5), ((1,), 1.0), ((0, 1), 1.0), ((5, 3, 3, 1), 0.37)]
+        cases += [(wts, 0.37) for wts in _weights(ctx, "certificate plan", ctx.n(5, 1))]
+        for wts, w in cases:
+            ref = CellRef(wts, DPS)
+            top = max(k for k, n_ in enumerate(wts) if n_)  # M': beyond 2 M' + 1 cells the supports are disjoint
+            pos = [n_ for n_ in wts if n_]
+            ratios = sorted({math.log(x / y) for x in pos for y in pos if x > y})[:ctx.n(3, 1)]  # a term exactly 0
+            eps_pts = [0.0, 0.5] + [e for x in ratios for e in (x, math.nextafter(x, 0.0), math.nextafter(x, math.inf))]
+            us = [0.5, 1.0, 1.0 + 2.0**-30, 2.3, float(2 * top + 1), float(2 * top + 2)][:ctx.n(6, 4)]
+            with mpmath.workdps(DPS + 10):
+                for e in eps_pts:
+                    for u_ in us:
+                        d = u_ * w
+                        dd = mpmath.mpf(d) / mpmath.mpf(w)  # the law's own float shift, in units of w
+                        want = ref.profile(e, dd)
+                        sup = max([ref.profile(e, j) for j in range(1, min(int(dd), 2 * top + 2) + 1)] + [want])
+                        for what, enc, r in (("profile_enclosure", PiecewiseUniform(w, wts).profile_enclosure(e, d), want),
+                                             ("worst_profile_enclosure", PiecewiseUniform(w, wts).worst_profile_enclosure(e, d),
+                                              sup)):
+                            pts += 1
+                            if not mpmath.mpf(enc.lower) <= r <= mpmath.mpf(enc.upper):
+                                misses.append(f"{what}, weights {wts}, w = {w}, eps = {e!r}, Delta = {d!r}: "
+                                              f"[{enc.lower!r}, {enc.upper!r}] vs {mpmath.nstr(r, 20)}")
+                        n_sup += int(sup > want)
+        return verified(not misses, "profile_bounds / sup_profile_bounds (exact rationals, e^eps in a ball) contain the "
+                        "definition integrated exactly (exact piece sums, 50 digits)", pts, f"{DPS} digits",
+                        "0 outside", evidence=[
+                            f"- {pts} enclosures: eps 0, 0.5 and log(n_k/n_l) (a term exactly 0) with its float "
+                            f"neighbours; Delta/w in {{1/2, 1, 1 + 2^-30, 2.3, 2 M' + 1, 2 M' + 2}} (disjoint supports "
+                            f"from 2 M' + 1); widths 0.5, 0.37; at {n_sup} the sup over the shifts exceeds the profile "
+                            f"at Delta; every enclosure contains its reference: {not misses}"]
+                        + [f"- NOT inside: {x}" for x in misses])
+
+    def loss_balls(ctx: Context) -> Outcome:
+        """at_precision(50, ball=True).privacy_loss(t, d): the ball logpdf_arb(q_k, w) - logpdf_arb(q_l, w) (+-inf where
+        one side has no mass, 0 where neither has) against log(g(t)/g(t + d)) of the definition."""
+        misses, errs, pts = [], [], 0
+        for wts in [(2, 1), (5, 0, 3)] + _weights(ctx, "loss balls", ctx.n(4, 1)):
+            ref, Mw = CellRef(wts, DPS), len(wts) - 1
+            for w in (0.5, 0.37):
+                B = PiecewiseUniform(w, wts).at_precision(DPS, ball=True)
+                xs = [k + 0.5 for k in range(Mw + 2)] + list(ctx.rng(f"loss {wts}").uniform(-1.0, 1.0, ctx.n(6, 2))
+                                                             * (Mw + 1))
+                with mpmath.workdps(DPS + 10):
+                    for x in xs:
+                        for dd in (0.25, 1.0, 2.6):
+                            t, d = float(x * w), float(dd * w)
+                            # t/w and (t + d)/w of the law's own floats, exact (an edge stays an edge)
+                            a_, b_ = (ref.g(mpmath.mpf(u.numerator) / u.denominator) for u in
+                                      (Fraction(t) / Fraction(w), (Fraction(t) + Fraction(d)) / Fraction(w)))
+                            want = (mpmath.log(a_ / b_) if a_ and b_ else mpmath.inf if a_ else
+                                    -mpmath.inf if b_ else mpmath.mpf(0))
+                            got = B.privacy_loss(t, d)
+                            pts += 1
+                            if not mpmath.isfinite(want):
+                                ok = float(got if isinstance(got, float) else got.mid()) == want and (
+                                    isinstance(got, float) or got.is_exact())  # arb(+-inf): exact, its sign kept
+                            elif isinstance(got, float) or not got.is_finite():
+                                ok = False
+                            else:
+                                mid = mpmath.mpf(got.mid().str(DPS + 30, radius=False))
+                                rad = mpmath.mpf(got.rad().str(5, radius=False))
+                                ok = abs(mid - want) <= rad + mpmath.mpf(10) ** -(DPS + 5)
+                                errs.append(abs(mid - want))
+                            if not ok:
+                                misses.append(f"weights {wts}, w = {w}, t = {t!r}, d = {d!r}: {got} vs {want}")
+        return verified(not misses and max(errs) < mpmath.mpf(10) ** -45, "at_precision(50, ball=True).privacy_loss vs "
+                        "log g(t)/g(t + d) of the definition (50 digits)", pts, f"{DPS} digits", _worst(errs), evidence=[
+                            f"- {pts} losses (t at the cell edges and at random, d/w in {{0.25, 1, 2.6}}, widths 0.5 "
+                            f"and 0.37; +-inf and 0 off the supports): every ball contains the definition's value: "
+                            f"{not misses}; worst absolute midpoint error {_worst(errs)}"]
+                        + [f"- NOT inside: {x}" for x in misses])
+
     topic.add(facts, obj="declaration", paper="-", claim="cells tile the support; heights >= 0; symmetric", name="facts")
     topic.add(sf_is_the_tail, obj="Z, sf", paper="-", claim="sf is the tail integral of the declared density", name="sf")
     topic.add(half_and_quantile, obj="P(0<T<=x), isf", paper="-", claim="half = 1/2 - sf; isf inverts sf per cell",
@@ -310,6 +389,10 @@ def _topic() -> Topic:
               name="generated")
     topic.add(balls, obj="ball view (class)", paper="-", claim="at_precision's balls (printed ball forms) contain the "
               "definition's exact integrals", name="balls")
+    topic.add(loss_balls, obj="ball view (class)", paper="-", claim="at_precision's ball loss contains log g(t)/g(t + d) "
+              "of the definition", name="loss_balls")
+    topic.add(certificate_plan, obj="certificate plan", paper="-", claim="profile_enclosure and worst_profile_enclosure "
+              "(fhsym/noise/plans/piecewise_uniform.py) contain the definition's exact integrals", name="certificate_plan")
     return topic
 
 

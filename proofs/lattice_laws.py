@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 from fractions import Fraction
 from typing import Any, List
 
@@ -369,6 +370,34 @@ def _topic() -> Topic:
                             f"proofs/discrete.py: every ball contains the exact sum: {not misses}; worst midpoint error "
                             f"{_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
+    def ball_profile(ctx: Context) -> Outcome:
+        """at_precision(50, ball=True).privacy_profile: T(k*) - e^eps T(k* + S) over Z (the printed ball programs,
+        k* found exactly) against sum_k [p(k) - e^eps p(k + S)]_+ of the definition at 80 digits (proofs/discrete.py)."""
+        from fhsym.noise.discrete_flipped_huber import DiscreteFlippedHuber
+
+        errs, misses, pts = [], [], 0
+        shifts = (1, 5) if ctx.quick else (1, 2, 5, 17)
+        with mpmath.workdps(DPS + 10):
+            for i in (_QUICK_REG if ctx.quick else _REG):
+                a, g, h, label = REGIMES[i]
+                ref, B = reference(i), DiscreteFlippedHuber(a, g, h).at_precision(DPS, ball=True)
+                lam = a * h / (g * g)  # the loss's flat step: eps = lam S is where k* changes across the centre
+                for S in shifts:
+                    kink = [lam * S, math.nextafter(lam * S, 0.0), math.nextafter(lam * S, math.inf)] if lam > 0 else []
+                    for e in [0.0, 0.5, 2.0] + kink[:ctx.n(3, 1)]:
+                        want, ball = ref.profile(e, S), B.privacy_profile(e, S * Fraction(h))
+                        pts += 1
+                        mid, rad = mpmath.mpf(ball.mid().str(DPS + 30, radius=False)), mpmath.mpf(ball.rad().str(5, radius=False))
+                        if abs(mid - want) > rad + abs(want) * mpmath.mpf(10) ** -(DPS + 5):  # the reference's 80 digits
+                            misses.append(f"eps = {e!r}, S = {S}, {label}")
+                        errs.append(abs(mid - want) / abs(want) if want else abs(mid))
+        return verified(not misses and max(errs) < mpmath.mpf(10) ** -(DPS - 5), "at_precision(50, ball=True)."
+                        "privacy_profile (the printed tail and Z programs at the exact k*) vs sum_k [p(k) - e^eps "
+                        "p(k + S)]_+ of the definition at 80 digits", pts, f"{DPS} digits", _worst(errs), evidence=[
+                            f"- {pts} profiles (eps 0, 0.5, 2 and the loss's kink lam S with its float neighbours, S in "
+                            f"{set(shifts)} steps), regimes of proofs/discrete.py: every ball contains the exact sum: "
+                            f"{not misses}; worst midpoint error {_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
+
     def plan(ctx: Context) -> Outcome:
         sd: SeriesDerivation = derive_series(decl)
         m, n, c, b, K, lam, u = D.m, D.n, D.c, D.b, D.K, D.lam, D.u
@@ -595,6 +624,8 @@ def _topic() -> Topic:
               "bound for any power, derived and printed on balls", name="series")
     topic.add(balls, obj="ball view (class)", paper="eq 8", claim="at_precision's balls contain the exact sums",
               name="balls")
+    topic.add(ball_profile, obj="ball view (class)", paper="Thm 3 on h*Z", claim="at_precision's ball profile "
+              "P(X >= k*) - e^eps P(X >= k* + S) contains the definition's exact sum", name="ball_profile")
     topic.add(plan, obj="certificate plan (ball programs)", paper="Thm 3 on h*Z", claim="the profile-lattice "
               "plan's printed ball programs = the derived forms and bounds", name="plan")
     topic.add(assembly, obj="float loss, assembly (class)", paper="Sec II-C1, eq 8", claim="the class's printed "

@@ -168,11 +168,11 @@ def _flipped_huber_topic() -> Topic:
                   description="g(u) = e^{-c u} on [0, 1), e^{-c (u^2 + 1)/2} on [1, oo) in units of alpha, "
                               "c = (alpha/gamma)^2: facts, normaliser, sf, variance, Fisher information vs eq 8-12.")
     tp = sp.Symbol("t", positive=True)
+    basics = topic.shared(lambda: derive_basics(decl))  # identities and certificate_plan_balls
 
     def rows() -> List[Tuple[str, sp.Expr, str]]:
-        # the forms this one check compares, as derive() has them (not its isf solves, entropy, crossings); derived
-        # in the check (its only caller), not in the parent as a Topic.shared would
-        d: Basics = derive_basics(decl)
+        # the forms this check compares, as derive() has them (not its isf solves, entropy, crossings)
+        d: Basics = basics()
         to_paper = {FL.c: FD.alpha**2 / FD.gamma**2}
         u = {decl.t: tp / FD.alpha}
         paper = lambda e: e.subs(FD.t, tp)  # noqa: E731 - the paper's t, taken t > 0
@@ -215,6 +215,20 @@ def _flipped_huber_topic() -> Topic:
 
     topic.add(identities, obj="Z, sf, var, I", paper="eq 8-12",
               claim="the declared flipped Huber's derived formulas = the paper's (definitions.py)", name="identities")
+    def certificate_plan(ctx: Context) -> Outcome:
+        return _plans.fh_identity(basics(), decl)
+
+    def certificate_plan_balls(ctx: Context) -> Outcome:
+        return _plans.balls_outcome(_plans.flipped_huber_cases(ctx, decl, basics()), (_plans.flipped_huber_cases.__doc__ or "")
+                                    .split(":")[0].strip())
+
+    topic.add(certificate_plan, obj="certificate plan", paper="Thm 3", quick=False, name="certificate_plan",
+              claim="the hand-written plan (fhsym/noise/plans/flipped_huber.py) = the profile from the declaration's "
+                    "derived sf, case by case")
+    topic.add(certificate_plan_balls,
+              obj="certificate plan", paper="Thm 3", name="certificate_plan_balls",
+              claim="profile_enclosure (fhsym/noise/plans/flipped_huber.py) contains the profile from the declaration's "
+                    "derived sf (50 digits) at every Table I case boundary and in the tails; width <= 2^-60")
     return topic
 
 

@@ -15,14 +15,18 @@
 from __future__ import annotations
 
 import math
-from typing import List, Tuple
+from typing import Any, List, Tuple
+
+import mpmath
 
 import sympy as sp
 
 import fhsym
 from fhsym import TruncatedStaircase
 
+from . import _plans
 from ._harness import Outcome, Topic, proven, verified
+from .reference_steps import StepRef
 from .reference_truncated_staircase import Ref, rel
 
 topic = Topic(
@@ -194,3 +198,132 @@ def calibration(ctx) -> Outcome:
         rows.append((0.0 if ok else 1.0, f"eps={eps:g} delta={dl:g}: reference {float(r):.6e}"))
     return _worst(rows, 0.0, "piece sums of the definition, 50 digits; verify_certificate",
                   [f"- {r[1]}" for r in rows])
+
+
+# ------------------------------------------------------------------ the hand-written plan (issue 28): its edges
+#: (eps0, Delta0, W, beta): beta with a cut period (rho = 1/2, 0.3 < W, 0.05 < W), whole periods (rho = 0), one period
+EDGE_CASES: List[Tuple[float, float, float, float]] = [(1.0, 1.0, 0.4167, 3.5), (2.0, 1.0, 0.25, 1.0),
+                                                       (0.5, 2.0, 0.7, 5.3), (3.0, 1.0, 0.1, 2.05), (20.0, 1.0, 0.5, 2.5)]
+
+
+def _edge_points(e0: float, W_: float, beta: float, far: bool) -> List[Tuple[float, float]]:
+    """(eps, d) in units of Delta0: d at W, 1 - W, rho, 1, beta - d at a cell edge (d = beta - K' - W), a tiny d, and
+    (far) 1 + W, 2, beta, 2 beta - 1/100, 2 beta; eps at 0, eps0/2, eps0 and its float neighbours, 2 eps0."""
+    import math as m
+
+    K_ = m.floor(beta)
+    ds = [W_, 1.0 - W_, beta - K_, 1.0, 1e-290] + [beta - kk - W_ for kk in (K_ - 1, K_)]
+    ds = [x for x in ds if 0.0 < x <= 1.0]
+    if far:
+        ds += [x for x in (1.0 + W_, 2.0, beta, 2 * beta - 0.01, 2 * beta) if x > 1.0]
+    es = [0.0, e0 / 2, m.nextafter(e0, 0.0), e0, m.nextafter(e0, m.inf), 2 * e0]
+    return [(e, d) for d in sorted(set(ds)) for e in es]
+
+
+def _step_ref(e0: float, W_: float, beta: float, dps: int, refs: dict) -> StepRef:
+    if (e0, W_, beta, dps) not in refs:
+        refs[e0, W_, beta, dps] = StepRef(e0, W_, beta, dps=dps)
+    return refs[e0, W_, beta, dps]
+
+
+def _ref50(e0: float, W_: float, beta: float, e: float, d: float, refs: dict) -> Any:
+    """The definition's piece sum at 50 digits; below 1e-45 again at 400 digits (0 below 1e-380: a zero integrand
+    left at ~1e-60 by rounding; the staircase's certificate_plan_balls does the same)."""
+    lo = _step_ref(e0, W_, beta, 50, refs).profile(e, d)
+    if abs(lo) > mpmath.mpf(10) ** -45:
+        return lo
+    hi = _step_ref(e0, W_, beta, 400, refs).profile(e, d)
+    return mpmath.mpf(0) if abs(hi) < mpmath.mpf(10) ** -380 else hi
+
+
+@topic.check(obj="certificate plan", paper="-", claim="profile_enclosure (fhsym/noise/plans/truncated_staircase.py) contains "
+             "the definition's integral (50 digits) at the plan's level changes and the cut; width <= 2^-60")
+def certificate_plan_balls(ctx) -> Outcome:
+    refs: dict = {}
+    cases: List[_plans.Case] = []
+    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(5, 2)]:
+        pts = _edge_points(e0, W_, beta, far=True)
+        for e, d in pts[::ctx.n(1, 3)]:
+            cases.append((TruncatedStaircase(e0, d0, W_, beta * d0), e, d * d0,
+                          (lambda e0=e0, W_=W_, beta=beta, e=e, d=d: _ref50(e0, W_, beta, e, d, refs)),
+                          f"eps0 = {e0:g}, Delta0 = {d0:g}, W = {W_:g}, beta = {beta:g}"))
+    return _plans.balls_outcome(cases, "eps0, Delta0, W, beta; eps, d: every level change of the plan, the cut, d up to "
+                                       "2 beta; reference: the definition's integral int [f(t) - e^eps f(t + d)]_+ dt, "
+                                       "constant between the edges, summed at 60 digits (410 below 1e-45): StepRef")
+
+
+@topic.check(obj="class profile, shift <= Delta0", paper="-", claim="privacy_profile (the plan's closed form in floats) = "
+             "the definition's integral at the plan's level changes and the cut (50 digits)")
+def class_profile(ctx) -> Outcome:
+    refs: dict = {}
+    rows = []
+    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(5, 3)]:
+        ts = TruncatedStaircase(e0, d0, W_, beta * d0)
+        for e, d in _edge_points(e0, W_, beta, far=False)[::ctx.n(1, 2)]:
+            want = _ref50(e0, W_, beta, e, d, refs)
+            got = float(ts.privacy_profile(e, d * d0))
+            err = rel(got, want) if want > 1e-300 else (0.0 if got == 0.0 or abs(got) < 1e-300 else 1.0)
+            rows.append((float(err), f"eps0 = {e0:g}, W = {W_:g}, beta = {beta:g}, eps = {e!r}, d = {d!r}"))
+    return _worst(rows, 1e-15, "piece sums of the definition, 50 digits (400 below 1e-45)",
+                  ["- d in units of Delta0 at W, 1 - W, rho, 1, 1e-290 and where beta - d is a cell edge; eps at 0, "
+                   "eps0/2, eps0 and its float neighbours, 2 eps0"])
+
+
+@topic.check(obj="certificate plan", paper="-", quick=False, claim="ts_eval (fhsym/noise/plans/truncated_staircase.py) at "
+             "shifts <= Delta0 = the derived cut lattice profile I(d) + W_1(d) (1 - e^(eps - eps0))_+, exactly")
+def certificate_plan(ctx) -> Outcome:
+    """ts_plan's data (exact) put into ts_eval's formula with r = e^-eps0 and E = e^eps symbolic, minus the derived
+    ``profile_weights_cut`` (fhsym.symbolic.steps) at the same rational (d, W, beta): SymPy cancels the difference."""
+    from flint import fmpq
+
+    from fhsym.noise.plans.truncated_staircase import ts_plan
+    from fhsym.symbolic import steps as S
+    from fhsym.symbolic.laws import truncated_staircase as TL
+
+    Wsym = TL.DECLARATION.shape_symbols[0]
+    rr, E = S.r, sp.Symbol("E", positive=True)
+    weights, inf = S.profile_weights_cut(TL.DECLARATION)
+    weights = {n: S.unstable(w_).replace(S.Sub, lambda a_, b_: a_ - b_) for n, w_ in weights.items()}
+    inf = S.unstable(inf).replace(S.Sub, lambda a_, b_: a_ - b_)
+    Q = lambda x: sp.Rational(int(x.p), int(x.q))  # noqa: E731 - fmpq to SymPy
+
+    def plan_expr(p) -> sp.Expr:  # ts_eval transcribed (d <= 1)
+        Wq, rh = Q(p.W), Q(p.r)
+        m = Wq + rr * (1 - Wq)
+        H = m * (1 - rr**p.K) / (1 - rr) + rr**p.K * (sp.Min(rh, Wq) + rr * sp.Max(rh - Wq, 0))
+        total = sum((Q(length) * rr**lev for length, lev in p.window), sp.Integer(0))
+        if p.active:
+            pa = Q(p.L0) + Q(p.t_neg)
+            if p.N >= 1:
+                pa += Q(p.d) * rr * (1 - rr**p.N) / (1 - rr)
+            if p.LN > 0:
+                pa += rr**(p.N + 1) * Q(p.LN)
+            total += pa * (1 - E * rr)
+        return total / (2 * H)
+
+    bad, n = [], 0
+    Ws = [sp.Rational(1, 5), sp.Rational(1, 2), sp.Rational(4, 5)] + ([] if ctx.quick else [sp.Rational(1, 3)])
+    betas = [sp.Integer(1), sp.Rational(3, 2), sp.Rational(7, 3), sp.Integer(5), sp.Rational(21, 4)]
+    for wq in Ws:
+        for bq in betas:
+            Kq = sp.floor(bq)
+            ds = {sp.Rational(1, 8), sp.Rational(1, 3), sp.Rational(1, 2), sp.Rational(3, 4), sp.Integer(1), wq, 1 - wq,
+                  bq - Kq, bq - Kq - wq, bq - Kq + 1 - wq}
+            for dq in sorted(x for x in ds if 0 < x <= 1):
+                for ratio in (sp.Rational(1, 2), sp.Integer(1)):  # eps/eps0: the level-difference-1 term on, off
+                    p = ts_plan(fmpq(int(ratio.p), int(ratio.q)), fmpq(int(dq.p), int(dq.q)), fmpq(1),
+                                fmpq(int(wq.p), int(wq.q)), fmpq(int(bq.p), int(bq.q)))
+                    at = {S.d_shift: dq, Wsym: wq, S.K: Kq, S.rho: bq - Kq}
+                    derived = inf.subs(at) + sum((w_.subs(at) * (1 - E * rr**k_) for k_, w_ in weights.items()
+                                                  if ratio < k_), sp.Integer(0))
+                    diff = sp.cancel(sp.together(plan_expr(p) - derived))
+                    n += 1
+                    if diff != 0:
+                        bad.append(f"d = {dq}, W = {wq}, beta = {bq}, eps/eps0 = {ratio}: plan - derived = {diff}")
+    return verified(not bad, "ts_eval transcribed = the derived cut lattice profile, exactly (SymPy, symbolic in "
+                    "r = e^-eps0 and e^eps) at rational (d, W, beta); beyond one period the balls row checks the plan "
+                    "against the definition", n, "exact (SymPy, symbolic in r and e^eps)", "0",
+                    evidence=[f"- {n} points: W in {{{', '.join(map(str, Ws))}}} x beta in {{{', '.join(map(str, betas))}}}"
+                              f" x d in (0, 1] (1/8, 1/3, 1/2, 3/4, 1, W, 1 - W, rho and where beta - d is a cell edge) x "
+                              f"eps/eps0 in {{1/2, 1}}: SymPy cancels every difference to 0: {not bad}"]
+                    + [f"  - {x}" for x in bad[:5]])
