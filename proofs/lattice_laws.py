@@ -80,12 +80,12 @@ def _topic() -> Topic:
                               f"(fhsym/symbolic/lattice_plan.py, row `plan`); the class and the plan keep control "
                               f"flow only, checked against exact sums by the topic `discrete` (the loss's float "
                               f"rounding also by the row `loss` here).")
-    holder: List[LatticeDerivation] = []
-
     def dv() -> LatticeDerivation:
-        if not holder:
-            holder.append(derive_lattice(decl))
-        return holder[0]
+        return derive_lattice(decl)  # cached per declaration (functools.lru_cache)
+
+    # the derivations several checks share (each cached per declaration): a parallel run derives them once, in the
+    # process that forks the checks (before: the lattice forms in 5 checks, Euler-Maclaurin and the series in 2 each)
+    topic.shared(lambda: (derive_lattice(decl), derive_em(decl), derive_series(decl)))
 
     def facts(ctx: Context) -> Outcome:
         steps, ok = [], True
