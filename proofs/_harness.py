@@ -545,33 +545,6 @@ def _prepare(topic: str, prepared: Set[str]) -> None:
         pass
 
 
-#: modules the checks import on first use (SymPy's ``simplify`` imports ``sympy.physics.units``, ``integrate`` its
-#: algorithms, ...; the proofs' references): imported once by the parent before it forks, so that the children
-#: (one per check) inherit them instead of each importing them again (before: ~0.06 s CPU in each of ~100 children)
-WARM_IMPORTS = (
-    "sympy.physics.units", "sympy.physics.units.util", "sympy.integrals.manualintegrate", "sympy.integrals.risch",
-    "sympy.integrals.heurisch", "sympy.integrals.prde", "sympy.integrals.rde", "sympy.polys.polymatrix",
-    "sympy.polys.domains.old_fractionfield", "sympy.polys.domains.old_polynomialring",
-    "sympy.matrices.expressions.applyfunc", "sympy.tensor.array.expressions", "sympy.tensor.array.array_derivatives",
-    "sympy.sets.handlers.issubset", "sympy.sets.handlers.functions",
-    f"{PACKAGE}.reference", f"{PACKAGE}.reference_confirm", f"{PACKAGE}.reference_profile",
-    f"{PACKAGE}._mp:_ns",  # "module:function": also call it (the mpmath namespace that ~80 checks lambdify into)
-)
-
-
-def _warm_imports() -> None:
-    """Import :data:`WARM_IMPORTS` in this process (and call the ``module:function`` entries: caches that only
-    speed up a later call); a module that is missing or fails is left to the checks that need it."""
-    for entry in WARM_IMPORTS:
-        name, _, fn = entry.partition(":")
-        try:
-            mod = importlib.import_module(name)
-            if fn:
-                getattr(mod, fn)()
-        except Exception:
-            pass
-
-
 def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[[Result], None]) -> None:
     """Each check in its own forked child of this process (at most ``jobs`` at a time, in the order given).
 
@@ -581,8 +554,10 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
     import multiprocessing as mpc
     from multiprocessing.connection import wait
 
+    from ._warm import warm_imports
+
     ctx = mpc.get_context("fork")
-    _warm_imports()
+    warm_imports()  # what the checks would each import or build on first use, once here
     pending = list(checks)
     prepared: Set[str] = set()
     running: Dict[int, Tuple[Check, ForkProcess, Connection]] = {}  # sentinel -> (check, process, reader)
