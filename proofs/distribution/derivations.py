@@ -34,6 +34,7 @@ def kappa_derived() -> sp.Expr:
 
 topic.shared(kappa_derived)  # six checks start from it: a parallel run derives it once, before it forks them
 
+
 def _sym_steps(items: List[Tuple[str, sp.Expr, sp.Expr]], extra: Sequence[str] = ()) -> Tuple[bool, str, List[str]]:
     """Prove each (label, derived, paper) equal: (all closed, method, evidence lines)."""
     ev = list(extra)
