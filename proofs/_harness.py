@@ -282,9 +282,9 @@ class Topic:
         self._describe = make
 
     def shared(self, make: Callable[[], _T]) -> Callable[[], _T]:
-        """``make()`` computed once per process and kept, as this topic's :attr:`prepare`: the checks call the
-        returned function for the shared work (a SymPy derivation), which a parallel run computes once before it
-        forks them."""
+        """``make()`` computed once per process and kept, as part of this topic's :attr:`prepare`: the checks call
+        the returned function for the shared work (a SymPy derivation), which a parallel run computes once before it
+        forks them.  A topic may share several: its prepare computes each, in the order they were declared."""
         held: List[_T] = []
 
         def get() -> _T:
@@ -292,7 +292,14 @@ class Topic:
                 held.append(make())
             return held[0]
 
-        self.prepare = get
+        before = self.prepare
+        if before is None:
+            self.prepare = get
+        else:
+            def both() -> Tuple[Any, _T]:
+                return before(), get()
+
+            self.prepare = both
         return get
 
     def erratum(self, eid: str, title: str) -> str:
@@ -547,7 +554,10 @@ def _run_forked(checks: Sequence[Check], quick: bool, jobs: int, done: Callable[
     import multiprocessing as mpc
     from multiprocessing.connection import wait
 
+    from ._warm import warm_imports
+
     ctx = mpc.get_context("fork")
+    warm_imports()  # what the checks would each import or build on first use, once here
     pending = list(checks)
     prepared: Set[str] = set()
     running: Dict[int, Tuple[Check, ForkProcess, Connection]] = {}  # sentinel -> (check, process, reader)

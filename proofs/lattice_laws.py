@@ -33,9 +33,9 @@ from sympy.codegen.cfunctions import expm1
 
 from fhsym._generated.declared import discrete_flipped_huber as gen
 from fhsym.symbolic import discrete as D
-from fhsym.symbolic.lattice_em import (EM_ORDER, EMDerivation, derive_em, hermite_recurrence_gaps, program_value,
+from fhsym.symbolic.lattice_em import (EM_ORDER, derive_em, hermite_recurrence_gaps, program_value,
                                        programs, x as xx)
-from fhsym.symbolic.lattice_laws import LatticeDerivation, derive_lattice, jj
+from fhsym.symbolic.lattice_laws import derive_lattice, jj
 from fhsym.symbolic.lattice_series import P_MAX, SeriesDerivation, derive_series, omr, pp, r as rr
 from fhsym.symbolic import lattice_plan as LP
 from fhsym.symbolic.special import erfcx
@@ -81,12 +81,9 @@ def _topic() -> Topic:
                               f"(fhsym/symbolic/lattice_plan.py, row `plan`); the class and the plan keep control "
                               f"flow only, checked against exact sums by the topic `discrete` (the loss's float "
                               f"rounding also by the row `loss` here).")
-    holder: List[LatticeDerivation] = []
-
-    def dv() -> LatticeDerivation:
-        if not holder:
-            holder.append(derive_lattice(decl))
-        return holder[0]
+    # the derivations several checks share: a parallel run derives each once, in the process that forks the checks
+    # (before: the lattice forms in 5 checks, the Euler-Maclaurin forms and the series in 2 each)
+    dv = topic.shared(lambda: derive_lattice(decl))
 
     def facts(ctx: Context) -> Outcome:
         steps, ok = [], True
@@ -197,8 +194,8 @@ def _topic() -> Topic:
                             f"- tail_exponent (m up to 1e5, j up to 4000, c in 1e-4 .. 10): worst relative "
                             f"{float(max(e_tail)):.1e}"])
 
-    def emd() -> EMDerivation:
-        return derive_em(decl)  # cached per declaration (functools.lru_cache)
+    emd = topic.shared(lambda: derive_em(decl))
+    series_of = topic.shared(lambda: derive_series(decl))
 
     def em_forms(ctx: Context) -> Outcome:
         e = emd()
@@ -305,7 +302,7 @@ def _topic() -> Topic:
                             f"(1 + eps) of eps"])
 
     def series(ctx: Context) -> Outcome:
-        sd: SeriesDerivation = derive_series(decl)
+        sd: SeriesDerivation = series_of()
         m, n, c, lam = D.m, D.n, D.c, D.lam
         steps, ok = [f"- centre term ratio e^(E(n) - E(n + 1)) = {sd.ratio} (constant: the centre is geometric)"], True
         ok &= not sd.ratio.has(n)
@@ -399,7 +396,7 @@ def _topic() -> Topic:
                             f"{not misses}; worst midpoint error {_worst(errs)}"] + [f"- NOT inside: {x}" for x in misses])
 
     def plan(ctx: Context) -> Outcome:
-        sd: SeriesDerivation = derive_series(decl)
+        sd: SeriesDerivation = series_of()
         m, n, c, b, K, lam, u = D.m, D.n, D.c, D.b, D.K, D.lam, D.u
         w = sp.Symbol("w")  # pm(r) = r w, w in [-1, 1]: the ball's radius is the coefficient of w
         coef = {LP.b2h: sd.tail_coefficients[0], LP.c2h: sd.tail_coefficients[2]}  # b^2/2, c^2/2 (declared)

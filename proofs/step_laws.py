@@ -112,6 +112,7 @@ def _topic(key: str, source: str) -> Topic:
                               f"{', moments n = 4, 6, the entropy and the normaliser' if cut else ''} from the code printed from "
                               f"these forms (fhsym/_generated/declared/{key}.py).")
     dv = topic.shared(lambda: derive_steps(decl))  # the checks' shared derivation
+    periods = topic.shared(lambda: profile_periods(decl))  # the profile's periods: rows profile_run, profile_beyond
 
     def params(ctx: Context, what: str, n: int) -> List[Tuple[float, float, float]]:
         """(eps, W, beta) at random: eps in [0.3, 3], W in [0, 1], beta in [1, 12] (cut law) else 0."""
@@ -340,7 +341,7 @@ def _topic(key: str, source: str) -> Topic:
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
     def profile_run(ctx: Context) -> Outcome:
-        pp = profile_periods(decl)
+        pp = periods()
         ok = pp is not None
         steps: List[str] = []
         if pp is not None:
@@ -355,7 +356,7 @@ def _topic(key: str, source: str) -> Topic:
         return proven(ok, "the run's closed form = SymPy's summation (symbolic in r, x = e^eps, N, J)", steps)
 
     def profile_beyond(ctx: Context) -> Outcome:
-        pp = profile_periods(decl)
+        pp = periods()
         if pp is None:
             return verified(False, "no profile_periods", 0, "-", "-")
         steps = [f"- head_{m}(f) = {e}" for m, e in pp.head.items()] + [f"- block_{c}(f) = {e}" for c, e in pp.block.items()]

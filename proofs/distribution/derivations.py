@@ -32,6 +32,9 @@ def kappa_derived() -> sp.Expr:
     return 2 * (_centre() + _tail())
 
 
+topic.shared(kappa_derived)  # six checks start from it: a parallel run derives it once, before it forks them
+
+
 def _sym_steps(items: List[Tuple[str, sp.Expr, sp.Expr]], extra: Sequence[str] = ()) -> Tuple[bool, str, List[str]]:
     """Prove each (label, derived, paper) equal: (all closed, method, evidence lines)."""
     ev = list(extra)
