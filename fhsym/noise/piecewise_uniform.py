@@ -3,7 +3,8 @@
 Formula
 -------
 Width ``w > 0`` and non-negative integer weights ``n_0, ..., n_M`` (not all 0).  Bin ``k``
-(``|k| <= M``) is ``[(k - 1/2) w, (k + 1/2) w)``; it holds probability
+(``|k| <= M``) is ``[(k - 1/2) w, (k + 1/2) w)`` for ``k >= 0`` and its mirror image ``((k - 1/2) w, (k + 1/2) w]``
+for ``k < 0`` (the density is a function of ``|x|``: at ``x = -w/2`` it is ``q_1``); it holds probability
 ``q_k = n_|k| / N``, ``N = n_0 + 2 (n_1 + ... + n_M)`` (exact normalisation), spread uniformly, so
 
     g(t) = q_k / w   for t in bin k,          T = w K + U,  P(K = k) = q_k,  U ~ Uniform[-w/2, w/2),
@@ -117,7 +118,7 @@ class PiecewiseUniform(NoiseDistribution):
     Parameters
     ----------
     width : float in (0, inf)
-        The bin width ``w``; bin ``k`` is ``[(k - 1/2) w, (k + 1/2) w)``.
+        The bin width ``w``; bin ``k >= 0`` is ``[(k - 1/2) w, (k + 1/2) w)``, bin ``-k`` its mirror image.
     weights : sequence of non-negative integers ``n_0, ..., n_M``, not all 0
         Bin ``k`` holds probability ``n_|k| / N``, ``N = n_0 + 2 (n_1 + ... + n_M)``.
 

@@ -1,7 +1,8 @@
 """Proven bounds on the privacy profile of piecewise-uniform noise, in exact rational arithmetic.
 
 The noise (:class:`fhsym.noise.PiecewiseUniform`) has width ``w > 0`` and non-negative integer
-weights ``n_0, ..., n_M``: bin ``k`` (``|k| <= M``) is ``[(k - 1/2) w, (k + 1/2) w)`` and holds
+weights ``n_0, ..., n_M``: bin ``k`` (``|k| <= M``) is ``[(k - 1/2) w, (k + 1/2) w)`` for ``k >= 0``, its mirror
+image for ``k < 0`` (a function of ``|x|``), and holds
 probability ``q_k = n_|k| / N``, ``N = n_0 + 2 (n_1 + ... + n_M)``, spread uniformly.
 
 Profile at a shift ``d = (j + theta) w`` (integer ``j >= 0``, ``theta`` in ``[0, 1)``)::
