@@ -270,3 +270,15 @@ def test_step_profile_former_prints_what_the_docs_state():
     assert rows == {"staircase": (180, 270, "6.3e-16"), "truncated staircase": (163, 444, "1.8e-15")}, out
     former = re.findall(r"former lattice sum (\S+)$", out, flags=re.M)
     assert [f"{float(x):.1e}" for x in former] == ["1.8e-15", "3.6e-16"], out
+
+
+def test_staircase_plain_exponent_prints_what_the_readme_states():
+    """`PYTHONPATH=. python scripts/staircase_plain_exponent.py` (README's staircase row; ~5 s): plain double exponents
+    lose 7.4e-12 of delta at 10^5 periods and 2.4e-10 at 10^6, the class (double-double) stays within 1e-15."""
+    out = _run("scripts/staircase_plain_exponent.py")
+    rows = re.findall(r"^(\S+) periods: plain double exponents worst (\S+), the class \(double-double\) (\S+) ", out,
+                      flags=re.M)
+    assert [r[0] for r in rows] == ["10000", "100000.3", "999997.6"], out
+    assert [rows[1][1], rows[2][1]] == ["7.4e-12", "2.4e-10"] and all(float(r[2]) <= 1e-15 for r in rows), out
+    readme = (ROOT / "README.md").read_text()
+    assert "(7.4e-12 of delta at 10^5 periods, 2.4e-10 at 10^6; `python scripts/staircase_plain_exponent.py`)" in readme
