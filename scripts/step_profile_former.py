@@ -10,7 +10,7 @@ to 40.5; K = 1, rho = 0, W near 1 among them) x up to 12 shifts in (1, 2B) (whol
 eps.  Prints, per law, the share of values equal bit for bit, the worst relative change, the worst relative error of
 each against the definition, and the time per call of each.
 
-    PYTHONPATH=. python scripts/staircase_profile_former.py [REV]
+    PYTHONPATH=. python scripts/step_profile_former.py [REV]
 """
 
 from __future__ import annotations
@@ -88,7 +88,9 @@ def compare(label: str, rev: str, cases: Iterator[Tuple[Any, Any, Any, float, fl
 def main() -> None:
     rev = sys.argv[1] if len(sys.argv) > 1 else "fbac25f"
     OldS = load_former(rev, "fhsym/noise/staircase.py", "fhsym.noise._former_staircase").Staircase
-    OldT = load_former(rev, "fhsym/noise/truncated_staircase.py", "fhsym.noise._former_ts").TruncatedStaircase
+    # golden_section moved from fhsym._core.search to fhsym._core.minimise after fbac25f (the search split)
+    moved = [("from .._core.search import golden_section", "from .._core.minimise import golden_section")]
+    OldT = load_former(rev, "fhsym/noise/truncated_staircase.py", "fhsym.noise._former_ts", moved).TruncatedStaircase
     compare("truncated staircase", rev, cut_cases(OldT))
     compare("staircase", rev, stair_cases(OldS))
 
