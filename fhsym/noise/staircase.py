@@ -359,7 +359,7 @@ class Staircase(NoiseDistribution):
     def _far(self, d: float) -> Tuple[int, Dict[int, float], Dict[int, float]]:
         """``d > Delta0``: ``(p, head, block)`` of the derived per-period form (fhsym.symbolic.steps.profile_periods,
         generated): ``d/Delta0 = p + f`` split in exact rationals (``p`` whole periods, ``0 <= f < 1``; the float
-        ``d/Delta0 - p`` would carry ``ulp(p)`` into f: 1.6e-11 of delta at 10^6 periods), the masses ``head[m](f)``,
+        ``d/Delta0 - p`` would carry ``ulp(p)`` into f), the masses ``head[m](f)``,
         ``block[c](f)`` with their cells' overlaps exact (cached per ``d``)."""
         cached = self._far_cache.get(d)
         if cached is not None:
