@@ -162,3 +162,51 @@ def test_certify_refuses_a_step_policy_it_cannot_follow(kw, msg):
 
     with pytest.raises(ValueError, match=msg):
         certify(lambda s: None, 1.0, None, None, what="scale", **kw)  # type: ignore[arg-type]
+
+
+def test_certify_failure_names_the_last_scale_tried_and_the_steps_made():
+    """When no scale certifies, engine.certify's CalibrationError names the last scale it evaluated and the upward
+    moves it made: the loop stops once the relative step passes 0.25 (first_step 1e-6: after 18 moves, not
+    max_steps = 48), and the scale it had just computed was never tried."""
+    from types import SimpleNamespace
+
+    from fhsym._core.search import CalibrationError
+    from fhsym.calibration.engine import certify
+
+    tried = []
+
+    def family(s):
+        tried.append(s)
+        return SimpleNamespace(var=lambda: 1.0)
+
+    claim = SimpleNamespace(check=lambda release: None,
+                            certify_evidence=lambda release, target: SimpleNamespace(upper=1.0))
+    request = SimpleNamespace(delta=1e-6, release=lambda noise: noise, describe=lambda: "test")
+    with pytest.raises(CalibrationError) as info:
+        certify(family, 1.0, claim, request, what="scale", first_step=1e-6)  # type: ignore[arg-type]
+    msg = str(info.value)
+    assert f"scale = {tried[-1]!r} still exceeds" in msg, (msg, tried[-1])
+    assert f"after {len(tried) - 1} upward steps" in msg and len(tried) - 1 < 48, (msg, len(tried))
+
+
+def test_sibling_roles_in_the_calibration_package_name_existing_functions():
+    """``:func:`~.module.name``` in fhsym/calibration points at a function of that sibling module (after the split of
+    calibration/search.py, ``search_kfold`` and ``shave_scale`` live in search_kfold.py: plans.py still named
+    ``~.search.search_kfold`` and ``~.search.shave_scale``, which the docs site cannot link)."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    role = re.compile(r":(?:func|class|data|meth):`~?\.(\w+)\.(\w+)`")
+    pkg = Path(fhsym.__file__).parent / "calibration"
+    missing = []
+    for path in sorted(pkg.glob("*.py")):
+        for mod, name in role.findall(path.read_text()):
+            try:
+                target = importlib.import_module(f"fhsym.calibration.{mod}")
+            except ImportError:
+                missing.append((path.name, mod, name))
+                continue
+            if not hasattr(target, name):
+                missing.append((path.name, mod, name))
+    assert not missing, missing

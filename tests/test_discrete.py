@@ -248,3 +248,15 @@ def test_one_point_lattice_sums_are_the_array_forms_bit_for_bit():
             assert float(one) == float(arr), (m, c, p)
             seen += 1
     assert seen > 1000
+
+
+def test_log_profile_at_an_epsilon_whose_log_delta_is_below_the_float_range():
+    """eps = 1e300 on (alpha, gamma, step) = (1, 1, 1/2): k* ~ 4e300 and log delta ~ -2e600, below the float range.
+    The class (its arb enclosure: a loss tie or cancellation sends it there) raised OverflowError converting the
+    exact ends to floats; now log delta is the most negative double (an upper end of log delta) and delta 0."""
+    from fractions import Fraction
+
+    law = fhsym.DiscreteFlippedHuber(1.0, 1.0, 0.5)
+    lg = float(law.log_privacy_profile(1e300, Fraction(1, 2)))
+    assert lg == -1.7976931348623157e308
+    assert float(law.privacy_profile(1e300, Fraction(1, 2))) == 0.0

@@ -470,3 +470,27 @@ def test_staircase_profile_over_huge_shifts_against_the_derived_form(clib, targe
         assert err <= 1e-13, (target, eps0, w, d, e, v, ref)
         worst = max(worst, err)
     print(f"\nstaircase printed profile at 10^8 to 10^12 periods ({target}): worst {worst:.1e} against the derived form")
+
+
+def _check_cut_far_huge_epsilon(f, label):
+    """The printed cut profile beyond one period at a design epsilon whose multiples overflow (eps0 = 1e307, K = 60:
+    k eps0 is inf from k = 18 on): r^k is 0 there, not 0 * e^inf = NaN; the values are fhsym.TruncatedStaircase's
+    (every mass on [-W, W]: a shift of 1.5 periods moves [0, W) up two levels and [-W, 0) up one, so delta is 1/2 at
+    eps = eps0 and 1 at eps = 0; a shift of 2.5 or more moves every point up at least two levels)."""
+    eps0, w, kk, rho = 1e307, 0.5, 60, 0.5
+    law = fhsym.TruncatedStaircase(eps0, 1.0, gamma=w, bound=kk + rho)
+    for d in (1.5, 2.5, 3.2, 5.0, 59.7, 60.5, 120.9):
+        for e in (0.0, 0.5 * eps0, eps0):
+            v, want = f(e, d, eps0, w, float(kk), rho), float(law.privacy_profile(e, d))
+            assert v == want, (label, d, e, v, want)
+
+
+def test_truncated_staircase_c_profile_beyond_one_period_at_huge_design_epsilon(clib):
+    _check_cut_far_huge_epsilon(c_getter(clib, "truncated_staircase")("profile"), "C")
+
+
+def test_truncated_staircase_jax_profile_beyond_one_period_at_huge_design_epsilon():
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_truncated_staircase")
+    g = jax.jit(m.profile)
+    _check_cut_far_huge_epsilon(lambda e, d, eps0, w, kk, rho: float(g(e, d, eps0, w, kk, rho)), "JAX jit")

@@ -86,6 +86,7 @@ def certify(family: Callable[[float], N], scale: float, claim: Claim, request: R
         raise CalibrationError(f"cannot calibrate: the search returned {what} = {s!r}")
     r = first_step
     target = request.delta
+    tried, steps = s, 0  # the last scale evaluated and the upward moves made to it (the error message's figures)
     for steps in range(max_steps + 1):
         noise = family(s)
         release = request.release(noise)
@@ -95,13 +96,14 @@ def certify(family: Callable[[float], N], scale: float, claim: Claim, request: R
         ev = claim.certify_evidence(release, target)
         if ev.upper <= target:
             return noise, ev, steps
+        tried = s
         s = s * (1.0 + r)
         r *= 2.0
         if not math.isfinite(s) or r > 0.25:
             break
     raise CalibrationError(
-        f"cannot certify the calibration: the proven delta at {what} = {s!r} still exceeds {target!r} "
-        f"after {max_steps} upward steps")
+        f"cannot certify the calibration: the proven delta at {what} = {tried!r} still exceeds {target!r} "
+        f"after {steps} upward steps")
 
 
 def representable_variance(noise: Any, request: Request) -> float:

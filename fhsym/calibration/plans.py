@@ -19,7 +19,7 @@ l2              auto, exact                   K T > 1, the family's shape-0 memb
                                               profile at sqrt(T) Delta_2 (a law with shapes: only where
                                               the set is tighter than the box)
 kfold           auto, exact                   K T > 1, ``log_concave`` (not the Gaussian itself):        ``pld-kfold``
-                                              :func:`~.search.search_kfold` at the box corner, refined
+                                              :func:`~.search_kfold.search_kfold` at the corner, refined
 kfold-sup       auto, kfold-pld-sup           K T > 1, ``sup_calibration`` (its own float bound of the    ``pld-kfold-sup``
                                               sup pair's composition; ``worst_profile_upper_ends``)
 sufficient      sufficient                    "sufficient" in ``calibration_methods``, K T > 1: the      ``pld-kfold``
@@ -259,7 +259,7 @@ def _proof_shave(family: Family, bound_of: Callable[[float, int], Callable[[floa
     float bound on the proof's lattice is pessimistic by its FFT products' error bounds (5.4e-5 of delta at
     K T = 100, Laplace: its root ~7e-6 of the variance above the proof's); its ratio to the proof at ``scale``
     (``ev.upper``) varies little over the shave's range, so the float bound rescaled by it is shaved
-    (:func:`~.search.shave_scale`), by at most :data:`_PROOF_SHAVE_MOVE` in log scale.  None unless that saves
+    (:func:`~.search_kfold.shave_scale`), by at most :data:`_PROOF_SHAVE_MOVE` in log scale.  None unless that saves
     :data:`_PROOF_SHAVE_GAIN` of the variance (decided by one bound: the refinement's at ``scale`` is remembered)."""
     step = (ev.grid or {}).get("step")
     if step is None or not ev.upper > 0:

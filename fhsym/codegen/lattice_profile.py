@@ -19,7 +19,8 @@ summand exponent, its Euler-Maclaurin sum ``em_log_r0``, the centre's scaled log
   class switches to its arb enclosure (a loss within 1e-14 (eps + 1) of eps, or cancellation in ``1 - e^x``), the
   float value is returned with that estimate, which the caller reads (``rel_err``); where it has no finite bound
   (``x >= 0``: ``1 - e^x`` below the float form's resolution; or the estimate overflows) the value is an upper end,
-  ``T(k*)/Z`` times ``(1 - e^x)_+`` plus the error bound of x (at most 1), and ``rel_err`` is infinite (so too where
+  ``T(k*)/Z`` (its log raised by its error bound) times ``(1 - e^x)_+`` plus the error bound of x (at most 1), and
+  ``rel_err`` is infinite (so too where
   the search passes 2^51: ``P(X >= hi)``).
 
 The direct sums run over exactly the terms one point needs (the class pads a group of points to its longest), C's
@@ -61,7 +62,7 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class "
         "would use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it "
         "overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, "
-        "for a tie below k*).  NaN for eps "
+        "for a tie below k*), log T(k*) - log Z raised by its error bound (4 ulp of their sizes).  NaN for eps "
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
         "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
         ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
@@ -199,10 +200,11 @@ static double P__log_profile_capped(double eps, double S, double alpha, double g
         }
     }
     /* no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
-       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes) */
     if (rel_err) *rel_err = INFINITY;
     q = -expm1(x < 0.0 ? x : 0.0) + dx;
-    return P__logaddexp(P_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
+    return P__logaddexp(P_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0)))
+                        + 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0), down ? log(tie) : -INFINITY);
 }
 
 double P_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
@@ -335,9 +337,10 @@ def _jax_body() -> str:
         xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
     bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
     # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
-    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes)
     xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
-    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
+    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu) + 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0),
+                         xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
     rel = xp.where(bounded & found, rel, xp.inf)
     value = xp.where(found, value, far)

@@ -50,8 +50,10 @@ def c_cut_far(far: Far, name: str, cells: Sequence[Tuple[sp.Expr, sp.Expr, sp.Ex
                    for i, e in enumerate(edges[:-1]))
     pick += f"    {'else ' if len(edges) > 1 else ''}val = {fn}_sf_{len(edges) - 1}(k - s, ({edges[-1]}) - u, {par}, K - s, rho);\n"
     helpers = (
-        f"\n/* r^k = e^(-k epsilon) with k epsilon split exactly (the product's error by fma) */\n"
+        f"\n/* r^k = e^(-k epsilon) with k epsilon split exactly (the product's error by fma); 0 past 800 (e^-800 = 0 in\n"
+        f"   doubles; where k epsilon overflows, 0 * e^inf would be NaN) */\n"
         f"static double {fn}__rpow(double k, double epsilon)\n{{\n    double hi = k * epsilon;\n"
+        f"    if (hi > 800.0) return 0.0;\n"
         f"    return exp(-hi) * exp(fma(-k, epsilon, hi));\n}}\n"
         f"\n/* P(T > k + u) (0 <= u < 1, k + u <= K + rho): the derived tail with its first s = min(k, K - 1) periods\n"
         f"   taken out, r^s sf(k - s, .; K - s) Z(K - s)/Z(K) */\n"
@@ -105,8 +107,9 @@ def jax_cut_far(far: Far, cells: Sequence[Tuple[sp.Expr, sp.Expr, sp.Expr]], sha
     for i in range(len(edges) - 2, -1, -1):
         val = f"xp.where(u < {edges[i]}, sf_{i}(ks, ({edges[i]}) - u, {par}, Ks, rho), {val})"
     helpers = [
-        "def _rpow(k: Any, epsilon: Any) -> Any:\n    \"\"\"r^k = e^(-k epsilon), k epsilon split exactly.\"\"\"\n"
-        "    hi = k * epsilon\n    return xp.exp(-hi) * xp.exp(xp.sub_prod(hi, k, epsilon))\n",
+        "def _rpow(k: Any, epsilon: Any) -> Any:\n    \"\"\"r^k = e^(-k epsilon), k epsilon split exactly; 0 past 800 (where k epsilon "
+        "overflows, 0 * e^inf would be NaN).\"\"\"\n"
+        "    hi = k * epsilon\n    return xp.where(hi > 800.0, 0.0, xp.exp(-hi) * xp.exp(xp.sub_prod(hi, k, epsilon)))\n",
         f"def _tail(k: Any, u: Any, {par.replace(', ', ': Any, ')}: Any, K: Any, rho: Any) -> Any:\n"
         "    \"\"\"P(T > k + u): the derived tail with its first s = min(k, K - 1) periods taken out.\"\"\"\n"
         "    s = xp.minimum(k, K - 1.0)\n    ks, Ks = k - s, K - s\n"

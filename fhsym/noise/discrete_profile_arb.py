@@ -55,12 +55,22 @@ def _bounds(x: arb) -> Tuple[Fraction, Fraction]:
     return mid - rad, mid + rad
 
 
+_MAX = Fraction(1.7976931348623157e308)
+
+
 def _float_down(q: Fraction) -> float:
+    """The largest double <= q (the largest finite one above the float range, -inf below it)."""
+    if abs(q) > _MAX:  # float(q) would raise OverflowError
+        return 1.7976931348623157e308 if q > 0 else -math.inf
     f = float(q)
     return math.nextafter(f, -math.inf) if Fraction(f) > q else f
 
 
 def _float_up(q: Fraction) -> float:
+    """The least double >= q (inf above the float range, the most negative finite one below it: log delta at
+    eps = 1e300 is about -1e600)."""
+    if abs(q) > _MAX:  # float(q) would raise OverflowError
+        return math.inf if q > 0 else -1.7976931348623157e308
     f = float(q)
     return math.nextafter(f, math.inf) if Fraction(f) < q else f
 

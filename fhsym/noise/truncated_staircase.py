@@ -70,10 +70,10 @@ from .base import NoiseDistribution
 
 __all__ = ["TruncatedStaircase", "truncated_staircase_design"]
 
-#: the profile beyond one period at one shift (``TruncatedStaircase._far``): the infinite-loss mass, the head runs
-#: ``(scale, p, {m: mass})`` and the block runs ``(r^j0, p - 2 j0, periods, {c: mass})``
 #: an exponent eps - n eps0 below this is -inf for expm1 (e^-800 = 0 in doubles): clamped before its float conversion
 _FLOOR = Fraction(-800)
+#: the profile beyond one period at one shift (``TruncatedStaircase._far``): the infinite-loss mass, the head runs
+#: ``(scale, p, {m: mass})`` and the block runs ``(r^j0, p - 2 j0, periods, {c: mass})``
 _Far = Tuple[float, List[Tuple[float, int, Dict[int, float]]], List[Tuple[float, int, int, Dict[int, float]]]]
 
 EPS0 = Domain("epsilon", 0.0, math.inf, typical=(0.2, 2.0))

@@ -327,10 +327,11 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
         }
     }
     /* no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
-       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie) */
+       T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes) */
     if (rel_err) *rel_err = INFINITY;
     q = -expm1(x < 0.0 ? x : 0.0) + dx;
-    return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0))), down ? log(tie) : -INFINITY);
+    return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_profile_float(lt1, w.log_z, log1p(-(q < 1.0 ? q : 1.0)))
+                        + 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0), down ? log(tie) : -INFINITY);
 }
 
 /* delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Huber (alpha, gamma, step) at an integer
@@ -341,12 +342,13 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
    eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k < k* tie/delta); where the class would
    use its arb enclosure the value is the float form's; where that has no finite bound (x >= 0, or it overflows)
    rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, for a tie
-   below k*).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <=
-   0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308,
-   1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would
-   no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried,
-   rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end
-   elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be small */
+   below k*), log T(k*) - log Z raised by its error bound (4 ulp of their sizes).  NaN for eps < 0 or not finite,
+   S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >=
+   2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's
+   domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the
+   value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile and profile
+   (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or
+   above it, never a float form whose error is not known to be small */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);

@@ -311,10 +311,12 @@ static double fhsym_truncated_staircase__run_length(double eps, double epsilon, 
     return J;
 }
 
-/* r^k = e^(-k epsilon) with k epsilon split exactly (the product's error by fma) */
+/* r^k = e^(-k epsilon) with k epsilon split exactly (the product's error by fma); 0 past 800 (e^-800 = 0 in
+   doubles; where k epsilon overflows, 0 * e^inf would be NaN) */
 static double fhsym_truncated_staircase__rpow(double k, double epsilon)
 {
     double hi = k * epsilon;
+    if (hi > 800.0) return 0.0;
     return exp(-hi) * exp(fma(-k, epsilon, hi));
 }
 

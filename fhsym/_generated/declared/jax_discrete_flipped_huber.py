@@ -219,15 +219,16 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     a loss within tie = 1e-14 (eps + 1) of eps may be decided either way: at k >= k* it adds tie/(1 - e^x), at k
     < k* tie/delta); where the class would use its arb enclosure the value is the float form's; where that has
     no finite bound (x >= 0, or it overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 -
-    e^x)_+ + error bound of x) (+ tie, for a tie below k*).  NaN for eps < 0 or not finite, S not a whole number
-    in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma >
-    1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
-    doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
-    log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile and profile (no rel_err) return
-    the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a
-    float form whose error is not known to be small; where rel_err would exceed max_rel, the upper end with
-    rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under jit: fixed loop lengths (53
-    doublings, 56 bisection steps); every argument may be traced and broadcast."""
+    e^x)_+ + error bound of x) (+ tie, for a tie below k*), log T(k*) - log Z raised by its error bound (4 ulp
+    of their sizes).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0,
+    step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside
+    [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where
+    k* + S would no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last
+    index tried, rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and
+    the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be
+    small; where rel_err would exceed max_rel, the upper end with rel_err inf (log_profile_parts: no cap;
+    log_profile and profile: 1e-12). Under jit: fixed loop lengths (53 doublings, 56 bisection steps); every
+    argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -291,9 +292,10 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
         xp.where(up, tie, 0.0) + xp.where(down, tie * xp.exp(log_z - lt1), 0.0)) / -xp.expm1(xn)
     bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
     # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
-    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie)
+    # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes)
     xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
-    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu), xp.where(down, xp.log(tie), -xp.inf))
+    upper = xp.logaddexp(log_profile_float(lt1, log_z, xu) + 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0),
+                         xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
     rel = xp.where(bounded & found, rel, xp.inf)
     value = xp.where(found, value, far)

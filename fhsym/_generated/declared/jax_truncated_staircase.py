@@ -256,9 +256,9 @@ def _run_length(eps: Any, epsilon: Any, N: Any, p: Any) -> Any:
 
 
 def _rpow(k: Any, epsilon: Any) -> Any:
-    """r^k = e^(-k epsilon), k epsilon split exactly."""
+    """r^k = e^(-k epsilon), k epsilon split exactly; 0 past 800 (where k epsilon overflows, 0 * e^inf would be NaN)."""
     hi = k * epsilon
-    return xp.exp(-hi) * xp.exp(xp.sub_prod(hi, k, epsilon))
+    return xp.where(hi > 800.0, 0.0, xp.exp(-hi) * xp.exp(xp.sub_prod(hi, k, epsilon)))
 
 
 def _tail(k: Any, u: Any, epsilon: Any, W: Any, K: Any, rho: Any) -> Any:
