@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from fractions import Fraction
@@ -193,18 +194,24 @@ def transport_certificate(epsilon: float, delta: float, m: int) -> DualCertifica
                            u_e=(0.0,) * m, u=u, cap=cap_of(y, float(delta), z))
 
 
-@functools.lru_cache(maxsize=32)
 def best_transport(epsilon: float, delta: float, top: int = 0) -> Tuple[Fraction, DualCertificate]:
     """The best proven lower bound on ``V*(eps, delta, 1)`` among the transport duals on the grids ``64, 128, ...,
     top`` (default :func:`transport_bins`), and its certificate; the ladder stops at the first grid whose bound is
     below the previous one (at eps <= 6 the bound peaks at 128-256 bins: the dual's shape is not the LP's optimum
     there).  Each bound is :meth:`.dual.DualCertificate.variance_bound`, exact.  Memoised per arguments (the
-    construction is deterministic).
+    construction is deterministic); each call returns its own copy of the dual's entries, so that editing one cannot
+    change a later answer.
 
     >>> lo, cert = best_transport(12.0, 1e-6, top=512)
     >>> cert.m, 0.000216 < float(lo) < 0.00021748     # V*(12, 1e-6) <= 0.00021748 (truncated staircase)
     (512, True)
     """
+    bound, cert = _best_transport(epsilon, delta, top)
+    return bound, dataclasses.replace(cert, u=dict(cert.u))  # the memo's dual stays as built: the caller gets a copy
+
+
+@functools.lru_cache(maxsize=32)
+def _best_transport(epsilon: float, delta: float, top: int) -> Tuple[Fraction, DualCertificate]:
     top = top or transport_bins(epsilon)
     best: Optional[Tuple[Fraction, DualCertificate]] = None
     m = 64

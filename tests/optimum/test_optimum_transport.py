@@ -66,8 +66,11 @@ def test_the_interval_at_large_eps(eps, delta):
 def test_at_sensitivity_and_memo():
     one = fhsym.optimal_variance(15.0, 1e-6)
     four = fhsym.optimal_variance(15.0, 1e-6, sensitivity=4.0)
-    assert four.lower == pytest.approx(16 * one.lower, rel=1e-15) and four.dual is one.dual
-    assert best_transport(15.0, 1e-6) is best_transport(15.0, 1e-6)
+    assert four.lower == pytest.approx(16 * one.lower, rel=1e-15) and four.dual == one.dual
+    from fhsym.optimum.transport import _best_transport
+
+    assert _best_transport(15.0, 1e-6, 0) is _best_transport(15.0, 1e-6, 0)  # memoised; callers get equal copies
+    assert best_transport(15.0, 1e-6) == best_transport(15.0, 1e-6)
 
 
 def test_a_raised_y_proves_nothing_more():
@@ -101,3 +104,16 @@ def test_the_primal_beside_a_transport_dual_is_private():
     for d in (0.0625, 0.125, 0.3, 0.5, 0.9, 1.0):
         assert hockey_stick(iv.primal.width, iv.primal.weights, eps, d) <= delta, d
     assert iv.upper <= iv.primal_upper
+
+
+def test_best_transport_hands_out_a_copy_of_its_memoised_dual():
+    """best_transport is memoised; the dual it returns is the caller's own: editing its entries changes neither the
+    next call's dual nor its bound (rev40a's review: one shared dict was handed out)."""
+    from fhsym.optimum.transport import best_transport
+
+    lo, cert = best_transport(12.0, 1e-6, top=128)
+    key = next(iter(cert.u))
+    before = cert.u[key]
+    cert.u[key] = before * 1e6  # type: ignore[index]
+    lo2, cert2 = best_transport(12.0, 1e-6, top=128)
+    assert cert2.u[key] == before and lo2 == lo and cert2.variance_bound() == lo
