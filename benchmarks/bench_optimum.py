@@ -219,11 +219,11 @@ def large_rows(rounds: int, eps_list: Tuple[float, ...] = (4.5, 8.0, 9.5, 10.0, 
     and as it is now (B), interleaved A, B per round, every memo cleared before each call (cold), no warm-up; the
     targets: 5 s per call, upper/lower at most 1.002 at eps <= 10 and 1.01 up to 20.  ``before_too=False``: B alone
     (the LP alone can take minutes at eps >= 9.5 with delta = 1e-10)."""
-    from fhsym.optimum.transport import best_transport
+    from fhsym.optimum.transport import _best_transport
 
     def cold() -> None:
         _clear()
-        best_transport.cache_clear()
+        _best_transport.cache_clear()
 
     print(f"large eps (issue 31 item 2): A = optimal_variance(eps, delta, transport=False), B = optimal_variance(eps, "
           f"delta); cold calls, {rounds} round(s); load at the start {os.getloadavg()[0]:.2f}")
