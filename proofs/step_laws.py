@@ -457,7 +457,7 @@ def _topic(key: str, source: str) -> Topic:
             e = unstable(form * d.Z)
             diff = sp.simplify(sp.expand(e - r**s_ * e.subs({k: k - s_, K: K - s_}, simultaneous=True)))
             ok &= diff == 0
-            steps.append(f"- {name} Z(K) - r^s [{name} Z](k - s, K - s) = {diff}")
+            steps.append(f"- {name} Z(K) - r^s ({name} Z)(k - s, K - s) = {diff}")
         return proven(ok, "tail from the top = r^s times the tail of the law cut s periods earlier", steps)
 
     def profile_cut_beyond(ctx: Context) -> Outcome:
@@ -471,7 +471,7 @@ def _topic(key: str, source: str) -> Topic:
         sf_fns = [sp.lambdify((k, a, eps_, W, K, rho), _plain(unstable(e).subs(r, sp.exp(-eps_))), modules="mpmath")
                   for e in dv().sf]
         top_fn = sp.lambdify((u, eps_, W, K, rho), _plain(unstable(dv().sf_top).subs(r, sp.exp(-eps_))), modules="mpmath")
-        steps = [f"- {part}[{clip}][{key}](f) = {e}" for part, clips in far.items() if part != "run"
+        steps = [f"- `{part}[{clip}][{key}](f)` = {e}" for part, clips in far.items() if part != "run"
                  for clip, masses in clips.items() for key, e in masses.items()]
         errs = []
         with mpmath.workdps(DPS + 10):
@@ -552,7 +552,7 @@ def _topic(key: str, source: str) -> Topic:
                   claim="delta(eps; p + f) = P(T > beta - d) + the clipped head and block runs (profile_periods_cut)",
                   name="profile_beyond")
         topic.add(tail_shift, obj="sf (infinite-loss mass)", paper="-",
-                  claim="sf(k, a; K) Z(K) = r^s [sf Z](k - s, a; K - s)", name="tail_shift")
+                  claim="sf(k, a; K) Z(K) = r^s (sf Z)(k - s, a; K - s)", name="tail_shift")
     topic.add(generated, obj="generated code", paper="-", claim="the law class's numerics = the definition's integrals to 1e-12",
               name="generated")
     return topic
