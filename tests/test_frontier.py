@@ -548,8 +548,34 @@ def test_seed_then_assemble_gives_back_the_data_file(tmp_path):
         sys.path.remove(str(scripts))
     before = json.loads(gzip.open(data, "rt").read())
     after = json.loads(gzip.open(tmp_path / "again.json.gz", "rt").read())
-    assert after["entries"] == before["entries"]
-    assert after["calibrations"] == before["calibrations"]
+    # the 99.9 % quantiles are not seeded: `assemble` recomputes them from each law's isf, which later releases may
+    # round differently in the last ulp (2026-11-30: 86 of 21113, at most 2.2e-16 relative, the same with this
+    # session's starting commit); every other field must come back exactly
+    _same_up_to_quantile_ulps(after["entries"], before["entries"])
+    _same_up_to_quantile_ulps(after["calibrations"], before["calibrations"])
+
+
+def _same_up_to_quantile_ulps(a, b, rel=1e-15):
+    """a == b, except that numbers under a key named ``quantiles`` or ``quantile_999`` may differ by ``rel``."""
+    def strip(x, inq=False):
+        if isinstance(x, dict):
+            return {k: strip(v, inq or k in ("quantiles", "quantile_999")) for k, v in x.items()}
+        if isinstance(x, list):
+            return [strip(v, inq) for v in x]
+        return "q" if inq and isinstance(x, float) else x
+
+    def quantiles(x, inq=False):
+        if isinstance(x, dict):
+            return [q for k in sorted(x) for q in quantiles(x[k], inq or k in ("quantiles", "quantile_999"))]
+        if isinstance(x, list):
+            return [q for v in x for q in quantiles(v, inq)]
+        return [x] if inq and isinstance(x, float) else []
+
+    assert strip(a) == strip(b)
+    qa, qb = quantiles(a), quantiles(b)
+    assert len(qa) == len(qb) and qa
+    bad = [(x, y) for x, y in zip(qa, qb) if abs(x - y) > rel * abs(y)]
+    assert not bad, bad[:5]
 
 
 def test_readme_headline_and_frontier_page_are_the_data_files():
