@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/bench_quick_proofs.py A_DIR B_DIR [--rounds 3] [-j 2] [--python PYTHON]
+    python scripts/bench_quick_proofs.py A_DIR B_DIR [--rounds 3] [-j 2] [--python PYTHON] [--only TOPIC ...]
 
 Each run is ``PYTHON -m proofs --quick -j J --no-report`` with the checkout as working directory and first on
 ``PYTHONPATH`` (so that it imports its own ``fhsym`` and ``proofs``); this script waits for it and reads the CPU
@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 
-def one_run(root: Path, python: str, jobs: int) -> Tuple[float, int, str]:
+def one_run(root: Path, python: str, jobs: int, only: List[str]) -> Tuple[float, int, str]:
     env = {**os.environ, "PYTHONPATH": str(root)}
     t0 = time.perf_counter()
-    p = subprocess.Popen([python, "-m", "proofs", "--quick", "-j", str(jobs), "--no-report"], cwd=root, env=env,
+    topics = [a for t in only for a in ("--only", t)]
+    p = subprocess.Popen([python, "-m", "proofs", "--quick", "-j", str(jobs), "--no-report", *topics], cwd=root, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out, _ = p.communicate()  # reaps it: its CPU (and that of the checks it forked and reaped) joins os.times()
     wall = time.perf_counter() - t0
@@ -42,13 +43,15 @@ def main(argv: object = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--only", action="append", default=[], metavar="TOPIC",
+                    help="run only this topic (repeatable; default: every topic, the quick run CI makes)")
     ns = ap.parse_args(argv)
     runs: Dict[str, List[Tuple[float, float]]] = {"A": [], "B": []}
     for i in range(ns.rounds):
         for side, root in (("A", ns.a), ("B", ns.b)):
             load = os.getloadavg()[0]
             before = os.times()
-            wall, rc, last = one_run(root, ns.python, ns.jobs)
+            wall, rc, last = one_run(root, ns.python, ns.jobs, ns.only)
             after = os.times()
             cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
             runs[side].append((wall, cpu))

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/quick_proofs_breakdown.py [-j 2] [--full] [--top 12]
+    python scripts/quick_proofs_breakdown.py [-j 2] [--full] [--top 12] [--only TOPIC ...]
 
 It runs the harness's own parallel runner (``proofs._harness.run``) and times, from the outside (the harness's
 functions are wrapped, nothing it computes changes):
@@ -46,6 +46,8 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--full", action="store_true", help="the full run instead of --quick")
     ap.add_argument("--top", type=int, default=12, help="how many of the costliest prepares and children to list")
     ap.add_argument("--dump", type=Path, default=None, help="write each check's CPU seconds here (JSON)")
+    ap.add_argument("--only", action="append", default=[], metavar="TOPIC",
+                    help="run only this topic (repeatable; default: every topic)")
     ns = ap.parse_args(argv)
     quick = not ns.full
     print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cpus")
@@ -60,7 +62,7 @@ def main(argv: Any = None) -> int:
     t0, c0 = time.perf_counter(), _cpu_self()
     topics = H.discover()
     t_disc, c_disc = time.perf_counter() - t0, _cpu_self() - c0
-    checks = H.select(topics, quick=quick)
+    checks = H.select(topics, only=ns.only, quick=quick)
 
     # --- wrap: prepares (in the parent) and children (rusage sent back through a pipe of our own)
     prepares: List[Tuple[str, float, float, float]] = []  # topic, start (run clock), wall, cpu

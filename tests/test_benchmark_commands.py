@@ -282,3 +282,15 @@ def test_staircase_plain_exponent_prints_what_the_readme_states():
     assert [rows[1][1], rows[2][1]] == ["7.4e-12", "2.4e-10"] and all(float(r[2]) <= 1e-15 for r in rows), out
     readme = (ROOT / "README.md").read_text()
     assert "(7.4e-12 of delta at 10^5 periods, 2.4e-10 at 10^6; `python scripts/staircase_plain_exponent.py`)" in readme
+
+
+def test_quick_proofs_scripts_run_and_print_their_figures():
+    """docs/performance.md's `scripts/quick_proofs_breakdown.py` and `scripts/bench_quick_proofs.py A B` (on one small
+    topic, `--only`: the full quick run takes half a minute to minutes a side): the breakdown names the parent's
+    import, the run's core-seconds and the topic's checks; the A/B prints one line per run, each side's medians and
+    the B/A ratios (here A = B = this checkout, every check passing)."""
+    out = _run("scripts/quick_proofs_breakdown.py", "--only", "laplace_limit", "-j", "1")
+    assert "prepares in the parent" in out and "core-seconds" in out and "laplace_limit" in out
+    ab = _run("scripts/bench_quick_proofs.py", ".", ".", "--rounds", "1", "-j", "1", "--only", "laplace_limit")
+    assert ab.count("(exit 0)") == 2 and " 0 FAIL " in ab
+    assert "A: median wall" in ab and "B: median wall" in ab and "B/A: wall" in ab
