@@ -268,3 +268,21 @@ def test_jax_log_profile_upper_end_covers_the_rounding_of_the_logs():
     m = importlib.import_module("fhsym._generated.declared.jax_discrete_flipped_huber")
     lp = jax.jit(m.log_profile)
     _check_large_logs(lambda e, S, a, gm, h: float(lp(e, float(S), a, gm, h)), "JAX jit")
+
+
+def test_jax_log1p_on_the_interval_where_xla_loses_digits():
+    """The JAX module's ``_log1p`` (``log(1 + x)`` below -0.25) against 40-digit mpmath at 3000 points of [-0.5, -0.25]
+    (docs/accuracy.md: XLA's log1p up to 127 ulp off there, jax 0.10.2 on this CPU; ``log(1 + x)`` within 2.1 ulp);
+    ``pytest -s`` prints both worst errors in ulp."""
+    jax = pytest.importorskip("jax", reason="the JAX target needs the optional extra jax")
+    m = importlib.import_module("fhsym._generated.declared.jax_discrete_flipped_huber")
+    xs = np.linspace(-0.5, -0.25, 3000)
+    ours = np.asarray(jax.jit(m._log1p)(xs))
+    xla = np.asarray(jax.jit(jax.numpy.log1p)(xs))
+    with mpmath.workdps(40):
+        ref = [mpmath.log1p(mpmath.mpf(float(x))) for x in xs]
+    ulps = lambda v: max(float(abs(mpmath.mpf(float(a)) - r) / math.ulp(float(r))) for a, r in zip(v, ref))  # noqa: E731
+    u_ours, u_xla = ulps(ours), ulps(xla)
+    print(f"\nlog1p on [-0.5, -0.25], 3000 points, worst error in ulp: the module's {u_ours:.2f}, XLA's {u_xla:.1f} "
+          f"(jax {jax.__version__})")
+    assert u_ours <= 2.5
