@@ -88,6 +88,12 @@ def test_grids_and_bad_input():
             transport_certificate(10.0, 1e-6, m)
     with pytest.raises(ValueError, match="transport must be True or False"):
         fhsym.optimal_variance(15.0, 1e-6, transport=1)
+    for eps in (-1.0, 0.0, math.inf, math.nan):  # a bound of 0 (eps < 0) or a NaN deep inside: refused up front
+        with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
+            transport_certificate(eps, 1e-6, 64)
+    for delta in (-1e-6, 1.0, 2.0, math.nan):
+        with pytest.raises(ValueError, match=r"delta must be in \[0, 1\)"):
+            transport_certificate(10.0, delta, 64)
 
 
 def test_bins_solves_the_lp():
