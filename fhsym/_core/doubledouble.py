@@ -16,7 +16,8 @@ import numpy as np
 from .numerics import two_prod, two_sum
 from .types import FloatArray, Real
 
-__all__ = ["div_dd", "dd_add", "dd_mul", "dd_div", "ratio_dd", "exact_quotient", "sym_sign_min", "two_prod", "two_sum"]
+__all__ = ["div_dd", "dd_add", "dd_mul", "dd_div", "ratio_dd", "exact_quotient", "int_times", "sym_sign_min", "two_prod",
+           "two_sum"]
 
 DD = Tuple[FloatArray, FloatArray]  # a double-double (hi, lo)
 
@@ -69,6 +70,22 @@ def ratio_dd(x_hi: FloatArray, x_lo: FloatArray, y: float, z: float) -> DD:
     with np.errstate(invalid="ignore"):
         lo = np.where(np.isfinite(lo), lo, 0.0)
     return hi, lo
+
+
+def int_times(n: int, x: float) -> tuple[float, float]:
+    """``n x`` for an integer ``n`` (any size) as ``(hi, lo)``: ``hi`` the double nearest ``n x`` (inf past the float
+    range, then ``lo = 0``), ``lo = fl(n x - hi)`` from exact rationals, so ``hi + lo`` is ``n x`` within an ulp of
+    ``lo`` (the step laws' exponents ``k eps0`` over many periods: a plain product loses ``ulp(k eps0)``).
+
+    >>> int_times(3, 0.1)   # 3 x 0.1 = 0.30000000000000001665..., the nearest double 0.30000000000000004
+    (0.30000000000000004, -2.7755575615628914e-17)
+    """
+    q = Fraction(n) * Fraction(x)
+    try:
+        hi = float(q)
+    except OverflowError:  # rounds past the largest double, as the float product would
+        return (math.inf if q > 0 else -math.inf), 0.0
+    return hi, float(q - Fraction(hi))
 
 
 def exact_quotient(num: float, den: float) -> tuple[float, float]:

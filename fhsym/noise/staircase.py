@@ -75,6 +75,7 @@ from .._core.random import Rng
 from .._core.types import BoolArray, FloatArray
 from .._core.arb import Enclosure, Plan
 from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import int_times
 from .base import NoiseDistribution
 from .plans.staircase import staircase_plan_of
 from .staircase_composed import search as search_composed
@@ -380,8 +381,7 @@ class Staircase(NoiseDistribution):
     def _sub_prod(self, eps: FloatArray, n: int) -> FloatArray:
         """``eps - n eps0`` with ``n eps0`` an exact double-double: its sign is exact (zero only where ``n eps0`` is
         the double eps), its value within an ulp."""
-        p = n * self.epsilon
-        e = float(Fraction(n) * Fraction(self.epsilon) - Fraction(p)) if math.isfinite(p) else 0.0
+        p, e = int_times(n, self.epsilon)
         return (eps - p) - e
 
     def _far_profile(self, eps: FloatArray, d: float) -> FloatArray:

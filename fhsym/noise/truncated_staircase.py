@@ -62,6 +62,7 @@ from .plans.truncated_staircase import MAX_PERIODS, TSPlan, ts_eval, ts_plan, ts
 from .._core.arb.core import float_up
 from .._core.declared_runtime import cut_far_plan
 from .._core.domains import Domain, check_scalar
+from .._core.doubledouble import int_times
 from .._core.random import Rng
 from .._core.minimise import golden_section
 from .._core.types import BoolArray, FloatArray
@@ -434,8 +435,8 @@ class TruncatedStaircase(NoiseDistribution):
         def rpow(k: int) -> float:  # r^k = e^(-k eps0), k eps0 split exactly (double-double)
             if k * E0 > 800:  # below the float range
                 return 0.0
-            hi = float(k * E0)
-            return math.exp(-hi) * math.exp(-float(k * E0 - Fraction(hi)))
+            hi, lo = int_times(k, e0)
+            return math.exp(-hi) * math.exp(-lo)
 
         def tail(x: Fraction) -> float:
             """P(T > x), 0 <= x <= beta: the derived tail of x's cell (exact a, u) with its first s = min(k, K - 1)
