@@ -53,7 +53,7 @@ IMPLEMENTATIONS: Dict[str, Tuple[str, Optional[str]]] = {
     "exp": ("numpy:exp", "jax.numpy:exp"),
     "expm1": ("numpy:expm1", "jax.numpy:expm1"),
     "log": ("numpy:log", "jax.numpy:log"),
-    "log1p": ("numpy:log1p", "jax.numpy:log1p"),
+    "log1p": ("numpy:log1p", "fhsym._core.numerics_jax:log1p"),
     "sqrt": ("numpy:sqrt", "jax.numpy:sqrt"),
     "sign": ("numpy:sign", "jax.numpy:sign"),
     "maximum": ("numpy:maximum", "jax.numpy:maximum"),
