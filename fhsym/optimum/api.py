@@ -457,7 +457,8 @@ def _lattice_staircase(eps: float, dl: float, sens: float, m: int) -> Tuple[Piec
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None, recorded: bool = True, transport: bool = True) -> OptimumInterval:
+                     bins: Optional[int] = None, recorded: bool = True,
+                     transport: Optional[bool] = None) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
     ``V* = inf Var(T)`` over all noise laws ``T`` such that ``f(D) + T`` is (eps, delta)-DP for
@@ -475,11 +476,12 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     (private there, so at delta) and the best of their duals evaluated at delta (a dual is feasible for every delta;
     its bound is affine in delta); another delta is answered so only if the interval is within :data:`NEAR`
     (``source`` starts ``"recorded near"``).  ``recorded=False`` never reads the data file.  With the automatic grid
-    and ``transport`` (default) at eps >= 4, where the data does not answer within 0.2 %, a dual of the LP on a fine
+    and ``transport`` (``None``, the default, or ``True``) at eps >= 4, where the data does not answer within 0.2 %, a dual of the LP on a fine
     grid is written down without solving it (:mod:`.transport`; checked in exact rationals like a solved one): if the
     best closed-form law is within 0.2 % of its bound no LP is solved (``source`` starts ``"transport dual"``, the
     ``primal`` a staircase on 8 bins per unit, proven private), else the lower end is the larger of the two proven bounds.
-    ``transport=False`` keeps the data and the LP alone.
+    ``transport=False`` keeps the data and the LP alone; ``transport=True`` is refused where the dual is never tried
+    (eps < 4, or ``bins`` given).
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in
@@ -498,8 +500,11 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
     if not isinstance(recorded, bool):
         raise ValueError(f"recorded must be True or False; got {recorded!r}")
-    if not isinstance(transport, bool):
-        raise ValueError(f"transport must be True or False; got {transport!r}")
+    if transport is not None and not isinstance(transport, bool):
+        raise ValueError(f"transport must be None, True or False; got {transport!r}")
+    if transport is True and (bins is not None or eps < TRANSPORT_MIN_EPSILON):
+        raise ValueError(f"transport=True applies only with the automatic grid (bins=None) at epsilon >= "
+                         f"{TRANSPORT_MIN_EPSILON:g}; got epsilon = {eps!r}, bins = {bins!r} (leave transport=None)")
     # the closed-form laws: each a candidate for the upper end where its proven worst profile is <= delta
     closed: List[Tuple[float, float, Union[Staircase, TruncatedStaircase]]] = []
     st = Staircase(eps, sens, staircase_optimal_gamma(eps))  # pure eps-DP for |d| <= Delta (Geng & Viswanath)
@@ -522,7 +527,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
             near = None  # not recorded, and the neighbours are too far apart: the LP
     data = hit if near is None else near
     moved: Optional[Tuple[Fraction, DualCertificate]] = None  # the transport dual's bound at sens, and the dual
-    if transport and bins is None and eps >= TRANSPORT_MIN_EPSILON and (data is None or not narrow(data[0], data[2])):
+    if transport is not False and bins is None and eps >= TRANSPORT_MIN_EPSILON and (data is None or not narrow(data[0], data[2])):
         t_bound, t_dual = best_transport(eps, dl)
         moved = (t_bound * Fraction(sens) ** 2, t_dual)
     if hit is not None and near is None:

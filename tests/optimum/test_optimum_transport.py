@@ -90,8 +90,13 @@ def test_grids_and_bad_input():
     for m in (0, 3, 1.0, 1 << 21):
         with pytest.raises(ValueError, match="m must be a power of two"):
             transport_certificate(10.0, 1e-6, m)
-    with pytest.raises(ValueError, match="transport must be True or False"):
+    with pytest.raises(ValueError, match="transport must be None, True or False"):
         fhsym.optimal_variance(15.0, 1e-6, transport=1)
+    # every argument used or refused: the dual is never tried below eps 4 or on a given grid
+    with pytest.raises(ValueError, match=r"transport=True applies only .* epsilon >= 4.*got epsilon = 1.0"):
+        fhsym.optimal_variance(1.0, 1e-6, transport=True)
+    with pytest.raises(ValueError, match=r"transport=True applies only .*bins = 8"):
+        fhsym.optimal_variance(12.0, 1e-6, bins=8, transport=True)
     for eps in (-1.0, 0.0, math.inf, math.nan):  # a bound of 0 (eps < 0) or a NaN deep inside: refused up front
         with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
             transport_certificate(eps, 1e-6, 64)
