@@ -21,7 +21,7 @@ sets are nested, so by Hall's theorem the needs can be met iff every such prefix
 columns give (cumulative sums: exact for this structure).  The flows are then filled sink by sink, each sink taking
 the same fraction of what every column it reaches has left (:meth:`_Plan.flows`), which meets every need there and
 spreads the flows over the shifts.  (Until issue 31's (4.5, 1e-10) the columns were split in proportion to iterated
-weights; that split cannot reach the prefix condition's ``y`` and lost 0.04-0.45 % of ``y`` at (4.5, 1e-10) on
+weights; that split cannot reach the prefix condition's ``y`` and lost 0.035-0.45 % of ``y`` at (4.5, 1e-10) on
 64-1024 bins.)  ``z_j`` is the largest ``-u`` of shift ``j``; the bound is ``y + delta sum_j z_j`` less the
 losses of :class:`.dual.DualCertificate` (none when every reduced cost is >= 0, which the margins below ensure).
 The continuous limit of this dual is the staircase's balance ``int (y - x^2)_+ = e^-eps int_reach (x^2 - y)_+``:
