@@ -30,6 +30,12 @@ that stays valid: the uniform LP on ``m`` bins (Lemma 2 as it is, loss ``1/(4 m^
 farther than ``RHO`` from every integer into blocks of ``C`` (a block's mass costs its inner edge's ``x^2``; a row whose
 positive bins form a whole cell is summed over it, its subtracted bins bounded above by their cells' masses (times
 their multiplicity); other rows dropped).  ``0:1`` is the uniform LP itself (checked: the same matrix and value).
+
+``python scripts/optimum_gap_study.py transport [EPS DELTA]`` (default 4.5, 1e-10): the transport dual's ``y``
+(``fhsym.optimum.transport``) on 64-1024 bins per unit with the columns split as before issue 31's (4.5, 1e-10) fix
+(in proportion to weights iterated 40 times, rebuilt here) and by Hall's prefix condition (the shipped ``_plan``),
+the shipped dual's proven lower end and the truncated staircase's variance over it; then ``best_transport``'s
+lower end under the truncated staircase at delta = 1e-6 for eps 2-6 (why ``TRANSPORT_MIN_EPSILON`` is 4).
 """
 
 from __future__ import annotations
@@ -458,6 +464,59 @@ def cmd_aggregated_lp(eps: float, delta: float, m: int, units: float, specs: Seq
               f"lower end {val - w * w / 4:.9g} ({time.process_time() - t0:.1f} s CPU)", flush=True)
 
 
+def _split_y(eps: float, m: int) -> float:
+    """The transport dual's largest ``y`` with the columns split among the sinks in proportion to weights iterated 40
+    times (``fhsym.optimum.transport`` before issue 31's (4.5, 1e-10) fix), by the same bisection."""
+    from fhsym.optimum import transport as T
+    from fhsym.optimum.solve import ratio_above
+
+    r = ratio_above(eps)
+    levels = T._levels(r)
+
+    def ratio(y: float) -> float:
+        plan = T._Plan(eps, m, y, r, levels)
+        lo = np.maximum(plan.p - m, 0)
+
+        def gain(wts: np.ndarray) -> np.ndarray:
+            tail = np.concatenate([np.cumsum(wts[::-1])[::-1], [0.0]])
+            g = np.zeros(plan.c + 1)
+            np.add.at(g, lo, plan.cap / tail[lo])
+            return np.cumsum(g)
+        wts = plan.need / plan.need.sum()
+        for _ in range(40):
+            wts = wts / (wts * gain(wts) / plan.need)
+            wts /= wts.sum()
+        return float(np.min(wts * gain(wts) / plan.need))
+    lo_y, hi_y = 0.0, 4.0 * T._centre(eps)
+    for _ in range(T.BISECTIONS):
+        mid = 0.5 * (lo_y + hi_y)
+        lo_y, hi_y = (mid, hi_y) if ratio(mid) >= 1.0 else (lo_y, mid)
+        if hi_y - lo_y <= 1e-13 * hi_y:
+            break
+    return lo_y
+
+
+def cmd_transport(eps: float, delta: float) -> None:
+    import fhsym
+    from fhsym.optimum import transport as T
+    from fhsym.optimum.solve import ratio_above
+
+    ts = fhsym.calibrate(eps, delta, mechanism="truncated_staircase").variance
+    r = ratio_above(eps)
+    print(f"eps {eps} delta {delta}: truncated staircase variance {ts:.9g}")
+    for m in (64, 128, 256, 512, 1024):
+        old = _split_y(eps, m)
+        new = T._plan(eps, m, r, T._levels(r)).y
+        low = float(T.transport_certificate(eps, delta, m).variance_bound())
+        print(f"  m={m:<5d} y: proportional split {old:.9g}, Hall {new:.9g} (+{100 * (new / old - 1):.3f} %); "
+              f"proven lower end {low:.9g}, truncated staircase / lower end {ts / low:.5f}")
+    print("best_transport at delta = 1e-6: truncated staircase / lower end")
+    for e in (2.0, 3.0, 3.5, 4.0, 4.5, 6.0):
+        lo, cert = T.best_transport(e, 1e-6)
+        up = fhsym.calibrate(e, 1e-6, mechanism="truncated_staircase").variance
+        print(f"  eps={e:<4g} m={cert.m:<5d} {up / float(lo):.5f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -478,8 +537,13 @@ def main() -> None:
     p.add_argument("m", type=int)
     p.add_argument("units", type=float)
     p.add_argument("specs", nargs="+", help="RHO:C (fine within RHO of each integer, blocks of C bins elsewhere)")
+    p = sub.add_parser("transport")
+    p.add_argument("epsilon", type=float, nargs="?", default=4.5)
+    p.add_argument("delta", type=float, nargs="?", default=1e-10)
     args = ap.parse_args()
-    if args.cmd == "bump":
+    if args.cmd == "transport":
+        cmd_transport(args.epsilon, args.delta)
+    elif args.cmd == "bump":
         cmd_bump(args.epsilon, args.optimise)
     elif args.cmd == "lp-shape":
         cmd_lp_shape(args.epsilon)

@@ -16,9 +16,13 @@ With ``y`` (the bound) fixed, the *sinks* ``i <= c`` (``(c w)^2 < y``) need ``a_
 (``p`` in ``[c + 1 + (l-1) m, c + l m]``) are out of reach of the sinks; each pays into ``p - m`` (row
 ``(m, -(p - m))``), raising what that column can spend.  So ring 1's column ``p`` can give
 ``sum_l a_(p + l m) (((p + l m) w)^2 - y) / r^(l+1)`` (the staircase's further steps).  ``y`` is the largest value
-(bisection) at which the sinks' needs can be met: each ring-1 column splits what it gives among the sinks that reach
-it in proportion to weights, and the weights are iterated so that every sink gets its need (the sinks near the edge
-reach more columns).  ``z_j`` is the largest ``-u`` of shift ``j``; the bound is ``y + delta sum_j z_j`` less the
+(bisection) at which the sinks' needs can be met.  The sinks ``0..t`` reach exactly the columns ``p <= m + t``; these
+sets are nested, so by Hall's theorem the needs can be met iff every such prefix of sinks needs at most what its
+columns give (cumulative sums: exact for this structure).  The flows are then filled sink by sink, each sink taking
+the same fraction of what every column it reaches has left (:meth:`_Plan.flows`), which meets every need there and
+spreads the flows over the shifts.  (Until issue 31's (4.5, 1e-10) the columns were split in proportion to iterated
+weights; that split cannot reach the prefix condition's ``y`` and lost 0.035-0.45 % of ``y`` at (4.5, 1e-10) on
+64-1024 bins.)  ``z_j`` is the largest ``-u`` of shift ``j``; the bound is ``y + delta sum_j z_j`` less the
 losses of :class:`.dual.DualCertificate` (none when every reduced cost is >= 0, which the margins below ensure).
 The continuous limit of this dual is the staircase's balance ``int (y - x^2)_+ = e^-eps int_reach (x^2 - y)_+``:
 it ignores what delta can buy (the LP of :mod:`.lp` does not), so it is tight where delta buys almost nothing,
@@ -44,8 +48,9 @@ from .solve import cap_of, ratio_above
 
 __all__ = ["transport_certificate", "transport_bins", "best_transport", "TRANSPORT_MIN_EPSILON", "TRANSPORT_MAX_BINS"]
 
-#: below this eps :func:`fhsym.optimal_variance` does not try it: its best bound at delta = 1e-6 is 6.3 %, 1.1 %,
-#: 0.64 % and 0.33 % under the truncated staircase at eps = 2, 3, 3.5 and 4 (0.21 % at 4.5), where the LP does better
+#: below this eps :func:`fhsym.optimal_variance` does not try it: its best bound at delta = 1e-6 is 4.7 %, 0.67 % and
+#: 0.29 % under the truncated staircase at eps = 2, 3 and 3.5, outside the 0.2 % the data and the LP reach there
+#: (0.13 % at 4, 0.058 % at 4.5; ``python scripts/optimum_gap_study.py transport``)
 TRANSPORT_MIN_EPSILON = 4.0
 #: the finest grid (bins per unit sensitivity) the automatic choice uses: 16,384 (eps = 20: 2.8e5 dual entries)
 TRANSPORT_MAX_BINS = 1 << 14
@@ -56,7 +61,6 @@ MAX_ENTRIES = 400_000
 #: relative margins: what a column spends is scaled by (1 - SPEND), y is lowered by LOWER after the flows are fixed
 SPEND = 2.0 ** -40
 LOWER = 1e-10
-ITERATIONS = 40
 BISECTIONS = 80
 
 
@@ -86,7 +90,8 @@ def transport_bins(epsilon: float) -> int:
 
 
 class _Plan:
-    """The flows at one ``y``: the sinks' weights and what each ring-1 column gives (module docstring)."""
+    """The flows at one ``y``: what each ring-1 column can give, and whether the sinks' needs can be met (module
+    docstring)."""
 
     def __init__(self, epsilon: float, m: int, y: float, r: float, levels: int) -> None:
         w2 = 1.0 / (m * m)
@@ -108,25 +113,38 @@ class _Plan:
             self.chain.append((q, give))
             inflow = give
         self.cap = (2.0 * (self.p * self.p * w2 - y) + inflow) * (1.0 - SPEND) / r
-        self.lo = np.maximum(self.p - m, 0)  # sinks i >= lo reach p
-        wts = self.need / self.need.sum()
-        for _ in range(ITERATIONS):
-            inflow_i = wts * self._gain(wts)
-            ratio = inflow_i / self.need
-            wts = wts / ratio
-            wts /= wts.sum()
-        self.wts = wts
-        self.ratio = float(np.min(wts * self._gain(wts) / self.need))
+        # Hall's condition: the sinks 0..t reach exactly the columns p <= m + t (the first m - c + t of them), and these
+        # sets are nested, so the needs can be met iff each prefix of sinks needs at most what its columns can give
+        reach = m - c + np.arange(c + 1)  # how many columns the sinks 0..t reach
+        gives = np.concatenate([[0.0], np.cumsum(self.cap)])[np.clip(reach, 0, m)]
+        self.slack = float(np.min(gives - np.cumsum(self.need)))
 
-    def _share(self, wts: np.ndarray) -> np.ndarray:
-        tail = np.concatenate([np.cumsum(wts[::-1])[::-1], [0.0]])
-        out: np.ndarray = self.cap / tail[self.lo]
-        return out
-
-    def _gain(self, wts: np.ndarray) -> np.ndarray:
-        g = np.zeros(self.c + 1)
-        np.add.at(g, self.lo, self._share(wts))
-        return np.cumsum(g)
+    def flows(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(i, p, v)``: sink ``i`` takes ``v`` from column ``p``.  The sinks in order, each the same fraction of what
+        every column it reaches has left: sink ``t`` then finds what the columns ``p <= m + t`` gave less the needs of
+        the sinks before it (they reach no other columns), so every need is met where Hall's condition holds, and the
+        flows are spread over all the shifts (``delta sum_j z_j`` stays small).  The rounding of each step is relative
+        to one column's remainder and one sink's need, far below the margins ``SPEND`` and ``LOWER``."""
+        m, c = self.m, self.c
+        left = self.cap.copy()
+        ii, pp, vv = [], [], []
+        for i, need in enumerate(self.need.tolist()):
+            n = min(m - c + i, m)  # sink i reaches the columns p <= m + i: the first n
+            if n <= 0:
+                continue
+            have = float(left[:n].sum())
+            if have <= 0.0:
+                continue
+            f = min(need / have, 1.0)
+            v = left[:n] * f
+            left[:n] = np.maximum(left[:n] - v, 0.0)
+            pos = np.flatnonzero(v > 0.0)
+            ii.append(np.full(len(pos), i, dtype=np.int64))
+            pp.append(self.p[pos])
+            vv.append(v[pos])
+        if not ii:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return np.concatenate(ii), np.concatenate(pp).astype(np.int64), np.concatenate(vv)
 
 
 def _plan(epsilon: float, m: int, r: float, levels: int) -> _Plan:
@@ -137,7 +155,7 @@ def _plan(epsilon: float, m: int, r: float, levels: int) -> _Plan:
     for _ in range(BISECTIONS):
         mid = 0.5 * (lo + hi)
         plan = _Plan(epsilon, m, mid, r, levels)
-        if plan.ratio >= 1.0:
+        if plan.slack >= 0.0:
             lo, best = mid, plan
         else:
             hi = mid
@@ -172,14 +190,8 @@ def transport_certificate(epsilon: float, delta: float, m: int) -> DualCertifica
     r = ratio_above(epsilon)
     levels = _levels(r)
     plan = _plan(epsilon, m, r, levels)
-    c = plan.c
-    share = plan._share(plan.wts)
-    js, ks, vs = [], [], []
-    for i in range(c + 1):  # sink i from the ring-1 columns p in [c + 1, m + i]: row (p - i, -i)
-        n = m + i - c
-        js.append(plan.p[:n] - i)
-        ks.append(np.full(n, -i))
-        vs.append(plan.wts[i] * share[:n])
+    si, sp_, sv = plan.flows()  # sink i from the ring-1 column p: row (p - i, -i)
+    js, ks, vs = [sp_ - si], [-si], [sv]
     for q, give in plan.chain:  # column q pays into q - m: row (m, -(q - m))
         js.append(np.full(len(q), m))
         ks.append(-(q - m))
@@ -194,7 +206,7 @@ def transport_certificate(epsilon: float, delta: float, m: int) -> DualCertifica
     y = plan.y * (1.0 - LOWER)
     z = tuple(float(-v) for v in zeta[1:])
     u: Dict[Tuple[int, int], float] = dict(zip(zip(J.tolist(), K.tolist()), (-V).tolist()))
-    M = levels * m + c
+    M = levels * m + plan.c
     return DualCertificate(epsilon=float(epsilon), delta=float(delta), m=m, M=M, r=r, y=y, z=z,
                            u_e=(0.0,) * m, u=u, cap=cap_of(y, float(delta), z))
 
@@ -202,8 +214,7 @@ def transport_certificate(epsilon: float, delta: float, m: int) -> DualCertifica
 def best_transport(epsilon: float, delta: float, top: int = 0) -> Tuple[Fraction, DualCertificate]:
     """The best proven lower bound on ``V*(eps, delta, 1)`` among the transport duals on the grids ``64, 128, ...,
     top`` (default :func:`transport_bins`), and its certificate; the ladder stops at the first grid whose bound is
-    below the previous one (at eps <= 6 the bound peaks at 128-256 bins: the dual's shape is not the LP's optimum
-    there).  Each bound is :meth:`.dual.DualCertificate.variance_bound`, exact.  Memoised per arguments (the
+    below the previous one (at eps = 4, delta = 1e-6: 128 bins, 1.7e-6 relative above the bound on 256).  Each bound is :meth:`.dual.DualCertificate.variance_bound`, exact.  Memoised per arguments (the
     construction is deterministic); each call returns its own copy of the dual's entries, so that editing one cannot
     change a later answer.
 
