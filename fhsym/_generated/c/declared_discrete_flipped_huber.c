@@ -364,9 +364,10 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
    2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's
    domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the
    value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), n <= k* from
-   the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (about 2^-43 of log delta above it), rel_err
-   inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end
-   elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be small */
+   the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above log T(k*);
+   delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err
+   <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not
+   known to be small */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);

@@ -225,11 +225,11 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where
     k* + S would no longer be an exact double) the value is the upper end log T(n) - log Z, raised by its error
     bound (+ tie, for a tie at K + 1), n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative
-    low (about 2^-43 of log delta above it), rel_err inf.  log_profile and profile (no rel_err) return the value
-    where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a float form
-    whose error is not known to be small; where rel_err would exceed max_rel, the upper end with rel_err inf
-    (log_profile_parts: no cap; log_profile and profile: 1e-12). Under jit: fixed loop lengths (53 doublings, 56
-    bisection steps); every argument may be traced and broadcast."""
+    low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile
+    and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within
+    1e-12 or above it, never a float form whose error is not known to be small; where rel_err would exceed
+    max_rel, the upper end with rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under
+    jit: fixed loop lengths (53 doublings, 56 bisection steps); every argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
