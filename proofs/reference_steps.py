@@ -17,25 +17,37 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import List, Optional
+from fractions import Fraction
+from typing import List, Optional, Union
 
 import mpmath
 from mpmath import mpf
 
 __all__ = ["StepRef"]
 
+#: a coordinate: a float, or an exact rational (a class's parameter or point in units of its period, e.g.
+#: ``Fraction(shift) / Fraction(Delta0)``), taken at the working precision
+Num = Union[float, Fraction, mpf]
+
+
+def _num(v: Num) -> mpf:
+    """``v`` at the current working precision (a Fraction: its numerator over its denominator, rounded once)."""
+    if isinstance(v, Fraction):
+        return mpf(v.numerator) / v.denominator
+    return mpf(v)
+
 
 class StepRef:
     """The staircase (``beta=None``) or the staircase cut at ``beta`` periods, design eps, first step W (units of
     the period), at ``dps`` digits."""
 
-    def __init__(self, eps: float, W: float, beta: Optional[float] = None, dps: int = 50) -> None:
+    def __init__(self, eps: Num, W: Num, beta: Optional[Num] = None, dps: int = 50) -> None:
         self.dps = dps
         with mpmath.workdps(dps + 10):
-            self.eps, self.W = mpf(eps), mpf(W)
-            self.beta = None if beta is None else mpf(beta)
+            self.eps, self.W = _num(eps), _num(W)
+            self.beta = None if beta is None else _num(beta)
             if beta is None:
-                self.top = mpf(math.ceil((dps + 5) * math.log(10) / eps) + 2)
+                self.top = mpf(math.ceil((dps + 5) * math.log(10) / float(eps)) + 2)
             else:
                 self.top = self.beta
             # the mass of every interval between the edges (exact: constant times length), and the tails at the
@@ -83,14 +95,14 @@ class StepRef:
                         total += c * (b - a) * mpmath.fsum(b**j * a ** (n - j) for j in range(n + 1)) / (n + 1)
             return total
 
-    def pdf(self, x: float) -> mpf:
+    def pdf(self, x: Num) -> mpf:
         with mpmath.workdps(self.dps + 10):
-            return self.g(mpf(x)) / self.Z
+            return self.g(_num(x)) / self.Z
 
-    def sf(self, x: float) -> mpf:
+    def sf(self, x: Num) -> mpf:
         """P(T > x)."""
         with mpmath.workdps(self.dps + 10):
-            x = mpf(x)
+            x = _num(x)
             if x < 0:
                 return 1 - self.sf(-x)
             if x >= self.top:
@@ -98,10 +110,10 @@ class StepRef:
             i = bisect.bisect_right(self._pts, x)  # x in [pts[i - 1], pts[i]): the rest of it, exactly
             return (self.integral(0, x, self._pts[i]) + self._tails[i]) / self.Z
 
-    def half(self, x: float) -> mpf:
+    def half(self, x: Num) -> mpf:
         """P(0 < T <= x), x >= 0."""
         with mpmath.workdps(self.dps + 10):
-            return self.integral(0, 0, min(mpf(x), self.top)) / self.Z
+            return self.integral(0, 0, min(_num(x), self.top)) / self.Z
 
     def isf(self, q: float) -> mpf:
         """The x >= 0 with P(T > x) = q (0 < q <= 1/2): the tails at the density's edges accumulated from the top
@@ -117,11 +129,11 @@ class StepRef:
             a, b = pts[lo], pts[lo + 1]
             return b - (q - tails[lo + 1]) / self.g((a + b) / 2)
 
-    def profile(self, eps: float, d: float) -> mpf:
+    def profile(self, eps: Num, d: Num) -> mpf:
         """delta(eps; d) = int [f(t) - e^eps f(t + d)]_+ dt: the integrand is constant between the edges of f and of
         its shift (|t| and |t + d| at k, k + W): that constant times the interval's length, summed."""
         with mpmath.workdps(self.dps + 10):
-            d, e = mpf(d), mpmath.exp(mpf(eps))
+            d, e = _num(d), mpmath.exp(_num(eps))
             lo, hi = -self.top - d, self.top
             pts = set()
             # the cut beta itself among them: beta - d is where t + d leaves the support (cut law)
@@ -137,7 +149,7 @@ class StepRef:
                     total += c * (b - a)
             return total
 
-    def profile_far(self, eps: float, d: float) -> mpf:
+    def profile_far(self, eps: Num, d: Num) -> mpf:
         """:meth:`profile` at any shift d >= 0 (eps >= 0) with work independent of d: the same piece sums over t in
         ``[-min(d, top), top]`` only.  For eps >= 0 the integrand is 0 at ``t <= -d`` (``|t + d| <= |t|``, and both
         inside the support of a cut law: the level cannot drop); on ``|t| > top`` the density is below
@@ -145,7 +157,7 @@ class StepRef:
         edges of ``|t|`` in ``[0, top]`` and of ``|t + d|`` in ``[d - top, d + top]``, shifted back by d (and the
         cut, ``beta - d``).  In units of the period, as every method here."""
         with mpmath.workdps(self.dps + 10):
-            d, e = mpf(d), mpmath.exp(mpf(eps))
+            d, e = _num(d), mpmath.exp(_num(eps))
             lo, hi = -min(d, self.top), self.top
             pts = {lo, hi}
             near = self.edges(mpf(0), self.top) + [mpf(0), self.top]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+from fractions import Fraction
 from typing import Any, Dict, List, Tuple
 
 import mpmath
@@ -130,7 +131,7 @@ def _topic(key: str, source: str) -> Topic:
             vals.update({K: kk, rho: sp.Float(beta, DPS + 10) - kk})
         return vals
 
-    def ref_of(e: float, w: float, beta: float) -> StepRef:
+    def ref_of(e: float, w: Any, beta: Any) -> StepRef:
         return StepRef(e, w, beta if cut else None, dps=DPS)
 
     def facts(ctx: Context) -> Outcome:
@@ -283,35 +284,47 @@ def _topic(key: str, source: str) -> Topic:
                         len(errs), f"{DPS} digits", _worst(errs), evidence=steps)
 
     def generated(ctx: Context) -> Outcome:
+        """The class at Delta0 = 0.37, 2.5 (not powers of two) against the reference at the law and the points it
+        holds exactly: W = fl(w Delta0)/Delta0, beta = fl(beta Delta0)/Delta0, x = fl(x Delta0)/Delta0 as rationals;
+        its outputs divided by powers of Delta0 at 60 digits, not in floats."""
         errs: Dict[str, List[float]] = {}
         n = 0
         for e, w, beta in params(ctx, "generated", ctx.n(6, 1)):
             for d0 in ((2.5,) if ctx.quick else (0.37, 2.5)):
                 law = cls(e, d0, w, beta * d0) if cut else cls(e, d0, w)
-                ref = ref_of(e, law.width / d0, law.bound / d0 if cut else 0.0)
+                q0 = Fraction(d0)
+                ref = ref_of(e, Fraction(law.width) / q0, Fraction(law.bound) / q0 if cut else 0.0)
                 xs = ctx.rng(f"gen x {e}").uniform(-1.0, 1.0, 5) * (beta if cut else 6.0)
-                for x in xs:
-                    n += 1
-                    errs.setdefault("sf", []).append(float(_rel(float(law.sf(x * d0)), ref.sf(x))))
-                    errs.setdefault("cdf", []).append(float(_rel(float(law.cdf(x * d0)), 1 - ref.sf(x))))
-                    errs.setdefault("pdf", []).append(float(_rel(float(law.pdf(x * d0)) * d0, ref.pdf(x))))
-                for p in (1e-12, 1e-3, 0.2, 0.45):  # against the definition's tail inverted interval by interval
-                    xq, x_ref = float(law.isf(p)) / d0, ref.isf(p)
-                    errs.setdefault("isf (|error| / max(x, Delta0))", []).append(float(abs(xq - x_ref) / max(x_ref, 1)))
-                errs.setdefault("var", []).append(float(_rel(law.var() / d0**2, ref.moment(2))))
-                if not cut:  # the profile at shifts d <= Delta0: the derived lattice weights (generated)
-                    for dd, ee in zip(ctx.rng(f"gen d {e}").uniform(0.0, 1.0, 2), (0.0, 0.5 * e)):
-                        errs.setdefault("profile (d <= Delta0)", []).append(
-                            float(_rel(float(law.privacy_profile(ee, dd * d0)), ref.profile(ee, dd * d0 / d0))))
-                far = [1 + 2 * beta * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)] if cut else \
-                    [1 + 30 * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)]
-                for dd, ee in zip(far, (0.0, 0.5 * e)):  # beyond one period: the derived per-period forms (generated)
-                    if 1.0 < dd < (2 * law.bound / d0 if cut else math.inf):
-                        errs.setdefault("profile (d > Delta0)", []).append(float(_rel(
-                            float(law.privacy_profile(ee, dd * d0)), ref.profile_far(ee, mpmath.mpf(dd * d0) / d0))))
-                errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(d0) - ref.entropy())))
-                if cut:  # the derived per-period summands of E[T^4] (E[T^2] is var above)
-                    errs.setdefault("E[T^4]", []).append(float(_rel(law.moment(4) / d0**4, ref.moment(4))))
+                with mpmath.workdps(DPS + 10):
+                    m0 = mpmath.mpf(d0)
+                    for x in xs:
+                        n += 1
+                        xd = float(x) * d0  # the class's point; the reference's: xd/Delta0 exactly
+                        xq = Fraction(xd) / q0
+                        errs.setdefault("sf", []).append(float(_rel(float(law.sf(xd)), ref.sf(xq))))
+                        errs.setdefault("cdf", []).append(float(_rel(float(law.cdf(xd)), 1 - ref.sf(xq))))
+                        errs.setdefault("pdf", []).append(float(_rel(float(law.pdf(xd)), ref.pdf(xq) / m0)))
+                    for p in (1e-12, 1e-3, 0.2, 0.45):  # against the definition's tail inverted interval by interval
+                        xq_, x_ref = mpmath.mpf(float(law.isf(p))) / m0, ref.isf(p)
+                        errs.setdefault("isf (|error| / max(x, Delta0))", []).append(
+                            float(abs(xq_ - x_ref) / max(x_ref, 1)))
+                    errs.setdefault("var", []).append(float(_rel(mpmath.mpf(law.var()), ref.moment(2) * m0**2)))
+                    if not cut:  # the profile at shifts d <= Delta0: the derived lattice weights (generated)
+                        for dd, ee in zip(ctx.rng(f"gen d {e}").uniform(0.0, 1.0, 2), (0.0, 0.5 * e)):
+                            sh = float(dd) * d0
+                            errs.setdefault("profile (d <= Delta0)", []).append(
+                                float(_rel(float(law.privacy_profile(ee, sh)), ref.profile(ee, Fraction(sh) / q0))))
+                    far = [1 + 2 * beta * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)] if cut else \
+                        [1 + 30 * float(x) for x in ctx.rng(f"gen far {e}").uniform(0.0, 1.0, 2)]
+                    for dd, ee in zip(far, (0.0, 0.5 * e)):  # beyond one period: the derived per-period forms (generated)
+                        sh = dd * d0
+                        if 1.0 < Fraction(sh) / q0 < (2 * Fraction(law.bound) / q0 if cut else math.inf):
+                            errs.setdefault("profile (d > Delta0)", []).append(float(_rel(
+                                float(law.privacy_profile(ee, sh)), ref.profile_far(ee, Fraction(sh) / q0))))
+                    errs.setdefault("entropy", []).append(float(abs(law.entropy() - mpmath.log(m0) - ref.entropy())))
+                    if cut:  # the derived per-period summands of E[T^4] (E[T^2] is var above)
+                        errs.setdefault("E[T^4]", []).append(float(_rel(mpmath.mpf(law.moment(4)),
+                                                                        ref.moment(4) * m0**4)))
         worst = max(max(v) for v in errs.values())
         return verified(worst < 1e-12, f"fhsym.{cls.__name__} (the generated code) vs exact piece sums of the "
                         f"definition, Delta0 in {{0.37, 2.5}}", n, f"{DPS} digits", f"{worst:.1e}",

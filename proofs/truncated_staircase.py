@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, List, Tuple
 
 import mpmath
@@ -201,9 +202,24 @@ def calibration(ctx) -> Outcome:
 
 
 # ------------------------------------------------------------------ the hand-written plan (issue 28): its edges
-#: (eps0, Delta0, W, beta): beta with a cut period (rho = 1/2, 0.3 < W, 0.05 < W), whole periods (rho = 0), one period
+#: (eps0, Delta0, W, beta): beta with a cut period (rho = 1/2, 0.3 < W, 0.05 < W), whole periods (rho = 0), one period;
+#: Delta0 = 0.37 and 0.3 (not powers of two: W Delta0, beta Delta0 and d Delta0 round)
 EDGE_CASES: List[Tuple[float, float, float, float]] = [(1.0, 1.0, 0.4167, 3.5), (2.0, 1.0, 0.25, 1.0),
-                                                       (0.5, 2.0, 0.7, 5.3), (3.0, 1.0, 0.1, 2.05), (20.0, 1.0, 0.5, 2.5)]
+                                                       (0.5, 2.0, 0.7, 5.3), (3.0, 1.0, 0.1, 2.05), (20.0, 1.0, 0.5, 2.5),
+                                                       (1.0, 0.37, 0.4167, 3.5), (0.5, 0.3, 0.7, 5.3)]
+
+
+def _law(e0: float, d0: float, W_: float, beta: float) -> Tuple[TruncatedStaircase, Fraction, Fraction]:
+    """The class at (eps0, Delta0, gamma = W, bound = beta Delta0) and the W and beta it holds, in periods, exactly:
+    fl(W Delta0)/Delta0 and fl(beta Delta0)/Delta0 as rationals (W and beta when Delta0 is a power of two)."""
+    ts = TruncatedStaircase(e0, d0, W_, beta * d0)
+    return ts, Fraction(ts.width) / Fraction(d0), Fraction(ts.bound) / Fraction(d0)
+
+
+def _shift(d: float, d0: float) -> Tuple[float, Fraction]:
+    """The shift of d periods as the class gets it (fl(d Delta0)) and that shift in periods exactly (the reference's)."""
+    shift = d * d0
+    return shift, Fraction(shift) / Fraction(d0)
 
 
 def _edge_points(e0: float, W_: float, beta: float, far: bool) -> List[Tuple[float, float]]:
@@ -220,13 +236,13 @@ def _edge_points(e0: float, W_: float, beta: float, far: bool) -> List[Tuple[flo
     return [(e, d) for d in sorted(set(ds)) for e in es]
 
 
-def _step_ref(e0: float, W_: float, beta: float, dps: int, refs: dict) -> StepRef:
+def _step_ref(e0: float, W_: Any, beta: Any, dps: int, refs: dict) -> StepRef:
     if (e0, W_, beta, dps) not in refs:
         refs[e0, W_, beta, dps] = StepRef(e0, W_, beta, dps=dps)
     return refs[e0, W_, beta, dps]
 
 
-def _ref50(e0: float, W_: float, beta: float, e: float, d: float, refs: dict) -> Any:
+def _ref50(e0: float, W_: Any, beta: Any, e: float, d: Any, refs: dict) -> Any:
     """The definition's piece sum at 50 digits; below 1e-45 again at 400 digits (0 below 1e-380: a zero integrand
     left at ~1e-60 by rounding; the staircase's certificate_plan_balls does the same)."""
     lo = _step_ref(e0, W_, beta, 50, refs).profile(e, d)
@@ -241,11 +257,12 @@ def _ref50(e0: float, W_: float, beta: float, e: float, d: float, refs: dict) ->
 def certificate_plan_balls(ctx) -> Outcome:
     refs: dict = {}
     cases: List[_plans.Case] = []
-    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(5, 2)]:
+    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(7, 2)]:
+        ts, Wq, bq = _law(e0, d0, W_, beta)
         pts = _edge_points(e0, W_, beta, far=True)
         for e, d in pts[::ctx.n(1, 3)]:
-            cases.append((TruncatedStaircase(e0, d0, W_, beta * d0), e, d * d0,
-                          (lambda e0=e0, W_=W_, beta=beta, e=e, d=d: _ref50(e0, W_, beta, e, d, refs)),
+            shift, dq = _shift(d, d0)  # the class and the reference at the same shift and law, exactly
+            cases.append((ts, e, shift, (lambda e0=e0, Wq=Wq, bq=bq, e=e, dq=dq: _ref50(e0, Wq, bq, e, dq, refs)),
                           f"eps0 = {e0:g}, Delta0 = {d0:g}, W = {W_:g}, beta = {beta:g}"))
     return _plans.balls_outcome(cases, "eps0, Delta0, W, beta; eps, d: every level change of the plan, the cut, d up to "
                                        "2 beta; reference: the definition's integral int [f(t) - e^eps f(t + d)]_+ dt, "
@@ -257,16 +274,19 @@ def certificate_plan_balls(ctx) -> Outcome:
 def class_profile(ctx) -> Outcome:
     refs: dict = {}
     rows = []
-    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(5, 3)]:
-        ts = TruncatedStaircase(e0, d0, W_, beta * d0)
+    for e0, d0, W_, beta in EDGE_CASES[:ctx.n(7, 3)]:
+        ts, Wq, bq = _law(e0, d0, W_, beta)
         for e, d in _edge_points(e0, W_, beta, far=False)[::ctx.n(1, 2)]:
-            want = _ref50(e0, W_, beta, e, d, refs)
-            got = float(ts.privacy_profile(e, d * d0))
+            shift, dq = _shift(d, d0)  # the class and the reference at the same shift and law, exactly
+            want = _ref50(e0, Wq, bq, e, dq, refs)
+            got = float(ts.privacy_profile(e, shift))
             err = rel(got, want) if want > 1e-300 else (0.0 if got == 0.0 or abs(got) < 1e-300 else 1.0)
-            rows.append((float(err), f"eps0 = {e0:g}, W = {W_:g}, beta = {beta:g}, eps = {e!r}, d = {d!r}"))
+            rows.append((float(err), f"eps0 = {e0:g}, Delta0 = {d0:g}, W = {W_:g}, beta = {beta:g}, eps = {e!r}, "
+                         f"d = {d!r}"))
     return _worst(rows, 1e-15, "piece sums of the definition, 50 digits (400 below 1e-45)",
                   ["- d in units of Delta0 at W, 1 - W, rho, 1, 1e-290 and where beta - d is a cell edge; eps at 0, "
-                   "eps0/2, eps0 and its float neighbours, 2 eps0"])
+                   "eps0/2, eps0 and its float neighbours, 2 eps0; Delta0 = 1, 2, 0.37, 0.3: the reference at the "
+                   "class's exact W, beta and shift (fl(x Delta0)/Delta0)"])
 
 
 @topic.check(obj="certificate plan", paper="-", quick=False, claim="ts_eval (fhsym/noise/plans/truncated_staircase.py) at "

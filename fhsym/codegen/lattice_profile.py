@@ -21,7 +21,9 @@ summand exponent, its Euler-Maclaurin sum ``em_log_r0``, the centre's scaled log
   (``x >= 0``: ``1 - e^x`` below the float form's resolution; or the estimate overflows) the value is an upper end,
   ``T(k*)/Z`` (its log raised by its error bound) times ``(1 - e^x)_+`` plus the error bound of x (at most 1), and
   ``rel_err`` is infinite (so too where
-  the search passes 2^51: ``P(X >= hi)``).
+  the search passes 2^51: ``T(n)/Z`` at an index ``n <= k*`` from the tail's exact loss ``c^2 S (k + S/2)``, raised by
+  its error: log T(n) within about 2^-43 of log T(k*), and delta = (T(k*)/Z) (1 - e^x), so the end is tight in log
+  delta where |log(1 - e^x)| is small beside |log T(k*)| (1.2e-13 relative at the test's 4 points), not where x -> 0).
 
 The direct sums run over exactly the terms one point needs (the class pads a group of points to its longest), C's
 compensated, JAX's pairwise in a fixed order (numpy's ``np.sum`` is pairwise in blocks): the result agrees with the
@@ -67,7 +69,9 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
         "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
         ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
-        "exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile "
+        "exact double) the value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), "
+        "n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above "
+        "log T(k*); delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile "
         "and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within "
         "1e-12 or above it, never a float form whose error is not known to be small")
 
@@ -147,11 +151,24 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
     return 1;
 }
 
+/* an index n <= k* where the doubling passes 2^51 (k* > K + 1, the Gaussian tail): there E(k) = (c^2 k^2 + b^2)/2, so
+   L(k) = c^2 S (k + S/2) and k* = floor(eps/(c^2 S) - S/2) + 1; n is that computed 2^-44 relative low (g = gamma/step:
+   the six roundings move it by at most 7 ulp), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far
+   more than the float error of log T(n) (a few ulp of E(n)); capped where c n > 1e100 or n > 2^1000 (T(n) stays
+   finite), at least K + 1 (k* >= K + 2 when L(K + 1) <= eps; a tie there is the caller's) */
+static double P__far_index(const struct P__law *w, double eps, double S, double g)
+{
+    double n = floor(g * g * eps / S * (1.0 - 0x1p-44) - 0.5 * S), cap = 1e100 / w->c;
+    cap = floor(cap < 0x1p1000 ? cap : 0x1p1000);
+    if (!(n <= cap)) n = cap;
+    return n > w->K + 1.0 ? n : w->K + 1.0;
+}
+
 static double P__log_profile_capped(double eps, double S, double alpha, double gamma, double step, double *rel_err,
                                      double max_rel)
 {
     struct P__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q, n;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -159,9 +176,13 @@ static double P__log_profile_capped(double eps, double S, double alpha, double g
     lo = -floor(0.5 * S) - 1.0;  /* L(lo) <= 0 <= eps */
     hi = w.K + 1.0;
     while (!(P__loss(&w, hi, S) > eps)) {
-        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end */
+        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta */
             if (rel_err) *rel_err = INFINITY;
-            return P_log_cdf_neg(P__log_tail(&w, hi), w.log_z);
+            n = P__far_index(&w, eps, S, gamma / step);
+            lt1 = P__log_tail_pos(&w, n);
+            return P__logaddexp(P_log_cdf_neg(lt1, w.log_z) + 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0),
+                                eps - P__loss(&w, w.K + 1.0, S) <= 1e-14 * (eps + 1.0) ? log(1e-14 * (eps + 1.0))
+                                                                                      : -INFINITY);
         }
         lo = hi;
         hi = 2.0 * hi + 1.0;
@@ -307,8 +328,18 @@ def _jax_body() -> str:
         return xp.where(go & ~t, mid, lo), xp.where(go & t, mid, hi)
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
-    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end
-    far = log_cdf_neg(_log_tail_pos(hi, w), log_z)
+    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta
+    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(eps/(c^2 S) - S/2) + 1, taken 2^-44 relative low (the C
+    # template's _far_index: that margin is far more than the float error of log T(n)); c n <= 1e100, n <= 2^1000
+    g = gamma / step
+    n = xp.floor(g * g * eps / S * (1.0 - 2.0**-44) - 0.5 * S)
+    cap = xp.floor(xp.minimum(1e100 / c, 2.0**1000))
+    n = xp.where(n <= cap, n, cap)
+    n = xp.where(n > K + 1.0, n, K + 1.0)
+    lt_far = _log_tail_pos(n, w)
+    tie_far = 1e-14 * (eps + 1.0)
+    far = xp.logaddexp(log_cdf_neg(lt_far, log_z) + 8.881784197001252e-16 * (abs(lt_far) + abs(log_z) + 1.0),
+                       xp.where(eps - _loss(K + 1.0, S, w) <= tie_far, xp.log(tie_far), -xp.inf))
     lo, hi = xp.fori_loop(0, 56, bisect, (lo, hi))
     ks = hi
     L = _loss(ks, S, w)

@@ -273,11 +273,24 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
     return 1;
 }
 
+/* an index n <= k* where the doubling passes 2^51 (k* > K + 1, the Gaussian tail): there E(k) = (c^2 k^2 + b^2)/2, so
+   L(k) = c^2 S (k + S/2) and k* = floor(eps/(c^2 S) - S/2) + 1; n is that computed 2^-44 relative low (g = gamma/step:
+   the six roundings move it by at most 7 ulp), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far
+   more than the float error of log T(n) (a few ulp of E(n)); capped where c n > 1e100 or n > 2^1000 (T(n) stays
+   finite), at least K + 1 (k* >= K + 2 when L(K + 1) <= eps; a tie there is the caller's) */
+static double fhsym_discrete_flipped_huber__far_index(const struct fhsym_discrete_flipped_huber__law *w, double eps, double S, double g)
+{
+    double n = floor(g * g * eps / S * (1.0 - 0x1p-44) - 0.5 * S), cap = 1e100 / w->c;
+    cap = floor(cap < 0x1p1000 ? cap : 0x1p1000);
+    if (!(n <= cap)) n = cap;
+    return n > w->K + 1.0 ? n : w->K + 1.0;
+}
+
 static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, double S, double alpha, double gamma, double step, double *rel_err,
                                      double max_rel)
 {
     struct fhsym_discrete_flipped_huber__law w;
-    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q;
+    double lo, hi, mid, ks, L, r1, r2, x, lt1, lt2, scale, tie, ex, dx, r, q, n;
     int up, down;
     if (rel_err) *rel_err = NAN;
     if (!(eps >= 0.0 && eps < INFINITY && S >= 1.0 && S <= 4503599627370496.0 && S == floor(S))) return NAN;
@@ -285,9 +298,13 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
     lo = -floor(0.5 * S) - 1.0;  /* L(lo) <= 0 <= eps */
     hi = w.K + 1.0;
     while (!(fhsym_discrete_flipped_huber__loss(&w, hi, S) > eps)) {
-        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end */
+        if (!(hi < 2251799813685248.0)) {  /* k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta */
             if (rel_err) *rel_err = INFINITY;
-            return fhsym_discrete_flipped_huber_log_cdf_neg(fhsym_discrete_flipped_huber__log_tail(&w, hi), w.log_z);
+            n = fhsym_discrete_flipped_huber__far_index(&w, eps, S, gamma / step);
+            lt1 = fhsym_discrete_flipped_huber__log_tail_pos(&w, n);
+            return fhsym_discrete_flipped_huber__logaddexp(fhsym_discrete_flipped_huber_log_cdf_neg(lt1, w.log_z) + 8.881784197001252e-16 * (fabs(lt1) + fabs(w.log_z) + 1.0),
+                                eps - fhsym_discrete_flipped_huber__loss(&w, w.K + 1.0, S) <= 1e-14 * (eps + 1.0) ? log(1e-14 * (eps + 1.0))
+                                                                                      : -INFINITY);
         }
         lo = hi;
         hi = 2.0 * hi + 1.0;
@@ -346,9 +363,11 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
    S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >=
    2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's
    domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the
-   value is the upper end log P(X >= hi), hi >= 2^51 the last index tried, rel_err inf.  log_profile and profile
-   (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or
-   above it, never a float form whose error is not known to be small */
+   value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), n <= k* from
+   the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above log T(k*);
+   delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err
+   <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not
+   known to be small */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);

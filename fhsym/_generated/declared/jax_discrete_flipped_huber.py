@@ -223,12 +223,13 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     of their sizes).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0,
     step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside
     [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where
-    k* + S would no longer be an exact double) the value is the upper end log P(X >= hi), hi >= 2^51 the last
-    index tried, rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and
-    the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be
-    small; where rel_err would exceed max_rel, the upper end with rel_err inf (log_profile_parts: no cap;
-    log_profile and profile: 1e-12). Under jit: fixed loop lengths (53 doublings, 56 bisection steps); every
-    argument may be traced and broadcast."""
+    k* + S would no longer be an exact double) the value is the upper end log T(n) - log Z, raised by its error
+    bound (+ tie, for a tie at K + 1), n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative
+    low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile
+    and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within
+    1e-12 or above it, never a float form whose error is not known to be small; where rel_err would exceed
+    max_rel, the upper end with rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under
+    jit: fixed loop lengths (53 doublings, 56 bisection steps); every argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -261,8 +262,18 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
         return xp.where(go & ~t, mid, lo), xp.where(go & t, mid, hi)
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
-    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: delta <= T(k*)/Z <= P(X >= hi), the upper end
-    far = log_cdf_neg(_log_tail_pos(hi, w), log_z)
+    found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta
+    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(eps/(c^2 S) - S/2) + 1, taken 2^-44 relative low (the C
+    # template's _far_index: that margin is far more than the float error of log T(n)); c n <= 1e100, n <= 2^1000
+    g = gamma / step
+    n = xp.floor(g * g * eps / S * (1.0 - 2.0**-44) - 0.5 * S)
+    cap = xp.floor(xp.minimum(1e100 / c, 2.0**1000))
+    n = xp.where(n <= cap, n, cap)
+    n = xp.where(n > K + 1.0, n, K + 1.0)
+    lt_far = _log_tail_pos(n, w)
+    tie_far = 1e-14 * (eps + 1.0)
+    far = xp.logaddexp(log_cdf_neg(lt_far, log_z) + 8.881784197001252e-16 * (abs(lt_far) + abs(log_z) + 1.0),
+                       xp.where(eps - _loss(K + 1.0, S, w) <= tie_far, xp.log(tie_far), -xp.inf))
     lo, hi = xp.fori_loop(0, 56, bisect, (lo, hi))
     ks = hi
     L = _loss(ks, S, w)
