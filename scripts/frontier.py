@@ -44,9 +44,10 @@ already holds, so that ``run --stage STAGE`` computes that stage again and nothi
 ``fhsym.optimal_variance``: ``refresh --stage optimum``, 96 calls): seed a fresh cache from the data file without
 that stage, ``run`` it, ``assemble`` the data file again (its shards too) keeping each unchanged calibration's
 recorded 99.9 % quantile (``assemble --quantiles-from``: only the stage may change), and ``report`` (figures, the
-advisor table, docs/frontier.md; the README's frontier paragraph is printed as ``README headline:``).  It prints
-what changed (``compare``): each optimum interval before and after, and every other field of the data file that
-differs (none, when only the optimum stage was recomputed).
+advisor table, docs/frontier.md; the README's frontier paragraph is printed as ``README headline:``, and a line
+says when README.md differs from it).  It prints what changed (``compare``): each optimum interval before and after,
+and every other field of the data file that differs (none, when only the optimum stage was recomputed); when nothing
+but timings changed, the data file is left as it was.
 """
 
 from __future__ import annotations
@@ -324,17 +325,22 @@ def cmd_compare(ns) -> int:
     return 1 if compare(before, after) else 0
 
 
+def _timing_only(path) -> bool:
+    """Whether a differing path is a timing or the assembly time (what every run changes)."""
+    return path[-1:] == ("seconds",) or path in (("generated_at",), ("summary", "optimum_seconds"),
+                                                 ("summary", "task_seconds"))
+
+
 def cmd_refresh(ns) -> int:
-    """Recompute one stage and keep everything else of the data file: seed (without it), run it, assemble, report."""
+    """Recompute one stage and keep everything else of the data file: seed (without it), run it, assemble into a
+    scratch file, compare; write the data file (and its shards), the figures and the page only if a result changed."""
     import shutil
     import tempfile
 
-    from frontier_report import assemble, report  # scripts/frontier_report.py
+    from frontier_report import _write_shards, assemble, headline, load, report  # scripts/frontier_report.py
 
-    tmp = None
-    if ns.cache is None:
-        tmp = Path(tempfile.mkdtemp(prefix="frontier-refresh-"))
-    cache = ns.cache if ns.cache is not None else tmp
+    scratch = Path(tempfile.mkdtemp(prefix="frontier-refresh-"))
+    cache = ns.cache if ns.cache is not None else scratch / "cache"
     out = ns.data if ns.out is None else ns.out
     try:
         if cmd_seed(argparse.Namespace(data=ns.data, cache=cache, retry=None, recompute=ns.stage)):
@@ -350,19 +356,28 @@ def cmd_refresh(ns) -> int:
             print(f"frontier refresh: {len(missing)} task(s) not computed (first: {missing[0]}); the data file is "
                   f"left as it was", file=sys.stderr)
             return 1
-        import gzip
-
-        before = json.loads(gzip.decompress(ns.data.read_bytes()))  # read before out (maybe ns.data) is written
-        code = assemble(cache, out, quantiles_from=ns.data)
+        staged = scratch / "frontier.json.gz"
+        code = assemble(cache, staged, quantiles_from=ns.data)
         if code:
             return code
-        compare(before, json.loads(gzip.decompress(out.read_bytes())))
-        if code or ns.no_report:
-            return code
-        return report(out)
+        before, after = load(ns.data), load(staged)
+        compare(before, after)
+        if out == ns.data and all(_timing_only(p) for p in differences(before, after)):
+            print(f"frontier refresh: no result changed (only timings); {out} left as it was")
+            return 0
+        shutil.copyfile(staged, out)
+        _write_shards(out)
+        print(f"frontier refresh: wrote {out}")
+        if ns.no_report:
+            return 0
+        code = report(out)
+        words = " ".join(headline(after).split())
+        if words not in " ".join((ROOT / "README.md").read_text().split()):
+            print("frontier refresh: README.md's frontier paragraph is not the 'README headline:' printed above; "
+                  "restate it (tests/test_frontier.py checks it)", file=sys.stderr)
+        return code
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def cmd_shards(ns) -> int:
