@@ -1024,7 +1024,8 @@ def render_page(data, figs) -> str:
           "# after a change to the code of one stage (e.g. fhsym.optimal_variance: the optimum intervals, "
           f"{summ.get('optimum_seconds', 0.0):.0f} s of task time",
           "# for this file): recompute that stage alone, keep every other record and quantile of the data file, assemble,",
-          "# print each changed interval and any other field that differs, then the figures and this page",
+          "# print each changed interval and any other field that differs, then the figures and this page (when",
+          "# nothing but timings changed, nothing is written)",
           "python scripts/frontier.py refresh --stage optimum",
           "python scripts/frontier.py compare BEFORE.json.gz AFTER.json.gz   # the same comparison of two data files",
           "```", "",
