@@ -4,7 +4,9 @@ Usage::
 
     python scripts/frontier.py run [--stage NAME ...] [--scheduler ADDRESS] [--workers N] [--budget-minutes M]
     python scripts/frontier.py assemble      # cache -> fhsym/applications/data/frontier.json.gz
-    python scripts/frontier.py seed [--retry CANDIDATE ...]   # data file -> cache (resume from published results)
+    python scripts/frontier.py seed [--retry CANDIDATE ...] [--recompute STAGE ...]   # data file -> cache
+    python scripts/frontier.py refresh --stage STAGE [--scheduler serial]   # recompute one stage, keep the rest
+    python scripts/frontier.py compare BEFORE AFTER   # what differs between two data files
     python scripts/frontier.py report        # data file -> docs/figures/frontier_*.png and docs/frontier.md
     python scripts/frontier.py shards [--check]   # data file -> its per-(eps, delta) shards (fhsym.advise reads them)
 
@@ -34,7 +36,18 @@ skipped (with the reason) or not computed; nothing is filled in.
 
 ``seed`` fills an empty cache from a data file: its calibrations (with their certificates) and the
 errors it records, so that a later ``run`` computes only what is missing.  ``--retry CANDIDATE``
-leaves that candidate's recorded errors out, so ``run`` recomputes them (after a fix).
+leaves that candidate's recorded errors out, so ``run`` recomputes them (after a fix).  ``--recompute STAGE``
+leaves out every record of that stage (its calibrations and errors, or the optimum intervals) and deletes any the cache
+already holds, so that ``run --stage STAGE`` computes that stage again and nothing else.
+
+``refresh --stage STAGE`` is that in one command, for when the code behind one stage changed (e.g.
+``fhsym.optimal_variance``: ``refresh --stage optimum``, 96 calls): seed a fresh cache from the data file without
+that stage, ``run`` it, ``assemble`` the data file again (its shards too) keeping each unchanged calibration's
+recorded 99.9 % quantile (``assemble --quantiles-from``: only the stage may change), and ``report`` (figures, the
+advisor table, docs/frontier.md; the README's frontier paragraph is printed as ``README headline:``, and a line
+says when README.md differs from it).  It prints what changed (``compare``): each optimum interval before and after,
+and every other field of the data file that differs (none, when only the optimum stage was recomputed); when nothing
+but timings changed, the data file is left as it was.
 """
 
 from __future__ import annotations
@@ -43,6 +56,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,6 +158,19 @@ def tasks_for(stage: str, cache: DiskCache, part: str = "main"):
     return tasks
 
 
+def stage_tasks(stage: str):
+    """Every task ``run --stage STAGE`` can submit, whatever the cache holds (a tier's truncated Laplace calls too,
+    which ``run`` submits only where they can matter): the records ``seed --recompute STAGE`` leaves out."""
+    if stage in ("cheap", "staircase", "optimum"):
+        return tasks_for(stage, None)
+    tasks = []
+    for r in _box_releases(stage):
+        for c in EXPENSIVE + (TL,):
+            call = F.calibration_call(c, r["epsilon"], r["delta"], r["dim"], "linf", r["compositions"])
+            tasks.append(F.frontier_task(call, _label(call)))
+    return tasks
+
+
 def _shard(text: str):
     i, _, n = text.partition("/")
     try:
@@ -197,14 +224,27 @@ def cmd_seed(ns) -> int:
         raise SystemExit(f"--data: not a frontier data file of format 2 (format {data.get('format')!r}; format 1 "
                          f"holds certificates of format 1, which fhsym no longer verifies)")
     cache = DiskCache(ns.cache)
-    n_ok = n_err = 0
+    fresh = {t.key(cache.version) for st in (ns.recompute or ()) for t in stage_tasks(st)}
+    n_drop = 0
+    for k in fresh:  # a cached record of a stage to recompute would be served again: remove it
+        p = cache.directory / f"{k}.json"
+        if p.is_file():
+            p.unlink()
+            n_drop += 1
+    n_ok = n_err = n_left = 0
     for rec in data["calibrations"].values():
+        if F.frontier_task(rec["call"]).key(cache.version) in fresh:
+            n_left += 1
+            continue
         cert = rec["certificate"]
         result = {"mechanism": cert["mechanism"], "parameters": rec["parameters"], "variance": rec["variance"],
                   "method": rec["method"], "achieved_delta": rec["achieved_delta"], "certificate": cert}
         cache.put(F.frontier_task(rec["call"]), {"result": result, "seconds": rec["seconds"], "seeded": True})
         n_ok += 1
     for o in data.get("optimum", []):
+        if F.optimum_task(o["epsilon"], o["delta"]).key(cache.version) in fresh:
+            n_left += 1
+            continue
         rec = ({"result": {k: v for k, v in o.items() if k != "seconds"}, "seconds": o.get("seconds", 0.0), "seeded": True}
                if "error" not in o else {"error": o["error"], "seconds": 0.0, "seeded": True})
         cache.put(F.optimum_task(o["epsilon"], o["delta"]), rec)
@@ -216,13 +256,128 @@ def cmd_seed(ns) -> int:
             if not status.startswith("error: ") or c in (ns.retry or ()):
                 continue
             task = F.frontier_task(calls[c])
+            if task.key(cache.version) in fresh:
+                continue
             if task.key(cache.version) not in seen:
                 seen.add(task.key(cache.version))
                 cache.put(task, {"error": status[len("error: "):], "seconds": 0.0, "seeded": True})
                 n_err += 1
     print(f"frontier seed: {n_ok} calibrations and {n_err} recorded errors from {ns.data} into {ns.cache}"
-          f"{' (errors of ' + ', '.join(ns.retry) + ' left out)' if ns.retry else ''}")
+          f"{' (errors of ' + ', '.join(ns.retry) + ' left out)' if ns.retry else ''}"
+          + (f"; stage(s) {', '.join(ns.recompute)} left out to recompute: {n_left} records not seeded, "
+             f"{n_drop} cached ones deleted" if ns.recompute else ""))
     return 0
+
+
+def differences(a, b, path=()):
+    """The paths (tuples of keys / indices) where two JSON values differ; a float differs unless equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in a or k not in b:
+                yield path + (k,)
+            else:
+                yield from differences(a[k], b[k], path + (k,))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, path + (i,))
+    elif a != b or type(a) is not type(b):
+        yield path
+
+
+def compare(before, after, out=None) -> list:
+    """Print what differs between two data files: the optimum intervals point by point (lower, upper and width
+    before and after), then every other differing field (by its first two keys, with a count).  Returns the paths
+    that differ outside ``optimum`` and ``generated_at`` / ``summary.optimum_seconds`` (the stage's own)."""
+    out = sys.stdout if out is None else out
+    old = {(o["epsilon"], o["delta"]): o for o in before.get("optimum", [])}
+    new = {(o["epsilon"], o["delta"]): o for o in after.get("optimum", [])}
+    print("optimum intervals (eps, delta: lower, upper, width % before -> after; ! = an end moved outward)", file=out)
+    for key in sorted(set(old) | set(new), key=lambda k: (k[1], k[0])):
+        o, n = old.get(key), new.get(key)
+        if o is None or n is None or "error" in o or "error" in n:
+            print(f"  {key[0]:g}, {key[1]:g}: {o} -> {n}", file=out)
+            continue
+        if (o["lower"], o["upper"]) == (n["lower"], n["upper"]):
+            continue
+        flag = " !" if n["lower"] < o["lower"] or n["upper"] > o["upper"] else ""
+        print(f"  {key[0]:g}, {key[1]:g}: {o['lower']:.9g}, {o['upper']:.9g}, {100 * (o['upper'] / o['lower'] - 1):.4g} %"
+              f" -> {n['lower']:.9g}, {n['upper']:.9g}, {100 * (n['upper'] / n['lower'] - 1):.4g} %{flag}", file=out)
+    same = sum((old[k]["lower"], old[k]["upper"]) == (new[k]["lower"], new[k]["upper"])
+               for k in set(old) & set(new) if "error" not in old[k] and "error" not in new[k])
+    fields = Counter(p[-1] for k in set(old) & set(new) for p in differences(old[k], new[k])
+                     if p and p[-1] not in ("lower", "upper"))
+    print(f"  ({same} of {len(new)} intervals unchanged; the records' other fields that differ: "
+          + (", ".join(f"{f} at {n}" for f, n in sorted(fields.items())) or "none") + ")", file=out)
+    own = {("optimum",), ("generated_at",), ("summary", "optimum_seconds")}
+    rest = [p for p in differences(before, after)
+            if p[:1] not in own and p[:2] not in own]
+    groups = Counter(p[:2] for p in rest)
+    print(f"other fields that differ: {len(rest)}" + "".join(f"\n  {'.'.join(map(str, g))}: {n}"
+                                                              for g, n in sorted(groups.items(), key=str)), file=out)
+    return rest
+
+
+def cmd_compare(ns) -> int:
+    import gzip
+
+    before, after = (json.loads(gzip.decompress(p.read_bytes()) if p.suffix == ".gz" else p.read_bytes())
+                     for p in (ns.before, ns.after))
+    return 1 if compare(before, after) else 0
+
+
+def _timing_only(path) -> bool:
+    """Whether a differing path is a timing or the assembly time (what every run changes)."""
+    return path[-1:] == ("seconds",) or path in (("generated_at",), ("summary", "optimum_seconds"),
+                                                 ("summary", "task_seconds"))
+
+
+def cmd_refresh(ns) -> int:
+    """Recompute one stage and keep everything else of the data file: seed (without it), run it, assemble into a
+    scratch file, compare; write the data file (and its shards), the figures and the page only if a result changed."""
+    import shutil
+    import tempfile
+
+    from frontier_report import _write_shards, assemble, headline, load, report  # scripts/frontier_report.py
+
+    scratch = Path(tempfile.mkdtemp(prefix="frontier-refresh-"))
+    cache = ns.cache if ns.cache is not None else scratch / "cache"
+    out = ns.data if ns.out is None else ns.out
+    try:
+        if cmd_seed(argparse.Namespace(data=ns.data, cache=cache, retry=None, recompute=ns.stage)):
+            return 1
+        code = cmd_run(argparse.Namespace(stage=ns.stage, scheduler=ns.scheduler, workers=ns.workers,
+                                          budget_minutes=None, cache=cache, chunk=None, eps="all", shard=None,
+                                          timeout=ns.timeout))
+        if code:
+            return code
+        missing = [t.label for st in ns.stage for t in tasks_for(st, DiskCache(cache), "main")
+                   if DiskCache(cache).get(t) is None]
+        if missing:
+            print(f"frontier refresh: {len(missing)} task(s) not computed (first: {missing[0]}); the data file is "
+                  f"left as it was", file=sys.stderr)
+            return 1
+        staged = scratch / "frontier.json.gz"
+        code = assemble(cache, staged, quantiles_from=ns.data)
+        if code:
+            return code
+        before, after = load(ns.data), load(staged)
+        compare(before, after)
+        if out == ns.data and all(_timing_only(p) for p in differences(before, after)):
+            print(f"frontier refresh: no result changed (only timings); {out} left as it was")
+            return 0
+        shutil.copyfile(staged, out)
+        _write_shards(out)
+        print(f"frontier refresh: wrote {out}")
+        if ns.no_report:
+            return 0
+        code = report(out)
+        words = " ".join(headline(after).split())
+        if words not in " ".join((ROOT / "README.md").read_text().split()):
+            print("frontier refresh: README.md's frontier paragraph is not the 'README headline:' printed above; "
+                  "restate it (tests/test_frontier.py checks it)", file=sys.stderr)
+        return code
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def cmd_shards(ns) -> int:
@@ -259,10 +414,28 @@ def main(argv=None) -> int:
     a = sub.add_parser("assemble", help="write the data file from the cache")
     a.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     a.add_argument("--out", type=Path, default=DATA)
+    a.add_argument("--quantiles-from", type=Path, default=None, metavar="DATA", help="keep this data file's 99.9 %% "
+                   "quantile of every calibration recorded there unchanged (else each is computed again)")
     sd = sub.add_parser("seed", help="fill the cache from a data file (resume from published results)")
     sd.add_argument("--data", type=Path, default=DATA)
     sd.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     sd.add_argument("--retry", action="append", choices=F.CANDIDATES + F.ONE_D_CANDIDATES, help="leave this candidate's errors out")
+    sd.add_argument("--recompute", action="append", choices=STAGES, metavar="STAGE", help="leave this stage's records "
+                    "out (and delete them from the cache), so that `run --stage STAGE` recomputes them")
+    cp = sub.add_parser("compare", help="what differs between two data files (the optimum intervals, then the rest); "
+                        "exit 1 if anything but the optimum stage differs")
+    cp.add_argument("before", type=Path)
+    cp.add_argument("after", type=Path)
+    rf = sub.add_parser("refresh", help="recompute one stage, keep the rest of the data file (seed, run, assemble, report)")
+    rf.add_argument("--stage", action="append", choices=STAGES, required=True, help="the stage(s) to recompute")
+    rf.add_argument("--data", type=Path, default=DATA, help="the data file to refresh (default: the package's)")
+    rf.add_argument("--out", type=Path, default=None, help="write the refreshed data file here (default: over --data)")
+    rf.add_argument("--cache", type=Path, default=None, help="a cache directory (default: a temporary one, removed "
+                    "after)")
+    rf.add_argument("--scheduler", default="serial", help="as for run (default serial)")
+    rf.add_argument("--workers", type=int, default=None)
+    rf.add_argument("--timeout", type=float, default=None, help="as for run")
+    rf.add_argument("--no-report", action="store_true", help="do not rewrite the figures and docs/frontier.md")
     p = sub.add_parser("report", help="figures and docs/frontier.md from the data file")
     p.add_argument("--data", type=Path, default=DATA)
     sh = sub.add_parser("shards", help="the data file's per-(eps, delta) shards that fhsym.advise reads")
@@ -275,10 +448,14 @@ def main(argv=None) -> int:
         return cmd_seed(ns)
     if ns.cmd == "shards":
         return cmd_shards(ns)
+    if ns.cmd == "refresh":
+        return cmd_refresh(ns)
+    if ns.cmd == "compare":
+        return cmd_compare(ns)
     from frontier_report import assemble, report  # scripts/frontier_report.py
 
     if ns.cmd == "assemble":
-        return assemble(ns.cache, ns.out)
+        return assemble(ns.cache, ns.out, quantiles_from=ns.quantiles_from)
     return report(ns.data)
 
 

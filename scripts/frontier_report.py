@@ -58,8 +58,25 @@ def _quantile(rec) -> "float | None":
         return None
 
 
-def assemble(cache_dir: Path, out: Path) -> int:
+def _kept_quantiles(path: "Path | None") -> dict:
+    """``{call_key: ((call, law, certificate), quantile_999)}`` of a previous data file (or ``{}``)."""
+    if path is None:
+        return {}
+    return {k: (_law(r), r.get("quantile_999")) for k, r in load(path)["calibrations"].items()}
+
+
+def _law(rec) -> tuple:
+    """What a record's 99.9 % quantile is a function of: its call, law and certificate."""
+    return rec["call"], rec["parameters"], rec["certificate"]
+
+
+def assemble(cache_dir: Path, out: Path, quantiles_from: "Path | None" = None) -> int:
+    """Write the data file ``out`` from the cache.  ``quantiles_from``: a previous data file whose recorded 99.9 %
+    quantile each calibration keeps where its call, law and certificate are unchanged (``frontier.py refresh``:
+    only the stage recomputed may change); every other quantile is computed from the law's isf."""
     cache = DiskCache(cache_dir)
+    kept = _kept_quantiles(quantiles_from)
+    n_kept = 0
     cals, errors = {}, {}
     entries = []
     t0 = time.perf_counter()
@@ -79,7 +96,11 @@ def assemble(cache_dir: Path, out: Path) -> int:
                     cals[k] = {"call": call, "variance": res["variance"], "parameters": res["parameters"],
                                "method": res["method"], "achieved_delta": res["achieved_delta"],
                                "seconds": rec["seconds"], "certificate": res["certificate"]}
-                    cals[k]["quantile_999"] = _quantile(cals[k])
+                    if k in kept and kept[k][0] == _law(cals[k]):
+                        cals[k]["quantile_999"] = kept[k][1]
+                        n_kept += 1
+                    else:
+                        cals[k]["quantile_999"] = _quantile(cals[k])
             if k in cals:
                 var[c], status[c], quant[c] = cals[k]["variance"], "computed", cals[k]["quantile_999"]
             elif errors.get(k):
@@ -169,9 +190,10 @@ def assemble(cache_dir: Path, out: Path) -> int:
         "entries": entries,
         "calibrations": cals,
     }
-    if out.is_file():  # the certificates unchanged: the previous bulk re-check still describes them
+    prev = quantiles_from if quantiles_from is not None else out  # the file this one replaces
+    if prev.is_file():  # the certificates unchanged: the previous bulk re-check still describes them
         try:
-            old = load(out).get("verification")
+            old = load(prev).get("verification")
         except (OSError, ValueError, EOFError):
             old = None
         if old and old.get("digest") == _digest(cals):
@@ -182,7 +204,8 @@ def assemble(cache_dir: Path, out: Path) -> int:
     _write_shards(out)
     print(f"wrote {out}: {summary['releases']} releases, {summary['complete']} complete, {len(cals)} calibrations "
           f"({task_seconds / 3600:.2f} h of task time), {len(optimum)} optimum intervals, "
-          f"{out.stat().st_size / 1e6:.2f} MB in {time.perf_counter() - t0:.0f} s")
+          f"{out.stat().st_size / 1e6:.2f} MB in {time.perf_counter() - t0:.0f} s"
+          + (f"; {n_kept} quantiles kept from {quantiles_from}" if quantiles_from is not None else ""))
     return 0
 
 
@@ -997,7 +1020,15 @@ def render_page(data, figs) -> str:
           "# after re-running a few calls (seed a fresh cache, delete their files, run, assemble): re-check only the",
           "# certificates that differ from the last fully re-checked data file",
           "python scripts/frontier_report.py verify --since PREVIOUS.json.gz",
-          "python scripts/frontier_report.py report           # figures and this page", "```", "",
+          "python scripts/frontier_report.py report           # figures and this page",
+          "# after a change to the code of one stage (e.g. fhsym.optimal_variance: the optimum intervals, "
+          f"{summ.get('optimum_seconds', 0.0):.0f} s of task time",
+          "# for this file): recompute that stage alone, keep every other record and quantile of the data file, assemble,",
+          "# print each changed interval and any other field that differs, then the figures and this page (when",
+          "# nothing but timings changed, nothing is written)",
+          "python scripts/frontier.py refresh --stage optimum",
+          "python scripts/frontier.py compare BEFORE.json.gz AFTER.json.gz   # the same comparison of two data files",
+          "```", "",
           "For one release, `fhsym advise --epsilon E --delta D --dim K --norm linf --compositions T --json` lists "
           "every mechanism's certified calibration, best first (re-using this data file where it holds the call).", ""]
     return "\n".join(L)
@@ -1011,6 +1042,8 @@ def main(argv=None) -> int:
     a = sub.add_parser("assemble", help="write the data file from the sweep cache")
     a.add_argument("--cache", type=Path, default=ROOT / ".frontier-cache")
     a.add_argument("--out", type=Path, default=DATA)
+    a.add_argument("--quantiles-from", type=Path, default=None, metavar="DATA", help="keep this data file's 99.9 %% "
+                   "quantile of every calibration recorded there unchanged (else each is computed again)")
     r = sub.add_parser("report", help="figures and docs/frontier.md from the data file (prints the page)")
     r.add_argument("--data", type=Path, default=DATA)
     v = sub.add_parser("verify", help="re-check every certificate of the data file and record the counts in it")
@@ -1020,7 +1053,7 @@ def main(argv=None) -> int:
                    "re-check only the certificates that differ from it (the record says so)")
     ns = ap.parse_args(argv)
     if ns.cmd == "assemble":
-        return assemble(ns.cache, ns.out)
+        return assemble(ns.cache, ns.out, quantiles_from=ns.quantiles_from)
     return verify(ns.data, ns.workers, ns.since) if ns.cmd == "verify" else report(ns.data)
 
 
