@@ -165,11 +165,11 @@ FAR = ((0.0, 2.0**27, 1.0, 1, 1.0), (0.5, 2.0**26, 0.25, 3, 4.0), (0.0, 2.0**60,
        (1000.0, 2.0**40, 0.5, 1000, 50.0))
 
 
-def _far_log_delta(a, g, h, S, e):
-    """log delta at 80 digits where k* is far out, by the definition: k* from the exact rational loss (checked:
-    L(k*) > eps >= L(k* - 1), L non-decreasing), T(k*) and T(k* + S) summed term by term by ``Reference`` (to 1e-62),
-    Z = e^(-b^2/2) sum_n e^(-c^2 n^2/2) corrected on the centre |n| <= K, the sum by Poisson summation
-    (sqrt(2 pi)/c sum_j e^(-2 pi^2 j^2/c^2), |j| <= 2; c <= 2^-26 leaves the rest below e^(-10^18))."""
+def _far_setup(a, g, h, S, e):
+    """(ref, k*, L, log Z) at 80 digits where k* is far out: k* from the exact rational loss (checked: L(k*) > eps >=
+    L(k* - 1), L non-decreasing), Z = e^(-b^2/2) sum_n e^(-c^2 n^2/2) corrected on the centre |n| <= K, the sum by
+    Poisson summation (sqrt(2 pi)/c sum_j e^(-2 pi^2 j^2/c^2), |j| <= 2; c <= 2^-26 leaves the rest below
+    e^(-10^18))."""
     ref = Reference.__new__(Reference)  # no summation of Z term by term (2^27 and more terms)
     ref.A, ref.G, ref.H = Fraction(a), Fraction(g), Fraction(h)
     ref.K = int(ref.A // ref.H)
@@ -188,9 +188,63 @@ def _far_log_delta(a, g, h, S, e):
         gauss = lambda n: mpmath.exp(-(cm * cm * n * n + bm * bm) / 2)  # noqa: E731
         Z = mpmath.exp(-bm * bm / 2) * theta + mpmath.fsum(
             (ref.w(n) - gauss(n)) * (1 if n == 0 else 2) for n in range(ref.K + 1))
+        return ref, ks, loss, mpmath.log(Z)
+
+
+def _far_log_delta(a, g, h, S, e):
+    """log delta at 80 digits where k* is far out, by the definition (:func:`_far_setup`): T(k*) and T(k* + S)
+    summed term by term by ``Reference`` (to 1e-62)."""
+    ref, ks, _, log_z = _far_setup(a, g, h, S, e)
+    with mpmath.workdps(REF_DPS):
         d = ref.upper_tail(ks) - mpmath.exp(mpmath.mpf(e)) * ref.upper_tail(ks + S)
         assert d > 0
-        return mpmath.log(d) - mpmath.log(Z)
+        return mpmath.log(d) - log_z
+
+
+def _mpq(q):
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+def _far_log_delta_bounds(a, g, h, S, e):
+    """(lo, hi) with lo <= log delta <= hi at 80 digits where a term-by-term sum is out of reach (c^2 k* tiny: each
+    term e^-(c^2 k*) of the last): delta = sum_(k >= k*) p(k) - e^eps p(k + S), every term > 0, so delta >= p(k*) (1 -
+    e^(eps - L(k*))); and delta <= T(k*)/Z <= p(k*)/(1 - e^-(E(k* + 1) - E(k*))) (E convex: the ratios of the terms
+    fall).  Exact rational energies and losses, Z as :func:`_far_setup`."""
+    ref, ks, loss, log_z = _far_setup(a, g, h, S, e)
+    with mpmath.workdps(REF_DPS):
+        log_p = -_mpq(ref.energy(ks)) - log_z
+        lo = log_p + mpmath.log(-mpmath.expm1(-_mpq(loss(ks) - Fraction(e))))
+        hi = log_p - mpmath.log(-mpmath.expm1(-_mpq(ref.energy(ks + 1) - ref.energy(ks))))
+        return lo, hi
+
+
+#: (alpha, gamma, step, S, eps, tight) past 2^51 where c is tiny or S large (the far index's edges): c k* = 1e95 and
+#: 1e37 (the upper end T(n)/Z was NaN: n was capped at c n = 1e100, where the Euler-Maclaurin program's u^11
+#: overflows), gamma^2 eps/step^2 overflowing (n at the cap: A is above it), eps/S subnormal (C: n = K + 1; JAX reads
+#: it as 0), eps below the tie 1e-14 (eps + 1) at K + 1 (the upper end is at least 1e-14): each a valid, loose upper
+#: end; c k* = 1e17, 6.7e24 (just below the cap c n <= 1e25) and S = 2^50, 2^52: tight (within 1e-12 of log delta)
+FAR_EDGE = ((0.0, 1e155, 1.0, 1, 1e-60, False), (0.0, 1e40, 1.0, 1, 1e-3, False), (0.0, 1e170, 1.0, 1, 1e-3, False),
+            (0.0, 1e200, 1.0, 1, 1e-310, False), (0.0, 1e30, 1.0, 1, 1e-2, False),
+            (0.0, 1e20, 1.0, 1, 1e-3, True), (1000.0, 1e30, 0.5, 3, 1e-5, True),
+            (0.0, 2.0**30, 1.0, 2**50, 2.0**50, True), (0.0, 2.0**60, 1.0, 2**52, 1.0, True))
+
+
+def _check_far_edges(f, label):
+    """The far upper end at :data:`FAR_EDGE`: finite, rel_err inf (or, JAX at a subnormal eps, the value at eps = 0,
+    delta(0) >= delta(eps)), at least the lower bound of log delta of :func:`_far_log_delta_bounds`, and at the tight
+    points at most its upper bound + 1e-12 |log delta|."""
+    worst = 0.0
+    for a, g, h, S, e, tight in FAR_EDGE:
+        got, rel = f(e, S, a, g, h)
+        lo, hi = _far_log_delta_bounds(a, g, h, S, e)
+        assert math.isfinite(got) and (math.isinf(rel) or e < 2.2250738585072014e-308), (label, a, g, h, S, e, got, rel)
+        assert got >= lo, (label, a, g, h, S, e, got, float(lo))
+        if tight:
+            over = float((mpmath.mpf(got) - hi) / abs(hi))
+            assert over <= 1e-12, (label, a, g, h, S, e, got, float(hi))
+            worst = max(worst, over)
+    print(f"{label}: the far index's edges, {len(FAR_EDGE)} points: each upper end finite and at least the bound; "
+          f"the tight ones within {worst:.1e} of |log delta| above its upper bound")
 
 
 def _check_far(f, label):
@@ -223,6 +277,7 @@ def test_c_profile_against_the_definition(clib, points):
         plain[name] = g
     _check(f, "C", points, plain=lambda e, S, a, g, h: plain["log_profile"](e, S, a, g, h))
     _check_far(f, "C")
+    _check_far_edges(f, "C")
     v = plain["profile"](1.0, 3.0, 1.0, 2.0, 0.25)
     assert v == math.exp(f(1.0, 3, 1.0, 2.0, 0.25)[0])
     for args in BAD:  # outside the class's domain: NaN (the class raises ValueError)
@@ -244,6 +299,7 @@ def test_jax_profile_under_jit_against_the_definition(points):
     _check(f, "JAX jit", points, plain=lambda e, S, a, gm, h: float(lp(e, float(S), a, gm, h)),
            log_tol=1e-14)
     _check_far(f, "JAX jit")
+    _check_far_edges(f, "JAX jit")
     for args in BAD:
         v, rel = f(*args)
         assert math.isnan(v) and math.isnan(rel), args

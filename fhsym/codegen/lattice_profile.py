@@ -23,7 +23,9 @@ summand exponent, its Euler-Maclaurin sum ``em_log_r0``, the centre's scaled log
   ``rel_err`` is infinite (so too where
   the search passes 2^51: ``T(n)/Z`` at an index ``n <= k*`` from the tail's exact loss ``c^2 S (k + S/2)``, raised by
   its error: log T(n) within about 2^-43 of log T(k*), and delta = (T(k*)/Z) (1 - e^x), so the end is tight in log
-  delta where |log(1 - e^x)| is small beside |log T(k*)| (1.2e-13 relative at the test's 4 points), not where x -> 0).
+  delta where |log(1 - e^x)| is small beside |log T(k*)| (1.2e-13 relative at the test's 4 points), not where x -> 0;
+  n is at most 1e25/c (the Euler-Maclaurin program's Hermite polynomials overflow to NaN from c n = 2e28) and 2^1000,
+  and is K + 1 where eps/S is subnormal: valid upper ends, loose (``FAR_EDGE`` of the test)).
 
 The direct sums run over exactly the terms one point needs (the class pads a group of points to its longest), C's
 compensated, JAX's pairwise in a fixed order (numpy's ``np.sum`` is pairwise in blocks): the result agrees with the
@@ -71,7 +73,7 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
         "exact double) the value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), "
         "n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above "
-        "log T(k*); delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile "
+        "log T(k*); delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000 (looser beyond), rel_err inf.  log_profile "
         "and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within "
         "1e-12 or above it, never a float form whose error is not known to be small")
 
@@ -152,13 +154,17 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
 }
 
 /* an index n <= k* where the doubling passes 2^51 (k* > K + 1, the Gaussian tail): there E(k) = (c^2 k^2 + b^2)/2, so
-   L(k) = c^2 S (k + S/2) and k* = floor(eps/(c^2 S) - S/2) + 1; n is that computed 2^-44 relative low (g = gamma/step:
-   the six roundings move it by at most 7 ulp), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far
-   more than the float error of log T(n) (a few ulp of E(n)); capped where c n > 1e100 or n > 2^1000 (T(n) stays
-   finite), at least K + 1 (k* >= K + 2 when L(K + 1) <= eps; a tie there is the caller's) */
+   L(k) = c^2 S (k + S/2) and k* = floor(A - S/2) + 1, A = eps/(c^2 S) = g^2 (eps/S) (g = gamma/step); A is computed
+   2^-44 relative low (its five roundings, g's counted twice, move it by at most 7 ulp; a product that overflows is
+   inf: then A is above the cap too), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far more than the float error of
+   log T(n) (a few ulp of E(n)).  eps/S below the smallest normal double gives n = K + 1 (its gradual underflow could
+   round A up; a lower n is valid, only looser).  Capped where c n > 1e25 (the Euler-Maclaurin program's Hermite
+   polynomials, u^11, stay finite: from c n = 2e28 they overflow to NaN) or n > 2^1000; at least K + 1 (k* >= K + 2
+   when L(K + 1) <= eps; a tie there is the caller's) */
 static double P__far_index(const struct P__law *w, double eps, double S, double g)
 {
-    double n = floor(g * g * eps / S * (1.0 - 0x1p-44) - 0.5 * S), cap = 1e100 / w->c;
+    double t = eps / S, A = t >= 0x1p-1022 ? g * t * g * (1.0 - 0x1p-44) : 0.0, n = floor(A - 0.5 * S);
+    double cap = 1e25 / w->c;
     cap = floor(cap < 0x1p1000 ? cap : 0x1p1000);
     if (!(n <= cap)) n = cap;
     return n > w->K + 1.0 ? n : w->K + 1.0;
@@ -329,11 +335,14 @@ def _jax_body() -> str:
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
     found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta
-    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(eps/(c^2 S) - S/2) + 1, taken 2^-44 relative low (the C
-    # template's _far_index: that margin is far more than the float error of log T(n)); c n <= 1e100, n <= 2^1000
-    g = gamma / step
-    n = xp.floor(g * g * eps / S * (1.0 - 2.0**-44) - 0.5 * S)
-    cap = xp.floor(xp.minimum(1e100 / c, 2.0**1000))
+    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(A - S/2) + 1, A = g^2 (eps/S) taken 2^-44 relative low
+    # (the C template's _far_index: that margin is far more than the float error of log T(n); a product that
+    # overflows is inf, then A is above the cap too; eps/S below the smallest normal: n = K + 1); c n <= 1e25 (the
+    # Euler-Maclaurin program's u^11 stays finite), n <= 2^1000
+    g, t = gamma / step, eps / S
+    A = xp.where(t >= 2.2250738585072014e-308, g * t * g * (1.0 - 2.0**-44), 0.0)
+    n = xp.floor(A - 0.5 * S)
+    cap = xp.floor(xp.minimum(1e25 / c, 2.0**1000))
     n = xp.where(n <= cap, n, cap)
     n = xp.where(n > K + 1.0, n, K + 1.0)
     lt_far = _log_tail_pos(n, w)

@@ -274,13 +274,17 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
 }
 
 /* an index n <= k* where the doubling passes 2^51 (k* > K + 1, the Gaussian tail): there E(k) = (c^2 k^2 + b^2)/2, so
-   L(k) = c^2 S (k + S/2) and k* = floor(eps/(c^2 S) - S/2) + 1; n is that computed 2^-44 relative low (g = gamma/step:
-   the six roundings move it by at most 7 ulp), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far
-   more than the float error of log T(n) (a few ulp of E(n)); capped where c n > 1e100 or n > 2^1000 (T(n) stays
-   finite), at least K + 1 (k* >= K + 2 when L(K + 1) <= eps; a tie there is the caller's) */
+   L(k) = c^2 S (k + S/2) and k* = floor(A - S/2) + 1, A = eps/(c^2 S) = g^2 (eps/S) (g = gamma/step); A is computed
+   2^-44 relative low (its five roundings, g's counted twice, move it by at most 7 ulp; a product that overflows is
+   inf: then A is above the cap too), so n <= k* and E(k*) - E(n) >= c^2 n (k* - n), about 2^-43 E(n): far more than the float error of
+   log T(n) (a few ulp of E(n)).  eps/S below the smallest normal double gives n = K + 1 (its gradual underflow could
+   round A up; a lower n is valid, only looser).  Capped where c n > 1e25 (the Euler-Maclaurin program's Hermite
+   polynomials, u^11, stay finite: from c n = 2e28 they overflow to NaN) or n > 2^1000; at least K + 1 (k* >= K + 2
+   when L(K + 1) <= eps; a tie there is the caller's) */
 static double fhsym_discrete_flipped_huber__far_index(const struct fhsym_discrete_flipped_huber__law *w, double eps, double S, double g)
 {
-    double n = floor(g * g * eps / S * (1.0 - 0x1p-44) - 0.5 * S), cap = 1e100 / w->c;
+    double t = eps / S, A = t >= 0x1p-1022 ? g * t * g * (1.0 - 0x1p-44) : 0.0, n = floor(A - 0.5 * S);
+    double cap = 1e25 / w->c;
     cap = floor(cap < 0x1p1000 ? cap : 0x1p1000);
     if (!(n <= cap)) n = cap;
     return n > w->K + 1.0 ? n : w->K + 1.0;
@@ -365,9 +369,9 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
    domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the
    value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), n <= k* from
    the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above log T(k*);
-   delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err
-   <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not
-   known to be small */
+   delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000 (looser beyond), rel_err inf.  log_profile and
+   profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12
+   or above it, never a float form whose error is not known to be small */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);

@@ -225,11 +225,12 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where
     k* + S would no longer be an exact double) the value is the upper end log T(n) - log Z, raised by its error
     bound (+ tie, for a tie at K + 1), n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative
-    low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)), rel_err inf.  log_profile
-    and profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within
-    1e-12 or above it, never a float form whose error is not known to be small; where rel_err would exceed
-    max_rel, the upper end with rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under
-    jit: fixed loop lengths (53 doublings, 56 bisection steps); every argument may be traced and broadcast."""
+    low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000
+    (looser beyond), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12
+    and the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known
+    to be small; where rel_err would exceed max_rel, the upper end with rel_err inf (log_profile_parts: no cap;
+    log_profile and profile: 1e-12). Under jit: fixed loop lengths (53 doublings, 56 bisection steps); every
+    argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -263,11 +264,14 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
 
     lo, hi = xp.fori_loop(0, 53, grow, (-xp.floor(0.5 * S) - 1.0, K + 1.0))
     found = _loss(hi, S, w) > eps  # else k* > hi >= 2^51: the upper end T(n)/Z >= T(k*)/Z >= delta
-    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(eps/(c^2 S) - S/2) + 1, taken 2^-44 relative low (the C
-    # template's _far_index: that margin is far more than the float error of log T(n)); c n <= 1e100, n <= 2^1000
-    g = gamma / step
-    n = xp.floor(g * g * eps / S * (1.0 - 2.0**-44) - 0.5 * S)
-    cap = xp.floor(xp.minimum(1e100 / c, 2.0**1000))
+    # n <= k*: past K + 1, L(k) = c^2 S (k + S/2), k* = floor(A - S/2) + 1, A = g^2 (eps/S) taken 2^-44 relative low
+    # (the C template's _far_index: that margin is far more than the float error of log T(n); a product that
+    # overflows is inf, then A is above the cap too; eps/S below the smallest normal: n = K + 1); c n <= 1e25 (the
+    # Euler-Maclaurin program's u^11 stays finite), n <= 2^1000
+    g, t = gamma / step, eps / S
+    A = xp.where(t >= 2.2250738585072014e-308, g * t * g * (1.0 - 2.0**-44), 0.0)
+    n = xp.floor(A - 0.5 * S)
+    cap = xp.floor(xp.minimum(1e25 / c, 2.0**1000))
     n = xp.where(n <= cap, n, cap)
     n = xp.where(n > K + 1.0, n, K + 1.0)
     lt_far = _log_tail_pos(n, w)
