@@ -244,8 +244,6 @@ class ProgramPrinter:
         if isinstance(e, sp.log):
             return self._fn("log", e.args[0])
         if isinstance(e, log1p):
-            if self.target == "jax" and e.args[0].free_symbols:  # XLA's log1p: the module's _log1p (JAX_LOG1P)
-                return f"_log1p({self._p(e.args[0])})"
             return self._fn("log1p", e.args[0])
         if isinstance(e, expm1):
             return self._fn("expm1", e.args[0])
@@ -403,7 +401,7 @@ def render_lattice_law_jax() -> str:
     from .step_laws import JaxStepPrinter
 
     decl = importlib.import_module(SOURCE).DECLARATION
-    defs = [LP.JAX_LOG1P] + [_source(name, e, args, JaxStepPrinter()) for name, e, args in _float_forms(decl)]
+    defs = [_source(name, e, args, JaxStepPrinter()) for name, e, args in _float_forms(decl)]
     defs += [program_jax(p) for p in programs(decl)] + [program_jax(p) for p in float_programs()]
     defs.append(LP.jax_profile())
     header = textwrap.dedent(

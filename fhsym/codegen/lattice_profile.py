@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["C_LOGADDEXP", "C_PROFILE", "JAX_LOG1P", "JAX_PROFILE", "c_profile", "c_logaddexp", "jax_profile"]
+__all__ = ["C_LOGADDEXP", "C_PROFILE", "JAX_PROFILE", "c_profile", "c_logaddexp", "jax_profile"]
 
 #: numpy's ``npy_logaddexp`` (the class's ``np.logaddexp``), the same operations
 C_LOGADDEXP = """\
@@ -50,14 +50,6 @@ static double P__logaddexp(double x, double y)
     return t;
 }
 """
-
-#: log1p on the JAX namespace: XLA's ``log1p`` is up to 127 ulp off on [-0.5, -0.25] (3000 points against 40-digit
-#: mpmath, jax 0.10.2, CPU); there ``log(1 + x)`` is within 2.1 ulp (1 + x rounds by at most 2^-54;
-#: tests/test_lattice_profile_targets.py::test_jax_log1p_on_the_interval_where_xla_loses_digits prints both)
-JAX_LOG1P = (
-    'def _log1p(x: Any) -> Any:\n'
-    '    """log(1 + x): log(1 + x) for x < -0.25 (XLA\'s log1p is up to 127 ulp off on [-0.5, -0.25]), else log1p."""\n'
-    '    return xp.where(x < -0.25, xp.log(1.0 + x), xp.log1p(x))\n')
 
 _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Huber (alpha, gamma, step) at an integer "
         "shift of S lattice steps (as fhsym.DiscreteFlippedHuber.log_privacy_profile): k* = min{k : L(k) > eps} by "
@@ -379,7 +371,7 @@ def _jax_body() -> str:
     bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
     # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
     # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes)
-    xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
+    xu = xp.log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
     upper = xp.logaddexp(log_profile_float(lt1, log_z, xu) + 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0),
                          xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)

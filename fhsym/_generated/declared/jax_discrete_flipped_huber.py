@@ -13,11 +13,6 @@ from fhsym._core.backends import jax_namespace
 xp = jax_namespace()
 
 
-def _log1p(x: Any) -> Any:
-    """log(1 + x): log(1 + x) for x < -0.25 (XLA's log1p is up to 127 ulp off on [-0.5, -0.25]), else log1p."""
-    return xp.where(x < -0.25, xp.log(1.0 + x), xp.log1p(x))
-
-
 def log_centre_scaled(k: Any, K: Any, lam: Any) -> Any:
     return -xp.log(-xp.expm1(-lam)) + xp.log(-xp.expm1(-lam*(K - k + 1)))
 
@@ -62,7 +57,7 @@ def em_log_r2(m: Any, c: Any) -> Any:
     he13 = u*he12 - 12*he11
     corr = 0.08333333333333333*c**(-1)*(he3 + he1) + (-0.001388888888888889)*c**1*(he5 + he3) + 3.306878306878307e-05*c**3*(he7 + he5) + (-8.267195767195768e-07)*c**5*(he9 + he7) + 2.08767569878681e-08*c**7*(he11 + he9) + (-5.284190138687493e-10)*c**9*(he13 + he11)
     log_first = xp.log(u + mills) - xp.log(c) - 2.0*xp.log(u)
-    return log_first + _log1p((0.5 + corr/(m*m))*xp.exp(-log_first))
+    return log_first + xp.log1p((0.5 + corr/(m*m))*xp.exp(-log_first))
 
 
 def centre2_derivative_0(x: Any, lam: Any) -> Any:
@@ -98,7 +93,7 @@ def centre2_term_shifted(n: Any, lam: Any) -> Any:
 
 
 def tail_log_power_2(m: Any, j: Any) -> Any:
-    return 2.0*_log1p(j/m)
+    return 2.0*xp.log1p(j/m)
 
 
 def energy_float(n: Any, K: Any, lam: Any, b: Any, c: Any) -> Any:
@@ -134,7 +129,7 @@ def log_normaliser_float(log_t1: Any) -> Any:
 
 
 def log_reflected_tail(log_z: Any, lt: Any) -> Any:
-    return log_z + _log1p(-xp.exp(lt - log_z))
+    return log_z + xp.log1p(-xp.exp(lt - log_z))
 
 
 def log_cdf_neg(lt: Any, log_z: Any) -> Any:
@@ -142,7 +137,7 @@ def log_cdf_neg(lt: Any, log_z: Any) -> Any:
 
 
 def log_cdf_pos(lt: Any, log_z: Any) -> Any:
-    return _log1p(-xp.exp(lt - log_z))
+    return xp.log1p(-xp.exp(lt - log_z))
 
 
 def log_profile_x_pos(epsilon: Any, L: Any, r1: Any, r2: Any) -> Any:
@@ -308,7 +303,7 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     bounded = (x < 0.0) & (rel < xp.inf) & (rel <= max_rel)
     # no relative bound (x >= 0, or it overflows), or one above max_rel: the upper end
     # T(k*)/Z min(1, (1 - e^x)_+ + dx) (+ tie), log T(k*) - log Z raised by its error (4 ulp of their sizes)
-    xu = _log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
+    xu = xp.log1p(-xp.minimum(-xp.expm1(xn) + dx, 1.0))
     upper = xp.logaddexp(log_profile_float(lt1, log_z, xu) + 8.881784197001252e-16 * (abs(lt1) + abs(log_z) + 1.0),
                          xp.where(down, xp.log(tie), -xp.inf))
     value = xp.where(bounded, log_profile_float(lt1, log_z, xp.where(bounded, x, -1.0)), upper)
