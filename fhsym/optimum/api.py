@@ -476,12 +476,12 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     (private there, so at delta) and the best of their duals evaluated at delta (a dual is feasible for every delta;
     its bound is affine in delta); another delta is answered so only if the interval is within :data:`NEAR`
     (``source`` starts ``"recorded near"``).  ``recorded=False`` never reads the data file.  With the automatic grid
-    and ``transport`` (``None``, the default, or ``True``) at eps >= 4, where the data does not answer within 0.2 %, a dual of the LP on a fine
-    grid is written down without solving it (:mod:`.transport`; checked in exact rationals like a solved one): if the
-    best closed-form law is within 0.2 % of its bound no LP is solved (``source`` starts ``"transport dual"``, the
-    ``primal`` a staircase on 8 bins per unit, proven private), else the lower end is the larger of the two proven bounds.
-    ``transport=False`` keeps the data and the LP alone; ``transport=True`` is refused where the dual is never tried
-    (eps < 4, or ``bins`` given).
+    and ``transport`` (``None``, the default, or ``True``) at eps >= 4, where the data does not answer within 0.2 %,
+    a dual of the LP on a fine grid is written down without solving it (:mod:`.transport`; checked in exact
+    rationals like a solved one): if the best closed-form law is within 0.2 % of its bound no LP is solved
+    (``source`` starts ``"transport dual"``, the ``primal`` a staircase on 8 bins per unit, proven private), else the
+    lower end is the larger of the two proven bounds.  ``transport=False`` keeps the data and the LP alone;
+    ``transport=True`` is refused where the dual is never tried (eps < 4, or ``bins`` given).
 
     Domain: ``epsilon`` in (0, 20] and at least :func:`smallest_epsilon` (delta) (1e-3 for delta >= 1e-6, 1.4e-3 at 1e-8,
     2.6e-3 at 1e-12: the LP's support grows like log(1/delta)/eps), ``delta`` in [1e-12, 1), ``sensitivity`` in

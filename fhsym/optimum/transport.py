@@ -214,9 +214,10 @@ def transport_certificate(epsilon: float, delta: float, m: int) -> DualCertifica
 def best_transport(epsilon: float, delta: float, top: int = 0) -> Tuple[Fraction, DualCertificate]:
     """The best proven lower bound on ``V*(eps, delta, 1)`` among the transport duals on the grids ``64, 128, ...,
     top`` (default :func:`transport_bins`), and its certificate; the ladder stops at the first grid whose bound is
-    below the previous one (at eps = 4, delta = 1e-6: 128 bins, 1.7e-6 relative above the bound on 256).  Each bound is :meth:`.dual.DualCertificate.variance_bound`, exact.  Memoised per arguments (the
-    construction is deterministic); each call returns its own copy of the dual's entries, so that editing one cannot
-    change a later answer.
+    below the previous one (at eps = 4, delta = 1e-6: 128 bins, 1.7e-6 relative above the bound on 256).  Each bound
+    is :meth:`.dual.DualCertificate.variance_bound`, exact.  Memoised per arguments (the construction is
+    deterministic); each call returns its own copy of the dual's entries, so that editing one cannot change a later
+    answer.
 
     >>> lo, cert = best_transport(12.0, 1e-6, top=512)
     >>> cert.m, 0.000216 < float(lo) < 0.00021748     # V*(12, 1e-6) <= 0.00021748 (truncated staircase)
