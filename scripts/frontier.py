@@ -334,11 +334,23 @@ def _timing_only(path) -> bool:
 def cmd_refresh(ns) -> int:
     """Recompute one stage and keep everything else of the data file: seed (without it), run it, assemble into a
     scratch file, compare; write the data file (and its shards), the figures and the page only if a result changed."""
+    import math
     import shutil
     import tempfile
 
     from frontier_report import _write_shards, assemble, headline, load, report  # scripts/frontier_report.py
 
+    # every option used or refused: --timeout stops a calibration (the optimum stage's tasks do not read it) and only
+    # in the main thread (--scheduler serial); --workers sizes a local cluster (serial runs here)
+    if ns.timeout is not None:
+        if not (ns.timeout > 0 and math.isfinite(ns.timeout)):
+            raise SystemExit(f"--timeout: a number of seconds > 0; got {ns.timeout!r}")
+        if ns.scheduler != "serial" or all(st == "optimum" for st in ns.stage):
+            raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
+                             f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(ns.stage)}")
+    if ns.workers is not None and ns.scheduler == "serial":
+        raise SystemExit("--workers: the local cluster's processes; --scheduler serial runs every task in this process "
+                         "(give --scheduler local)")
     scratch = Path(tempfile.mkdtemp(prefix="frontier-refresh-"))
     cache = ns.cache if ns.cache is not None else scratch / "cache"
     out = ns.data if ns.out is None else ns.out
@@ -433,8 +445,9 @@ def main(argv=None) -> int:
     rf.add_argument("--cache", type=Path, default=None, help="a cache directory (default: a temporary one, removed "
                     "after)")
     rf.add_argument("--scheduler", default="serial", help="as for run (default serial)")
-    rf.add_argument("--workers", type=int, default=None)
-    rf.add_argument("--timeout", type=float, default=None, help="as for run")
+    rf.add_argument("--workers", type=int, default=None, help="as for run (a local cluster: refused with serial)")
+    rf.add_argument("--timeout", type=float, default=None, help="as for run: a calibration stage, --scheduler serial "
+                    "(refused otherwise)")
     rf.add_argument("--no-report", action="store_true", help="do not rewrite the figures and docs/frontier.md")
     p = sub.add_parser("report", help="figures and docs/frontier.md from the data file")
     p.add_argument("--data", type=Path, default=DATA)

@@ -85,6 +85,24 @@ def test_compare_lists_the_optimum_changes_and_every_other_difference(script):
     assert list(script.differences({"a": 1}, {"a": 1.0})) == [("a",)]  # an int is not the float
 
 
+def test_refresh_refuses_options_it_would_ignore(script, tmp_path):
+    """Every option of `refresh` is used or refused (before anything is seeded or run): --timeout stops a calibration
+    in the main thread only (the optimum stage's tasks do not read it), --workers sizes a local cluster."""
+    data = tmp_path / "d.json.gz"
+    _tiny(data)
+    base = ["refresh", "--data", str(data), "--cache", str(tmp_path / "cache"), "--no-report"]
+    for extra, match in ((["--stage", "optimum", "--timeout", "60"], "--timeout: stops a calibration"),
+                         (["--stage", "cheap", "--timeout", "60", "--scheduler", "local"], "--timeout: stops"),
+                         (["--stage", "cheap", "--timeout", "0"], "--timeout: a number of seconds > 0"),
+                         (["--stage", "cheap", "--timeout", "nan"], "--timeout: a number of seconds > 0"),
+                         (["--stage", "optimum", "--workers", "2"], "--workers: the local cluster")):
+        with pytest.raises(SystemExit, match=match):
+            script.main(base + extra)
+    assert not (tmp_path / "cache").exists()  # refused up front: nothing seeded
+    with pytest.raises(SystemExit):  # an unknown stage: argparse's choices
+        script.main(base + ["--stage", "optimun"])
+
+
 @pytest.mark.slow  # seeds the 21113 calibrations, recomputes the 96 optimum intervals, assembles; twice (~50 s)
 def test_refresh_of_the_optimum_stage_changes_nothing_else_and_the_file_is_fresh(script, tmp_path, capsys):
     """`refresh --stage optimum` recomputes the 96 intervals through the sweep and keeps every other field of the data
