@@ -180,6 +180,11 @@ def test_the_modules_log1p_where_xla_loses_digits():
         f"[{xs.min():.4g}, {xs.max():.4g}] {e:.2f} at {at!r}" for (e, at), xs in worst))
     assert max(e for (e, _), _ in worst) <= 2.5, [w for w, _ in worst]
     assert all(e <= 1.0 for (e, _), xs in worst if xs.max() <= -0.5 or xs.min() >= -0.25), worst
+    # grad-compatible as the rest of numerics_jax: d/dx = 1/(1 + x) (x + 1 exact here), XLA's inf at x = -1, not NaN
+    grad = jax.jit(jax.grad(xp.log1p))
+    assert float(grad(-1.0)) == math.inf
+    for x in (-1.0 + 2**-40, -0.75, -0.5, -0.25, -0.25 + 2**-54, 0.0, 1e300):
+        assert abs(float(grad(x)) * (1.0 + x) - 1.0) <= 4e-16, x
 
 
 def _tail(logp, t: mpmath.mpf, end: mpmath.mpf) -> mpmath.mpf:

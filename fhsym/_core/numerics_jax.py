@@ -47,9 +47,10 @@ def log1p(x: ArrayLike) -> Array:
 
     XLA's ``log1p`` on CPU is up to 127.9 ulp off for 1 + x in [0.5, 1/sqrt 2] (x in [-0.5, -0.2929]; jax 0.10.2,
     against 40-digit mpmath: tests/test_jax_xla_accuracy.py); there 1 + x rounds by at most 2^-54 and the log of it
-    is within 2.1 ulp.  The generated JAX modules call this one (fhsym._core.backends.IMPLEMENTATIONS)."""
+    is within 2.1 ulp.  The generated JAX modules call this one (fhsym._core.backends.IMPLEMENTATIONS).  Each branch
+    on its own range (the unselected one finite: at x = -1 the gradient is XLA's inf, not NaN)."""
     x = _f(x)
-    return jnp.where(x < -0.25, jnp.log(1.0 + x), jnp.log1p(x))
+    return jnp.where(x < -0.25, jnp.log(1.0 + jnp.minimum(x, 0.0)), jnp.log1p(jnp.maximum(x, -0.5)))
 
 
 # erfcx(y) ~ (1/(sqrt(pi) y)) sum_m (-1)^m (2m-1)!!/(2y^2)^m: 9 terms leave < 6e-20 relative at y >= 25
