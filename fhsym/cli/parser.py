@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the noise to calibrate: a registered law, {{{','.join(BUILTIN_MECHANISMS)}}} or one declared by "
                         "--law (default flipped_huber; discrete_flipped_huber needs --step; piecewise_uniform is the "
                         "optimum's noise, fhsym.optimal_variance)")
-    _add_law(c, "its law is then a --mechanism")
+    _add_law(c, "its law is then a --mechanism (a file none of whose laws is the --mechanism is refused)")
     c.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                    help="number of releases composed, T >= 1 (default 1; the guarantee covers all T)")
     c.add_argument("--step", type=_STEP, default=None, metavar="H",
@@ -257,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
     v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
                    help="run only this check (repeatable), e.g. distribution.rho_properties")
-    v.add_argument("--list", action="store_true", help="list the topics and checks, then exit")
+    v.add_argument("--list", action="store_true", help="list the topics and checks, then exit (the options of a run, "
+                   "--quick, --only, --check, --report, --no-report, --times, are refused with it)")
     _add_jobs(v, "parallel processes")
     v.add_argument("--report", type=Path, default=None, metavar="PATH",
                    help="write the markdown report here (default: none, except a full run in a source checkout, "
