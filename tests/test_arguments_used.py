@@ -128,6 +128,7 @@ CLI_UNUSED = [
     (["verify", "--list", "--check", "distribution.rho_properties"], "--check"),
     (["verify", "--list", "--report", "R.md"], "--report"),
     (["verify", "--list", "--no-report"], "--no-report"),
+    (["verify", "--list", "-j", "1"], "--jobs"),
     (["verify", "--quick", "--report", "R.md", "--no-report"], "--report"),
     (["verify", "--only", "distribution", "--check", "distribution.rho_properties"], "--only"),
     (["verify", "--quick", "--times", "3", "--json"], "--times"),
@@ -140,3 +141,20 @@ def test_cli_refuses_an_option_it_would_ignore(argv, option, capsys):
     assert cli.main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and f"argument {option}" in err, err
+
+
+# --- fhsym.advise(data=...) ---------------------------------------------------------------------------------------
+
+def test_advise_refuses_a_data_file_that_does_not_exist(tmp_path, monkeypatch):
+    """A named data file that does not exist was ignored (everything computed, as with data=False)."""
+    missing = tmp_path / "frontier.json.gz"
+    with pytest.raises(ValueError, match=r"data=.* names no frontier data file"):
+        fhsym.advise(1.0, 1e-6, data=missing, candidates=("gaussian",))
+    monkeypatch.setenv("FHSYM_FRONTIER_DATA", str(missing))
+    with pytest.raises(ValueError, match=r"data=True names no frontier data file"):
+        fhsym.advise(1.0, 1e-6, data=True, candidates=("gaussian",))
+    with pytest.raises(ValueError, match=r"reverify=True bounds or repeats the re-check"):
+        fhsym.advise(1.0, 1e-6, reverify=True, candidates=("gaussian",))
+    # the default: no file, every calibration computed now
+    adv = fhsym.advise(1.0, 1e-6, candidates=("gaussian",))
+    assert adv.best.variance == fhsym.calibrate(1.0, 1e-6, mechanism="gaussian").variance

@@ -233,7 +233,8 @@ def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
         raise CLIError("argument --times: lists the slowest checks of a run; --list runs none")
     if ns.list:  # every option of a run is refused with --list (it runs nothing), never ignored
         given = [o for o, on in (("--quick", ns.quick), ("--only", ns.only), ("--check", ns.check),
-                                 ("--report", ns.report is not None), ("--no-report", ns.no_report)) if on]
+                                 ("--report", ns.report is not None), ("--no-report", ns.no_report),
+                                 ("--jobs", getattr(ns, "given_jobs", False))) if on]
         if given:
             raise CLIError(f"argument {given[0]}: selects or reports a run; --list runs none (it lists every check)")
     if ns.report is not None and ns.no_report:
