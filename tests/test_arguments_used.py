@@ -158,3 +158,19 @@ def test_advise_refuses_a_data_file_that_does_not_exist(tmp_path, monkeypatch):
     # the default: no file, every calibration computed now
     adv = fhsym.advise(1.0, 1e-6, candidates=("gaussian",))
     assert adv.best.variance == fhsym.calibrate(1.0, 1e-6, mechanism="gaussian").variance
+
+
+# --- integrations -------------------------------------------------------------------------------------------------
+
+def test_from_privacy_guarantee_refuses_an_optimistic_estimate():
+    """dp_accounting's ``pessimistic_estimate=False`` was accepted and ignored (fhsym's calibration is certified)."""
+    pytest.importorskip("dp_accounting")
+    from dp_accounting.pld import common
+
+    from fhsym.integrations.dp_accounting import FlippedHuberPrivacyLoss
+
+    guarantee = common.DifferentialPrivacyParameters(1.0, 1e-6)
+    with pytest.raises(ValueError, match=r"pessimistic_estimate must be True .*got False"):
+        FlippedHuberPrivacyLoss.from_privacy_guarantee(guarantee, pessimistic_estimate=False)
+    pl = FlippedHuberPrivacyLoss.from_privacy_guarantee(guarantee, pessimistic_estimate=True)
+    assert float(fhsym.privacy_profile(1.0, pl.noise.alpha, pl.noise.gamma)) <= 1e-6
