@@ -174,3 +174,12 @@ def test_from_privacy_guarantee_refuses_an_optimistic_estimate():
         FlippedHuberPrivacyLoss.from_privacy_guarantee(guarantee, pessimistic_estimate=False)
     pl = FlippedHuberPrivacyLoss.from_privacy_guarantee(guarantee, pessimistic_estimate=True)
     assert float(fhsym.privacy_profile(1.0, pl.noise.alpha, pl.noise.gamma)) <= 1e-6
+
+
+def test_recorded_true_is_refused_with_bins():
+    """The data are read only on the automatic grid: ``recorded=True`` with ``bins`` was ignored."""
+    with pytest.raises(ValueError, match=r"recorded=True applies only with the automatic grid .*bins = 2"):
+        fhsym.optimal_variance(1.0, 1e-6, bins=2, recorded=True)
+    a, b = fhsym.optimal_variance(1.0, 1e-6, bins=2), fhsym.optimal_variance(1.0, 1e-6, bins=2, recorded=False)
+    assert (a.lower, a.upper) == (b.lower, b.upper) and a.source == b.source == "computed"
+    assert fhsym.optimal_variance(1.0, 1e-6, recorded=True).source.startswith("recorded")

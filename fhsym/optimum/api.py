@@ -457,7 +457,7 @@ def _lattice_staircase(eps: float, dl: float, sens: float, m: int) -> Tuple[Piec
 
 
 def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
-                     bins: Optional[int] = None, recorded: bool = True,
+                     bins: Optional[int] = None, recorded: Optional[bool] = None,
                      transport: Optional[bool] = None) -> OptimumInterval:
     """A certified interval ``[lower, upper]`` holding the least variance of any additive (eps, delta)-DP noise.
 
@@ -468,7 +468,7 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     proven private in exact rationals, or the proven variance of a closed-form law (the pure-DP staircase, the
     truncated staircase) where that is smaller (:class:`OptimumInterval`); ``upper - lower ~ w^2/3``.
     ``bins`` (``m``, a power of two) overrides the automatic grid.  With the automatic grid and ``recorded``
-    (default), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
+    (``None``, the default, or ``True``; ``True`` with ``bins`` is refused: the data hold no other grid), a point of ``fhsym/optimum/data`` (the frontier's 1-D grid: :func:`fhsym.optimum.recorded.recorded_points`)
     is answered from its record, whose dual and noise are re-checked in exact rationals before anything is returned
     (``source`` starts ``"recorded"``; tens of milliseconds the first time, memoised by the record's digest after
     that).  Where that interval is wider than :data:`NEAR` (0.2 %), and at a recorded epsilon with another delta,
@@ -499,8 +499,12 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     ('TruncatedStaircase', 1.949)
     """
     eps, dl, sens = _validate(epsilon, delta, sensitivity)
-    if not isinstance(recorded, bool):
-        raise ValueError(f"recorded must be True or False; got {recorded!r}")
+    if recorded is not None and not isinstance(recorded, bool):
+        raise ValueError(f"recorded must be None, True or False; got {recorded!r}")
+    if recorded is True and bins is not None:  # the data are read only on the automatic grid
+        raise ValueError(f"recorded=True applies only with the automatic grid (bins=None): the data file holds no "
+                         f"other grid; got bins = {bins!r} (leave recorded=None)")
+    recorded = recorded is not False
     if transport is not None and not isinstance(transport, bool):
         raise ValueError(f"transport must be None, True or False; got {transport!r}")
     if transport is True and (bins is not None or eps < TRANSPORT_MIN_EPSILON):
