@@ -135,14 +135,22 @@ def unit_step(g: float, b: float, resolution: float) -> float:
 
 
 def run_pld(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, n_passes: int, *, step: Optional[float] = None,
-            resolution: float = CERT_RESOLUTION, upper_only: bool = False) -> PrivacyLossDistribution:
+            resolution: Optional[float] = None, upper_only: bool = False) -> PrivacyLossDistribution:
     """Certified PLD of the whole run: the K coordinate PLDs composed, then L-fold self-composed.
 
     Coordinates with identical (alpha_i, gamma_i, lambda_i) are built once and self-composed.
-    ``step=None``: the smallest 1-D loss scale / ``resolution``.
+    ``step=None``: the smallest 1-D loss scale / ``resolution`` (> 0; None: :data:`CERT_RESOLUTION`); a ``step``
+    given fixes the grid, and a ``resolution`` given with it (which would be ignored) raises ``ValueError``.
     """
     a, g, lam, L = check_run(alphas, gammas, sensitivities, n_passes)
-    h = pld_step(a, g, lam, resolution) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
+    if step is not None and resolution is not None:
+        raise ValueError(f"resolution = {resolution!r} is not used when step = {step!r} is given (the step fixes the "
+                         "grid; resolution sets it only with step=None); give one of them")
+    if step is None:
+        res = CERT_RESOLUTION if resolution is None else V.check_scalar(resolution, V.Domain("resolution", 0.0, math.inf))
+        h = pld_step(a, g, lam, res)
+    else:
+        h = V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     groups: Dict[Tuple[float, float, float], int] = {}
     for i in range(lam.size):
         key = (float(a[i]), float(g[i]), float(lam[i]))
@@ -184,9 +192,13 @@ def account_run(alphas: ArrayLike, gammas: ArrayLike, sensitivities: ArrayLike, 
     """Certified (eps, delta) accounting of a DP-CD run from its absolute noise parameters.
 
     ``alphas`` (0 for Gaussian coordinates), ``gammas`` (sigma for Gaussian coordinates) and
-    ``sensitivities`` lambda_i are per coordinate; the run is ``n_passes`` passes over them.
+    ``sensitivities`` lambda_i are per coordinate; the run is ``n_passes`` passes over them.  ``with_lower``
+    (``accountant="pld"`` only; refused with ``"zcdp"``) also gives the lower end of the PLD bracket.
     """
     acc = check_choice(accountant, "accountant", ACCOUNTANTS)
+    if acc == "zcdp" and with_lower is not False:  # zCDP has no lower bound: the flag would be ignored
+        raise ValueError(f"with_lower = {with_lower!r} applies to accountant='pld' (the lower end of its bracket); "
+                         "accountant='zcdp' gives an upper bound only")
     eps = check_epsilon(epsilon)
     dl = V.check_scalar(delta, V.DELTA)
     a, g, lam, L = check_run(alphas, gammas, sensitivities, n_passes)

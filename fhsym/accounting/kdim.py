@@ -150,7 +150,7 @@ def kdim_pld(
     alpha: float,
     gamma: float,
     dim: int,
-    sensitivity: float = 1.0,
+    sensitivity: Optional[float] = None,
     *,
     config: Optional[KDimPLDConfig] = None,
     difference: Optional[ArrayLike] = UNSET,
@@ -164,7 +164,9 @@ def kdim_pld(
 
     With ``difference=None`` the profile is that of d = (Delta, ..., Delta), which certifies every
     d with ||d||_inf <= Delta (see the module docstring).  With ``difference`` (a vector of length
-    ``dim``) it is the exact profile for that d.  ``step=None`` picks :func:`default_step`,
+    ``dim``) it is the exact profile for that d; a ``sensitivity`` given with it is checked, not ignored: every
+    |d_i| must be at most it (``ValueError`` otherwise; None, the default, is Delta = 1 without ``difference`` and no
+    check with it).  ``step=None`` picks :func:`default_step`,
     shrunk so that the loss atoms of FH lie on the grid.  ``certified=False``: see
     :func:`fhsym.accounting.flipped_huber_pld` (for searches only).
 
@@ -185,7 +187,7 @@ def kdim_pld(
     g = V.check_scalar(gamma, V.GAMMA)
     K = V.check_int(dim, "dim", 1)
     L = V.check_int(rounds, "rounds", 1)
-    Dl = V.check_scalar(sensitivity, V.SENSITIVITY)
+    Dl = 1.0 if sensitivity is None else V.check_scalar(sensitivity, V.SENSITIVITY)
     if difference is None:
         groups = [(Dl, K)]
     else:
@@ -196,6 +198,9 @@ def kdim_pld(
         if not groups:
             raise ValueError("difference must have a non-zero entry (d = 0 has delta(eps) = 0 for eps >= 0)")
     d_max = max(v for v, _ in groups)
+    if difference is not None and sensitivity is not None and d_max > Dl:  # the given sensitivity is used: checked
+        raise ValueError(f"difference must lie in the sensitivity box |d_i| <= sensitivity = {Dl!r}; got an entry of "
+                         f"absolute value {d_max!r} (leave sensitivity=None to take the profile at any d)")
     h = default_step(a, g, K, d_max, L) if step is None else V.check_scalar(step, V.Domain("step", 0.0, math.inf))
     if step is None and len(groups) == 1:
         h = _align(h, a, g, groups[0][0])
@@ -229,13 +234,16 @@ def kdim_privacy_profile(
     alpha: float,
     gamma: float,
     dim: int,
-    sensitivity: float = 1.0,
+    sensitivity: Optional[float] = None,
     *,
     difference: Optional[ArrayLike] = None,
     rounds: int = 1,
     step: Optional[float] = None,
 ) -> Tuple[Real, Real]:
     """(lower, upper) bounds on the exact K-dimensional profile delta_K(eps); the upper one is certified.
+
+    ``sensitivity`` (None: 1) is Delta of d = (Delta, ..., Delta); with ``difference`` the profile is at that d, and a
+    given ``sensitivity`` is checked to bound every |d_i| (:func:`kdim_pld`).
 
     >>> lo, up = kdim_privacy_profile(1.0, alpha=1.0, gamma=3.0, dim=4)
     >>> bool(0 < lo <= up < 1)
@@ -245,7 +253,7 @@ def kdim_privacy_profile(
     return pld.delta_bounds(epsilon)
 
 
-def kdim_epsilon(delta: float, alpha: float, gamma: float, dim: int, sensitivity: float = 1.0, *, difference: Optional[ArrayLike] = None, rounds: int = 1, step: Optional[float] = None) -> Tuple[float, float]:
+def kdim_epsilon(delta: float, alpha: float, gamma: float, dim: int, sensitivity: Optional[float] = None, *, difference: Optional[ArrayLike] = None, rounds: int = 1, step: Optional[float] = None) -> Tuple[float, float]:
     """(lower, upper) bounds on the smallest eps with delta_K(eps) <= delta; the upper one is certified."""
     pld = kdim_pld(alpha, gamma, dim, sensitivity, difference=difference, rounds=rounds, step=step)
     return pld.epsilon_bounds(delta)

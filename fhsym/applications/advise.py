@@ -405,7 +405,7 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
     sensitivity : float > 0, the radius of the sensitivity set (default 1)
     norm : ``"linf"``, ``"l2"`` or ``"l1"``: the sensitivity set is that norm's ball of radius ``sensitivity``
     data : the frontier data file to reuse (default :func:`default_data_path`, if it exists);
-        ``False`` computes everything.  Its shard of (epsilon, delta) is read where one was built from that file
+        ``False`` computes everything; ``True`` or a path naming no file raises ``ValueError``.  Its shard of (epsilon, delta) is read where one was built from that file
         (:mod:`fhsym.applications.frontier_shards`), else the whole file
     candidates : names from :data:`fhsym.applications.frontier.CANDIDATES`, its
         :data:`~fhsym.applications.frontier.ONE_D_CANDIDATES` (the truncated staircase: one release of one coordinate
@@ -488,6 +488,14 @@ def advise(epsilon: float, delta: float, dim: int = 1, norm: str = "linf", compo
             del calls[c]
         seen_calls.add(k)
     path = default_data_path() if data is None or data is True else (None if data is False else Path(os.fspath(data)))
+    if path is not None and not path.is_file():  # nothing to read: refuse what only a read would use
+        if data is not None:
+            raise ValueError(f"data={data!r} names no frontier data file: {str(path)!r} does not exist (data=None "
+                             "reuses the shipped file where it exists; data=False computes everything)")
+        if reverify or budget != REUSE_BUDGET:
+            raise ValueError(f"{'reverify=True' if reverify else f'budget={budget!r}'} bounds or repeats the re-check "
+                             f"of the frontier data's records, but there is no data file ({str(path)!r} does not exist)")
+        path = None
     shard: Optional[Shard] = None if path is None else load_shard(path, float(epsilon), float(delta))
     records: Mapping[str, Any] = ({} if path is None else load_frontier_calibrations(path)) if shard is None else shard.records
     recorded_errors: Mapping[str, str] = ({} if path is None else _recorded_errors(path)) if shard is None else shard.errors

@@ -20,7 +20,8 @@ def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0,
     With sigma the least Gaussian scale meeting (eps, delta) (the certified analytic Gaussian of
     :func:`fhsym.calibrate`, unless given), FH(alpha, sigma^2) is also (eps, delta)-DP (the paper's
     argument: case (v) of eq 13 and omega >= sqrt(2 pi)) and has variance <= sigma^2.  Returns
-    (FlippedHuber, sigma, achieved_delta).
+    (FlippedHuber, sigma, achieved_delta).  A ``sigma`` given must meet (eps, delta) too: where the returned FH's
+    certified delta exceeds ``delta`` a ``ValueError`` names ``sigma`` (delta is used, never ignored).
 
     ``achieved_delta`` is :func:`fhsym.certified_profile` of the returned FH at eps (a float): a
     ball-arithmetic upper bound of delta^(1)(eps) (eq 13) at the exact floats.  It can be far below
@@ -49,4 +50,9 @@ def gaussian_dominance(epsilon: float, delta: float, sensitivity: float = 1.0,
     sigma = V.check_scalar(sigma, V.Domain("sigma", 0.0, math.inf))
     alpha = max(sigma**2 * eps / Delta - Delta / 2.0, 0.0)
     fh = FlippedHuber(alpha, sigma)
-    return fh, sigma, float(certified_profile(eps, alpha, sigma, Delta))
+    achieved = float(certified_profile(eps, alpha, sigma, Delta))
+    if achieved > dlt:  # a sigma given: delta is used, the construction must meet it (never a too-small sigma)
+        raise ValueError(f"sigma = {sigma!r} is too small for (epsilon, delta) = ({eps!r}, {dlt!r}) at sensitivity "
+                         f"{Delta!r}: FH(alpha={alpha!r}, gamma={sigma!r}) certifies delta <= {achieved!r} > delta; "
+                         "leave sigma=None for the least Gaussian scale meeting them")
+    return fh, sigma, achieved

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -123,7 +123,10 @@ def _check_y(y: ArrayLike, n: int, loss: str) -> FloatArray:
 
 def _check_lam(lam: float, regularizer: str) -> float:
     v = V.check_scalar(lam, V.Domain("lam", 0.0, math.inf, closed_lower=True))
-    return 0.0 if regularizer == "none" else v
+    if regularizer == "none" and v != 0.0:  # psi = 0: a positive lam would be ignored
+        raise ValueError(f"lam = {lam!r} is not used with regularizer='none' (psi = 0); give lam = 0 or regularizer "
+                         "'l2' / 'l1'")
+    return v
 
 
 def _check_problem(X: ArrayLike, y: ArrayLike, loss: str, regularizer: str, lam: float, n_passes: int
@@ -355,6 +358,16 @@ class DPCDResult:
         return self.objective_trace[..., -1]
 
 
+def _check_reused(noise: Calibration, given: Dict[str, Any]) -> None:
+    """``ValueError`` for a ``mechanism`` / ``accountant`` in ``given`` that the reused ``noise`` (which fixes both)
+    would ignore: mechanism=None (a non-private run), another noise or another accountant than its own."""
+    own = {"mechanism": noise.mechanism.name, "accountant": str(noise.extra.get("accountant"))}
+    for name, value in given.items():
+        if value != own[name]:
+            raise ValueError(f"{name} = {value!r} is not used with noise= (the calibration fixes the {name}: "
+                             f"{own[name]!r}); leave {name} out or pass {own[name]!r}")
+
+
 @dataclass(frozen=True)
 class DPCDConfig:
     """The settings of one DP-CD run (:func:`dp_coordinate_descent`), validated when it is made.
@@ -413,6 +426,9 @@ class DPCDConfig:
         if self.noise is not None:
             if not isinstance(self.noise, Calibration) or not self.noise.method.startswith("dpcd-"):
                 raise ValueError(f"noise must be a DP-CD Calibration (from calibrate_dpcd_noise) or None; got {self.noise!r}")
+            _check_reused(self.noise, {k: v for k, v, default in (("mechanism", self.mechanism, FlippedHuber.name),
+                                                                  ("accountant", self.accountant, "pld"))
+                                       if v != default})  # a default is kept; any other value must be the noise's
         elif private:
             _choice(self.mechanism, "mechanism", MECHANISMS)
             _choice(self.accountant, "accountant", ACCOUNTANTS)
@@ -446,15 +462,18 @@ def dp_coordinate_descent(
     ----------
     X, y : the data (N x K, N); see the module docstring for the losses and labels.
     config : a :class:`DPCDConfig` holding every setting below except ``random_state``, ``n_runs``.
-    loss : ``"squared"`` or ``"logistic"``;  regularizer : ``"l2"``, ``"l1"`` or ``"none"``;  lam >= 0.
+    loss : ``"squared"`` or ``"logistic"``;  regularizer : ``"l2"``, ``"l1"`` or ``"none"``;  lam >= 0 (0 with
+        ``"none"``).
     n_passes : L >= 1;  step : tau > 0 (tau_i = tau / M_i);  clip : C > 0 (C_i = C sqrt(M_i / sum M)).
     epsilon, delta : the guarantee for the whole run (epsilon > 0, delta in (0, 1)).
     mechanism : ``"flipped_huber"``, ``"gaussian"``, or None for non-private CD (no noise; C may be inf).
     accountant : ``"pld"`` (exact composition, certified) or ``"zcdp"`` (the paper's).
-    noise : a :class:`Calibration` to reuse (its L, K must match; overrides the four above).
+    noise : a :class:`Calibration` to reuse (its L, K must match; it fixes the four above: epsilon, delta,
+        mechanism or accountant given with it must be its own, else ``ValueError``).
     smoothness : public M_i (K,), or None to compute them from X (paper; not covered by the guarantee).
     theta0 : the public starting point (default 0).
-    random_state : seed / Generator for the noise;  n_runs : None for one run, or R independent runs.
+    random_state : seed / Generator for the noise (refused by a non-private run, which draws none);  n_runs : None
+        for one run, or R independent runs.
     verify : re-account the run from its absolute per-coordinate parameters and raise
         ``RuntimeError`` if the certified delta exceeds the target (default True).
 
@@ -467,6 +486,7 @@ def dp_coordinate_descent(
     """
     if config is None and n_passes is UNSET:
         raise ValueError("n_passes is required (an integer >= 1), as a keyword or in config=")
+    mechanism_kw, accountant_kw = mechanism, accountant  # UNSET unless passed
     cfg = resolve_config(DPCDConfig, config, dict(
         loss=loss, regularizer=regularizer, lam=lam, n_passes=n_passes, step=step, clip=clip, epsilon=epsilon,
         delta=delta, mechanism=mechanism, accountant=accountant, noise=noise, smoothness=smoothness, theta0=theta0,
@@ -504,6 +524,9 @@ def dp_coordinate_descent(
             if (noise.compositions, noise.dim) != (L, K):
                 raise ValueError(f"noise was calibrated for n_passes = {noise.compositions}, K = {noise.dim}; "
                                  f"this run has n_passes = {L}, K = {K}")
+            # a keyword passed explicitly must be the calibration's own (the config's own check keeps the defaults)
+            _check_reused(noise, {k: v for k, v in (("mechanism", mechanism_kw), ("accountant", accountant_kw))
+                                  if v is not UNSET})
             for name, val, ref in (("epsilon", epsilon, noise.epsilon), ("delta", delta, noise.target_delta)):
                 if val is not None and val != ref:
                     raise ValueError(f"{name} = {val!r} disagrees with the calibration passed as noise ({name} = {ref!r})")
@@ -523,6 +546,9 @@ def dp_coordinate_descent(
         T = dpcd_sample(cal, lams, ((R,) if R is not None else ()) + (L,), rng)
     elif epsilon is not None or delta is not None:
         raise ValueError("mechanism=None runs non-private CD: do not pass epsilon/delta (choose a mechanism)")
+    elif random_state is not None:  # no noise is drawn: a seed would be ignored
+        raise ValueError(f"random_state = {random_state!r} is not used by a non-private run (mechanism=None draws no "
+                         "noise); leave it out or choose a mechanism")
     if T is None and R is not None:
         T = np.zeros((R, L, K))
     theta, trace = coordinate_descent(A, v, loss=ls, regularizer=rg, lam=lm, n_passes=L, step_sizes=taus,

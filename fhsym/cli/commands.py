@@ -62,11 +62,16 @@ def cmd_calibrate(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
 
     from ..calibration.calibrator import methods_of
 
-    load_laws(ns.law)
+    per_file = [(path, load_laws([path])) for path in ns.law]
     try:
         cls = noise_class(ns.mechanism)
     except ValueError as exc:
         raise CLIError(f"argument --mechanism: {exc} (a law of your own: --law FILE.py)") from None
+    for path, declared in per_file:  # a --law file whose laws are not calibrated would be ignored: refused
+        if ns.mechanism not in declared:
+            raise CLIError(f"argument --law: {str(path)!r} declares {declared}, but --mechanism is {ns.mechanism!r} "
+                           f"(calibrate computes one law); calibrate one of its laws (--mechanism {declared[0]}) or "
+                           "leave that --law out")
     methods = methods_of(cls)  # the --method choices: the keys of the plans the law declares
     if ns.method not in methods:
         raise CLIError(f"argument --method: must be one of {list(methods)} for --mechanism {ns.mechanism}; "
@@ -226,6 +231,21 @@ def _load_proofs(root: Optional[Path]) -> ModuleType:
 def cmd_verify(ns: argparse.Namespace) -> Tuple[Dict[str, Any], int]:
     if ns.list and ns.times:
         raise CLIError("argument --times: lists the slowest checks of a run; --list runs none")
+    if ns.list:  # every option of a run is refused with --list (it runs nothing), never ignored
+        given = [o for o, on in (("--quick", ns.quick), ("--only", ns.only), ("--check", ns.check),
+                                 ("--report", ns.report is not None), ("--no-report", ns.no_report),
+                                 ("--jobs", getattr(ns, "given_jobs", False))) if on]
+        if given:
+            raise CLIError(f"argument {given[0]}: selects or reports a run; --list runs none (it lists every check)")
+    if ns.report is not None and ns.no_report:
+        raise CLIError(f"argument --report: names the report's file, but --no-report writes none; got --report "
+                       f"{str(ns.report)!r} with --no-report")
+    if ns.only and ns.check:
+        raise CLIError(f"argument --only: --check names the checks to run, so --only {ns.only[0]} would not be used; "
+                       "give one of them")
+    if ns.times and ns.json:
+        raise CLIError("argument --times: prints the slowest checks in the human output; --json gives every check's "
+                       "seconds (results[].seconds, cpu_seconds) instead")
     root = source_root()  # None from an installed wheel: its own copy of the proofs (fhsym._proofs)
     H = _load_proofs(root)
     progress_on = not (ns.no_progress or ns.list)

@@ -76,9 +76,19 @@ _STEP = _real("step")
 # ---------------------------------------------------------------------------
 
 
+class _Given(argparse.Action):
+    """Store the value and record that the option was given (``ns.given_<dest>``): a command can then refuse an
+    option it would not use without refusing its default."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: Optional[str] = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"given_{self.dest}", True)
+
+
 def _add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("-j", "--jobs", type=_integer("jobs", 1), default=min(2, os.cpu_count() or 1), metavar="N",
-                        help=f"{what} (default: min(2, cpus))")
+                        action=_Given, help=f"{what} (default: min(2, cpus))")
 
 
 _EPILOG_EXIT = "exit status: 0 success, 2 bad input (one line on stderr naming the parameter)"
@@ -150,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the noise to calibrate: a registered law, {{{','.join(BUILTIN_MECHANISMS)}}} or one declared by "
                         "--law (default flipped_huber; discrete_flipped_huber needs --step; piecewise_uniform is the "
                         "optimum's noise, fhsym.optimal_variance)")
-    _add_law(c, "its law is then a --mechanism")
+    _add_law(c, "its law is then a --mechanism (a file none of whose laws is the --mechanism is refused)")
     c.add_argument("--compositions", type=_integer("compositions", 1), default=1, metavar="T",
                    help="number of releases composed, T >= 1 (default 1; the guarantee covers all T)")
     c.add_argument("--step", type=_STEP, default=None, metavar="H",
@@ -257,7 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
     v.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME",
                    help="run only this check (repeatable), e.g. distribution.rho_properties")
-    v.add_argument("--list", action="store_true", help="list the topics and checks, then exit")
+    v.add_argument("--list", action="store_true", help="list the topics and checks, then exit (the options of a run, "
+                   "--quick, --only, --check, --report, --no-report, --times, --jobs, are refused with it)")
     _add_jobs(v, "parallel processes")
     v.add_argument("--report", type=Path, default=None, metavar="PATH",
                    help="write the markdown report here (default: none, except a full run in a source checkout, "

@@ -261,7 +261,13 @@ class FlippedHuberPrivacyLoss(_plm.AdditiveNoisePrivacyLoss):  # type: ignore[mi
     def from_privacy_guarantee(cls, privacy_parameters: "_plm.DifferentialPrivacyParameters", sensitivity: float = 1,
                                pessimistic_estimate: bool = True, sampling_prob: float = 1.0,
                                adjacency_type: "_plm.AdjacencyType" = AdjacencyType.REMOVE) -> "FlippedHuberPrivacyLoss":
-        """The minimum-variance FH mechanism meeting ``privacy_parameters`` (fhsym's certified 1-D calibration; q = 1 only)."""
+        """The minimum-variance FH mechanism meeting ``privacy_parameters`` (fhsym's certified 1-D calibration; q = 1 only).
+
+        The calibration is always certified (a pessimistic estimate: it never under-noises), so
+        ``pessimistic_estimate=False`` (which would be ignored) raises ``ValueError``."""
+        if pessimistic_estimate is not True:
+            raise ValueError(f"pessimistic_estimate must be True (fhsym's calibration is certified: it never "
+                             f"under-noises, there is no optimistic one); got {pessimistic_estimate!r}")
         if sampling_prob != 1.0:
             raise NotImplementedError("from_privacy_guarantee: sampling_prob < 1 is not supported for flipped Huber noise")
         from ..calibration import calibrate

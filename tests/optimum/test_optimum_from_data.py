@@ -125,7 +125,7 @@ def test_a_malformed_data_file_falls_back_to_the_lp(tmp_path, monkeypatch):
 
 
 def test_recorded_must_be_a_bool():
-    with pytest.raises(ValueError, match="recorded must be True or False"):
+    with pytest.raises(ValueError, match="recorded must be None, True or False"):
         fhsym.optimal_variance(1.0, 1e-6, recorded="yes")
 
 
