@@ -182,9 +182,35 @@ def _shard(text: str):
     return a, b
 
 
+def _in_dask(scheduler: str) -> bool:
+    """Whether run_tasks hands the tasks to Dask (so that --chunk and the per-stage chunks apply)."""
+    from fhsym.applications.sweeps import dask_available
+
+    return scheduler != "serial" and (scheduler != "auto" or dask_available())
+
+
+def _check_timeout(ns, stages) -> None:
+    """Every option used or refused: --timeout stops a calibration by SIGALRM, which works in the main thread only
+    (--scheduler serial), and the optimum stage's tasks do not read it."""
+    import math
+
+    if ns.timeout is None:
+        return
+    if not (ns.timeout > 0 and math.isfinite(ns.timeout)):
+        raise SystemExit(f"--timeout: a number of seconds > 0; got {ns.timeout!r}")
+    if ns.scheduler != "serial" or all(st == "optimum" for st in stages):
+        raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
+                         f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(stages)}")
+
+
 def cmd_run(ns) -> int:
     import os
 
+    _check_timeout(ns, ns.stage or STAGES)
+    if ns.chunk and not _in_dask(ns.scheduler):
+        raise SystemExit(f"--chunk: calibrations per Dask task; --scheduler {ns.scheduler} runs them in this process")
+    if ns.workers is not None and not (ns.scheduler == "local" or (ns.scheduler == "auto" and _in_dask("auto"))):
+        raise SystemExit(f"--workers: the local cluster's processes; --scheduler {ns.scheduler} starts none")
     global _EPS
     _EPS = EPS_CHOICES[ns.eps]
     if ns.timeout:
@@ -207,8 +233,9 @@ def cmd_run(ns) -> int:
             if not tasks:
                 continue
             bar = SweepProgress(len({t.key(cache.version) for t in tasks}), label=f"frontier {stage}/{part}", every=60.0)
+            chunk = ns.chunk if ns.chunk else {"cheap": 50, "staircase": 10}.get(stage, 1)
             out = run_tasks(tasks, ns.cache, scheduler=ns.scheduler, workers=ns.workers, progress=bar,
-                            budget_seconds=left, chunk=ns.chunk if ns.chunk else {"cheap": 50, "staircase": 10}.get(stage, 1))
+                            budget_seconds=left, chunk=chunk if _in_dask(ns.scheduler) else 1)
             n_done = sum(o is not None for o in out)
             secs = sum(o["seconds"] for o in out if o is not None and not o.get("cached"))
             print(f"frontier: stage {stage}/{part}: {n_done}/{len(out)} calls done ({secs:.0f} s of task time this "
@@ -334,20 +361,13 @@ def _timing_only(path) -> bool:
 def cmd_refresh(ns) -> int:
     """Recompute one stage and keep everything else of the data file: seed (without it), run it, assemble into a
     scratch file, compare; write the data file (and its shards), the figures and the page only if a result changed."""
-    import math
     import shutil
     import tempfile
 
     from frontier_report import _write_shards, assemble, headline, load, report  # scripts/frontier_report.py
 
-    # every option used or refused: --timeout stops a calibration (the optimum stage's tasks do not read it) and only
-    # in the main thread (--scheduler serial); --workers sizes a local cluster (serial runs here)
-    if ns.timeout is not None:
-        if not (ns.timeout > 0 and math.isfinite(ns.timeout)):
-            raise SystemExit(f"--timeout: a number of seconds > 0; got {ns.timeout!r}")
-        if ns.scheduler != "serial" or all(st == "optimum" for st in ns.stage):
-            raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
-                             f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(ns.stage)}")
+    # every option used or refused: --timeout (see _check_timeout); --workers sizes a local cluster (serial runs here)
+    _check_timeout(ns, ns.stage)
     if ns.workers is not None and ns.scheduler == "serial":
         raise SystemExit("--workers: the local cluster's processes; --scheduler serial runs every task in this process "
                          "(give --scheduler local)")

@@ -52,6 +52,13 @@ def test_bad_arguments_raise():
         run_tasks([], "/tmp", chunk=0)
     with pytest.raises(ValueError, match="workers"):
         run_tasks([], "/tmp", workers=0)
+    # every argument used or refused: no local cluster, no workers; in-process, no chunks
+    with pytest.raises(ValueError, match=r"workers sizes a local Dask cluster; scheduler='serial' starts none"):
+        run_tasks([], "/tmp", scheduler="serial", workers=2)
+    with pytest.raises(ValueError, match=r"workers sizes .*scheduler='tcp://10.0.0.1:8786'"):
+        run_tasks([], "/tmp", scheduler="tcp://10.0.0.1:8786", workers=2)
+    with pytest.raises(ValueError, match=r"chunk groups tasks per Dask submission; scheduler='serial'"):
+        run_tasks([], "/tmp", scheduler="serial", chunk=5)
 
 
 @pytest.mark.slow  # a Dask cluster / a frontier rebuild (~10-20 s)

@@ -103,6 +103,20 @@ def test_refresh_refuses_options_it_would_ignore(script, tmp_path):
         script.main(base + ["--stage", "optimun"])
 
 
+def test_run_refuses_options_it_would_ignore(script, tmp_path):
+    """`run` too: --timeout only under --scheduler serial and not for the optimum stage alone, --chunk only where the
+    tasks go to Dask, --workers only where a local cluster is started (nothing is computed before the refusal)."""
+    base = ["run", "--cache", str(tmp_path / "cache")]
+    for extra, match in ((["--stage", "optimum", "--scheduler", "serial", "--timeout", "60"], "--timeout: stops"),
+                         (["--stage", "cheap", "--scheduler", "local", "--timeout", "60"], "--timeout: stops"),
+                         (["--stage", "cheap", "--scheduler", "serial", "--timeout", "-1"], "--timeout: a number"),
+                         (["--stage", "cheap", "--scheduler", "serial", "--chunk", "5"], "--chunk: calibrations per"),
+                         (["--stage", "cheap", "--scheduler", "serial", "--workers", "2"], "--workers: the local")):
+        with pytest.raises(SystemExit, match=match):
+            script.main(base + extra)
+    assert not (tmp_path / "cache").exists()
+
+
 @pytest.mark.slow  # seeds the 21113 calibrations, recomputes the 96 optimum intervals, assembles; twice (~50 s)
 def test_refresh_of_the_optimum_stage_changes_nothing_else_and_the_file_is_fresh(script, tmp_path, capsys):
     """`refresh --stage optimum` recomputes the 96 intervals through the sweep and keeps every other field of the data

@@ -194,11 +194,12 @@ def run_tasks(tasks: Sequence[Task], cache_dir: Union[str, Path], *, scheduler: 
               on_result: Optional[Callable[[Task, Dict[str, Any]], None]] = None) -> List[Optional[Dict[str, Any]]]:
     """Run every task not in the cache; return the outcomes in task order (``None``: not run, budget spent).
 
-    ``workers``: processes of the local cluster (default min(2, cpus)); ignored by ``"serial"`` and
-    by a remote scheduler.  ``budget_seconds``: stop submitting (and cancel what is queued) after
-    this much wall time; what finished is cached, and a re-run resumes.  Each outcome carries
-    ``"cached": True`` when it came from the cache.  ``chunk``: tasks per Dask submission (more than 1
-    for many small tasks, whose scheduling overhead would otherwise dominate).
+    ``workers``: processes of the local cluster (default min(2, cpus)); refused where no local cluster is started
+    (``"serial"``, a remote scheduler's address, ``"auto"`` without dask.distributed).  ``budget_seconds``: stop
+    submitting (and cancel what is queued) after this much wall time; what finished is cached, and a re-run resumes.
+    Each outcome carries ``"cached": True`` when it came from the cache.  ``chunk``: tasks per Dask submission (more
+    than 1 for many small tasks, whose scheduling overhead would otherwise dominate); more than 1 is refused where the
+    tasks run in this process.
     """
     if not isinstance(scheduler, str) or not scheduler:
         raise ValueError(f"scheduler must be 'auto', 'local', 'serial' or a scheduler address; got {scheduler!r}")
@@ -208,6 +209,16 @@ def run_tasks(tasks: Sequence[Task], cache_dir: Union[str, Path], *, scheduler: 
         raise ValueError(f"chunk must be an integer >= 1; got {chunk!r}")
     if budget_seconds is not None and not (budget_seconds > 0 and math.isfinite(budget_seconds)):
         raise ValueError(f"budget_seconds must be a finite number > 0; got {budget_seconds!r}")
+    use_dask = scheduler != "serial" and (scheduler != "auto" or dask_available())
+    local = scheduler == "local" or (scheduler == "auto" and use_dask)
+    if workers is not None and not local:  # every argument used or refused
+        raise ValueError(f"workers sizes a local Dask cluster; scheduler={scheduler!r} starts none"
+                         + (" (dask.distributed is not installed)" if scheduler == "auto" else "")
+                         + f"; got workers = {workers!r}")
+    if chunk > 1 and not use_dask:
+        raise ValueError(f"chunk groups tasks per Dask submission; scheduler={scheduler!r} runs them in this process"
+                         + (" (dask.distributed is not installed)" if scheduler == "auto" else "")
+                         + f"; got chunk = {chunk!r}")
     cache = DiskCache(cache_dir)
     unique: Dict[str, Task] = {}
     for t in tasks:
@@ -231,7 +242,6 @@ def run_tasks(tasks: Sequence[Task], cache_dir: Union[str, Path], *, scheduler: 
         if on_result is not None:
             on_result(unique[k], out)
 
-    use_dask = scheduler != "serial" and (scheduler != "auto" or dask_available())
     if todo and not use_dask:
         if scheduler == "auto":
             bar.message("dask.distributed is not installed: running in-process (" + _DASK_HINT + ")")
