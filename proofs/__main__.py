@@ -38,7 +38,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", default=[], metavar="TOPIC", help="run only this topic (repeatable)")
     ap.add_argument("--check", action="append", default=[], metavar="TOPIC.NAME", help="run only this check (repeatable)")
     ap.add_argument("--quick", action="store_true", help="the fast subset: fewer random points and sweep values")
-    ap.add_argument("--jobs", "-j", type=int, default=min(2, os.cpu_count() or 1), help="parallel processes (default: min(2, cpus))")
+    ap.add_argument("--jobs", "-j", type=int, default=None, help="parallel processes (default: min(2, cpus))")
     ap.add_argument("--report", type=Path, default=None, help=f"write the markdown report here (default for a full run: {DEFAULT_REPORT})")
     ap.add_argument("--no-report", action="store_true", help="do not write a report")
     ap.add_argument("--list", action="store_true", help="list topics and checks, then exit")
@@ -57,6 +57,23 @@ def main(argv=None) -> int:
         ap.error(f"argument --times: must be >= 0; got {ns.times}")
     if ns.list and (ns.times or ns.record_times):
         ap.error("argument --times/--record-times: they report on a run; --list runs no check")
+    if ns.list:  # every option of a run is refused with --list (it runs nothing), never ignored
+        given = [o for o, on in (("--only", ns.only), ("--check", ns.check), ("--quick", ns.quick),
+                                 ("--report", ns.report is not None), ("--no-report", ns.no_report),
+                                 ("--jobs", ns.jobs is not None), ("--scheduler", ns.scheduler is not None),
+                                 ("--cache", ns.cache is not None)) if on]
+        if given:
+            ap.error(f"argument {given[0]}: selects, runs or reports checks; --list runs none (it lists every check)")
+    if ns.report is not None and ns.no_report:
+        ap.error(f"argument --report: names the report's file, but --no-report writes none; got --report {ns.report}")
+    if ns.only and ns.check:
+        ap.error(f"argument --only: --check names the checks to run, so --only {ns.only[0]} would not be used")
+    if ns.jobs is not None and ns.scheduler is not None and ns.scheduler != "local":
+        ap.error(f"argument --jobs: sizes the processes here or a local cluster; --scheduler {ns.scheduler} uses none")
+    if ns.jobs is None:
+        ns.jobs = min(2, os.cpu_count() or 1)
+    if ns.jobs < 1:
+        ap.error(f"argument --jobs: must be >= 1; got {ns.jobs}")
 
     t_import = time.perf_counter()
     topics = H.discover()
@@ -97,7 +114,8 @@ def main(argv=None) -> int:
         print("error: --cache needs --scheduler", file=sys.stderr)
         return 2
     if ns.scheduler is not None:
-        results = H.run_on_dask(checks, ns.quick, ns.scheduler, ns.cache, ns.jobs, progress=progress)
+        results = H.run_on_dask(checks, ns.quick, ns.scheduler, ns.cache, ns.jobs if ns.scheduler == "local" else None,
+                                progress=progress)
     else:
         results = H.run(checks, quick=ns.quick, jobs=ns.jobs, progress=progress)
     elapsed = time.perf_counter() - t0

@@ -343,6 +343,20 @@ def test_verify_refuses_times_with_list(capsys):
         assert r.returncode == 2 and "--list" in r.stderr, r.stderr
 
 
+def test_proofs_main_refuses_options_it_would_ignore():
+    """``python -m proofs``: every option of a run is refused with ``--list``, ``--report`` with ``--no-report``,
+    ``--only`` with ``--check`` (which names the checks), ``-j`` with a scheduler that starts no local cluster; each
+    exits 2 naming the option before any topic is imported."""
+    for args, name in ((["--list", "--only", "gaussian"], "--only"), (["--list", "--quick"], "--quick"),
+                       (["--list", "-j", "2"], "--jobs"), (["--list", "--no-report"], "--no-report"),
+                       (["--report", "/tmp/x.md", "--no-report"], "--report"),
+                       (["--only", "gaussian", "--check", "gaussian.x"], "--only"),
+                       (["--scheduler", "serial", "-j", "2"], "--jobs"), (["-j", "0"], "--jobs")):
+        r = subprocess.run([sys.executable, "-m", "proofs", *args], cwd=ROOT, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 2 and f"argument {name}" in r.stderr, (args, r.stderr)
+
+
 @pytest.mark.slow
 def test_reproduce_quick_end_to_end(tmp_path):
     """``fhsym reproduce --quick`` writes every 1-D figure and table (cache seeded from the committed data)."""
