@@ -44,7 +44,7 @@ from .dual import DualCertificate
 from .lp import cost_vector, normalisation_row
 from .solve import LPSolution, cap_of, objective_scale, ratio_above, short, solve_lp
 
-__all__ = ["solve_lp_rows", "restricted_lp", "unit_factor", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
+__all__ = ["solve_lp_rows", "restricted_lp", "unit_factor", "finer_dual", "IterationBudget", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
 
 #: the coarsest grid is solved in full while its LP has at most this many columns
 SEED_COLUMNS = 8_000
@@ -173,19 +173,29 @@ def _lift(q: np.ndarray, M: int) -> np.ndarray:
     return out
 
 
+class IterationBudget(ArithmeticError):
+    """The restricted LP of :func:`finer_dual` ran past its ``max_iterations`` (deterministic: simplex iterations,
+    not time); the caller keeps its coarser, still valid, bound."""
+
+
 def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, keys: List[Tuple[int, int]],
-                      bound_delta: float) -> Tuple[LPSolution, np.ndarray]:
+                      bound_delta: float, budget: Optional[int] = None) -> Tuple[LPSolution, np.ndarray]:
     J = np.fromiter((j for j, _ in keys), dtype=np.int64, count=len(keys))
     K = np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys))
     c, A, b, Aeq = restricted_lp(m, M, r, J, K)
     scale = objective_scale(c)
     units = unit_factor(delta)  # the variables in units of delta * units (a power of two): the duals are the same
-    for tol, per_row in ((TOLERANCE, CYCLE_ITERATIONS), (RETRY_TOLERANCE, RETRY_ITERATIONS)):
+    tries = ((TOLERANCE, CYCLE_ITERATIONS), (RETRY_TOLERANCE, RETRY_ITERATIONS)) if budget is None else ((TOLERANCE, 0),)
+    for tol, per_row in tries:
         res = linprog(np.ldexp(c, -scale), A_ub=A, b_ub=b / units, A_eq=Aeq, b_eq=np.array([1.0 / (delta * units)]),
                       bounds=(0, None),
                       method="highs-ds",
                       options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol,
-                               "maxiter": max(MIN_ITERATIONS, per_row * A.shape[0])})
+                               "maxiter": max(MIN_ITERATIONS, per_row * A.shape[0]) if budget is None
+                               else max(int(budget), 1)})
+        if budget is not None and res.status == 1:  # the caller's budget ran out: no retry
+            raise IterationBudget(f"the LP on {m} bins ({len(keys):,} rows) ran past its {budget:,} dual simplex "
+                                  f"iterations")
         if res.status != 1:  # 1: the iteration budget ran out (cycling): once more at the looser tolerance
             break
     if res.status != 0:
@@ -247,6 +257,27 @@ def solve_lp_rows(epsilon: float, delta: float, m: int, M: int, bound_delta: Opt
     if bd != delta and (bd - delta) * zsum > TANGENT_LOSS * sol.value:
         at_bd, _ = _solve_restricted(epsilon, bd, m, M, r, keys, bd)  # the same rows at delta: its own dual
         sol = replace(sol, dual=at_bd.dual)
+    return sol
+
+
+def finer_dual(epsilon: float, delta: float, coarse: LPSolution, M: int, max_iterations: int,
+               max_rows: Optional[int] = None) -> LPSolution:
+    """A dual of the LP on the grid ``2 m`` (support ``M``) from one restricted LP, ``m`` the grid of ``coarse`` (any
+    solution of the LP at ``epsilon``): its rows are the fine neighbours of the rows with a non-zero dual in
+    ``coarse`` (:func:`_from_dual`), solved at ``delta`` itself with at most ``max_iterations`` dual simplex
+    iterations and no separation (:class:`IterationBudget` past them, or, unsolved, where it holds more than
+    ``max_rows`` rows).  The dual bounds the full LP on ``2 m``
+    whatever rows it held (module docstring); its primal may break rows it does not hold, so it is no noise.
+
+    At (3.5, 1e-6) from 32 bins: 7,447 rows, the value of the restricted LP already the full LP's to 1e-10 (the
+    separation then added 210 rows and moved it by 1e-11); the seed with the tight rows of the lifted masses too
+    (:func:`solve_lp_rows`) held 10,851 rows and took 2.6 times as long."""
+    m = 2 * coarse.dual.m
+    r = ratio_above(epsilon)
+    keys = sorted(_from_dual(coarse.dual, m, M))
+    if max_rows is not None and len(keys) > max_rows:
+        raise IterationBudget(f"the LP on {m} bins would start from {len(keys):,} rows, more than {max_rows:,}")
+    sol, _ = _solve_restricted(epsilon, delta, m, M, r, keys, delta, max_iterations)
     return sol
 
 
