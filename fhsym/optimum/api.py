@@ -14,9 +14,10 @@
 ``w^2/3``.  By default ``m`` is the smallest power of two with ``w^2/3 <= 2.5e-3 V`` (``V`` the pure-DP
 staircase variance, within 1 % of ``V*`` in the cases measured), or larger while the LP keeps at
 most :data:`CHEAP_COLUMNS` columns, and reduced until it has at most :data:`MAX_COLUMNS`; if the
-interval is then wider than ``REFINE`` (0.5 %), the grid is refined while the LP stays within
-:data:`MAX_COLUMNS`.  Literature: Geng & Viswanath (2016) and Geng, Ding, Guo & Kumar
-(AISTATS 2019); the method and the proofs: ``docs/optimum.md``.
+interval is then wider than ``REFINE_PRIMAL`` (0.5 %), the grid is refined while the LP stays within
+:data:`MAX_COLUMNS`; if the interval (its upper end the best proven law's) is still wider than ``REFINE`` (0.19 %),
+its lower end comes from the dual of one restricted LP on a grid twice as fine (:func:`_sharpen`).  Literature:
+Geng & Viswanath (2016) and Geng, Ding, Guo & Kumar (AISTATS 2019); the method and the proofs: ``docs/optimum.md``.
 """
 
 from __future__ import annotations
