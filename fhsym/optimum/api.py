@@ -67,8 +67,6 @@ REFINE_PRIMAL = 5e-3
 #: then an interval (its upper end the best proven law's: the LP noise or a closed-form law) still wider than this
 #: gets its lower end from the dual of the LP on a grid twice as fine (:func:`_sharpen`): the target 0.2 % less a margin
 REFINE = 1.9e-3
-#: the largest LP (columns) :func:`_sharpen` solves (one restricted LP: a fraction of its rows)
-REFINE_COLUMNS = 100_000
 #: the dual simplex iterations :func:`_sharpen`'s restricted LP may take (deterministic, unlike a time limit); it is
 #: not solved when it holds more than REFINE_ROWS rows.  Measured (2026-11-30, load ~2.4) between eps 3.25 and 3.9:
 #: 6,583-9,925 rows, 7,088-9,259 iterations, 1.3-2.6 s
@@ -278,12 +276,12 @@ def _sharpen(eps: float, dl: float, sens: float, sol: LPSolution, upper: float) 
     """The LP solution behind the lower end, and ``source``: ``sol``, or where ``upper / lower - 1`` (``upper`` the
     interval's upper end at ``sens``) is above :data:`REFINE`, the dual of the LP on a grid twice as fine
     (:func:`.rowgen.finer_dual`: one restricted LP from the rows of ``sol``'s dual, at most
-    :data:`REFINE_ITERATIONS` dual simplex iterations; at most :data:`REFINE_COLUMNS` columns) where it proves more.
+    :data:`REFINE_ITERATIONS` dual simplex iterations and :data:`REFINE_ROWS` rows) where it proves more.
     Deterministic: the budget counts iterations, not time; where it runs out ``sol`` is kept and ``source`` says so."""
     lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
     m2 = 2 * sol.dual.m
     M2 = _support(eps, dl, m2)
-    if (lower > 0 and upper <= (1.0 + REFINE) * lower) or m2 > MAX_BINS or _columns(m2, M2) > REFINE_COLUMNS:
+    if (lower > 0 and upper <= (1.0 + REFINE) * lower) or m2 > MAX_BINS:
         return sol, "computed"
     try:
         fine = finer_dual(eps, dl, sol, M2, REFINE_ITERATIONS, REFINE_ROWS)

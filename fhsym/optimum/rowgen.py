@@ -75,6 +75,13 @@ MIN_ITERATIONS = 50_000
 #: LP is homogeneous of degree one in its right-hand side); the delta rows then hold to ``tolerance * units`` of delta
 #: (1e-9 * 1024 ~ 1e-6 at delta = 1e-10), far inside the slack of :mod:`.primal`, whose exact check decides.
 UNIT_RHS = 1e7
+#: ... and at most 1024 where the primal is used: each row (j, k) holds to the tolerance in these units, ``tolerance *
+#: units`` of delta, and the separation sums hundreds of them in a delta row (SEPARATION 5e-4).  With 2^17 at (3.9,
+#: 1e-12) on 32 bins the separation did not close in MAX_ROUNDS rounds; below delta ~1e-10 the right-hand side grows
+#: above UNIT_RHS again (at 1e-9 the dual simplex still cycled at (2.5, 1e-12) and (2.25, 1e-12) on 32 bins, until
+#: the retry; starting those at RETRY_TOLERANCE broke (2.75, 1e-12): the separation did not close on 16 bins).
+#: :func:`finer_dual` uses the dual alone and takes no cap
+UNIT_MAX = 1024
 #: the tolerance of the retry, and its iteration budget per row
 RETRY_TOLERANCE = 1e-8
 RETRY_ITERATIONS = 200
@@ -85,14 +92,16 @@ SEPARATION = 5e-4
 MAX_ROUNDS = 60
 
 
-def unit_factor(delta: float) -> int:
-    """The least power of two ``u >= 1`` with ``1/(delta u) <= UNIT_RHS`` (:data:`UNIT_RHS`).
+def unit_factor(delta: float, cap: Optional[int] = UNIT_MAX) -> int:
+    """The least power of two ``u >= 1`` with ``1/(delta u) <= UNIT_RHS`` (:data:`UNIT_RHS`), at most ``cap``
+    (:data:`UNIT_MAX`; None: no cap, for a restricted LP whose dual alone is used).
 
-    >>> unit_factor(1e-6), unit_factor(1e-8), unit_factor(1e-10)
-    (1, 16, 1024)
+    >>> unit_factor(1e-6), unit_factor(1e-8), unit_factor(1e-10), unit_factor(1e-12), unit_factor(1e-12, None)
+    (1, 16, 1024, 1024, 131072)
     """
     need = 1.0 / (delta * UNIT_RHS)
-    return 1 if need <= 1.0 else 1 << math.ceil(math.log2(need))
+    units = 1 if need <= 1.0 else 1 << math.ceil(math.log2(need))
+    return units if cap is None else min(cap, units)
 
 
 def restricted_lp(m: int, M: int, r: float, J: np.ndarray, K: np.ndarray
@@ -179,12 +188,14 @@ class IterationBudget(ArithmeticError):
 
 
 def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, keys: List[Tuple[int, int]],
-                      bound_delta: float, budget: Optional[int] = None) -> Tuple[LPSolution, np.ndarray]:
+                      bound_delta: float, budget: Optional[int] = None, units: Optional[int] = None
+                      ) -> Tuple[LPSolution, np.ndarray]:
     J = np.fromiter((j for j, _ in keys), dtype=np.int64, count=len(keys))
     K = np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys))
     c, A, b, Aeq = restricted_lp(m, M, r, J, K)
     scale = objective_scale(c)
-    units = unit_factor(delta)  # the variables in units of delta * units (a power of two): the duals are the same
+    if units is None:  # the variables in units of delta * units (a power of two): the duals are the same
+        units = unit_factor(delta)
     tries = ((TOLERANCE, CYCLE_ITERATIONS), (RETRY_TOLERANCE, RETRY_ITERATIONS)) if budget is None else ((TOLERANCE, 0),)
     for tol, per_row in tries:
         res = linprog(np.ldexp(c, -scale), A_ub=A, b_ub=b / units, A_eq=Aeq, b_eq=np.array([1.0 / (delta * units)]),
@@ -277,7 +288,7 @@ def finer_dual(epsilon: float, delta: float, coarse: LPSolution, M: int, max_ite
     keys = sorted(_from_dual(coarse.dual, m, M))
     if max_rows is not None and len(keys) > max_rows:
         raise IterationBudget(f"the LP on {m} bins would start from {len(keys):,} rows, more than {max_rows:,}")
-    sol, _ = _solve_restricted(epsilon, delta, m, M, r, keys, delta, max_iterations)
+    sol, _ = _solve_restricted(epsilon, delta, m, M, r, keys, delta, max_iterations, unit_factor(delta, None))
     return sol
 
 

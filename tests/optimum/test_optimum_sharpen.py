@@ -81,3 +81,12 @@ def test_restricted_lps_at_delta_1e_10_need_no_retry(monkeypatch):
     assert calls and all(c[:2] == (rowgen.TOLERANCE, 0) for c in calls)
     assert all(c[2] <= rowgen.UNIT_RHS for c in calls)
     assert sol.dual.variance_bound() > 0 and Fraction(sol.dual.variance_bound()) <= _independent_upper(eps, delta)
+
+
+def test_at_delta_1e_12_the_unit_is_capped_and_the_finer_dual_is_not():
+    """(3.9, 1e-12): the 32-bin LP's masses in units of 1024 delta (with 2^17 its separation did not close), the
+    64-bin restricted LP, whose dual alone is used, in units of 2^17 delta; the interval within 1.002."""
+    assert rowgen.unit_factor(1e-12) == rowgen.UNIT_MAX == 1024 and rowgen.unit_factor(1e-12, None) == 1 << 17
+    iv = fhsym.optimal_variance(3.9, 1e-12, recorded=False)
+    assert iv.source == "computed" and iv.bins == 64 and iv.primal.width == 1 / 32 and iv.ratio <= 1.002
+    assert iv.proven_delta <= 1e-12 and 0 < Fraction(iv.lower) <= _independent_upper(3.9, 1e-12)
