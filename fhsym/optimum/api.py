@@ -93,7 +93,8 @@ class OptimumInterval:
     LP behind the lower end), ``support`` its ``M``, ``lp_rows``/``lp_columns`` the size of that LP; ``primal`` may
     come from a coarser solve (its own ``width``: a record keeps the better end of two solves,
     :func:`.recorded.best_of`, and a point near the data takes the noise of another record).
-    ``source``: ``"computed"`` (the LP solved now) or a text starting ``"recorded"`` (the records of
+    ``source``: ``"computed"`` (the LP solved now; ``"computed (the lower end on m bins per unit: ..."`` where the
+    dual of the grid twice as fine, :func:`_sharpen`, ran out of its budget) or a text starting ``"recorded"`` (the records of
     ``fhsym/optimum/data`` at this eps: the one at this (eps, delta), or ``"recorded near"`` the neighbouring deltas';
     the dual and noise used re-checked in exact rationals), or ``"transport dual ..."`` (:mod:`.transport`: the lower end
     from a dual written down, no LP solved); a ``"; the lower end: transport dual"`` suffix where that dual proved more

@@ -60,10 +60,11 @@ TANGENT_LOSS = 1e-5
 #: tolerance only affects the float solution: the dual is re-checked exactly and the primal's privacy is proven.
 TOLERANCE = 1e-9
 #: a restricted LP whose dual simplex takes more than this many iterations per row (at least MIN_ITERATIONS) is taken
-#: to cycle and is solved again at RETRY_TOLERANCE (measured in units of delta, before UNIT_RHS).  Solves that finish take 1.2-1.3 per row ((2.5, 1e-8) and (2, 1e-10)
-#: on 32 bins: 5,665 and 8,714 iterations); at (2.5, 1e-10) on 32 bins the first restricted LP (5,610 rows) ran past
-#: 138,000-260,000 iterations in 120 s at 1e-9 (dual simplex with any edge weights, presolve off, slack 2e-3,
-#: M = 472, or the interior point method) and finished at 1e-8 (202,047 iterations, 79 s).
+#: to cycle and is solved again at RETRY_TOLERANCE.  Measured in units of delta (before UNIT_RHS): solves that finish
+#: take 1.2-1.3 per row ((2.5, 1e-8) and (2, 1e-10) on 32 bins: 5,665 and 8,714 iterations); at (2.5, 1e-10) on 32
+#: bins the first restricted LP (5,610 rows) ran past 138,000-260,000 iterations in 120 s at 1e-9 (dual simplex with
+#: any edge weights, presolve off, slack 2e-3, M = 472, or the interior point method) and finished at 1e-8 (202,047
+#: iterations, 79 s).  In units of 1024 delta it is solved at 1e-9 in 5,290 iterations (the whole call 0.64 s).
 CYCLE_ITERATIONS = 20
 MIN_ITERATIONS = 50_000
 #: the restricted LP's variables are in units of ``delta * unit_factor(delta)``, a power of two that keeps the
