@@ -1,7 +1,7 @@
 """The optimum and the advisor from their data files, interleaved with a baseline in one process (issue 31 items 2, 4).
 
     python benchmarks/bench_optimum.py [--rounds 15] [--slow-rounds 1]
-                                       [--only recorded advise computed offgrid widths large]
+                                       [--only recorded advise computed scan offgrid widths large]
                                        [--fresh-rounds 5] [--compare-checkout DIR] [--markdown]
                                        [--large-eps EPS ...] [--large-deltas D ...] [--large-now-only]
 
@@ -25,6 +25,9 @@ the ratio shows the load each saw.
   of an older commit) the same way, its processes alternating with this checkout's.
 * ``computed``: ``optimal_variance`` at points the data file does not hold (the LP solved; target 5 s at
   eps <= 10), with the interval's width and its verdict against 1.002 (1.01 above eps 10).
+* ``scan`` (only with ``--only scan``): the same at eps 1.6, 1.75, 1.9, 2.25, 2.75, 3.25, 3.5, 3.75, 3.9 and delta 1e-6,
+  1e-10, where the automatic grid stops at 16-32 bins per unit (the lower end then from the dual of a grid twice as
+  fine, ``fhsym.optimum.api._sharpen``).
 * ``offgrid``: off the data at eps 1, 3, 5, 7, 10 (delta 1e-7, which no record holds; eps 7 has no record at all):
   the LP solved (``recorded=False``) by the full LP as before row generation (A: ``rowgen.FULL_COLUMNS`` raised so
   that every LP is solved in full) and by the solver ``optimal_variance`` uses now (B: row generation above
@@ -167,19 +170,26 @@ def advise_rows(rounds: int) -> List[dict]:
     return rows
 
 
-def computed_rows(rounds: int) -> List[dict]:
+#: off-grid eps between 1.5 and 4 (``--only scan``): where the automatic grid stops at 16-32 bins per unit
+SCAN = tuple((eps, delta) for delta in (1e-6, 1e-10) for eps in (1.6, 1.75, 1.9, 2.25, 2.75, 3.25, 3.5, 3.75, 3.9))
+
+
+def computed_rows(rounds: int, points: Tuple[Tuple[float, float], ...] = (
+        (0.7, 1e-7), (1.1, 1e-6), (1.75, 1e-6), (3.5, 1e-6), (3.75, 1e-10), (7.0, 1e-6), (10.0, 1e-7))) -> List[dict]:
     rows = []
-    for eps, delta in ((0.7, 1e-7), (1.1, 1e-6), (1.75, 1e-6), (3.5, 1e-6), (3.75, 1e-10), (7.0, 1e-6), (10.0, 1e-7)):
+    for eps, delta in points:
         widths = []
         target = 1.002 if eps <= 10 else 1.01
 
         def call(e: float = eps, d: float = delta) -> None:
-            widths.append(fhsym.optimal_variance(e, d).ratio)
+            iv = fhsym.optimal_variance(e, d)
+            widths.append((iv.ratio, iv.bins, iv.primal.width))
         tb, tc = interleaved(_gauss(eps), call, rounds)
+        ratio, bins, width = widths[-1]
         rows.append(row(f"optimal_variance({eps:g}, {delta:g}) (not recorded)",
                         f"get_sigma_gaussian({eps:g}, 1e-6)", tb, tc, 5.0,
-                        note=f"upper/lower {widths[-1]:.5f} (target {target:g}: "
-                             f"{'met' if widths[-1] <= target else 'missed'})"))
+                        note=f"upper/lower {ratio:.5f} (target {target:g}: {'met' if ratio <= target else 'missed'}; "
+                             f"dual on {bins} bins, noise on {round(1 / width)})"))
     return rows
 
 
@@ -283,7 +293,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--slow-rounds", type=int, default=1, help="interleaved rounds of the LP rows")
-    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "offgrid", "widths", "large"),
+    ap.add_argument("--only", nargs="+", choices=("recorded", "advise", "computed", "scan", "offgrid", "widths", "large"),
                     default=("recorded", "advise", "computed", "offgrid", "widths"))  # large: on request (A is slow)
     ap.add_argument("--fresh-rounds", type=int, default=5, help="fresh processes of the advise row (each checkout)")
     ap.add_argument("--compare-checkout", default=None, metavar="DIR", help="also time DIR's fhsym in fresh processes")
@@ -313,6 +323,8 @@ def main(argv=None) -> None:
         rows += advise_rows(ns.rounds)
     if "computed" in ns.only:
         rows += computed_rows(ns.slow_rounds)
+    if "scan" in ns.only:
+        rows += computed_rows(ns.slow_rounds, SCAN)
     print_rows(rows, ns.markdown)
     if "offgrid" in ns.only:
         offgrid_rows(ns.slow_rounds)

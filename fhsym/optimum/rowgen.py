@@ -44,7 +44,7 @@ from .dual import DualCertificate
 from .lp import cost_vector, normalisation_row
 from .solve import LPSolution, cap_of, objective_scale, ratio_above, short, solve_lp
 
-__all__ = ["solve_lp_rows", "restricted_lp", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
+__all__ = ["solve_lp_rows", "restricted_lp", "unit_factor", "finer_dual", "IterationBudget", "SEED_COLUMNS", "FULL_COLUMNS", "TOLERANCE", "SEPARATION"]
 
 #: the coarsest grid is solved in full while its LP has at most this many columns
 SEED_COLUMNS = 8_000
@@ -60,12 +60,29 @@ TANGENT_LOSS = 1e-5
 #: tolerance only affects the float solution: the dual is re-checked exactly and the primal's privacy is proven.
 TOLERANCE = 1e-9
 #: a restricted LP whose dual simplex takes more than this many iterations per row (at least MIN_ITERATIONS) is taken
-#: to cycle and is solved again at RETRY_TOLERANCE.  Solves that finish take 1.2-1.3 per row ((2.5, 1e-8) and (2, 1e-10)
-#: on 32 bins: 5,665 and 8,714 iterations); at (2.5, 1e-10) on 32 bins the first restricted LP (5,610 rows) ran past
-#: 138,000-260,000 iterations in 120 s at 1e-9 (dual simplex with any edge weights, presolve off, slack 2e-3,
-#: M = 472, or the interior point method) and finished at 1e-8 (202,047 iterations, 79 s).
+#: to cycle and is solved again at RETRY_TOLERANCE.  Measured in units of delta (before UNIT_RHS): solves that finish
+#: take 1.2-1.3 per row ((2.5, 1e-8) and (2, 1e-10) on 32 bins: 5,665 and 8,714 iterations); at (2.5, 1e-10) on 32
+#: bins the first restricted LP (5,610 rows) ran past 138,000-260,000 iterations in 120 s at 1e-9 (dual simplex with
+#: any edge weights, presolve off, slack 2e-3, M = 472, or the interior point method) and finished at 1e-8 (202,047
+#: iterations, 79 s).  In units of 1024 delta it is solved at 1e-9 in 5,290 iterations (the whole call 0.64 s).
 CYCLE_ITERATIONS = 20
 MIN_ITERATIONS = 50_000
+#: the restricted LP's variables are in units of ``delta * unit_factor(delta)``, a power of two that keeps the
+#: normalisation's right-hand side ``1/(delta * units)`` at most UNIT_RHS.  In units of delta alone (right-hand side
+#: 1/delta) the masses near the centre are 1e10 at delta = 1e-10, where an absolute tolerance of 1e-9 is below the
+#: rounding of the rows (q_|k| - r q_|k-j|) they enter: the dual simplex cycled on the restricted LP of (2.25, 1e-10)
+#: on 32 bins (6,221 rows: 124,420 iterations at 1e-9, then 704,328 and 93 s at the retry's 1e-8) and solved it in
+#: 5,672 iterations (0.5 s) in units of 1024 delta, with the same value.  The duals do not change with the unit (the
+#: LP is homogeneous of degree one in its right-hand side); the delta rows then hold to ``tolerance * units`` of delta
+#: (1e-9 * 1024 ~ 1e-6 at delta = 1e-10), far inside the slack of :mod:`.primal`, whose exact check decides.
+UNIT_RHS = 1e7
+#: ... and at most 1024 where the primal is used: each row (j, k) holds to the tolerance in these units, ``tolerance *
+#: units`` of delta, and the separation sums hundreds of them in a delta row (SEPARATION 5e-4).  With 2^17 at (3.9,
+#: 1e-12) on 32 bins the separation did not close in MAX_ROUNDS rounds; below delta ~1e-10 the right-hand side grows
+#: above UNIT_RHS again (at 1e-9 the dual simplex still cycled at (2.5, 1e-12) and (2.25, 1e-12) on 32 bins, until
+#: the retry; starting those at RETRY_TOLERANCE broke (2.75, 1e-12): the separation did not close on 16 bins).
+#: :func:`finer_dual` uses the dual alone and takes no cap
+UNIT_MAX = 1024
 #: the tolerance of the retry, and its iteration budget per row
 RETRY_TOLERANCE = 1e-8
 RETRY_ITERATIONS = 200
@@ -74,6 +91,18 @@ RETRY_ITERATIONS = 200
 SEPARATION = 5e-4
 #: iterations of the separation per grid before giving up (ArithmeticError)
 MAX_ROUNDS = 60
+
+
+def unit_factor(delta: float, cap: Optional[int] = UNIT_MAX) -> int:
+    """The least power of two ``u >= 1`` with ``1/(delta u) <= UNIT_RHS`` (:data:`UNIT_RHS`), at most ``cap``
+    (:data:`UNIT_MAX`; None: no cap, for a restricted LP whose dual alone is used).
+
+    >>> unit_factor(1e-6), unit_factor(1e-8), unit_factor(1e-10), unit_factor(1e-12), unit_factor(1e-12, None)
+    (1, 16, 1024, 1024, 131072)
+    """
+    need = 1.0 / (delta * UNIT_RHS)
+    units = 1 if need <= 1.0 else 1 << math.ceil(math.log2(need))
+    return units if cap is None else min(cap, units)
 
 
 def restricted_lp(m: int, M: int, r: float, J: np.ndarray, K: np.ndarray
@@ -154,17 +183,31 @@ def _lift(q: np.ndarray, M: int) -> np.ndarray:
     return out
 
 
+class IterationBudget(ArithmeticError):
+    """The restricted LP of :func:`finer_dual` ran past its ``max_iterations`` (deterministic: simplex iterations,
+    not time); the caller keeps its coarser, still valid, bound."""
+
+
 def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, keys: List[Tuple[int, int]],
-                      bound_delta: float) -> Tuple[LPSolution, np.ndarray]:
+                      bound_delta: float, budget: Optional[int] = None, units: Optional[int] = None
+                      ) -> Tuple[LPSolution, np.ndarray]:
     J = np.fromiter((j for j, _ in keys), dtype=np.int64, count=len(keys))
     K = np.fromiter((k for _, k in keys), dtype=np.int64, count=len(keys))
     c, A, b, Aeq = restricted_lp(m, M, r, J, K)
     scale = objective_scale(c)
-    for tol, per_row in ((TOLERANCE, CYCLE_ITERATIONS), (RETRY_TOLERANCE, RETRY_ITERATIONS)):
-        res = linprog(np.ldexp(c, -scale), A_ub=A, b_ub=b, A_eq=Aeq, b_eq=np.array([1.0 / delta]), bounds=(0, None),
+    if units is None:  # the variables in units of delta * units (a power of two): the duals are the same
+        units = unit_factor(delta)
+    tries = ((TOLERANCE, CYCLE_ITERATIONS), (RETRY_TOLERANCE, RETRY_ITERATIONS)) if budget is None else ((TOLERANCE, 0),)
+    for tol, per_row in tries:
+        res = linprog(np.ldexp(c, -scale), A_ub=A, b_ub=b / units, A_eq=Aeq, b_eq=np.array([1.0 / (delta * units)]),
+                      bounds=(0, None),
                       method="highs-ds",
                       options={"primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol,
-                               "maxiter": max(MIN_ITERATIONS, per_row * A.shape[0])})
+                               "maxiter": max(MIN_ITERATIONS, per_row * A.shape[0]) if budget is None
+                               else max(int(budget), 1)})
+        if budget is not None and res.status == 1:  # the caller's budget ran out: no retry
+            raise IterationBudget(f"the LP on {m} bins ({len(keys):,} rows) ran past its {budget:,} dual simplex "
+                                  f"iterations")
         if res.status != 1:  # 1: the iteration budget ran out (cycling): once more at the looser tolerance
             break
     if res.status != 0:
@@ -177,8 +220,9 @@ def _solve_restricted(epsilon: float, delta: float, m: int, M: int, r: float, ke
     z = tuple(short(float(v)) for v in marg[n + m: n + 2 * m])
     dual = DualCertificate(epsilon=float(epsilon), delta=float(bound_delta), m=m, M=M, r=r, y=y, z=z,
                            u_e=tuple(short(float(v)) for v in marg[n: n + m]), u=u, cap=cap_of(y, float(bound_delta), z))
-    x = np.asarray(res.x, dtype=float)
-    sol = LPSolution(value=math.ldexp(float(res.fun), scale) * delta, q=x[: M + 1] * delta, t=float(x[M + 1]) * delta,
+    x = np.asarray(res.x, dtype=float) * units  # in units of delta
+    sol = LPSolution(value=math.ldexp(float(res.fun), scale) * units * delta, q=x[: M + 1] * delta,
+                     t=float(x[M + 1]) * delta,
                      dual=dual, status=int(res.status), n_rows=A.shape[0] + 1, n_cols=A.shape[1])
     return sol, x
 
@@ -225,6 +269,27 @@ def solve_lp_rows(epsilon: float, delta: float, m: int, M: int, bound_delta: Opt
     if bd != delta and (bd - delta) * zsum > TANGENT_LOSS * sol.value:
         at_bd, _ = _solve_restricted(epsilon, bd, m, M, r, keys, bd)  # the same rows at delta: its own dual
         sol = replace(sol, dual=at_bd.dual)
+    return sol
+
+
+def finer_dual(epsilon: float, delta: float, coarse: LPSolution, M: int, max_iterations: int,
+               max_rows: Optional[int] = None) -> LPSolution:
+    """A dual of the LP on the grid ``2 m`` (support ``M``) from one restricted LP, ``m`` the grid of ``coarse`` (any
+    solution of the LP at ``epsilon``): its rows are the fine neighbours of the rows with a non-zero dual in
+    ``coarse`` (:func:`_from_dual`), solved at ``delta`` itself with at most ``max_iterations`` dual simplex
+    iterations and no separation (:class:`IterationBudget` past them, or, unsolved, where it holds more than
+    ``max_rows`` rows).  The dual bounds the full LP on ``2 m``
+    whatever rows it held (module docstring); its primal may break rows it does not hold, so it is no noise.
+
+    At (3.5, 1e-6) from 32 bins: 7,447 rows, the value of the restricted LP already the full LP's to 1e-10 (the
+    separation then added 210 rows and moved it by 1e-11); the seed with the tight rows of the lifted masses too
+    (:func:`solve_lp_rows`) held 10,851 rows and took 2.6 times as long."""
+    m = 2 * coarse.dual.m
+    r = ratio_above(epsilon)
+    keys = sorted(_from_dual(coarse.dual, m, M))
+    if max_rows is not None and len(keys) > max_rows:
+        raise IterationBudget(f"the LP on {m} bins would start from {len(keys):,} rows, more than {max_rows:,}")
+    sol, _ = _solve_restricted(epsilon, delta, m, M, r, keys, delta, max_iterations, unit_factor(delta, None))
     return sol
 
 

@@ -94,8 +94,11 @@ def test_automatic_grid_is_refined_when_the_interval_is_wide():
     # delta = 0.9: V* ~ 0.04, far below the staircase's 1.92 that sets the first grid (32 bins)
     iv = optimal_variance(1.0, 0.9)
     coarse = optimal_variance(1.0, 0.9, bins=32)
-    assert coarse.ratio > 1.005  # wider than REFINE: the default goes on to 64 bins
-    assert iv.bins == 64 and iv.ratio < coarse.ratio and iv.proven_delta <= 0.9
+    assert coarse.ratio > 1.005  # wider than REFINE_PRIMAL: the default goes on to 64 bins (noise and dual)
+    assert iv.primal.width == 1 / 64 and iv.ratio < coarse.ratio and iv.proven_delta <= 0.9
+    at64 = optimal_variance(1.0, 0.9, bins=64)
+    # still wider than REFINE (0.19 %) on 64 bins: the lower end from the dual of a restricted LP on 128
+    assert at64.ratio > 1.0019 and iv.bins == 128 and iv.ratio < at64.ratio
 
 
 def test_sensitivity_scales_both_ends():
