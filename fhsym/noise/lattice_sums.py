@@ -40,7 +40,7 @@ _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
 def terms_needed(m: np.ndarray, c: float) -> FloatArray:
     """Number of terms j = 0..J-1 after which exp(-(c^2 m j + c^2 j^2/2)) < e^-44."""
     beta = c * c * m
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # a subnormal beta: 44/beta is inf, j_quad is the count
         j_lin = np.where(beta > 0, _CUT / np.where(beta > 0, beta, 1.0), np.inf)
     j_quad = math.sqrt(2 * _CUT) / c
     return np.ceil(np.minimum(j_lin, j_quad)) + 2
