@@ -73,7 +73,8 @@ def _terms_one(m: float, c: float) -> float:
     """:func:`terms_needed` at one m (the same operations)."""
     beta = c * c * m
     j_lin = _CUT / beta if beta > 0 else math.inf
-    return float(math.ceil(min(j_lin, math.sqrt(2 * _CUT) / c)) + 2)
+    j = min(j_lin, math.sqrt(2 * _CUT) / c)  # inf for c below 5.2e-308 (as numpy's: then Euler-Maclaurin)
+    return j if j == math.inf else float(math.ceil(j) + 2)
 
 
 def _log_r(m: np.ndarray, c: float, p: int) -> FloatArray:
