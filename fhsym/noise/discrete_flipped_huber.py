@@ -136,10 +136,9 @@ class DiscreteFlippedHuber(LatticeNoise):
     gamma : float
         Scale parameter, finite, > 0.
     step : float
-        Lattice spacing h > 0.  The parameters are used at their exact binary values.
-
-    Domain: step/gamma in [2.2250738585072014e-308, 1e150] (a normal double), alpha/step < 2^52 and, when alpha >=
-    step, alpha step/gamma^2 in [2.2e-308, 1e300]; else ValueError naming the ratio and its range.
+        Lattice spacing h > 0.  The parameters are used at their exact binary values.  The domain: step/gamma in
+        [2.2250738585072014e-308, 1e150] (a normal double), alpha/step < 2^52 and, when alpha >= step, alpha
+        step/gamma^2 in [2.2e-308, 1e300]; else ValueError naming the ratio and its range.
 
     Examples
     --------
