@@ -117,3 +117,12 @@ def test_ppf_past_two_to_the_53_ends(gamma, q):
         want = -mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1) * mpmath.mpf(gamma)
         assert abs(y / want - 1) <= 1e-12, (y, want)
     assert float(d.sf(y)) <= p
+
+
+def test_variance_above_the_float_range_is_refused_and_below_it_exact():
+    """Var X = gamma^2 for alpha = 0 and sigma = gamma/step >= 1e10 steps (Poisson summation: relative e^(-2 pi^2
+    sigma^2) off): 1e308 at gamma = 1e154 to 1e-12; 1e400 at gamma = 1e200 raised OverflowError, now ValueError."""
+    assert abs(DiscreteFlippedHuber(0.0, 1e154, 1.0).var() / (mpmath.mpf(1e154) ** 2) - 1) <= 1e-12
+    for g, h in ((1e200, 1.0), (1e160, 1e10)):
+        with pytest.raises(ValueError, match="above the float range"):
+            DiscreteFlippedHuber(0.0, g, h).var()

@@ -499,6 +499,8 @@ class DiscreteFlippedHuber(LatticeNoise):
         if log_var < math.log(_TINY):  # a positive variance is never returned as 0 (or a subnormal)
             raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), below the float range (2.2e-308): "
                              f"all but that much of the mass is at 0")
+        if log_var > math.log(1.7976931348623157e308):  # nor a finite one as inf (math.exp raised OverflowError)
+            raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), above the float range (1.8e308)")
         return math.exp(log_var)
 
     def std(self) -> float:
