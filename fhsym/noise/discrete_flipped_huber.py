@@ -594,7 +594,8 @@ class DiscreteFlippedHuber(LatticeNoise):
         # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
         tie = 1e-14 * (abs(eps) + 1.0)
         near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
-        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > cond_max * abs(x):
+        finite = math.isfinite(x) and math.isfinite(lt1)  # a NaN of the float sums (never returned) is arb's to decide
+        if near_tie or not finite or x >= 0 or 4 * _ULP * (scale + 1.0) > cond_max * abs(x):
             from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
             # delta <= 1 (a sum of [p(k) - e^eps p(k + S)]_+ <= sum p(k)): the enclosure's end may round above it
