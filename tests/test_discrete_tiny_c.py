@@ -14,6 +14,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 
 from fhsym import DiscreteFlippedHuber
@@ -126,3 +127,26 @@ def test_variance_above_the_float_range_is_refused_and_below_it_exact():
     for g, h in ((1e200, 1.0), (1e160, 1e10)):
         with pytest.raises(ValueError, match="above the float range"):
             DiscreteFlippedHuber(0.0, g, h).var()
+
+
+@pytest.mark.parametrize("c, u", [(1e-31, 3e28), (1e-40, 1e29), (1e-40, 9e24), (1e-40, 1.1e25), (1e-100, 1e60),
+                                  (1e-200, 1e100)])
+def test_gaussian_tail_sum_where_the_hermite_polynomials_overflow(c, u):
+    """log R_0(m) = log sum_(j >= 0) e^(-(beta j + c^2 j^2/2)), beta = c^2 m, at u = c m past 2e28 (it was NaN: the
+    Euler-Maclaurin program's u^11 overflows; c below 1e-30) and either side of the switch at u = 1e25.  Reference:
+    1/(1 - e^-beta) - (c^2/2) sum_j j^2 e^(-beta j) <= R_0 <= 1/(1 - e^-beta) (e^-t >= 1 - t), at 60 digits from the
+    exact c and m."""
+    from fhsym.noise import lattice_sums as LS
+
+    m = float(u / c)
+    got = float(LS.log_r0(np.array(m), c))
+    vec = LS.log_r0(np.array([m, 1.0e3]), c)
+    assert float(vec[0]) == got
+    with mpmath.workdps(60):
+        cq, mq = _mpq(Fraction(c)), _mpq(Fraction(m))
+        beta = cq * cq * mq
+        q, one_q = mpmath.exp(-beta), -mpmath.expm1(-beta)
+        hi = 1 / one_q
+        lo = hi - cq * cq / 2 * q * (1 + q) / one_q ** 3
+        assert (hi - lo) / hi < 1e-20
+        assert abs(mpmath.exp(got) / hi - 1) <= 1e-13, (got, mpmath.log(hi))
