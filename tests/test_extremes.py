@@ -212,11 +212,13 @@ def test_advise_with_a_million_coordinates_is_bounded():
     (lambda: fhsym.calibrate(1, 1e-6, sensitivity=1e-300, mechanism="gaussian"), "sensitivity=1e-300"),
     (lambda: fhsym.DiscreteFlippedHuber(1, 2, 1e300), "step/gamma"),
     (lambda: fhsym.DiscreteFlippedHuber(1, 1e-300, 1), "step/gamma"),
+    # a subnormal step/gamma (was OverflowError in the tail sums' term count)
+    (lambda: fhsym.DiscreteFlippedHuber(0, 1e300, 1e-10), r"step/gamma must be in \[2.2250738585072014e-308, 1e\+150\]"),
     (lambda: fhsym.calibrate(1, 1e-6, mechanism="discrete_flipped_huber", step=1e-300), "step"),
     # the design's search once let W = e^s underflow to 0 (ZeroDivisionError, found by advise(1e300, ...))
     (lambda: fhsym.calibrate(1e300, 1e-6, mechanism="truncated_staircase"), "epsilon"),
 ], ids=["staircase-eps-1e5", "osgt-eps-1e300", "l2-1e-300", "l1-1e300", "fh-sens-1e-300", "gauss-sens-1e-300",
-        "dfh-huge-step", "dfh-tiny-gamma", "dfh-tiny-step", "ts-eps-1e300"])
+        "dfh-huge-step", "dfh-tiny-gamma", "dfh-subnormal-c", "dfh-tiny-step", "ts-eps-1e300"])
 def test_extremes_raise_value_error_naming_the_parameter(call, match):
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=match):

@@ -156,7 +156,8 @@ def _c_parts(clib):
 BAD = ((-0.1, 1, 1.0, 1.0, 1.0), (math.inf, 1, 1.0, 1.0, 1.0), (math.nan, 1, 1.0, 1.0, 1.0), (0.5, 0, 1.0, 1.0, 1.0),
        (0.5, 1.5, 1.0, 1.0, 1.0), (0.5, 2.0**53, 1.0, 1.0, 1.0), (0.5, 1, -1.0, 1.0, 1.0), (0.5, 1, 1.0, 0.0, 1.0),
        (0.5, 1, 1.0, 1.0, 0.0), (0.5, 1, math.inf, 1.0, 1.0), (0.5, 1, 1.0, math.nan, 1.0), (0.5, 1, 2.0**53, 1.0, 1.0),
-       (0.5, 1, 0.0, 1e-160, 1.0), (0.5, 1, 1e300, 1e-300, 1e10), (0.5, 1, 0.0, 1e150, 1e-300))
+       (0.5, 1, 0.0, 1e-160, 1.0), (0.5, 1, 1e300, 1e-300, 1e10), (0.5, 1, 0.0, 1e150, 1e-300),
+       (0.5, 1, 0.0, 1e300, 1e-10), (0.5, 1, 0.0, 1e300, 2e-8))  # the last two: step/gamma subnormal (C: NaN, rel_err inf)
 
 
 #: (alpha, gamma, step, S, eps) where k* is beyond 2^51 (c = step/gamma tiny: k* ~ eps/(c^2 S)), the doubling search's
@@ -283,6 +284,9 @@ def test_c_profile_against_the_definition(clib, points):
     for args in BAD:  # outside the class's domain: NaN (the class raises ValueError)
         v, rel = f(*args)
         assert math.isnan(v) and math.isnan(rel), args
+    for args in BAD[-2:]:  # step/gamma subnormal: the class refuses it too
+        with pytest.raises(ValueError, match="step/gamma"):
+            DiscreteFlippedHuber(*args[2:])
 
 
 def test_jax_profile_under_jit_against_the_definition(points):

@@ -61,8 +61,9 @@ _DOC = ("delta(eps) = sum_k [p(k) - e^eps p(k + S)]_+ of the discrete flipped Hu
         "overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, "
         "for a tie below k*), log T(k*) - log Z raised by its error bound (4 ulp of their sizes).  NaN for eps "
         "< 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not "
-        "finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha "
-        ">= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an "
+        "finite, alpha/step >= 2^52, step/gamma outside [2.2e-308, 1e150] (subnormal or above) or alpha step/gamma^2 "
+        "outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* "
+        "beyond, where k* + S would no longer be an "
         "exact double) the value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), "
         "n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above "
         "log T(k*); delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000 (looser beyond), rel_err inf.  log_profile "
@@ -136,7 +137,7 @@ static int P__law_init(struct P__law *w, double alpha, double gamma, double step
     w->K = K;
     w->b = alpha / gamma;
     w->c = step / gamma;
-    if (!(w->b < INFINITY && w->c > 0.0 && w->c <= 1e150)) return 0;
+    if (!(w->b < INFINITY && w->c >= 2.2250738585072014e-308 && w->c <= 1e150)) return 0;  /* c a normal double */
     w->lam = w->b * w->c;
     if (K >= 1.0 && !(w->lam >= 2.2250738585072014e-308 && w->lam <= 1e300)) return 0;
     w->d = P_tail_entry_gap(step, K, alpha, gamma);
@@ -306,7 +307,7 @@ def _jax_body() -> str:
                  xp.where(xp.sub_prod(alpha, K + 1.0, step) >= 0.0, K + 1.0, K))
     b, c = alpha / gamma, step / gamma
     lam = b * c
-    ok = ok & (K < 4503599627370496.0) & (b < xp.inf) & (c > 0.0) & (c <= 1e150)
+    ok = ok & (K < 4503599627370496.0) & (b < xp.inf) & (c >= 2.2250738585072014e-308) & (c <= 1e150)  # c normal
     ok = ok & ((K < 1.0) | ((lam >= 2.2250738585072014e-308) & (lam <= 1e300)))
     K, b, c = xp.where(ok, K, 0.0), xp.where(ok, b, 0.0), xp.where(ok, c, 1.0)
     lam = xp.where(ok, lam, 0.0)

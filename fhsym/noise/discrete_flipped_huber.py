@@ -53,7 +53,8 @@ _SNAP_MAX = 1e-3
 _COND_MAX = 5e-13  # float profile: estimated relative error beyond which the arb enclosure is used
 _SEARCH_COND_MAX = 1e-8  # the same in the calibrator's search (polished and certified after it)
 _ULP = 2.0**-52
-_C_MAX = 1e150  # step/gamma: (c n)^2 stays finite for n = 1
+_C_MIN, _C_MAX = 2.2250738585072014e-308, 1e150  # step/gamma: a normal float ((c n)^2 stays finite for n = 1)
+_K_FAR = 2**1000  # the float search's end: past it k + S overflows the float loss (the arb enclosure decides)
 _LAM_MIN, _LAM_MAX = 2.2250738585072014e-308, 1e300  # alpha step/gamma^2: a normal float with a finite exponential sum
 _TINY = 2.2250738585072014e-308
 
@@ -135,7 +136,9 @@ class DiscreteFlippedHuber(LatticeNoise):
     gamma : float
         Scale parameter, finite, > 0.
     step : float
-        Lattice spacing h > 0.  The parameters are used at their exact binary values.
+        Lattice spacing h > 0.  The parameters are used at their exact binary values.  The domain: step/gamma in
+        [2.2250738585072014e-308, 1e150] (a normal double), alpha/step < 2^52 and, when alpha >= step, alpha
+        step/gamma^2 in [2.2e-308, 1e300]; else ValueError naming the ratio and its range.
 
     Examples
     --------
@@ -167,9 +170,11 @@ class DiscreteFlippedHuber(LatticeNoise):
             raise ValueError(f"alpha/gamma and step/gamma must be finite and step/gamma > 0; got {alpha!r}, {gamma!r}, {step!r}")
         # the float kernels work with c^2, lam and their exponentials: outside these ranges the law is a point mass at
         # 0 to within exp(-1e300) (c or lam huge) or its centre sums lose every digit (lam subnormal)
-        if self.c > _C_MAX:
-            raise ValueError(f"step/gamma must be <= {_C_MAX:g} (beyond, the noise is 0 with probability 1 - exp(-1e300)); "
-                             f"got step={step!r}, gamma={gamma!r}")
+        # a subnormal c: the tail sums' term counts (sqrt(88)/c) overflow and c has lost its relative precision
+        if not _C_MIN <= self.c <= _C_MAX:
+            raise ValueError(f"step/gamma must be in [{_C_MIN!r}, {_C_MAX:g}] (a normal float; above 1e150 the "
+                             f"noise is 0 with probability 1 - exp(-1e300)); got step={step!r}, gamma={gamma!r} "
+                             f"({self.c!r})")
         self.lam = self.b * self.c
         if self.K >= 1 and not _LAM_MIN <= self.lam <= _LAM_MAX:
             raise ValueError(f"alpha*step/gamma^2 must be in [{_LAM_MIN:g}, {_LAM_MAX:g}] when alpha >= step; got "
@@ -449,12 +454,16 @@ class DiscreteFlippedHuber(LatticeNoise):
             lo = -hi.copy()
             while ok(lo).any():
                 lo = np.where(ok(lo), 2.0 * lo, lo)
-            # invariant: ok(hi), not ok(lo)
-            while np.any(hi - lo > 1):
+            # invariant: ok(hi), not ok(lo); past 2^53 (a tiny step/gamma) lo and hi end as adjacent doubles, more
+            # than 1 apart: the midpoint is then one of them and the search stops there (it looped for ever)
+            while True:
                 m = np.floor(0.5 * (lo + hi))
+                act = (hi - lo > 1) & (m > lo) & (m < hi)
+                if not act.any():
+                    break
                 g = ok(m)
-                hi = np.where(g, m, hi)
-                lo = np.where(g, lo, m)
+                hi = np.where(act & g, m, hi)
+                lo = np.where(act & ~g, m, lo)
             res[mid] = hi * self.step
         out[...] = res.reshape(qa.shape)
         return _finish(out, bad if bad.any() else None)
@@ -490,6 +499,8 @@ class DiscreteFlippedHuber(LatticeNoise):
         if log_var < math.log(_TINY):  # a positive variance is never returned as 0 (or a subnormal)
             raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), below the float range (2.2e-308): "
                              f"all but that much of the mass is at 0")
+        if log_var > math.log(1.7976931348623157e308):  # nor a finite one as inf (math.exp raised OverflowError)
+            raise ValueError(f"the variance of {self!r} is exp({log_var:.6g}), above the float range (1.8e308)")
         return math.exp(log_var)
 
     def std(self) -> float:
@@ -556,13 +567,19 @@ class DiscreteFlippedHuber(LatticeNoise):
         out: float = _gen.loss_float(abs(k + s), abs(k), self.K, self.lam, self.b, self.c)
         return out
 
-    def _kstar(self, eps: float, s: int) -> int:
-        """min{k : L(k) > eps} (L non-decreasing: E is convex, symbolic.discrete.convexity_gaps)."""
-        # L(-(s // 2) - 1) <= 0 <= eps: the search starts on the left of k*
-        return first_true_int(lambda k: self._loss(k, s) > eps, -(s // 2) - 1, max(self.K + 1, 1))
+    def _kstar(self, eps: float, s: int) -> Optional[int]:
+        """min{k : L(k) > eps} (L non-decreasing: E is convex, symbolic.discrete.convexity_gaps); None where it is
+        beyond 2^1000 (a tiny step/gamma: k* ~ eps/(c^2 S)), where k + S no longer converts to a float."""
+        # L(-(s // 2) - 1) <= 0 <= eps: the search starts on the left of k*; k > 2^1000 ends it (still monotone)
+        ks = first_true_int(lambda k: k > _K_FAR or self._loss(k, s) > eps, -(s // 2) - 1, max(self.K + 1, 1))
+        return None if ks > _K_FAR else ks
 
     def _log_profile_one(self, eps: float, s: int, cond_max: float = _COND_MAX) -> float:
         ks = self._kstar(eps, s)
+        if ks is None:  # k* past the float search's end: the arb enclosure (exact rational k*) decides
+            from .discrete_profile_arb import profile_enclosure_steps as _far_steps
+
+            return min(_far_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1], 0.0)
         if ks >= 1:
             r1, r2 = (float(v) for v in self._rho_pos(np.array([float(ks), float(ks + s)])))
             L = self._loss(ks, s)
@@ -577,10 +594,12 @@ class DiscreteFlippedHuber(LatticeNoise):
         # at that k (possibly a whole flat stretch of the Laplace centre) are decided exactly in arb
         tie = 1e-14 * (abs(eps) + 1.0)
         near_tie = self._loss(ks, s) - eps <= tie or eps - self._loss(ks - 1, s) <= tie
-        if near_tie or x >= 0 or 4 * _ULP * (scale + 1.0) > cond_max * abs(x):
+        finite = math.isfinite(x) and math.isfinite(lt1)  # a NaN of the float sums (never returned) is arb's to decide
+        if near_tie or not finite or x >= 0 or 4 * _ULP * (scale + 1.0) > cond_max * abs(x):
             from .discrete_profile_arb import profile_enclosure_steps as _enclosure_steps
 
-            return _enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1]
+            # delta <= 1 (a sum of [p(k) - e^eps p(k + S)]_+ <= sum p(k)): the enclosure's end may round above it
+            return min(_enclosure_steps(eps, self.alpha, self.gamma, self.step, s, log=True)[1], 0.0)
         out: float = _gen.log_profile_float(lt1, self._log_z, x)
         return out
 

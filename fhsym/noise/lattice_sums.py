@@ -40,7 +40,7 @@ _CUT = 44.0  # exponent at which a direct sum stops: e^-44 = 7.8e-20
 def terms_needed(m: np.ndarray, c: float) -> FloatArray:
     """Number of terms j = 0..J-1 after which exp(-(c^2 m j + c^2 j^2/2)) < e^-44."""
     beta = c * c * m
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # a subnormal beta: 44/beta is inf, j_quad is the count
         j_lin = np.where(beta > 0, _CUT / np.where(beta > 0, beta, 1.0), np.inf)
     j_quad = math.sqrt(2 * _CUT) / c
     return np.ceil(np.minimum(j_lin, j_quad)) + 2
@@ -62,18 +62,41 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> FloatArray:
     return out
 
 
-def _em(m: Any, c: float, p: int) -> Any:
-    """log R_p(m) by Euler-Maclaurin: the program printed from the declaration (``em_log_r0``/``em_log_r2`` of
-    ``fhsym/_generated/declared/discrete_flipped_huber.py``, :mod:`fhsym.symbolic.lattice_em`)."""
+_U_FAR, _U_MAP = 1e25, 1e12
+
+
+def _em_one(m: Any, c: float, p: int) -> Any:
     with np.errstate(under="ignore"):
         return _gen.em_log_r0(m, c) if p == 0 else _gen.em_log_r2(m, c)
+
+
+def _em(m: Any, c: float, p: int) -> Any:
+    """log R_p(m) by Euler-Maclaurin: the program printed from the declaration (``em_log_r0``/``em_log_r2`` of
+    ``fhsym/_generated/declared/discrete_flipped_huber.py``, :mod:`fhsym.symbolic.lattice_em`).
+
+    Its Hermite polynomials (u^11, u = c m) overflow to NaN from u = 2e28 (reached at c below about 1e-30).  There,
+    u > 1e25, the program runs at (m', c') with the same beta = c^2 m = c u and u' = c' m' = 1e12: R_p(m) =
+    sum_j (1 + j/m)^p e^(-beta j (1 + j/(2 m))) depends on m beyond beta only through j/m, at most 44/u^2 over the
+    terms that matter (j <= 44/beta; the rest below e^-44), so the two values differ by about 1e-22 relative
+    (m' = 1e24/beta <= 0.1/c stays finite)."""
+    u = c * np.asarray(m, dtype=float)
+    far = u > _U_FAR
+    if not np.any(far):
+        return _em_one(m, c, p)
+    out = np.array(_em_one(np.where(far, 1.0, m), c, p), dtype=float)
+    for i in zip(*np.nonzero(far)) if out.ndim else [()]:
+        beta = c * float(u[i])
+        cc = beta / _U_MAP
+        out[i] = _em_one(_U_MAP / cc, cc, p)
+    return out[()] if out.ndim == 0 else out
 
 
 def _terms_one(m: float, c: float) -> float:
     """:func:`terms_needed` at one m (the same operations)."""
     beta = c * c * m
     j_lin = _CUT / beta if beta > 0 else math.inf
-    return float(math.ceil(min(j_lin, math.sqrt(2 * _CUT) / c)) + 2)
+    j = min(j_lin, math.sqrt(2 * _CUT) / c)  # inf for c below 5.2e-308 (as numpy's: then Euler-Maclaurin)
+    return j if j == math.inf else float(math.ceil(j) + 2)
 
 
 def _log_r(m: np.ndarray, c: float, p: int) -> FloatArray:

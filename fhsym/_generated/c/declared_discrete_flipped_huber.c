@@ -264,7 +264,7 @@ static int fhsym_discrete_flipped_huber__law_init(struct fhsym_discrete_flipped_
     w->K = K;
     w->b = alpha / gamma;
     w->c = step / gamma;
-    if (!(w->b < INFINITY && w->c > 0.0 && w->c <= 1e150)) return 0;
+    if (!(w->b < INFINITY && w->c >= 2.2250738585072014e-308 && w->c <= 1e150)) return 0;  /* c a normal double */
     w->lam = w->b * w->c;
     if (K >= 1.0 && !(w->lam >= 2.2250738585072014e-308 && w->lam <= 1e300)) return 0;
     w->d = fhsym_discrete_flipped_huber_tail_entry_gap(step, K, alpha, gamma);
@@ -365,13 +365,13 @@ static double fhsym_discrete_flipped_huber__log_profile_capped(double eps, doubl
    rel_err is inf and the value the upper end T(k*)/Z min(1, (1 - e^x)_+ + error bound of x) (+ tie, for a tie
    below k*), log T(k*) - log Z raised by its error bound (4 ulp of their sizes).  NaN for eps < 0 or not finite,
    S not a whole number in [1, 2^52], alpha < 0, gamma <= 0, step <= 0, a parameter not finite, alpha/step >=
-   2^52, step/gamma > 1e150 or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's
-   domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the
-   value is the upper end log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), n <= k* from
-   the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above log T(k*);
-   delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000 (looser beyond), rel_err inf.  log_profile and
-   profile (no rel_err) return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12
-   or above it, never a float form whose error is not known to be small */
+   2^52, step/gamma outside [2.2e-308, 1e150] (subnormal or above) or alpha step/gamma^2 outside [2.2e-308,
+   1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where k* + S would
+   no longer be an exact double) the value is the upper end log T(n) - log Z, raised by its error bound (+ tie,
+   for a tie at K + 1), n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative low (log T(n)
+   about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000 (looser
+   beyond), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12 and the
+   upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known to be small */
 double fhsym_discrete_flipped_huber_log_profile_parts(double eps, double S, double alpha, double gamma, double step, double *rel_err)
 {
     return fhsym_discrete_flipped_huber__log_profile_capped(eps, S, alpha, gamma, step, rel_err, INFINITY);

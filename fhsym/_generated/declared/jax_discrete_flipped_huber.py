@@ -216,16 +216,16 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
     no finite bound (x >= 0, or it overflows) rel_err is inf and the value the upper end T(k*)/Z min(1, (1 -
     e^x)_+ + error bound of x) (+ tie, for a tie below k*), log T(k*) - log Z raised by its error bound (4 ulp
     of their sizes).  NaN for eps < 0 or not finite, S not a whole number in [1, 2^52], alpha < 0, gamma <= 0,
-    step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma > 1e150 or alpha step/gamma^2 outside
-    [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the doubling passes 2^51 (k* beyond, where
-    k* + S would no longer be an exact double) the value is the upper end log T(n) - log Z, raised by its error
-    bound (+ tie, for a tie at K + 1), n <= k* from the tail's exact loss c^2 S (k + S/2) taken 2^-44 relative
-    low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1 - e^x)) and at most 1e25/c and 2^1000
-    (looser beyond), rel_err inf.  log_profile and profile (no rel_err) return the value where rel_err <= 1e-12
-    and the upper end elsewhere: a delta within 1e-12 or above it, never a float form whose error is not known
-    to be small; where rel_err would exceed max_rel, the upper end with rel_err inf (log_profile_parts: no cap;
-    log_profile and profile: 1e-12). Under jit: fixed loop lengths (53 doublings, 56 bisection steps); every
-    argument may be traced and broadcast."""
+    step <= 0, a parameter not finite, alpha/step >= 2^52, step/gamma outside [2.2e-308, 1e150] (subnormal or
+    above) or alpha step/gamma^2 outside [2.2e-308, 1e300] when alpha >= step (the class's domain).  Where the
+    doubling passes 2^51 (k* beyond, where k* + S would no longer be an exact double) the value is the upper end
+    log T(n) - log Z, raised by its error bound (+ tie, for a tie at K + 1), n <= k* from the tail's exact loss
+    c^2 S (k + S/2) taken 2^-44 relative low (log T(n) about 2^-43 relative above log T(k*); delta = T(k*)/Z (1
+    - e^x)) and at most 1e25/c and 2^1000 (looser beyond), rel_err inf.  log_profile and profile (no rel_err)
+    return the value where rel_err <= 1e-12 and the upper end elsewhere: a delta within 1e-12 or above it, never
+    a float form whose error is not known to be small; where rel_err would exceed max_rel, the upper end with
+    rel_err inf (log_profile_parts: no cap; log_profile and profile: 1e-12). Under jit: fixed loop lengths (53
+    doublings, 56 bisection steps); every argument may be traced and broadcast."""
     eps, S, alpha, gamma, step = (xp.asarray(v, dtype=xp.float64) for v in (eps, S, alpha, gamma, step))
     z = 0.0 * (eps + S + alpha + gamma + step)
     eps, S, alpha, gamma, step = eps + z, S + z, alpha + z, gamma + z, step + z
@@ -238,7 +238,7 @@ def _log_profile_capped(eps: Any, S: Any, alpha: Any, gamma: Any, step: Any, max
                  xp.where(xp.sub_prod(alpha, K + 1.0, step) >= 0.0, K + 1.0, K))
     b, c = alpha / gamma, step / gamma
     lam = b * c
-    ok = ok & (K < 4503599627370496.0) & (b < xp.inf) & (c > 0.0) & (c <= 1e150)
+    ok = ok & (K < 4503599627370496.0) & (b < xp.inf) & (c >= 2.2250738585072014e-308) & (c <= 1e150)  # c normal
     ok = ok & ((K < 1.0) | ((lam >= 2.2250738585072014e-308) & (lam <= 1e300)))
     K, b, c = xp.where(ok, K, 0.0), xp.where(ok, b, 0.0), xp.where(ok, c, 1.0)
     lam = xp.where(ok, lam, 0.0)
