@@ -273,22 +273,25 @@ def _solve(eps: float, dl: float, sens: float, bins: Optional[int]) -> Tuple[Pie
         M = _support(eps, dl, m)
 
 
-def _sharpen(eps: float, dl: float, sens: float, sol: LPSolution, upper: float) -> Tuple[LPSolution, str]:
-    """The LP solution behind the lower end, and ``source``: ``sol``, or where ``upper / lower - 1`` (``upper`` the
-    interval's upper end at ``sens``) is above :data:`REFINE`, the dual of the LP on a grid twice as fine
-    (:func:`.rowgen.finer_dual`: one restricted LP from the rows of ``sol``'s dual, at most
+def _sharpen(eps: float, dl: float, sens: float, sol: LPSolution, upper: float
+             ) -> Tuple[LPSolution, str, Fraction]:
+    """The LP solution behind the lower end, ``source`` and its exact bound at Delta = 1: ``sol``, or where
+    ``upper / lower - 1`` (``upper`` the interval's upper end at ``sens``) is above :data:`REFINE`, the dual of the LP
+    on a grid twice as fine (:func:`.rowgen.finer_dual`: one restricted LP from the rows of ``sol``'s dual, at most
     :data:`REFINE_ITERATIONS` dual simplex iterations and :data:`REFINE_ROWS` rows) where it proves more.
     Deterministic: the budget counts iterations, not time; where it runs out ``sol`` is kept and ``source`` says so."""
-    lower = fraction_down(sol.dual.variance_bound() * Fraction(sens) ** 2)
+    bound = sol.dual.variance_bound()  # exact rationals, once per dual
+    lower = fraction_down(bound * Fraction(sens) ** 2)
     m2 = 2 * sol.dual.m
     M2 = _support(eps, dl, m2)
     if (lower > 0 and upper <= (1.0 + REFINE) * lower) or m2 > MAX_BINS:
-        return sol, "computed"
+        return sol, "computed", bound
     try:
         fine = finer_dual(eps, dl, sol, M2, REFINE_ITERATIONS, REFINE_ROWS)
     except IterationBudget as exc:
-        return sol, f"computed (the lower end on {sol.dual.m} bins per unit: {exc})"
-    return (fine if fine.dual.variance_bound() > sol.dual.variance_bound() else sol), "computed"
+        return sol, f"computed (the lower end on {sol.dual.m} bins per unit: {exc})", bound
+    fine_bound = fine.dual.variance_bound()
+    return (fine, "computed", fine_bound) if fine_bound > bound else (sol, "computed", bound)
 
 
 def calibrate_piecewise_uniform(epsilon: float, delta: float, sensitivity: float = 1.0, *,
@@ -582,11 +585,11 @@ def optimal_variance(epsilon: float, delta: float, sensitivity: float = 1.0, *,
     else:
         primal, primal_proven, sol = _solve(eps, dl, sens, bins)
         if bins is None:  # the lower end from a grid twice as fine where the interval is wider than REFINE
-            sol, source = _sharpen(eps, dl, sens, sol, min(fraction_up(primal.exact_variance()), best_st))
+            sol, source, bound = _sharpen(eps, dl, sens, sol, min(fraction_up(primal.exact_variance()), best_st))
         else:
-            source = "computed"
+            source, bound = "computed", sol.dual.variance_bound()
         dual = sol.dual
-        exact_lower = sol.dual.variance_bound() * Fraction(sens) ** 2
+        exact_lower = bound * Fraction(sens) ** 2
         rows, cols = sol.n_rows, sol.n_cols
     if moved is not None and moved[0] > exact_lower:  # the transport dual proves more than the data or the LP
         exact_lower, dual, source = moved[0], moved[1], f"{source}; the lower end: {TRANSPORT_SOURCE}"
