@@ -250,6 +250,18 @@ def test_bench_optimum_large_prints_what_the_docs_state():
     assert "| 4.5 | 1e-10 | 1.85 s, 1.00725 | 0.06 s, 1.00052 | transport (256) | met | 1.002 met |" in doc
 
 
+@pytest.mark.slow  # 25 optimum intervals off the data (~30 s)
+def test_bench_optimum_computed_scan_prints_every_width_within_the_target():
+    """`python benchmarks/bench_optimum.py --only computed scan` (README's optimum row, docs/optimum.md "Off the
+    data"): every off-grid interval, eps 0.7-10 and the scan at eps 1.6-3.9 (delta 1e-6, 1e-10), is within 1.002 as
+    the docs state (three of them were 1.00204-1.00338 before the finer dual); timings not asserted."""
+    out = _run(str(ROOT / "benchmarks" / "bench_optimum.py"), "--only", "computed", "scan")
+    widths = re.findall(r"upper/lower (\S+) \(target 1\.002: (met|missed)[;)]", out)
+    assert len(widths) == 25 and all(v == "met" and float(w) <= 1.002 for w, v in widths), out
+    doc = (ROOT / "README.md").read_text()
+    assert "25 of 25 off-grid points within 1.002" in doc
+
+
 def test_optimum_gap_study_transport_prints_what_the_docs_state():
     """`python scripts/optimum_gap_study.py transport` (docs/optimum.md "Large eps", fhsym.optimum.transport's
     docstring, CHANGELOG; ~2 s): at (4.5, 1e-10) the split by iterated weights (rebuilt in the script) loses 0.035-0.45 %
