@@ -82,7 +82,7 @@ def _em(m: Any, c: float, p: int) -> Any:
     beta = c^2 m = c u and u' = c' m' = 1e12: R_p(m) =
     sum_j (1 + j/m)^p e^(-beta j (1 + j/(2 m))) depends on m beyond beta only through j/m, at most 44/u^2 over the
     terms that matter (j <= 44/beta; the rest below e^-44), so the two values differ by about 1e-22 relative
-    (m' = 1e24/beta <= 0.1/c stays finite)."""
+    (m' = 1e24/beta = 1e24/(c^2 m) stays finite: it is below 1e24/(c 1e23) <= 4.5e308 for a normal c)."""
     u = c * np.asarray(m, dtype=float)
     far = u > _U_FAR[p]
     if not np.any(far):
