@@ -150,3 +150,25 @@ def test_gaussian_tail_sum_where_the_hermite_polynomials_overflow(c, u):
         lo = hi - cq * cq / 2 * q * (1 + q) / one_q ** 3
         assert (hi - lo) / hi < 1e-20
         assert abs(mpmath.exp(got) / hi - 1) <= 1e-13, (got, mpmath.log(hi))
+
+
+@pytest.mark.parametrize("c, u", [(1e-31, 6e23), (1e-40, 1e24), (1e-60, 9e24), (1e-100, 2e23), (1e-100, 1e60),
+                                  (1e-31, 1e20), (1e-200, 1e100)])
+def test_second_moment_tail_sum_where_its_hermite_polynomials_overflow(c, u):
+    """log R_2(m) = log sum_(j >= 0) (1 + j/m)^2 e^(-(beta j + c^2 j^2/2)), beta = c^2 m: the program's u^13 overflows
+    from u = c m = 5.4e23, below the switch at 1e25 the R_0 fix used (NaN at 6e23 to 1e25, found by review rev41b).
+    Reference, at 60 digits from the exact c and m: S0 - beta S2/(2 m) <= R_2 <= S0 + 2 S1/m + S2/m^2 with
+    S_k = sum_j j^k e^(-beta j) (e^-t <= 1, e^-t >= 1 - t, (1 + j/m)^2 >= 1)."""
+    from fhsym.noise import lattice_sums as LS
+
+    m = float(u / c)
+    got = float(LS.log_r2(np.array(m), c))
+    assert float(LS.log_r2(np.array([m, 1.0e3]), c)[0]) == got
+    with mpmath.workdps(60):
+        cq, mq = _mpq(Fraction(c)), _mpq(Fraction(m))
+        beta = cq * cq * mq
+        q, one_q = mpmath.exp(-beta), -mpmath.expm1(-beta)
+        s0, s1, s2 = 1 / one_q, q / one_q ** 2, q * (1 + q) / one_q ** 3
+        lo, hi = s0 - beta * s2 / (2 * mq), s0 + 2 * s1 / mq + s2 / mq ** 2
+        assert (hi - lo) / hi < 1e-20
+        assert math.isfinite(got) and abs(mpmath.exp(got) / hi - 1) <= 1e-13, (got, mpmath.log(hi))

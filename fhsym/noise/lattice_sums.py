@@ -62,7 +62,10 @@ def _direct(m: np.ndarray, c: float, p: int, J: int) -> FloatArray:
     return out
 
 
-_U_FAR, _U_MAP = 1e25, 1e12
+#: the u = c m past which the program runs at u = _U_MAP, by p: below where its Hermite polynomials overflow to NaN
+#: (R_0's u^11 from u = 2e28, R_2's u^13 from u = 5.4e23)
+_U_FAR = {0: 1e25, 2: 1e23}
+_U_MAP = 1e12
 
 
 def _em_one(m: Any, c: float, p: int) -> Any:
@@ -74,13 +77,14 @@ def _em(m: Any, c: float, p: int) -> Any:
     """log R_p(m) by Euler-Maclaurin: the program printed from the declaration (``em_log_r0``/``em_log_r2`` of
     ``fhsym/_generated/declared/discrete_flipped_huber.py``, :mod:`fhsym.symbolic.lattice_em`).
 
-    Its Hermite polynomials (u^11, u = c m) overflow to NaN from u = 2e28 (reached at c below about 1e-30).  There,
-    u > 1e25, the program runs at (m', c') with the same beta = c^2 m = c u and u' = c' m' = 1e12: R_p(m) =
+    Its Hermite polynomials (u^11, u = c m; u^13 for R_2) overflow to NaN from u = 2e28 (reached at c below about
+    1e-30; R_2 from u = 5.4e23).  There, u > 1e25 (R_2: 1e23), the program runs at (m', c') with the same
+    beta = c^2 m = c u and u' = c' m' = 1e12: R_p(m) =
     sum_j (1 + j/m)^p e^(-beta j (1 + j/(2 m))) depends on m beyond beta only through j/m, at most 44/u^2 over the
     terms that matter (j <= 44/beta; the rest below e^-44), so the two values differ by about 1e-22 relative
-    (m' = 1e24/beta <= 0.1/c stays finite)."""
+    (m' = 1e24/beta = 1e24/(c^2 m) stays finite: it is below 1e24/(c 1e23) <= 4.5e308 for a normal c)."""
     u = c * np.asarray(m, dtype=float)
-    far = u > _U_FAR
+    far = u > _U_FAR[p]
     if not np.any(far):
         return _em_one(m, c, p)
     out = np.array(_em_one(np.where(far, 1.0, m), c, p), dtype=float)
