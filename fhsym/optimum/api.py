@@ -288,9 +288,13 @@ def _sharpen(eps: float, dl: float, sens: float, sol: LPSolution, upper: float
         return sol, "computed", bound
     try:
         fine = finer_dual(eps, dl, sol, M2, REFINE_ITERATIONS, REFINE_ROWS)
+        fine_bound = fine.dual.variance_bound()
     except IterationBudget as exc:
         return sol, f"computed (the lower end on {sol.dual.m} bins per unit: {exc})", bound
-    fine_bound = fine.dual.variance_bound()
+    except (ArithmeticError, ValueError) as exc:  # HiGHS failed on the finer LP, or its dual is not finite: the
+        # coarse bound is proven already, so it is kept rather than failing the call
+        return sol, (f"computed (the lower end on {sol.dual.m} bins per unit: the finer LP failed: "
+                     f"{type(exc).__name__}: {exc})"), bound
     return (fine, "computed", fine_bound) if fine_bound > bound else (sol, "computed", bound)
 
 
