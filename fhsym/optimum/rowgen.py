@@ -279,11 +279,8 @@ def finer_dual(epsilon: float, delta: float, coarse: LPSolution, M: int, max_ite
     ``coarse`` (:func:`_from_dual`), solved at ``delta`` itself with at most ``max_iterations`` dual simplex
     iterations and no separation (:class:`IterationBudget` past them, or, unsolved, where it holds more than
     ``max_rows`` rows).  The dual bounds the full LP on ``2 m``
-    whatever rows it held (module docstring); its primal may break rows it does not hold, so it is no noise.
-
-    At (3.5, 1e-6) from 32 bins: 7,447 rows, the value of the restricted LP already the full LP's to 1e-10 (the
-    separation then added 210 rows and moved it by 1e-11); the seed with the tight rows of the lifted masses too
-    (:func:`solve_lp_rows`) held 10,851 rows and took 2.6 times as long."""
+    whatever rows it held (module docstring); its primal may break rows it does not hold, so it is no noise
+    (``tests/optimum/test_optimum_sharpen.py`` checks its bound against the full LP rebuilt independently)."""
     m = 2 * coarse.dual.m
     r = ratio_above(epsilon)
     keys = sorted(_from_dual(coarse.dual, m, M))
