@@ -178,7 +178,6 @@ def _deficit_rows(full: "np.ndarray", full_f: "np.ndarray", js: List[int], M: in
     """The bounds of ``D_j`` for ``0 < j <= 2 M`` (:func:`lattice_deficits`); ``full`` holds ``n_|k|`` for
     ``k = -M..M`` then zeros (int64 below 2^62, else Python ints; ``full_f``: as floats)."""
     idx = np.arange(2 * M + 1)[None, :] + np.asarray(js)[:, None]
-    nk, nkj = full[None, : 2 * M + 1], full[idx]
     nk_f, nkj_f = full_f[None, : 2 * M + 1], full_f[idx]
     present = nk_f > 0.0
     sums = []
