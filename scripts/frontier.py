@@ -189,28 +189,29 @@ def _in_dask(scheduler: str) -> bool:
     return scheduler != "serial" and (scheduler != "auto" or dask_available())
 
 
-def _check_timeout(ns, stages) -> None:
-    """Every option used or refused: --timeout stops a calibration by SIGALRM, which works in the main thread only
-    (--scheduler serial), and the optimum stage's tasks do not read it."""
+def _check_run_options(ns, stages) -> None:
+    """Every option of `run` (and `refresh`, before it seeds anything) used or refused: --timeout stops a calibration
+    by SIGALRM, which works in the main thread only (--scheduler serial), and the optimum stage's tasks do not read
+    it; --chunk groups tasks per Dask submission; --workers sizes a local cluster."""
     import math
 
-    if ns.timeout is None:
-        return
-    if not (ns.timeout > 0 and math.isfinite(ns.timeout)):
-        raise SystemExit(f"--timeout: a number of seconds > 0; got {ns.timeout!r}")
-    if ns.scheduler != "serial" or all(st == "optimum" for st in stages):
-        raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
-                         f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(stages)}")
+    if ns.timeout is not None:
+        if not (ns.timeout > 0 and math.isfinite(ns.timeout)):
+            raise SystemExit(f"--timeout: a number of seconds > 0; got {ns.timeout!r}")
+        if ns.scheduler != "serial" or all(st == "optimum" for st in stages):
+            raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
+                             f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(stages)}")
+    if ns.chunk and not _in_dask(ns.scheduler):
+        raise SystemExit(f"--chunk: calibrations per Dask task; --scheduler {ns.scheduler} runs them in this process")
+    if ns.workers is not None and not (ns.scheduler == "local" or (ns.scheduler == "auto" and _in_dask("auto"))):
+        raise SystemExit(f"--workers: the local cluster's processes; --scheduler {ns.scheduler} starts none "
+                         f"(give --scheduler local)")
 
 
 def cmd_run(ns) -> int:
     import os
 
-    _check_timeout(ns, ns.stage or STAGES)
-    if ns.chunk and not _in_dask(ns.scheduler):
-        raise SystemExit(f"--chunk: calibrations per Dask task; --scheduler {ns.scheduler} runs them in this process")
-    if ns.workers is not None and not (ns.scheduler == "local" or (ns.scheduler == "auto" and _in_dask("auto"))):
-        raise SystemExit(f"--workers: the local cluster's processes; --scheduler {ns.scheduler} starts none")
+    _check_run_options(ns, ns.stage or STAGES)
     global _EPS
     _EPS = EPS_CHOICES[ns.eps]
     if ns.timeout:
@@ -366,11 +367,8 @@ def cmd_refresh(ns) -> int:
 
     from frontier_report import _write_shards, assemble, headline, load, report  # scripts/frontier_report.py
 
-    # every option used or refused: --timeout (see _check_timeout); --workers sizes a local cluster (serial runs here)
-    _check_timeout(ns, ns.stage)
-    if ns.workers is not None and ns.scheduler == "serial":
-        raise SystemExit("--workers: the local cluster's processes; --scheduler serial runs every task in this process "
-                         "(give --scheduler local)")
+    _check_run_options(argparse.Namespace(timeout=ns.timeout, scheduler=ns.scheduler, workers=ns.workers, chunk=None),
+                       ns.stage)  # before anything is seeded
     scratch = Path(tempfile.mkdtemp(prefix="frontier-refresh-"))
     cache = ns.cache if ns.cache is not None else scratch / "cache"
     out = ns.data if ns.out is None else ns.out
