@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fhsym.applications import frontier as F  # noqa: E402
-from fhsym.applications.sweeps import DiskCache, SweepProgress, run_tasks  # noqa: E402
+from fhsym.applications.sweeps import DiskCache, SweepProgress, run_tasks, uses_dask  # noqa: E402
 
 DEFAULT_CACHE = ROOT / ".frontier-cache"
 DATA = ROOT / "fhsym" / "applications" / "data" / "frontier.json.gz"
@@ -182,13 +182,6 @@ def _shard(text: str):
     return a, b
 
 
-def _in_dask(scheduler: str) -> bool:
-    """Whether run_tasks hands the tasks to Dask (so that --chunk and the per-stage chunks apply)."""
-    from fhsym.applications.sweeps import dask_available
-
-    return scheduler != "serial" and (scheduler != "auto" or dask_available())
-
-
 def _check_run_options(ns, stages) -> None:
     """Every option of `run` (and `refresh`, before it seeds anything) used or refused: --timeout stops a calibration
     by SIGALRM, which works in the main thread only (--scheduler serial), and the optimum stage's tasks do not read
@@ -201,9 +194,9 @@ def _check_run_options(ns, stages) -> None:
         if ns.scheduler != "serial" or all(st == "optimum" for st in stages):
             raise SystemExit(f"--timeout: stops a calibration under --scheduler serial only (not the optimum stage's "
                              f"intervals); got --scheduler {ns.scheduler} --stage {' '.join(stages)}")
-    if ns.chunk and not _in_dask(ns.scheduler):
+    if ns.chunk and not uses_dask(ns.scheduler):
         raise SystemExit(f"--chunk: calibrations per Dask task; --scheduler {ns.scheduler} runs them in this process")
-    if ns.workers is not None and not (ns.scheduler == "local" or (ns.scheduler == "auto" and _in_dask("auto"))):
+    if ns.workers is not None and not (ns.scheduler == "local" or (ns.scheduler == "auto" and uses_dask("auto"))):
         raise SystemExit(f"--workers: the local cluster's processes; --scheduler {ns.scheduler} starts none "
                          f"(give --scheduler local)")
 
@@ -236,7 +229,7 @@ def cmd_run(ns) -> int:
             bar = SweepProgress(len({t.key(cache.version) for t in tasks}), label=f"frontier {stage}/{part}", every=60.0)
             chunk = ns.chunk if ns.chunk else {"cheap": 50, "staircase": 10}.get(stage, 1)
             out = run_tasks(tasks, ns.cache, scheduler=ns.scheduler, workers=ns.workers, progress=bar,
-                            budget_seconds=left, chunk=chunk if _in_dask(ns.scheduler) else 1)
+                            budget_seconds=left, chunk=chunk if uses_dask(ns.scheduler) else 1)
             n_done = sum(o is not None for o in out)
             secs = sum(o["seconds"] for o in out if o is not None and not o.get("cached"))
             print(f"frontier: stage {stage}/{part}: {n_done}/{len(out)} calls done ({secs:.0f} s of task time this "

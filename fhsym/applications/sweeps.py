@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 if TYPE_CHECKING:  # the optional extra fhsym[dask]; imported where it is used
     from dask.distributed import Client, LocalCluster
 
-__all__ = ["Task", "DiskCache", "SweepProgress", "dask_available", "execute", "execute_many", "run_tasks"]
+__all__ = ["Task", "DiskCache", "SweepProgress", "dask_available", "uses_dask", "execute", "execute_many",
+           "run_tasks"]
 
 _DASK_HINT = "install the optional extra: pip install 'fhsym[dask]'"
 
@@ -56,6 +57,11 @@ def dask_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def uses_dask(scheduler: str) -> bool:
+    """Whether :func:`run_tasks` hands its tasks to Dask under ``scheduler`` (``"auto"``: if it is installed)."""
+    return scheduler != "serial" and (scheduler != "auto" or dask_available())
 
 
 def _version() -> str:
@@ -209,7 +215,7 @@ def run_tasks(tasks: Sequence[Task], cache_dir: Union[str, Path], *, scheduler: 
         raise ValueError(f"chunk must be an integer >= 1; got {chunk!r}")
     if budget_seconds is not None and not (budget_seconds > 0 and math.isfinite(budget_seconds)):
         raise ValueError(f"budget_seconds must be a finite number > 0; got {budget_seconds!r}")
-    use_dask = scheduler != "serial" and (scheduler != "auto" or dask_available())
+    use_dask = uses_dask(scheduler)
     local = scheduler == "local" or (scheduler == "auto" and use_dask)
     if workers is not None and not local:  # every argument used or refused
         raise ValueError(f"workers sizes a local Dask cluster; scheduler={scheduler!r} starts none"
